@@ -1,0 +1,114 @@
+//! A validating, zero-copy JSON reader and a bounded JSON writer.
+//!
+//! Why hand-written: MRTR needs raw capture of nested values (`arguments`,
+//! `requestedSchema`, `requestState` byte for byte), open maps (`inputRequests`)
+//! and a hard nesting limit that an attacker cannot turn into stack depth.
+//! serde-json-core 0.7 offers none of these (no raw values, no `deserialize_any`,
+//! recursive skipping, no surrogate pairs), so it is confined to shallow
+//! fixed-shape records on spans this reader has already validated (see
+//! [`crate::wire::task`]).
+//!
+//! Model: [`parse`] validates a whole document once, iteratively (an explicit
+//! bit stack, never recursion), against RFC 8259: no trailing commas, no leading
+//! zeros, no `NaN`/`Infinity`, no control characters in strings, no invalid UTF-8,
+//! no lone surrogate escapes, nothing but whitespace after the value. It returns a
+//! [`Value`]: a span into the input. Navigation over a validated span cannot fail,
+//! so the accessors return `Option` rather than `Result`.
+//!
+//! Duplicate keys: the reader keeps every member (an object is a span). Lookups
+//! that matter for the protocol go through [`Object::get_unique`], which fails
+//! with [`ErrorKind::DuplicateKey`] when a key occurs twice, and open maps are
+//! checked with [`Object::check_unique_keys`] (bounded member count, so the
+//! quadratic check is bounded too). Values we only carry (tool arguments) are
+//! passed through as they came.
+
+mod reader;
+mod writer;
+
+pub use reader::{parse, parse_with, Array, JsonStr, Kind, Object, Value};
+pub use writer::{BufferTooSmall, Writer};
+
+/// Default maximum nesting depth of a document (the outermost value is depth 1).
+pub const DEFAULT_MAX_DEPTH: usize = 32;
+/// The largest nesting depth a caller may configure.
+pub const MAX_DEPTH_LIMIT: usize = 256;
+/// Default maximum size of one message the reader accepts (1 MiB).
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 1 << 20;
+
+/// Limits applied while reading a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseLimits {
+    /// Maximum nesting depth; the outermost value counts as 1. Clamped to
+    /// [`MAX_DEPTH_LIMIT`].
+    pub max_depth: usize,
+    /// Maximum input size in bytes, checked before any byte is read.
+    pub max_bytes: usize,
+}
+
+impl Default for ParseLimits {
+    fn default() -> Self {
+        ParseLimits {
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+}
+
+/// What went wrong while reading or unescaping JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input ended inside a value.
+    UnexpectedEnd,
+    /// A byte that the grammar does not allow here (this covers trailing
+    /// commas, missing colons, single quotes, comments, `NaN`, ...).
+    UnexpectedByte,
+    /// A number that breaks the RFC 8259 grammar (leading zero, bare `-`,
+    /// missing digits after `.` or `e`).
+    InvalidNumber,
+    /// A backslash escape that is not one of the nine JSON escapes, or a
+    /// `\u` with fewer than four hex digits.
+    InvalidEscape,
+    /// A `\u` escape of a UTF-16 surrogate that has no partner.
+    LoneSurrogate,
+    /// String bytes that are not valid UTF-8.
+    InvalidUtf8,
+    /// A raw control character (U+0000..U+001F) inside a string.
+    ControlCharacter,
+    /// Nesting deeper than the configured limit.
+    TooDeep,
+    /// Something other than whitespace after the document's value.
+    TrailingCharacters,
+    /// The input is larger than the configured maximum.
+    TooLarge,
+    /// A key that must be unique occurs twice in one object.
+    DuplicateKey,
+    /// An object has more members than the caller allows.
+    TooManyMembers,
+    /// An output buffer is too small for the unescaped string.
+    BufferTooSmall,
+}
+
+/// A JSON error with the byte offset where it was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Error {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// Byte offset into the input (for [`ErrorKind::BufferTooSmall`], the
+    /// number of bytes needed).
+    pub offset: usize,
+}
+
+impl Error {
+    pub(crate) const fn new(kind: ErrorKind, offset: usize) -> Self {
+        Error { kind, offset }
+    }
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:?} at byte {}", self.kind, self.offset)
+    }
+}
+
+#[cfg(test)]
+mod tests;

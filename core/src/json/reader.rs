@@ -1,0 +1,760 @@
+//! The validating scanner and the span types that navigate validated input.
+
+use super::{Error, ErrorKind, ParseLimits, MAX_DEPTH_LIMIT};
+
+/// Returns `b[start..end]`, or an empty slice when the range is out of bounds.
+/// Spans handed out by this module are always in bounds; the fallback keeps the
+/// code free of panicking index operations.
+#[inline]
+fn sub(b: &[u8], start: usize, end: usize) -> &[u8] {
+    b.get(start..end).unwrap_or(&[])
+}
+
+#[inline]
+fn at(b: &[u8], i: usize) -> u8 {
+    // 0 is never valid JSON at a position the scanner looks at, so it doubles
+    // as the end-of-input marker.
+    b.get(i).copied().unwrap_or(0)
+}
+
+#[inline]
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(at(b, i), b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+fn end_or(b: &[u8], i: usize, kind: ErrorKind) -> Error {
+    if i >= b.len() {
+        Error::new(ErrorKind::UnexpectedEnd, i)
+    } else {
+        Error::new(kind, i)
+    }
+}
+
+fn hex4(b: &[u8], i: usize) -> Option<u16> {
+    let mut v: u16 = 0;
+    for k in 0..4 {
+        let d = match at(b, i + k) {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            c @ b'A'..=b'F' => c - b'A' + 10,
+            _ => return None,
+        };
+        v = (v << 4) | u16::from(d);
+    }
+    Some(v)
+}
+
+/// Scans a string starting at the opening quote `b[i] == b'"'`.
+/// Returns the offset just past the closing quote and whether it had escapes.
+fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
+    let start = i + 1;
+    let mut j = start;
+    let mut escaped = false;
+    loop {
+        let c = match b.get(j) {
+            Some(&c) => c,
+            None => return Err(Error::new(ErrorKind::UnexpectedEnd, j)),
+        };
+        match c {
+            b'"' => break,
+            b'\\' => {
+                escaped = true;
+                match at(b, j + 1) {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
+                    b'u' => {
+                        let u = hex4(b, j + 2)
+                            .ok_or_else(|| end_or(b, j + 2, ErrorKind::InvalidEscape))?;
+                        if (0xDC00..=0xDFFF).contains(&u) {
+                            return Err(Error::new(ErrorKind::LoneSurrogate, j));
+                        }
+                        if (0xD800..=0xDBFF).contains(&u) {
+                            if at(b, j + 6) != b'\\' || at(b, j + 7) != b'u' {
+                                return Err(Error::new(ErrorKind::LoneSurrogate, j));
+                            }
+                            let lo = hex4(b, j + 8)
+                                .ok_or_else(|| end_or(b, j + 8, ErrorKind::InvalidEscape))?;
+                            if !(0xDC00..=0xDFFF).contains(&lo) {
+                                return Err(Error::new(ErrorKind::LoneSurrogate, j));
+                            }
+                            j += 12;
+                        } else {
+                            j += 6;
+                        }
+                    }
+                    _ => return Err(end_or(b, j + 1, ErrorKind::InvalidEscape)),
+                }
+            }
+            0x00..=0x1F => return Err(Error::new(ErrorKind::ControlCharacter, j)),
+            _ => j += 1,
+        }
+    }
+    // Escapes are ASCII, so validating the raw bytes validates the text.
+    if core::str::from_utf8(sub(b, start, j)).is_err() {
+        let bad = match core::str::from_utf8(sub(b, start, j)) {
+            Err(e) => start + e.valid_up_to(),
+            Ok(_) => start,
+        };
+        return Err(Error::new(ErrorKind::InvalidUtf8, bad));
+    }
+    Ok((j + 1, escaped))
+}
+
+fn scan_digits(b: &[u8], mut i: usize) -> usize {
+    while at(b, i).is_ascii_digit() {
+        i += 1;
+    }
+    i
+}
+
+/// Scans a number starting at `b[i]` (a `-` or a digit). Returns its end.
+fn scan_number(b: &[u8], i: usize) -> Result<usize, Error> {
+    let mut j = i;
+    if at(b, j) == b'-' {
+        j += 1;
+    }
+    match at(b, j) {
+        b'0' => {
+            j += 1;
+            if at(b, j).is_ascii_digit() {
+                return Err(Error::new(ErrorKind::InvalidNumber, j));
+            }
+        }
+        b'1'..=b'9' => j = scan_digits(b, j),
+        _ => return Err(end_or(b, j, ErrorKind::InvalidNumber)),
+    }
+    if at(b, j) == b'.' {
+        let k = scan_digits(b, j + 1);
+        if k == j + 1 {
+            return Err(end_or(b, k, ErrorKind::InvalidNumber));
+        }
+        j = k;
+    }
+    if matches!(at(b, j), b'e' | b'E') {
+        j += 1;
+        if matches!(at(b, j), b'+' | b'-') {
+            j += 1;
+        }
+        let k = scan_digits(b, j);
+        if k == j {
+            return Err(end_or(b, k, ErrorKind::InvalidNumber));
+        }
+        j = k;
+    }
+    Ok(j)
+}
+
+fn scan_literal(b: &[u8], i: usize, lit: &[u8]) -> Result<usize, Error> {
+    for (k, &c) in lit.iter().enumerate() {
+        if at(b, i + k) != c {
+            return Err(end_or(b, i + k, ErrorKind::UnexpectedByte));
+        }
+    }
+    Ok(i + lit.len())
+}
+
+/// One bit per open container: 1 = object, 0 = array.
+struct BitStack {
+    bits: [u64; MAX_DEPTH_LIMIT / 64],
+    depth: usize,
+}
+
+impl BitStack {
+    fn push(&mut self, is_object: bool) {
+        let (w, bit) = (self.depth / 64, self.depth % 64);
+        if let Some(word) = self.bits.get_mut(w) {
+            if is_object {
+                *word |= 1 << bit;
+            } else {
+                *word &= !(1 << bit);
+            }
+        }
+        self.depth += 1;
+    }
+    fn top_is_object(&self) -> bool {
+        let d = self.depth.wrapping_sub(1);
+        self.bits
+            .get(d / 64)
+            .map(|w| (w >> (d % 64)) & 1 == 1)
+            .unwrap_or(false)
+    }
+}
+
+/// Validates one value starting at `i` (after optional whitespace), with
+/// nesting at most `max_depth`. Returns `(value_start, value_end)`.
+fn scan_value(b: &[u8], i: usize, max_depth: usize) -> Result<(usize, usize), Error> {
+    let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
+    let mut stack = BitStack {
+        bits: [0; MAX_DEPTH_LIMIT / 64],
+        depth: 0,
+    };
+    let mut i = skip_ws(b, i);
+    let value_start = i;
+    'value: loop {
+        // Expecting a value at `i` (whitespace already skipped).
+        match at(b, i) {
+            open @ (b'{' | b'[') => {
+                if stack.depth >= max_depth {
+                    return Err(Error::new(ErrorKind::TooDeep, i));
+                }
+                let is_object = open == b'{';
+                stack.push(is_object);
+                i = skip_ws(b, i + 1);
+                let close = if is_object { b'}' } else { b']' };
+                if at(b, i) == close {
+                    stack.depth -= 1;
+                    i += 1;
+                } else if is_object {
+                    i = scan_key(b, i)?;
+                    continue 'value;
+                } else {
+                    continue 'value;
+                }
+            }
+            b'"' => i = scan_string(b, i)?.0,
+            b'-' | b'0'..=b'9' => i = scan_number(b, i)?,
+            b't' => i = scan_literal(b, i, b"true")?,
+            b'f' => i = scan_literal(b, i, b"false")?,
+            b'n' => i = scan_literal(b, i, b"null")?,
+            _ => return Err(end_or(b, i, ErrorKind::UnexpectedByte)),
+        }
+        // After a value: close containers or continue with a comma.
+        loop {
+            if stack.depth == 0 {
+                return Ok((value_start, i));
+            }
+            i = skip_ws(b, i);
+            let in_object = stack.top_is_object();
+            match at(b, i) {
+                b',' => {
+                    i = skip_ws(b, i + 1);
+                    if in_object {
+                        i = scan_key(b, i)?;
+                    }
+                    continue 'value;
+                }
+                b'}' if in_object => {
+                    stack.depth -= 1;
+                    i += 1;
+                }
+                b']' if !in_object => {
+                    stack.depth -= 1;
+                    i += 1;
+                }
+                _ => return Err(end_or(b, i, ErrorKind::UnexpectedByte)),
+            }
+        }
+    }
+}
+
+/// Scans `"key" :` at `i` and returns the offset of the member's value.
+fn scan_key(b: &[u8], i: usize) -> Result<usize, Error> {
+    if at(b, i) != b'"' {
+        return Err(end_or(b, i, ErrorKind::UnexpectedByte));
+    }
+    let (j, _) = scan_string(b, i)?;
+    let j = skip_ws(b, j);
+    if at(b, j) != b':' {
+        return Err(end_or(b, j, ErrorKind::UnexpectedByte));
+    }
+    Ok(skip_ws(b, j + 1))
+}
+
+/// Parses and validates a whole document with the default limits.
+pub fn parse(input: &[u8]) -> Result<Value<'_>, Error> {
+    parse_with(input, &ParseLimits::default())
+}
+
+/// Parses and validates a whole document: exactly one value, surrounded by
+/// optional whitespace. The size limit is checked before reading.
+pub fn parse_with<'a>(input: &'a [u8], limits: &ParseLimits) -> Result<Value<'a>, Error> {
+    if input.len() > limits.max_bytes {
+        return Err(Error::new(ErrorKind::TooLarge, limits.max_bytes));
+    }
+    let (start, end) = scan_value(input, 0, limits.max_depth)?;
+    let rest = skip_ws(input, end);
+    if rest != input.len() {
+        return Err(Error::new(ErrorKind::TrailingCharacters, rest));
+    }
+    Ok(Value {
+        src: sub(input, start, end),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Navigation over validated spans. These never fail: their input was checked.
+
+/// Skips one validated value starting at `i`; returns its end.
+fn skip_value(b: &[u8], i: usize) -> usize {
+    match at(b, i) {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while j < b.len() {
+                match at(b, j) {
+                    b'"' => {
+                        j = skip_string(b, j);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return j + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            b.len()
+        }
+        _ => {
+            let mut j = i;
+            while j < b.len()
+                && !matches!(at(b, j), b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            {
+                j += 1;
+            }
+            j
+        }
+    }
+}
+
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while j < b.len() {
+        match at(b, j) {
+            b'\\' => j += 2,
+            b'"' => return j + 1,
+            _ => j += 1,
+        }
+    }
+    b.len()
+}
+
+/// The JSON type of a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `{...}`
+    Object,
+    /// `[...]`
+    Array,
+    /// `"..."`
+    String,
+    /// A number.
+    Number,
+    /// `true` or `false`.
+    Bool,
+    /// `null`.
+    Null,
+}
+
+/// A validated JSON value: a span into the input, without surrounding whitespace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Value<'a> {
+    src: &'a [u8],
+}
+
+impl<'a> Value<'a> {
+    /// The exact bytes of the value as they appeared in the input.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src
+    }
+
+    /// The value's JSON type.
+    pub fn kind(&self) -> Kind {
+        match at(self.src, 0) {
+            b'{' => Kind::Object,
+            b'[' => Kind::Array,
+            b'"' => Kind::String,
+            b't' | b'f' => Kind::Bool,
+            b'n' => Kind::Null,
+            _ => Kind::Number,
+        }
+    }
+
+    /// The value as an object, if it is one.
+    pub fn as_object(&self) -> Option<Object<'a>> {
+        (self.kind() == Kind::Object).then_some(Object { src: self.src })
+    }
+
+    /// The value as an array, if it is one.
+    pub fn as_array(&self) -> Option<Array<'a>> {
+        (self.kind() == Kind::Array).then_some(Array { src: self.src })
+    }
+
+    /// The value as a string, if it is one.
+    pub fn as_str(&self) -> Option<JsonStr<'a>> {
+        (self.kind() == Kind::String).then(|| JsonStr::from_token(self.src))
+    }
+
+    /// The value as a boolean, if it is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.src {
+            b"true" => Some(true),
+            b"false" => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Whether the value is `null`.
+    pub fn is_null(&self) -> bool {
+        self.src == b"null"
+    }
+
+    /// The value as a signed integer: only an integer literal (no fraction, no
+    /// exponent) that fits in `i64`.
+    pub fn as_i64(&self) -> Option<i64> {
+        if self.kind() != Kind::Number {
+            return None;
+        }
+        let (neg, digits) = match self.src.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, self.src),
+        };
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mut v: i64 = 0;
+        for &d in digits {
+            let d = i64::from(d - b'0');
+            v = v.checked_mul(10)?;
+            v = if neg {
+                v.checked_sub(d)?
+            } else {
+                v.checked_add(d)?
+            };
+        }
+        Some(v)
+    }
+
+    /// The value as an unsigned integer (integer literal that fits in `u64`).
+    pub fn as_u64(&self) -> Option<u64> {
+        if self.kind() != Kind::Number || !self.src.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mut v: u64 = 0;
+        for &d in self.src {
+            v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        }
+        Some(v)
+    }
+
+    /// Whether the value is a number (any form).
+    pub fn is_number(&self) -> bool {
+        self.kind() == Kind::Number
+    }
+}
+
+/// A validated JSON object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Object<'a> {
+    src: &'a [u8],
+}
+
+impl<'a> Object<'a> {
+    /// The exact bytes of the object.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src
+    }
+
+    /// The members in document order.
+    pub fn iter(&self) -> Members<'a> {
+        Members {
+            src: self.src,
+            pos: 1,
+        }
+    }
+
+    /// Whether the object has no members.
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
+
+    /// Number of members (duplicates counted).
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// The first member named `key` (escapes in the document's key are decoded
+    /// before comparing).
+    pub fn get(&self, key: &str) -> Option<Value<'a>> {
+        self.iter().find(|(k, _)| k.eq_str(key)).map(|(_, v)| v)
+    }
+
+    /// The member named `key`, failing with [`ErrorKind::DuplicateKey`] if it
+    /// occurs more than once.
+    pub fn get_unique(&self, key: &str) -> Result<Option<Value<'a>>, Error> {
+        let mut found = None;
+        for (k, v) in self.iter() {
+            if k.eq_str(key) {
+                if found.is_some() {
+                    return Err(Error::new(ErrorKind::DuplicateKey, self.offset_of(v)));
+                }
+                found = Some(v);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Checks that no key occurs twice and that there are at most
+    /// `max_members` members (so the quadratic comparison stays bounded).
+    pub fn check_unique_keys(&self, max_members: usize) -> Result<usize, Error> {
+        let mut n = 0usize;
+        for (i, (k, v)) in self.iter().enumerate() {
+            if i >= max_members {
+                return Err(Error::new(ErrorKind::TooManyMembers, self.offset_of(v)));
+            }
+            if self.iter().take(i).any(|(other, _)| other.eq_json_str(&k)) {
+                return Err(Error::new(ErrorKind::DuplicateKey, self.offset_of(v)));
+            }
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    fn offset_of(&self, v: Value<'a>) -> usize {
+        (v.src.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
+    }
+}
+
+/// Iterator over an object's members.
+#[derive(Debug, Clone)]
+pub struct Members<'a> {
+    src: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (JsonStr<'a>, Value<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.src;
+        let mut i = skip_ws(b, self.pos);
+        if at(b, i) == b',' {
+            i = skip_ws(b, i + 1);
+        }
+        if at(b, i) != b'"' {
+            self.pos = b.len();
+            return None;
+        }
+        let key_end = skip_string(b, i);
+        let key = JsonStr::from_token(sub(b, i, key_end));
+        let mut j = skip_ws(b, key_end);
+        j = skip_ws(b, j + 1); // the colon
+        let end = skip_value(b, j);
+        self.pos = end;
+        Some((
+            key,
+            Value {
+                src: sub(b, j, end),
+            },
+        ))
+    }
+}
+
+/// A validated JSON array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Array<'a> {
+    src: &'a [u8],
+}
+
+impl<'a> Array<'a> {
+    /// The exact bytes of the array.
+    pub fn raw(&self) -> &'a [u8] {
+        self.src
+    }
+    /// The elements in order.
+    pub fn iter(&self) -> Elements<'a> {
+        Elements {
+            src: self.src,
+            pos: 1,
+        }
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+    /// Whether the array is empty.
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
+}
+
+/// Iterator over an array's elements.
+#[derive(Debug, Clone)]
+pub struct Elements<'a> {
+    src: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Value<'a>;
+    fn next(&mut self) -> Option<Value<'a>> {
+        let b = self.src;
+        let mut i = skip_ws(b, self.pos);
+        if at(b, i) == b',' {
+            i = skip_ws(b, i + 1);
+        }
+        if matches!(at(b, i), b']' | 0) {
+            self.pos = b.len();
+            return None;
+        }
+        let end = skip_value(b, i);
+        self.pos = end;
+        Some(Value {
+            src: sub(b, i, end),
+        })
+    }
+}
+
+/// A validated JSON string: the token as it appeared, quotes and escapes
+/// included, so it can be echoed byte for byte or decoded on demand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonStr<'a> {
+    token: &'a [u8],
+    escaped: bool,
+}
+
+impl<'a> JsonStr<'a> {
+    fn from_token(token: &'a [u8]) -> Self {
+        let inner = sub(token, 1, token.len().saturating_sub(1));
+        JsonStr {
+            token,
+            escaped: inner.contains(&b'\\'),
+        }
+    }
+
+    /// The exact token bytes, including the surrounding quotes.
+    pub fn raw_token(&self) -> &'a [u8] {
+        self.token
+    }
+
+    /// The bytes between the quotes, escapes not decoded.
+    pub fn raw_inner(&self) -> &'a [u8] {
+        sub(self.token, 1, self.token.len().saturating_sub(1))
+    }
+
+    /// Whether the token contains backslash escapes.
+    pub fn has_escapes(&self) -> bool {
+        self.escaped
+    }
+
+    /// The text without copying, when the token has no escapes.
+    pub fn as_borrowed(&self) -> Option<&'a str> {
+        if self.escaped {
+            None
+        } else {
+            core::str::from_utf8(self.raw_inner()).ok()
+        }
+    }
+
+    /// The decoded characters.
+    pub fn chars(&self) -> Chars<'a> {
+        Chars {
+            b: self.raw_inner(),
+            i: 0,
+        }
+    }
+
+    /// Length of the decoded text in UTF-8 bytes.
+    pub fn decoded_len(&self) -> usize {
+        if !self.escaped {
+            return self.raw_inner().len();
+        }
+        self.chars().map(char::len_utf8).sum()
+    }
+
+    /// Whether the decoded text equals `s`.
+    pub fn eq_str(&self, s: &str) -> bool {
+        if !self.escaped {
+            return self.raw_inner() == s.as_bytes();
+        }
+        self.chars().eq(s.chars())
+    }
+
+    /// Whether two tokens decode to the same text.
+    pub fn eq_json_str(&self, other: &JsonStr<'_>) -> bool {
+        if !self.escaped && !other.escaped {
+            return self.raw_inner() == other.raw_inner();
+        }
+        self.chars().eq(other.chars())
+    }
+
+    /// Decodes the text into `buf` and returns it, or fails with
+    /// [`ErrorKind::BufferTooSmall`] (offset = bytes needed).
+    pub fn unescape_into<'b>(&self, buf: &'b mut [u8]) -> Result<&'b str, Error> {
+        let needed = self.decoded_len();
+        let Some(out) = buf.get_mut(..needed) else {
+            return Err(Error::new(ErrorKind::BufferTooSmall, needed));
+        };
+        let mut n = 0;
+        for c in self.chars() {
+            let len = c.len_utf8();
+            if let Some(dst) = out.get_mut(n..n + len) {
+                c.encode_utf8(dst);
+            }
+            n += len;
+        }
+        core::str::from_utf8(out).map_err(|_| Error::new(ErrorKind::InvalidUtf8, 0))
+    }
+}
+
+/// Iterator over the decoded characters of a validated string.
+#[derive(Debug, Clone)]
+pub struct Chars<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Iterator for Chars<'_> {
+    type Item = char;
+    fn next(&mut self) -> Option<char> {
+        let b = self.b;
+        let c = *b.get(self.i)?;
+        if c == b'\\' {
+            let e = at(b, self.i + 1);
+            self.i += 2;
+            let simple = match e {
+                b'"' => '"',
+                b'\\' => '\\',
+                b'/' => '/',
+                b'b' => '\u{8}',
+                b'f' => '\u{c}',
+                b'n' => '\n',
+                b'r' => '\r',
+                b't' => '\t',
+                _ => {
+                    let hi = u32::from(hex4(b, self.i).unwrap_or(0xFFFD));
+                    self.i += 4;
+                    if (0xD800..=0xDBFF).contains(&hi) {
+                        let lo = u32::from(hex4(b, self.i + 2).unwrap_or(0xDC00));
+                        self.i += 6;
+                        let cp =
+                            0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                        return Some(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                    }
+                    return Some(char::from_u32(hi).unwrap_or('\u{FFFD}'));
+                }
+            };
+            return Some(simple);
+        }
+        // Validated UTF-8: decode one scalar value.
+        let len = match c {
+            0x00..=0x7F => 1,
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        let s = sub(b, self.i, self.i + len);
+        self.i += len.max(1);
+        core::str::from_utf8(s)
+            .ok()
+            .and_then(|s| s.chars().next())
+            .or(Some('\u{FFFD}'))
+    }
+}

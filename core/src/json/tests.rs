@@ -1,0 +1,192 @@
+use super::*;
+
+fn err(input: &str) -> ErrorKind {
+    parse(input.as_bytes()).expect_err(input).kind
+}
+
+#[test]
+fn accepts_rfc8259_documents() {
+    for ok in [
+        "0",
+        "-0",
+        "1.5e10",
+        "-12.25E-3",
+        "\"\"",
+        "true",
+        "false",
+        "null",
+        "[]",
+        "{}",
+        " {\"a\" : [1, {\"b\":null}], \"c\":\"\\u00e9\\ud83d\\ude00\"} ",
+        "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
+        "\"h\u{e9}llo \u{1f600}\"",
+    ] {
+        let v = parse(ok.as_bytes()).unwrap_or_else(|e| panic!("{ok}: {e}"));
+        assert_eq!(v.raw(), ok.trim().as_bytes());
+    }
+}
+
+#[test]
+fn rejects_what_rfc8259_forbids() {
+    assert_eq!(err("[1,]"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("{\"a\":1,}"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("01"), ErrorKind::InvalidNumber);
+    assert_eq!(err("-"), ErrorKind::UnexpectedEnd);
+    assert_eq!(err("1."), ErrorKind::UnexpectedEnd);
+    assert_eq!(err("1.e5"), ErrorKind::InvalidNumber);
+    assert_eq!(err("NaN"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("Infinity"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("+1"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("\"\\ud800\""), ErrorKind::LoneSurrogate);
+    assert_eq!(err("\"\\udc00\""), ErrorKind::LoneSurrogate);
+    assert_eq!(err("\"\\ud800\\u0041\""), ErrorKind::LoneSurrogate);
+    assert_eq!(err("\"\\x\""), ErrorKind::InvalidEscape);
+    assert_eq!(err("\"\\u12\""), ErrorKind::InvalidEscape);
+    assert_eq!(err("\"a\tb\""), ErrorKind::ControlCharacter);
+    assert_eq!(err("{'a':1}"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("[1 2]"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("{\"a\" 1}"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("{} {}"), ErrorKind::TrailingCharacters);
+    assert_eq!(err(""), ErrorKind::UnexpectedEnd);
+    assert_eq!(err("[1"), ErrorKind::UnexpectedEnd);
+    assert_eq!(err("\"abc"), ErrorKind::UnexpectedEnd);
+    assert_eq!(err("tru"), ErrorKind::UnexpectedEnd);
+    assert_eq!(err("nul1"), ErrorKind::UnexpectedByte);
+    assert_eq!(err("/*c*/1"), ErrorKind::UnexpectedByte);
+    let bad_utf8 = [b'"', 0xC3, 0x28, b'"'];
+    assert_eq!(parse(&bad_utf8).unwrap_err().kind, ErrorKind::InvalidUtf8);
+    let overlong = [b'"', 0xC0, 0xAF, b'"'];
+    assert_eq!(parse(&overlong).unwrap_err().kind, ErrorKind::InvalidUtf8);
+    let surrogate_utf8 = [b'"', 0xED, 0xA0, 0x80, b'"'];
+    assert_eq!(
+        parse(&surrogate_utf8).unwrap_err().kind,
+        ErrorKind::InvalidUtf8
+    );
+}
+
+#[test]
+fn depth_limit_is_enforced_without_recursion() {
+    let limits = ParseLimits {
+        max_depth: 32,
+        max_bytes: usize::MAX,
+    };
+    let ok: std::string::String = "[".repeat(32) + &"]".repeat(32);
+    assert!(parse_with(ok.as_bytes(), &limits).is_ok());
+    let deep: std::string::String = "[".repeat(33) + &"]".repeat(33);
+    assert_eq!(
+        parse_with(deep.as_bytes(), &limits).unwrap_err().kind,
+        ErrorKind::TooDeep
+    );
+    // 10,000-deep input fails fast at the limit, no stack growth.
+    let hostile: std::string::String = "{\"a\":".repeat(10_000);
+    let e = parse_with(hostile.as_bytes(), &limits).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::TooDeep);
+    assert_eq!(e.offset, 32 * 5);
+}
+
+#[test]
+fn size_limit_is_checked_before_reading() {
+    let limits = ParseLimits {
+        max_depth: 8,
+        max_bytes: 4,
+    };
+    assert_eq!(
+        parse_with(b"[1,2]", &limits).unwrap_err().kind,
+        ErrorKind::TooLarge
+    );
+    assert!(parse_with(b"[12]", &limits).is_ok());
+}
+
+#[test]
+fn navigation_and_unescape() {
+    let doc = br#"{"k\u0065y": "v\n\u00e9", "n": -42, "big": 18446744073709551615, "arr": [1, [2], {"x": "]"}], "t": true}"#;
+    let obj = parse(doc).unwrap().as_object().unwrap();
+    let v = obj.get("key").unwrap().as_str().unwrap();
+    let mut buf = [0u8; 16];
+    assert_eq!(v.unescape_into(&mut buf).unwrap(), "v\n\u{e9}");
+    let mut small = [0u8; 3];
+    let e = v.unescape_into(&mut small).unwrap_err();
+    assert_eq!((e.kind, e.offset), (ErrorKind::BufferTooSmall, 4));
+    assert_eq!(obj.get("n").unwrap().as_i64(), Some(-42));
+    assert_eq!(obj.get("n").unwrap().as_u64(), None);
+    assert_eq!(obj.get("big").unwrap().as_u64(), Some(u64::MAX));
+    assert_eq!(obj.get("big").unwrap().as_i64(), None);
+    let arr = obj.get("arr").unwrap().as_array().unwrap();
+    assert_eq!(arr.len(), 3);
+    let raws: std::vec::Vec<&[u8]> = arr.iter().map(|v| v.raw()).collect();
+    assert_eq!(raws, [&b"1"[..], b"[2]", br#"{"x": "]"}"#]);
+    assert_eq!(obj.get("t").unwrap().as_bool(), Some(true));
+    assert_eq!(obj.len(), 5);
+    assert!(obj.get("missing").is_none());
+}
+
+#[test]
+fn duplicate_key_policy() {
+    let doc = br#"{"a":1,"\u0061":2,"b":3}"#;
+    let obj = parse(doc).unwrap().as_object().unwrap();
+    assert_eq!(obj.get("a").unwrap().raw(), b"1", "get returns the first");
+    assert_eq!(
+        obj.get_unique("a").unwrap_err().kind,
+        ErrorKind::DuplicateKey
+    );
+    assert_eq!(obj.get_unique("b").unwrap().unwrap().raw(), b"3");
+    assert_eq!(
+        obj.check_unique_keys(10).unwrap_err().kind,
+        ErrorKind::DuplicateKey
+    );
+    let ok = parse(br#"{"a":1,"b":2}"#).unwrap().as_object().unwrap();
+    assert_eq!(ok.check_unique_keys(2), Ok(2));
+    assert_eq!(
+        ok.check_unique_keys(1).unwrap_err().kind,
+        ErrorKind::TooManyMembers
+    );
+}
+
+#[test]
+fn writer_escapes_and_reports_needed_size() {
+    let mut buf = [0u8; 64];
+    let mut w = Writer::new(&mut buf);
+    w.str("a\"b\\c\n\u{1}\u{1f}é😀");
+    let n = w.finish().unwrap();
+    assert_eq!(&buf[..n], "\"a\\\"b\\\\c\\n\\u0001\\u001fé😀\"".as_bytes());
+    // The output parses back to the same text.
+    let v = parse(&buf[..n]).unwrap().as_str().unwrap();
+    assert!(v.eq_str("a\"b\\c\n\u{1}\u{1f}é😀"));
+
+    let mut short = [0u8; 5];
+    let mut w = Writer::new(&mut short);
+    w.raw(b"{").key("abc").i64(-1234567).raw(b"}");
+    assert_eq!(w.finish(), Err(BufferTooSmall { needed: 16 }));
+    let mut exact = [0u8; 16];
+    let mut w = Writer::new(&mut exact);
+    w.raw(b"{").key("abc").i64(-1234567).raw(b"}");
+    assert_eq!(w.finish(), Ok(16));
+    assert_eq!(&exact, b"{\"abc\":-1234567}");
+    let mut b2 = [0u8; 43];
+    let mut w = Writer::new(&mut b2);
+    w.u64(0).byte(b' ').u64(u64::MAX).byte(b' ').i64(i64::MIN);
+    let n = w.finish().unwrap();
+    assert_eq!(&b2[..n], b"0 18446744073709551615 -9223372036854775808");
+}
+
+#[test]
+fn agrees_with_serde_json_on_fixed_corpus() {
+    let cases: &[&[u8]] = &[
+        b"[1,2",
+        b"{\"a\":[}",
+        b"\"\\u00\"",
+        b"[-0.0e+1]",
+        b"[1e]",
+        b"{\"\":\"\"}",
+        b"[\"\\ud83d\\ude00\"]",
+        b"[\"\\uDFFF\"]",
+        b"  ",
+        b"[]]",
+        b"{\"a\":1}x",
+    ];
+    for c in cases {
+        let ours = parse(c).is_ok();
+        let theirs = serde_json::from_slice::<serde_json::Value>(c).is_ok();
+        assert_eq!(ours, theirs, "{}", std::string::String::from_utf8_lossy(c));
+    }
+}

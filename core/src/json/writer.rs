@@ -1,0 +1,183 @@
+//! A JSON writer into a caller buffer that keeps counting when the buffer is
+//! full, so a failed write reports the exact size needed.
+
+use super::JsonStr;
+
+/// The output buffer was too small; `needed` is the exact size required.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferTooSmall {
+    /// Bytes the complete output needs.
+    pub needed: usize,
+}
+
+/// Writes JSON text into `&mut [u8]`.
+///
+/// Every method appends; once the buffer is full the writer stops storing
+/// bytes but keeps counting, and [`Writer::finish`] returns the full size.
+/// The writer does no structural checking: callers emit well-formed JSON by
+/// construction (the wire emitters are tested against the official schema).
+#[derive(Debug)]
+pub struct Writer<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer that fills `buf` from the start.
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        Writer { buf, len: 0 }
+    }
+
+    /// Bytes written so far (or that would have been written).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing has been written.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether everything written so far fit in the buffer.
+    pub fn fits(&self) -> bool {
+        self.len <= self.buf.len()
+    }
+
+    /// The bytes written so far, if they all fit.
+    pub fn written(&self) -> Option<&[u8]> {
+        self.buf.get(..self.len)
+    }
+
+    /// Returns the output length, or the size needed if the buffer was short.
+    pub fn finish(self) -> Result<usize, BufferTooSmall> {
+        if self.fits() {
+            Ok(self.len)
+        } else {
+            Err(BufferTooSmall { needed: self.len })
+        }
+    }
+
+    /// Appends bytes as they are (caller guarantees they are valid JSON text
+    /// in context).
+    pub fn raw(&mut self, bytes: &[u8]) -> &mut Self {
+        let end = self.len.saturating_add(bytes.len());
+        if let Some(dst) = self.buf.get_mut(self.len..end) {
+            dst.copy_from_slice(bytes);
+        }
+        self.len = end;
+        self
+    }
+
+    /// Appends one byte.
+    pub fn byte(&mut self, b: u8) -> &mut Self {
+        if let Some(dst) = self.buf.get_mut(self.len) {
+            *dst = b;
+        }
+        self.len = self.len.saturating_add(1);
+        self
+    }
+
+    /// Appends `s` as a quoted JSON string: `"` and `\` escaped, control
+    /// characters as short escapes or `\u00XX`, everything else (non-ASCII
+    /// included) as UTF-8.
+    pub fn str(&mut self, s: &str) -> &mut Self {
+        self.byte(b'"');
+        self.escaped_inner(s.chars());
+        self.byte(b'"')
+    }
+
+    /// Appends a string given as decoded characters.
+    pub fn str_chars(&mut self, chars: impl Iterator<Item = char>) -> &mut Self {
+        self.byte(b'"');
+        self.escaped_inner(chars);
+        self.byte(b'"')
+    }
+
+    /// Appends a validated JSON string token exactly as it came (escapes
+    /// preserved), for byte-for-byte echoes such as `requestState`.
+    pub fn json_str_raw(&mut self, s: &JsonStr<'_>) -> &mut Self {
+        self.raw(s.raw_token())
+    }
+
+    fn escaped_inner(&mut self, chars: impl Iterator<Item = char>) {
+        for c in chars {
+            match c {
+                '"' => {
+                    self.raw(b"\\\"");
+                }
+                '\\' => {
+                    self.raw(b"\\\\");
+                }
+                '\n' => {
+                    self.raw(b"\\n");
+                }
+                '\r' => {
+                    self.raw(b"\\r");
+                }
+                '\t' => {
+                    self.raw(b"\\t");
+                }
+                '\u{8}' => {
+                    self.raw(b"\\b");
+                }
+                '\u{c}' => {
+                    self.raw(b"\\f");
+                }
+                c if (c as u32) < 0x20 => {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    let v = c as usize;
+                    self.raw(b"\\u00");
+                    self.byte(HEX.get(v >> 4).copied().unwrap_or(b'0'));
+                    self.byte(HEX.get(v & 15).copied().unwrap_or(b'0'));
+                }
+                c => {
+                    let mut tmp = [0u8; 4];
+                    self.raw(c.encode_utf8(&mut tmp).as_bytes());
+                }
+            }
+        }
+    }
+
+    /// Appends an unsigned integer.
+    pub fn u64(&mut self, v: u64) -> &mut Self {
+        let mut tmp = [0u8; 20];
+        let mut i = tmp.len();
+        let mut v = v;
+        loop {
+            i -= 1;
+            if let Some(d) = tmp.get_mut(i) {
+                *d = b'0' + (v % 10) as u8;
+            }
+            v /= 10;
+            if v == 0 || i == 0 {
+                break;
+            }
+        }
+        let digits = tmp.get(i..).unwrap_or(&[]);
+        self.raw(digits)
+    }
+
+    /// Appends a signed integer.
+    pub fn i64(&mut self, v: i64) -> &mut Self {
+        if v < 0 {
+            self.byte(b'-');
+        }
+        self.u64(v.unsigned_abs())
+    }
+
+    /// Appends `"key":`.
+    pub fn key(&mut self, k: &str) -> &mut Self {
+        self.str(k);
+        self.byte(b':')
+    }
+
+    /// Appends `,` unless `*first` is set; clears `*first`. A small helper
+    /// for emitting members and elements in loops.
+    pub fn comma(&mut self, first: &mut bool) -> &mut Self {
+        if !*first {
+            self.byte(b',');
+        }
+        *first = false;
+        self
+    }
+}

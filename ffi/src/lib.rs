@@ -1,0 +1,2 @@
+//! C ABI over `mrtr-core` (filled in by the C ABI work; see DESIGN.md section 5).
+#![no_std]
