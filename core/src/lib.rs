@@ -16,3 +16,4 @@
 extern crate std;
 
 pub mod json;
+pub mod wire;

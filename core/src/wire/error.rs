@@ -1,0 +1,242 @@
+//! Error codes of MCP 2026-07-28 and the errors of the wire layer.
+
+use crate::json;
+
+/// JSON-RPC and MCP error codes used by MRTR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(i32)]
+pub enum ErrorCode {
+    /// Invalid JSON was received.
+    ParseError = -32700,
+    /// The JSON sent is not a valid request object.
+    InvalidRequest = -32600,
+    /// The method does not exist or is not available.
+    MethodNotFound = -32601,
+    /// Invalid method parameters (also: a `requestState` that fails verification).
+    InvalidParams = -32602,
+    /// Internal error.
+    InternalError = -32603,
+    /// HTTP headers do not match the body, or are missing or malformed.
+    HeaderMismatch = -32020,
+    /// The request needs a client capability that was not declared.
+    MissingRequiredClientCapability = -32021,
+    /// The request's protocol revision is not supported.
+    UnsupportedProtocolVersion = -32022,
+}
+
+impl ErrorCode {
+    /// The numeric code.
+    pub const fn code(self) -> i32 {
+        self as i32
+    }
+
+    /// The code for a number, if it is one of these.
+    pub fn from_code(code: i64) -> Option<Self> {
+        Some(match code {
+            -32700 => ErrorCode::ParseError,
+            -32600 => ErrorCode::InvalidRequest,
+            -32601 => ErrorCode::MethodNotFound,
+            -32602 => ErrorCode::InvalidParams,
+            -32603 => ErrorCode::InternalError,
+            -32020 => ErrorCode::HeaderMismatch,
+            -32021 => ErrorCode::MissingRequiredClientCapability,
+            -32022 => ErrorCode::UnsupportedProtocolVersion,
+            _ => return None,
+        })
+    }
+
+    /// The conventional message for the code.
+    pub const fn default_message(self) -> &'static str {
+        match self {
+            ErrorCode::ParseError => "Parse error",
+            ErrorCode::InvalidRequest => "Invalid Request",
+            ErrorCode::MethodNotFound => "Method not found",
+            ErrorCode::InvalidParams => "Invalid params",
+            ErrorCode::InternalError => "Internal error",
+            ErrorCode::HeaderMismatch => "Header mismatch",
+            ErrorCode::MissingRequiredClientCapability => "Missing required client capability",
+            ErrorCode::UnsupportedProtocolVersion => "Unsupported protocol version",
+        }
+    }
+}
+
+/// Why a message could not be read as the protocol requires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WireError {
+    /// The bytes are not acceptable JSON (syntax, UTF-8, depth, size).
+    Json(json::Error),
+    /// The JSON is not a JSON-RPC 2.0 message.
+    Envelope(EnvelopeError),
+    /// The message is JSON-RPC but breaks an MRTR rule.
+    Protocol(Violation),
+}
+
+impl From<json::Error> for WireError {
+    fn from(e: json::Error) -> Self {
+        WireError::Json(e)
+    }
+}
+
+impl From<EnvelopeError> for WireError {
+    fn from(e: EnvelopeError) -> Self {
+        WireError::Envelope(e)
+    }
+}
+
+impl From<Violation> for WireError {
+    fn from(e: Violation) -> Self {
+        WireError::Protocol(e)
+    }
+}
+
+/// JSON-RPC 2.0 envelope defects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnvelopeError {
+    /// The message is not a JSON object (batches are not part of MCP).
+    NotAnObject,
+    /// `jsonrpc` is missing or not `"2.0"`.
+    BadVersion,
+    /// `id` is missing where required, or not a string or integer.
+    BadId,
+    /// `method` is not a string.
+    BadMethod,
+    /// `params` is present but not an object.
+    BadParams,
+    /// A response has both `result` and `error`, or neither.
+    ResultXorError,
+    /// `result` is not an object.
+    BadResult,
+    /// `error` is not an object with an integer `code` and a string `message`.
+    BadErrorObject,
+    /// An envelope member occurs twice.
+    DuplicateMember,
+}
+
+/// Breaches of MRTR rules in a well-formed JSON-RPC message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Violation {
+    /// `resultType` is `input_required` but neither `inputRequests` nor
+    /// `requestState` is present (an empty map counts as absent).
+    InputRequiredWithoutFields,
+    /// `resultType` is not a string or has an unknown value.
+    UnknownResultType,
+    /// `input_required` in answer to a method that cannot carry it.
+    InputRequiredNotAllowed,
+    /// `inputRequests` (or `requestState`) without `resultType`: a server of
+    /// an earlier revision cannot send them.
+    MissingResultType,
+    /// `inputRequests` is not an object.
+    BadInputRequests,
+    /// `requestState` is not a string.
+    BadRequestState,
+    /// An input request's `method` is missing or unknown.
+    UnknownInputMethod,
+    /// An input request is not an object, or its `params` are malformed for
+    /// its method (missing message, schema, url, messages, maxTokens ...).
+    BadInputRequest,
+    /// Elicitation `mode` is neither `form` nor `url`.
+    BadElicitationMode,
+    /// The same key occurs twice in `inputRequests` or `inputResponses`.
+    DuplicateInputKey,
+    /// More input requests than the configured limit.
+    TooManyInputRequests,
+    /// An input key is empty or longer than the configured limit.
+    BadInputKey,
+    /// The server asked for a kind of input the request did not declare.
+    UndeclaredCapability,
+    /// `inputResponses` is not an object, or an entry is not an object.
+    BadInputResponses,
+    /// `_meta` is missing or malformed, or lacks a required key.
+    BadMeta,
+    /// A required field of the request's params is missing or mistyped.
+    BadRequestParams,
+}
+
+use super::caps::ClientCapabilities;
+use super::envelope::Id;
+use crate::json::Writer;
+
+/// Writes a JSON-RPC error response. `data` is raw JSON written as given
+/// (callers pass validated JSON); `id` is `null` when `None`.
+pub fn write_error_response(
+    w: &mut Writer<'_>,
+    id: Option<&Id<'_>>,
+    code: i32,
+    message: &str,
+    data: Option<&[u8]>,
+) {
+    w.raw(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    match id {
+        Some(id) => id.write(w),
+        None => {
+            w.raw(b"null");
+        }
+    }
+    w.raw(b",\"error\":{\"code\":")
+        .i64(i64::from(code))
+        .raw(b",\"message\":")
+        .str(message);
+    if let Some(d) = data {
+        w.raw(b",\"data\":").raw(d);
+    }
+    w.raw(b"}}");
+}
+
+/// Writes error `-32021` with `data.requiredCapabilities`.
+pub fn write_missing_capability(
+    w: &mut Writer<'_>,
+    id: Option<&Id<'_>>,
+    required: &ClientCapabilities,
+) {
+    write_error_head(w, id, ErrorCode::MissingRequiredClientCapability);
+    w.raw(b",\"data\":{\"requiredCapabilities\":");
+    required.write(w);
+    w.raw(b"}}}");
+}
+
+/// Writes error `-32022` with `data.requested` and `data.supported`.
+pub fn write_unsupported_version(
+    w: &mut Writer<'_>,
+    id: Option<&Id<'_>>,
+    requested: &str,
+    supported: &[&str],
+) {
+    write_error_head(w, id, ErrorCode::UnsupportedProtocolVersion);
+    w.raw(b",\"data\":{\"requested\":")
+        .str(requested)
+        .raw(b",\"supported\":[");
+    let mut first = true;
+    for s in supported {
+        w.comma(&mut first).str(s);
+    }
+    w.raw(b"]}}}");
+}
+
+/// Writes the error for a `requestState` that fails verification: always
+/// `-32602 "Invalid or expired requestState"`, whatever the cause.
+pub fn write_invalid_request_state(w: &mut Writer<'_>, id: Option<&Id<'_>>) {
+    write_error_response(
+        w,
+        id,
+        ErrorCode::InvalidParams.code(),
+        INVALID_REQUEST_STATE_MESSAGE,
+        None,
+    );
+}
+
+/// The one message sent for every `requestState` verification failure.
+pub const INVALID_REQUEST_STATE_MESSAGE: &str = "Invalid or expired requestState";
+
+fn write_error_head(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: ErrorCode) {
+    w.raw(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    match id {
+        Some(id) => id.write(w),
+        None => {
+            w.raw(b"null");
+        }
+    }
+    w.raw(b",\"error\":{\"code\":")
+        .i64(i64::from(code.code()))
+        .raw(b",\"message\":")
+        .str(code.default_message());
+}

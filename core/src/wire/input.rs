@@ -1,0 +1,262 @@
+//! `inputRequests`: the server's questions, keyed by server-chosen names.
+
+use super::caps::ClientCapabilities;
+use super::error::Violation;
+use super::WireLimits;
+use crate::json::{JsonStr, Object, Value};
+
+/// The kind of an input request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum InputKind {
+    /// `elicitation/create` in form mode (mode `form` or absent).
+    ElicitForm = 1,
+    /// `elicitation/create` in URL mode.
+    ElicitUrl = 2,
+    /// `sampling/createMessage`.
+    Sampling = 3,
+    /// `roots/list`.
+    Roots = 4,
+}
+
+impl InputKind {
+    /// The JSON-RPC method that carries this kind.
+    pub const fn method(self) -> &'static str {
+        match self {
+            InputKind::ElicitForm | InputKind::ElicitUrl => "elicitation/create",
+            InputKind::Sampling => "sampling/createMessage",
+            InputKind::Roots => "roots/list",
+        }
+    }
+
+    /// The client capability this kind needs.
+    pub fn required_capability(self) -> ClientCapabilities {
+        let mut c = ClientCapabilities::default();
+        match self {
+            InputKind::ElicitForm => c.elicitation_form = true,
+            InputKind::ElicitUrl => c.elicitation_url = true,
+            InputKind::Sampling => c.sampling = true,
+            InputKind::Roots => c.roots = true,
+        }
+        c
+    }
+}
+
+/// One validated input request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputRequest<'a> {
+    /// A form to show the user.
+    ElicitForm {
+        /// What to tell the user.
+        message: JsonStr<'a>,
+        /// The restricted JSON Schema of the form (an object), raw.
+        requested_schema: Object<'a>,
+    },
+    /// A URL the user is asked to open (after consent).
+    ElicitUrl {
+        /// Why the user should open it.
+        message: JsonStr<'a>,
+        /// The URL.
+        url: JsonStr<'a>,
+    },
+    /// An LLM sampling request.
+    Sampling {
+        /// The whole `params` object, raw.
+        params: Object<'a>,
+        /// `systemPrompt`, when present.
+        system_prompt: Option<JsonStr<'a>>,
+        /// `maxTokens`.
+        max_tokens: u64,
+        /// Whether `tools` is present (needs `sampling.tools`).
+        has_tools: bool,
+        /// Whether `includeContext` asks for more than `"none"`.
+        wants_context: bool,
+    },
+    /// A request for the client's roots.
+    Roots,
+}
+
+impl<'a> InputRequest<'a> {
+    /// The kind of this request.
+    pub fn kind(&self) -> InputKind {
+        match self {
+            InputRequest::ElicitForm { .. } => InputKind::ElicitForm,
+            InputRequest::ElicitUrl { .. } => InputKind::ElicitUrl,
+            InputRequest::Sampling { .. } => InputKind::Sampling,
+            InputRequest::Roots => InputKind::Roots,
+        }
+    }
+
+    /// The capabilities a client must have declared to receive this request.
+    pub fn required_capabilities(&self) -> ClientCapabilities {
+        let mut c = self.kind().required_capability();
+        if let InputRequest::Sampling {
+            has_tools,
+            wants_context,
+            ..
+        } = self
+        {
+            c.sampling_tools = *has_tools;
+            c.sampling_context = *wants_context;
+        }
+        c
+    }
+
+    /// The message shown to the user, for elicitations.
+    pub fn message(&self) -> Option<JsonStr<'a>> {
+        match self {
+            InputRequest::ElicitForm { message, .. } | InputRequest::ElicitUrl { message, .. } => {
+                Some(*message)
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads one input request object (`{"method": .., "params": ..}`).
+    pub fn parse(v: Value<'a>) -> Result<Self, Violation> {
+        let obj = v.as_object().ok_or(Violation::BadInputRequest)?;
+        let method = obj
+            .get_unique("method")
+            .map_err(|_| Violation::BadInputRequest)?
+            .and_then(|m| m.as_str())
+            .ok_or(Violation::UnknownInputMethod)?;
+        let params = match obj
+            .get_unique("params")
+            .map_err(|_| Violation::BadInputRequest)?
+        {
+            None => None,
+            Some(p) => Some(p.as_object().ok_or(Violation::BadInputRequest)?),
+        };
+        let field =
+            |p: Object<'a>, k: &str| p.get_unique(k).map_err(|_| Violation::BadInputRequest);
+        let string = |p: Object<'a>, k: &str| -> Result<JsonStr<'a>, Violation> {
+            field(p, k)?
+                .and_then(|v| v.as_str())
+                .ok_or(Violation::BadInputRequest)
+        };
+        if method.eq_str("elicitation/create") {
+            let p = params.ok_or(Violation::BadInputRequest)?;
+            let mode = match field(p, "mode")? {
+                None => None,
+                Some(m) => Some(m.as_str().ok_or(Violation::BadElicitationMode)?),
+            };
+            match mode {
+                Some(m) if m.eq_str("url") => Ok(InputRequest::ElicitUrl {
+                    message: string(p, "message")?,
+                    url: string(p, "url")?,
+                }),
+                Some(m) if !m.eq_str("form") => Err(Violation::BadElicitationMode),
+                _ => Ok(InputRequest::ElicitForm {
+                    message: string(p, "message")?,
+                    requested_schema: field(p, "requestedSchema")?
+                        .and_then(|s| s.as_object())
+                        .ok_or(Violation::BadInputRequest)?,
+                }),
+            }
+        } else if method.eq_str("sampling/createMessage") {
+            let p = params.ok_or(Violation::BadInputRequest)?;
+            field(p, "messages")?
+                .and_then(|m| m.as_array())
+                .ok_or(Violation::BadInputRequest)?;
+            let max_tokens = field(p, "maxTokens")?
+                .and_then(|m| m.as_u64())
+                .ok_or(Violation::BadInputRequest)?;
+            let system_prompt = match field(p, "systemPrompt")? {
+                None => None,
+                Some(s) => Some(s.as_str().ok_or(Violation::BadInputRequest)?),
+            };
+            let has_tools = match field(p, "tools")? {
+                None => false,
+                Some(t) => !t.as_array().ok_or(Violation::BadInputRequest)?.is_empty(),
+            };
+            let wants_context = match field(p, "includeContext")? {
+                None => false,
+                Some(c) => !c.as_str().ok_or(Violation::BadInputRequest)?.eq_str("none"),
+            };
+            Ok(InputRequest::Sampling {
+                params: p,
+                system_prompt,
+                max_tokens,
+                has_tools,
+                wants_context,
+            })
+        } else if method.eq_str("roots/list") {
+            Ok(InputRequest::Roots)
+        } else {
+            Err(Violation::UnknownInputMethod)
+        }
+    }
+}
+
+/// A validated `inputRequests` map.
+///
+/// Construction checks every entry (kind, required fields), key uniqueness,
+/// key length and the entry count, so iteration cannot fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputRequests<'a> {
+    obj: Object<'a>,
+    len: usize,
+}
+
+impl<'a> InputRequests<'a> {
+    /// Validates an `inputRequests` value.
+    pub fn parse(v: Value<'a>, limits: &WireLimits) -> Result<Self, Violation> {
+        let obj = v.as_object().ok_or(Violation::BadInputRequests)?;
+        let len = obj
+            .check_unique_keys(limits.max_input_requests)
+            .map_err(|e| match e.kind {
+                crate::json::ErrorKind::TooManyMembers => Violation::TooManyInputRequests,
+                _ => Violation::DuplicateInputKey,
+            })?;
+        for (k, v) in obj.iter() {
+            let n = k.decoded_len();
+            if n == 0 || n > limits.max_key_bytes {
+                return Err(Violation::BadInputKey);
+            }
+            InputRequest::parse(v)?;
+        }
+        Ok(InputRequests { obj, len })
+    }
+
+    /// Number of requests.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the map is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The raw map.
+    pub fn raw(&self) -> Object<'a> {
+        self.obj
+    }
+
+    /// The requests in document order.
+    pub fn iter(&self) -> impl Iterator<Item = (JsonStr<'a>, InputRequest<'a>)> + 'a {
+        self.obj
+            .iter()
+            .filter_map(|(k, v)| InputRequest::parse(v).ok().map(|r| (k, r)))
+    }
+
+    /// The request at `key`.
+    pub fn get(&self, key: &str) -> Option<InputRequest<'a>> {
+        self.obj.get(key).and_then(|v| InputRequest::parse(v).ok())
+    }
+
+    /// The union of capabilities the requests need.
+    pub fn required_capabilities(&self) -> ClientCapabilities {
+        let mut all = ClientCapabilities::default();
+        for (_, r) in self.iter() {
+            let c = r.required_capabilities();
+            all.elicitation_form |= c.elicitation_form;
+            all.elicitation_url |= c.elicitation_url;
+            all.sampling |= c.sampling;
+            all.sampling_tools |= c.sampling_tools;
+            all.sampling_context |= c.sampling_context;
+            all.roots |= c.roots;
+        }
+        all
+    }
+}

@@ -1,0 +1,105 @@
+//! Results: `resultType` and the `InputRequiredResult`.
+
+use super::error::{Violation, WireError};
+use super::input::InputRequests;
+use super::{method_allows_input_required, WireLimits};
+use crate::json::{JsonStr, Object};
+
+/// The declared type of a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultKind {
+    /// `"complete"`, or absent (a server of an earlier revision).
+    Complete,
+    /// `"input_required"`.
+    InputRequired,
+    /// `"task"`: a Tasks-extension `CreateTaskResult`.
+    Task,
+}
+
+/// An `InputRequiredResult`: at least one of the two fields is present.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputRequiredResult<'a> {
+    /// The questions, when any (never an empty map).
+    pub input_requests: Option<InputRequests<'a>>,
+    /// The opaque state token exactly as received (quotes and escapes
+    /// included), to echo byte for byte.
+    pub request_state: Option<JsonStr<'a>>,
+}
+
+/// A classified result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultOutcome<'a> {
+    /// The final result object.
+    Complete(Object<'a>),
+    /// The server needs input (or asks for a state-only retry).
+    InputRequired(InputRequiredResult<'a>),
+    /// The server created a task (Tasks extension).
+    Task(Object<'a>),
+}
+
+/// Classifies the `result` of a response to `method`.
+///
+/// Rules: an unknown `resultType` is a violation; `input_required` needs at
+/// least one of `inputRequests` (non-empty) and `requestState` and is only
+/// allowed for the MRTR methods; a result without `resultType` is complete
+/// (earlier revisions), unless it carries `inputRequests` or `requestState`,
+/// which no earlier revision can send.
+pub fn classify_result<'a>(
+    result: Object<'a>,
+    method: &str,
+    limits: &WireLimits,
+) -> Result<ResultOutcome<'a>, WireError> {
+    let dup = |_| Violation::BadRequestParams;
+    let rt = result
+        .get_unique("resultType")
+        .map_err(|_| Violation::UnknownResultType)?;
+    let ir = result.get_unique("inputRequests").map_err(dup)?;
+    let rs = result.get_unique("requestState").map_err(dup)?;
+    let kind = match rt {
+        None => {
+            if ir.is_some() || rs.is_some() {
+                return Err(Violation::MissingResultType.into());
+            }
+            ResultKind::Complete
+        }
+        Some(v) => {
+            let s = v.as_str().ok_or(Violation::UnknownResultType)?;
+            if s.eq_str("complete") {
+                ResultKind::Complete
+            } else if s.eq_str("input_required") {
+                ResultKind::InputRequired
+            } else if s.eq_str("task") {
+                ResultKind::Task
+            } else {
+                return Err(Violation::UnknownResultType.into());
+            }
+        }
+    };
+    match kind {
+        ResultKind::Complete => Ok(ResultOutcome::Complete(result)),
+        ResultKind::Task => Ok(ResultOutcome::Task(result)),
+        ResultKind::InputRequired => {
+            if !method_allows_input_required(method) {
+                return Err(Violation::InputRequiredNotAllowed.into());
+            }
+            let input_requests = match ir {
+                None => None,
+                Some(v) => {
+                    let m = InputRequests::parse(v, limits)?;
+                    (!m.is_empty()).then_some(m)
+                }
+            };
+            let request_state = match rs {
+                None => None,
+                Some(v) => Some(v.as_str().ok_or(Violation::BadRequestState)?),
+            };
+            if input_requests.is_none() && request_state.is_none() {
+                return Err(Violation::InputRequiredWithoutFields.into());
+            }
+            Ok(ResultOutcome::InputRequired(InputRequiredResult {
+                input_requests,
+                request_state,
+            }))
+        }
+    }
+}

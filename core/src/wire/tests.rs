@@ -1,0 +1,373 @@
+use super::envelope::write_request_head;
+use super::error::EnvelopeError;
+use super::error::{write_missing_capability, write_unsupported_version, Violation};
+use super::*;
+use crate::json::Writer;
+
+const SPEC_EXAMPLE: &str = r#"{
+  "jsonrpc": "2.0", "id": 1,
+  "result": {
+    "resultType": "input_required",
+    "inputRequests": {
+      "github_login": {"method": "elicitation/create", "params": {"mode": "form",
+        "message": "Please provide your GitHub username",
+        "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}},
+      "capital_of_france": {"method": "sampling/createMessage", "params": {
+        "messages": [{"role": "user", "content": {"type": "text", "text": "What is the capital of France?"}}],
+        "modelPreferences": {"hints": [{"name": "claude-3-sonnet"}], "intelligencePriority": 0.8, "speedPriority": 0.5},
+        "systemPrompt": "You are a helpful assistant.", "maxTokens": 100}}
+    },
+    "requestState": "AEAD-protected blob"
+  }
+}"#;
+
+fn result_of(msg: &str) -> Result<ResultOutcome<'_>, WireError> {
+    let limits = WireLimits::default();
+    match parse_message(msg.as_bytes(), &limits)? {
+        Message::Result { result, .. } => classify_result(result, "tools/call", &limits),
+        other => panic!("not a result: {other:?}"),
+    }
+}
+
+#[test]
+fn spec_example_classifies_as_input_required_with_two_kinds() {
+    let ResultOutcome::InputRequired(ir) = result_of(SPEC_EXAMPLE).unwrap() else {
+        panic!("expected input_required")
+    };
+    assert_eq!(
+        ir.request_state.unwrap().raw_token(),
+        br#""AEAD-protected blob""#
+    );
+    let reqs = ir.input_requests.unwrap();
+    assert_eq!(reqs.len(), 2);
+    let items: std::vec::Vec<_> = reqs.iter().collect();
+    assert!(items[0].0.eq_str("github_login"));
+    assert_eq!(items[0].1.kind(), InputKind::ElicitForm);
+    assert!(items[0]
+        .1
+        .message()
+        .unwrap()
+        .eq_str("Please provide your GitHub username"));
+    assert!(items[1].0.eq_str("capital_of_france"));
+    match items[1].1 {
+        InputRequest::Sampling {
+            max_tokens,
+            system_prompt,
+            has_tools,
+            ..
+        } => {
+            assert_eq!(max_tokens, 100);
+            assert!(system_prompt
+                .unwrap()
+                .eq_str("You are a helpful assistant."));
+            assert!(!has_tools);
+        }
+        other => panic!("{other:?}"),
+    }
+    let need = reqs.required_capabilities();
+    assert!(need.elicitation_form && need.sampling && !need.roots && !need.elicitation_url);
+}
+
+#[test]
+fn result_type_rules() {
+    let complete = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#;
+    assert!(matches!(
+        result_of(complete),
+        Ok(ResultOutcome::Complete(_))
+    ));
+    let legacy = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+    assert!(matches!(result_of(legacy), Ok(ResultOutcome::Complete(_))));
+    let unknown = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"partial"}}"#;
+    assert_eq!(
+        result_of(unknown),
+        Err(WireError::Protocol(Violation::UnknownResultType))
+    );
+    let neither = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#;
+    assert_eq!(
+        result_of(neither),
+        Err(WireError::Protocol(Violation::InputRequiredWithoutFields))
+    );
+    let empty_map =
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{}}}"#;
+    assert_eq!(
+        result_of(empty_map),
+        Err(WireError::Protocol(Violation::InputRequiredWithoutFields))
+    );
+    let state_only = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"a\"b"}}"#;
+    let ResultOutcome::InputRequired(ir) = result_of(state_only).unwrap() else {
+        panic!()
+    };
+    assert!(ir.input_requests.is_none());
+    assert_eq!(ir.request_state.unwrap().raw_token(), br#""a\"b""#);
+    let sep_era = r#"{"jsonrpc":"2.0","id":1,"result":{"requestState":"foo"}}"#;
+    assert_eq!(
+        result_of(sep_era),
+        Err(WireError::Protocol(Violation::MissingResultType))
+    );
+    let bad_state =
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":7}}"#;
+    assert_eq!(
+        result_of(bad_state),
+        Err(WireError::Protocol(Violation::BadRequestState))
+    );
+    // Only MRTR methods may be answered with input_required.
+    let limits = WireLimits::default();
+    let Message::Result { result, .. } = parse_message(state_only.as_bytes(), &limits).unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        classify_result(result, "tools/list", &limits),
+        Err(WireError::Protocol(Violation::InputRequiredNotAllowed))
+    );
+    for m in ["prompts/get", "resources/read", "tasks/result"] {
+        assert!(classify_result(result, m, &limits).is_ok(), "{m}");
+    }
+}
+
+#[test]
+fn input_request_validation() {
+    let case = |reqs: &str| {
+        let msg = std::format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{reqs}}}}}"#
+        );
+        result_of(std::boxed::Box::leak(msg.into_boxed_str())).map(|_| ())
+    };
+    let v = |x| Err(WireError::Protocol(x));
+    assert_eq!(
+        case(r#"{"a":{"method":"ping"}}"#),
+        v(Violation::UnknownInputMethod)
+    );
+    assert_eq!(
+        case(r#"{"a":{"params":{}}}"#),
+        v(Violation::UnknownInputMethod)
+    );
+    assert_eq!(
+        case(r#"{"a":{"method":"elicitation/create","params":{"mode":"popup","message":"m"}}}"#),
+        v(Violation::BadElicitationMode)
+    );
+    assert_eq!(
+        case(r#"{"a":{"method":"elicitation/create","params":{"mode":"url","message":"m"}}}"#),
+        v(Violation::BadInputRequest)
+    );
+    assert_eq!(
+        case(r#"{"a":{"method":"elicitation/create","params":{"message":"m"}}}"#),
+        v(Violation::BadInputRequest)
+    );
+    assert_eq!(
+        case(r#"{"a":{"method":"sampling/createMessage"}}"#),
+        v(Violation::BadInputRequest)
+    );
+    assert_eq!(
+        case(r#"{"a":{"method":"sampling/createMessage","params":{"messages":[]}}}"#),
+        v(Violation::BadInputRequest)
+    );
+    assert_eq!(
+        case(r#"{"a":{"method":"roots/list"},"\u0061":{"method":"roots/list"}}"#),
+        v(Violation::DuplicateInputKey)
+    );
+    assert_eq!(
+        case(r#"{"":{"method":"roots/list"}}"#),
+        v(Violation::BadInputKey)
+    );
+    assert_eq!(case(r#"[]"#), v(Violation::BadInputRequests));
+    assert_eq!(case(r#"{"a":{"method":"roots/list"}}"#), Ok(()));
+    assert_eq!(
+        case(
+            r#"{"u":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://x"}}}"#
+        ),
+        Ok(())
+    );
+    let many: std::string::String = (0..65)
+        .map(|i| std::format!("\"k{i}\":{{\"method\":\"roots/list\"}}"))
+        .collect::<std::vec::Vec<_>>()
+        .join(",");
+    assert_eq!(
+        case(&std::format!("{{{many}}}")),
+        v(Violation::TooManyInputRequests)
+    );
+    let long_key = "k".repeat(257);
+    assert_eq!(
+        case(&std::format!(
+            r#"{{"{long_key}":{{"method":"roots/list"}}}}"#
+        )),
+        v(Violation::BadInputKey)
+    );
+}
+
+#[test]
+fn envelope_rules() {
+    let l = WireLimits::default();
+    let e = |m: &str| parse_message(m.as_bytes(), &l).unwrap_err();
+    assert_eq!(e(r#"[]"#), WireError::Envelope(EnvelopeError::NotAnObject));
+    assert_eq!(
+        e(r#"{"jsonrpc":"1.0","id":1,"result":{}}"#),
+        WireError::Envelope(EnvelopeError::BadVersion)
+    );
+    assert_eq!(
+        e(r#"{"id":1,"result":{}}"#),
+        WireError::Envelope(EnvelopeError::BadVersion)
+    );
+    assert_eq!(
+        e(r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#),
+        WireError::Envelope(EnvelopeError::DuplicateMember)
+    );
+    assert_eq!(
+        e(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#),
+        WireError::Envelope(EnvelopeError::ResultXorError)
+    );
+    assert_eq!(
+        e(r#"{"jsonrpc":"2.0","id":1}"#),
+        WireError::Envelope(EnvelopeError::ResultXorError)
+    );
+    assert_eq!(
+        e(r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#),
+        WireError::Envelope(EnvelopeError::BadId)
+    );
+    assert_eq!(
+        e(r#"{"jsonrpc":"2.0","id":null,"result":{}}"#),
+        WireError::Envelope(EnvelopeError::BadId)
+    );
+    assert_eq!(
+        e(r#"{"jsonrpc":"2.0","id":1,"result":[]}"#),
+        WireError::Envelope(EnvelopeError::BadResult)
+    );
+    assert_eq!(
+        e(r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#),
+        WireError::Envelope(EnvelopeError::BadErrorObject)
+    );
+    match parse_message(
+        br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+        &l,
+    )
+    .unwrap()
+    {
+        Message::Error {
+            id: None,
+            code: -32700,
+            message,
+            data: None,
+        } => assert!(message.eq_str("Parse error")),
+        other => panic!("{other:?}"),
+    }
+    match parse_message(
+        br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#,
+        &l,
+    )
+    .unwrap()
+    {
+        Message::Notification {
+            method,
+            params: Some(_),
+        } => assert!(method.eq_str("notifications/progress")),
+        other => panic!("{other:?}"),
+    }
+    match parse_message(br#"{"jsonrpc":"2.0","id":"abc","method":"tools/call"}"#, &l).unwrap() {
+        Message::Request {
+            id: Id::Str(s),
+            params: None,
+            ..
+        } => assert!(s.eq_str("abc")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn capabilities_parse_and_emit() {
+    let parse = |s: &str| {
+        ClientCapabilities::parse(
+            crate::json::parse(s.as_bytes())
+                .unwrap()
+                .as_object()
+                .unwrap(),
+        )
+    };
+    let c = parse(r#"{"elicitation":{}}"#).unwrap();
+    assert!(
+        c.elicitation_form && !c.elicitation_url,
+        "empty elicitation means form"
+    );
+    let c = parse(r#"{"elicitation":{"url":{}}}"#).unwrap();
+    assert!(!c.elicitation_form && c.elicitation_url);
+    let c = parse(
+        r#"{"sampling":{"tools":{}},"roots":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#,
+    )
+    .unwrap();
+    assert!(c.sampling && c.sampling_tools && !c.sampling_context && c.roots && c.tasks);
+    assert_eq!(parse(r#"{"roots":true}"#), Err(Violation::BadMeta));
+    let mut buf = [0u8; 256];
+    let mut w = Writer::new(&mut buf);
+    ClientCapabilities::ALL.write(&mut w);
+    let n = w.finish().unwrap();
+    assert_eq!(
+        &buf[..n],
+        br#"{"elicitation":{"form":{},"url":{}},"sampling":{"tools":{},"context":{}},"roots":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#
+    );
+    assert_eq!(
+        parse(core::str::from_utf8(&buf[..n]).unwrap()).unwrap(),
+        ClientCapabilities::ALL
+    );
+    let mut w = Writer::new(&mut buf);
+    ClientCapabilities::default().write(&mut w);
+    let n = w.finish().unwrap();
+    assert_eq!(&buf[..n], b"{}");
+}
+
+#[test]
+fn error_emitters() {
+    let mut buf = [0u8; 256];
+    let mut w = Writer::new(&mut buf);
+    let need = ClientCapabilities {
+        sampling: true,
+        ..Default::default()
+    };
+    write_missing_capability(&mut w, Some(&Id::Number(7)), &need);
+    let n = w.finish().unwrap();
+    assert_eq!(
+        &buf[..n],
+        br#"{"jsonrpc":"2.0","id":7,"error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"sampling":{}}}}}"#
+    );
+    let mut w = Writer::new(&mut buf);
+    write_unsupported_version(
+        &mut w,
+        Some(&Id::Number(1)),
+        "2099-01-01",
+        &[PROTOCOL_VERSION],
+    );
+    let n = w.finish().unwrap();
+    assert_eq!(
+        &buf[..n],
+        br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"2099-01-01","supported":["2026-07-28"]}}}"#
+    );
+    let mut w = Writer::new(&mut buf);
+    error::write_invalid_request_state(&mut w, None);
+    let n = w.finish().unwrap();
+    assert_eq!(&buf[..n], br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"Invalid or expired requestState"}}"#);
+    let mut w = Writer::new(&mut buf);
+    write_request_head(&mut w, &Id::Number(3), "tools/call");
+    w.raw(b"{}}");
+    let n = w.finish().unwrap();
+    assert_eq!(
+        &buf[..n],
+        br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}"#
+    );
+}
+
+#[test]
+fn input_responses_accept_bare_and_wrapped() {
+    let doc = br#"{"a":{"action":"accept","content":{"x":1}},"b":{"result":{"roots":[]}},"c":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"},"d":5}"#;
+    let v = crate::json::parse(doc).unwrap();
+    let r = InputResponses::parse(v, &WireLimits::default()).unwrap();
+    let a = r.get("a").unwrap();
+    assert_eq!((a.kind(), a.wrapped), (Some(ResponseKind::Elicit), false));
+    let b = r.get("b").unwrap();
+    assert_eq!((b.kind(), b.wrapped), (Some(ResponseKind::Roots), true));
+    assert_eq!(r.get("c").unwrap().kind(), Some(ResponseKind::Sampling));
+    assert!(r.get("d").is_none(), "malformed entries are ignored");
+    assert!(r.get("zzz").is_none());
+    let dup = crate::json::parse(br#"{"a":{},"a":{}}"#).unwrap();
+    assert_eq!(
+        InputResponses::parse(dup, &WireLimits::default()),
+        Err(Violation::DuplicateInputKey)
+    );
+}
