@@ -190,3 +190,129 @@ fn agrees_with_serde_json_on_fixed_corpus() {
         assert_eq!(ours, theirs, "{}", std::string::String::from_utf8_lossy(c));
     }
 }
+
+mod properties {
+    use super::super::*;
+    use proptest::prelude::*;
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+
+    /// Our tree, rebuilt as a serde_json value, for structural comparison.
+    fn to_serde(v: Value<'_>) -> serde_json::Value {
+        match v.kind() {
+            Kind::Null => serde_json::Value::Null,
+            Kind::Bool => serde_json::Value::Bool(v.as_bool().unwrap()),
+            Kind::Number => serde_json::from_slice(v.raw()).unwrap_or(serde_json::Value::Null),
+            Kind::String => serde_json::Value::String(v.as_str().unwrap().chars().collect()),
+            Kind::Array => {
+                serde_json::Value::Array(v.as_array().unwrap().iter().map(to_serde).collect())
+            }
+            Kind::Object => {
+                let mut m = serde_json::Map::new();
+                for (k, val) in v.as_object().unwrap().iter() {
+                    // serde_json keeps the last duplicate; do the same.
+                    m.insert(k.chars().collect(), to_serde(val));
+                }
+                serde_json::Value::Object(m)
+            }
+        }
+    }
+
+    fn check_against_serde(bytes: &[u8]) {
+        let limits = ParseLimits {
+            max_depth: 64,
+            max_bytes: usize::MAX,
+        };
+        let ours = parse_with(bytes, &limits);
+        let theirs = serde_json::from_slice::<serde_json::Value>(bytes);
+        match (&ours, &theirs) {
+            (Ok(v), Ok(t)) => assert_eq!(&to_serde(*v), t, "{:?}", String::from_utf8_lossy(bytes)),
+            (Err(_), Err(_)) => {}
+            // RFC 8259 lets parsers limit number range; serde_json refuses
+            // literals beyond f64 (1e400), which the grammar allows.
+            (Ok(_), Err(e)) if e.to_string().starts_with("number out of range") => {}
+            (Ok(_), Err(e)) => panic!(
+                "we accept, serde_json rejects ({e}): {:?}",
+                String::from_utf8_lossy(bytes)
+            ),
+            (Err(e), Ok(_)) => {
+                // serde_json allows nesting to 128; ours is configured to 64 here.
+                assert_eq!(
+                    e.kind,
+                    ErrorKind::TooDeep,
+                    "{:?}",
+                    String::from_utf8_lossy(bytes)
+                )
+            }
+        }
+    }
+
+    fn json_text() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("null".to_string()),
+            Just("true".to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| std::format!("{f:e}")),
+            "[ -~\u{e9}\u{1f600}]{0,12}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+            Just(r#""\ud83d\ude00\u00e9\/\n""#.to_string()),
+        ];
+        leaf.prop_recursive(6, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6)
+                    .prop_map(|v| std::format!("[{}]", v.join(" , "))),
+                prop::collection::vec(("[a-z]{0,4}", inner), 0..6).prop_map(|v| {
+                    let members: Vec<String> = v
+                        .into_iter()
+                        .map(|(k, val)| std::format!("\"{k}\":\t{val}"))
+                        .collect();
+                    std::format!("{{ {} }}", members.join(","))
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 100_000, ..ProptestConfig::default() })]
+        #[test]
+        fn random_bytes_never_panic_and_agree_with_serde_json(bytes in prop::collection::vec(any::<u8>(), 0..48)) {
+            check_against_serde(&bytes);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+        #[test]
+        fn generated_documents_parse_to_the_same_tree(doc in json_text()) {
+            check_against_serde(doc.as_bytes());
+        }
+
+        #[test]
+        fn mutated_documents_never_panic_and_agree(doc in json_text(), pos in any::<prop::sample::Index>(), byte in any::<u8>(), op in 0u8..3) {
+            let mut b = doc.into_bytes();
+            if !b.is_empty() {
+                let i = pos.index(b.len());
+                match op {
+                    0 => b[i] = byte,
+                    1 => { b.remove(i); }
+                    _ => b.insert(i, byte),
+                }
+            }
+            check_against_serde(&b);
+        }
+
+        #[test]
+        fn writer_output_always_parses_back(s in "\\PC{0,40}", ctl in prop::collection::vec(0u8..0x20, 0..4)) {
+            let mut text = s.clone();
+            for c in ctl { text.push(char::from(c)); }
+            let mut buf = [0u8; 512];
+            let mut w = Writer::new(&mut buf);
+            w.str(&text);
+            let n = w.finish().unwrap();
+            let v = parse(&buf[..n]).unwrap();
+            prop_assert!(v.as_str().unwrap().eq_str(&text));
+            prop_assert_eq!(serde_json::from_slice::<String>(&buf[..n]).unwrap(), text);
+        }
+    }
+}
