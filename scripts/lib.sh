@@ -1,0 +1,160 @@
+# shellcheck shell=bash
+# Helpers sourced by the project's scripts (scripts/test, scripts/demo, ...).
+#
+# Every installer is idempotent: it checks first and does nothing when the
+# thing is already there at the wanted version, so the scripts can call them
+# on every run. Paths are relative to the repository root, which is computed
+# from this file's location; nothing here names a machine path.
+
+if [[ -n "${MRTR_LIB_SH_LOADED:-}" ]]; then
+    return 0
+fi
+MRTR_LIB_SH_LOADED=1
+
+MRTR_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export MRTR_ROOT
+# One target directory for every cargo call the scripts make.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$MRTR_ROOT/target}"
+
+MRTR_VENV="$MRTR_ROOT/.venv"
+MRTR_PY_REQUIREMENTS="$MRTR_ROOT/scripts/python-requirements.txt"
+MRTR_CARGO_TOOLS="$MRTR_ROOT/tools/cargo"
+
+# log MESSAGE...: one timestamped line on stderr.
+log() {
+    printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2
+}
+
+# die MESSAGE...: log and exit 1.
+die() {
+    log "error: $*"
+    exit 1
+}
+
+# need_cmd NAME...: fail unless each command is on PATH.
+need_cmd() {
+    local cmd
+    for cmd in "$@"; do
+        command -v "$cmd" >/dev/null 2>&1 || die "required command not found: $cmd"
+    done
+}
+
+# ensure_venv: create .venv with 'python3 -m venv' and install the pinned
+# packages of scripts/python-requirements.txt. Skipped when the venv exists and
+# was last filled from the same requirements file with the same interpreter.
+ensure_venv() {
+    need_cmd python3
+    local stamp="$MRTR_VENV/.mrtr-requirements.sha256" want have=""
+    want="$( { python3 --version; cat "$MRTR_PY_REQUIREMENTS"; } | sha256sum | cut -d' ' -f1)"
+    if [[ -f "$stamp" ]]; then
+        have="$(cat "$stamp")"
+    fi
+    if [[ -x "$MRTR_VENV/bin/python" && "$have" == "$want" ]]; then
+        log "venv: up to date (.venv)"
+        return 0
+    fi
+    if [[ ! -x "$MRTR_VENV/bin/python" ]]; then
+        log "venv: creating .venv"
+        python3 -m venv "$MRTR_VENV"
+    fi
+    log "venv: installing scripts/python-requirements.txt"
+    "$MRTR_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+        --no-input -r "$MRTR_PY_REQUIREMENTS"
+    printf '%s\n' "$want" >"$stamp"
+}
+
+# venv_python ARGS...: run the venv's interpreter.
+venv_python() {
+    "$MRTR_VENV/bin/python" "$@"
+}
+
+MRTR_APT_UPDATED=""
+
+# ensure_apt PKG...: install the Debian packages that are not installed yet.
+# Runs 'apt-get update' at most once per process, and only when something is
+# missing.
+ensure_apt() {
+    local pkg missing=() sudo=()
+    for pkg in "$@"; do
+        if [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != "install ok installed" ]]; then
+            missing+=("$pkg")
+        fi
+    done
+    if ((${#missing[@]} == 0)); then
+        log "apt: already installed: $*"
+        return 0
+    fi
+    if [[ "$(id -u)" -ne 0 ]]; then
+        sudo=(sudo)
+    fi
+    if [[ -z "$MRTR_APT_UPDATED" ]]; then
+        log "apt: apt-get update"
+        "${sudo[@]}" apt-get update -qq
+        MRTR_APT_UPDATED=1
+    fi
+    log "apt: installing ${missing[*]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# ensure_cargo_tool NAME VERSION: 'cargo install --locked' the crate NAME at
+# VERSION into tools/cargo (project-local), unless it is there at that version.
+# Puts tools/cargo/bin first on PATH either way.
+ensure_cargo_tool() {
+    local name="$1" version="$2"
+    need_cmd cargo
+    case ":$PATH:" in
+        *":$MRTR_CARGO_TOOLS/bin:"*) ;;
+        *) export PATH="$MRTR_CARGO_TOOLS/bin:$PATH" ;;
+    esac
+    # Lists are captured before grep so that 'grep -q' exiting early cannot
+    # fail the pipeline under 'set -o pipefail'.
+    local installed
+    installed="$(cargo install --list --root "$MRTR_CARGO_TOOLS" 2>/dev/null || true)"
+    if grep -qxF "$name v$version:" <<<"$installed"; then
+        log "cargo tool: $name $version already installed"
+        return 0
+    fi
+    log "cargo tool: installing $name $version into tools/cargo"
+    cargo install --locked --quiet --root "$MRTR_CARGO_TOOLS" \
+        --target-dir "$MRTR_ROOT/build/cargo-install" --version "=$version" "$name"
+}
+
+# host_triple: the host target of the active toolchain.
+host_triple() {
+    rustc -vV | sed -n 's/^host: //p'
+}
+
+# ensure_rustup_target TARGET [TOOLCHAIN]: add a compilation target unless it
+# is installed for the toolchain (default: the active one).
+ensure_rustup_target() {
+    local target="$1" toolchain="${2:-}" tc=()
+    need_cmd rustup
+    if [[ -n "$toolchain" ]]; then
+        tc=(--toolchain "$toolchain")
+    fi
+    local installed
+    installed="$(rustup target list --installed "${tc[@]}")"
+    if grep -qxF "$target" <<<"$installed"; then
+        log "rustup: target $target already installed"
+        return 0
+    fi
+    log "rustup: adding target $target"
+    rustup target add "${tc[@]}" "$target"
+}
+
+# ensure_rustup_component TOOLCHAIN COMPONENT: add a component (rust-src,
+# clippy, miri, ...) to a toolchain unless it is installed.
+ensure_rustup_component() {
+    local toolchain="$1" component="$2" host
+    need_cmd rustup
+    host="$(host_triple)"
+    local installed
+    installed="$(rustup component list --installed --toolchain "$toolchain")"
+    if grep -qxE "${component}(-${host})?" <<<"$installed"; then
+        log "rustup: $component already installed for $toolchain"
+        return 0
+    fi
+    log "rustup: adding $component to $toolchain"
+    rustup component add --toolchain "$toolchain" "$component"
+}
