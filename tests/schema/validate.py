@@ -287,8 +287,12 @@ def check_agreement(v, value):
         rtype = result.get("resultType", ABSENT)
         if e["outcome"] == "complete":
             legacy = v.get("server_protocol_version", "2026-07-28") < "2026-07-28"
-            check(rtype == "complete" or (legacy and rtype is ABSENT),
-                  "outcome complete needs resultType complete (or none from an earlier-revision server)")
+            # An absent resultType is complete (schema; conformance check
+            # sep-2322-default-result-type-complete), unless a 2026-07-28
+            # result carries MRTR fields: a SEP-draft IncompleteResult.
+            mrtr_fields = "inputRequests" in result or "requestState" in result
+            check(rtype == "complete" or (rtype is ABSENT and (legacy or not mrtr_fields)),
+                  "outcome complete needs resultType complete or absent (absent with MRTR fields only from an earlier revision)")
             return
         check(rtype == "input_required", "outcome input_required needs resultType input_required")
         check(result.get("requestState") == e["requestState"], "requestState differs from the message")

@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 envelopes: request, notification, result and error responses.
 
-use super::error::{EnvelopeError, WireError};
+use super::error::{EnvelopeError, Violation, WireError};
 use super::WireLimits;
 use crate::json::{self, JsonStr, Kind, Object, Value, Writer};
 
@@ -138,7 +138,7 @@ pub fn parse_message<'a>(bytes: &'a [u8], limits: &WireLimits) -> Result<Message
     match (result, error) {
         (Some(r), None) => {
             let id = Id::from_value(id.ok_or(EnvelopeError::BadId)?)?;
-            let result = r.as_object().ok_or(EnvelopeError::BadResult)?;
+            let result = r.as_object().ok_or(Violation::ResultNotObject)?;
             Ok(Message::Result { id, result })
         }
         (None, Some(e)) => {

@@ -104,8 +104,6 @@ pub enum EnvelopeError {
     BadParams,
     /// A response has both `result` and `error`, or neither.
     ResultXorError,
-    /// `result` is not an object.
-    BadResult,
     /// `error` is not an object with an integer `code` and a string `message`.
     BadErrorObject,
     /// An envelope member occurs twice.
@@ -150,6 +148,8 @@ pub enum Violation {
     BadMeta,
     /// A required field of the request's params is missing or mistyped.
     BadRequestParams,
+    /// A response's `result` is not an object (MCP results always are).
+    ResultNotObject,
 }
 
 use super::caps::ClientCapabilities;

@@ -15,7 +15,10 @@ pub use envelope::{parse_message, Id, Message};
 pub use error::{EnvelopeError, ErrorCode, Violation, WireError};
 pub use input::{InputKind, InputRequest, InputRequests};
 pub use response::{ElicitAction, InputResponse, InputResponses, ResponseKind, Root};
-pub use result::{classify_result, InputRequiredResult, ResultKind, ResultOutcome};
+pub use result::{
+    classify_result, classify_result_from, InputRequiredResult, ResultKind, ResultOutcome,
+    ServerRevision,
+};
 
 use crate::json::ParseLimits;
 

@@ -42,11 +42,35 @@ pub enum ResultOutcome<'a> {
 /// Rules: an unknown `resultType` is a violation; `input_required` needs at
 /// least one of `inputRequests` (non-empty) and `requestState` and is only
 /// allowed for the MRTR methods; a result without `resultType` is complete
-/// (earlier revisions), unless it carries `inputRequests` or `requestState`,
-/// which no earlier revision can send.
+/// (the schema: "the client MUST treat the absent field as complete"; the
+/// conformance suite checks this against 2026-07-28 servers too), unless it
+/// carries `inputRequests` or `requestState`: that is a SEP-draft
+/// `IncompleteResult`, which no released revision sends, and reading it as
+/// complete would hand the app a result that is not one.
 pub fn classify_result<'a>(
     result: Object<'a>,
     method: &str,
+    limits: &WireLimits,
+) -> Result<ResultOutcome<'a>, WireError> {
+    classify_result_from(result, method, ServerRevision::Current, limits)
+}
+
+/// The protocol revision the server is known to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ServerRevision {
+    /// `2026-07-28` (or not known to be older): the default.
+    #[default]
+    Current,
+    /// A revision before MRTR existed (e.g. `2025-11-25`): a result without
+    /// `resultType` is complete whatever it contains.
+    Earlier,
+}
+
+/// [`classify_result`] for a server of a known revision.
+pub fn classify_result_from<'a>(
+    result: Object<'a>,
+    method: &str,
+    revision: ServerRevision,
     limits: &WireLimits,
 ) -> Result<ResultOutcome<'a>, WireError> {
     let dup = |_| Violation::BadRequestParams;
@@ -56,6 +80,7 @@ pub fn classify_result<'a>(
     let ir = result.get_unique("inputRequests").map_err(dup)?;
     let rs = result.get_unique("requestState").map_err(dup)?;
     let kind = match rt {
+        None if revision == ServerRevision::Earlier => ResultKind::Complete,
         None => {
             if ir.is_some() || rs.is_some() {
                 return Err(Violation::MissingResultType.into());

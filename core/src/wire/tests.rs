@@ -230,7 +230,7 @@ fn envelope_rules() {
     );
     assert_eq!(
         e(r#"{"jsonrpc":"2.0","id":1,"result":[]}"#),
-        WireError::Envelope(EnvelopeError::BadResult)
+        WireError::Protocol(Violation::ResultNotObject)
     );
     assert_eq!(
         e(r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#),
