@@ -1,0 +1,1 @@
+//! form (in progress).

@@ -1,0 +1,1 @@
+//! roots (in progress).
