@@ -182,14 +182,28 @@ impl<'a> Options<'a> {
         })
     }
 
+    /// The option values only (no title lookups).
+    pub fn values(&self) -> impl Iterator<Item = JsonStr<'a>> + Clone + 'a {
+        let (plain, titled) = match self.src {
+            OptionsSource::Plain(a) | OptionsSource::Legacy(a, _) => (Some(a.iter()), None),
+            OptionsSource::Titled(a) => (None, Some(a.iter())),
+        };
+        let plain = plain.into_iter().flatten().filter_map(|v| v.as_str());
+        let titled = titled
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_object()?.get("const")?.as_str());
+        plain.chain(titled)
+    }
+
     /// Whether `value` is one of the option values.
     pub fn contains(&self, value: &str) -> bool {
-        self.iter().any(|o| o.value.eq_str(value))
+        self.values().any(|v| v.eq_str(value))
     }
 
     /// Whether the JSON string `value` is one of the option values.
     pub fn contains_json(&self, value: &JsonStr<'_>) -> bool {
-        self.iter().any(|o| o.value.eq_json_str(value))
+        self.values().any(|v| v.eq_json_str(value))
     }
 }
 
@@ -293,37 +307,41 @@ impl<'a> ElicitForm<'a> {
         let properties = properties.ok_or(root(SchemaErrorKind::MissingProperties))?;
         let mut len = 0;
         for (i, (name, _)) in properties.iter().enumerate() {
-            let at = |kind| SchemaError {
-                property: Some(name),
-                kind,
-            };
             if i >= MAX_FORM_FIELDS {
-                return Err(at(SchemaErrorKind::TooManyFields));
-            }
-            if properties.iter().take(i).any(|(n, _)| n.eq_json_str(&name)) {
-                return Err(at(SchemaErrorKind::DuplicateProperty));
+                return Err(SchemaError {
+                    property: Some(name),
+                    kind: SchemaErrorKind::TooManyFields,
+                });
             }
             len = i + 1;
         }
+        let names = || properties.iter().map(|(k, _)| k);
+        if let Some(name) = find_duplicate(names) {
+            return Err(SchemaError {
+                property: Some(name),
+                kind: SchemaErrorKind::DuplicateProperty,
+            });
+        }
         if let Some(req) = required {
-            for (i, entry) in req.iter().enumerate() {
-                let name = entry.as_str().ok_or(root(SchemaErrorKind::BadRequired))?;
-                let at = |kind| SchemaError {
-                    property: Some(name),
-                    kind,
-                };
-                if !properties.iter().any(|(n, _)| n.eq_json_str(&name)) {
-                    return Err(at(SchemaErrorKind::UnknownRequired));
-                }
-                // Entries before this one all name distinct properties, so
-                // this scan is bounded by MAX_FORM_FIELDS.
-                if req
-                    .iter()
-                    .take(i)
-                    .any(|e| e.as_str().is_some_and(|e| e.eq_json_str(&name)))
-                {
-                    return Err(at(SchemaErrorKind::DuplicateRequired));
-                }
+            if req.iter().any(|e| e.as_str().is_none()) {
+                return Err(root(SchemaErrorKind::BadRequired));
+            }
+            // Valid entries name distinct properties, so an error, if any,
+            // shows within the first MAX_FORM_FIELDS + 1 entries.
+            let entries = || {
+                req.iter()
+                    .take(MAX_FORM_FIELDS + 1)
+                    .filter_map(|e| e.as_str())
+            };
+            let at = |name, kind| SchemaError {
+                property: Some(name),
+                kind,
+            };
+            if let Some(name) = find_missing(entries, names) {
+                return Err(at(name, SchemaErrorKind::UnknownRequired));
+            }
+            if let Some(name) = find_duplicate(entries) {
+                return Err(at(name, SchemaErrorKind::DuplicateRequired));
             }
         }
         let form = ElicitForm {
@@ -332,7 +350,7 @@ impl<'a> ElicitForm<'a> {
             len,
         };
         for (index, (name, v)) in properties.iter().enumerate() {
-            form.read_field(index, name, v)
+            form.read_field(index, name, v, true)
                 .map_err(|kind| SchemaError {
                     property: Some(name),
                     kind,
@@ -383,16 +401,24 @@ impl<'a> ElicitForm<'a> {
         })
     }
 
-    /// Reads (and on first use, checks) one property schema.
+    /// Reads one property schema. `full` runs the checks whose cost grows
+    /// with the square of the options (duplicates) and the default check;
+    /// `parse` runs them once, later reads of the same bytes skip them.
     fn read_field(
         &self,
         index: usize,
         name: JsonStr<'a>,
         v: Value<'a>,
+        full: bool,
     ) -> Result<Field<'a>, SchemaErrorKind<'a>> {
         let obj = v.as_object().ok_or(SchemaErrorKind::NotASchemaObject)?;
-        check_keywords(obj)?;
-        let mut k = Keywords::default();
+        if full {
+            check_keywords(obj)?;
+        }
+        let mut k = Keywords {
+            full,
+            ..Keywords::default()
+        };
         for (key, val) in obj.iter() {
             k.take(key, val)?;
         }
@@ -419,7 +445,7 @@ impl<'a> ElicitForm<'a> {
             default: k.default,
             required: self.is_required(&name),
         };
-        if let Some(d) = k.default {
+        if let (Some(d), true) = (k.default, full) {
             field
                 .check_json(d)
                 .map_err(SchemaErrorKind::InvalidDefault)?;
@@ -443,7 +469,7 @@ impl<'a> Iterator for Fields<'a> {
         let index = self.index;
         self.index += 1;
         // Checked by `parse`, so this cannot fail.
-        self.form.read_field(index, name, v).ok()
+        self.form.read_field(index, name, v, false).ok()
     }
 }
 
@@ -466,6 +492,8 @@ struct Keywords<'a> {
     min_items: Option<u64>,
     max_items: Option<u64>,
     unique_items: bool,
+    /// Run the quadratic checks (see `ElicitForm::read_field`).
+    full: bool,
     /// Keywords seen, in order, to refuse those that do not fit the type.
     seen: [Option<JsonStr<'a>>; 8],
 }
@@ -554,13 +582,13 @@ impl<'a> Keywords<'a> {
                 None => OptionsSource::Plain(values),
             };
             return Ok(FieldKind::SingleSelect {
-                options: read_options(src)?,
+                options: read_options(src, self.full)?,
             });
         }
         if let Some(one_of) = self.one_of {
             self.only(&["oneOf"])?;
             return Ok(FieldKind::SingleSelect {
-                options: read_options(OptionsSource::Titled(one_of))?,
+                options: read_options(OptionsSource::Titled(one_of), self.full)?,
             });
         }
         self.only(&["minLength", "maxLength", "format"])?;
@@ -589,7 +617,9 @@ impl<'a> Keywords<'a> {
     fn array_kind(&self) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
         self.only(&["items", "minItems", "maxItems", "uniqueItems"])?;
         let items = self.items.ok_or(SchemaErrorKind::MissingItems)?;
-        check_keywords(items)?;
+        if self.full {
+            check_keywords(items)?;
+        }
         let mut src = None;
         for (k, v) in items.iter() {
             let wrong = SchemaErrorKind::WrongKeywordType(keyword_name(&k));
@@ -605,7 +635,7 @@ impl<'a> Keywords<'a> {
                 return Err(SchemaErrorKind::UnsupportedKeyword(k));
             }
         }
-        let options = read_options(src.ok_or(SchemaErrorKind::MissingItems)?)?;
+        let options = read_options(src.ok_or(SchemaErrorKind::MissingItems)?, self.full)?;
         bounds_in_order(self.min_items, self.max_items, "minItems")?;
         if self.min_items.is_some_and(|m| m > options.len as u64) {
             // More selections required than there are distinct options.
@@ -633,10 +663,17 @@ fn bounds_in_order(
 /// Checks a list of options: 1..=MAX_ENUM_OPTIONS distinct strings, titled
 /// entries exactly `{const, title}` of strings, `enumNames` as long as
 /// `enum` and all strings.
-fn read_options(src: OptionsSource<'_>) -> Result<Options<'_>, SchemaErrorKind<'_>> {
+fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, SchemaErrorKind<'_>> {
     let values = match src {
         OptionsSource::Plain(a) | OptionsSource::Titled(a) | OptionsSource::Legacy(a, _) => a,
     };
+    if !full {
+        // Checked once by `parse`; only the count is needed.
+        return Ok(Options {
+            src,
+            len: values.len(),
+        });
+    }
     let mut len = 0usize;
     for (i, v) in values.iter().enumerate() {
         if i >= MAX_ENUM_OPTIONS {
@@ -673,16 +710,83 @@ fn read_options(src: OptionsSource<'_>) -> Result<Options<'_>, SchemaErrorKind<'
         }
     }
     let options = Options { src, len };
-    for (i, o) in options.iter().enumerate() {
-        if options
-            .iter()
-            .take(i)
-            .any(|p| p.value.eq_json_str(&o.value))
-        {
-            return Err(SchemaErrorKind::DuplicateOption(o.value));
-        }
+    match find_duplicate(|| options.values()) {
+        Some(v) => Err(SchemaErrorKind::DuplicateOption(v)),
+        None => Ok(options),
     }
-    Ok(options)
+}
+
+/// Strings compared per pass of the duplicate and membership checks.
+const BLOCK: usize = 32;
+
+/// The first string of a sequence equal (decoded) to an earlier one.
+/// `make` recreates the sequence, which is walked once per [`BLOCK`]
+/// strings: `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
+/// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
+fn find_duplicate<'a, I>(make: impl Fn() -> I) -> Option<JsonStr<'a>>
+where
+    I: Iterator<Item = JsonStr<'a>>,
+{
+    let mut start = 0usize;
+    loop {
+        let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
+        let mut it = make().skip(start);
+        let mut n = 0usize;
+        while n < BLOCK {
+            let Some(s) = it.next() else { break };
+            if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
+                return Some(s);
+            }
+            if let Some(slot) = block.get_mut(n) {
+                *slot = Some(s);
+            }
+            n += 1;
+        }
+        if n == 0 {
+            return None;
+        }
+        for s in it {
+            if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
+                return Some(s);
+            }
+        }
+        start = start.saturating_add(n);
+    }
+}
+
+/// The first string of `wanted` not equal (decoded) to any of `set`;
+/// `set` is walked once per [`BLOCK`] strings of `wanted`.
+fn find_missing<'a, 'b, W, S>(wanted: impl Fn() -> W, set: impl Fn() -> S) -> Option<JsonStr<'a>>
+where
+    W: Iterator<Item = JsonStr<'a>>,
+    S: Iterator<Item = JsonStr<'b>>,
+{
+    let mut start = 0usize;
+    loop {
+        let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
+        let mut n = 0usize;
+        for (slot, s) in block.iter_mut().zip(wanted().skip(start)) {
+            *slot = Some(s);
+            n += 1;
+        }
+        if n == 0 {
+            return None;
+        }
+        let mut found = 0u32;
+        for s in set() {
+            for (j, b) in block.iter().enumerate() {
+                if b.is_some_and(|b| b.eq_json_str(&s)) {
+                    found |= 1u32 << j;
+                }
+            }
+        }
+        for (j, b) in block.iter().enumerate() {
+            if let (Some(b), false) = (b, found & (1u32 << j) != 0) {
+                return Some(*b);
+            }
+        }
+        start = start.saturating_add(n);
+    }
 }
 
 /// Refuses duplicate keywords and objects with too many.

@@ -315,7 +315,9 @@ impl<'a> ElicitForm<'a> {
             fields: form.fields(),
             form,
             content,
-            unknown: content.iter(),
+            unknown: Some(content.iter()),
+            matched: 0,
+            unknown_started: false,
         }
     }
 }
@@ -326,7 +328,10 @@ pub struct ContentErrors<'n> {
     form: ElicitForm<'n>,
     fields: Fields<'n>,
     content: Object<'n>,
-    unknown: Members<'n>,
+    unknown: Option<Members<'n>>,
+    /// Answer members that named a field (duplicates included).
+    matched: usize,
+    unknown_started: bool,
 }
 
 impl<'n> Iterator for ContentErrors<'n> {
@@ -334,16 +339,14 @@ impl<'n> Iterator for ContentErrors<'n> {
 
     fn next(&mut self) -> Option<ContentError<'n>> {
         for field in self.fields.by_ref() {
-            let mut values = self
-                .content
-                .iter()
-                .filter(|(k, _)| k.eq_json_str(&field.name))
-                .map(|(_, v)| v);
-            let error = match (values.next(), values.next()) {
+            let named = |(k, _): &(JsonStr<'n>, Value<'n>)| k.eq_json_str(&field.name);
+            let count = self.content.iter().filter(named).count();
+            self.matched = self.matched.saturating_add(count);
+            let error = match (self.content.iter().find(named), count) {
                 (None, _) if field.required => FieldError::Missing,
                 (None, _) => continue,
-                (Some(_), Some(_)) => FieldError::DuplicateField,
-                (Some(v), None) => match field.check_json(v) {
+                (Some(_), 2..) => FieldError::DuplicateField,
+                (Some((_, v)), _) => match field.check_json(v) {
                     Ok(()) => continue,
                     Err(e) => e,
                 },
@@ -353,7 +356,15 @@ impl<'n> Iterator for ContentErrors<'n> {
                 error,
             });
         }
-        for (k, _) in self.unknown.by_ref() {
+        if !self.unknown_started {
+            self.unknown_started = true;
+            if self.matched == self.content.len() {
+                // Every member is a field: skip the per-member lookups,
+                // which re-read the schema.
+                self.unknown = None;
+            }
+        }
+        for (k, _) in self.unknown.iter_mut().flatten() {
             if !self.form.has_property(&k) {
                 return Some(ContentError {
                     field: k,

@@ -965,3 +965,69 @@ mod proptests {
         }
     }
 }
+
+#[test]
+fn duplicate_and_membership_checks_cross_block_boundaries() {
+    use SchemaErrorKind::*;
+    let opts = |vals: &[String]| -> String {
+        let quoted: Vec<String> = vals.iter().map(|v| std::format!("\"{v}\"")).collect();
+        std::format!(r#"{{"type":"string","enum":[{}]}}"#, quoted.join(","))
+    };
+    let mut vals: Vec<String> = (0..100).map(|i| std::format!("o{i}")).collect();
+    assert!(one(&opts(&vals)).is_ok());
+    for (dup_of, at) in [(0, 1), (31, 32), (40, 90), (98, 99), (5, 30)] {
+        let mut v = vals.clone();
+        v[at] = v[dup_of].clone();
+        match one_err(&opts(&v)) {
+            DuplicateOption(d) => assert!(d.eq_str(&vals[dup_of])),
+            other => panic!("{other:?}"),
+        }
+    }
+    // Titled options, escaped spelling of the same value.
+    let e = one_err(
+        r#"{"type":"string","oneOf":[{"const":"a","title":"A"},{"const":"\u0061","title":"A again"}]}"#,
+    );
+    assert!(matches!(e, DuplicateOption(d) if d.eq_str("a")));
+
+    // required: an unknown entry after the first block, a duplicate far apart.
+    let props: Vec<String> = (0..64)
+        .map(|i| std::format!(r#""p{i}":{{"type":"boolean"}}"#))
+        .collect();
+    let with_required = |req: &[String]| -> Result<ElicitForm<'static>, SchemaError<'static>> {
+        let quoted: Vec<String> = req.iter().map(|v| std::format!("\"{v}\"")).collect();
+        let s = leak(std::format!(
+            r#"{{"type":"object","properties":{{{}}},"required":[{}]}}"#,
+            props.join(","),
+            quoted.join(",")
+        ));
+        ElicitForm::parse(obj(s))
+    };
+    vals = (0..64).map(|i| std::format!("p{i}")).collect();
+    let all = with_required(&vals).unwrap();
+    assert!(all.fields().all(|f| f.required));
+    let mut v = vals.clone();
+    v[40] = "nope".into();
+    let e = with_required(&v).unwrap_err();
+    assert_eq!(
+        (s(e.property).as_deref(), e.kind),
+        (Some("nope"), UnknownRequired)
+    );
+    let mut v = vals.clone();
+    v[63] = "p2".into();
+    let e = with_required(&v).unwrap_err();
+    assert_eq!(
+        (s(e.property).as_deref(), e.kind),
+        (Some("p2"), DuplicateRequired)
+    );
+    // A long required list of valid names must repeat one.
+    let mut v = vals.clone();
+    v.extend(vals.iter().cloned());
+    let e = with_required(&v).unwrap_err();
+    assert_eq!(
+        (s(e.property).as_deref(), e.kind),
+        (Some("p0"), DuplicateRequired)
+    );
+    // 10,000 entries: refused quickly, by the same rule.
+    let many: Vec<String> = (0..10_000).map(|i| std::format!("p{}", i % 64)).collect();
+    assert_eq!(with_required(&many).unwrap_err().kind, DuplicateRequired);
+}
