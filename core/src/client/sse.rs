@@ -288,7 +288,8 @@ impl<'b> SseDecoder<'b> {
         let pending = self.data_lines > 0
             || self.event_type.len > 0
             || self.failed
-            || self.line != Line::Start;
+            || self.line != Line::Start
+            || (1..BOM.len()).contains(&self.bom);
         self.clear_event();
         self.id_buffer = Inline::EMPTY;
         self.name = Inline::EMPTY;

@@ -111,7 +111,8 @@ pub enum UrlError {
     },
     /// A host that ends in a number but is not a dotted-decimal IPv4
     /// address with four parts of 0..=255 without leading zeros (browsers
-    /// read such hosts as hex, octal or 32-bit numbers).
+    /// read such hosts as hex, octal or 32-bit numbers, and full-width
+    /// digits as ASCII ones).
     AmbiguousIpv4,
     /// A bracketed host that is not a plain IPv6 address (zone ids and
     /// `IPvFuture` are refused).
@@ -288,15 +289,12 @@ impl<'a> UrlConsent<'a> {
         if !host.is_ascii() {
             self.warnings.set(Warnings::NON_ASCII_HOST);
         }
-        if host.split('.').any(|l| {
-            l.as_bytes()
-                .get(..4)
-                .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
-        }) {
+        let (last, punycode) = scan_labels(host);
+        if punycode {
             self.warnings.set(Warnings::PUNYCODE);
         }
-        if ends_in_number(host) {
-            if !is_dotted_ipv4(host) {
+        if last.is_number() {
+            if !host.is_ascii() || !is_dotted_ipv4(host) {
                 return Err(UrlError::AmbiguousIpv4);
             }
             self.warnings.set(Warnings::IP_LITERAL);
@@ -354,17 +352,71 @@ fn is_invisible(c: char) -> bool {
         | 0xE0000..=0xE0FFF)
 }
 
-/// The WHATWG "ends in a number" test: the last label (ignoring one
-/// trailing dot) is all digits or `0x` hex, so browsers parse the host as
-/// an IPv4 address.
-fn ends_in_number(host: &str) -> bool {
-    let host = host.strip_suffix('.').unwrap_or(host);
-    let last = host.rsplit('.').next().unwrap_or("");
-    if !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()) {
-        return true;
+/// Characters browsers map to ASCII before reading a host (UTS #46):
+/// full-width ASCII forms and the ideographic, full-width and half-width
+/// full stops. `１２７．０．０．１` reaches 127.0.0.1.
+fn fold(c: char) -> char {
+    match c as u32 {
+        0x3002 | 0xFF0E | 0xFF61 => '.',
+        v @ 0xFF01..=0xFF5E => char::from_u32(v - 0xFF01 + 0x21).unwrap_or(c),
+        _ => c,
     }
-    let hex = last.strip_prefix("0x").or_else(|| last.strip_prefix("0X"));
-    hex.is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// What matters about one host label (read through [`fold`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Label {
+    len: usize,
+    /// Only ASCII digits so far.
+    digits: bool,
+    /// `0x` then only hex digits so far.
+    hex: bool,
+    /// How many characters of `xn--` it starts with (4: all).
+    xn: usize,
+}
+
+impl Label {
+    fn push(&mut self, c: char) {
+        let i = self.len;
+        self.len += 1;
+        self.digits = (i == 0 || self.digits) && c.is_ascii_digit();
+        self.hex = match i {
+            0 => c == '0',
+            1 => self.hex && (c == 'x' || c == 'X'),
+            _ => self.hex && c.is_ascii_hexdigit(),
+        };
+        let next = b"xn--".get(i).copied().map(char::from);
+        if self.xn == i && next == Some(c.to_ascii_lowercase()) {
+            self.xn += 1;
+        }
+    }
+
+    /// The WHATWG "ends in a number" test for a last label: all digits, or
+    /// `0x` and hex digits. Browsers then read the host as IPv4.
+    fn is_number(&self) -> bool {
+        (self.len > 0 && self.digits) || (self.len >= 2 && self.hex)
+    }
+}
+
+/// The last label of `host` (ignoring one trailing dot) and whether any
+/// label starts with `xn--` (any case, full-width forms folded).
+fn scan_labels(host: &str) -> (Label, bool) {
+    let (mut current, mut previous, mut punycode) = (Label::default(), None, false);
+    for c in host.chars().map(fold) {
+        if c == '.' {
+            punycode |= current.xn == 4;
+            previous = Some(current);
+            current = Label::default();
+        } else {
+            current.push(c);
+        }
+    }
+    punycode |= current.xn == 4;
+    let last = match (current.len, previous) {
+        (0, Some(p)) => p,
+        _ => current,
+    };
+    (last, punycode)
 }
 
 /// Exactly four dot-separated decimal parts, each 0..=255, no leading

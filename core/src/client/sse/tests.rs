@@ -234,6 +234,10 @@ fn end_of_stream_discards_an_unfinished_event() {
     assert!(dec.feed(&mut input).is_none());
     assert!(dec.end_of_stream());
     assert!(!dec.end_of_stream());
+    // So is half a BOM.
+    let mut input: &[u8] = b"\xEF\xBB";
+    assert!(dec.feed(&mut input).is_none());
+    assert!(dec.end_of_stream());
 }
 
 #[test]

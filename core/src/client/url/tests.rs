@@ -112,6 +112,13 @@ fn punycode_labels_are_flagged_in_any_case() {
         Warnings::PUNYCODE
     );
     assert!(ok("https://axn--b.com").warnings.is_empty());
+    assert!(ok("https://xn-b.com").warnings.is_empty());
+    assert_eq!(ok("https://a.xn--b.").warnings, Warnings::PUNYCODE);
+    // Full-width "xn--" is folded by browsers too.
+    assert_eq!(
+        ok("https://ｘｎ--pple-43d.com").warnings,
+        Warnings::PUNYCODE | Warnings::NON_ASCII_HOST
+    );
 }
 
 #[test]
@@ -180,6 +187,10 @@ fn ip_literals_are_flagged_and_ambiguous_numbers_refused() {
     ] {
         assert_eq!(err(bad), UrlError::AmbiguousIpv4, "{bad}");
     }
+    // Full-width digits and dots are read as ASCII by browsers.
+    assert_eq!(err("https://１２７．０．０．１/"), UrlError::AmbiguousIpv4);
+    assert_eq!(err("https://127。0。0。1/"), UrlError::AmbiguousIpv4);
+    assert_eq!(err("https://example．０ｘ１/"), UrlError::AmbiguousIpv4);
     // A label that merely contains digits is a name.
     assert!(ok("https://1password.com").warnings.is_empty());
     assert!(ok("https://a.b2").warnings.is_empty());
@@ -262,6 +273,20 @@ fn malformed_urls_get_precise_errors() {
         UrlError::BadPercentEncoding { offset: 8 }
     );
     assert_eq!(ok("https://a.com/%41%e9").path, "/%41%e9");
+}
+
+#[test]
+fn huge_inputs_are_handled() {
+    let ats = std::format!("https://{}evil.com/", "a@".repeat(100_000));
+    let u = ok(&ats);
+    assert_eq!((u.host, u.warnings), ("evil.com", Warnings::USERINFO));
+    assert_eq!(u.userinfo.map(str::len), Some(199_999));
+    let long = std::format!("https://example.com/{}", "a".repeat(1 << 20));
+    assert_eq!(ok(&long).path.len(), (1 << 20) + 1);
+    let colons = std::format!("https://[{}]/", ":".repeat(10_000));
+    assert_eq!(err(&colons), UrlError::BadIpLiteral);
+    let dots = std::format!("https://{}1/", "1.".repeat(10_000));
+    assert_eq!(err(&dots), UrlError::AmbiguousIpv4);
 }
 
 #[test]
