@@ -220,13 +220,11 @@ pub fn encode_value<'b>(value: &str, out: &'b mut [u8]) -> Result<&'b str, HttpE
 }
 
 /// The methods whose requests carry `Mcp-Name`, and the param mirrored.
-fn name_param(method: &str) -> Option<&'static str> {
-    match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        _ => None,
-    }
-}
+const NAMED: [(&str, &str); 3] = [
+    ("tools/call", "name"),
+    ("prompts/get", "name"),
+    ("resources/read", "uri"),
+];
 
 /// The header set of one POST, before its values are written out.
 #[derive(Debug, Clone, Copy)]
@@ -244,7 +242,7 @@ impl<'a> RequestHeaders<'a> {
             method: Text::Str(method),
             name: name.map(Text::Str),
         };
-        h.check(name_param(method).is_some())
+        h.check(NAMED.iter().any(|(m, _)| *m == method))
     }
 
     /// Headers for the JSON-RPC request or notification in `body` (the
@@ -257,16 +255,10 @@ impl<'a> RequestHeaders<'a> {
             }
             _ => return Err(HttpError::NotARequest),
         };
-        let mut param = None;
-        for (m, p) in [
-            ("tools/call", "name"),
-            ("prompts/get", "name"),
-            ("resources/read", "uri"),
-        ] {
-            if method.eq_str(m) {
-                param = Some(p);
-            }
-        }
+        let param = NAMED
+            .iter()
+            .find(|(m, _)| method.eq_str(m))
+            .map(|(_, p)| *p);
         let name = match param {
             None => None,
             Some(p) => Some(Text::Json(string_member(params, p)?)),
