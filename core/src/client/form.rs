@@ -1,0 +1,337 @@
+//! Form-mode elicitation: the `requestedSchema` as typed fields, checks of
+//! the user's answer and a writer of the accept `content`.
+//!
+//! The 2026-07-28 schema restricts `requestedSchema` to a flat object whose
+//! properties are each one `PrimitiveSchemaDefinition`: a string (length
+//! bounds, `format` email / uri / date / date-time), a number or integer
+//! (bounds), a boolean, a single-select enum (`enum`, titled `oneOf` of
+//! `{const, title}`, or the legacy `enum` + `enumNames`) or a multi-select
+//! (`type: array` with `items.enum` or `items.anyOf`, `minItems`,
+//! `maxItems`). [`ElicitForm::parse`] checks the whole schema once and
+//! refuses anything outside that subset with a [`SchemaError`] naming the
+//! property and the keyword, rather than rendering a guess: nested objects,
+//! `$ref`, unknown types or formats, non-string options, wrongly typed
+//! bounds, contradictory bounds, a `required` entry naming no property, a
+//! default that breaks its own field. Annotations that change nothing
+//! (`$schema`, `$id`, `$comment`, `examples`, `deprecated`, `readOnly`,
+//! `writeOnly`, `x-*` extensions) are ignored; `additionalProperties` may be
+//! a boolean and `uniqueItems` is accepted either way (answers never carry
+//! unknown fields, and a selection never repeats an option).
+//!
+//! Fields are borrowed views over the schema bytes: iterating them, their
+//! options and their defaults allocates nothing.
+
+mod check;
+mod schema;
+mod write;
+
+pub use check::{is_date, is_date_time, is_email, is_uri, ContentError, ContentErrors, FieldError};
+pub use schema::{SchemaError, SchemaErrorKind};
+pub use write::{ContentWriter, FieldValue, WriteError};
+
+use crate::json::{Array, Elements, JsonStr, Members, Object, Value};
+use core::cmp::Ordering;
+
+/// Most properties a form may have. Also the width of the "already set"
+/// mask of [`ContentWriter`] (one bit per field).
+pub const MAX_FORM_FIELDS: usize = 64;
+/// Most options one enum field may have (bounds the duplicate checks,
+/// which are quadratic).
+pub const MAX_ENUM_OPTIONS: usize = 256;
+/// Most keywords one schema object may have (bounds the duplicate-keyword
+/// check).
+pub const MAX_SCHEMA_KEYWORDS: usize = 32;
+
+/// The `format` of a string field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StringFormat {
+    /// `email`: one `@`, a non-empty local part, a dotted domain.
+    Email,
+    /// `uri`: an RFC 3986 URI with a scheme.
+    Uri,
+    /// `date`: an RFC 3339 `full-date`.
+    Date,
+    /// `date-time`: an RFC 3339 `date-time`.
+    DateTime,
+}
+
+/// A JSON number from the schema or an answer: its `f64` value, plus its
+/// exact value when it is an integer literal that fits `i64` (so integer
+/// bounds compare exactly beyond 2^53).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Number {
+    /// The value as `f64` (always finite).
+    pub value: f64,
+    /// The exact value of an integer literal.
+    pub exact: Option<i64>,
+}
+
+impl Number {
+    /// Reads a JSON number; `None` for other values and for literals
+    /// beyond the `f64` range (`1e400`).
+    pub fn from_json(v: Value<'_>) -> Option<Number> {
+        if !v.is_number() {
+            return None;
+        }
+        let text = core::str::from_utf8(v.raw()).ok()?;
+        let value: f64 = text.parse().ok()?;
+        value.is_finite().then_some(Number {
+            value,
+            exact: v.as_i64(),
+        })
+    }
+
+    /// Whether the value is a whole number (as JSON Schema's `integer`:
+    /// `2.0` is one).
+    pub fn is_integer(&self) -> bool {
+        // Every f64 of magnitude 2^53 or more is a whole number.
+        const EXACT: f64 = 9_007_199_254_740_992.0;
+        self.exact.is_some() || !(-EXACT..=EXACT).contains(&self.value) || {
+            self.value == (self.value as i64) as f64
+        }
+    }
+
+    fn compare(&self, other: &Number) -> Option<Ordering> {
+        match (self.exact, other.exact) {
+            (Some(a), Some(b)) => Some(a.cmp(&b)),
+            _ => self.value.partial_cmp(&other.value),
+        }
+    }
+}
+
+/// What kind of input a field takes, with its constraints.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FieldKind<'a> {
+    /// Free text.
+    Text {
+        /// Minimum length in Unicode scalar values.
+        min_length: Option<u64>,
+        /// Maximum length in Unicode scalar values.
+        max_length: Option<u64>,
+        /// Required syntax, if any.
+        format: Option<StringFormat>,
+    },
+    /// A number (`integer` set for `type: integer`).
+    Number {
+        /// Whether only whole numbers are allowed.
+        integer: bool,
+        /// Inclusive lower bound.
+        minimum: Option<Number>,
+        /// Inclusive upper bound.
+        maximum: Option<Number>,
+    },
+    /// A yes/no choice.
+    Boolean,
+    /// Exactly one of the options (a string).
+    SingleSelect {
+        /// The options.
+        options: Options<'a>,
+    },
+    /// Any number of distinct options (an array of strings).
+    MultiSelect {
+        /// The options.
+        options: Options<'a>,
+        /// Fewest selections.
+        min_items: Option<u64>,
+        /// Most selections.
+        max_items: Option<u64>,
+    },
+}
+
+/// One option of an enum field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnumOption<'a> {
+    /// The value sent when chosen.
+    pub value: JsonStr<'a>,
+    /// The label to show, when the schema gives one.
+    pub title: Option<JsonStr<'a>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OptionsSource<'a> {
+    /// `enum: ["a", ...]`
+    Plain(Array<'a>),
+    /// `oneOf` / `anyOf`: `[{"const": "a", "title": "A"}, ...]`
+    Titled(Array<'a>),
+    /// `enum` with `enumNames`.
+    Legacy(Array<'a>, Array<'a>),
+}
+
+/// The options of an enum field (validated: non-empty, distinct strings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options<'a> {
+    src: OptionsSource<'a>,
+    len: usize,
+}
+
+impl<'a> Options<'a> {
+    /// Number of options.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none (never true for a parsed form).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The options in schema order.
+    pub fn iter(&self) -> OptionsIter<'a> {
+        OptionsIter(match self.src {
+            OptionsSource::Plain(a) => OptionsCursor::Plain(a.iter()),
+            OptionsSource::Titled(a) => OptionsCursor::Titled(a.iter()),
+            OptionsSource::Legacy(v, n) => OptionsCursor::Legacy(v.iter(), n.iter()),
+        })
+    }
+
+    /// The option values only (no title lookups).
+    pub fn values(&self) -> impl Iterator<Item = JsonStr<'a>> + Clone + 'a {
+        let (plain, titled) = match self.src {
+            OptionsSource::Plain(a) | OptionsSource::Legacy(a, _) => (Some(a.iter()), None),
+            OptionsSource::Titled(a) => (None, Some(a.iter())),
+        };
+        let plain = plain.into_iter().flatten().filter_map(|v| v.as_str());
+        let titled = titled
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_object()?.get("const")?.as_str());
+        plain.chain(titled)
+    }
+
+    /// Whether `value` is one of the option values.
+    pub fn contains(&self, value: &str) -> bool {
+        self.values().any(|v| v.eq_str(value))
+    }
+
+    /// Whether the JSON string `value` is one of the option values.
+    pub fn contains_json(&self, value: &JsonStr<'_>) -> bool {
+        self.values().any(|v| v.eq_json_str(value))
+    }
+}
+
+/// Iterator over [`Options`].
+#[derive(Debug, Clone)]
+pub struct OptionsIter<'a>(OptionsCursor<'a>);
+
+#[derive(Debug, Clone)]
+enum OptionsCursor<'a> {
+    Plain(Elements<'a>),
+    Titled(Elements<'a>),
+    Legacy(Elements<'a>, Elements<'a>),
+}
+
+impl<'a> Iterator for OptionsIter<'a> {
+    type Item = EnumOption<'a>;
+    fn next(&mut self) -> Option<EnumOption<'a>> {
+        match &mut self.0 {
+            OptionsCursor::Plain(it) => Some(EnumOption {
+                value: it.next()?.as_str()?,
+                title: None,
+            }),
+            OptionsCursor::Titled(it) => {
+                let o = it.next()?.as_object()?;
+                Some(EnumOption {
+                    value: o.get("const")?.as_str()?,
+                    title: o.get("title").and_then(|t| t.as_str()),
+                })
+            }
+            OptionsCursor::Legacy(v, n) => Some(EnumOption {
+                value: v.next()?.as_str()?,
+                title: n.next().and_then(|t| t.as_str()),
+            }),
+        }
+    }
+}
+
+/// One form field: a borrowed view of one property of the schema.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Field<'a> {
+    /// The property name (the key of the answer).
+    pub name: JsonStr<'a>,
+    /// Position among the properties (0-based).
+    pub index: usize,
+    /// The label to show.
+    pub title: Option<JsonStr<'a>>,
+    /// Help text.
+    pub description: Option<JsonStr<'a>>,
+    /// The input kind and its constraints.
+    pub kind: FieldKind<'a>,
+    /// The default value (already checked against the field).
+    pub default: Option<Value<'a>>,
+    /// Whether the answer must contain this field.
+    pub required: bool,
+}
+
+/// A checked `requestedSchema`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ElicitForm<'a> {
+    properties: Object<'a>,
+    required: Option<Array<'a>>,
+    len: usize,
+}
+
+impl<'a> ElicitForm<'a> {
+    /// Number of fields.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the form has no fields (a bare confirmation).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The fields in schema order.
+    pub fn fields(&self) -> Fields<'a> {
+        Fields {
+            form: *self,
+            members: self.properties.iter(),
+            index: 0,
+        }
+    }
+
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<Field<'a>> {
+        self.fields().find(|f| f.name.eq_str(name))
+    }
+
+    /// The field whose name equals the JSON string `name`.
+    pub fn field_json(&self, name: &JsonStr<'_>) -> Option<Field<'a>> {
+        self.fields().find(|f| f.name.eq_json_str(name))
+    }
+
+    /// Whether the schema defines a property `name` (without reading its
+    /// schema: cheap enough to run for every member of a hostile answer).
+    fn has_property(&self, name: &JsonStr<'_>) -> bool {
+        self.properties.iter().any(|(n, _)| n.eq_json_str(name))
+    }
+
+    fn is_required(&self, name: &JsonStr<'_>) -> bool {
+        self.required.is_some_and(|r| {
+            r.iter()
+                .any(|e| e.as_str().is_some_and(|e| e.eq_json_str(name)))
+        })
+    }
+}
+
+/// Iterator over the fields of an [`ElicitForm`].
+#[derive(Debug, Clone)]
+pub struct Fields<'a> {
+    form: ElicitForm<'a>,
+    members: Members<'a>,
+    index: usize,
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = Field<'a>;
+    fn next(&mut self) -> Option<Field<'a>> {
+        let (name, v) = self.members.next()?;
+        let index = self.index;
+        self.index += 1;
+        // Checked by `parse`, so this cannot fail.
+        self.form.read_field(index, name, v, false).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,529 @@
+//! Checking an answer against the form: per field, per value, and the
+//! small strict syntax checkers behind `format`.
+
+use super::{ElicitForm, Field, FieldKind, FieldValue, Fields, Number, Options, StringFormat};
+use crate::json::{Array, JsonStr, Kind, Members, Object, Value};
+use core::cmp::Ordering;
+
+/// Why one field's answer is not acceptable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldError {
+    /// A required field has no answer.
+    Missing,
+    /// The answer has the wrong JSON type for the field.
+    WrongType,
+    /// Shorter than `minLength` (Unicode scalar values).
+    TooShort {
+        /// The minimum.
+        min: u64,
+    },
+    /// Longer than `maxLength` (Unicode scalar values).
+    TooLong {
+        /// The maximum.
+        max: u64,
+    },
+    /// Below `minimum`.
+    BelowMinimum,
+    /// Above `maximum`.
+    AboveMaximum,
+    /// A fraction where the field takes whole numbers.
+    NotAnInteger,
+    /// Not `local@domain.tld`.
+    BadEmail,
+    /// Not `scheme:rest` with RFC 3986 characters.
+    BadUri,
+    /// Not an RFC 3339 `full-date` (`2026-07-28`) of a real day.
+    BadDate,
+    /// Not an RFC 3339 `date-time` (`2026-07-28T09:30:00Z`).
+    BadDateTime,
+    /// Not one of the field's options.
+    NotAnOption,
+    /// Fewer selections than `minItems`.
+    TooFewItems {
+        /// The minimum.
+        min: u64,
+    },
+    /// More selections than `maxItems`.
+    TooManyItems {
+        /// The maximum.
+        max: u64,
+    },
+    /// The same option selected twice.
+    DuplicateItem,
+    /// The answer has a field the form does not define.
+    UnknownField,
+    /// The answer gives a field twice.
+    DuplicateField,
+}
+
+impl core::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            FieldError::Missing => write!(f, "required"),
+            FieldError::WrongType => write!(f, "wrong type"),
+            FieldError::TooShort { min } => write!(f, "at least {min} characters"),
+            FieldError::TooLong { max } => write!(f, "at most {max} characters"),
+            FieldError::BelowMinimum => write!(f, "below the minimum"),
+            FieldError::AboveMaximum => write!(f, "above the maximum"),
+            FieldError::NotAnInteger => write!(f, "must be a whole number"),
+            FieldError::BadEmail => write!(f, "not an email address"),
+            FieldError::BadUri => write!(f, "not a URI"),
+            FieldError::BadDate => write!(f, "not a date (YYYY-MM-DD)"),
+            FieldError::BadDateTime => write!(f, "not a date-time (RFC 3339)"),
+            FieldError::NotAnOption => write!(f, "not one of the options"),
+            FieldError::TooFewItems { min } => write!(f, "choose at least {min}"),
+            FieldError::TooManyItems { max } => write!(f, "choose at most {max}"),
+            FieldError::DuplicateItem => write!(f, "chosen twice"),
+            FieldError::UnknownField => write!(f, "not a field of this form"),
+            FieldError::DuplicateField => write!(f, "given twice"),
+        }
+    }
+}
+
+/// One error in an answer, with the field it concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContentError<'n> {
+    /// The field name (from the schema, or from the answer for
+    /// [`FieldError::UnknownField`]).
+    pub field: JsonStr<'n>,
+    /// What is wrong.
+    pub error: FieldError,
+}
+
+/// Text from Rust or from a JSON token (decoded on the fly).
+#[derive(Clone, Copy)]
+enum Text<'v> {
+    Str(&'v str),
+    Json(JsonStr<'v>),
+}
+
+impl Text<'_> {
+    fn chars(&self) -> impl Iterator<Item = char> + Clone + '_ {
+        let (s, j) = match self {
+            Text::Str(s) => (Some(s.chars()), None),
+            Text::Json(j) => (None, Some(j.chars())),
+        };
+        s.into_iter().flatten().chain(j.into_iter().flatten())
+    }
+
+    fn is_option(&self, options: &Options<'_>) -> bool {
+        match self {
+            Text::Str(s) => options.contains(s),
+            Text::Json(j) => options.contains_json(j),
+        }
+    }
+
+    fn same(&self, other: &Text<'_>) -> bool {
+        self.chars().eq(other.chars())
+    }
+}
+
+/// An answer value, from JSON or from a typed [`FieldValue`].
+enum Answer<'v> {
+    Text(Text<'v>),
+    Number(Number),
+    Bool,
+    Strs(&'v [&'v str]),
+    Array(Array<'v>),
+    Other,
+}
+
+impl<'v> Answer<'v> {
+    fn from_json(v: Value<'v>) -> Self {
+        match v.kind() {
+            Kind::String => v
+                .as_str()
+                .map_or(Answer::Other, |s| Answer::Text(Text::Json(s))),
+            Kind::Number => Number::from_json(v).map_or(Answer::Other, Answer::Number),
+            Kind::Bool => Answer::Bool,
+            Kind::Array => v.as_array().map_or(Answer::Other, Answer::Array),
+            Kind::Object | Kind::Null => Answer::Other,
+        }
+    }
+
+    fn from_value(v: &FieldValue<'v>) -> Self {
+        match *v {
+            FieldValue::Text(s) => Answer::Text(Text::Str(s)),
+            FieldValue::Integer(i) => Answer::Number(Number {
+                value: i as f64,
+                exact: Some(i),
+            }),
+            FieldValue::Number(value) if value.is_finite() => {
+                Answer::Number(Number { value, exact: None })
+            }
+            FieldValue::Number(_) => Answer::Other,
+            FieldValue::Bool(_) => Answer::Bool,
+            FieldValue::Choices(c) => Answer::Strs(c),
+        }
+    }
+}
+
+impl Field<'_> {
+    /// Checks one JSON answer value against this field.
+    pub fn check_json(&self, value: Value<'_>) -> Result<(), FieldError> {
+        self.check_answer(Answer::from_json(value))
+    }
+
+    /// Checks one typed answer value against this field.
+    pub fn check(&self, value: &FieldValue<'_>) -> Result<(), FieldError> {
+        self.check_answer(Answer::from_value(value))
+    }
+
+    fn check_answer(&self, a: Answer<'_>) -> Result<(), FieldError> {
+        match (self.kind, a) {
+            (
+                FieldKind::Text {
+                    min_length,
+                    max_length,
+                    format,
+                },
+                Answer::Text(t),
+            ) => {
+                let n = t.chars().count() as u64;
+                if let Some(min) = min_length.filter(|&m| n < m) {
+                    return Err(FieldError::TooShort { min });
+                }
+                if let Some(max) = max_length.filter(|&m| n > m) {
+                    return Err(FieldError::TooLong { max });
+                }
+                let (ok, err) = match format {
+                    None => (true, FieldError::WrongType),
+                    Some(StringFormat::Email) => (email(t.chars()), FieldError::BadEmail),
+                    Some(StringFormat::Uri) => (uri(t.chars()), FieldError::BadUri),
+                    Some(StringFormat::Date) => (date(t.chars()), FieldError::BadDate),
+                    Some(StringFormat::DateTime) => (date_time(t.chars()), FieldError::BadDateTime),
+                };
+                if ok {
+                    Ok(())
+                } else {
+                    Err(err)
+                }
+            }
+            (
+                FieldKind::Number {
+                    integer,
+                    minimum,
+                    maximum,
+                },
+                Answer::Number(n),
+            ) => {
+                if integer && !n.is_integer() {
+                    Err(FieldError::NotAnInteger)
+                } else if minimum.is_some_and(|m| n.compare(&m) == Some(Ordering::Less)) {
+                    Err(FieldError::BelowMinimum)
+                } else if maximum.is_some_and(|m| n.compare(&m) == Some(Ordering::Greater)) {
+                    Err(FieldError::AboveMaximum)
+                } else {
+                    Ok(())
+                }
+            }
+            (FieldKind::Boolean, Answer::Bool) => Ok(()),
+            (FieldKind::SingleSelect { options }, Answer::Text(t)) => {
+                if t.is_option(&options) {
+                    Ok(())
+                } else {
+                    Err(FieldError::NotAnOption)
+                }
+            }
+            (
+                FieldKind::MultiSelect {
+                    options,
+                    min_items,
+                    max_items,
+                },
+                a @ (Answer::Strs(_) | Answer::Array(_)),
+            ) => {
+                let n = check_choices(&a, &options)?;
+                if let Some(min) = min_items.filter(|&m| n < m) {
+                    return Err(FieldError::TooFewItems { min });
+                }
+                if let Some(max) = max_items.filter(|&m| n > m) {
+                    return Err(FieldError::TooManyItems { max });
+                }
+                Ok(())
+            }
+            _ => Err(FieldError::WrongType),
+        }
+    }
+}
+
+/// Checks each selection (a string, an option, not chosen before) and
+/// returns how many there are. Selections before a duplicate are distinct
+/// options, so the scan for earlier equal ones is bounded by the option
+/// count.
+fn check_choices(a: &Answer<'_>, options: &Options<'_>) -> Result<u64, FieldError> {
+    let mut n = 0usize;
+    match a {
+        Answer::Strs(s) => {
+            for (i, t) in s.iter().map(|s| Text::Str(s)).enumerate() {
+                check_choice(&t, options, s.iter().take(i).map(|p| Text::Str(p)))?;
+                n = i + 1;
+            }
+        }
+        Answer::Array(arr) => {
+            for (i, v) in arr.iter().enumerate() {
+                let t = Text::Json(v.as_str().ok_or(FieldError::WrongType)?);
+                let earlier = arr
+                    .iter()
+                    .take(i)
+                    .filter_map(|p| p.as_str().map(Text::Json));
+                check_choice(&t, options, earlier)?;
+                n = i + 1;
+            }
+        }
+        _ => return Err(FieldError::WrongType),
+    }
+    Ok(n as u64)
+}
+
+fn check_choice<'t>(
+    t: &Text<'_>,
+    options: &Options<'_>,
+    mut earlier: impl Iterator<Item = Text<'t>>,
+) -> Result<(), FieldError> {
+    if !t.is_option(options) {
+        return Err(FieldError::NotAnOption);
+    }
+    if earlier.any(|p| p.same(t)) {
+        return Err(FieldError::DuplicateItem);
+    }
+    Ok(())
+}
+
+impl<'a> ElicitForm<'a> {
+    /// Checks a whole answer `content`; the first error, if any (same order
+    /// as [`Self::errors`]).
+    pub fn validate<'n>(&self, content: Object<'n>) -> Result<(), ContentError<'n>>
+    where
+        'a: 'n,
+    {
+        match self.errors(content).next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Every error of an answer `content`, for showing next to each field:
+    /// first one per field in schema order (missing, given twice, or its
+    /// value's error), then each field the form does not define.
+    pub fn errors<'n>(&self, content: Object<'n>) -> ContentErrors<'n>
+    where
+        'a: 'n,
+    {
+        let form: ElicitForm<'n> = *self;
+        ContentErrors {
+            fields: form.fields(),
+            form,
+            content,
+            unknown: Some(content.iter()),
+            matched: 0,
+            unknown_started: false,
+        }
+    }
+}
+
+/// Iterator over the errors of an answer (see [`ElicitForm::errors`]).
+#[derive(Debug, Clone)]
+pub struct ContentErrors<'n> {
+    form: ElicitForm<'n>,
+    fields: Fields<'n>,
+    content: Object<'n>,
+    unknown: Option<Members<'n>>,
+    /// Answer members that named a field (duplicates included).
+    matched: usize,
+    unknown_started: bool,
+}
+
+impl<'n> Iterator for ContentErrors<'n> {
+    type Item = ContentError<'n>;
+
+    fn next(&mut self) -> Option<ContentError<'n>> {
+        for field in self.fields.by_ref() {
+            let named = |(k, _): &(JsonStr<'n>, Value<'n>)| k.eq_json_str(&field.name);
+            let count = self.content.iter().filter(named).count();
+            self.matched = self.matched.saturating_add(count);
+            let error = match (self.content.iter().find(named), count) {
+                (None, _) if field.required => FieldError::Missing,
+                (None, _) => continue,
+                (Some(_), 2..) => FieldError::DuplicateField,
+                (Some((_, v)), _) => match field.check_json(v) {
+                    Ok(()) => continue,
+                    Err(e) => e,
+                },
+            };
+            return Some(ContentError {
+                field: field.name,
+                error,
+            });
+        }
+        if !self.unknown_started {
+            self.unknown_started = true;
+            if self.matched == self.content.len() {
+                // Every member is a field: skip the per-member lookups,
+                // which re-read the schema.
+                self.unknown = None;
+            }
+        }
+        for (k, _) in self.unknown.iter_mut().flatten() {
+            if !self.form.has_property(&k) {
+                return Some(ContentError {
+                    field: k,
+                    error: FieldError::UnknownField,
+                });
+            }
+        }
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Format checkers. Each reads characters (so JSON escapes need no buffer)
+// and accepts exactly the basic syntax named, nothing looser.
+
+/// Whether `s` is `local@domain` with one `@`, a non-empty local part and a
+/// domain of two or more non-empty dot-separated labels, without white
+/// space or control characters.
+pub fn is_email(s: &str) -> bool {
+    email(s.chars())
+}
+
+/// Whether `s` is an RFC 3986 URI: `scheme ":" ...` with a scheme of
+/// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` and only URI characters
+/// after it (`%` followed by two hex digits).
+pub fn is_uri(s: &str) -> bool {
+    uri(s.chars())
+}
+
+/// Whether `s` is an RFC 3339 `full-date` naming a real day.
+pub fn is_date(s: &str) -> bool {
+    date(s.chars())
+}
+
+/// Whether `s` is an RFC 3339 `date-time`: full-date, `T`, `HH:MM:SS`
+/// with an optional fraction, then `Z` or `+HH:MM` / `-HH:MM` (`t` and `z`
+/// in either case).
+pub fn is_date_time(s: &str) -> bool {
+    date_time(s.chars())
+}
+
+fn email(chars: impl Iterator<Item = char>) -> bool {
+    let (mut ats, mut local, mut label, mut dots) = (0, 0, 0, 0);
+    for c in chars {
+        if c.is_whitespace() || c.is_control() {
+            return false;
+        }
+        if c == '@' {
+            ats += 1;
+            if ats > 1 {
+                return false;
+            }
+        } else if ats == 0 {
+            local += 1;
+        } else if c == '.' {
+            if label == 0 {
+                return false;
+            }
+            dots += 1;
+            label = 0;
+        } else {
+            label += 1;
+        }
+    }
+    ats == 1 && local > 0 && dots > 0 && label > 0
+}
+
+fn uri(chars: impl Iterator<Item = char>) -> bool {
+    let mut it = chars;
+    if !it.next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    loop {
+        match it.next() {
+            Some(':') => break,
+            Some(c) if c.is_ascii_alphanumeric() || "+-.".contains(c) => {}
+            _ => return false,
+        }
+    }
+    while let Some(c) = it.next() {
+        let ok = if c == '%' {
+            it.next().is_some_and(|h| h.is_ascii_hexdigit())
+                && it.next().is_some_and(|h| h.is_ascii_hexdigit())
+        } else {
+            c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=".contains(c)
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// Reads exactly `n` ASCII digits as a number.
+fn digits(it: &mut impl Iterator<Item = char>, n: usize) -> Option<u32> {
+    let mut v = 0u32;
+    for _ in 0..n {
+        // At most 4 digits: no overflow.
+        v = v
+            .saturating_mul(10)
+            .saturating_add(it.next()?.to_digit(10)?);
+    }
+    Some(v)
+}
+
+fn expect(it: &mut impl Iterator<Item = char>, want: &[char]) -> Option<()> {
+    it.next().filter(|c| want.contains(c)).map(|_| ())
+}
+
+/// Reads `YYYY-MM-DD` and checks the day exists.
+fn full_date(it: &mut impl Iterator<Item = char>) -> Option<()> {
+    let y = digits(it, 4)?;
+    expect(it, &['-'])?;
+    let m = digits(it, 2)?;
+    expect(it, &['-'])?;
+    let d = digits(it, 2)?;
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    (1..=days).contains(&d).then_some(())
+}
+
+/// Reads `HH:MM` with HH ≤ 23 and MM ≤ 59.
+fn hour_minute(it: &mut impl Iterator<Item = char>) -> Option<()> {
+    let h = digits(it, 2)?;
+    expect(it, &[':'])?;
+    let m = digits(it, 2)?;
+    (h <= 23 && m <= 59).then_some(())
+}
+
+fn date(chars: impl Iterator<Item = char>) -> bool {
+    let mut it = chars;
+    full_date(&mut it).is_some() && it.next().is_none()
+}
+
+fn date_time(chars: impl Iterator<Item = char>) -> bool {
+    let mut it = chars.peekable();
+    let parsed = (|| {
+        full_date(&mut it)?;
+        expect(&mut it, &['T', 't'])?;
+        hour_minute(&mut it)?;
+        expect(&mut it, &[':'])?;
+        // 60 is a leap second, which RFC 3339's grammar allows.
+        (digits(&mut it, 2)? <= 60).then_some(())?;
+        if it.next_if_eq(&'.').is_some() {
+            digits(&mut it, 1)?;
+            while it.next_if(|c| c.is_ascii_digit()).is_some() {}
+        }
+        match it.next()? {
+            'Z' | 'z' => {}
+            '+' | '-' => hour_minute(&mut it)?,
+            _ => return None,
+        }
+        Some(())
+    })();
+    parsed.is_some() && it.next().is_none()
+}

@@ -1,0 +1,157 @@
+//! Building the accept `content` object from typed values, so a UI never
+//! writes JSON by hand.
+
+use super::{ElicitForm, FieldError};
+use crate::json::{JsonStr, Writer};
+
+/// A typed answer for one field.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FieldValue<'v> {
+    /// Text, or the chosen option of a single-select.
+    Text(&'v str),
+    /// A whole number.
+    Integer(i64),
+    /// A number (must be finite; written in shortest round-trip form).
+    Number(f64),
+    /// A boolean.
+    Bool(bool),
+    /// The chosen options of a multi-select.
+    Choices(&'v [&'v str]),
+}
+
+/// Why [`ContentWriter`] refused a value or could not finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteError<'a> {
+    /// The form has no field of that name.
+    UnknownField,
+    /// The field was already set.
+    AlreadySet,
+    /// The value breaks the field's rules.
+    Invalid(FieldError),
+    /// A required field was never set.
+    MissingRequired(JsonStr<'a>),
+    /// The output buffer is too small; `needed` is the exact size.
+    BufferTooSmall {
+        /// Bytes the output needs.
+        needed: usize,
+    },
+}
+
+/// Writes an answer `content` object field by field, checking each value
+/// against the form as it goes; nothing invalid is ever written.
+///
+/// Keys are the schema's property names exactly as the server spelled
+/// them; values come out as JSON strings (escaped), numbers, booleans or
+/// string arrays.
+#[derive(Debug)]
+pub struct ContentWriter<'a, 'b> {
+    form: ElicitForm<'a>,
+    w: Writer<'b>,
+    /// One bit per field index (MAX_FORM_FIELDS = 64).
+    set: u64,
+    first: bool,
+    wrapped: bool,
+}
+
+impl<'a, 'b> ContentWriter<'a, 'b> {
+    /// Starts a bare `content` object in `out`.
+    pub fn new(form: &ElicitForm<'a>, out: &'b mut [u8]) -> Self {
+        let mut w = Writer::new(out);
+        w.byte(b'{');
+        ContentWriter {
+            form: *form,
+            w,
+            set: 0,
+            first: true,
+            wrapped: false,
+        }
+    }
+
+    /// Starts a whole accept result, `{"action":"accept","content":{...}}`,
+    /// ready to go into `inputResponses`.
+    pub fn accept_result(form: &ElicitForm<'a>, out: &'b mut [u8]) -> Self {
+        let mut w = Writer::new(out);
+        w.raw(b"{\"action\":\"accept\",\"content\":{");
+        ContentWriter {
+            form: *form,
+            w,
+            set: 0,
+            first: true,
+            wrapped: true,
+        }
+    }
+
+    /// Checks `value` against the field `name` and appends it.
+    pub fn set(&mut self, name: &str, value: FieldValue<'_>) -> Result<(), WriteError<'a>> {
+        let field = self.form.field(name).ok_or(WriteError::UnknownField)?;
+        let bit = 1u64.checked_shl(field.index as u32).unwrap_or(0);
+        if self.set & bit != 0 {
+            return Err(WriteError::AlreadySet);
+        }
+        field.check(&value).map_err(WriteError::Invalid)?;
+        self.set |= bit;
+        let w = &mut self.w;
+        w.comma(&mut self.first)
+            .json_str_raw(&field.name)
+            .byte(b':');
+        match value {
+            FieldValue::Text(s) => {
+                w.str(s);
+            }
+            FieldValue::Integer(i) => {
+                w.i64(i);
+            }
+            FieldValue::Number(f) => write_f64(w, f),
+            FieldValue::Bool(b) => {
+                w.raw(if b { b"true" } else { b"false" });
+            }
+            FieldValue::Choices(c) => {
+                w.byte(b'[');
+                let mut first = true;
+                for s in c {
+                    w.comma(&mut first).str(s);
+                }
+                w.byte(b']');
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every required field was set, closes the object and
+    /// returns the length written.
+    pub fn finish(mut self) -> Result<usize, WriteError<'a>> {
+        for f in self.form.fields() {
+            let bit = 1u64.checked_shl(f.index as u32).unwrap_or(0);
+            if f.required && self.set & bit == 0 {
+                return Err(WriteError::MissingRequired(f.name));
+            }
+        }
+        self.w.byte(b'}');
+        if self.wrapped {
+            self.w.byte(b'}');
+        }
+        self.w
+            .finish()
+            .map_err(|e| WriteError::BufferTooSmall { needed: e.needed })
+    }
+}
+
+/// Writes a finite `f64` (checked by the caller) as a JSON number: whole
+/// numbers that fit `i64` as integers, others in Rust's shortest
+/// round-trip decimal form (never an exponent, never `NaN`).
+fn write_f64(w: &mut Writer<'_>, f: f64) {
+    const LIMIT: f64 = 9_223_372_036_854_775_807.0;
+    if (-LIMIT..LIMIT).contains(&f) && f == (f as i64) as f64 {
+        w.i64(f as i64);
+        return;
+    }
+    struct Adapter<'w, 'b>(&'w mut Writer<'b>);
+    impl core::fmt::Write for Adapter<'_, '_> {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            self.0.raw(s.as_bytes());
+            Ok(())
+        }
+    }
+    // Writing to Adapter cannot fail.
+    let _ = core::fmt::write(&mut Adapter(w), format_args!("{f}"));
+}

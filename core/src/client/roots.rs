@@ -1,0 +1,277 @@
+//! Answering `roots/list`: checked `file://` roots and a path-to-URI
+//! helper.
+//!
+//! The schema says a root URI "must start with `file://`". Servers use
+//! roots as boundaries (is this file inside a root?), usually with a prefix
+//! test on the URI or on its decoded path, so a root that decodes to
+//! something other than it appears to be is a security problem, not a
+//! cosmetic one. [`check_root_uri`] therefore accepts only URIs with one
+//! reading: `file://` (lowercase), an empty, `localhost` or plain host name
+//! authority, an absolute path of RFC 3986 path characters, well-formed
+//! percent-escapes that decode to UTF-8, no encoded NUL or `/`, no `.` or
+//! `..` segments (also when encoded), no empty segments except a trailing
+//! slash, no query or fragment.
+
+use crate::json::{BufferTooSmall, Writer};
+use crate::wire::response::{write_roots_result, Root};
+
+/// Why a root URI is refused. Offsets are byte offsets into the URI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootUriError {
+    /// The URI does not start with `file://` (lowercase, as the schema
+    /// writes it).
+    NotFileUri,
+    /// No absolute path after the authority (`file://` alone, or
+    /// `file://host` without `/...`).
+    NoPath,
+    /// The authority is not empty, `localhost` or a plain host name
+    /// (letters, digits, `-`, `.`, `_`, `~`); ports and userinfo are refused.
+    BadHost {
+        /// Where it is.
+        offset: usize,
+    },
+    /// A character that must be percent-encoded in a path (space,
+    /// controls, non-ASCII, `"<>\^`{|}`).
+    MustBeEncoded {
+        /// Where it is.
+        offset: usize,
+    },
+    /// A `?` or `#`: roots name directories, not queries.
+    QueryOrFragment {
+        /// Where it is.
+        offset: usize,
+    },
+    /// A `%` not followed by two hex digits.
+    BadPercentEncoding {
+        /// Where it is.
+        offset: usize,
+    },
+    /// `%00`: no file name contains NUL.
+    EncodedNul {
+        /// Where it is.
+        offset: usize,
+    },
+    /// `%2F`: a slash inside one segment, which no POSIX name can hold and
+    /// which decodes to a different path than it shows.
+    EncodedSlash {
+        /// Where it is.
+        offset: usize,
+    },
+    /// The percent-decoded path is not UTF-8.
+    NotUtf8,
+    /// A `.` or `..` segment (literal or percent-encoded), which would move
+    /// the root somewhere other than it reads.
+    DotSegment,
+    /// An empty segment (`//`) other than a trailing slash.
+    EmptySegment,
+}
+
+/// Why a `ListRootsResult` was not written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootsError {
+    /// `roots[index]` has an unacceptable URI.
+    InvalidRoot {
+        /// Position in the slice given.
+        index: usize,
+        /// What is wrong with it.
+        error: RootUriError,
+    },
+    /// The output buffer is too small; `needed` is the exact size.
+    BufferTooSmall {
+        /// Bytes the result needs.
+        needed: usize,
+    },
+}
+
+/// Why a path could not be turned into a `file://` URI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathError {
+    /// The path does not start with `/`.
+    NotAbsolute,
+    /// The path contains a NUL byte.
+    Nul,
+    /// The path has a `.` or `..` segment (resolve it first).
+    DotSegment,
+    /// The path has an empty segment (`//`) other than a trailing slash.
+    EmptySegment,
+    /// The output buffer is too small; `needed` is the exact size.
+    BufferTooSmall {
+        /// Bytes the URI needs.
+        needed: usize,
+    },
+}
+
+const SCHEME: &str = "file://";
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// RFC 3986 `pchar` minus `%` (checked separately), plus `/`.
+fn is_path_char(b: u8) -> bool {
+    is_unreserved(b) || b"!$&'()*+,;=:@/".contains(&b)
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Checks one root URI (see the module docs for the rules).
+pub fn check_root_uri(uri: &str) -> Result<(), RootUriError> {
+    let rest = uri.strip_prefix(SCHEME).ok_or(RootUriError::NotFileUri)?;
+    let slash = rest.find('/').ok_or(RootUriError::NoPath)?;
+    let (host, path) = rest.split_at(slash);
+    if let Some(i) = host.bytes().position(|b| !is_unreserved(b)) {
+        return Err(RootUriError::BadHost {
+            offset: SCHEME.len() + i,
+        });
+    }
+    let at = SCHEME.len() + slash;
+    let b = path.as_bytes();
+    // Decoded bytes of the current UTF-8 sequence, to validate it whole.
+    let mut seq = [0u8; 4];
+    let (mut seq_len, mut seq_need) = (0usize, 0usize);
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        let offset = at + i;
+        let byte = match c {
+            b'?' | b'#' => return Err(RootUriError::QueryOrFragment { offset }),
+            b'%' => {
+                let hi = b.get(i + 1).copied().and_then(hex_value);
+                let lo = b.get(i + 2).copied().and_then(hex_value);
+                let (Some(hi), Some(lo)) = (hi, lo) else {
+                    return Err(RootUriError::BadPercentEncoding { offset });
+                };
+                i += 3;
+                match hi << 4 | lo {
+                    0 => return Err(RootUriError::EncodedNul { offset }),
+                    b'/' => return Err(RootUriError::EncodedSlash { offset }),
+                    d => d,
+                }
+            }
+            c if is_path_char(c) => {
+                i += 1;
+                c
+            }
+            _ => return Err(RootUriError::MustBeEncoded { offset }),
+        };
+        if seq_need == 0 {
+            seq_need = match byte {
+                0x00..=0x7F => 1,
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF7 => 4,
+                _ => return Err(RootUriError::NotUtf8),
+            };
+            seq_len = 0;
+        }
+        if let Some(slot) = seq.get_mut(seq_len) {
+            *slot = byte;
+        }
+        seq_len += 1;
+        if seq_len == seq_need {
+            let bytes = seq.get(..seq_len).unwrap_or(&[]);
+            core::str::from_utf8(bytes).map_err(|_| RootUriError::NotUtf8)?;
+            seq_need = 0;
+        }
+    }
+    if seq_need != 0 {
+        return Err(RootUriError::NotUtf8);
+    }
+    check_segments(path.get(1..).unwrap_or(""), is_dot_encoded).map_err(|e| match e {
+        PathError::DotSegment => RootUriError::DotSegment,
+        _ => RootUriError::EmptySegment,
+    })
+}
+
+/// Whether a URI path segment decodes to `.` or `..`.
+fn is_dot_encoded(segment: &str) -> bool {
+    let mut dots = 0usize;
+    let mut rest = segment;
+    while !rest.is_empty() {
+        rest = match rest.strip_prefix('.') {
+            Some(r) => r,
+            None => match rest.get(..3) {
+                Some(e) if e.eq_ignore_ascii_case("%2e") => rest.get(3..).unwrap_or(""),
+                _ => return false,
+            },
+        };
+        dots += 1;
+    }
+    matches!(dots, 1 | 2)
+}
+
+/// Checks the segments after the leading `/`: none is a dot segment, none
+/// is empty except the last (a trailing slash).
+fn check_segments(path: &str, is_dot: fn(&str) -> bool) -> Result<(), PathError> {
+    let mut segments = path.split('/').peekable();
+    while let Some(s) = segments.next() {
+        if is_dot(s) {
+            return Err(PathError::DotSegment);
+        }
+        if s.is_empty() && segments.peek().is_some() {
+            return Err(PathError::EmptySegment);
+        }
+    }
+    Ok(())
+}
+
+/// Writes a `ListRootsResult` (`{"roots":[...]}`) into `w`, after checking
+/// every root URI; nothing is written if one is refused.
+pub fn write_roots(w: &mut Writer<'_>, roots: &[Root<'_>]) -> Result<(), RootsError> {
+    for (index, r) in roots.iter().enumerate() {
+        check_root_uri(r.uri).map_err(|error| RootsError::InvalidRoot { index, error })?;
+    }
+    write_roots_result(w, roots);
+    Ok(())
+}
+
+/// Writes a checked `ListRootsResult` into `out`; returns its length.
+pub fn write_roots_into(out: &mut [u8], roots: &[Root<'_>]) -> Result<usize, RootsError> {
+    let mut w = Writer::new(out);
+    write_roots(&mut w, roots)?;
+    w.finish()
+        .map_err(|BufferTooSmall { needed }| RootsError::BufferTooSmall { needed })
+}
+
+/// Turns an absolute POSIX path into a `file://` URI in `out`. Every byte
+/// other than letters, digits, `-._~` and `/` is percent-encoded
+/// (uppercase hex), which every URI decoder reads back and no parser can
+/// misread (`;`, `+`, `:`, `@` and non-ASCII included). The result passes
+/// [`check_root_uri`].
+pub fn path_to_file_uri<'b>(path: &str, out: &'b mut [u8]) -> Result<&'b str, PathError> {
+    let rest = path.strip_prefix('/').ok_or(PathError::NotAbsolute)?;
+    if path.contains('\0') {
+        return Err(PathError::Nul);
+    }
+    check_segments(rest, |s| s == "." || s == "..")?;
+    let needed = path.bytes().fold(SCHEME.len(), |n, b| {
+        n.saturating_add(if is_unreserved(b) || b == b'/' { 1 } else { 3 })
+    });
+    let dst: &'b mut [u8] = out
+        .get_mut(..needed)
+        .ok_or(PathError::BufferTooSmall { needed })?;
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut w = Writer::new(&mut *dst);
+    w.raw(SCHEME.as_bytes());
+    for b in path.bytes() {
+        if is_unreserved(b) || b == b'/' {
+            w.byte(b);
+        } else {
+            let hi = HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
+            let lo = HEX.get(usize::from(b & 15)).copied().unwrap_or(b'0');
+            w.raw(&[b'%', hi, lo]);
+        }
+    }
+    let dst: &'b [u8] = dst;
+    // Only ASCII was written, exactly `needed` bytes.
+    core::str::from_utf8(dst).map_err(|_| PathError::BufferTooSmall { needed })
+}
+
+#[cfg(test)]
+mod tests;
