@@ -25,7 +25,9 @@
 mod reader;
 mod writer;
 
-pub use reader::{parse, parse_with, Array, JsonStr, Kind, Object, Value};
+pub use reader::{
+    parse, parse_with, Array, Chars, Elements, JsonStr, Kind, Members, Object, Value,
+};
 pub use writer::{BufferTooSmall, Writer};
 
 /// Default maximum nesting depth of a document (the outermost value is depth 1).
