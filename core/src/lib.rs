@@ -16,3 +16,5 @@
 extern crate std;
 
 pub mod json;
+#[cfg(feature = "seal")]
+pub mod seal;
