@@ -520,6 +520,34 @@ impl<'a> Object<'a> {
     fn offset_of(&self, v: Value<'a>) -> usize {
         (v.src.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
     }
+
+    /// Byte offset of a member's key within this object, for a key that this
+    /// object's [`Object::iter`] returned.
+    pub(crate) fn key_offset(&self, key: &JsonStr<'a>) -> usize {
+        (key.token.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
+    }
+
+    /// The key that starts at `offset` (from [`Object::key_offset`]), found
+    /// without skipping over its value.
+    pub(crate) fn key_at(&self, offset: usize) -> Option<JsonStr<'a>> {
+        if at(self.src, offset) != b'"' {
+            return None;
+        }
+        let end = skip_string(self.src, offset);
+        Some(JsonStr::from_token(sub(self.src, offset, end)))
+    }
+
+    /// The member whose key starts at `offset` (from [`Object::key_offset`]).
+    pub(crate) fn member_at(&self, offset: usize) -> Option<(JsonStr<'a>, Value<'a>)> {
+        if at(self.src, offset) != b'"' {
+            return None;
+        }
+        Members {
+            src: self.src,
+            pos: offset,
+        }
+        .next()
+    }
 }
 
 /// Iterator over an object's members.
