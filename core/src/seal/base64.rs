@@ -5,30 +5,85 @@
 //! the unused low bits of the last character must be zero. So a token cannot
 //! be re-spelled into a second valid text.
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// Marks a byte that is not in the alphabet.
-const INVALID: u8 = 0xFF;
-
-const DECODE: [u8; 256] = {
-    let mut table = [INVALID; 256];
-    let mut i = 0;
-    while i < 64 {
-        table[ALPHABET[i] as usize] = i as u8;
-        i += 1;
-    }
-    table
-};
-
-#[inline]
-fn sym(v: u32) -> u8 {
-    // `v & 63` is always a valid index; the fallback is unreachable.
-    ALPHABET.get((v & 63) as usize).copied().unwrap_or(b'A')
+/// All-ones when `b`, else zero: lets the per-character maps run without
+/// branches or table lookups, so the compiler can vectorize them.
+#[inline(always)]
+fn mask(b: bool) -> u8 {
+    0u8.wrapping_sub(u8::from(b))
 }
 
-#[inline]
+/// The alphabet character of a sextet (only the low 6 bits are used):
+/// `A-Z` = 0..25, `a-z` = 26..51, `0-9` = 52..61, `-` = 62, `_` = 63.
+#[inline(always)]
+fn sym(x: u8) -> u8 {
+    let x = x & 63;
+    let offset = 65u8 // 'A' - 0
+        .wrapping_add(6 & mask(x >= 26)) // 'a' - 26 = 71
+        .wrapping_sub(75 & mask(x >= 52)) // '0' - 52 = -4
+        .wrapping_sub(13 & mask(x >= 62)) // '-' - 62 = -17
+        .wrapping_add(49 & mask(x >= 63)); // '_' - 63 = 32
+    x.wrapping_add(offset)
+}
+
+/// The sextet of an alphabet character, or a value with bit 7 set for any
+/// other byte.
+#[inline(always)]
 fn val(c: u8) -> u8 {
-    DECODE.get(usize::from(c)).copied().unwrap_or(INVALID)
+    let upper = mask(c.wrapping_sub(b'A') < 26);
+    let lower = mask(c.wrapping_sub(b'a') < 26);
+    let digit = mask(c.wrapping_sub(b'0') < 10);
+    let dash = mask(c == b'-');
+    let underscore = mask(c == b'_');
+    let v = (upper & c.wrapping_sub(b'A'))
+        | (lower & c.wrapping_sub(b'a' - 26))
+        | (digit & c.wrapping_add(52 - b'0'))
+        | (dash & 62)
+        | (underscore & 63);
+    v | (!(upper | lower | digit | dash | underscore) & 0x80)
+}
+
+/// Input bytes per block of the bulk loops (output: 64 characters).
+const BLOCK: usize = 48;
+
+/// Encodes whole groups: `src.len()` a multiple of 3, `dst.len()` 4/3 of it.
+/// Sextets are split first and mapped to characters in a second pass, which
+/// the compiler vectorizes.
+fn encode_groups(src: &[u8], dst: &mut [u8]) {
+    for (g, out) in src.chunks_exact(3).zip(dst.chunks_exact_mut(4)) {
+        if let (&[a, b, c], [w, x, y, z]) = (g, out) {
+            (*w, *x, *y, *z) = (a >> 2, (a << 4) | (b >> 4), (b << 2) | (c >> 6), c);
+        }
+    }
+    for c in dst.iter_mut() {
+        *c = sym(*c);
+    }
+}
+
+/// Encodes the final 1 or 2 bytes (no padding).
+fn encode_tail(src: &[u8], dst: &mut [u8]) {
+    match (src, dst) {
+        (&[a], [w, x]) => (*w, *x) = (sym(a >> 2), sym(a << 4)),
+        (&[a, b], [w, x, y]) => (*w, *x, *y) = (sym(a >> 2), sym((a << 4) | (b >> 4)), sym(b << 2)),
+        _ => {}
+    }
+}
+
+/// Decodes whole groups (`src.len()` a multiple of 4, at most 64) into
+/// `dst`; returns the OR of all sextets, whose bit 7 flags a bad character.
+fn decode_groups(src: &[u8], dst: &mut [u8]) -> u8 {
+    let mut sextets = [0u8; 64];
+    let mut bad = 0u8;
+    for (s, &c) in sextets.iter_mut().zip(src) {
+        let v = val(c);
+        bad |= v;
+        *s = v;
+    }
+    for (g, out) in sextets.chunks_exact(4).zip(dst.chunks_exact_mut(3)) {
+        if let (&[a, b, c, d], [x, y, z]) = (g, out) {
+            (*x, *y, *z) = ((a << 2) | (b >> 4), (b << 4) | (c >> 2), (c << 6) | d);
+        }
+    }
+    bad
 }
 
 /// Length of the encoding of `n` bytes (saturating on absurd sizes).
@@ -72,36 +127,29 @@ pub(crate) fn encode_in_place(buf: &mut [u8], src_start: usize, dst_start: usize
     {
         return false;
     }
-    let mut i = src_start;
-    let mut o = dst_start;
     let end = buf.len();
-    while end - i >= 3 {
-        let Some(&[a, b, c]) = buf.get(i..i + 3) else {
+    let full_end = end - (n % 3);
+    let (mut i, mut o) = (src_start, dst_start);
+    // Each block is copied out before its characters are written, so the
+    // slack argument above holds block by block as it does group by group.
+    let mut block = [0u8; BLOCK];
+    while i < full_end {
+        let len = (full_end - i).min(BLOCK);
+        let (Some(src), Some(tmp)) = (buf.get(i..i + len), block.get_mut(..len)) else {
             return false;
         };
-        let v = (u32::from(a) << 16) | (u32::from(b) << 8) | u32::from(c);
-        let Some(dst) = buf.get_mut(o..o + 4) else {
+        tmp.copy_from_slice(src);
+        let out_len = len / 3 * 4;
+        let Some(dst) = buf.get_mut(o..o + out_len) else {
             return false;
         };
-        dst.copy_from_slice(&[sym(v >> 18), sym(v >> 12), sym(v >> 6), sym(v)]);
-        i += 3;
-        o += 4;
+        encode_groups(tmp, dst);
+        i += len;
+        o += out_len;
     }
-    match buf.get(i..end) {
-        Some(&[a]) => {
-            let v = u32::from(a) << 16;
-            if let Some(dst) = buf.get_mut(o..o + 2) {
-                dst.copy_from_slice(&[sym(v >> 18), sym(v >> 12)]);
-            }
-        }
-        Some(&[a, b]) => {
-            let v = (u32::from(a) << 16) | (u32::from(b) << 8);
-            if let Some(dst) = buf.get_mut(o..o + 3) {
-                dst.copy_from_slice(&[sym(v >> 18), sym(v >> 12), sym(v >> 6)]);
-            }
-        }
-        _ => {}
-    }
+    let tail = block.get_mut(..end - full_end).unwrap_or(&mut []);
+    tail.copy_from_slice(buf.get(full_end..end).unwrap_or(&[]));
+    encode_tail(tail, buf.get_mut(o..).unwrap_or(&mut []));
     true
 }
 
@@ -111,25 +159,11 @@ pub(crate) fn encode_in_place(buf: &mut [u8], src_start: usize, dst_start: usize
 pub(crate) fn encode(src: &[u8], dst: &mut [u8]) -> Option<usize> {
     let n = encoded_len(src.len());
     let dst = dst.get_mut(..n)?;
-    let mut chunks = src.chunks_exact(3);
-    let mut outs = dst.chunks_mut(4);
-    for (chunk, out) in (&mut chunks).zip(&mut outs) {
-        if let (&[a, b, c], [w, x, y, z]) = (chunk, out) {
-            let v = (u32::from(a) << 16) | (u32::from(b) << 8) | u32::from(c);
-            (*w, *x, *y, *z) = (sym(v >> 18), sym(v >> 12), sym(v >> 6), sym(v));
-        }
-    }
-    match (chunks.remainder(), outs.next()) {
-        (&[a], Some([w, x])) => {
-            let v = u32::from(a) << 16;
-            (*w, *x) = (sym(v >> 18), sym(v >> 12));
-        }
-        (&[a, b], Some([w, x, y])) => {
-            let v = (u32::from(a) << 16) | (u32::from(b) << 8);
-            (*w, *x, *y) = (sym(v >> 18), sym(v >> 12), sym(v >> 6));
-        }
-        _ => {}
-    }
+    let full = src.len() / 3 * 3;
+    let (groups, tail) = src.split_at_checked(full)?;
+    let (dst_groups, dst_tail) = dst.split_at_mut_checked(full / 3 * 4)?;
+    encode_groups(groups, dst_groups);
+    encode_tail(tail, dst_tail);
     Some(n)
 }
 
@@ -139,39 +173,32 @@ pub(crate) fn encode(src: &[u8], dst: &mut [u8]) -> Option<usize> {
 pub(crate) fn decode(src: &[u8], dst: &mut [u8]) -> Option<usize> {
     let n = decoded_len(src.len())?;
     let dst = dst.get_mut(..n)?;
-    let mut chunks = src.chunks_exact(4);
-    let mut outs = dst.chunks_mut(3);
-    // OR of every sextet: one branch for the whole body instead of one per byte.
+    let full = src.len() / 4 * 4;
+    let (groups, tail) = src.split_at_checked(full)?;
+    let (dst_groups, dst_tail) = dst.split_at_mut_checked(full / 4 * 3)?;
+    // OR of every sextet: one branch for the whole body instead of one per
+    // character. Valid sextets are < 64, so bit 7 is set only by a bad one.
     let mut bad = 0u8;
-    for (chunk, out) in (&mut chunks).zip(&mut outs) {
-        if let (&[a, b, c, d], [x, y, z]) = (chunk, out) {
-            let (a, b, c, d) = (val(a), val(b), val(c), val(d));
-            bad |= a | b | c | d;
-            let v =
-                (u32::from(a) << 18) | (u32::from(b) << 12) | (u32::from(c) << 6) | u32::from(d);
-            (*x, *y, *z) = ((v >> 16) as u8, (v >> 8) as u8, v as u8);
-        }
+    for (chunk, out) in groups.chunks(64).zip(dst_groups.chunks_mut(BLOCK)) {
+        bad |= decode_groups(chunk, out);
     }
-    match (chunks.remainder(), outs.next()) {
-        (&[], None) => {}
-        (&[a, b], Some([x])) => {
+    match (tail, dst_tail) {
+        (&[], []) => {}
+        (&[a, b], [x]) => {
             let (a, b) = (val(a), val(b));
-            // The low 4 bits of `b` are not part of any byte: they must be 0.
-            bad |= a | b | if b & 0x0F != 0 { 0x80 } else { 0 };
+            // The low 4 bits of `b` belong to no byte: they must be zero.
+            bad |= a | b | (mask(b & 0x0F != 0) & 0x80);
             *x = (a << 2) | (b >> 4);
         }
-        (&[a, b, c], Some([x, y])) => {
+        (&[a, b, c], [x, y]) => {
             let (a, b, c) = (val(a), val(b), val(c));
-            // The low 2 bits of `c` are not part of any byte: they must be 0.
-            bad |= a | b | c | if c & 0x03 != 0 { 0x80 } else { 0 };
-            let v = (u32::from(a) << 18) | (u32::from(b) << 12) | (u32::from(c) << 6);
-            (*x, *y) = ((v >> 16) as u8, (v >> 8) as u8);
+            // The low 2 bits of `c` belong to no byte: they must be zero.
+            bad |= a | b | c | (mask(c & 0x03 != 0) & 0x80);
+            (*x, *y) = ((a << 2) | (b >> 4), (b << 4) | (c >> 2));
         }
         _ => return None,
     }
-    // Valid sextets are < 64, so bits 6 and 7 are set only by INVALID or by
-    // the marker for non-zero trailing bits.
-    if bad & 0xC0 != 0 {
+    if bad & 0x80 != 0 {
         return None;
     }
     Some(n)
