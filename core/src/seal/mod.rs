@@ -22,12 +22,13 @@
 //! | exp         | `u64` LE, fixed 8 bytes     | expires at = iat + ttl                    |
 //! | audience    | 32 bytes                    | SHA-256(audience)                         |
 //! | binding     | 32 bytes                    | [`binding_digest`] of the request         |
-//! | principal   | `bool` + 32 bytes           | whether bound, SHA-256(principal) or zeros|
+//! | principal   | `Option<[u8; 32]>`          | SHA-256(principal), if one is bound       |
 //! | state       | varint length + bytes       | the application's state                   |
 //!
-//! Fixed-width integers and a fixed-width principal make the token length a
-//! function of the state length alone: [`sealed_len`] is exact, and the length
-//! does not reveal whether a principal is bound.
+//! Fixed-width integers make the token length a function of the state length
+//! and of whether a principal is bound: [`token_len`] is exact, and
+//! [`sealed_len`] is the bound to size buffers with (the length with a
+//! principal).
 //!
 //! # Keys
 //!
@@ -57,7 +58,10 @@ mod canon;
 #[cfg(test)]
 mod tests;
 
-pub use canon::{binding_digest, write_canonical, CanonError, MAX_CANON_DEPTH, MAX_CANON_MEMBERS};
+pub use canon::{
+    binding_digest, write_canonical, CanonError, MAX_CANON_DEPTH, MAX_CANON_MEMBERS,
+    MAX_CANON_OPEN_MEMBERS,
+};
 
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
@@ -93,10 +97,12 @@ const TAG_BYTES: usize = 16;
 /// kid + nonce: the bytes before the ciphertext.
 const HEADER_BYTES: usize = KID_BYTES + NONCE_BYTES;
 /// Claims bytes before the state's length prefix:
-/// version 1 + iat 8 + exp 8 + audience 32 + binding 32 + principal 1 + 32.
-const CLAIMS_FIXED_BYTES: usize = 1 + 8 + 8 + 32 + 32 + 1 + 32;
+/// version 1 + iat 8 + exp 8 + audience 32 + binding 32 + principal tag 1.
+const CLAIMS_FIXED_BYTES: usize = 1 + 8 + 8 + 32 + 32 + 1;
+/// The principal digest, when one is bound.
+const PRINCIPAL_BYTES: usize = 32;
 /// Associated data: prefix + kid + audience.
-const AD_MAX_BYTES: usize = 3 + KID_BYTES + MAX_AUDIENCE_BYTES;
+const AD_MAX_BYTES: usize = TOKEN_PREFIX.len() + KID_BYTES + MAX_AUDIENCE_BYTES;
 /// The smallest decoded token: header, claims with empty state, tag.
 const MIN_BINARY_BYTES: usize = HEADER_BYTES + CLAIMS_FIXED_BYTES + 1 + TAG_BYTES;
 
@@ -110,24 +116,33 @@ const fn varint_len(mut n: usize) -> usize {
     len
 }
 
-const fn plaintext_len(state_len: usize) -> usize {
+const fn plaintext_len(state_len: usize, principal: bool) -> usize {
     CLAIMS_FIXED_BYTES
+        .saturating_add(if principal { PRINCIPAL_BYTES } else { 0 })
         .saturating_add(varint_len(state_len))
         .saturating_add(state_len)
 }
 
-const fn binary_len(state_len: usize) -> usize {
+const fn binary_len(state_len: usize, principal: bool) -> usize {
     HEADER_BYTES
-        .saturating_add(plaintext_len(state_len))
+        .saturating_add(plaintext_len(state_len, principal))
         .saturating_add(TAG_BYTES)
 }
 
 /// Exact length, in bytes of token text, of a token carrying `state_len`
-/// bytes of application state (saturating at `usize::MAX`).
-pub const fn sealed_len(state_len: usize) -> usize {
+/// bytes of application state, with or without a bound principal
+/// (saturating at `usize::MAX`).
+pub const fn token_len(state_len: usize, principal: bool) -> usize {
     TOKEN_PREFIX
         .len()
-        .saturating_add(base64::encoded_len(binary_len(state_len)))
+        .saturating_add(base64::encoded_len(binary_len(state_len, principal)))
+}
+
+/// Buffer size that holds any token carrying `state_len` bytes of state:
+/// [`token_len`]`(state_len, true)`. Without a principal the token is
+/// 42 or 43 bytes shorter.
+pub const fn sealed_len(state_len: usize) -> usize {
+    token_len(state_len, true)
 }
 
 /// Scratch bytes [`Sealer::unseal`] needs for a token of `token_len` bytes:
@@ -236,7 +251,7 @@ impl core::fmt::Display for KeyError {
 pub enum SealError {
     /// The token would be longer than [`SealConfig::max_token_bytes`].
     TooLarge {
-        /// Length of the token this state needs ([`sealed_len`]).
+        /// Length of the token this state needs ([`token_len`]).
         needed: usize,
         /// The configured maximum.
         max: usize,
@@ -405,8 +420,7 @@ struct Claims<'a> {
     exp: u64,
     audience: [u8; 32],
     binding: [u8; 32],
-    principal_bound: bool,
-    principal: [u8; 32],
+    principal: Option<[u8; 32]>,
     #[serde(borrow, serialize_with = "serialize_bytes")]
     state: &'a [u8],
 }
@@ -492,7 +506,8 @@ impl Sealer {
     }
 
     /// The most application state bytes one token can carry under
-    /// [`SealConfig::max_token_bytes`].
+    /// [`SealConfig::max_token_bytes`], principal or not (without a principal
+    /// up to 24 bytes more may fit; [`Sealer::seal`] checks the exact size).
     pub fn max_state_len(&self) -> usize {
         self.max_state_len
     }
@@ -507,7 +522,8 @@ impl Sealer {
     }
 
     /// Seals `state` into a token written at the start of `out`; returns its
-    /// length, which is always [`sealed_len`]`(state.len())`.
+    /// length, which is always [`token_len`]`(state.len(), principal.is_some())`
+    /// and at most [`sealed_len`]`(state.len())`.
     ///
     /// `now` is the current unix time in seconds; `nonce` must be 24 fresh
     /// bytes from a CSPRNG. `binding` is the [`binding_digest`] of the request
@@ -523,8 +539,9 @@ impl Sealer {
         state: &[u8],
         out: &mut [u8],
     ) -> Result<usize, SealError> {
-        let total = sealed_len(state.len());
-        if state.len() > self.max_state_len {
+        let bound = principal.is_some();
+        let total = token_len(state.len(), bound);
+        if total > self.config.max_token_bytes {
             return Err(SealError::TooLarge {
                 needed: total,
                 max: self.config.max_token_bytes,
@@ -543,15 +560,14 @@ impl Sealer {
             exp: now.saturating_add(self.config.ttl_seconds),
             audience: self.audience_digest,
             binding: *binding,
-            principal_bound: principal.is_some(),
-            principal: principal.map(|p| sha256(&[p])).unwrap_or([0; 32]),
+            principal: principal.map(|p| sha256(&[p])),
             state,
         };
 
         // The binary token goes at the end of `out` and is then base64url
         // encoded in place towards the front: the state is copied once (into
         // the plaintext) and encrypted where it lies.
-        let bin_len = binary_len(state.len());
+        let bin_len = binary_len(state.len(), bound);
         // total = 3 + encoded_len(bin_len) > bin_len
         let Some(bin_start) = total.checked_sub(bin_len) else {
             return Err(SealError::BufferTooSmall { needed: total });
@@ -562,7 +578,8 @@ impl Sealer {
         let Some((header, rest)) = bin.split_at_mut_checked(HEADER_BYTES) else {
             return Err(SealError::BufferTooSmall { needed: total });
         };
-        let Some((plaintext, tag_out)) = rest.split_at_mut_checked(plaintext_len(state.len()))
+        let Some((plaintext, tag_out)) =
+            rest.split_at_mut_checked(plaintext_len(state.len(), bound))
         else {
             return Err(SealError::BufferTooSmall { needed: total });
         };
@@ -673,7 +690,7 @@ impl Sealer {
         }
         let (claims, trailing) = postcard::take_from_bytes::<Claims<'o>>(plaintext)
             .map_err(|_| UnsealError::Malformed)?;
-        if !trailing.is_empty() || (!claims.principal_bound && claims.principal != [0; 32]) {
+        if !trailing.is_empty() {
             return Err(UnsealError::Malformed);
         }
         if !digests_equal(&claims.audience, &self.audience_digest) {
@@ -688,9 +705,10 @@ impl Sealer {
         if !digests_equal(&claims.binding, binding) {
             return Err(UnsealError::WrongRequest);
         }
-        let principal_matches = match principal {
-            None => !claims.principal_bound,
-            Some(p) => claims.principal_bound && digests_equal(&claims.principal, &sha256(&[p])),
+        let principal_matches = match (principal, &claims.principal) {
+            (None, None) => true,
+            (Some(p), Some(sealed)) => digests_equal(sealed, &sha256(&[p])),
+            _ => false,
         };
         if !principal_matches {
             return Err(UnsealError::WrongPrincipal);

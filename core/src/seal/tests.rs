@@ -1,7 +1,7 @@
 use super::*;
 use crate::json;
 use proptest::prelude::*;
-use std::{format, println, string::String, vec, vec::Vec};
+use std::{format, println, string::String, string::ToString, vec, vec::Vec};
 
 const OLD: &[u8] = b"old key: 32 bytes of secret.....";
 const NEW: &[u8] = b"new key: 32 bytes of secret.....";
@@ -50,7 +50,8 @@ fn seal_with(
     let n = s
         .seal(now, &nonce(7), binding, principal, state, &mut out)
         .expect("seal");
-    assert_eq!(n, out.len());
+    assert_eq!(n, token_len(state.len(), principal.is_some()));
+    out.truncate(n);
     out
 }
 
@@ -97,17 +98,22 @@ fn token_length_is_sealed_len_and_scratch_len_is_enough() {
     let mut sizes = String::new();
     for len in [0, 1, 2, 3, 64, 127, 128, 256, 1024, s.max_state_len()] {
         let token = seal(&s, &state(len));
-        assert_eq!(token.len(), sealed_len(len));
-        // With a principal the length is the same: it is not revealed.
+        assert_eq!(token.len(), token_len(len, false));
         let with = seal_with(&s, NOW, &call_binding(), Some(PRINCIPAL), &state(len));
-        assert_eq!(with.len(), token.len());
-        let mut scratch = vec![0u8; unseal_scratch_len(token.len())];
+        assert_eq!(with.len(), token_len(len, true));
+        assert_eq!(with.len(), sealed_len(len));
+        assert!((42..=43).contains(&(with.len() - token.len())));
+        let mut scratch = vec![0u8; unseal_scratch_len(with.len())];
         assert!(s
-            .unseal(NOW, &token, &call_binding(), None, &mut scratch)
+            .unseal(NOW, &with, &call_binding(), Some(PRINCIPAL), &mut scratch)
             .is_ok());
         assert!(unseal_scratch_len(token.len()) < token.len());
         if [0, 64, 256, 1024].contains(&len) {
-            sizes += &format!("state {len:>4} B -> token {:>4} B\n", token.len());
+            sizes += &format!(
+                "state {len:>4} B -> token {:>4} B ({:>4} B with a principal)\n",
+                token.len(),
+                with.len()
+            );
         }
     }
     println!("{sizes}");
@@ -117,8 +123,8 @@ fn token_length_is_sealed_len_and_scratch_len_is_enough() {
 fn each_seal_with_a_fresh_nonce_gives_a_different_token() {
     let s = sealer(&[NEW]);
     let b = call_binding();
-    let mut t1 = vec![0u8; sealed_len(5)];
-    let mut t2 = vec![0u8; sealed_len(5)];
+    let mut t1 = vec![0u8; token_len(5, false)];
+    let mut t2 = vec![0u8; token_len(5, false)];
     s.seal(NOW, &nonce(1), &b, None, b"hello", &mut t1).unwrap();
     s.seal(NOW, &nonce(2), &b, None, b"hello", &mut t2).unwrap();
     assert_ne!(t1, t2);
@@ -183,12 +189,11 @@ fn a_claims_record_of_another_version_or_shape_is_malformed() {
         unseal(&s, &forge(&s, &bytes[..bytes.len() - 1])),
         Err(UnsealError::Malformed)
     );
-    let mut claims = claims_for(&s, b"st");
-    claims.principal = [1; 32]; // not bound, yet a digest
-    assert_eq!(
-        unseal(&s, &forge(&s, &encode_claims(&claims))),
-        Err(UnsealError::Malformed)
-    );
+    // The principal's option tag sits after version, times and digests.
+    let mut bytes = encode_claims(&claims_for(&s, b"st"));
+    assert_eq!(bytes[CLAIMS_FIXED_BYTES - 1], 0);
+    bytes[CLAIMS_FIXED_BYTES - 1] = 2;
+    assert_eq!(unseal(&s, &forge(&s, &bytes)), Err(UnsealError::Malformed));
     // The forging helper itself produces accepted tokens.
     let good = forge(&s, &encode_claims(&claims_for(&s, b"st")));
     assert_eq!(unseal(&s, &good).unwrap(), b"st");
@@ -201,8 +206,7 @@ fn claims_for<'a>(s: &Sealer, st: &'a [u8]) -> Claims<'a> {
         exp: NOW + 600,
         audience: s.audience_digest,
         binding: call_binding(),
-        principal_bound: false,
-        principal: [0; 32],
+        principal: None,
         state: st,
     }
 }
@@ -718,20 +722,40 @@ fn sealing_more_state_than_the_maximum_token_allows_is_too_large_with_the_needed
     let max = s.max_state_len();
     assert!(sealed_len(max) <= DEFAULT_MAX_TOKEN_BYTES);
     assert!(sealed_len(max + 1) > DEFAULT_MAX_TOKEN_BYTES);
-    let token = seal(&s, &state(max));
-    assert_eq!(unseal(&s, &token).unwrap(), state(max));
+    let b = call_binding();
+    let token = seal_with(&s, NOW, &b, Some(PRINCIPAL), &state(max));
+    assert_eq!(
+        unseal_with(&s, NOW, &token, &b, Some(PRINCIPAL)).unwrap(),
+        state(max)
+    );
     let mut out = vec![0u8; 8192];
     assert_eq!(
         s.seal(
             NOW,
             &nonce(1),
-            &call_binding(),
-            None,
+            &b,
+            Some(PRINCIPAL),
             &state(max + 1),
             &mut out
         ),
         Err(SealError::TooLarge {
             needed: sealed_len(max + 1),
+            max: DEFAULT_MAX_TOKEN_BYTES
+        })
+    );
+    // The check is exact: without a principal a little more state fits.
+    let mut extra = max;
+    while token_len(extra + 1, false) <= DEFAULT_MAX_TOKEN_BYTES {
+        extra += 1;
+    }
+    assert!(extra > max);
+    assert!(s
+        .seal(NOW, &nonce(1), &b, None, &state(extra), &mut out)
+        .is_ok());
+    assert_eq!(
+        s.seal(NOW, &nonce(1), &b, None, &state(extra + 1), &mut out),
+        Err(SealError::TooLarge {
+            needed: token_len(extra + 1, false),
             max: DEFAULT_MAX_TOKEN_BYTES
         })
     );
@@ -752,7 +776,7 @@ fn sealing_more_state_than_the_maximum_token_allows_is_too_large_with_the_needed
 #[test]
 fn sealing_into_a_short_buffer_reports_the_exact_size_and_writes_nothing() {
     let s = sealer(&[NEW]);
-    let needed = sealed_len(100);
+    let needed = token_len(100, false);
     let mut out = vec![0xEEu8; needed - 1];
     assert_eq!(
         s.seal(NOW, &nonce(1), &call_binding(), None, &state(100), &mut out),
@@ -1003,5 +1027,184 @@ proptest! {
         if let Ok(v) = json::parse(text.as_bytes()) {
             let _ = binding_digest("tools/call", "t", Some(v));
         }
+    }
+}
+
+fn nested_wide(levels: usize) -> String {
+    // Each level: MAX_CANON_MEMBERS - 1 small members plus "zz" holding the next level.
+    let mut s = String::new();
+    for _ in 0..levels {
+        s.push('{');
+        for i in 0..MAX_CANON_MEMBERS - 1 {
+            s += &format!("\"k{i}\":{i},");
+        }
+        s += "\"zz\":";
+    }
+    s += "0";
+    for _ in 0..levels {
+        s.push('}');
+    }
+    s
+}
+
+#[test]
+fn nested_objects_with_more_than_max_canon_open_members_between_them_are_rejected() {
+    let levels = MAX_CANON_OPEN_MEMBERS / MAX_CANON_MEMBERS;
+    let ok = nested_wide(levels);
+    let v = json::parse(ok.as_bytes()).unwrap();
+    assert!(binding_digest("tools/call", "t", Some(v)).is_ok());
+    let too_many = nested_wide(levels + 1);
+    let v = json::parse(too_many.as_bytes()).unwrap();
+    assert_eq!(
+        binding_digest("tools/call", "t", Some(v)),
+        Err(CanonError::TooManyOpenMembers)
+    );
+    // Siblings do not add up: only objects open at the same time count.
+    let siblings = format!("[{}]", vec![wide(MAX_CANON_MEMBERS); 8].join(","));
+    let v = json::parse(siblings.as_bytes()).unwrap();
+    assert!(binding_digest("tools/call", "t", Some(v)).is_ok());
+}
+
+#[test]
+fn the_canonical_form_of_nested_wide_objects_is_sorted_at_every_level() {
+    let text = nested_wide(3);
+    let c = canonical(&text).unwrap();
+    let reparsed = json::parse(c.as_bytes()).unwrap();
+    assert_eq!(canonical(&c).unwrap(), c);
+    // Sorted: "k0" < "k1" < "k10" < ... < "zz".
+    assert!(c.starts_with("{\"k0\":0,\"k1\":1,\"k10\":10,\"k100\":100,"));
+    assert!(c.ends_with(",\"zz\":0}}}"));
+    assert_eq!(
+        binding_digest("m", "t", Some(reparsed)),
+        binding_digest("m", "t", Some(json::parse(text.as_bytes()).unwrap()))
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The canonical form against an independent reference: serde_json prints a
+// `Value` compactly, with keys sorted by code point and the same escaping.
+
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value as J;
+    let text = prop_oneof![
+        ".{0,8}",
+        "[\\x00-\\x20\"\\\\/aAzZ\u{7f}\u{e9}\u{2028}\u{1f600}]{0,8}",
+    ];
+    let leaf = prop_oneof![
+        Just(J::Null),
+        any::<bool>().prop_map(J::Bool),
+        any::<i64>().prop_map(J::from),
+        text.clone().prop_map(J::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(J::Array),
+            proptest::collection::btree_map(text.clone(), inner, 0..6)
+                .prop_map(|m| J::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Serializes `v` as a client might: random whitespace, member order and
+/// escape spelling.
+fn messy(v: &serde_json::Value, rng: &mut Rng, out: &mut String) {
+    use serde_json::Value as J;
+    const WS: [&str; 5] = ["", " ", "\n", "\t", "\r\n  "];
+    let ws = |rng: &mut Rng, out: &mut String| out.push_str(WS[rng.pick(WS.len())]);
+    match v {
+        J::Null | J::Bool(_) | J::Number(_) => out.push_str(&v.to_string()),
+        J::String(s) => messy_str(s, rng, out),
+        J::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                ws(rng, out);
+                messy(item, rng, out);
+                ws(rng, out);
+            }
+            out.push(']');
+        }
+        J::Object(map) => {
+            let mut members: Vec<_> = map.iter().collect();
+            for i in (1..members.len()).rev() {
+                members.swap(i, rng.pick(i + 1));
+            }
+            out.push('{');
+            for (i, (k, item)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                ws(rng, out);
+                messy_str(k, rng, out);
+                ws(rng, out);
+                out.push(':');
+                ws(rng, out);
+                messy(item, rng, out);
+            }
+            ws(rng, out);
+            out.push('}');
+        }
+    }
+}
+
+fn messy_str(s: &str, rng: &mut Rng, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        let must = matches!(c, '"' | '\\') || (c as u32) < 0x20;
+        if !must && rng.pick(3) > 0 {
+            out.push(c);
+            continue;
+        }
+        match (c, rng.pick(2)) {
+            ('"', 0) => out.push_str("\\\""),
+            ('\\', 0) => out.push_str("\\\\"),
+            ('/', 0) => out.push_str("\\/"),
+            ('\n', 0) => out.push_str("\\n"),
+            ('\t', 0) => out.push_str("\\t"),
+            _ => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    if rng.pick(2) == 0 {
+                        out.push_str(&format!("\\u{:04x}", u));
+                    } else {
+                        out.push_str(&format!("\\u{:04X}", u));
+                    }
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_spelling_of_a_value_canonicalizes_to_the_reference_form(v in json_value(), seed in 1u64..) {
+        let reference = serde_json::to_string(&v).unwrap();
+        let mut rng = Rng(seed);
+        let mut a = String::new();
+        messy(&v, &mut rng, &mut a);
+        let mut b = String::new();
+        messy(&v, &mut rng, &mut b);
+        prop_assert_eq!(canonical(&a).unwrap(), reference.clone());
+        prop_assert_eq!(canonical(&b).unwrap(), reference);
+        prop_assert_eq!(bind("tools/call", "t", Some(&a)), bind("tools/call", "t", Some(&b)));
     }
 }
