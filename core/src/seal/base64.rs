@@ -47,7 +47,7 @@ const BLOCK: usize = 48;
 
 /// Encodes whole groups: `src.len()` a multiple of 3, `dst.len()` 4/3 of it.
 /// Sextets are split first and mapped to characters in a second pass, which
-/// the compiler vectorizes.
+/// the compiler can vectorize.
 fn encode_groups(src: &[u8], dst: &mut [u8]) {
     for (g, out) in src.chunks_exact(3).zip(dst.chunks_exact_mut(4)) {
         if let (&[a, b, c], [w, x, y, z]) = (g, out) {

@@ -36,15 +36,16 @@
 //!
 //! Cost: every byte is scanned a small number of times per open container
 //! around it (at most [`MAX_CANON_DEPTH`] containers), plus about `n log n`
-//! key comparisons per object of `n` members: linear in practice, and
-//! bounded by `len(arguments) * log2(MAX_CANON_MEMBERS)` extra steps for keys
-//! crafted to share long prefixes.
+//! key comparisons per object of `n` members, each costing the length of the
+//! two keys' common prefix (a key's end is never searched for): linear in
+//! practice, and about `len(arguments) * log2(MAX_CANON_MEMBERS)` extra steps
+//! for keys crafted to share long prefixes.
 
 use core::cmp::Ordering;
 
 use sha2::{Digest, Sha256};
 
-use crate::json::{Elements, JsonStr, Kind, Object, Value, Writer};
+use crate::json::{Chars, Elements, JsonStr, Kind, Object, Value, Writer};
 
 /// Most members one object may have in canonicalized arguments.
 pub const MAX_CANON_MEMBERS: usize = 128;
@@ -338,16 +339,17 @@ fn open<'a, S: Sink>(
 /// that is present ends on it).
 fn sort_keys(object: Object<'_>, offsets: &mut [u32]) -> Result<(), CanonError> {
     for i in 1..offsets.len() {
-        let Some(key) = offsets.get(i).and_then(|&o| object.key_at(to_usize(o))) else {
-            continue;
+        let Some(&offset) = offsets.get(i) else {
+            break;
         };
+        let key = object.key_tail_at(to_usize(offset));
         let (mut lo, mut hi) = (0, i);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let Some(other) = offsets.get(mid).and_then(|&o| object.key_at(to_usize(o))) else {
+            let Some(&other) = offsets.get(mid) else {
                 break;
             };
-            match compare_keys(&other, &key) {
+            match compare_keys(object.key_tail_at(to_usize(other)), key) {
                 Ordering::Less => lo = mid + 1,
                 Ordering::Greater => hi = mid,
                 Ordering::Equal => return Err(CanonError::DuplicateKey),
@@ -360,14 +362,30 @@ fn sort_keys(object: Object<'_>, offsets: &mut [u32]) -> Result<(), CanonError> 
     Ok(())
 }
 
-/// Orders keys by decoded text, in code point order.
-fn compare_keys(a: &JsonStr<'_>, b: &JsonStr<'_>) -> Ordering {
-    if !a.has_escapes() && !b.has_escapes() {
-        // Validated UTF-8: byte order is code point order.
-        a.raw_inner().cmp(b.raw_inner())
-    } else {
-        a.chars().cmp(b.chars())
+/// Orders two keys by decoded text, in code point order, given the bytes
+/// after their opening quotes. Costs the length of their common prefix: the
+/// end of a key is found only by reaching it.
+fn compare_keys(a: &[u8], b: &[u8]) -> Ordering {
+    let mut i = 0;
+    loop {
+        match (a.get(i), b.get(i)) {
+            (Some(&x), Some(&y)) if !matches!(x, b'"' | b'\\') && !matches!(y, b'"' | b'\\') => {
+                if x != y {
+                    // Both raw UTF-8 after an identical prefix: byte order is
+                    // code point order.
+                    return x.cmp(&y);
+                }
+                i += 1;
+            }
+            _ => break,
+        }
     }
+    // An escape or the end of a key on either side. Both are at a character
+    // boundary (a `"` or `\` cannot follow an unfinished UTF-8 sequence), so
+    // the rest compares character by character.
+    let rest_a = Chars::from_key_tail(a.get(i..).unwrap_or(&[]));
+    let rest_b = Chars::from_key_tail(b.get(i..).unwrap_or(&[]));
+    rest_a.cmp(rest_b)
 }
 
 /// Writes a string in the one canonical escaping.
