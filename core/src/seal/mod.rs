@@ -306,7 +306,10 @@ pub enum UnsealError {
     Expired,
     /// Issued in the future (beyond the clock skew allowance).
     NotYetValid,
-    /// Sealed by a service with another audience.
+    /// The audience claim names another service. The audience is also in the
+    /// associated data, so a token another service sealed under a shared key
+    /// already fails as [`UnsealError::Tampered`]; this check is the second
+    /// line.
     WrongAudience,
     /// Replayed against another method, target or arguments.
     WrongRequest,
