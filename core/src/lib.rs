@@ -18,4 +18,6 @@ extern crate std;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod json;
+#[cfg(feature = "seal")]
+pub mod seal;
 pub mod wire;

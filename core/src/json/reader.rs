@@ -520,6 +520,32 @@ impl<'a> Object<'a> {
     fn offset_of(&self, v: Value<'a>) -> usize {
         (v.src.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
     }
+
+    /// Byte offset of a member's key within this object, for a key that this
+    /// object's [`Object::iter`] returned.
+    pub(crate) fn key_offset(&self, key: &JsonStr<'a>) -> usize {
+        (key.token.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
+    }
+
+    /// The bytes after the opening quote of the key at `offset` (from
+    /// [`Object::key_offset`]) up to the end of the object, so that keys can
+    /// be compared (see [`Chars::from_key_tail`]) without first finding where
+    /// they end.
+    pub(crate) fn key_tail_at(&self, offset: usize) -> &'a [u8] {
+        sub(self.src, offset.saturating_add(1), self.src.len())
+    }
+
+    /// The member whose key starts at `offset` (from [`Object::key_offset`]).
+    pub(crate) fn member_at(&self, offset: usize) -> Option<(JsonStr<'a>, Value<'a>)> {
+        if at(self.src, offset) != b'"' {
+            return None;
+        }
+        Members {
+            src: self.src,
+            pos: offset,
+        }
+        .next()
+    }
 }
 
 /// Iterator over an object's members.
@@ -711,11 +737,24 @@ pub struct Chars<'a> {
     i: usize,
 }
 
+impl<'a> Chars<'a> {
+    /// The characters of a validated string whose bytes start at `tail` and
+    /// may run past its closing quote (see [`Object::key_tail_at`]).
+    pub(crate) fn from_key_tail(tail: &'a [u8]) -> Self {
+        Chars { b: tail, i: 0 }
+    }
+}
+
 impl Iterator for Chars<'_> {
     type Item = char;
     fn next(&mut self) -> Option<char> {
         let b = self.b;
         let c = *b.get(self.i)?;
+        if c == b'"' {
+            // A raw quote only ever closes the string (inside, quotes are
+            // escaped), so this also ends an open-ended tail.
+            return None;
+        }
         if c == b'\\' {
             let e = at(b, self.i + 1);
             self.i += 2;
