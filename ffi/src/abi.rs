@@ -247,7 +247,8 @@ mod tests {
         // SAFETY: len 0: nothing is read.
         assert_eq!(unsafe { in_bytes(core::ptr::null(), 0) }, Ok(&[][..]));
         // SAFETY: len 0: nothing is read.
-        assert_eq!(unsafe { in_bytes(8 as *const u8, 0) }, Ok(&[][..]));
+        let r = unsafe { in_bytes(core::ptr::without_provenance(8), 0) };
+        assert_eq!(r, Ok(&[][..]));
     }
 
     #[test]
@@ -264,10 +265,10 @@ mod tests {
         let r = unsafe { in_bytes(b.as_ptr(), MAX_LEN + 1) };
         assert_eq!(r, Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
         // SAFETY: refused before any read.
-        let r = unsafe { in_bytes(usize::MAX as *const u8, 2) };
+        let r = unsafe { in_bytes(core::ptr::without_provenance(usize::MAX), 2) };
         assert_eq!(r, Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
         // SAFETY: refused before any read.
-        let r = unsafe { in_bytes(usize::MAX as *const u8, usize::MAX) };
+        let r = unsafe { in_bytes(core::ptr::without_provenance(usize::MAX), usize::MAX) };
         assert_eq!(r, Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
     }
 

@@ -19,18 +19,13 @@ const _: () = assert!(bytes_eq(
     mrtr_core::wire::PROTOCOL_VERSION.as_bytes()
 ));
 
+/// Byte-slice equality usable in constants (slice patterns: no indexing).
 const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
+    match (a, b) {
+        ([x, a_rest @ ..], [y, b_rest @ ..]) => *x == *y && bytes_eq(a_rest, b_rest),
+        ([], []) => true,
+        _ => false,
     }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// Returns the library version (for example `"0.1.0"`) as a static
@@ -57,6 +52,15 @@ mod tests {
         // SAFETY: static NUL-terminated string.
         let v = unsafe { CStr::from_ptr(mrtr_version()) };
         assert_eq!(v.to_bytes(), b"0.1.0");
+    }
+
+    #[test]
+    fn const_bytes_eq_compares_contents_and_lengths() {
+        assert!(bytes_eq(b"", b""));
+        assert!(bytes_eq(b"2026-07-28", b"2026-07-28"));
+        assert!(!bytes_eq(b"2026-07-28", b"2026-07-29"));
+        assert!(!bytes_eq(b"abc", b"ab"));
+        assert!(!bytes_eq(b"", b"a"));
     }
 
     #[test]

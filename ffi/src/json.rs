@@ -288,18 +288,17 @@ mod tests {
         let s = unsafe { mrtr_json_write_string(bad, buf.as_mut_ptr(), 8, &mut n) };
         assert_eq!((s, n), (mrtr_status::MRTR_ERR_INVALID_UTF8, 77));
 
-        // Output overlapping the input text.
-        let text = buf.as_ptr();
-        let overlapping = mrtr_str {
-            ptr: text.cast(),
-            len: 2,
-        };
+        // Output overlapping the input text (both pointers derive from one
+        // raw pointer, as a C caller's would).
         buf[0] = b'a';
         buf[1] = b'b';
-        // SAFETY: refused before the output is borrowed.
-        let s = unsafe {
-            mrtr_json_write_string(overlapping, buf.as_mut_ptr().wrapping_add(1), 4, &mut n)
+        let base = buf.as_mut_ptr();
+        let overlapping = mrtr_str {
+            ptr: base.cast_const().cast(),
+            len: 2,
         };
+        // SAFETY: refused before the output is borrowed.
+        let s = unsafe { mrtr_json_write_string(overlapping, base.wrapping_add(1), 4, &mut n) };
         assert_eq!((s, n), (mrtr_status::MRTR_ERR_INVALID_ARGUMENT, 77));
     }
 }
