@@ -1,11 +1,13 @@
 /*
  * mrtr: MCP Multi Round-Trip Requests (protocol 2026-07-28) for C.
  *
- * Contract: every fallible function returns mrtr_status (MRTR_OK = 0);
- * out-params are written only on success, except the needed size that
- * MRTR_ERR_BUFFER_TOO_SMALL writes to out_written; NULL, misaligned or
- * undersized arguments give a status, never a crash. Strings are UTF-8
- * mrtr_str (pointer + length, not NUL-terminated). Nothing allocates.
+ * Contract: every fallible function returns mrtr_status (MRTR_OK = 0).
+ * Out-params are written only on success, except those a function documents
+ * for a failure (the size needed, written to out_written with
+ * MRTR_ERR_BUFFER_TOO_SMALL; the error offset of mrtr_json_validate).
+ * NULL, misaligned, oversized or overlapping arguments give a status, never
+ * a crash. Strings are UTF-8 mrtr_str (pointer + length, not
+ * NUL-terminated). Nothing allocates; no globals, no threads, no I/O.
  */
 
 #ifndef MRTR_H

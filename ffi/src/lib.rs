@@ -8,7 +8,7 @@
 //! - every fallible function returns [`mrtr_status`] (`MRTR_OK` = 0);
 //! - out-params are written only on success, except where a function names
 //!   one written on a specific failure (the needed size on
-//!   `MRTR_ERR_BUFFER_TOO_SMALL`);
+//!   `MRTR_ERR_BUFFER_TOO_SMALL`, the error offset of `mrtr_json_validate`);
 //! - NULL, misaligned, oversized or overlapping arguments give a status,
 //!   never a crash; all pointer handling goes through the `abi` module;
 //! - no allocation, no globals, no thread-locals, no I/O: the crate is
