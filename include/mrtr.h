@@ -36,6 +36,15 @@
 #  endif
 #endif
 
+/* MRTR_NODISCARD: the compiler warns when a returned mrtr_status is ignored. */
+#if !defined(MRTR_NODISCARD)
+#  if defined(__GNUC__) || defined(__clang__)
+#    define MRTR_NODISCARD __attribute__((warn_unused_result))
+#  else
+#    define MRTR_NODISCARD
+#  endif
+#endif
+
 /**
  * The nesting depth `mrtr_json_validate` allows when passed `max_depth`
  * 0. The outermost value counts as depth 1.
@@ -225,6 +234,7 @@ const char *mrtr_protocol_version(void);
  * `json` must point to `len` readable bytes (unless `len` is 0);
  * `error_offset` must be NULL or point to a writable `size_t`.
  */
+MRTR_NODISCARD
 enum mrtr_status mrtr_json_validate(const uint8_t *json,
                                     size_t len,
                                     size_t max_depth,
@@ -253,6 +263,7 @@ enum mrtr_status mrtr_json_validate(const uint8_t *json,
  * 0); `out` must point to `out_len` writable bytes (unless `out_len` is 0);
  * `out_written` must point to a writable `size_t`.
  */
+MRTR_NODISCARD
 enum mrtr_status mrtr_json_write_string(struct mrtr_str text,
                                         uint8_t *out,
                                         size_t out_len,

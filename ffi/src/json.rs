@@ -45,6 +45,7 @@ const _: () = assert!(MRTR_JSON_MAX_DEPTH == json::MAX_DEPTH_LIMIT);
 /// # Safety
 /// `json` must point to `len` readable bytes (unless `len` is 0);
 /// `error_offset` must be NULL or point to a writable `size_t`.
+#[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_json_validate(
     json: *const u8,
@@ -115,6 +116,7 @@ unsafe fn validate(
 /// `text.ptr` must point to `text.len` readable bytes (unless `text.len` is
 /// 0); `out` must point to `out_len` writable bytes (unless `out_len` is 0);
 /// `out_written` must point to a writable `size_t`.
+#[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_json_write_string(
     text: mrtr_str,
