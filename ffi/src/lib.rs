@@ -1,8 +1,10 @@
 //! # mrtr-ffi: the C ABI over `mrtr-core`
 //!
-//! Builds `libmrtr.a` and `libmrtr.so` for C, C++, Swift and Kotlin (JNI),
-//! and an rlib for Rust tests. The header `include/mrtr.h` is generated from
-//! this crate by cbindgen (`scripts/gen-header`) and committed.
+//! Builds `libmrtr.a` and `libmrtr.so` for C, C++, Swift and Kotlin (JNI).
+//! No rlib: cargo runs LTO only when every crate type of a lib can take it,
+//! and LTO is what keeps the libraries small (Rust tests are unit tests in
+//! the crate; C tests are in `tests/c/`). The header `include/mrtr.h` is
+//! generated from this crate by cbindgen (`scripts/gen-header`) and committed.
 //!
 //! The contract (DESIGN.md section 5), which every exported function keeps:
 //! - every fallible function returns [`mrtr_status`] (`MRTR_OK` = 0);
