@@ -1,0 +1,386 @@
+//! Argument checking shared by every exported function: the one place where
+//! raw C pointers become Rust references.
+//!
+//! Rules (DESIGN.md section 5):
+//! - an input `(ptr, len)` with `len == 0` is the empty input, whatever `ptr`
+//!   is (NULL included); a NULL `ptr` with `len > 0` is `MRTR_ERR_NULL_POINTER`;
+//! - a length above `isize::MAX` (`PTRDIFF_MAX`), or a range that wraps the
+//!   address space, is `MRTR_ERR_INVALID_ARGUMENT`: Rust slices cannot
+//!   describe it, so it can only be a caller bug;
+//! - a required out-param that is NULL is `MRTR_ERR_NULL_POINTER`, and one
+//!   that is misaligned for its type is `MRTR_ERR_MISALIGNED`;
+//! - an output that overlaps an input or another output is
+//!   `MRTR_ERR_INVALID_ARGUMENT` (Rust may not hold a `&mut` to memory that a
+//!   `&` also covers, and the result would be garbage anyway);
+//! - workspaces are checked for NULL, alignment and size.
+
+use core::marker::PhantomData;
+use core::ptr::NonNull;
+
+use crate::mrtr_status;
+use crate::types::mrtr_str;
+
+/// The largest length a C caller may pass for one buffer: Rust slices (and
+/// C objects, via `ptrdiff_t`) cannot be larger than `isize::MAX` bytes.
+pub(crate) const MAX_LEN: usize = isize::MAX as usize;
+
+/// An address range `[start, start + len)`, used to reject overlaps before
+/// any reference is created. Empty ranges overlap nothing.
+#[derive(Clone, Copy)]
+pub(crate) struct Span {
+    start: usize,
+    len: usize,
+}
+
+impl Span {
+    /// The span of `len` bytes at `ptr`. Pointers are only compared here,
+    /// never dereferenced.
+    pub(crate) fn of<T>(ptr: *const T, len: usize) -> Span {
+        Span {
+            start: ptr as usize,
+            len,
+        }
+    }
+
+    /// The span of one `T` at `ptr` (empty when `ptr` is NULL).
+    pub(crate) fn of_one<T>(ptr: *const T) -> Span {
+        let len = if ptr.is_null() {
+            0
+        } else {
+            core::mem::size_of::<T>()
+        };
+        Span::of(ptr, len)
+    }
+
+    /// Whether the two spans share at least one byte.
+    pub(crate) fn overlaps(self, other: Span) -> bool {
+        if self.len == 0 || other.len == 0 {
+            return false;
+        }
+        // Ends saturate: `check_range` has already refused wrapping ranges,
+        // and a saturated end still orders correctly.
+        let self_end = self.start.saturating_add(self.len);
+        let other_end = other.start.saturating_add(other.len);
+        self.start < other_end && other.start < self_end
+    }
+}
+
+/// Refuses a range Rust cannot describe: longer than `isize::MAX` or
+/// wrapping around the end of the address space.
+fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
+    if len > MAX_LEN || addr.checked_add(len).is_none() {
+        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+    }
+    Ok(())
+}
+
+/// Borrows a caller's input bytes.
+///
+/// # Safety
+/// When `len > 0` and `ptr` is not NULL, `ptr` must point to `len` readable
+/// bytes that nothing writes to during `'a` (the C contract of an input
+/// buffer).
+pub(crate) unsafe fn in_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], mrtr_status> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    check_range(ptr as usize, len)?;
+    // SAFETY: `ptr` is non-NULL, `len` fits in `isize` and the range does
+    // not wrap (checked above); the caller guarantees the bytes are readable
+    // and unchanged for `'a`. `u8` has alignment 1 and no invalid values.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
+}
+
+/// Borrows a caller's output buffer, after checking that it overlaps none
+/// of `inputs` (spans of the call's other arguments).
+///
+/// `ptr` may be NULL when `len == 0`: that is the "tell me the size" call
+/// of the `out, out_len, out_written` convention.
+///
+/// # Safety
+/// When `len > 0` and `ptr` is not NULL, `ptr` must point to `len` writable
+/// bytes that nothing else reads or writes during `'a`, except through the
+/// arguments named in `inputs`.
+pub(crate) unsafe fn out_bytes<'a>(
+    ptr: *mut u8,
+    len: usize,
+    inputs: &[Span],
+) -> Result<&'a mut [u8], mrtr_status> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    check_range(ptr as usize, len)?;
+    let me = Span::of(ptr, len);
+    if inputs.iter().any(|s| s.overlaps(me)) {
+        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+    }
+    // SAFETY: non-NULL, length and range checked above, disjoint from every
+    // other argument the function reads or writes; the caller guarantees the
+    // bytes are writable and unaliased for `'a`. Any byte pattern is a
+    // valid `u8`, so uninitialised C memory is fine to overwrite.
+    Ok(unsafe { core::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// Borrows a caller's UTF-8 string.
+///
+/// # Safety
+/// As [`in_bytes`] for `s.ptr` and `s.len`.
+pub(crate) unsafe fn in_str<'a>(s: mrtr_str) -> Result<&'a str, mrtr_status> {
+    // SAFETY: forwarded contract of `in_bytes`.
+    let bytes = unsafe { in_bytes(s.ptr.cast::<u8>(), s.len) }?;
+    core::str::from_utf8(bytes).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
+}
+
+/// A checked out-param: non-NULL and aligned. Writing consumes it, so an
+/// out-param is written at most once, and only where a function decides to.
+pub(crate) struct Out<'a, T> {
+    ptr: NonNull<T>,
+    _borrow: PhantomData<&'a mut T>,
+}
+
+impl<'a, T: Copy> Out<'a, T> {
+    /// Checks a required out-param.
+    ///
+    /// # Safety
+    /// When not NULL, `ptr` must be valid for a write of one `T` during `'a`
+    /// (it may point to uninitialised memory).
+    pub(crate) unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
+        let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
+        if !ptr.as_ptr().is_aligned() {
+            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+        }
+        Ok(Out {
+            ptr,
+            _borrow: PhantomData,
+        })
+    }
+
+    /// Checks an optional out-param: NULL means "not wanted".
+    ///
+    /// # Safety
+    /// As [`Out::required`].
+    pub(crate) unsafe fn optional(ptr: *mut T) -> Result<Option<Self>, mrtr_status> {
+        if ptr.is_null() {
+            return Ok(None);
+        }
+        // SAFETY: forwarded contract.
+        unsafe { Out::required(ptr) }.map(Some)
+    }
+
+    /// The bytes this out-param covers, for overlap checks.
+    pub(crate) fn span(&self) -> Span {
+        Span::of_one(self.ptr.as_ptr().cast_const())
+    }
+
+    /// Stores `value`.
+    pub(crate) fn write(self, value: T) {
+        // SAFETY: non-NULL and aligned (checked at construction); the
+        // constructor's contract makes it valid for a write during `'a`.
+        // `write` does not read or drop the old value, so uninitialised
+        // memory is fine.
+        unsafe { self.ptr.as_ptr().write(value) }
+    }
+}
+
+/// Borrows a caller's workspace for an object of type `T`: non-NULL,
+/// aligned for `T`, at least `needed` bytes (what the matching
+/// `_workspace_size` function reported).
+///
+/// # Safety
+/// As [`out_bytes`] for `ptr` and `len`, for as long as the object lives.
+#[cfg_attr(
+    not(test),
+    expect(
+        dead_code,
+        reason = "used by the object functions (call, server, sealer) that land next"
+    )
+)]
+pub(crate) unsafe fn workspace<'a, T>(
+    ptr: *mut u8,
+    len: usize,
+    needed: usize,
+) -> Result<&'a mut [u8], mrtr_status> {
+    if ptr.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    if !ptr.cast::<T>().is_aligned() {
+        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+    }
+    if len < needed {
+        return Err(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL);
+    }
+    // SAFETY: forwarded contract; `out_bytes` checks length and range.
+    unsafe { out_bytes(ptr, len, &[]) }
+}
+
+/// Ends a function of the `out, out_len, out_written` convention: on success
+/// writes the length produced, on a short buffer writes the size needed and
+/// returns `MRTR_ERR_BUFFER_TOO_SMALL`.
+pub(crate) fn finish_output(
+    result: Result<usize, mrtr_core::json::BufferTooSmall>,
+    out_written: Out<'_, usize>,
+) -> Result<(), mrtr_status> {
+    match result {
+        Ok(n) => {
+            out_written.write(n);
+            Ok(())
+        }
+        Err(short) => {
+            out_written.write(short.needed);
+            Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_input_accepts_null_and_dangling_pointers() {
+        // SAFETY: len 0: nothing is read.
+        assert_eq!(unsafe { in_bytes(core::ptr::null(), 0) }, Ok(&[][..]));
+        // SAFETY: len 0: nothing is read.
+        let r = unsafe { in_bytes(core::ptr::without_provenance(8), 0) };
+        assert_eq!(r, Ok(&[][..]));
+    }
+
+    #[test]
+    fn null_input_with_length_is_refused() {
+        // SAFETY: refused before any read.
+        let r = unsafe { in_bytes(core::ptr::null(), 1) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_NULL_POINTER));
+    }
+
+    #[test]
+    fn oversized_and_wrapping_ranges_are_refused() {
+        let b = [0u8; 4];
+        // SAFETY: refused before any read.
+        let r = unsafe { in_bytes(b.as_ptr(), MAX_LEN + 1) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
+        // SAFETY: refused before any read.
+        let r = unsafe { in_bytes(core::ptr::without_provenance(usize::MAX), 2) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
+        // SAFETY: refused before any read.
+        let r = unsafe { in_bytes(core::ptr::without_provenance(usize::MAX), usize::MAX) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
+    }
+
+    #[test]
+    fn input_borrows_exactly_the_given_bytes() {
+        let b = *b"abc";
+        // SAFETY: `b` is live and 3 bytes long.
+        assert_eq!(unsafe { in_bytes(b.as_ptr(), 2) }, Ok(&b"ab"[..]));
+    }
+
+    #[test]
+    fn strings_must_be_utf8() {
+        let bad = [b'a', 0xff];
+        let s = mrtr_str {
+            ptr: bad.as_ptr().cast(),
+            len: 2,
+        };
+        // SAFETY: `bad` is live for the call.
+        let r = unsafe { in_str(s) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_INVALID_UTF8));
+        let good = "h\u{e9}";
+        let s = mrtr_str {
+            ptr: good.as_ptr().cast(),
+            len: good.len(),
+        };
+        // SAFETY: `good` is live for the call.
+        assert_eq!(unsafe { in_str(s) }, Ok("h\u{e9}"));
+    }
+
+    #[test]
+    fn output_may_not_overlap_inputs() {
+        let mut buf = [0u8; 16];
+        let base = buf.as_mut_ptr();
+        let input = Span::of(base.cast_const(), 4);
+        // SAFETY: refused before any write (overlap on byte 3).
+        let r = unsafe { out_bytes(base.wrapping_add(3), 4, &[input]) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
+        // Adjacent is fine.
+        // SAFETY: bytes 4..8 of `buf` are live and not otherwise borrowed.
+        let r = unsafe { out_bytes(base.wrapping_add(4), 4, &[input]) };
+        assert_eq!(r.map(|s| s.len()), Ok(4));
+    }
+
+    #[test]
+    fn zero_length_output_is_a_size_query() {
+        // SAFETY: len 0: nothing is written.
+        let r = unsafe { out_bytes(core::ptr::null_mut(), 0, &[]) };
+        assert_eq!(r.map(|s| s.len()), Ok(0));
+        // SAFETY: refused before any write.
+        let r = unsafe { out_bytes(core::ptr::null_mut(), 1, &[]) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_NULL_POINTER));
+    }
+
+    #[test]
+    fn out_params_are_checked_for_null_and_alignment() {
+        // SAFETY: refused before any write.
+        let r = unsafe { Out::<usize>::required(core::ptr::null_mut()) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_NULL_POINTER));
+        // SAFETY: NULL optional is simply absent.
+        let r = unsafe { Out::<usize>::optional(core::ptr::null_mut()) };
+        assert!(matches!(r, Ok(None)));
+
+        let mut words = [0usize; 2];
+        let odd = words
+            .as_mut_ptr()
+            .cast::<u8>()
+            .wrapping_add(1)
+            .cast::<usize>();
+        // SAFETY: refused before any write.
+        let r = unsafe { Out::required(odd) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_MISALIGNED));
+
+        // SAFETY: `words[1]` is live, aligned and not otherwise borrowed.
+        let out = unsafe { Out::required(words.as_mut_ptr().wrapping_add(1)) }.unwrap();
+        out.write(7);
+        assert_eq!(words, [0, 7]);
+    }
+
+    #[test]
+    fn workspace_checks_null_alignment_then_size() {
+        #[repr(align(8))]
+        struct Aligned([u8; 32]);
+        let mut ws = Aligned([0; 32]);
+        let p = ws.0.as_mut_ptr();
+        // SAFETY: refused before any write.
+        let r = unsafe { workspace::<u64>(core::ptr::null_mut(), 32, 16) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_NULL_POINTER));
+        // SAFETY: refused before any write.
+        let r = unsafe { workspace::<u64>(p.wrapping_add(4), 28, 16) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_MISALIGNED));
+        // SAFETY: refused before any write.
+        let r = unsafe { workspace::<u64>(p, 15, 16) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL));
+        // SAFETY: `ws` is live, aligned and not otherwise borrowed.
+        let r = unsafe { workspace::<u64>(p, 32, 16) };
+        assert_eq!(r.map(|s| s.len()), Ok(32));
+    }
+
+    #[test]
+    fn finish_output_reports_written_or_needed() {
+        let mut n = 0usize;
+        // SAFETY: `n` is live and aligned.
+        let out = unsafe { Out::required(&mut n) }.unwrap();
+        assert_eq!(finish_output(Ok(5), out), Ok(()));
+        assert_eq!(n, 5);
+        // SAFETY: `n` is live and aligned.
+        let out = unsafe { Out::required(&mut n) }.unwrap();
+        let short = mrtr_core::json::BufferTooSmall { needed: 9 };
+        assert_eq!(
+            finish_output(Err(short), out),
+            Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL)
+        );
+        assert_eq!(n, 9);
+    }
+}

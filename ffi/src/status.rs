@@ -1,0 +1,391 @@
+//! The one status type every fallible C function returns, its names, and the
+//! mapping from the core's error types.
+//!
+//! Numbering is part of the ABI: a value, once released, keeps its meaning
+//! forever. Codes are grouped in decades with gaps so a group can grow
+//! without renumbering: 1-9 caller misuse, 10-19 caller memory or limits too
+//! small, 20-29 the peer's bytes are unacceptable, 30-39 a call ended without
+//! a result, 40-49 `requestState` sealing, 99 internal.
+
+use core::ffi::{c_char, CStr};
+
+use mrtr_core::json;
+use mrtr_core::wire::{Violation, WireError};
+
+/// The result of every fallible mrtr function. `MRTR_OK` (0) is success;
+/// everything else is an error, and no out-param was written unless the
+/// function's documentation names it (as `BUFFER_TOO_SMALL` does for the
+/// needed size).
+///
+/// The Rust variant names are the C names, so the header, the Rust code and
+/// `mrtr_status_str` all spell a status the same way.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum mrtr_status {
+    /// Success.
+    MRTR_OK = 0,
+
+    /// A required pointer argument was NULL (a NULL input with length 0 is
+    /// an empty input, not an error).
+    MRTR_ERR_NULL_POINTER = 1,
+    /// An argument is out of its documented range (a length above
+    /// `PTRDIFF_MAX`, a range that wraps the address space, an output that
+    /// overlaps an input, a limit outside its bounds).
+    MRTR_ERR_INVALID_ARGUMENT = 2,
+    /// A string argument is not valid UTF-8.
+    MRTR_ERR_INVALID_UTF8 = 3,
+    /// A pointer is not aligned as its type or workspace requires.
+    MRTR_ERR_MISALIGNED = 4,
+    /// The object is not in a state that allows this call (for example,
+    /// feeding a response to a call that has not sent its request).
+    MRTR_ERR_WRONG_STATE = 5,
+    /// No item with that key or index (an input key the call never asked
+    /// for, an index past the end).
+    MRTR_ERR_NOT_FOUND = 6,
+
+    /// The output buffer is too small; the function wrote the size it needs
+    /// to its `out_written` out-param.
+    MRTR_ERR_BUFFER_TOO_SMALL = 10,
+    /// The workspace passed to an `_init` function is smaller than its
+    /// `_workspace_size` function reported.
+    MRTR_ERR_WORKSPACE_TOO_SMALL = 11,
+    /// The input exceeds a configured limit (nesting depth, message size,
+    /// number of input requests, token size).
+    MRTR_ERR_LIMIT_EXCEEDED = 12,
+
+    /// The bytes are not valid JSON (RFC 8259), or hold a duplicate key
+    /// where keys must be unique.
+    MRTR_ERR_JSON = 20,
+    /// The JSON is not a JSON-RPC 2.0 message.
+    MRTR_ERR_ENVELOPE = 21,
+    /// The message is JSON-RPC but breaks an MCP/MRTR rule.
+    MRTR_ERR_PROTOCOL_VIOLATION = 22,
+    /// The peer asked for a kind of input (elicitation, sampling, roots)
+    /// that the request did not declare, or a request lacks a capability
+    /// the server needs.
+    MRTR_ERR_UNDECLARED_CAPABILITY = 23,
+    /// The message names a protocol revision this library does not speak.
+    MRTR_ERR_UNSUPPORTED_VERSION = 24,
+
+    /// The call ended with a JSON-RPC error response; its code, message and
+    /// data are available from the call.
+    MRTR_ERR_RPC_ERROR = 30,
+    /// The server kept asking for input past the round cap (or for
+    /// state-only retries past their separate cap).
+    MRTR_ERR_ROUND_CAP = 31,
+    /// A retry was requested before every input request was answered
+    /// (accept, decline or cancel).
+    MRTR_ERR_UNANSWERED_INPUT = 32,
+    /// An application callback asked the runner to stop.
+    MRTR_ERR_ABORTED = 33,
+
+    /// A `requestState` failed verification (tampered, expired, wrong key,
+    /// wrong request, malformed). The precise reason is reported separately
+    /// for logs; the wire answer is the same for every cause.
+    MRTR_ERR_INVALID_REQUEST_STATE = 40,
+    /// A sealing key is unusable (too short, duplicate key id, empty ring).
+    MRTR_ERR_KEY_ERROR = 41,
+
+    /// A bug in mrtr: a state the library believed unreachable. Please report.
+    MRTR_ERR_INTERNAL = 99,
+}
+
+/// Every status, in numeric order. Kept in step with the enum by a test that
+/// counts the variants in this file's source.
+pub(crate) const ALL_STATUSES: [mrtr_status; 22] = [
+    mrtr_status::MRTR_OK,
+    mrtr_status::MRTR_ERR_NULL_POINTER,
+    mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
+    mrtr_status::MRTR_ERR_INVALID_UTF8,
+    mrtr_status::MRTR_ERR_MISALIGNED,
+    mrtr_status::MRTR_ERR_WRONG_STATE,
+    mrtr_status::MRTR_ERR_NOT_FOUND,
+    mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
+    mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL,
+    mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+    mrtr_status::MRTR_ERR_JSON,
+    mrtr_status::MRTR_ERR_ENVELOPE,
+    mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
+    mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY,
+    mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION,
+    mrtr_status::MRTR_ERR_RPC_ERROR,
+    mrtr_status::MRTR_ERR_ROUND_CAP,
+    mrtr_status::MRTR_ERR_UNANSWERED_INPUT,
+    mrtr_status::MRTR_ERR_ABORTED,
+    mrtr_status::MRTR_ERR_INVALID_REQUEST_STATE,
+    mrtr_status::MRTR_ERR_KEY_ERROR,
+    mrtr_status::MRTR_ERR_INTERNAL,
+];
+
+/// The name of integers that are not a status.
+const UNKNOWN_STATUS: &CStr = c"MRTR_UNKNOWN_STATUS";
+
+impl mrtr_status {
+    /// The status with this numeric value, if any. Taking the raw integer is
+    /// what keeps [`mrtr_status_str`] sound: a C caller can pass any `int`,
+    /// and an out-of-range Rust enum value would be undefined behaviour.
+    pub fn from_raw(raw: i32) -> Option<mrtr_status> {
+        ALL_STATUSES.iter().copied().find(|s| *s as i32 == raw)
+    }
+
+    /// Whether this is `MRTR_OK`.
+    pub fn is_ok(self) -> bool {
+        self == mrtr_status::MRTR_OK
+    }
+
+    /// The status's C name, as a static NUL-terminated string.
+    pub fn name(self) -> &'static CStr {
+        match self {
+            mrtr_status::MRTR_OK => c"MRTR_OK",
+            mrtr_status::MRTR_ERR_NULL_POINTER => c"MRTR_ERR_NULL_POINTER",
+            mrtr_status::MRTR_ERR_INVALID_ARGUMENT => c"MRTR_ERR_INVALID_ARGUMENT",
+            mrtr_status::MRTR_ERR_INVALID_UTF8 => c"MRTR_ERR_INVALID_UTF8",
+            mrtr_status::MRTR_ERR_MISALIGNED => c"MRTR_ERR_MISALIGNED",
+            mrtr_status::MRTR_ERR_WRONG_STATE => c"MRTR_ERR_WRONG_STATE",
+            mrtr_status::MRTR_ERR_NOT_FOUND => c"MRTR_ERR_NOT_FOUND",
+            mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL => c"MRTR_ERR_BUFFER_TOO_SMALL",
+            mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL => c"MRTR_ERR_WORKSPACE_TOO_SMALL",
+            mrtr_status::MRTR_ERR_LIMIT_EXCEEDED => c"MRTR_ERR_LIMIT_EXCEEDED",
+            mrtr_status::MRTR_ERR_JSON => c"MRTR_ERR_JSON",
+            mrtr_status::MRTR_ERR_ENVELOPE => c"MRTR_ERR_ENVELOPE",
+            mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION => c"MRTR_ERR_PROTOCOL_VIOLATION",
+            mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY => c"MRTR_ERR_UNDECLARED_CAPABILITY",
+            mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION => c"MRTR_ERR_UNSUPPORTED_VERSION",
+            mrtr_status::MRTR_ERR_RPC_ERROR => c"MRTR_ERR_RPC_ERROR",
+            mrtr_status::MRTR_ERR_ROUND_CAP => c"MRTR_ERR_ROUND_CAP",
+            mrtr_status::MRTR_ERR_UNANSWERED_INPUT => c"MRTR_ERR_UNANSWERED_INPUT",
+            mrtr_status::MRTR_ERR_ABORTED => c"MRTR_ERR_ABORTED",
+            mrtr_status::MRTR_ERR_INVALID_REQUEST_STATE => c"MRTR_ERR_INVALID_REQUEST_STATE",
+            mrtr_status::MRTR_ERR_KEY_ERROR => c"MRTR_ERR_KEY_ERROR",
+            mrtr_status::MRTR_ERR_INTERNAL => c"MRTR_ERR_INTERNAL",
+        }
+    }
+}
+
+/// Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`, ...)
+/// as a static NUL-terminated string, never NULL. Integers that are not a
+/// status give `"MRTR_UNKNOWN_STATUS"`. The string lives for the whole
+/// program and must not be freed.
+#[unsafe(no_mangle)]
+pub extern "C" fn mrtr_status_str(status: i32) -> *const c_char {
+    match mrtr_status::from_raw(status) {
+        Some(s) => s.name().as_ptr(),
+        None => UNKNOWN_STATUS.as_ptr(),
+    }
+}
+
+impl From<json::ErrorKind> for mrtr_status {
+    fn from(kind: json::ErrorKind) -> Self {
+        use json::ErrorKind as K;
+        // Exhaustive on purpose: a new kind in the core must pick its status.
+        match kind {
+            K::UnexpectedEnd
+            | K::UnexpectedByte
+            | K::InvalidNumber
+            | K::InvalidEscape
+            | K::LoneSurrogate
+            | K::InvalidUtf8
+            | K::ControlCharacter
+            | K::TrailingCharacters
+            | K::DuplicateKey => mrtr_status::MRTR_ERR_JSON,
+            K::TooDeep | K::TooLarge | K::TooManyMembers => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+            K::BufferTooSmall => mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
+        }
+    }
+}
+
+impl From<json::Error> for mrtr_status {
+    fn from(e: json::Error) -> Self {
+        e.kind.into()
+    }
+}
+
+impl From<json::BufferTooSmall> for mrtr_status {
+    fn from(_: json::BufferTooSmall) -> Self {
+        mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL
+    }
+}
+
+impl From<Violation> for mrtr_status {
+    fn from(v: Violation) -> Self {
+        use Violation as V;
+        match v {
+            V::UndeclaredCapability => mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY,
+            V::TooManyInputRequests => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+            V::InputRequiredWithoutFields
+            | V::UnknownResultType
+            | V::InputRequiredNotAllowed
+            | V::MissingResultType
+            | V::BadInputRequests
+            | V::BadRequestState
+            | V::UnknownInputMethod
+            | V::BadInputRequest
+            | V::BadElicitationMode
+            | V::DuplicateInputKey
+            | V::BadInputKey
+            | V::BadInputResponses
+            | V::BadMeta
+            | V::BadRequestParams
+            | V::ResultNotObject => mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
+        }
+    }
+}
+
+impl From<WireError> for mrtr_status {
+    fn from(e: WireError) -> Self {
+        match e {
+            WireError::Json(e) => e.into(),
+            WireError::Envelope(_) => mrtr_status::MRTR_ERR_ENVELOPE,
+            WireError::Protocol(v) => v.into(),
+        }
+    }
+}
+
+/// Collapses an internal `Result` into the status an exported function
+/// returns.
+pub(crate) fn status_of(r: Result<(), mrtr_status>) -> mrtr_status {
+    match r {
+        Ok(()) => mrtr_status::MRTR_OK,
+        Err(s) => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::format;
+
+    #[test]
+    fn every_status_is_listed_once_in_numeric_order() {
+        // Count the variants in this file's enum so a new status cannot be
+        // left out of ALL_STATUSES (and so of `mrtr_status_str`).
+        let src = include_str!("status.rs");
+        let body = src
+            .split("pub enum mrtr_status {")
+            .nth(1)
+            .and_then(|rest| rest.split("\n}").next())
+            .unwrap();
+        let variants = body
+            .lines()
+            .filter(|l| l.trim_start().starts_with("MRTR_"))
+            .count();
+        assert_eq!(variants, ALL_STATUSES.len());
+        for pair in ALL_STATUSES.windows(2) {
+            assert!((pair[0] as i32) < (pair[1] as i32), "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn names_are_the_c_names() {
+        for s in ALL_STATUSES {
+            assert_eq!(s.name().to_str().unwrap(), format!("{s:?}"));
+            assert_eq!(mrtr_status::from_raw(s as i32), Some(s));
+            // SAFETY: `mrtr_status_str` returns a static C string.
+            let c = unsafe { CStr::from_ptr(mrtr_status_str(s as i32)) };
+            assert_eq!(c, s.name());
+        }
+    }
+
+    #[test]
+    fn numbering_is_stable() {
+        use mrtr_status::*;
+        let expected = [
+            (MRTR_OK, 0),
+            (MRTR_ERR_NULL_POINTER, 1),
+            (MRTR_ERR_INVALID_ARGUMENT, 2),
+            (MRTR_ERR_INVALID_UTF8, 3),
+            (MRTR_ERR_MISALIGNED, 4),
+            (MRTR_ERR_WRONG_STATE, 5),
+            (MRTR_ERR_NOT_FOUND, 6),
+            (MRTR_ERR_BUFFER_TOO_SMALL, 10),
+            (MRTR_ERR_WORKSPACE_TOO_SMALL, 11),
+            (MRTR_ERR_LIMIT_EXCEEDED, 12),
+            (MRTR_ERR_JSON, 20),
+            (MRTR_ERR_ENVELOPE, 21),
+            (MRTR_ERR_PROTOCOL_VIOLATION, 22),
+            (MRTR_ERR_UNDECLARED_CAPABILITY, 23),
+            (MRTR_ERR_UNSUPPORTED_VERSION, 24),
+            (MRTR_ERR_RPC_ERROR, 30),
+            (MRTR_ERR_ROUND_CAP, 31),
+            (MRTR_ERR_UNANSWERED_INPUT, 32),
+            (MRTR_ERR_ABORTED, 33),
+            (MRTR_ERR_INVALID_REQUEST_STATE, 40),
+            (MRTR_ERR_KEY_ERROR, 41),
+            (MRTR_ERR_INTERNAL, 99),
+        ];
+        assert_eq!(expected.len(), ALL_STATUSES.len());
+        for (s, v) in expected {
+            assert_eq!(s as i32, v, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_integers_have_the_unknown_name() {
+        for raw in [-1, 7, 9, 13, 25, 34, 42, 98, 100, i32::MIN, i32::MAX] {
+            // SAFETY: `mrtr_status_str` returns a static C string.
+            let c = unsafe { CStr::from_ptr(mrtr_status_str(raw)) };
+            assert_eq!(c.to_bytes(), b"MRTR_UNKNOWN_STATUS", "{raw}");
+        }
+        let known = (-1000..1000)
+            .filter(|r| mrtr_status::from_raw(*r).is_some())
+            .count();
+        assert_eq!(known, ALL_STATUSES.len());
+    }
+
+    #[test]
+    fn core_errors_map_to_statuses() {
+        use json::ErrorKind as K;
+        let at = |kind| json::Error { kind, offset: 0 };
+        assert_eq!(
+            mrtr_status::from(at(K::UnexpectedByte)),
+            mrtr_status::MRTR_ERR_JSON
+        );
+        assert_eq!(
+            mrtr_status::from(at(K::InvalidUtf8)),
+            mrtr_status::MRTR_ERR_JSON
+        );
+        assert_eq!(
+            mrtr_status::from(at(K::DuplicateKey)),
+            mrtr_status::MRTR_ERR_JSON
+        );
+        assert_eq!(
+            mrtr_status::from(at(K::TooDeep)),
+            mrtr_status::MRTR_ERR_LIMIT_EXCEEDED
+        );
+        assert_eq!(
+            mrtr_status::from(at(K::TooLarge)),
+            mrtr_status::MRTR_ERR_LIMIT_EXCEEDED
+        );
+        assert_eq!(
+            mrtr_status::from(at(K::BufferTooSmall)),
+            mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL
+        );
+        assert_eq!(
+            mrtr_status::from(json::BufferTooSmall { needed: 3 }),
+            mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL
+        );
+        assert_eq!(
+            mrtr_status::from(WireError::Json(at(K::UnexpectedEnd))),
+            mrtr_status::MRTR_ERR_JSON
+        );
+        assert_eq!(
+            mrtr_status::from(WireError::Envelope(
+                mrtr_core::wire::EnvelopeError::BadVersion
+            )),
+            mrtr_status::MRTR_ERR_ENVELOPE
+        );
+        assert_eq!(
+            mrtr_status::from(WireError::Protocol(Violation::UndeclaredCapability)),
+            mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY
+        );
+        assert_eq!(
+            mrtr_status::from(WireError::Protocol(Violation::TooManyInputRequests)),
+            mrtr_status::MRTR_ERR_LIMIT_EXCEEDED
+        );
+        assert_eq!(
+            mrtr_status::from(WireError::Protocol(Violation::BadMeta)),
+            mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION
+        );
+    }
+}
