@@ -15,5 +15,7 @@
 #[cfg(test)]
 extern crate std;
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod json;
 pub mod wire;

@@ -9,6 +9,7 @@ pub mod error;
 pub mod input;
 pub mod response;
 pub mod result;
+pub mod task;
 
 pub use caps::{ClientCapabilities, ClientInfo};
 pub use envelope::{parse_message, Id, Message};
@@ -16,6 +17,7 @@ pub use error::{EnvelopeError, ErrorCode, Violation, WireError};
 pub use input::{InputKind, InputRequest, InputRequests};
 pub use response::{ElicitAction, InputResponse, InputResponses, ResponseKind, Root};
 pub use result::{classify_result, InputRequiredResult, ResultKind, ResultOutcome};
+pub use task::{TaskDialect, TaskRecord, TaskStatus};
 
 use crate::json::ParseLimits;
 
