@@ -784,6 +784,13 @@ impl<'w> Call<'w> {
             .flat_map(|r| r.iter())
     }
 
+    /// The current round's `inputRequests` object exactly as received
+    /// (for logs and audits).
+    pub fn inputs_json(&self) -> Option<&[u8]> {
+        (self.st.ex.input_count > 0)
+            .then(|| self.layout().inputs.prefix(self.buf, self.st.ex.inputs_len))
+    }
+
     /// Number of input requests in the current round.
     pub fn input_count(&self) -> usize {
         self.st.ex.input_count
