@@ -306,7 +306,8 @@ pub enum SaveError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallError {
     /// Limits that cannot be laid out (zero input requests, more than
-    /// [`MAX_INPUT_REQUESTS_LIMIT`], a region over 4 GiB, overflow).
+    /// [`MAX_INPUT_REQUESTS_LIMIT`], a region over 4 GiB, a JSON depth under
+    /// 4, a poll floor over its ceiling, overflow).
     BadLimits,
     /// The workspace is smaller than `needed` bytes.
     WorkspaceTooSmall {
@@ -487,15 +488,15 @@ pub struct TaskHandoff<'a> {
 /// What a fed response meant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event<'a> {
-    /// The final result object, borrowed from the fed bytes. -> [Done]
+    /// The final result object, borrowed from the fed bytes. -> `Done`
     Complete(&'a [u8]),
-    /// The server asked `n` questions. -> [Answering]
+    /// The server asked `n` questions. -> `Answering`
     InputRequired(usize),
-    /// A state-only round: retry after this many milliseconds. -> [Ready]
+    /// A state-only round: retry after this many milliseconds. -> `Ready`
     RetryAfter(u32),
-    /// A JSON-RPC error response to our request. -> [Done]
+    /// A JSON-RPC error response to our request. -> `Done`
     RpcError(RpcError<'a>),
-    /// The server moved the call to a task. -> [Done]
+    /// The server moved the call to a task. -> `Done`
     TaskCreated(TaskHandoff<'a>),
     /// Not the answer to our request; nothing changed.
     Unrelated(Unrelated<'a>),
@@ -854,7 +855,7 @@ impl<'w> Call<'w> {
     // ------------------------------------------------------------------- writing
 
     /// Writes the next leg with `id` into `out` and returns its length.
-    /// [Ready] -> [Sent]. In [Answering] this fails with
+    /// `Ready` -> `Sent`. In `Answering` this fails with
     /// [`CallError::Unanswered`] naming the first unanswered input.
     pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         match self.st.phase {
@@ -887,7 +888,7 @@ impl<'w> Call<'w> {
 
     /// After a transport failure: writes the request in flight again with a
     /// fresh `id` (answers and state kept). A late response to the old id is
-    /// then [`Event::Unrelated`]. Only in [Sent].
+    /// then [`Event::Unrelated`]. Only in `Sent`.
     pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         if self.st.phase != Phase::Sent {
             return Err(CallError::WrongState(self.st.phase));
@@ -929,7 +930,7 @@ impl<'w> Call<'w> {
     }
 
     /// Answers the input at `index`. When the last one is answered the call
-    /// is [Ready] for the retry. [`Answer::Error`] ends the call.
+    /// is `Ready` for the retry. [`Answer::Error`] ends the call.
     pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
         if self.st.phase != Phase::Answering {
             return Err(CallError::WrongState(self.st.phase));
@@ -953,8 +954,8 @@ impl<'w> Call<'w> {
 
     // -------------------------------------------------------------------- feeding
 
-    /// Feeds bytes received while [Sent] (see the module doc for how they
-    /// are attributed). Terminal errors move the call to [Failed].
+    /// Feeds bytes received while `Sent` (see the module doc for how they
+    /// are attributed). Terminal errors move the call to `Failed`.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<Event<'a>, CallError> {
         self.feed_inner(bytes, None).map(|(e, _)| e)
     }
@@ -1104,9 +1105,9 @@ impl<'w> Call<'w> {
 
     // ---------------------------------------------------------------- persistence
 
-    /// Saves the call (in [Ready], [Sent] or [Answering]) into `out` as a
+    /// Saves the call (in `Ready`, `Sent` or `Answering`) into `out` as a
     /// versioned postcard record; returns its length or the size needed.
-    /// After a restore in [Sent] the response to the old request is lost
+    /// After a restore in `Sent` the response to the old request is lost
     /// with the old process: call [`Call::resend`].
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
         let phase =
@@ -1139,7 +1140,9 @@ impl<'w> Call<'w> {
 
     /// Restores a saved call into `state` and `buf` under `limits` (the
     /// app's current limits bound the restored regions; a save cannot raise
-    /// them). Every region is re-validated; on error `state` is unchanged.
+    /// them). Every region is re-validated as untrusted input; on error
+    /// `state` is unchanged while `buf` may have been written (it is scratch
+    /// until a state owns it).
     pub fn restore(
         state: &'w mut CallState,
         buf: &'w mut [u8],

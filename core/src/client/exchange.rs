@@ -21,9 +21,11 @@ use crate::wire::{
 /// answer's length (`u32`), little endian.
 pub(crate) const ANSWER_HEADER: usize = 6;
 
-/// The largest `max_input_requests` a call accepts: the answer records keep
-/// the index in 16 bits, and the per-key bookkeeping is quadratic in it.
-pub const MAX_INPUT_REQUESTS_LIMIT: usize = 1024;
+/// The largest `max_input_requests` a call accepts. Key uniqueness and the
+/// per-key answer lookup are quadratic in the number of keys and are redone
+/// on each access (the workspace keeps raw bytes, not an index), so the
+/// bound keeps the worst case of one access near 30k key comparisons.
+pub const MAX_INPUT_REQUESTS_LIMIT: usize = 256;
 
 /// The largest JSON-RPC id a call emits in absolute value: 2^53 - 1, the
 /// largest integer a JavaScript peer echoes back unchanged.

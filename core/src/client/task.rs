@@ -234,15 +234,15 @@ pub enum TaskEvent<'a> {
     Poll(u64),
     /// Write the next request now (seed: `tasks/result`).
     Next,
-    /// The server asked `n` questions. -> [Answering]
+    /// The server asked `n` questions. -> `Answering`
     InputRequired(usize),
-    /// The task's result object, borrowed from the fed bytes. -> [Done]
+    /// The task's result object, borrowed from the fed bytes. -> `Done`
     Complete(&'a [u8]),
-    /// The task failed with this error (extension). -> [Done]
+    /// The task failed with this error (extension). -> `Done`
     Failed(TaskError<'a>),
-    /// The task was cancelled. -> [Done]
+    /// The task was cancelled. -> `Done`
     Cancelled,
-    /// A JSON-RPC error response to our request. -> [Done]
+    /// A JSON-RPC error response to our request. -> `Done`
     RpcError(RpcError<'a>),
     /// Not the answer to our request; nothing changed.
     Unrelated(Unrelated<'a>),
@@ -386,8 +386,8 @@ impl<'w> TaskCall<'w> {
         self.st.dialect
     }
 
-    /// The request `write_request` sends next (in [Ready]) or the one in
-    /// flight (in [Sent]).
+    /// The request `write_request` sends next (in `Ready`) or the one in
+    /// flight (in `Sent`).
     pub fn next_request(&self) -> TaskRequest {
         self.st.next
     }
@@ -469,7 +469,7 @@ impl<'w> TaskCall<'w> {
 
     // ------------------------------------------------------------------- writing
 
-    /// Writes the next request (`next_request()`) with `id`. [Ready] -> [Sent].
+    /// Writes the next request (`next_request()`) with `id`. `Ready` -> `Sent`.
     pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         match self.st.phase {
             Phase::Ready => {}
@@ -493,7 +493,7 @@ impl<'w> TaskCall<'w> {
         Ok(n)
     }
 
-    /// Writes the request in flight again with a fresh `id`. Only in [Sent].
+    /// Writes the request in flight again with a fresh `id`. Only in `Sent`.
     pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         if self.st.phase != Phase::Sent {
             return Err(CallError::WrongState(self.st.phase));
@@ -504,8 +504,8 @@ impl<'w> TaskCall<'w> {
         Ok(n)
     }
 
-    /// Writes `tasks/cancel` (from [Ready], [Answering] or [Sent]; a response
-    /// to a request in flight then counts as unrelated). -> [Sent]; the
+    /// Writes `tasks/cancel` (from `Ready`, `Answering` or `Sent`; a response
+    /// to a request in flight then counts as unrelated). -> `Sent`; the
     /// acknowledgement yields [`TaskEvent::Cancelled`].
     pub fn write_cancel(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         if !matches!(self.st.phase, Phase::Ready | Phase::Answering | Phase::Sent) {
@@ -564,7 +564,7 @@ impl<'w> TaskCall<'w> {
         self.answer_at(index, answer)
     }
 
-    /// Answers the input at `index`; the last answer makes the task [Ready]
+    /// Answers the input at `index`; the last answer makes the task `Ready`
     /// to send them. [`Answer::Error`] ends the task locally (the app may
     /// still cancel it on the server with a fresh task view).
     pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
@@ -647,7 +647,7 @@ impl<'w> TaskCall<'w> {
         Ok(TaskEvent::InputRequired(reqs.len()))
     }
 
-    /// Feeds bytes received while [Sent].
+    /// Feeds bytes received while `Sent`.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<TaskEvent<'a>, CallError> {
         let ours = match (self.st.phase, self.st.ex.in_flight) {
             (Phase::Sent, Some(id)) => id,
@@ -762,7 +762,7 @@ impl<'w> TaskCall<'w> {
 
     // ---------------------------------------------------------------- persistence
 
-    /// Saves the task (in [Ready], [Sent] or [Answering]); see
+    /// Saves the task (in `Ready`, `Sent` or `Answering`); see
     /// [`super::call::Call::save`].
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
         let phase =
