@@ -425,9 +425,30 @@ impl<'w> TaskCall<'w> {
             .flat_map(|r| r.iter())
     }
 
+    /// The capabilities declared on every request.
+    pub fn caps(&self) -> ClientCapabilities {
+        self.st.caps
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &TaskLimits {
+        &self.st.limits
+    }
+
+    /// The current round's `inputRequests` object exactly as received.
+    pub fn inputs_json(&self) -> Option<&[u8]> {
+        (self.st.ex.input_count > 0)
+            .then(|| self.layout().inputs.prefix(self.buf, self.st.ex.inputs_len))
+    }
+
     /// Number of input requests in the current round.
     pub fn input_count(&self) -> usize {
         self.st.ex.input_count
+    }
+
+    /// Number of inputs answered in the current round.
+    pub fn answered_count(&self) -> usize {
+        self.st.ex.answered
     }
 
     /// The input request at `index`.
@@ -455,6 +476,11 @@ impl<'w> TaskCall<'w> {
     /// The last JSON-RPC id used.
     pub fn last_id(&self) -> Option<i64> {
         self.st.ex.last_id
+    }
+
+    /// The id of the request in flight.
+    pub fn in_flight_id(&self) -> Option<i64> {
+        self.st.ex.in_flight
     }
 
     /// The terminal error, once [`Phase::Failed`].

@@ -197,3 +197,103 @@ impl<'a> TaskError<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    fn obj(s: &str) -> Object<'_> {
+        json::parse(s.as_bytes()).unwrap().as_object().unwrap()
+    }
+
+    #[test]
+    fn status_case_is_ignored_only_in_the_seed_dialect() {
+        let s = json::parse(br#""Input_Required""#)
+            .unwrap()
+            .as_str()
+            .unwrap();
+        assert_eq!(
+            TaskStatus::parse(&s, TaskDialect::Seed),
+            Some(TaskStatus::InputRequired)
+        );
+        assert_eq!(TaskStatus::parse(&s, TaskDialect::Extension), None);
+        let s = json::parse(br#""w\u006frking""#).unwrap().as_str().unwrap();
+        assert_eq!(
+            TaskStatus::parse(&s, TaskDialect::Extension),
+            Some(TaskStatus::Working)
+        );
+        let s = json::parse(br#""workingx""#).unwrap().as_str().unwrap();
+        assert_eq!(TaskStatus::parse(&s, TaskDialect::Seed), None);
+    }
+
+    #[test]
+    fn a_task_record_needs_an_id_and_a_known_status() {
+        let r = TaskRecord::parse(
+            obj(r#"{"taskId":"t","status":"failed","pollIntervalMs":-3,"statusMessage":"x"}"#),
+            TaskDialect::Extension,
+        )
+        .unwrap();
+        assert_eq!(r.task_id.raw_token(), br#""t""#);
+        assert_eq!(r.status, TaskStatus::Failed);
+        assert!(r.status.is_terminal());
+        assert_eq!(r.poll_interval_ms, Some(0));
+        assert!(r.status_message.unwrap().eq_str("x"));
+        let e = |s| TaskRecord::parse(obj(s), TaskDialect::Seed).map(|_| ());
+        assert_eq!(e(r#"{"status":"working"}"#), Err(Violation::BadTask));
+        assert_eq!(
+            e(r#"{"taskId":1,"status":"working"}"#),
+            Err(Violation::BadTask)
+        );
+        assert_eq!(
+            e(r#"{"taskId":"t","status":"done"}"#),
+            Err(Violation::UnknownTaskStatus)
+        );
+        assert_eq!(
+            e(r#"{"taskId":"t","taskId":"u","status":"working"}"#),
+            Err(Violation::BadTask)
+        );
+        assert_eq!(
+            e(r#"{"taskId":"t","status":"working","pollInterval":1.5}"#),
+            Err(Violation::BadTask)
+        );
+        assert_eq!(
+            e(r#"{"taskId":"t","status":"working","pollInterval":null}"#),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn created_task_reads_both_shapes() {
+        let seed = obj(r#"{"task":{"taskId":"s","status":"working","pollInterval":100}}"#);
+        let t = created_task(seed, TaskDialect::Seed).unwrap().unwrap();
+        assert_eq!(
+            (t.task_id.raw_token(), t.poll_interval_ms),
+            (&br#""s""#[..], Some(100))
+        );
+        assert_eq!(
+            created_task(obj(r#"{"content":[]}"#), TaskDialect::Seed),
+            Ok(None)
+        );
+        assert_eq!(
+            created_task(obj(r#"{"task":[]}"#), TaskDialect::Seed),
+            Err(Violation::BadTask)
+        );
+        let ext =
+            obj(r#"{"resultType":"task","taskId":"e","status":"working","pollIntervalMs":7}"#);
+        let t = created_task(ext, TaskDialect::Extension).unwrap().unwrap();
+        assert_eq!(
+            (t.task_id.raw_token(), t.poll_interval_ms),
+            (&br#""e""#[..], Some(7))
+        );
+    }
+
+    #[test]
+    fn a_task_error_is_a_json_rpc_error_object() {
+        let v = json::parse(br#"{"code":-1,"message":"m","data":[1]}"#).unwrap();
+        let e = TaskError::parse(v).unwrap();
+        assert_eq!((e.code, e.data.unwrap().raw()), (-1, &b"[1]"[..]));
+        let v = json::parse(br#"{"code":"x","message":"m"}"#).unwrap();
+        assert_eq!(TaskError::parse(v), Err(Violation::BadTask));
+    }
+}
