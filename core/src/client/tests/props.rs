@@ -8,6 +8,7 @@ use crate::client::call::{Answer, Event, Phase};
 use crate::wire::{parse_message, ElicitAction, InputKind, Message, Root, WireLimits};
 use proptest::prelude::*;
 use std::format;
+use std::string::ToString;
 
 /// Distinct keys (decoded), some spelled with escapes the call must echo.
 const KEYS: [&str; 5] = ["a", "b", r"c\/x", r"d\u00e9", "e"];
@@ -296,5 +297,105 @@ proptest! {
             }
         }
         prop_assert!(call.round() <= limits.max_rounds + 1);
+    }
+}
+
+/// Task-shaped replies, valid and not, for either dialect.
+fn task_reply() -> impl Strategy<Value = String> {
+    let status = prop_oneof![
+        Just("working"),
+        Just("input_required"),
+        Just("completed"),
+        Just("failed"),
+        Just("cancelled"),
+        Just("Working"),
+        Just("paused"),
+    ];
+    let extra = prop_oneof![
+        Just(""),
+        Just(r#","pollIntervalMs":0"#),
+        Just(r#","pollInterval":5000000000"#),
+        Just(r#","inputRequests":{"k":{"method":"roots/list"}}"#),
+        Just(
+            r#","inputRequests":{"u":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://x"}}}"#
+        ),
+        Just(r#","result":{"content":[]}"#),
+        Just(r#","error":{"code":1,"message":"m"}"#),
+        Just(r#","requestState":"s""#),
+    ];
+    let result_type = prop_oneof![
+        Just(""),
+        Just(r#""resultType":"complete","#),
+        Just(r#""resultType":"input_required","#),
+        Just(r#""resultType":"task","#),
+    ];
+    let task_id = prop_oneof![Just("t"), Just(r"\u0074"), Just("other")];
+    prop_oneof![
+        8 => (result_type, task_id, status, extra).prop_map(|(rt, id, st, ex)| {
+            format!(r#"{{"jsonrpc":"2.0","id":ID,"result":{{{rt}"taskId":"{id}","status":"{st}"{ex}}}}}"#)
+        }),
+        2 => Just(r#"{"jsonrpc":"2.0","id":ID,"result":{"resultType":"input_required","inputRequests":{"k":{"method":"roots/list"}},"requestState":"s"}}"#.to_string()),
+        1 => Just(r#"{"jsonrpc":"2.0","id":ID,"result":{}}"#.to_string()),
+        1 => Just(r#"{"jsonrpc":"2.0","id":ID,"error":{"code":-1,"message":"no"}}"#.to_string()),
+        1 => Just(r#"{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{}}"#.to_string()),
+        1 => proptest::collection::vec(any::<u8>(), 0..24)
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn any_task_reply_sequence_ends_within_polls_and_rounds(
+        seed in any::<bool>(),
+        replies in proptest::collection::vec(task_reply(), 0..64)
+    ) {
+        let dialect = if seed { crate::wire::TaskDialect::Seed } else { crate::wire::TaskDialect::Extension };
+        let limits = crate::client::task::TaskLimits {
+            max_polls: 5,
+            max_rounds: 3,
+            ..Default::default()
+        };
+        let caps = ClientCapabilities { roots: true, tasks: true, ..ClientCapabilities::default() };
+        let mut th = TaskHarness::new(&TaskConfig { caps, limits, ..TaskConfig::new(dialect, "t") });
+        let mut task = th.task();
+        let mut out = vec![0u8; 4096];
+        let roots = [Root { uri: "file:///w", name: None }];
+        let mut id = 0i64;
+        let mut writes = 0u32;
+        let mut replies = replies.into_iter();
+        loop {
+            match task.state() {
+                Phase::Ready => {
+                    id += 1;
+                    let n = task.write_request(id, &mut out).unwrap();
+                    prop_assert!(parse_message(&out[..n], &WireLimits::default()).is_ok());
+                    writes += 1;
+                    // Gets are capped by max_polls, the rest by rounds (two
+                    // requests per round in the seed dialect) plus the end.
+                    prop_assert!(writes <= 5 + 2 * 3 + 2, "{writes} writes");
+                    prop_assert!(task.polls() <= 5);
+                }
+                Phase::Answering => {
+                    for i in 0..task.input_count() {
+                        task.answer_at(i, Answer::Roots(&roots)).unwrap();
+                    }
+                }
+                Phase::Sent => {
+                    let Some(r) = replies.next() else { break };
+                    let bytes = r.replace("ID", &format!("{id}"));
+                    match task.feed(bytes.as_bytes()) {
+                        Ok(_) => {}
+                        Err(e) => {
+                            prop_assert!(e.is_terminal(), "{e:?}");
+                            prop_assert_eq!(task.state(), Phase::Failed);
+                        }
+                    }
+                }
+                Phase::Done | Phase::Failed => break,
+            }
+        }
+        prop_assert!(task.round() <= 4);
     }
 }
