@@ -778,11 +778,7 @@ impl<'w> Call<'w> {
 
     /// The current round's input requests: key token and request.
     pub fn inputs(&self) -> impl Iterator<Item = (JsonStr<'_>, InputRequest<'_>)> + '_ {
-        self.st
-            .ex
-            .inputs(self.buf, &self.layout(), &self.st.limits.wire)
-            .into_iter()
-            .flat_map(|r| r.iter())
+        (0..self.st.ex.input_count).filter_map(move |i| self.input_at(i))
     }
 
     /// The current round's `inputRequests` object exactly as received
@@ -799,14 +795,13 @@ impl<'w> Call<'w> {
 
     /// The input request at `index` (server order).
     pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
-        self.inputs().nth(index)
+        let json = &self.st.limits.wire.json;
+        self.st.ex.input_at(self.buf, &self.layout(), json, index)
     }
 
     /// The index of the input whose key decodes to `key`.
     pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
-        self.st
-            .ex
-            .index_of(self.buf, &self.layout(), &self.st.limits.wire, key)
+        self.st.ex.index_of(self.buf, &self.layout(), key)
     }
 
     /// The stored answer to input `index`, as it will be sent.
@@ -909,9 +904,7 @@ impl<'w> Call<'w> {
         w.raw(params.get(..params.len().saturating_sub(1)).unwrap_or(&[]));
         if self.st.ex.input_count > 0 {
             w.raw(b",\"inputResponses\":");
-            self.st
-                .ex
-                .write_responses(&mut w, buf, &layout, &self.st.limits.wire);
+            self.st.ex.write_responses(&mut w, buf, &layout);
         }
         if let Some(s) = self.st.ex.request_state(buf, &layout) {
             w.raw(b",\"requestState\":").raw(s);
@@ -937,9 +930,7 @@ impl<'w> Call<'w> {
         }
         let layout = self.layout();
         if let Answer::Error { code } = answer {
-            self.st
-                .ex
-                .open_input(self.buf, &layout, &self.st.limits.wire, index)?;
+            self.st.ex.open_input(self.buf, &layout, index)?;
             return Err(self.fail(CallError::AnsweredWithError { index, code }));
         }
         let limits = self.st.limits.ex();

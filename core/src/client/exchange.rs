@@ -3,28 +3,32 @@
 //! copy), its `requestState` (the raw token), the answers, the round counter,
 //! the JSON-RPC ids, and the attribution of incoming bytes to our request.
 //!
-//! Workspace layout (one caller buffer, four regions, sizes from the limits):
-//! `[head | inputs | state | answers]`. `head` is the machine's fixed request
-//! part (a call's rendered params, a task's `_meta` members and id). Answers
-//! are stored as records `[index: u16 LE][len: u32 LE][answer JSON]` in the
-//! order they were given.
+//! Workspace layout (one caller buffer, five regions, sizes from the limits):
+//! `[head | inputs | index | state | answers]`. `head` is the machine's fixed
+//! request part (a call's rendered params, a task's `_meta` and id). `inputs`
+//! is the raw `inputRequests` object, validated once on receipt; `index`
+//! holds one entry per input (`[key off, key len, value off, value len]` as
+//! u32 LE, then the kind byte) so later accesses read one entry instead of
+//! re-validating the whole map. Answers are stored as records
+//! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
 
 use super::call::{Answer, AnswerError, CallError, RpcError, Unrelated};
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
 use crate::wire::response::{write_elicit_result, write_roots_result};
 use crate::wire::{
-    parse_message, ClientCapabilities, ElicitAction, InputKind, InputRequests, InputResponse,
-    Message, ResponseKind, Violation, WireError, WireLimits,
+    parse_message, ClientCapabilities, ElicitAction, InputKind, InputRequest, InputRequests,
+    InputResponse, Message, ResponseKind, Violation, WireError, WireLimits,
 };
 
 /// Bytes in front of each stored answer: the input's index (`u16`) and the
 /// answer's length (`u32`), little endian.
 pub(crate) const ANSWER_HEADER: usize = 6;
 
-/// The largest `max_input_requests` a call accepts. Key uniqueness and the
-/// per-key answer lookup are quadratic in the number of keys and are redone
-/// on each access (the workspace keeps raw bytes, not an index), so the
-/// bound keeps the worst case of one access near 30k key comparisons.
+/// Bytes of one input's index entry: four u32 offsets/lengths and the kind.
+pub(crate) const INDEX_ENTRY: usize = 17;
+
+/// The largest `max_input_requests` a call accepts: the key-uniqueness check
+/// on receipt and the answer lookup are quadratic in the number of keys.
 pub const MAX_INPUT_REQUESTS_LIMIT: usize = 256;
 
 /// The largest JSON-RPC id a call emits in absolute value: 2^53 - 1, the
@@ -56,11 +60,12 @@ impl Region {
     }
 }
 
-/// The four regions of a workspace.
+/// The five regions of a workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Layout {
     pub head: Region,
     pub inputs: Region,
+    pub index: Region,
     pub state: Region,
     pub answers: Region,
     pub total: usize,
@@ -68,7 +73,7 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// Lays the regions out back to back; `None` on arithmetic overflow or
-    /// a region larger than `u32::MAX` (answer lengths are stored in 32 bits).
+    /// a region larger than `u32::MAX` (offsets are stored in 32 bits).
     pub fn new(
         head: usize,
         inputs: usize,
@@ -77,34 +82,31 @@ impl Layout {
         max_inputs: usize,
     ) -> Option<Layout> {
         let answers = answers.checked_add(ANSWER_HEADER.checked_mul(max_inputs)?)?;
+        let index = INDEX_ENTRY.checked_mul(max_inputs)?;
         let limit = u32::MAX as usize;
         if head > limit || inputs > limit || state > limit || answers > limit {
             return None;
         }
-        let head_r = Region {
-            start: 0,
-            len: head,
+        let mut start = 0usize;
+        let mut next = |len: usize| -> Option<Region> {
+            let r = Region { start, len };
+            start = start.checked_add(len)?;
+            Some(r)
         };
-        let inputs_r = Region {
-            start: head,
-            len: inputs,
-        };
-        let state_start = head.checked_add(inputs)?;
-        let state_r = Region {
-            start: state_start,
-            len: state,
-        };
-        let answers_start = state_start.checked_add(state)?;
-        let answers_r = Region {
-            start: answers_start,
-            len: answers,
-        };
+        let (head, inputs, index, state, answers) = (
+            next(head)?,
+            next(inputs)?,
+            next(index)?,
+            next(state)?,
+            next(answers)?,
+        );
         Some(Layout {
-            head: head_r,
-            inputs: inputs_r,
-            state: state_r,
-            answers: answers_r,
-            total: answers_start.checked_add(answers)?,
+            head,
+            inputs,
+            index,
+            state,
+            answers,
+            total: start,
         })
     }
 }
@@ -155,19 +157,49 @@ pub(crate) struct Exchange {
 }
 
 impl Exchange {
-    /// The stored `inputRequests`, re-read from the workspace.
-    pub fn inputs<'b>(
+    /// Input `i` of the round: its key token and its request, read through
+    /// the index (the map itself was validated on receipt).
+    pub fn input_at<'b>(
         &self,
         buf: &'b [u8],
         layout: &Layout,
-        wire: &WireLimits,
-    ) -> Option<InputRequests<'b>> {
-        if self.input_count == 0 {
+        json: &ParseLimits,
+        i: usize,
+    ) -> Option<(JsonStr<'b>, InputRequest<'b>)> {
+        let e = self.entry(buf, layout, i)?;
+        let raw = layout.inputs.prefix(buf, self.inputs_len);
+        let key = json::parse(raw.get(e.key.clone())?).ok()?.as_str()?;
+        let value = json::parse_with(raw.get(e.value.clone())?, json).ok()?;
+        Some((key, InputRequest::parse(value).ok()?))
+    }
+
+    /// The raw key token of input `i`.
+    fn key_token<'b>(&self, buf: &'b [u8], layout: &Layout, i: usize) -> Option<&'b [u8]> {
+        let e = self.entry(buf, layout, i)?;
+        layout.inputs.prefix(buf, self.inputs_len).get(e.key)
+    }
+
+    fn entry(&self, buf: &[u8], layout: &Layout, i: usize) -> Option<Entry> {
+        if i >= self.input_count {
             return None;
         }
-        let raw = layout.inputs.prefix(buf, self.inputs_len);
-        let v = json::parse_with(raw, &wire.json).ok()?;
-        InputRequests::parse(v, wire).ok()
+        let at = i.checked_mul(INDEX_ENTRY)?;
+        let raw = layout
+            .index
+            .prefix(buf, at.checked_add(INDEX_ENTRY)?)
+            .get(at..)?;
+        let (&[a0, a1, a2, a3, b0, b1, b2, b3], rest) = raw.split_first_chunk::<8>()?;
+        let (&[c0, c1, c2, c3, d0, d1, d2, d3], rest) = rest.split_first_chunk::<8>()?;
+        let span = |o: [u8; 4], l: [u8; 4]| -> Option<core::ops::Range<usize>> {
+            let o = usize::try_from(u32::from_le_bytes(o)).ok()?;
+            let l = usize::try_from(u32::from_le_bytes(l)).ok()?;
+            Some(o..o.checked_add(l)?)
+        };
+        Some(Entry {
+            key: span([a0, a1, a2, a3], [b0, b1, b2, b3])?,
+            value: span([c0, c1, c2, c3], [d0, d1, d2, d3])?,
+            kind: kind_of(*rest.first()?)?,
+        })
     }
 
     /// The stored `requestState` token, quotes and escapes included.
@@ -220,6 +252,11 @@ impl Exchange {
                 });
             }
             copy_into(layout.inputs.tail_mut(buf, 0), raw)?;
+            write_index(layout.index.tail_mut(buf, 0), reqs.raw()).ok_or(
+                CallError::WorkspaceTooSmall {
+                    needed: layout.total,
+                },
+            )?;
             self.inputs_len = raw.len();
             self.input_count = reqs.len();
         }
@@ -268,13 +305,11 @@ impl Exchange {
         &self,
         buf: &[u8],
         layout: &Layout,
-        wire: &WireLimits,
         index: usize,
     ) -> Result<InputKind, CallError> {
         let kind = self
-            .inputs(buf, layout, wire)
-            .and_then(|reqs| reqs.iter().nth(index))
-            .map(|(_, r)| r.kind())
+            .entry(buf, layout, index)
+            .map(|e| e.kind)
             .ok_or(CallError::UnknownKey)?;
         if self.answer_of(buf, layout, index).is_some() {
             return Err(CallError::AlreadyAnswered { index });
@@ -283,15 +318,14 @@ impl Exchange {
     }
 
     /// The index of the input whose key decodes to `key`.
-    pub fn index_of(
-        &self,
-        buf: &[u8],
-        layout: &Layout,
-        wire: &WireLimits,
-        key: &str,
-    ) -> Result<usize, CallError> {
-        self.inputs(buf, layout, wire)
-            .and_then(|reqs| reqs.iter().position(|(k, _)| k.eq_str(key)))
+    pub fn index_of(&self, buf: &[u8], layout: &Layout, key: &str) -> Result<usize, CallError> {
+        (0..self.input_count)
+            .find(|&i| {
+                self.key_token(buf, layout, i)
+                    .and_then(|t| json::parse(t).ok())
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|k| k.eq_str(key))
+            })
             .ok_or(CallError::UnknownKey)
     }
 
@@ -305,7 +339,7 @@ impl Exchange {
         index: usize,
         answer: &Answer<'_>,
     ) -> Result<(), CallError> {
-        let kind = self.open_input(buf, layout, &limits.wire, index)?;
+        let kind = self.open_input(buf, layout, index)?;
         let index16 = u16::try_from(index).map_err(|_| CallError::UnknownKey)?;
         let start = self.answers_len;
         let body_at = start.saturating_add(ANSWER_HEADER);
@@ -336,23 +370,15 @@ impl Exchange {
 
     /// Writes the `inputResponses` object: every asked key, spelled as the
     /// server spelled it, with its answer, in the server's order.
-    pub fn write_responses(
-        &self,
-        w: &mut Writer<'_>,
-        buf: &[u8],
-        layout: &Layout,
-        wire: &WireLimits,
-    ) {
+    pub fn write_responses(&self, w: &mut Writer<'_>, buf: &[u8], layout: &Layout) {
         w.byte(b'{');
         let mut first = true;
-        if let Some(reqs) = self.inputs(buf, layout, wire) {
-            for (i, (key, _)) in reqs.iter().enumerate() {
-                if let Some(answer) = self.answer_of(buf, layout, i) {
-                    w.comma(&mut first)
-                        .json_str_raw(&key)
-                        .byte(b':')
-                        .raw(answer);
-                }
+        for i in 0..self.input_count {
+            if let (Some(key), Some(answer)) = (
+                self.key_token(buf, layout, i),
+                self.answer_of(buf, layout, i),
+            ) {
+                w.comma(&mut first).raw(key).byte(b':').raw(answer);
             }
         }
         w.byte(b'}');
@@ -380,7 +406,7 @@ impl Exchange {
     /// answers are well-formed records for distinct, asked keys.
     pub fn validate(
         &mut self,
-        buf: &[u8],
+        buf: &mut [u8],
         layout: &Layout,
         limits: &ExLimits,
         caps: &ClientCapabilities,
@@ -391,7 +417,9 @@ impl Exchange {
         }
         self.input_count = 0;
         if self.inputs_len > 0 {
-            let raw = layout.inputs.prefix(buf, self.inputs_len);
+            // The inputs region lies before the index region.
+            let (lo, hi) = buf.split_at_mut(layout.index.start.min(buf.len()));
+            let raw = layout.inputs.prefix(lo, self.inputs_len);
             let v = json::parse_with(raw, &wire.json).map_err(|_| ())?;
             let reqs = InputRequests::parse(v, wire).map_err(|_| ())?;
             if reqs.is_empty() || v.raw().len() != raw.len() {
@@ -400,8 +428,11 @@ impl Exchange {
             if !caps.covers(&reqs.required_capabilities()) {
                 return Err(());
             }
+            let index = hi.get_mut(..layout.index.len).ok_or(())?;
+            write_index(index, reqs.raw()).ok_or(())?;
             self.input_count = reqs.len();
         }
+        let buf: &[u8] = buf;
         if self.state_len > 0 {
             let raw = layout.state.prefix(buf, self.state_len);
             let v = json::parse_with(raw, &wire.json).map_err(|_| ())?;
@@ -426,11 +457,7 @@ impl Exchange {
             {
                 return Err(());
             }
-            let kind = self
-                .inputs(buf, layout, wire)
-                .and_then(|r| r.iter().nth(index))
-                .map(|(_, r)| r.kind())
-                .ok_or(())?;
+            let kind = self.entry(buf, layout, index).map(|e| e.kind).ok_or(())?;
             let mut sink = Writer::new(&mut []);
             render_answer(&mut sink, kind, &Answer::Json(body), &wire.json).map_err(|_| ())?;
             count += 1;
@@ -454,6 +481,49 @@ impl Exchange {
         }
         Ok(())
     }
+}
+
+/// One decoded index entry: ranges relative to the inputs region.
+struct Entry {
+    key: core::ops::Range<usize>,
+    value: core::ops::Range<usize>,
+    kind: InputKind,
+}
+
+fn kind_of(code: u8) -> Option<InputKind> {
+    [
+        InputKind::ElicitForm,
+        InputKind::ElicitUrl,
+        InputKind::Sampling,
+        InputKind::Roots,
+    ]
+    .into_iter()
+    .find(|k| *k as u8 == code)
+}
+
+/// Writes the index of a validated `inputRequests` object: for each member
+/// the key token's and the value's offset and length relative to the
+/// object's first byte, and the request kind. `None` if `dst` is too small
+/// or an entry does not read back (neither happens for a validated map).
+fn write_index(dst: &mut [u8], obj: Object<'_>) -> Option<()> {
+    let base = obj.raw().as_ptr() as usize;
+    // Address arithmetic only: members are sub-slices of `obj`.
+    let off = |s: &[u8]| u32::try_from((s.as_ptr() as usize).checked_sub(base)?).ok();
+    let len = |s: &[u8]| u32::try_from(s.len()).ok();
+    for (i, (k, v)) in obj.iter().enumerate() {
+        let kind = InputRequest::parse(v).ok()?.kind() as u8;
+        let at = i.checked_mul(INDEX_ENTRY)?;
+        let slot = dst.get_mut(at..at.checked_add(INDEX_ENTRY)?)?;
+        let token = k.raw_token();
+        let mut bytes = [0u8; INDEX_ENTRY];
+        let fields = [off(token)?, len(token)?, off(v.raw())?, len(v.raw())?];
+        for (chunk, n) in bytes.chunks_exact_mut(4).zip(fields) {
+            chunk.copy_from_slice(&n.to_le_bytes());
+        }
+        *bytes.last_mut()? = kind;
+        slot.copy_from_slice(&bytes);
+    }
+    Some(())
 }
 
 fn copy_into(dst: &mut [u8], src: &[u8]) -> Result<(), CallError> {
