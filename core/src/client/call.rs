@@ -20,14 +20,16 @@
 //! caller-provided byte workspace of [`Call::workspace_size`] bytes, viewed
 //! together as a [`Call`]. [`Call::attach`] rebuilds the view in O(1), so a C
 //! shell can keep both in caller memory and reattach on every call. The
-//! workspace holds four regions, each bounded by a [`CallLimits`] field:
+//! workspace holds these regions, each bounded by a [`CallLimits`] field:
 //! - params: the request's params rendered once at init: the caller's
 //!   members with `_meta` first, carrying the protocol version, the call's
 //!   capabilities, the client info and the caller's other `_meta` members;
-//! - inputs: the last round's `inputRequests` object, copied raw;
+//! - inputs: the last round's `inputRequests` object, copied raw, plus a
+//!   17-byte index entry per possible key (validated once, read in O(1));
 //! - state: the last round's `requestState` token, quotes and escapes
 //!   included, echoed byte for byte;
-//! - answers: the answers to the current round, raw JSON per key.
+//! - answers: the answers to the current round, raw JSON per key (plus 6
+//!   bytes of bookkeeping per possible key).
 //!
 //! A complete result is not copied: [`Event::Complete`] borrows it from the
 //! fed bytes, [`Call::result`] finds it again in those bytes, and
@@ -670,8 +672,9 @@ fn render_params(
 }
 
 impl<'w> Call<'w> {
-    /// Bytes of workspace a call with these limits needs (the sum of the
-    /// four regions plus 6 bytes per possible input key). Saturates to
+    /// Bytes of workspace a call with these limits needs: the four region
+    /// bounds plus 23 bytes per possible input key (index and answer
+    /// bookkeeping). With the defaults: 54,720 bytes. Saturates to
     /// `usize::MAX` for limits that cannot be laid out; `init` refuses those
     /// with [`CallError::BadLimits`].
     pub fn workspace_size(limits: &CallLimits) -> usize {
