@@ -227,7 +227,11 @@ impl From<Violation> for mrtr_status {
             | V::BadInputResponses
             | V::BadMeta
             | V::BadRequestParams
-            | V::ResultNotObject => mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
+            | V::ResultNotObject
+            | V::BadTask
+            | V::UnknownTaskStatus
+            | V::TaskIdMismatch
+            | V::UnexpectedResultType => mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
         }
     }
 }

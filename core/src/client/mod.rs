@@ -1,7 +1,24 @@
-//! Client side: the helpers a UI and an HTTP stack need around a call.
+//! The client half: drive one logical request through its legs ([`call`]),
+//! follow a task in either dialect ([`task`]), and the helpers a UI and an
+//! HTTP stack need around a call ([`form`], [`url`], [`roots`], [`http`],
+//! [`sse`]).
 
+pub mod call;
 pub mod form;
 pub mod http;
 pub mod roots;
 pub mod sse;
+pub mod task;
 pub mod url;
+
+mod exchange;
+mod persist;
+
+pub use call::{
+    Answer, AnswerError, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Counter,
+    Event, IdSource, Phase, RpcError, TaskHandoff, Unrelated,
+};
+pub use task::{TaskCall, TaskConfig, TaskEvent, TaskLimits, TaskRequest, TaskState};
+
+#[cfg(test)]
+mod tests;

@@ -150,6 +150,17 @@ pub enum Violation {
     BadRequestParams,
     /// A response's `result` is not an object (MCP results always are).
     ResultNotObject,
+    /// A task record lacks `taskId` or `status`, a field is mistyped, or a
+    /// field its status requires is missing (`inputRequests`, `result`,
+    /// `error`).
+    BadTask,
+    /// A task `status` that is not one of the five the protocol defines.
+    UnknownTaskStatus,
+    /// A task response names a different task than the one asked about.
+    TaskIdMismatch,
+    /// A known `resultType` that the method cannot return (e.g. `task` in
+    /// answer to `tasks/get`).
+    UnexpectedResultType,
 }
 
 use super::caps::ClientCapabilities;

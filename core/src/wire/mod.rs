@@ -9,6 +9,7 @@ pub mod error;
 pub mod input;
 pub mod response;
 pub mod result;
+pub mod task;
 
 pub use caps::{ClientCapabilities, ClientInfo};
 pub use envelope::{parse_message, Id, Message};
@@ -19,6 +20,7 @@ pub use result::{
     classify_result, classify_result_from, InputRequiredResult, ResultKind, ResultOutcome,
     ServerRevision,
 };
+pub use task::{TaskDialect, TaskRecord, TaskStatus};
 
 use crate::json::ParseLimits;
 

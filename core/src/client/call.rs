@@ -1,0 +1,1226 @@
+//! One logical `tools/call`, `prompts/get` or `resources/read` through all
+//! its legs (DESIGN.md section 3).
+//!
+//! ```text
+//!  init(config) -> [Ready]
+//!  Ready:     write_request(id, out) -> [Sent]          a fresh id every leg
+//!  Sent:      feed(bytes) -> Complete(result)           -> [Done]
+//!                          | TaskCreated(task)          -> [Done] (hand to a TaskCall)
+//!                          | InputRequired(n)           -> [Answering]
+//!                          | RetryAfter(ms)  state only -> [Ready]
+//!                          | RpcError(code, msg, data)  -> [Done]
+//!                          | Unrelated(..)              (state kept)
+//!             resend(id, out): same request, fresh id (transport failure)
+//!  Answering: inputs() / answer(key, ..) ... last key answered -> [Ready]
+//!  any terminal error -> [Failed] (see `error()`)
+//! ```
+//!
+//! # Memory
+//! A call is a plain-data [`CallState`] (no references, no lifetimes) plus a
+//! caller-provided byte workspace of [`Call::workspace_size`] bytes, viewed
+//! together as a [`Call`]. [`Call::attach`] rebuilds the view in O(1), so a C
+//! shell can keep both in caller memory and reattach on every call. The
+//! workspace holds these regions, each bounded by a [`CallLimits`] field:
+//! - params: the request's params rendered once at init: the caller's
+//!   members with `_meta` first, carrying the protocol version, the call's
+//!   capabilities, the client info and the caller's other `_meta` members;
+//! - inputs: the last round's `inputRequests` object, copied raw, plus a
+//!   17-byte index entry per possible key (validated once, read in O(1));
+//! - state: the last round's `requestState` token, quotes and escapes
+//!   included, echoed byte for byte;
+//! - answers: the answers to the current round, raw JSON per key (plus 6
+//!   bytes of bookkeeping per possible key).
+//!
+//! A complete result is not copied: [`Event::Complete`] borrows it from the
+//! fed bytes, [`Call::result`] finds it again in those bytes, and
+//! [`Call::feed_copy`] copies it into a caller buffer (C apps that reuse
+//! their receive buffer). Results can be far larger than any workspace.
+//!
+//! # Rules
+//! - Retry = the original params + `inputResponses` (the bare results, keys
+//!   written as the server spelled them) + `requestState` (only when the last
+//!   round had one). A new round replaces everything of the previous one, so
+//!   no answer or state leaks into a later leg, and nothing leaves the call.
+//! - Ids: every leg needs an id greater than every id the call used before
+//!   (and within +-(2^53-1)); responses are matched by that number id, a
+//!   string id never matches. After a restore in a fresh process, seed the id
+//!   source past [`Call::last_id`] (see [`Counter::after`]).
+//! - A request kind the call did not declare is a protocol violation, not a
+//!   prompt. `input_required` without fields, an unknown `resultType`, or a
+//!   `task` result without the Tasks extension declared are violations too.
+//! - Caps: `max_rounds` `input_required` results (default 10), and
+//!   `max_state_only_rounds` consecutive state-only rounds (default 3, the
+//!   count resets when a round asks questions) with a backoff of 50 ms
+//!   doubling up to 250 ms, surfaced as [`Event::RetryAfter`].
+//! - Every key must be answered before the retry; [`Answer::Error`] ends the
+//!   call locally with [`CallError::AnsweredWithError`]: MRTR has no error
+//!   shape for an input response (the official Python SDK raises likewise).
+//!
+//! # Bytes that are not the answer
+//! While [`Phase::Sent`], fed bytes are the transport's candidate answer to
+//! the request in flight. A well-formed message for another id, a
+//! notification, a server request or an error with a `null` id is
+//! [`Event::Unrelated`]. A message that fails validation is ours if its `id`
+//! is ours, unrelated if it names another id, and otherwise (no readable id,
+//! or not JSON at all) a transport failure: both end the call with
+//! [`CallError::Malformed`]. Garbage on the connection of our request means
+//! the connection is broken; an app that multiplexes many requests over one
+//! stream routes by id before feeding.
+
+use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
+use super::persist::{self, Saved};
+use crate::json::{self, JsonStr, Object, Value, Writer};
+use crate::wire::caps::write_request_meta_members;
+use crate::wire::envelope::write_request_head;
+use crate::wire::task::created_task;
+use crate::wire::{
+    classify_result, ClientCapabilities, ClientInfo, ElicitAction, Id, InputKind, InputRequest,
+    Message, ResultOutcome, Root, TaskDialect, TaskRecord, Violation, WireError, WireLimits,
+    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
+};
+
+pub use super::exchange::{MAX_INPUT_REQUESTS_LIMIT, MAX_SAFE_ID};
+
+/// Default bound of the rendered params (caller params + `_meta`): 16 KiB.
+pub const DEFAULT_MAX_PARAMS_BYTES: usize = 16 * 1024;
+/// Default bound of one round's `inputRequests` copy: 16 KiB.
+pub const DEFAULT_MAX_INPUTS_BYTES: usize = 16 * 1024;
+/// Default bound of the `requestState` token, quotes included: 4 KiB (the
+/// size of a sealed state in this project's seal module).
+pub const DEFAULT_MAX_STATE_BYTES: usize = 4 * 1024;
+/// Default bound of one round's answers (JSON bytes, all keys): 16 KiB.
+pub const DEFAULT_MAX_ANSWERS_BYTES: usize = 16 * 1024;
+/// Default cap on `input_required` results per call (the Python SDK's).
+pub const DEFAULT_MAX_ROUNDS: u32 = 10;
+/// Default cap on consecutive state-only rounds.
+pub const DEFAULT_MAX_STATE_ONLY_ROUNDS: u32 = 3;
+/// Default first backoff after a state-only round.
+pub const DEFAULT_BACKOFF_INITIAL_MS: u32 = 50;
+/// Default ceiling of the doubling backoff.
+pub const DEFAULT_BACKOFF_MAX_MS: u32 = 250;
+
+/// Every capacity and cap of a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallLimits {
+    /// Limits for reading server messages (size, depth, number of input
+    /// requests, key length).
+    pub wire: WireLimits,
+    /// Bound of the rendered params region.
+    pub max_params_bytes: usize,
+    /// Bound of the `inputRequests` copy.
+    pub max_inputs_bytes: usize,
+    /// Bound of the `requestState` token copy.
+    pub max_state_bytes: usize,
+    /// Bound of the answers of one round (JSON bytes; the region adds 6
+    /// bytes of bookkeeping per possible key).
+    pub max_answers_bytes: usize,
+    /// Maximum `input_required` results one call accepts.
+    pub max_rounds: u32,
+    /// Maximum consecutive state-only `input_required` results.
+    pub max_state_only_rounds: u32,
+    /// Backoff after the first state-only round, in milliseconds.
+    pub backoff_initial_ms: u32,
+    /// Ceiling of the doubling backoff, in milliseconds.
+    pub backoff_max_ms: u32,
+}
+
+impl Default for CallLimits {
+    fn default() -> Self {
+        CallLimits {
+            wire: WireLimits::default(),
+            max_params_bytes: DEFAULT_MAX_PARAMS_BYTES,
+            max_inputs_bytes: DEFAULT_MAX_INPUTS_BYTES,
+            max_state_bytes: DEFAULT_MAX_STATE_BYTES,
+            max_answers_bytes: DEFAULT_MAX_ANSWERS_BYTES,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            max_state_only_rounds: DEFAULT_MAX_STATE_ONLY_ROUNDS,
+            backoff_initial_ms: DEFAULT_BACKOFF_INITIAL_MS,
+            backoff_max_ms: DEFAULT_BACKOFF_MAX_MS,
+        }
+    }
+}
+
+impl CallLimits {
+    fn layout(&self) -> Result<Layout, CallError> {
+        exchange::check_wire_limits(&self.wire)?;
+        Layout::new(
+            self.max_params_bytes,
+            self.max_inputs_bytes,
+            self.max_state_bytes,
+            self.max_answers_bytes,
+            self.wire.max_input_requests,
+        )
+        .ok_or(CallError::BadLimits)
+    }
+
+    fn ex(&self) -> ExLimits {
+        ExLimits {
+            wire: self.wire,
+            max_inputs_bytes: self.max_inputs_bytes,
+            max_state_bytes: self.max_state_bytes,
+            max_answers_bytes: self.max_answers_bytes,
+            max_rounds: self.max_rounds,
+        }
+    }
+
+    /// The backoff after the `n`-th consecutive state-only round (n >= 1):
+    /// `initial * 2^(n-1)`, capped at the ceiling.
+    pub fn backoff_ms(&self, n: u32) -> u32 {
+        let factor = 1u32.checked_shl(n.saturating_sub(1)).unwrap_or(u32::MAX);
+        self.backoff_initial_ms
+            .saturating_mul(factor)
+            .min(self.backoff_max_ms)
+    }
+}
+
+/// The methods that carry multi round-trip requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum CallMethod {
+    /// `tools/call` (params need `name`).
+    ToolsCall = 1,
+    /// `prompts/get` (params need `name`).
+    PromptsGet = 2,
+    /// `resources/read` (params need `uri`).
+    ResourcesRead = 3,
+}
+
+impl CallMethod {
+    /// The JSON-RPC method name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CallMethod::ToolsCall => "tools/call",
+            CallMethod::PromptsGet => "prompts/get",
+            CallMethod::ResourcesRead => "resources/read",
+        }
+    }
+
+    /// The method for a name, if it is one of the three.
+    pub fn parse(name: &str) -> Option<Self> {
+        [
+            CallMethod::ToolsCall,
+            CallMethod::PromptsGet,
+            CallMethod::ResourcesRead,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == name)
+    }
+
+    fn from_code(code: u8) -> Option<Self> {
+        [
+            CallMethod::ToolsCall,
+            CallMethod::PromptsGet,
+            CallMethod::ResourcesRead,
+        ]
+        .into_iter()
+        .find(|m| *m as u8 == code)
+    }
+
+    /// The params member that names the target.
+    const fn target_member(self) -> &'static str {
+        match self {
+            CallMethod::ToolsCall | CallMethod::PromptsGet => "name",
+            CallMethod::ResourcesRead => "uri",
+        }
+    }
+}
+
+/// Where a call (or task) is in its flow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Phase {
+    /// The next request can be written.
+    Ready = 1,
+    /// A request is in flight; feed the response.
+    Sent = 2,
+    /// The server asked questions; answer every key.
+    Answering = 3,
+    /// Finished: a result, a JSON-RPC error, a task handoff (or, for a task,
+    /// cancelled / failed as reported by the server).
+    Done = 4,
+    /// Ended by an error (see `error()`).
+    Failed = 5,
+}
+
+/// Why the caller's params were refused at init.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamsError {
+    /// Not valid JSON.
+    NotJson(json::Error),
+    /// Not a JSON object.
+    NotAnObject,
+    /// Contains `inputResponses` or `requestState`: the call owns them.
+    Reserved,
+    /// `name` (tools, prompts) or `uri` (resources) missing or not a string.
+    MissingTarget,
+    /// `_meta` is not an object, or occurs twice.
+    BadMeta,
+    /// `task` is not an object, or occurs twice.
+    BadTask,
+    /// The task id given to a task is empty.
+    BadTaskId,
+    /// An extension-dialect task without the Tasks extension in `caps`.
+    TasksNotDeclared,
+}
+
+/// Why an answer was refused (the call is unchanged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerError {
+    /// The answer (or elicitation content) is not valid JSON.
+    NotJson(json::Error),
+    /// The answer (or elicitation content) is not a JSON object.
+    NotAnObject,
+    /// The answer is in the SEP draft's `{"result": ..}` wrapping; a client
+    /// sends the bare result.
+    Wrapped,
+    /// The answer is no `ElicitResult`, `CreateMessageResult` or
+    /// `ListRootsResult`.
+    UnknownShape,
+    /// The answer's kind does not match the request (roots for an
+    /// elicitation, ...); `expected` is the kind asked.
+    KindMismatch {
+        /// The kind of the input request.
+        expected: InputKind,
+    },
+    /// A form `accept` needs the form's content.
+    ContentRequired,
+    /// URL mode, `decline` and `cancel` carry no content.
+    ContentNotAllowed,
+}
+
+/// Why a save could not be restored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveError {
+    /// Not a save (bad magic, truncated, trailing bytes, undecodable).
+    Decode,
+    /// A save of another format version.
+    Version(u8),
+    /// A task save given to a call, or the reverse.
+    WrongKind,
+    /// Decodes, but its content is invalid or does not fit these limits.
+    Inconsistent,
+}
+
+/// Everything that can go wrong with a call or a task.
+///
+/// Terminal errors (see [`CallError::is_terminal`]) move the machine to
+/// [`Phase::Failed`]; every other error leaves it unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallError {
+    /// Limits that cannot be laid out (zero input requests, more than
+    /// [`MAX_INPUT_REQUESTS_LIMIT`], a region over 4 GiB, a JSON depth under
+    /// 4, a poll floor over its ceiling, overflow).
+    BadLimits,
+    /// The workspace is smaller than `needed` bytes.
+    WorkspaceTooSmall {
+        /// Bytes the workspace needs.
+        needed: usize,
+    },
+    /// `attach` on a state that was never initialized.
+    NotInitialized,
+    /// The caller's params were refused.
+    BadParams(ParamsError),
+    /// The rendered params need `needed` bytes, over the limit.
+    ParamsTooLarge {
+        /// Bytes needed.
+        needed: usize,
+        /// The configured bound.
+        limit: usize,
+    },
+    /// The operation is not possible in this phase.
+    WrongState(Phase),
+    /// The id is not greater than the last id this call used.
+    IdNotFresh {
+        /// The id offered.
+        id: i64,
+        /// The last id used.
+        last: i64,
+    },
+    /// The id is outside +-(2^53-1).
+    IdOutOfRange(i64),
+    /// The output buffer is too small; nothing changed.
+    BufferTooSmall {
+        /// Bytes needed.
+        needed: usize,
+    },
+    /// The input at `index` (the first one) has no answer yet.
+    Unanswered {
+        /// Index of the first unanswered input.
+        index: usize,
+    },
+    /// No input of this round has that key (or index).
+    UnknownKey,
+    /// The input at `index` is already answered.
+    AlreadyAnswered {
+        /// Index of the input.
+        index: usize,
+    },
+    /// The answer for the input at `index` was refused.
+    BadAnswer {
+        /// Index of the input.
+        index: usize,
+        /// Why.
+        error: AnswerError,
+    },
+    /// The round's answers would need `needed` bytes, over the limit.
+    AnswersTooLarge {
+        /// Bytes needed.
+        needed: usize,
+        /// The configured bound.
+        limit: usize,
+    },
+    /// Terminal: a response to our request (or unattributable bytes) that
+    /// is not valid JSON-RPC.
+    Malformed(WireError),
+    /// Terminal: a response that breaks an MRTR rule.
+    Protocol(Violation),
+    /// Terminal: the server's `inputRequests` exceed the inputs region.
+    InputsTooLarge {
+        /// Bytes needed.
+        needed: usize,
+        /// The configured bound.
+        limit: usize,
+    },
+    /// Terminal: the server's `requestState` exceeds the state region.
+    StateTooLarge {
+        /// Bytes needed.
+        needed: usize,
+        /// The configured bound.
+        limit: usize,
+    },
+    /// Terminal: more `input_required` results than the round cap.
+    TooManyRounds {
+        /// The configured cap.
+        limit: u32,
+    },
+    /// Terminal: more consecutive state-only rounds than their cap.
+    TooManyStateOnlyRounds {
+        /// The configured cap.
+        limit: u32,
+    },
+    /// Terminal: a task was polled more often than its cap.
+    TooManyPolls {
+        /// The configured cap.
+        limit: u32,
+    },
+    /// Terminal: the app answered input `index` with an error.
+    AnsweredWithError {
+        /// Index of the input.
+        index: usize,
+        /// The error code the app gave.
+        code: i64,
+    },
+    /// A save could not be restored.
+    BadSave(SaveError),
+}
+
+impl CallError {
+    /// Whether the error ended the call ([`Phase::Failed`]).
+    pub fn is_terminal(&self) -> bool {
+        matches!(
+            self,
+            CallError::Malformed(_)
+                | CallError::Protocol(_)
+                | CallError::InputsTooLarge { .. }
+                | CallError::StateTooLarge { .. }
+                | CallError::TooManyRounds { .. }
+                | CallError::TooManyStateOnlyRounds { .. }
+                | CallError::TooManyPolls { .. }
+                | CallError::AnsweredWithError { .. }
+        )
+    }
+}
+
+/// The app's answer to one input request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer<'a> {
+    /// An elicitation result: `accept` with the form's content (a JSON
+    /// object; none in URL mode), `decline` or `cancel` (no content).
+    Elicit {
+        /// What the user did.
+        action: ElicitAction,
+        /// The submitted form, raw JSON object (form mode `accept` only).
+        content: Option<&'a [u8]>,
+    },
+    /// A `CreateMessageResult`, raw JSON (must be an object with `role`,
+    /// `content` and `model`).
+    Sampling(&'a [u8]),
+    /// A `ListRootsResult` built from these roots.
+    Roots(&'a [Root<'a>]),
+    /// Any result as raw JSON; its kind must match the request.
+    Json(&'a [u8]),
+    /// The app cannot or will not answer: the call ends locally with
+    /// [`CallError::AnsweredWithError`] (MRTR has no error input response).
+    Error {
+        /// An error code for the app's own records.
+        code: i64,
+    },
+}
+
+/// A JSON-RPC error response to our request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RpcError<'a> {
+    /// The error code.
+    pub code: i64,
+    /// The error message.
+    pub message: JsonStr<'a>,
+    /// Optional error data.
+    pub data: Option<Value<'a>>,
+}
+
+/// Bytes that are not the answer to the request in flight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unrelated<'a> {
+    /// A valid message: another id's response, a notification, a request.
+    Message(Message<'a>),
+    /// An invalid message that names another id.
+    Invalid(WireError),
+}
+
+/// A task the server created for this call: hand it to a
+/// [`TaskCall`](super::task::TaskCall) (see `TaskConfig::from_handoff`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskHandoff<'a> {
+    /// Which task protocol created it.
+    pub dialect: TaskDialect,
+    /// The task record (id, status, poll hint).
+    pub task: TaskRecord<'a>,
+}
+
+/// What a fed response meant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// The final result object, borrowed from the fed bytes. -> `Done`
+    Complete(&'a [u8]),
+    /// The server asked `n` questions. -> `Answering`
+    InputRequired(usize),
+    /// A state-only round: retry after this many milliseconds. -> `Ready`
+    RetryAfter(u32),
+    /// A JSON-RPC error response to our request. -> `Done`
+    RpcError(RpcError<'a>),
+    /// The server moved the call to a task. -> `Done`
+    TaskCreated(TaskHandoff<'a>),
+    /// Not the answer to our request; nothing changed.
+    Unrelated(Unrelated<'a>),
+}
+
+/// A source of JSON-RPC ids.
+pub trait IdSource {
+    /// The next id; a call refuses ids that do not increase.
+    fn next_id(&mut self) -> i64;
+}
+
+/// The usual id source: a counter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counter {
+    next: i64,
+}
+
+impl Counter {
+    /// A counter whose first id is `first`.
+    pub const fn starting_at(first: i64) -> Self {
+        Counter { next: first }
+    }
+
+    /// A counter that continues after `last` (1 when `None`): use it with
+    /// [`Call::last_id`] after a restore.
+    pub fn after(last: Option<i64>) -> Self {
+        Counter {
+            next: last.map_or(1, |l| l.saturating_add(1)),
+        }
+    }
+}
+
+impl IdSource for Counter {
+    fn next_id(&mut self) -> i64 {
+        let id = self.next;
+        self.next = self.next.saturating_add(1);
+        id
+    }
+}
+
+/// How to start a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallConfig<'a> {
+    /// The method.
+    pub method: CallMethod,
+    /// The caller's params object, e.g. `{"name":"x","arguments":{..}}`.
+    /// Copied at init; must not contain `inputResponses`/`requestState`.
+    /// A `_meta` object is merged (its members kept except the three keys
+    /// the call owns); a `task` object marks a seed-dialect task request.
+    pub params: &'a [u8],
+    /// What the call declares it can answer, sent on every leg.
+    pub caps: ClientCapabilities,
+    /// Sent as `io.modelcontextprotocol/clientInfo`; `None` omits it.
+    pub client_info: Option<ClientInfo<'a>>,
+    /// Capacities and caps.
+    pub limits: CallLimits,
+}
+
+impl<'a> CallConfig<'a> {
+    /// A config with no capabilities, this library's client info and the
+    /// default limits.
+    pub fn new(method: CallMethod, params: &'a [u8]) -> Self {
+        CallConfig {
+            method,
+            params,
+            caps: ClientCapabilities::default(),
+            client_info: Some(ClientInfo::DEFAULT),
+            limits: CallLimits::default(),
+        }
+    }
+}
+
+const CALL_MAGIC: u32 = 0x4D52_4331; // "MRC1"
+
+/// The plain-data state of a call: lengths, counters and flags, no
+/// references. Place it anywhere (`CallState::default()`), then
+/// [`Call::init`] or [`Call::restore`] it together with a workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallState {
+    magic: u32,
+    limits: CallLimits,
+    method: CallMethod,
+    caps: ClientCapabilities,
+    seed_task: bool,
+    phase: Phase,
+    params_len: usize,
+    ex: Exchange,
+    state_only: u32,
+    error: Option<CallError>,
+    result: Option<ResultSpan>,
+}
+
+impl Default for CallState {
+    fn default() -> Self {
+        CallState {
+            magic: 0,
+            limits: CallLimits::default(),
+            method: CallMethod::ToolsCall,
+            caps: ClientCapabilities::default(),
+            seed_task: false,
+            phase: Phase::Failed,
+            params_len: 0,
+            ex: Exchange::default(),
+            state_only: 0,
+            error: None,
+            result: None,
+        }
+    }
+}
+
+/// A view of one call: its state and its workspace.
+#[derive(Debug)]
+pub struct Call<'w> {
+    st: &'w mut CallState,
+    buf: &'w mut [u8],
+}
+
+/// Checks the caller's params; returns whether they ask for a (seed) task.
+fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsError> {
+    for reserved in ["inputResponses", "requestState"] {
+        if params.get(reserved).is_some() {
+            return Err(ParamsError::Reserved);
+        }
+    }
+    match params.get_unique("_meta") {
+        Ok(None) => {}
+        Ok(Some(m)) if m.as_object().is_some() => {}
+        _ => return Err(ParamsError::BadMeta),
+    }
+    match params.get_unique(method.target_member()) {
+        Ok(Some(v)) if v.as_str().is_some() => {}
+        _ => return Err(ParamsError::MissingTarget),
+    }
+    match params.get_unique("task") {
+        Ok(None) => Ok(false),
+        Ok(Some(t)) if t.as_object().is_some() => Ok(true),
+        _ => Err(ParamsError::BadTask),
+    }
+}
+
+/// Whether a `_meta` key is one the call writes itself.
+fn is_owned_meta_key(k: &JsonStr<'_>) -> bool {
+    k.eq_str(META_PROTOCOL_VERSION)
+        || k.eq_str(META_CLIENT_CAPABILITIES)
+        || k.eq_str(META_CLIENT_INFO)
+}
+
+/// Renders `{"_meta":{..},<caller members>}`.
+fn render_params(
+    w: &mut Writer<'_>,
+    params: Object<'_>,
+    caps: &ClientCapabilities,
+    info: Option<&ClientInfo<'_>>,
+) {
+    w.raw(b"{\"_meta\":{");
+    write_request_meta_members(w, caps, info);
+    if let Some(meta) = params.get("_meta").and_then(|m| m.as_object()) {
+        for (k, v) in meta.iter() {
+            if !is_owned_meta_key(&k) {
+                w.byte(b',').json_str_raw(&k).byte(b':').raw(v.raw());
+            }
+        }
+    }
+    w.byte(b'}');
+    for (k, v) in params.iter() {
+        if !k.eq_str("_meta") {
+            w.byte(b',').json_str_raw(&k).byte(b':').raw(v.raw());
+        }
+    }
+    w.byte(b'}');
+}
+
+impl<'w> Call<'w> {
+    /// Bytes of workspace a call with these limits needs: the four region
+    /// bounds plus 23 bytes per possible input key (index and answer
+    /// bookkeeping). With the defaults: 54,720 bytes. Saturates to
+    /// `usize::MAX` for limits that cannot be laid out; `init` refuses those
+    /// with [`CallError::BadLimits`].
+    pub fn workspace_size(limits: &CallLimits) -> usize {
+        limits.layout().map_or(usize::MAX, |l| l.total)
+    }
+
+    /// Starts a call: checks the limits and the workspace size, validates and
+    /// renders the params into the workspace. On error `state` is unchanged.
+    pub fn init(
+        state: &'w mut CallState,
+        buf: &'w mut [u8],
+        config: &CallConfig<'_>,
+    ) -> Result<Self, CallError> {
+        let limits = config.limits;
+        let layout = limits.layout()?;
+        if buf.len() < layout.total {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            });
+        }
+        let doc = json::parse_with(config.params, &limits.wire.json)
+            .map_err(|e| CallError::BadParams(ParamsError::NotJson(e)))?;
+        let params = doc
+            .as_object()
+            .ok_or(CallError::BadParams(ParamsError::NotAnObject))?;
+        let seed_task = check_params(params, config.method).map_err(CallError::BadParams)?;
+        let mut w = Writer::new(layout.head.tail_mut(buf, 0));
+        render_params(&mut w, params, &config.caps, config.client_info.as_ref());
+        let params_len = w.finish().map_err(|e| CallError::ParamsTooLarge {
+            needed: e.needed,
+            limit: limits.max_params_bytes,
+        })?;
+        *state = CallState {
+            magic: CALL_MAGIC,
+            limits,
+            method: config.method,
+            caps: config.caps,
+            seed_task,
+            phase: Phase::Ready,
+            params_len,
+            ex: Exchange::default(),
+            state_only: 0,
+            error: None,
+            result: None,
+        };
+        Ok(Call { st: state, buf })
+    }
+
+    /// Rebuilds the view over a state and workspace that `init` or `restore`
+    /// prepared (O(1)).
+    pub fn attach(state: &'w mut CallState, buf: &'w mut [u8]) -> Result<Self, CallError> {
+        if state.magic != CALL_MAGIC {
+            return Err(CallError::NotInitialized);
+        }
+        let layout = state.limits.layout()?;
+        if buf.len() < layout.total {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            });
+        }
+        Ok(Call { st: state, buf })
+    }
+
+    fn layout(&self) -> Layout {
+        self.st.limits.layout().unwrap_or_default()
+    }
+
+    // ----------------------------------------------------------------- accessors
+
+    /// The phase.
+    pub fn state(&self) -> Phase {
+        self.st.phase
+    }
+
+    /// The method.
+    pub fn method(&self) -> CallMethod {
+        self.st.method
+    }
+
+    /// The capabilities declared on every leg.
+    pub fn caps(&self) -> ClientCapabilities {
+        self.st.caps
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &CallLimits {
+        &self.st.limits
+    }
+
+    /// `input_required` results received so far.
+    pub fn round(&self) -> u32 {
+        self.st.ex.rounds
+    }
+
+    /// Consecutive state-only rounds so far.
+    pub fn state_only_rounds(&self) -> u32 {
+        self.st.state_only
+    }
+
+    /// The params as sent on every leg (rendered at init).
+    pub fn params(&self) -> &[u8] {
+        self.layout().head.prefix(self.buf, self.st.params_len)
+    }
+
+    /// The current round's input requests: key token and request.
+    pub fn inputs(&self) -> impl Iterator<Item = (JsonStr<'_>, InputRequest<'_>)> + '_ {
+        (0..self.st.ex.input_count).filter_map(move |i| self.input_at(i))
+    }
+
+    /// The current round's `inputRequests` object exactly as received
+    /// (for logs and audits).
+    pub fn inputs_json(&self) -> Option<&[u8]> {
+        (self.st.ex.input_count > 0)
+            .then(|| self.layout().inputs.prefix(self.buf, self.st.ex.inputs_len))
+    }
+
+    /// Number of input requests in the current round.
+    pub fn input_count(&self) -> usize {
+        self.st.ex.input_count
+    }
+
+    /// The input request at `index` (server order).
+    pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
+        let json = &self.st.limits.wire.json;
+        self.st.ex.input_at(self.buf, &self.layout(), json, index)
+    }
+
+    /// The index of the input whose key decodes to `key`.
+    pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
+        self.st.ex.index_of(self.buf, &self.layout(), key)
+    }
+
+    /// The stored answer to input `index`, as it will be sent.
+    pub fn answer_json(&self, index: usize) -> Option<&[u8]> {
+        self.st.ex.answer_of(self.buf, &self.layout(), index)
+    }
+
+    /// Number of inputs answered in the current round.
+    pub fn answered_count(&self) -> usize {
+        self.st.ex.answered
+    }
+
+    /// The `requestState` the next leg echoes, as its raw token.
+    pub fn request_state(&self) -> Option<&[u8]> {
+        self.st.ex.request_state(self.buf, &self.layout())
+    }
+
+    /// The last JSON-RPC id used.
+    pub fn last_id(&self) -> Option<i64> {
+        self.st.ex.last_id
+    }
+
+    /// The id of the request in flight.
+    pub fn in_flight_id(&self) -> Option<i64> {
+        self.st.ex.in_flight
+    }
+
+    /// The terminal error, once [`Phase::Failed`].
+    pub fn error(&self) -> Option<CallError> {
+        self.st.error
+    }
+
+    /// The final result: found again in `fed`, the bytes whose feeding
+    /// completed the call (the call keeps only the position, results can be
+    /// larger than any workspace). `None` before completion or for other
+    /// bytes.
+    pub fn result<'b>(&self, fed: &'b [u8]) -> Option<&'b [u8]> {
+        self.st.result.and_then(|s| s.get(fed))
+    }
+
+    /// The final result's offset and length in the fed bytes.
+    pub fn result_span(&self) -> Option<(usize, usize)> {
+        self.st.result.map(|s| (s.offset, s.len))
+    }
+
+    // ------------------------------------------------------------------- writing
+
+    /// Writes the next leg with `id` into `out` and returns its length.
+    /// `Ready` -> `Sent`. In `Answering` this fails with
+    /// [`CallError::Unanswered`] naming the first unanswered input.
+    pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        match self.st.phase {
+            Phase::Ready => {}
+            Phase::Answering => {
+                let index = self
+                    .st
+                    .ex
+                    .first_unanswered(self.buf, &self.layout())
+                    .unwrap_or(0);
+                return Err(CallError::Unanswered { index });
+            }
+            p => return Err(CallError::WrongState(p)),
+        }
+        self.st.ex.check_id(id)?;
+        let n = self.render(id, out)?;
+        self.st.ex.sent(id);
+        self.st.phase = Phase::Sent;
+        Ok(n)
+    }
+
+    /// [`Call::write_request`] with the id drawn from `ids`.
+    pub fn write_request_from(
+        &mut self,
+        ids: &mut impl IdSource,
+        out: &mut [u8],
+    ) -> Result<usize, CallError> {
+        self.write_request(ids.next_id(), out)
+    }
+
+    /// After a transport failure: writes the request in flight again with a
+    /// fresh `id` (answers and state kept). A late response to the old id is
+    /// then [`Event::Unrelated`]. Only in `Sent`.
+    pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        if self.st.phase != Phase::Sent {
+            return Err(CallError::WrongState(self.st.phase));
+        }
+        self.st.ex.check_id(id)?;
+        let n = self.render(id, out)?;
+        self.st.ex.sent(id);
+        Ok(n)
+    }
+
+    fn render(&self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        let layout = self.layout();
+        let buf: &[u8] = self.buf;
+        let mut w = Writer::new(out);
+        write_request_head(&mut w, &Id::Number(id), self.st.method.as_str());
+        let params = layout.head.prefix(buf, self.st.params_len);
+        // Drop the params' closing brace, append this leg's members, close.
+        w.raw(params.get(..params.len().saturating_sub(1)).unwrap_or(&[]));
+        if self.st.ex.input_count > 0 {
+            w.raw(b",\"inputResponses\":");
+            self.st.ex.write_responses(&mut w, buf, &layout);
+        }
+        if let Some(s) = self.st.ex.request_state(buf, &layout) {
+            w.raw(b",\"requestState\":").raw(s);
+        }
+        w.raw(b"}}");
+        w.finish()
+            .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
+    }
+
+    // ------------------------------------------------------------------ answering
+
+    /// Answers the input whose key decodes to `key`.
+    pub fn answer(&mut self, key: &str, answer: Answer<'_>) -> Result<(), CallError> {
+        let index = self.index_of(key)?;
+        self.answer_at(index, answer)
+    }
+
+    /// Answers the input at `index`. When the last one is answered the call
+    /// is `Ready` for the retry. [`Answer::Error`] ends the call.
+    pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
+        if self.st.phase != Phase::Answering {
+            return Err(CallError::WrongState(self.st.phase));
+        }
+        let layout = self.layout();
+        if let Answer::Error { code } = answer {
+            self.st.ex.open_input(self.buf, &layout, index)?;
+            return Err(self.fail(CallError::AnsweredWithError { index, code }));
+        }
+        let limits = self.st.limits.ex();
+        self.st
+            .ex
+            .store_answer(self.buf, &layout, &limits, index, &answer)?;
+        if self.st.ex.all_answered() {
+            self.st.phase = Phase::Ready;
+        }
+        Ok(())
+    }
+
+    // -------------------------------------------------------------------- feeding
+
+    /// Feeds bytes received while `Sent` (see the module doc for how they
+    /// are attributed). Terminal errors move the call to `Failed`.
+    pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<Event<'a>, CallError> {
+        self.feed_inner(bytes, None).map(|(e, _)| e)
+    }
+
+    /// [`Call::feed`], and on completion also copies the result into
+    /// `result_out`, returning its length. If `result_out` is too small this
+    /// fails with [`CallError::BufferTooSmall`] and the call is unchanged, so
+    /// the same bytes can be fed again with a larger buffer.
+    pub fn feed_copy<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        result_out: &mut [u8],
+    ) -> Result<(Event<'a>, usize), CallError> {
+        self.feed_inner(bytes, Some(result_out))
+    }
+
+    fn fail(&mut self, e: CallError) -> CallError {
+        self.st.phase = Phase::Failed;
+        self.st.error = Some(e);
+        self.st.ex.in_flight = None;
+        e
+    }
+
+    fn done(&mut self) {
+        self.st.phase = Phase::Done;
+        self.st.ex.in_flight = None;
+    }
+
+    fn feed_inner<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        copy: Option<&mut [u8]>,
+    ) -> Result<(Event<'a>, usize), CallError> {
+        let ours = match (self.st.phase, self.st.ex.in_flight) {
+            (Phase::Sent, Some(id)) => id,
+            (p, _) => return Err(CallError::WrongState(p)),
+        };
+        let result = match exchange::receive(bytes, &self.st.limits.wire, ours) {
+            Err(e) => return Err(self.fail(e)),
+            Ok(Incoming::Unrelated(u)) => return Ok((Event::Unrelated(u), 0)),
+            Ok(Incoming::Error(e)) => {
+                self.done();
+                return Ok((Event::RpcError(e), 0));
+            }
+            Ok(Incoming::Result(r)) => r,
+        };
+        let outcome = match classify_result(result, self.st.method.as_str(), &self.st.limits.wire) {
+            Ok(o) => o,
+            Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
+        };
+        match outcome {
+            ResultOutcome::Complete(obj) => {
+                if self.st.seed_task {
+                    match created_task(obj, TaskDialect::Seed) {
+                        Err(v) => return Err(self.fail(CallError::Protocol(v))),
+                        Ok(Some(task)) => {
+                            self.done();
+                            let handoff = TaskHandoff {
+                                dialect: TaskDialect::Seed,
+                                task,
+                            };
+                            return Ok((Event::TaskCreated(handoff), 0));
+                        }
+                        Ok(None) => {}
+                    }
+                }
+                let raw = obj.raw();
+                let copied = match copy {
+                    None => 0,
+                    Some(out) => {
+                        let dst = out
+                            .get_mut(..raw.len())
+                            .ok_or(CallError::BufferTooSmall { needed: raw.len() })?;
+                        dst.copy_from_slice(raw);
+                        raw.len()
+                    }
+                };
+                self.st.result = Some(ResultSpan::of(bytes, raw));
+                self.done();
+                Ok((Event::Complete(raw), copied))
+            }
+            ResultOutcome::Task(obj) => {
+                if !self.st.caps.tasks {
+                    return Err(self.fail(CallError::Protocol(Violation::UndeclaredCapability)));
+                }
+                match created_task(obj, TaskDialect::Extension) {
+                    Ok(Some(task)) => {
+                        self.done();
+                        let handoff = TaskHandoff {
+                            dialect: TaskDialect::Extension,
+                            task,
+                        };
+                        Ok((Event::TaskCreated(handoff), 0))
+                    }
+                    Ok(None) => Err(self.fail(CallError::Protocol(Violation::BadTask))),
+                    Err(v) => Err(self.fail(CallError::Protocol(v))),
+                }
+            }
+            ResultOutcome::InputRequired(ir) => {
+                self.st.ex.in_flight = None;
+                let limits = self.st.limits.ex();
+                if let Err(e) = self.st.ex.count_round(&limits) {
+                    return Err(self.fail(e));
+                }
+                let layout = self.layout();
+                let caps = self.st.caps;
+                match ir.input_requests {
+                    Some(reqs) => {
+                        if let Err(e) = self.st.ex.take_round(
+                            self.buf,
+                            &layout,
+                            &limits,
+                            &caps,
+                            Some(reqs),
+                            ir.request_state,
+                        ) {
+                            return Err(self.fail(e));
+                        }
+                        self.st.state_only = 0;
+                        self.st.phase = Phase::Answering;
+                        Ok((Event::InputRequired(reqs.len()), 0))
+                    }
+                    None => {
+                        self.st.state_only = self.st.state_only.saturating_add(1);
+                        if self.st.state_only > self.st.limits.max_state_only_rounds {
+                            let limit = self.st.limits.max_state_only_rounds;
+                            return Err(self.fail(CallError::TooManyStateOnlyRounds { limit }));
+                        }
+                        if let Err(e) = self.st.ex.take_round(
+                            self.buf,
+                            &layout,
+                            &limits,
+                            &caps,
+                            None,
+                            ir.request_state,
+                        ) {
+                            return Err(self.fail(e));
+                        }
+                        self.st.phase = Phase::Ready;
+                        let ms = self.st.limits.backoff_ms(self.st.state_only);
+                        Ok((Event::RetryAfter(ms), 0))
+                    }
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- persistence
+
+    /// Saves the call (in `Ready`, `Sent` or `Answering`) into `out` as a
+    /// versioned postcard record; returns its length or the size needed.
+    /// After a restore in `Sent` the response to the old request is lost
+    /// with the old process: call [`Call::resend`].
+    pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
+        let phase =
+            persist::phase_code(self.st.phase).ok_or(CallError::WrongState(self.st.phase))?;
+        let layout = self.layout();
+        let buf: &[u8] = self.buf;
+        let ex = &self.st.ex;
+        let saved = Saved {
+            magic: persist::SAVE_MAGIC,
+            version: persist::SAVE_VERSION,
+            kind: persist::KIND_CALL,
+            phase,
+            variant: self.st.method as u8,
+            next: 0,
+            flags: 0,
+            rounds: ex.rounds,
+            state_only: self.st.state_only,
+            polls: 0,
+            poll_ms: 0,
+            last_id: ex.last_id,
+            in_flight: ex.in_flight,
+            head_split: 0,
+            head: layout.head.prefix(buf, self.st.params_len),
+            inputs: layout.inputs.prefix(buf, ex.inputs_len),
+            state: layout.state.prefix(buf, ex.state_len),
+            answers: layout.answers.prefix(buf, ex.answers_len),
+        };
+        persist::save(&saved, out)
+    }
+
+    /// Restores a saved call into `state` and `buf` under `limits` (the
+    /// app's current limits bound the restored regions; a save cannot raise
+    /// them). Every region is re-validated as untrusted input; on error
+    /// `state` is unchanged while `buf` may have been written (it is scratch
+    /// until a state owns it).
+    pub fn restore(
+        state: &'w mut CallState,
+        buf: &'w mut [u8],
+        limits: &CallLimits,
+        saved: &[u8],
+    ) -> Result<Self, CallError> {
+        let layout = limits.layout()?;
+        if buf.len() < layout.total {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            });
+        }
+        let s = persist::load(saved, persist::KIND_CALL)?;
+        let bad = CallError::BadSave(SaveError::Inconsistent);
+        let method = CallMethod::from_code(s.variant).ok_or(bad)?;
+        let mut phase = persist::phase_of(s.phase)?;
+        let fits = s.head.len() <= limits.max_params_bytes
+            && s.inputs.len() <= limits.max_inputs_bytes
+            && s.state.len() <= limits.max_state_bytes
+            && s.answers.len() <= layout.answers.len;
+        if !fits {
+            return Err(bad);
+        }
+        // The params must read back as this method's params with our _meta.
+        let doc = json::parse_with(s.head, &limits.wire.json).map_err(|_| bad)?;
+        let params = doc.as_object().ok_or(bad)?;
+        if doc.raw().len() != s.head.len() {
+            return Err(bad);
+        }
+        let seed_task = check_params(params, method).map_err(|_| bad)?;
+        let caps = params
+            .get_unique("_meta")
+            .ok()
+            .flatten()
+            .and_then(|m| m.as_object())
+            .and_then(|m| m.get_unique(META_CLIENT_CAPABILITIES).ok().flatten())
+            .and_then(|c| c.as_object())
+            .and_then(|c| ClientCapabilities::parse(c).ok())
+            .ok_or(bad)?;
+        for (region, bytes) in [
+            (layout.head, s.head),
+            (layout.inputs, s.inputs),
+            (layout.state, s.state),
+            (layout.answers, s.answers),
+        ] {
+            let dst = region.tail_mut(buf, 0);
+            dst.get_mut(..bytes.len())
+                .ok_or(bad)?
+                .copy_from_slice(bytes);
+        }
+        let mut ex = Exchange {
+            inputs_len: s.inputs.len(),
+            state_len: s.state.len(),
+            answers_len: s.answers.len(),
+            rounds: s.rounds,
+            last_id: s.last_id,
+            in_flight: s.in_flight,
+            ..Exchange::default()
+        };
+        ex.validate(buf, &layout, &limits.ex(), &caps)
+            .map_err(|_| bad)?;
+        match phase {
+            Phase::Sent if ex.in_flight.is_none() => return Err(bad),
+            Phase::Answering if ex.input_count == 0 => return Err(bad),
+            Phase::Answering if ex.all_answered() => phase = Phase::Ready,
+            Phase::Ready if ex.input_count > 0 && !ex.all_answered() => return Err(bad),
+            _ => {}
+        }
+        if phase != Phase::Sent {
+            ex.in_flight = None;
+        }
+        *state = CallState {
+            magic: CALL_MAGIC,
+            limits: *limits,
+            method,
+            caps,
+            seed_task,
+            phase,
+            params_len: s.head.len(),
+            ex,
+            state_only: s.state_only,
+            error: None,
+            result: None,
+        };
+        Ok(Call { st: state, buf })
+    }
+}

@@ -1,0 +1,762 @@
+//! What a [`Call`](super::call::Call) and a [`TaskCall`](super::task::TaskCall)
+//! share: the workspace layout, the server's last `inputRequests` (a raw
+//! copy), its `requestState` (the raw token), the answers, the round counter,
+//! the JSON-RPC ids, and the attribution of incoming bytes to our request.
+//!
+//! Workspace layout (one caller buffer, five regions, sizes from the limits):
+//! `[head | inputs | index | state | answers]`. `head` is the machine's fixed
+//! request part (a call's rendered params, a task's `_meta` and id). `inputs`
+//! is the raw `inputRequests` object, validated once on receipt; `index`
+//! holds one entry per input (`[key off, key len, value off, value len]` as
+//! u32 LE, then the kind byte) so later accesses read one entry instead of
+//! re-validating the whole map. Answers are stored as records
+//! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
+
+use super::call::{Answer, AnswerError, CallError, RpcError, Unrelated};
+use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
+use crate::wire::response::{write_elicit_result, write_roots_result};
+use crate::wire::{
+    parse_message, ClientCapabilities, ElicitAction, InputKind, InputRequest, InputRequests,
+    InputResponse, Message, ResponseKind, Violation, WireError, WireLimits,
+};
+
+/// Bytes in front of each stored answer: the input's index (`u16`) and the
+/// answer's length (`u32`), little endian.
+pub(crate) const ANSWER_HEADER: usize = 6;
+
+/// Bytes of one input's index entry: four u32 offsets/lengths and the kind.
+pub(crate) const INDEX_ENTRY: usize = 17;
+
+/// The largest `max_input_requests` a call accepts: the key-uniqueness check
+/// on receipt and the answer lookup are quadratic in the number of keys.
+pub const MAX_INPUT_REQUESTS_LIMIT: usize = 256;
+
+/// The largest JSON-RPC id a call emits in absolute value: 2^53 - 1, the
+/// largest integer a JavaScript peer echoes back unchanged.
+pub const MAX_SAFE_ID: i64 = (1 << 53) - 1;
+
+/// One region of the workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Region {
+    pub start: usize,
+    pub len: usize,
+}
+
+impl Region {
+    fn end(&self) -> usize {
+        self.start.saturating_add(self.len)
+    }
+
+    /// The first `n` bytes of the region (clamped to the region).
+    pub fn prefix<'b>(&self, buf: &'b [u8], n: usize) -> &'b [u8] {
+        let end = self.start.saturating_add(n.min(self.len));
+        buf.get(self.start..end).unwrap_or(&[])
+    }
+
+    /// Bytes `from..` of the region, mutable.
+    pub fn tail_mut<'b>(&self, buf: &'b mut [u8], from: usize) -> &'b mut [u8] {
+        let start = self.start.saturating_add(from.min(self.len));
+        buf.get_mut(start..self.end()).unwrap_or(&mut [])
+    }
+}
+
+/// The five regions of a workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Layout {
+    pub head: Region,
+    pub inputs: Region,
+    pub index: Region,
+    pub state: Region,
+    pub answers: Region,
+    pub total: usize,
+}
+
+impl Layout {
+    /// Lays the regions out back to back; `None` on arithmetic overflow or
+    /// a region larger than `u32::MAX` (offsets are stored in 32 bits).
+    pub fn new(
+        head: usize,
+        inputs: usize,
+        state: usize,
+        answers: usize,
+        max_inputs: usize,
+    ) -> Option<Layout> {
+        let answers = answers.checked_add(ANSWER_HEADER.checked_mul(max_inputs)?)?;
+        let index = INDEX_ENTRY.checked_mul(max_inputs)?;
+        let limit = u32::MAX as usize;
+        if head > limit || inputs > limit || state > limit || answers > limit {
+            return None;
+        }
+        let mut start = 0usize;
+        let mut next = |len: usize| -> Option<Region> {
+            let r = Region { start, len };
+            start = start.checked_add(len)?;
+            Some(r)
+        };
+        let (head, inputs, index, state, answers) = (
+            next(head)?,
+            next(inputs)?,
+            next(index)?,
+            next(state)?,
+            next(answers)?,
+        );
+        Some(Layout {
+            head,
+            inputs,
+            index,
+            state,
+            answers,
+            total: start,
+        })
+    }
+}
+
+/// Checks the wire limits a call depends on.
+pub(crate) fn check_wire_limits(wire: &WireLimits) -> Result<(), CallError> {
+    if wire.max_input_requests == 0
+        || wire.max_input_requests > MAX_INPUT_REQUESTS_LIMIT
+        || wire.max_key_bytes == 0
+        || wire.json.max_depth < 4
+    {
+        return Err(CallError::BadLimits);
+    }
+    Ok(())
+}
+
+/// Region sizes an exchange works with.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ExLimits {
+    pub wire: WireLimits,
+    pub max_inputs_bytes: usize,
+    pub max_state_bytes: usize,
+    pub max_answers_bytes: usize,
+    pub max_rounds: u32,
+}
+
+/// The per-round bookkeeping (plain data: lengths and counters only).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Exchange {
+    /// Bytes of the `inputRequests` copy (0 = none).
+    pub inputs_len: usize,
+    /// Entries in the `inputRequests` copy.
+    pub input_count: usize,
+    /// Bytes of the `requestState` token (0 = none).
+    pub state_len: usize,
+    /// Bytes used in the answers region (headers included).
+    pub answers_len: usize,
+    /// Sum of the answer JSON lengths (headers excluded).
+    pub answer_bytes: usize,
+    /// Number of answers given.
+    pub answered: usize,
+    /// `input_required` rounds received so far.
+    pub rounds: u32,
+    /// The last id used (ids must increase).
+    pub last_id: Option<i64>,
+    /// The id of the request in flight, while one is.
+    pub in_flight: Option<i64>,
+}
+
+impl Exchange {
+    /// Input `i` of the round: its key token and its request, read through
+    /// the index (the map itself was validated on receipt).
+    pub fn input_at<'b>(
+        &self,
+        buf: &'b [u8],
+        layout: &Layout,
+        json: &ParseLimits,
+        i: usize,
+    ) -> Option<(JsonStr<'b>, InputRequest<'b>)> {
+        let e = self.entry(buf, layout, i)?;
+        let raw = layout.inputs.prefix(buf, self.inputs_len);
+        let key = json::parse(raw.get(e.key.clone())?).ok()?.as_str()?;
+        let value = json::parse_with(raw.get(e.value.clone())?, json).ok()?;
+        Some((key, InputRequest::parse(value).ok()?))
+    }
+
+    /// The raw key token of input `i`.
+    fn key_token<'b>(&self, buf: &'b [u8], layout: &Layout, i: usize) -> Option<&'b [u8]> {
+        let e = self.entry(buf, layout, i)?;
+        layout.inputs.prefix(buf, self.inputs_len).get(e.key)
+    }
+
+    fn entry(&self, buf: &[u8], layout: &Layout, i: usize) -> Option<Entry> {
+        if i >= self.input_count {
+            return None;
+        }
+        let at = i.checked_mul(INDEX_ENTRY)?;
+        let raw = layout
+            .index
+            .prefix(buf, at.checked_add(INDEX_ENTRY)?)
+            .get(at..)?;
+        let (&[a0, a1, a2, a3, b0, b1, b2, b3], rest) = raw.split_first_chunk::<8>()?;
+        let (&[c0, c1, c2, c3, d0, d1, d2, d3], rest) = rest.split_first_chunk::<8>()?;
+        let span = |o: [u8; 4], l: [u8; 4]| -> Option<core::ops::Range<usize>> {
+            let o = usize::try_from(u32::from_le_bytes(o)).ok()?;
+            let l = usize::try_from(u32::from_le_bytes(l)).ok()?;
+            Some(o..o.checked_add(l)?)
+        };
+        Some(Entry {
+            key: span([a0, a1, a2, a3], [b0, b1, b2, b3])?,
+            value: span([c0, c1, c2, c3], [d0, d1, d2, d3])?,
+            kind: kind_of(*rest.first()?)?,
+        })
+    }
+
+    /// The stored `requestState` token, quotes and escapes included.
+    pub fn request_state<'b>(&self, buf: &'b [u8], layout: &Layout) -> Option<&'b [u8]> {
+        (self.state_len > 0).then(|| layout.state.prefix(buf, self.state_len))
+    }
+
+    /// Forgets the round: questions, state and answers.
+    pub fn clear_round(&mut self) {
+        self.inputs_len = 0;
+        self.input_count = 0;
+        self.state_len = 0;
+        self.answers_len = 0;
+        self.answer_bytes = 0;
+        self.answered = 0;
+    }
+
+    /// Counts one more `input_required` round against the cap.
+    pub fn count_round(&mut self, limits: &ExLimits) -> Result<(), CallError> {
+        self.rounds = self.rounds.saturating_add(1);
+        if self.rounds > limits.max_rounds {
+            return Err(CallError::TooManyRounds {
+                limit: limits.max_rounds,
+            });
+        }
+        Ok(())
+    }
+
+    /// Replaces the round with new questions and/or state, copying both into
+    /// the workspace. Every kind asked must be covered by `caps`.
+    pub fn take_round(
+        &mut self,
+        buf: &mut [u8],
+        layout: &Layout,
+        limits: &ExLimits,
+        caps: &ClientCapabilities,
+        requests: Option<InputRequests<'_>>,
+        state: Option<JsonStr<'_>>,
+    ) -> Result<(), CallError> {
+        self.clear_round();
+        if let Some(reqs) = requests {
+            if !caps.covers(&reqs.required_capabilities()) {
+                return Err(CallError::Protocol(Violation::UndeclaredCapability));
+            }
+            let raw = reqs.raw().raw();
+            if raw.len() > limits.max_inputs_bytes {
+                return Err(CallError::InputsTooLarge {
+                    needed: raw.len(),
+                    limit: limits.max_inputs_bytes,
+                });
+            }
+            copy_into(layout.inputs.tail_mut(buf, 0), raw)?;
+            write_index(layout.index.tail_mut(buf, 0), reqs.raw()).ok_or(
+                CallError::WorkspaceTooSmall {
+                    needed: layout.total,
+                },
+            )?;
+            self.inputs_len = raw.len();
+            self.input_count = reqs.len();
+        }
+        if let Some(s) = state {
+            let raw = s.raw_token();
+            if raw.len() > limits.max_state_bytes {
+                self.clear_round();
+                return Err(CallError::StateTooLarge {
+                    needed: raw.len(),
+                    limit: limits.max_state_bytes,
+                });
+            }
+            copy_into(layout.state.tail_mut(buf, 0), raw)?;
+            self.state_len = raw.len();
+        }
+        Ok(())
+    }
+
+    /// The stored answer records in the order given.
+    pub fn records<'b>(&self, buf: &'b [u8], layout: &Layout) -> Records<'b> {
+        Records {
+            bytes: layout.answers.prefix(buf, self.answers_len),
+            pos: 0,
+        }
+    }
+
+    /// The answer stored for input `index`.
+    pub fn answer_of<'b>(&self, buf: &'b [u8], layout: &Layout, index: usize) -> Option<&'b [u8]> {
+        self.records(buf, layout)
+            .find(|(i, _)| *i == index)
+            .map(|(_, a)| a)
+    }
+
+    /// The first input without an answer.
+    pub fn first_unanswered(&self, buf: &[u8], layout: &Layout) -> Option<usize> {
+        (0..self.input_count).find(|&i| self.answer_of(buf, layout, i).is_none())
+    }
+
+    /// Whether every input has an answer.
+    pub fn all_answered(&self) -> bool {
+        self.answered >= self.input_count
+    }
+
+    /// The kind of input `index`, if it exists and has no answer yet.
+    pub fn open_input(
+        &self,
+        buf: &[u8],
+        layout: &Layout,
+        index: usize,
+    ) -> Result<InputKind, CallError> {
+        let kind = self
+            .entry(buf, layout, index)
+            .map(|e| e.kind)
+            .ok_or(CallError::UnknownKey)?;
+        if self.answer_of(buf, layout, index).is_some() {
+            return Err(CallError::AlreadyAnswered { index });
+        }
+        Ok(kind)
+    }
+
+    /// The index of the input whose key decodes to `key`.
+    pub fn index_of(&self, buf: &[u8], layout: &Layout, key: &str) -> Result<usize, CallError> {
+        (0..self.input_count)
+            .find(|&i| {
+                self.key_token(buf, layout, i)
+                    .and_then(|t| json::parse(t).ok())
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|k| k.eq_str(key))
+            })
+            .ok_or(CallError::UnknownKey)
+    }
+
+    /// Validates and stores the answer to input `index` (not `Answer::Error`,
+    /// which ends the machine and is handled by its owner).
+    pub fn store_answer(
+        &mut self,
+        buf: &mut [u8],
+        layout: &Layout,
+        limits: &ExLimits,
+        index: usize,
+        answer: &Answer<'_>,
+    ) -> Result<(), CallError> {
+        let kind = self.open_input(buf, layout, index)?;
+        let index16 = u16::try_from(index).map_err(|_| CallError::UnknownKey)?;
+        let start = self.answers_len;
+        let body_at = start.saturating_add(ANSWER_HEADER);
+        let mut w = Writer::new(layout.answers.tail_mut(buf, body_at));
+        render_answer(&mut w, kind, answer, &limits.wire.json)
+            .map_err(|error| CallError::BadAnswer { index, error })?;
+        let n = w.len();
+        let total = self.answer_bytes.saturating_add(n);
+        if total > limits.max_answers_bytes || !w.fits() {
+            return Err(CallError::AnswersTooLarge {
+                needed: total,
+                limit: limits.max_answers_bytes,
+            });
+        }
+        let len32 = u32::try_from(n).map_err(|_| CallError::AnswersTooLarge {
+            needed: total,
+            limit: limits.max_answers_bytes,
+        })?;
+        let header = layout.answers.tail_mut(buf, start);
+        let [a, b] = index16.to_le_bytes();
+        let [c, d, e, f] = len32.to_le_bytes();
+        copy_into(header, &[a, b, c, d, e, f])?;
+        self.answers_len = body_at.saturating_add(n);
+        self.answer_bytes = total;
+        self.answered = self.answered.saturating_add(1);
+        Ok(())
+    }
+
+    /// Writes the `inputResponses` object: every asked key, spelled as the
+    /// server spelled it, with its answer, in the server's order.
+    pub fn write_responses(&self, w: &mut Writer<'_>, buf: &[u8], layout: &Layout) {
+        w.byte(b'{');
+        let mut first = true;
+        for i in 0..self.input_count {
+            if let (Some(key), Some(answer)) = (
+                self.key_token(buf, layout, i),
+                self.answer_of(buf, layout, i),
+            ) {
+                w.comma(&mut first).raw(key).byte(b':').raw(answer);
+            }
+        }
+        w.byte(b'}');
+    }
+
+    /// Checks that `id` is usable for the next leg: within the safe integer
+    /// range and greater than every id this machine used before.
+    pub fn check_id(&self, id: i64) -> Result<(), CallError> {
+        if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&id) {
+            return Err(CallError::IdOutOfRange(id));
+        }
+        match self.last_id {
+            Some(last) if id <= last => Err(CallError::IdNotFresh { id, last }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Records that a request with `id` went out.
+    pub fn sent(&mut self, id: i64) {
+        self.last_id = Some(id);
+        self.in_flight = Some(id);
+    }
+
+    /// Re-validates state restored from a save: every region parses, the
+    /// answers are well-formed records for distinct, asked keys.
+    pub fn validate(
+        &mut self,
+        buf: &mut [u8],
+        layout: &Layout,
+        limits: &ExLimits,
+        caps: &ClientCapabilities,
+    ) -> Result<(), ()> {
+        let wire = &limits.wire;
+        if self.inputs_len > limits.max_inputs_bytes || self.state_len > limits.max_state_bytes {
+            return Err(());
+        }
+        self.input_count = 0;
+        if self.inputs_len > 0 {
+            // The inputs region lies before the index region.
+            let (lo, hi) = buf.split_at_mut(layout.index.start.min(buf.len()));
+            let raw = layout.inputs.prefix(lo, self.inputs_len);
+            let v = json::parse_with(raw, &wire.json).map_err(|_| ())?;
+            let reqs = InputRequests::parse(v, wire).map_err(|_| ())?;
+            if reqs.is_empty() || v.raw().len() != raw.len() {
+                return Err(());
+            }
+            if !caps.covers(&reqs.required_capabilities()) {
+                return Err(());
+            }
+            let index = hi.get_mut(..layout.index.len).ok_or(())?;
+            write_index(index, reqs.raw()).ok_or(())?;
+            self.input_count = reqs.len();
+        }
+        let buf: &[u8] = buf;
+        if self.state_len > 0 {
+            let raw = layout.state.prefix(buf, self.state_len);
+            let v = json::parse_with(raw, &wire.json).map_err(|_| ())?;
+            if v.as_str().is_none() || v.raw().len() != raw.len() {
+                return Err(());
+            }
+        }
+        // Walk the records by hand: the iterator stops at the first defect,
+        // which must be an error here.
+        let bytes = layout.answers.prefix(buf, self.answers_len);
+        if bytes.len() != self.answers_len {
+            return Err(());
+        }
+        let (mut pos, mut count, mut sum) = (0usize, 0usize, 0usize);
+        while pos < bytes.len() {
+            let (index, body, next) = read_record(bytes, pos).ok_or(())?;
+            if index >= self.input_count
+                || self
+                    .records(buf, layout)
+                    .take(count)
+                    .any(|(i, _)| i == index)
+            {
+                return Err(());
+            }
+            let kind = self.entry(buf, layout, index).map(|e| e.kind).ok_or(())?;
+            let mut sink = Writer::new(&mut []);
+            render_answer(&mut sink, kind, &Answer::Json(body), &wire.json).map_err(|_| ())?;
+            count += 1;
+            sum = sum.saturating_add(body.len());
+            pos = next;
+        }
+        if sum > limits.max_answers_bytes {
+            return Err(());
+        }
+        self.answered = count;
+        self.answer_bytes = sum;
+        match (self.last_id, self.in_flight) {
+            (None, Some(_)) => return Err(()),
+            (Some(last), Some(f)) if f > last => return Err(()),
+            _ => {}
+        }
+        for id in [self.last_id, self.in_flight].into_iter().flatten() {
+            if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&id) {
+                return Err(());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One decoded index entry: ranges relative to the inputs region.
+struct Entry {
+    key: core::ops::Range<usize>,
+    value: core::ops::Range<usize>,
+    kind: InputKind,
+}
+
+fn kind_of(code: u8) -> Option<InputKind> {
+    [
+        InputKind::ElicitForm,
+        InputKind::ElicitUrl,
+        InputKind::Sampling,
+        InputKind::Roots,
+    ]
+    .into_iter()
+    .find(|k| *k as u8 == code)
+}
+
+/// Writes the index of a validated `inputRequests` object: for each member
+/// the key token's and the value's offset and length relative to the
+/// object's first byte, and the request kind. `None` if `dst` is too small
+/// or an entry does not read back (neither happens for a validated map).
+fn write_index(dst: &mut [u8], obj: Object<'_>) -> Option<()> {
+    let base = obj.raw().as_ptr() as usize;
+    // Address arithmetic only: members are sub-slices of `obj`.
+    let off = |s: &[u8]| u32::try_from((s.as_ptr() as usize).checked_sub(base)?).ok();
+    let len = |s: &[u8]| u32::try_from(s.len()).ok();
+    for (i, (k, v)) in obj.iter().enumerate() {
+        let kind = InputRequest::parse(v).ok()?.kind() as u8;
+        let at = i.checked_mul(INDEX_ENTRY)?;
+        let slot = dst.get_mut(at..at.checked_add(INDEX_ENTRY)?)?;
+        let token = k.raw_token();
+        let mut bytes = [0u8; INDEX_ENTRY];
+        let fields = [off(token)?, len(token)?, off(v.raw())?, len(v.raw())?];
+        for (chunk, n) in bytes.chunks_exact_mut(4).zip(fields) {
+            chunk.copy_from_slice(&n.to_le_bytes());
+        }
+        *bytes.last_mut()? = kind;
+        slot.copy_from_slice(&bytes);
+    }
+    Some(())
+}
+
+fn copy_into(dst: &mut [u8], src: &[u8]) -> Result<(), CallError> {
+    match dst.get_mut(..src.len()) {
+        Some(d) => {
+            d.copy_from_slice(src);
+            Ok(())
+        }
+        // The caller checked the limit and the layout sized the region, so
+        // this only happens on a corrupted state.
+        None => Err(CallError::WorkspaceTooSmall { needed: src.len() }),
+    }
+}
+
+fn read_record(bytes: &[u8], pos: usize) -> Option<(usize, &[u8], usize)> {
+    let h = bytes.get(pos..pos.checked_add(ANSWER_HEADER)?)?;
+    let (&[a, b, c, d, e, f], _) = h.split_first_chunk::<ANSWER_HEADER>()?;
+    let index = usize::from(u16::from_le_bytes([a, b]));
+    let len = usize::try_from(u32::from_le_bytes([c, d, e, f])).ok()?;
+    let body_at = pos.checked_add(ANSWER_HEADER)?;
+    let end = body_at.checked_add(len)?;
+    Some((index, bytes.get(body_at..end)?, end))
+}
+
+/// Iterator over stored answers: `(input index, answer JSON)`.
+pub(crate) struct Records<'b> {
+    bytes: &'b [u8],
+    pos: usize,
+}
+
+impl<'b> Iterator for Records<'b> {
+    type Item = (usize, &'b [u8]);
+    fn next(&mut self) -> Option<Self::Item> {
+        let (index, body, next) = read_record(self.bytes, self.pos)?;
+        self.pos = next;
+        Some((index, body))
+    }
+}
+
+/// The result kind that answers an input kind.
+fn expected_response(kind: InputKind) -> ResponseKind {
+    match kind {
+        InputKind::ElicitForm | InputKind::ElicitUrl => ResponseKind::Elicit,
+        InputKind::Sampling => ResponseKind::Sampling,
+        InputKind::Roots => ResponseKind::Roots,
+    }
+}
+
+/// Elicitation rules: a form `accept` carries the form's content (an object);
+/// URL mode, `decline` and `cancel` carry none.
+fn check_elicit(kind: InputKind, action: ElicitAction, content: bool) -> Result<(), AnswerError> {
+    match (kind, action, content) {
+        (InputKind::ElicitForm, ElicitAction::Accept, false) => Err(AnswerError::ContentRequired),
+        (InputKind::ElicitForm, ElicitAction::Accept, true) => Ok(()),
+        (_, _, true) => Err(AnswerError::ContentNotAllowed),
+        _ => Ok(()),
+    }
+}
+
+fn parse_object<'a>(bytes: &'a [u8], json: &ParseLimits) -> Result<Object<'a>, AnswerError> {
+    json::parse_with(bytes, json)
+        .map_err(AnswerError::NotJson)?
+        .as_object()
+        .ok_or(AnswerError::NotAnObject)
+}
+
+/// Validates `answer` against the kind asked and writes the bare result.
+pub(crate) fn render_answer(
+    w: &mut Writer<'_>,
+    kind: InputKind,
+    answer: &Answer<'_>,
+    json: &ParseLimits,
+) -> Result<(), AnswerError> {
+    let expected = expected_response(kind);
+    match *answer {
+        Answer::Elicit { action, content } => {
+            if expected != ResponseKind::Elicit {
+                return Err(AnswerError::KindMismatch { expected: kind });
+            }
+            check_elicit(kind, action, content.is_some())?;
+            let content = match content {
+                Some(c) => Some(parse_object(c, json)?.raw()),
+                None => None,
+            };
+            write_elicit_result(w, action, content);
+        }
+        Answer::Roots(roots) => {
+            if expected != ResponseKind::Roots {
+                return Err(AnswerError::KindMismatch { expected: kind });
+            }
+            write_roots_result(w, roots);
+        }
+        Answer::Sampling(bytes) | Answer::Json(bytes) => {
+            if matches!(answer, Answer::Sampling(_)) && kind != InputKind::Sampling {
+                return Err(AnswerError::KindMismatch { expected: kind });
+            }
+            let v = json::parse_with(bytes, json).map_err(AnswerError::NotJson)?;
+            let obj = v.as_object().ok_or(AnswerError::NotAnObject)?;
+            let resp = InputResponse::parse(v).ok_or(AnswerError::NotAnObject)?;
+            if resp.wrapped {
+                return Err(AnswerError::Wrapped);
+            }
+            let got = resp.kind().ok_or(AnswerError::UnknownShape)?;
+            if got != expected {
+                return Err(AnswerError::KindMismatch { expected: kind });
+            }
+            if got == ResponseKind::Elicit {
+                let action = obj
+                    .get_unique("action")
+                    .map_err(|_| AnswerError::UnknownShape)?
+                    .and_then(|a| a.as_str())
+                    .and_then(|a| ElicitAction::parse(&a))
+                    .ok_or(AnswerError::UnknownShape)?;
+                let content = obj
+                    .get_unique("content")
+                    .map_err(|_| AnswerError::UnknownShape)?;
+                if content.is_some_and(|c| c.as_object().is_none()) {
+                    return Err(AnswerError::NotAnObject);
+                }
+                check_elicit(kind, action, content.is_some())?;
+            }
+            w.raw(obj.raw());
+        }
+        Answer::Error { .. } => return Err(AnswerError::UnknownShape),
+    }
+    Ok(())
+}
+
+/// What fed bytes are, relative to the request in flight.
+pub(crate) enum Incoming<'a> {
+    /// A result for our id.
+    Result(Object<'a>),
+    /// An error response for our id.
+    Error(RpcError<'a>),
+    /// Anything else that could be read or attributed elsewhere.
+    Unrelated(Unrelated<'a>),
+}
+
+/// Reads `bytes` as the answer candidate for request `ours`.
+///
+/// Attribution: a well-formed response carrying our id is ours; every other
+/// well-formed message (other ids, string ids, notifications, requests,
+/// errors with a `null` id) is unrelated. A message that fails validation is
+/// ours when its top-level `id` is our number, unrelated when it names
+/// another id, and a transport failure (the `Err`) when it names none or
+/// cannot be read as JSON at all: the transport handed these bytes to this
+/// request, and nobody else can claim them.
+pub(crate) fn receive<'a>(
+    bytes: &'a [u8],
+    wire: &WireLimits,
+    ours: i64,
+) -> Result<Incoming<'a>, CallError> {
+    let msg = match parse_message(bytes, wire) {
+        Ok(m) => m,
+        Err(e) => {
+            return match attribute(bytes, &wire.json, ours) {
+                Attribution::Other => Ok(Incoming::Unrelated(Unrelated::Invalid(e))),
+                Attribution::Ours | Attribution::Unknown => Err(wire_to_call(e)),
+            }
+        }
+    };
+    Ok(match msg {
+        Message::Result { id, result } if id.is_number(ours) => Incoming::Result(result),
+        Message::Error {
+            id: Some(id),
+            code,
+            message,
+            data,
+        } if id.is_number(ours) => Incoming::Error(RpcError {
+            code,
+            message,
+            data,
+        }),
+        other => Incoming::Unrelated(Unrelated::Message(other)),
+    })
+}
+
+enum Attribution {
+    Ours,
+    Other,
+    Unknown,
+}
+
+fn attribute(bytes: &[u8], json: &ParseLimits, ours: i64) -> Attribution {
+    let Some(obj) = json::parse_with(bytes, json)
+        .ok()
+        .and_then(|v| v.as_object())
+    else {
+        return Attribution::Unknown;
+    };
+    match obj.get_unique("id") {
+        Ok(Some(v)) => match (v.as_i64(), v.as_str()) {
+            (Some(n), _) if n == ours => Attribution::Ours,
+            (Some(_), _) | (_, Some(_)) => Attribution::Other,
+            _ => Attribution::Unknown,
+        },
+        _ => Attribution::Unknown,
+    }
+}
+
+/// Maps a wire error from reading a result: rule breaches are protocol
+/// violations, anything else is malformed input.
+pub(crate) fn wire_to_call(e: WireError) -> CallError {
+    match e {
+        WireError::Protocol(v) => CallError::Protocol(v),
+        other => CallError::Malformed(other),
+    }
+}
+
+/// Where a complete result sits in the bytes that were fed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ResultSpan {
+    pub offset: usize,
+    pub len: usize,
+    pub fed_len: usize,
+}
+
+impl ResultSpan {
+    pub fn of(fed: &[u8], result: &[u8]) -> ResultSpan {
+        // Pointer arithmetic on addresses only (no dereference): the result
+        // is a sub-slice of `fed`.
+        let offset = (result.as_ptr() as usize).wrapping_sub(fed.as_ptr() as usize);
+        ResultSpan {
+            offset,
+            len: result.len(),
+            fed_len: fed.len(),
+        }
+    }
+
+    pub fn get<'b>(&self, fed: &'b [u8]) -> Option<&'b [u8]> {
+        if fed.len() != self.fed_len {
+            return None;
+        }
+        fed.get(self.offset..self.offset.checked_add(self.len)?)
+    }
+}

@@ -1,0 +1,923 @@
+//! A task through its polls and input rounds, in either dialect
+//! (see [`crate::wire::task`] for the two).
+//!
+//! ```text
+//!  init(config) -> [Ready: tasks/get]
+//!  Ready:     write_request(id, out) -> [Sent]   (the request `next_request()` names)
+//!  Sent(tasks/get): feed ->
+//!     working                       Poll(ms)          -> [Ready: tasks/get]
+//!     input_required  extension:    InputRequired(n)  -> [Answering]
+//!                     seed:         Next              -> [Ready: tasks/result]
+//!     completed       extension:    Complete(result)  -> [Done]
+//!                     seed:         Next              -> [Ready: tasks/result]
+//!     failed          extension:    Failed(error)     -> [Done]
+//!                     seed:         Next              -> [Ready: tasks/result]
+//!     cancelled                     Cancelled         -> [Done]
+//!  Sent(tasks/result) (seed): input_required -> InputRequired(n) -> [Answering]
+//!                             complete       -> Complete(result) -> [Done]
+//!                             JSON-RPC error -> RpcError          -> [Done]
+//!  Answering: answer(key, ..) ... -> [Ready: tasks/update | tasks/input_response]
+//!  Sent(answers): acknowledged -> Poll(ms) -> [Ready: tasks/get]
+//!  write_cancel(id, out) (any live phase) -> [Sent: tasks/cancel] -> Cancelled
+//! ```
+//!
+//! The poll interval is the server's latest hint (`pollInterval` /
+//! `pollIntervalMs`), else [`TaskLimits::default_poll_ms`], clamped to
+//! `[min_poll_ms, max_poll_ms]` so a hostile hint can neither busy-poll nor
+//! stall the app. Every request carries the `_meta` of the revision. Input
+//! rounds follow the call's rules (declared kinds only, every key answered,
+//! nothing from an earlier round re-sent, `requestState` echoed byte for
+//! byte in the seed dialect). Memory and attribution of fed bytes work as
+//! for [`Call`](super::call::Call).
+
+use super::call::{
+    Answer, CallError, ParamsError, Phase, RpcError, SaveError, TaskHandoff, Unrelated,
+};
+use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
+use super::persist::{self, Saved};
+use crate::json::{self, JsonStr, Object, Writer};
+use crate::wire::caps::write_request_meta_members;
+use crate::wire::envelope::write_request_head;
+use crate::wire::task::{TaskError, META_RELATED_TASK};
+use crate::wire::{
+    classify_result, ClientCapabilities, ClientInfo, Id, InputRequest, InputRequests,
+    ResultOutcome, TaskDialect, TaskRecord, TaskStatus, Violation, WireLimits,
+    META_CLIENT_CAPABILITIES,
+};
+
+/// Default bound of a task's fixed request part (`_meta` and task id): 1 KiB.
+pub const DEFAULT_TASK_PARAMS_BYTES: usize = 1024;
+/// Default cap on `tasks/get` requests per task (about a day at 1 s).
+pub const DEFAULT_MAX_POLLS: u32 = 100_000;
+/// Default poll interval when the server gives none.
+pub const DEFAULT_POLL_MS: u64 = 1_000;
+/// Default floor of the poll interval.
+pub const DEFAULT_MIN_POLL_MS: u64 = 100;
+/// Default ceiling of the poll interval.
+pub const DEFAULT_MAX_POLL_MS: u64 = 60_000;
+
+/// Every capacity and cap of a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskLimits {
+    /// Limits for reading server messages.
+    pub wire: WireLimits,
+    /// Bound of the fixed request part: the rendered `_meta` and the task id.
+    pub max_params_bytes: usize,
+    /// Bound of the `inputRequests` copy.
+    pub max_inputs_bytes: usize,
+    /// Bound of the `requestState` token copy (seed dialect).
+    pub max_state_bytes: usize,
+    /// Bound of the answers of one round (JSON bytes).
+    pub max_answers_bytes: usize,
+    /// Maximum input rounds.
+    pub max_rounds: u32,
+    /// Maximum `tasks/get` requests.
+    pub max_polls: u32,
+    /// Poll interval when the server gives none, in milliseconds.
+    pub default_poll_ms: u64,
+    /// Floor of the poll interval.
+    pub min_poll_ms: u64,
+    /// Ceiling of the poll interval.
+    pub max_poll_ms: u64,
+}
+
+impl Default for TaskLimits {
+    fn default() -> Self {
+        TaskLimits {
+            wire: WireLimits::default(),
+            max_params_bytes: DEFAULT_TASK_PARAMS_BYTES,
+            max_inputs_bytes: super::call::DEFAULT_MAX_INPUTS_BYTES,
+            max_state_bytes: super::call::DEFAULT_MAX_STATE_BYTES,
+            max_answers_bytes: super::call::DEFAULT_MAX_ANSWERS_BYTES,
+            max_rounds: super::call::DEFAULT_MAX_ROUNDS,
+            max_polls: DEFAULT_MAX_POLLS,
+            default_poll_ms: DEFAULT_POLL_MS,
+            min_poll_ms: DEFAULT_MIN_POLL_MS,
+            max_poll_ms: DEFAULT_MAX_POLL_MS,
+        }
+    }
+}
+
+impl TaskLimits {
+    fn layout(&self) -> Result<Layout, CallError> {
+        exchange::check_wire_limits(&self.wire)?;
+        if self.min_poll_ms > self.max_poll_ms {
+            return Err(CallError::BadLimits);
+        }
+        Layout::new(
+            self.max_params_bytes,
+            self.max_inputs_bytes,
+            self.max_state_bytes,
+            self.max_answers_bytes,
+            self.wire.max_input_requests,
+        )
+        .ok_or(CallError::BadLimits)
+    }
+
+    fn ex(&self) -> ExLimits {
+        ExLimits {
+            wire: self.wire,
+            max_inputs_bytes: self.max_inputs_bytes,
+            max_state_bytes: self.max_state_bytes,
+            max_answers_bytes: self.max_answers_bytes,
+            max_rounds: self.max_rounds,
+        }
+    }
+
+    /// The poll interval for a server hint (or none).
+    pub fn poll_interval(&self, hint: Option<u64>) -> u64 {
+        hint.unwrap_or(self.default_poll_ms)
+            .clamp(self.min_poll_ms, self.max_poll_ms.max(self.min_poll_ms))
+    }
+}
+
+/// The request a task sends next (or has in flight).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum TaskRequest {
+    /// `tasks/get`: poll the status.
+    Get = 1,
+    /// `tasks/result` (seed): fetch the questions or the outcome.
+    Result = 2,
+    /// The answers: `tasks/input_response` (seed) or `tasks/update`
+    /// (extension).
+    Respond = 3,
+    /// `tasks/cancel`.
+    Cancel = 4,
+}
+
+impl TaskRequest {
+    /// The JSON-RPC method in `dialect`.
+    pub const fn method(self, dialect: TaskDialect) -> &'static str {
+        match (self, dialect) {
+            (TaskRequest::Get, _) => "tasks/get",
+            (TaskRequest::Result, _) => "tasks/result",
+            (TaskRequest::Respond, TaskDialect::Seed) => "tasks/input_response",
+            (TaskRequest::Respond, TaskDialect::Extension) => "tasks/update",
+            (TaskRequest::Cancel, _) => "tasks/cancel",
+        }
+    }
+
+    fn from_code(code: u8) -> Option<Self> {
+        [
+            TaskRequest::Get,
+            TaskRequest::Result,
+            TaskRequest::Respond,
+            TaskRequest::Cancel,
+        ]
+        .into_iter()
+        .find(|r| *r as u8 == code)
+    }
+}
+
+/// A task id as the app has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskIdRef<'a> {
+    /// Decoded text (escaped when written).
+    Text(&'a str),
+    /// A validated JSON string token, echoed exactly as the server wrote it.
+    Token(JsonStr<'a>),
+}
+
+/// How to start following a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskConfig<'a> {
+    /// Which task protocol the server speaks.
+    pub dialect: TaskDialect,
+    /// The server's task id.
+    pub task_id: TaskIdRef<'a>,
+    /// Capabilities declared on every request (the extension dialect needs
+    /// `tasks`).
+    pub caps: ClientCapabilities,
+    /// Sent as `io.modelcontextprotocol/clientInfo`; `None` omits it.
+    pub client_info: Option<ClientInfo<'a>>,
+    /// Capacities and caps.
+    pub limits: TaskLimits,
+    /// The poll hint the task was created with.
+    pub poll_ms: Option<u64>,
+}
+
+impl<'a> TaskConfig<'a> {
+    /// A config for a task id given as text, with default limits and this
+    /// library's client info; `caps.tasks` is set for the extension dialect.
+    pub fn new(dialect: TaskDialect, task_id: &'a str) -> Self {
+        TaskConfig {
+            dialect,
+            task_id: TaskIdRef::Text(task_id),
+            caps: ClientCapabilities {
+                tasks: dialect == TaskDialect::Extension,
+                ..ClientCapabilities::default()
+            },
+            client_info: Some(ClientInfo::DEFAULT),
+            limits: TaskLimits::default(),
+            poll_ms: None,
+        }
+    }
+
+    /// A config for the task a call handed over (set `caps` to the call's).
+    pub fn from_handoff(handoff: &TaskHandoff<'a>, caps: ClientCapabilities) -> Self {
+        TaskConfig {
+            dialect: handoff.dialect,
+            task_id: TaskIdRef::Token(handoff.task.task_id),
+            caps,
+            client_info: Some(ClientInfo::DEFAULT),
+            limits: TaskLimits::default(),
+            poll_ms: handoff.task.poll_interval_ms,
+        }
+    }
+}
+
+/// What a fed response meant for a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskEvent<'a> {
+    /// Wait this many milliseconds, then write the next `tasks/get`.
+    Poll(u64),
+    /// Write the next request now (seed: `tasks/result`).
+    Next,
+    /// The server asked `n` questions. -> `Answering`
+    InputRequired(usize),
+    /// The task's result object, borrowed from the fed bytes. -> `Done`
+    Complete(&'a [u8]),
+    /// The task failed with this error (extension). -> `Done`
+    Failed(TaskError<'a>),
+    /// The task was cancelled. -> `Done`
+    Cancelled,
+    /// A JSON-RPC error response to our request. -> `Done`
+    RpcError(RpcError<'a>),
+    /// Not the answer to our request; nothing changed.
+    Unrelated(Unrelated<'a>),
+}
+
+const TASK_MAGIC: u32 = 0x4D52_5431; // "MRT1"
+
+/// The plain-data state of a task (see [`super::call::CallState`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskState {
+    magic: u32,
+    limits: TaskLimits,
+    dialect: TaskDialect,
+    caps: ClientCapabilities,
+    phase: Phase,
+    next: TaskRequest,
+    meta_len: usize,
+    id_len: usize,
+    ex: Exchange,
+    polls: u32,
+    poll_ms: u64,
+    error: Option<CallError>,
+    result: Option<ResultSpan>,
+}
+
+impl Default for TaskState {
+    fn default() -> Self {
+        TaskState {
+            magic: 0,
+            limits: TaskLimits::default(),
+            dialect: TaskDialect::Extension,
+            caps: ClientCapabilities::default(),
+            phase: Phase::Failed,
+            next: TaskRequest::Get,
+            meta_len: 0,
+            id_len: 0,
+            ex: Exchange::default(),
+            polls: 0,
+            poll_ms: 0,
+            error: None,
+            result: None,
+        }
+    }
+}
+
+/// A view of one task: its state and its workspace.
+#[derive(Debug)]
+pub struct TaskCall<'w> {
+    st: &'w mut TaskState,
+    buf: &'w mut [u8],
+}
+
+impl<'w> TaskCall<'w> {
+    /// Bytes of workspace a task with these limits needs; `usize::MAX` for
+    /// limits that cannot be laid out.
+    pub fn workspace_size(limits: &TaskLimits) -> usize {
+        limits.layout().map_or(usize::MAX, |l| l.total)
+    }
+
+    /// Starts following a task. On error `state` is unchanged.
+    pub fn init(
+        state: &'w mut TaskState,
+        buf: &'w mut [u8],
+        config: &TaskConfig<'_>,
+    ) -> Result<Self, CallError> {
+        let limits = config.limits;
+        let layout = limits.layout()?;
+        if buf.len() < layout.total {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            });
+        }
+        if config.dialect == TaskDialect::Extension && !config.caps.tasks {
+            return Err(CallError::BadParams(ParamsError::TasksNotDeclared));
+        }
+        let empty = match config.task_id {
+            TaskIdRef::Text(t) => t.is_empty(),
+            TaskIdRef::Token(t) => t.decoded_len() == 0,
+        };
+        if empty {
+            return Err(CallError::BadParams(ParamsError::BadTaskId));
+        }
+        let mut w = Writer::new(layout.head.tail_mut(buf, 0));
+        w.byte(b'{');
+        write_request_meta_members(&mut w, &config.caps, config.client_info.as_ref());
+        w.byte(b'}');
+        let meta_len = w.len();
+        match config.task_id {
+            TaskIdRef::Text(t) => w.str(t),
+            TaskIdRef::Token(t) => w.json_str_raw(&t),
+        };
+        let total = w.finish().map_err(|e| CallError::ParamsTooLarge {
+            needed: e.needed,
+            limit: limits.max_params_bytes,
+        })?;
+        *state = TaskState {
+            magic: TASK_MAGIC,
+            limits,
+            dialect: config.dialect,
+            caps: config.caps,
+            phase: Phase::Ready,
+            next: TaskRequest::Get,
+            meta_len,
+            id_len: total.saturating_sub(meta_len),
+            ex: Exchange::default(),
+            polls: 0,
+            poll_ms: limits.poll_interval(config.poll_ms),
+            error: None,
+            result: None,
+        };
+        Ok(TaskCall { st: state, buf })
+    }
+
+    /// Rebuilds the view over a prepared state and workspace (O(1)).
+    pub fn attach(state: &'w mut TaskState, buf: &'w mut [u8]) -> Result<Self, CallError> {
+        if state.magic != TASK_MAGIC {
+            return Err(CallError::NotInitialized);
+        }
+        let layout = state.limits.layout()?;
+        if buf.len() < layout.total {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            });
+        }
+        Ok(TaskCall { st: state, buf })
+    }
+
+    fn layout(&self) -> Layout {
+        self.st.limits.layout().unwrap_or_default()
+    }
+
+    // ----------------------------------------------------------------- accessors
+
+    /// The phase.
+    pub fn state(&self) -> Phase {
+        self.st.phase
+    }
+
+    /// The dialect.
+    pub fn dialect(&self) -> TaskDialect {
+        self.st.dialect
+    }
+
+    /// The request `write_request` sends next (in `Ready`) or the one in
+    /// flight (in `Sent`).
+    pub fn next_request(&self) -> TaskRequest {
+        self.st.next
+    }
+
+    /// The task id token as sent.
+    pub fn task_id(&self) -> &[u8] {
+        let head = self
+            .layout()
+            .head
+            .prefix(self.buf, self.st.meta_len.saturating_add(self.st.id_len));
+        head.get(self.st.meta_len..).unwrap_or(&[])
+    }
+
+    /// The current poll interval in milliseconds.
+    pub fn poll_ms(&self) -> u64 {
+        self.st.poll_ms
+    }
+
+    /// `tasks/get` requests written so far.
+    pub fn polls(&self) -> u32 {
+        self.st.polls
+    }
+
+    /// Input rounds so far.
+    pub fn round(&self) -> u32 {
+        self.st.ex.rounds
+    }
+
+    /// The current round's input requests.
+    pub fn inputs(&self) -> impl Iterator<Item = (JsonStr<'_>, InputRequest<'_>)> + '_ {
+        (0..self.st.ex.input_count).filter_map(move |i| self.input_at(i))
+    }
+
+    /// The capabilities declared on every request.
+    pub fn caps(&self) -> ClientCapabilities {
+        self.st.caps
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &TaskLimits {
+        &self.st.limits
+    }
+
+    /// The current round's `inputRequests` object exactly as received.
+    pub fn inputs_json(&self) -> Option<&[u8]> {
+        (self.st.ex.input_count > 0)
+            .then(|| self.layout().inputs.prefix(self.buf, self.st.ex.inputs_len))
+    }
+
+    /// Number of input requests in the current round.
+    pub fn input_count(&self) -> usize {
+        self.st.ex.input_count
+    }
+
+    /// Number of inputs answered in the current round.
+    pub fn answered_count(&self) -> usize {
+        self.st.ex.answered
+    }
+
+    /// The input request at `index`.
+    pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
+        let json = &self.st.limits.wire.json;
+        self.st.ex.input_at(self.buf, &self.layout(), json, index)
+    }
+
+    /// The index of the input whose key decodes to `key`.
+    pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
+        self.st.ex.index_of(self.buf, &self.layout(), key)
+    }
+
+    /// The stored answer to input `index`.
+    pub fn answer_json(&self, index: usize) -> Option<&[u8]> {
+        self.st.ex.answer_of(self.buf, &self.layout(), index)
+    }
+
+    /// The `requestState` the answers will echo (seed dialect).
+    pub fn request_state(&self) -> Option<&[u8]> {
+        self.st.ex.request_state(self.buf, &self.layout())
+    }
+
+    /// The last JSON-RPC id used.
+    pub fn last_id(&self) -> Option<i64> {
+        self.st.ex.last_id
+    }
+
+    /// The id of the request in flight.
+    pub fn in_flight_id(&self) -> Option<i64> {
+        self.st.ex.in_flight
+    }
+
+    /// The terminal error, once [`Phase::Failed`].
+    pub fn error(&self) -> Option<CallError> {
+        self.st.error
+    }
+
+    /// The task's result, found again in the bytes whose feeding completed it.
+    pub fn result<'b>(&self, fed: &'b [u8]) -> Option<&'b [u8]> {
+        self.st.result.and_then(|s| s.get(fed))
+    }
+
+    // ------------------------------------------------------------------- writing
+
+    /// Writes the next request (`next_request()`) with `id`. `Ready` -> `Sent`.
+    pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        match self.st.phase {
+            Phase::Ready => {}
+            Phase::Answering => {
+                let index = self
+                    .st
+                    .ex
+                    .first_unanswered(self.buf, &self.layout())
+                    .unwrap_or(0);
+                return Err(CallError::Unanswered { index });
+            }
+            p => return Err(CallError::WrongState(p)),
+        }
+        self.st.ex.check_id(id)?;
+        let n = self.render(self.st.next, id, out)?;
+        if self.st.next == TaskRequest::Get {
+            self.st.polls = self.st.polls.saturating_add(1);
+        }
+        self.st.ex.sent(id);
+        self.st.phase = Phase::Sent;
+        Ok(n)
+    }
+
+    /// Writes the request in flight again with a fresh `id`. Only in `Sent`.
+    pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        if self.st.phase != Phase::Sent {
+            return Err(CallError::WrongState(self.st.phase));
+        }
+        self.st.ex.check_id(id)?;
+        let n = self.render(self.st.next, id, out)?;
+        self.st.ex.sent(id);
+        Ok(n)
+    }
+
+    /// Writes `tasks/cancel` (from `Ready`, `Answering` or `Sent`; a response
+    /// to a request in flight then counts as unrelated). -> `Sent`; the
+    /// acknowledgement yields [`TaskEvent::Cancelled`].
+    pub fn write_cancel(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        if !matches!(self.st.phase, Phase::Ready | Phase::Answering | Phase::Sent) {
+            return Err(CallError::WrongState(self.st.phase));
+        }
+        self.st.ex.check_id(id)?;
+        let n = self.render(TaskRequest::Cancel, id, out)?;
+        self.st.ex.sent(id);
+        self.st.next = TaskRequest::Cancel;
+        self.st.phase = Phase::Sent;
+        Ok(n)
+    }
+
+    fn render(&self, kind: TaskRequest, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        let layout = self.layout();
+        let buf: &[u8] = self.buf;
+        let head = layout
+            .head
+            .prefix(buf, self.st.meta_len.saturating_add(self.st.id_len));
+        let meta = head.get(..self.st.meta_len).unwrap_or(&[]);
+        let token = head.get(self.st.meta_len..).unwrap_or(&[]);
+        let seed = self.st.dialect == TaskDialect::Seed;
+        let mut w = Writer::new(out);
+        write_request_head(&mut w, &Id::Number(id), kind.method(self.st.dialect));
+        w.raw(b"{\"_meta\":");
+        if kind == TaskRequest::Respond && seed {
+            // The SEP names the task in `_meta` only.
+            w.raw(meta.get(..meta.len().saturating_sub(1)).unwrap_or(&[]))
+                .byte(b',')
+                .key(META_RELATED_TASK)
+                .raw(b"{\"taskId\":")
+                .raw(token)
+                .raw(b"}}");
+        } else {
+            w.raw(meta).raw(b",\"taskId\":").raw(token);
+        }
+        if kind == TaskRequest::Respond {
+            w.raw(b",\"inputResponses\":");
+            self.st.ex.write_responses(&mut w, buf, &layout);
+            if let (true, Some(s)) = (seed, self.st.ex.request_state(buf, &layout)) {
+                w.raw(b",\"requestState\":").raw(s);
+            }
+        }
+        w.raw(b"}}");
+        w.finish()
+            .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
+    }
+
+    // ------------------------------------------------------------------ answering
+
+    /// Answers the input whose key decodes to `key`.
+    pub fn answer(&mut self, key: &str, answer: Answer<'_>) -> Result<(), CallError> {
+        let index = self.index_of(key)?;
+        self.answer_at(index, answer)
+    }
+
+    /// Answers the input at `index`; the last answer makes the task `Ready`
+    /// to send them. [`Answer::Error`] ends the task locally (the app may
+    /// still cancel it on the server with a fresh task view).
+    pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
+        if self.st.phase != Phase::Answering {
+            return Err(CallError::WrongState(self.st.phase));
+        }
+        let layout = self.layout();
+        if let Answer::Error { code } = answer {
+            self.st.ex.open_input(self.buf, &layout, index)?;
+            return Err(self.fail(CallError::AnsweredWithError { index, code }));
+        }
+        let limits = self.st.limits.ex();
+        self.st
+            .ex
+            .store_answer(self.buf, &layout, &limits, index, &answer)?;
+        if self.st.ex.all_answered() {
+            self.st.phase = Phase::Ready;
+        }
+        Ok(())
+    }
+
+    // -------------------------------------------------------------------- feeding
+
+    fn fail(&mut self, e: CallError) -> CallError {
+        self.st.phase = Phase::Failed;
+        self.st.error = Some(e);
+        self.st.ex.in_flight = None;
+        e
+    }
+
+    fn done(&mut self) {
+        self.st.phase = Phase::Done;
+        self.st.ex.in_flight = None;
+    }
+
+    fn poll(&mut self) -> Result<TaskEvent<'static>, CallError> {
+        if self.st.polls >= self.st.limits.max_polls {
+            let limit = self.st.limits.max_polls;
+            return Err(self.fail(CallError::TooManyPolls { limit }));
+        }
+        self.st.phase = Phase::Ready;
+        self.st.next = TaskRequest::Get;
+        Ok(TaskEvent::Poll(self.st.poll_ms))
+    }
+
+    fn complete<'a>(&mut self, fed: &'a [u8], result: Object<'a>) -> TaskEvent<'a> {
+        self.st.result = Some(ResultSpan::of(fed, result.raw()));
+        self.done();
+        TaskEvent::Complete(result.raw())
+    }
+
+    fn same_task(&self, id: &JsonStr<'_>) -> bool {
+        json::parse(self.task_id())
+            .ok()
+            .and_then(|v| v.as_str())
+            .is_some_and(|ours| ours.eq_json_str(id))
+    }
+
+    /// Takes a round of questions (and state) into the workspace.
+    fn take_inputs(
+        &mut self,
+        reqs: InputRequests<'_>,
+        state: Option<JsonStr<'_>>,
+    ) -> Result<TaskEvent<'static>, CallError> {
+        let limits = self.st.limits.ex();
+        let layout = self.layout();
+        let caps = self.st.caps;
+        let taken = self.st.ex.count_round(&limits).and_then(|()| {
+            self.st
+                .ex
+                .take_round(self.buf, &layout, &limits, &caps, Some(reqs), state)
+        });
+        if let Err(e) = taken {
+            return Err(self.fail(e));
+        }
+        self.st.phase = Phase::Answering;
+        self.st.next = TaskRequest::Respond;
+        Ok(TaskEvent::InputRequired(reqs.len()))
+    }
+
+    /// Feeds bytes received while `Sent`.
+    pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<TaskEvent<'a>, CallError> {
+        let ours = match (self.st.phase, self.st.ex.in_flight) {
+            (Phase::Sent, Some(id)) => id,
+            (p, _) => return Err(CallError::WrongState(p)),
+        };
+        let result = match exchange::receive(bytes, &self.st.limits.wire, ours) {
+            Err(e) => return Err(self.fail(e)),
+            Ok(Incoming::Unrelated(u)) => return Ok(TaskEvent::Unrelated(u)),
+            Ok(Incoming::Error(e)) => {
+                self.done();
+                return Ok(TaskEvent::RpcError(e));
+            }
+            Ok(Incoming::Result(r)) => r,
+        };
+        self.st.ex.in_flight = None;
+        let kind = self.st.next;
+        let outcome =
+            match classify_result(result, kind.method(self.st.dialect), &self.st.limits.wire) {
+                Ok(o) => o,
+                Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
+            };
+        match (kind, outcome) {
+            (_, ResultOutcome::Task(_)) => {
+                Err(self.fail(CallError::Protocol(Violation::UnexpectedResultType)))
+            }
+            (TaskRequest::Get, ResultOutcome::Complete(obj)) => self.on_status(bytes, obj),
+            (TaskRequest::Result, ResultOutcome::Complete(obj)) => Ok(self.complete(bytes, obj)),
+            (TaskRequest::Result, ResultOutcome::InputRequired(ir)) => match ir.input_requests {
+                // The MRTR page: tasks/result MUST carry inputRequests.
+                None => Err(self.fail(CallError::Protocol(Violation::BadTask))),
+                Some(reqs) => self.take_inputs(reqs, ir.request_state),
+            },
+            (TaskRequest::Respond, ResultOutcome::Complete(_)) => {
+                // Delivered: nothing of this round may reach a later request.
+                self.st.ex.clear_round();
+                self.poll()
+            }
+            (TaskRequest::Cancel, ResultOutcome::Complete(_)) => {
+                self.done();
+                Ok(TaskEvent::Cancelled)
+            }
+            // classify_result refuses input_required for every other method.
+            (_, ResultOutcome::InputRequired(_)) => {
+                Err(self.fail(CallError::Protocol(Violation::InputRequiredNotAllowed)))
+            }
+        }
+    }
+
+    fn on_status<'a>(
+        &mut self,
+        fed: &'a [u8],
+        obj: Object<'a>,
+    ) -> Result<TaskEvent<'a>, CallError> {
+        let dialect = self.st.dialect;
+        let rec = match TaskRecord::parse(obj, dialect) {
+            Ok(r) => r,
+            Err(v) => return Err(self.fail(CallError::Protocol(v))),
+        };
+        if !self.same_task(&rec.task_id) {
+            return Err(self.fail(CallError::Protocol(Violation::TaskIdMismatch)));
+        }
+        if let Some(hint) = rec.poll_interval_ms {
+            self.st.poll_ms = self.st.limits.poll_interval(Some(hint));
+        }
+        let bad = CallError::Protocol(Violation::BadTask);
+        match (dialect, rec.status) {
+            (_, TaskStatus::Working) => self.poll(),
+            (_, TaskStatus::Cancelled) => {
+                self.done();
+                Ok(TaskEvent::Cancelled)
+            }
+            (TaskDialect::Seed, _) => {
+                // input_required, completed, failed: tasks/result tells.
+                self.st.phase = Phase::Ready;
+                self.st.next = TaskRequest::Result;
+                Ok(TaskEvent::Next)
+            }
+            (TaskDialect::Extension, TaskStatus::InputRequired) => {
+                let reqs = obj
+                    .get_unique("inputRequests")
+                    .ok()
+                    .flatten()
+                    .map(|v| InputRequests::parse(v, &self.st.limits.wire));
+                match reqs {
+                    Some(Ok(r)) if !r.is_empty() => self.take_inputs(r, None),
+                    Some(Err(v)) => Err(self.fail(CallError::Protocol(v))),
+                    _ => Err(self.fail(bad)),
+                }
+            }
+            (TaskDialect::Extension, TaskStatus::Completed) => {
+                match obj
+                    .get_unique("result")
+                    .ok()
+                    .flatten()
+                    .and_then(|v| v.as_object())
+                {
+                    Some(r) => Ok(self.complete(fed, r)),
+                    None => Err(self.fail(bad)),
+                }
+            }
+            (TaskDialect::Extension, TaskStatus::Failed) => {
+                match obj.get_unique("error").ok().flatten().map(TaskError::parse) {
+                    Some(Ok(e)) => {
+                        self.done();
+                        Ok(TaskEvent::Failed(e))
+                    }
+                    _ => Err(self.fail(bad)),
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- persistence
+
+    /// Saves the task (in `Ready`, `Sent` or `Answering`); see
+    /// [`super::call::Call::save`].
+    pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
+        let phase =
+            persist::phase_code(self.st.phase).ok_or(CallError::WrongState(self.st.phase))?;
+        let layout = self.layout();
+        let buf: &[u8] = self.buf;
+        let ex = &self.st.ex;
+        let saved = Saved {
+            magic: persist::SAVE_MAGIC,
+            version: persist::SAVE_VERSION,
+            kind: persist::KIND_TASK,
+            phase,
+            variant: self.st.dialect as u8,
+            next: self.st.next as u8,
+            flags: 0,
+            rounds: ex.rounds,
+            state_only: 0,
+            polls: self.st.polls,
+            poll_ms: self.st.poll_ms,
+            last_id: ex.last_id,
+            in_flight: ex.in_flight,
+            head_split: u32::try_from(self.st.meta_len).unwrap_or(u32::MAX),
+            head: layout
+                .head
+                .prefix(buf, self.st.meta_len.saturating_add(self.st.id_len)),
+            inputs: layout.inputs.prefix(buf, ex.inputs_len),
+            state: layout.state.prefix(buf, ex.state_len),
+            answers: layout.answers.prefix(buf, ex.answers_len),
+        };
+        persist::save(&saved, out)
+    }
+
+    /// Restores a saved task under `limits`; every region is re-validated.
+    /// On error `state` is unchanged (the workspace is scratch).
+    pub fn restore(
+        state: &'w mut TaskState,
+        buf: &'w mut [u8],
+        limits: &TaskLimits,
+        saved: &[u8],
+    ) -> Result<Self, CallError> {
+        let layout = limits.layout()?;
+        if buf.len() < layout.total {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            });
+        }
+        let s = persist::load(saved, persist::KIND_TASK)?;
+        let bad = CallError::BadSave(SaveError::Inconsistent);
+        let dialect = match s.variant {
+            1 => TaskDialect::Seed,
+            2 => TaskDialect::Extension,
+            _ => return Err(bad),
+        };
+        let next = TaskRequest::from_code(s.next).ok_or(bad)?;
+        let mut phase = persist::phase_of(s.phase)?;
+        let meta_len = usize::try_from(s.head_split).map_err(|_| bad)?;
+        let fits = s.head.len() <= limits.max_params_bytes
+            && s.inputs.len() <= limits.max_inputs_bytes
+            && s.state.len() <= limits.max_state_bytes
+            && s.answers.len() <= layout.answers.len;
+        let (meta, token) = match (fits, s.head.split_at_checked(meta_len)) {
+            (true, Some(parts)) => parts,
+            _ => return Err(bad),
+        };
+        let meta_doc = json::parse_with(meta, &limits.wire.json).map_err(|_| bad)?;
+        let caps = meta_doc
+            .as_object()
+            .filter(|_| meta_doc.raw().len() == meta.len())
+            .and_then(|m| m.get_unique(META_CLIENT_CAPABILITIES).ok().flatten())
+            .and_then(|c| c.as_object())
+            .and_then(|c| ClientCapabilities::parse(c).ok())
+            .ok_or(bad)?;
+        let id_ok = json::parse(token)
+            .ok()
+            .filter(|v| v.raw().len() == token.len())
+            .and_then(|v| v.as_str())
+            .is_some_and(|t| t.decoded_len() > 0);
+        if !id_ok || (dialect == TaskDialect::Extension && !caps.tasks) {
+            return Err(bad);
+        }
+        for (region, bytes) in [
+            (layout.head, s.head),
+            (layout.inputs, s.inputs),
+            (layout.state, s.state),
+            (layout.answers, s.answers),
+        ] {
+            region
+                .tail_mut(buf, 0)
+                .get_mut(..bytes.len())
+                .ok_or(bad)?
+                .copy_from_slice(bytes);
+        }
+        let mut ex = Exchange {
+            inputs_len: s.inputs.len(),
+            state_len: s.state.len(),
+            answers_len: s.answers.len(),
+            rounds: s.rounds,
+            last_id: s.last_id,
+            in_flight: s.in_flight,
+            ..Exchange::default()
+        };
+        ex.validate(buf, &layout, &limits.ex(), &caps)
+            .map_err(|_| bad)?;
+        let has_inputs = ex.input_count > 0;
+        match (phase, next) {
+            (Phase::Sent, _) if ex.in_flight.is_none() => return Err(bad),
+            (Phase::Sent, TaskRequest::Respond) if !has_inputs || !ex.all_answered() => {
+                return Err(bad)
+            }
+            (Phase::Answering, TaskRequest::Respond) if has_inputs && ex.all_answered() => {
+                phase = Phase::Ready;
+            }
+            (Phase::Answering, TaskRequest::Respond) if has_inputs => {}
+            (Phase::Answering, _) => return Err(bad),
+            (Phase::Ready, TaskRequest::Respond) if !has_inputs || !ex.all_answered() => {
+                return Err(bad)
+            }
+            (Phase::Ready, TaskRequest::Cancel) => return Err(bad),
+            _ => {}
+        }
+        if phase != Phase::Sent {
+            ex.in_flight = None;
+        }
+        *state = TaskState {
+            magic: TASK_MAGIC,
+            limits: *limits,
+            dialect,
+            caps,
+            phase,
+            next,
+            meta_len,
+            id_len: token.len(),
+            ex,
+            polls: s.polls,
+            poll_ms: limits.poll_interval(Some(s.poll_ms)),
+            error: None,
+            result: None,
+        };
+        Ok(TaskCall { st: state, buf })
+    }
+}
