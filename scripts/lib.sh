@@ -18,7 +18,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$MRTR_ROOT/target}"
 
 MRTR_VENV="$MRTR_ROOT/.venv"
 MRTR_PY_REQUIREMENTS="$MRTR_ROOT/scripts/python-requirements.txt"
-MRTR_CARGO_TOOLS="$MRTR_ROOT/tools/cargo"
+# Cargo-installed tools live outside the clone, per user, so that a fresh clone
+# (as CI makes on every run) reuses them instead of compiling them again.
+MRTR_CARGO_TOOLS="${MRTR_CARGO_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/mrtr/cargo-tools}"
 
 # log MESSAGE...: one timestamped line on stderr.
 log() {
@@ -98,8 +100,8 @@ ensure_apt() {
 }
 
 # ensure_cargo_tool NAME VERSION: 'cargo install --locked' the crate NAME at
-# VERSION into tools/cargo (project-local), unless it is there at that version.
-# Puts tools/cargo/bin first on PATH either way.
+# VERSION into $MRTR_CARGO_TOOLS (per user, outside the clone), unless it is
+# there at that version. Puts its bin/ first on PATH either way.
 ensure_cargo_tool() {
     local name="$1" version="$2"
     need_cmd cargo
@@ -115,9 +117,9 @@ ensure_cargo_tool() {
         log "cargo tool: $name $version already installed"
         return 0
     fi
-    log "cargo tool: installing $name $version into tools/cargo"
+    log "cargo tool: installing $name $version into $MRTR_CARGO_TOOLS"
     cargo install --locked --quiet --root "$MRTR_CARGO_TOOLS" \
-        --target-dir "$MRTR_ROOT/build/cargo-install" --version "=$version" "$name"
+        --target-dir "$MRTR_CARGO_TOOLS/build" --version "=$version" "$name"
 }
 
 # host_triple: the host target of the active toolchain.
