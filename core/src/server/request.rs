@@ -365,19 +365,24 @@ impl<'a> ServerRequestError<'a> {
 }
 
 impl fmt::Display for ServerRequestError<'_> {
+    /// The code and wire message, then the detail the wire does not carry
+    /// (for logs): `-32700 Parse error (UnexpectedEnd at byte 9)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (prefix, field) = self.message_parts();
         write!(
             f,
-            "{} ({}): {}",
+            "{} {}{}",
             self.code().code(),
             prefix,
             field.unwrap_or("")
         )?;
         match self.kind {
-            RequestErrorKind::Json(e) => write!(f, "{e}"),
-            RequestErrorKind::Envelope(e) => write!(f, "{e:?}"),
-            RequestErrorKind::Malformed(Field::RequestState) => f.write_str("requestState"),
+            RequestErrorKind::Json(e) => write!(f, " ({e})"),
+            RequestErrorKind::Envelope(e) => write!(f, " ({e:?})"),
+            // The wire message is frozen; the log says what was wrong.
+            RequestErrorKind::Missing(Field::RequestState) => f.write_str(" (missing)"),
+            RequestErrorKind::Malformed(Field::RequestState) => f.write_str(" (not a string)"),
+            RequestErrorKind::Duplicate(Field::RequestState) => f.write_str(" (sent twice)"),
             _ => Ok(()),
         }
     }
@@ -487,14 +492,31 @@ fn best_effort_id<'a>(bytes: &'a [u8], limits: &WireLimits) -> Option<Id<'a>> {
 
 type Kinded<'a, T> = Result<T, RequestErrorKind<'a>>;
 
-/// `obj[key]`, failing on a duplicate member.
-fn member<'a>(obj: Object<'a>, key: &str, field: Field) -> Kinded<'a, Option<Value<'a>>> {
-    obj.get_unique(key)
-        .map_err(|_| RequestErrorKind::Duplicate(field))
+/// The members of `obj` named by `fields`, found in one walk of the object
+/// (one walk matters: each walk re-skips every value, and params can be a
+/// megabyte of answers). `None` entries of `fields` are not read, so a
+/// duplicate of a member the method does not use is not an error.
+fn collect<'a, const N: usize>(
+    obj: Object<'a>,
+    fields: [Option<Field>; N],
+) -> Kinded<'a, [Option<Value<'a>>; N]> {
+    let mut found = [None; N];
+    for (k, v) in obj.iter() {
+        let hit = fields
+            .iter()
+            .zip(found.iter_mut())
+            .find(|(f, _)| f.is_some_and(|f| k.eq_str(f.wire_name())));
+        if let Some((Some(field), slot)) = hit {
+            if slot.replace(v).is_some() {
+                return Err(RequestErrorKind::Duplicate(*field));
+            }
+        }
+    }
+    Ok(found)
 }
 
-fn string<'a>(obj: Object<'a>, field: Field) -> Kinded<'a, Option<JsonStr<'a>>> {
-    match member(obj, field.wire_name(), field)? {
+fn as_string<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<JsonStr<'a>>> {
+    match v {
         None => Ok(None),
         Some(v) => v
             .as_str()
@@ -503,8 +525,8 @@ fn string<'a>(obj: Object<'a>, field: Field) -> Kinded<'a, Option<JsonStr<'a>>> 
     }
 }
 
-fn object<'a>(obj: Object<'a>, field: Field) -> Kinded<'a, Option<Object<'a>>> {
-    match member(obj, field.wire_name(), field)? {
+fn as_object<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<Object<'a>>> {
+    match v {
         None => Ok(None),
         Some(v) => v
             .as_object()
@@ -518,9 +540,18 @@ fn required<'a, T>(v: Option<T>, field: Field) -> Kinded<'a, T> {
 }
 
 fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMeta<'a>> {
+    let [version, caps, info, related] = collect(
+        raw,
+        [
+            Some(Field::ProtocolVersion),
+            Some(Field::ClientCapabilities),
+            Some(Field::ClientInfo),
+            Some(Field::RelatedTask),
+        ],
+    )?;
     // The revision first: another revision may shape everything else
     // differently, and the client needs -32022 to downgrade.
-    let protocol_version = string(raw, Field::ProtocolVersion)?;
+    let protocol_version = as_string(version, Field::ProtocolVersion)?;
     match protocol_version {
         Some(v) if !v.eq_str(PROTOCOL_VERSION) => {
             return Err(RequestErrorKind::UnsupportedProtocolVersion { requested: v })
@@ -528,7 +559,7 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
         None if required_keys => return Err(RequestErrorKind::Missing(Field::ProtocolVersion)),
         _ => {}
     }
-    let caps_raw = object(raw, Field::ClientCapabilities)?;
+    let caps_raw = as_object(caps, Field::ClientCapabilities)?;
     if caps_raw.is_none() && required_keys {
         return Err(RequestErrorKind::Missing(Field::ClientCapabilities));
     }
@@ -539,7 +570,7 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
                 .map_err(|_| RequestErrorKind::Malformed(Field::ClientCapabilities))?,
         ),
     };
-    let client_info = match object(raw, Field::ClientInfo)? {
+    let client_info = match as_object(info, Field::ClientInfo)? {
         None => None,
         Some(o) => {
             let bad = |_| RequestErrorKind::Malformed(Field::ClientInfo);
@@ -558,7 +589,7 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
             }
         }
     };
-    let related_task = match object(raw, Field::RelatedTask)? {
+    let related_task = match as_object(related, Field::RelatedTask)? {
         None => None,
         Some(o) => Some(
             o.get_unique("taskId")
@@ -606,20 +637,11 @@ fn parse_request<'a>(
     limits: &WireLimits,
 ) -> Kinded<'a, ServerRequest<'a>> {
     let needs_meta = method.requires_meta();
-    let meta = match params {
-        None if needs_meta => return Err(RequestErrorKind::Missing(Field::Params)),
-        None => None,
-        Some(p) => match object(p, Field::Meta)? {
-            None if needs_meta => return Err(RequestErrorKind::Missing(Field::Meta)),
-            None => None,
-            Some(m) => Some(parse_meta(m, needs_meta)?),
-        },
-    };
     let mut req = ServerRequest {
         id,
         method,
         params,
-        meta,
+        meta: None,
         name: None,
         uri: None,
         arguments: None,
@@ -629,52 +651,66 @@ fn parse_request<'a>(
         task_id: None,
     };
     let Some(p) = params else {
-        // Only methods without required params get here.
         return match method {
-            Method::TasksGet
-            | Method::TasksResult
-            | Method::TasksCancel
-            | Method::TasksUpdate
-            | Method::TasksInputResponse => Err(RequestErrorKind::Missing(Field::Params)),
-            _ => Ok(req),
+            Method::Other(_) if !needs_meta => Ok(req),
+            _ => Err(RequestErrorKind::Missing(Field::Params)),
         };
     };
-    match method {
-        Method::ToolsCall | Method::PromptsGet => {
-            req.name = Some(required(string(p, Field::Name)?, Field::Name)?);
-            req.arguments = object(p, Field::Arguments)?;
-            if let (Method::PromptsGet, Some(args)) = (method, req.arguments) {
-                // GetPromptRequestParams: every argument value is a string.
-                if args.iter().any(|(_, v)| v.kind() != Kind::String) {
-                    return Err(RequestErrorKind::Malformed(Field::Arguments));
-                }
+    // The members this method reads; others are carried, not judged.
+    let named = matches!(method, Method::ToolsCall | Method::PromptsGet);
+    let addressed = matches!(method, Method::ResourcesRead);
+    let by_task_id = matches!(
+        method,
+        Method::TasksGet | Method::TasksResult | Method::TasksCancel | Method::TasksUpdate
+    );
+    let answers = method.carries_answers() || matches!(method, Method::TasksUpdate);
+    let read = |yes: bool, f: Field| yes.then_some(f);
+    let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = collect(
+        p,
+        [
+            Some(Field::Meta),
+            read(named, Field::Name),
+            read(addressed, Field::Uri),
+            read(named, Field::Arguments),
+            read(named || addressed, Field::Task),
+            read(answers, Field::InputResponses),
+            read(method.carries_answers(), Field::RequestState),
+            read(by_task_id, Field::TaskId),
+        ],
+    )?;
+    req.meta = match as_object(meta, Field::Meta)? {
+        None if needs_meta => return Err(RequestErrorKind::Missing(Field::Meta)),
+        None => None,
+        Some(m) => Some(parse_meta(m, needs_meta)?),
+    };
+    if named {
+        req.name = Some(required(as_string(name, Field::Name)?, Field::Name)?);
+        req.arguments = as_object(arguments, Field::Arguments)?;
+        if let (Method::PromptsGet, Some(args)) = (method, req.arguments) {
+            // GetPromptRequestParams: every argument value is a string.
+            if args.iter().any(|(_, v)| v.kind() != Kind::String) {
+                return Err(RequestErrorKind::Malformed(Field::Arguments));
             }
-            req.task = object(p, Field::Task)?;
-        }
-        Method::ResourcesRead => {
-            req.uri = Some(required(string(p, Field::Uri)?, Field::Uri)?);
-            req.task = object(p, Field::Task)?;
-        }
-        Method::TasksGet | Method::TasksResult | Method::TasksCancel | Method::TasksUpdate => {
-            req.task_id = Some(required(string(p, Field::TaskId)?, Field::TaskId)?);
-        }
-        Method::TasksInputResponse => {
-            let related = meta.and_then(|m| m.related_task);
-            req.task_id = Some(required(related, Field::RelatedTask)?);
-        }
-        Method::Other(_) => {}
-    }
-    if method.carries_answers() || matches!(method, Method::TasksUpdate) {
-        req.input_responses = match member(p, "inputResponses", Field::InputResponses)? {
-            None => None,
-            Some(v) => Some(parse_input_responses(v, limits)?),
-        };
-        if matches!(method, Method::TasksInputResponse | Method::TasksUpdate) {
-            required(req.input_responses, Field::InputResponses)?;
         }
     }
-    if method.carries_answers() {
-        req.request_state = string(p, Field::RequestState)?;
+    if addressed {
+        req.uri = Some(required(as_string(uri, Field::Uri)?, Field::Uri)?);
     }
+    req.task = as_object(task, Field::Task)?;
+    if by_task_id {
+        req.task_id = Some(required(as_string(task_id, Field::TaskId)?, Field::TaskId)?);
+    }
+    if method == Method::TasksInputResponse {
+        let related = req.meta.and_then(|m| m.related_task);
+        req.task_id = Some(required(related, Field::RelatedTask)?);
+    }
+    req.input_responses = match input_responses {
+        None => None,
+        Some(v) => Some(parse_input_responses(v, limits)?),
+    };
+    if matches!(method, Method::TasksInputResponse | Method::TasksUpdate) {
+        required(req.input_responses, Field::InputResponses)?;
+    }
+    req.request_state = as_string(request_state, Field::RequestState)?;
     Ok(req)
 }

@@ -537,3 +537,23 @@ fn malformed_roots_and_sampling_answers_are_errors_with_their_kind() {
 }
 
 use std::vec::Vec;
+
+#[test]
+fn errors_display_their_code_message_and_log_detail() {
+    let e = refused(br#"{"jsonrpc":"2.0","id":1,"#);
+    assert_eq!(
+        std::format!("{e}"),
+        "-32700 Parse error (UnexpectedEnd at byte 24)"
+    );
+    let e = refused(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}"#);
+    assert_eq!(std::format!("{e}"), "-32600 Invalid Request (BadParams)");
+    let bytes = call_with(r#""name":"x","requestState":1"#);
+    let e = refused(&bytes);
+    assert_eq!(
+        std::format!("{e}"),
+        "-32602 Invalid or expired requestState (not a string)"
+    );
+    let bytes = call_with(r#""name":1"#);
+    let e = refused(&bytes);
+    assert_eq!(std::format!("{e}"), "-32602 Invalid params: malformed name");
+}
