@@ -37,7 +37,7 @@ fn allocations() -> usize {
     ALLOCATIONS.with(|c| c.get())
 }
 
-const RETRY: &[u8] = br#"{"jsonrpc":"2.0","id":"leg-3","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"sampling":{"tools":{},"context":{}},"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}},"name":"plan","arguments":{"city":"Lisbon"},"inputResponses":{"dates":{"action":"accept","content":{"start":"2026-05-01"}},"idea":{"result":{"role":"assistant","content":{"type":"text","text":"Porto"},"model":"m"}},"dirs":{"roots":[{"uri":"file:///a","name":"A"},{"uri":"file:///b"}]},"junk":7},"requestState":"m1.\u0041BC"}}"#;
+const RETRY: &[u8] = br#"{"jsonrpc":"2.0","id":"leg-3","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"sampling":{"tools":{},"context":{}},"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}},"name":"plan","arguments":{"city":"Lisbon"},"inputResponses":{"dates":{"action":"accept","content":{"start":"2026-05-01"}},"idea":{"result":{"role":"assistant","content":{"type":"text","text":"Porto"},"model":"m"}},"dirs":{"roots":[{"uri":"file:///a","name":"A"},{"uri":"file:///b"}]},"junk":{"x":7}},"requestState":"m1.\u0041BC"}}"#;
 
 const HOSTILE: [&[u8]; 6] = [
     br#"{"jsonrpc":"2.0","id":1,"#,

@@ -38,8 +38,8 @@ pub use emit::{
     write_unsupported_version, CompleteError,
 };
 pub use request::{
-    DeclaredClientInfo, Field, Incoming, Method, RequestErrorKind, RequestMeta, ServerNotification,
-    ServerRequest, ServerRequestError, CORE_REQUEST_METHODS,
+    DeclaredClientInfo, Field, Incoming, MetaPolicy, Method, RequestErrorKind, RequestMeta,
+    ServerNotification, ServerRequest, ServerRequestError, CORE_REQUEST_METHODS,
 };
 pub use task::{
     format_rfc3339, write_create_task, write_detailed_task, write_input_response_ack,

@@ -5,9 +5,9 @@ use core::fmt;
 use crate::json::{self, BufferTooSmall, JsonStr, Kind, Object, Value};
 use crate::wire::error::INVALID_REQUEST_STATE_MESSAGE;
 use crate::wire::{
-    parse_message, ClientCapabilities, EnvelopeError, ErrorCode, Id, InputResponses, Message,
-    WireError, WireLimits, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
-    META_RELATED_TASK, PROTOCOL_VERSION,
+    parse_message, ClientCapabilities, EnvelopeError, ErrorCode, Id, InputResponse, InputResponses,
+    Message, Violation, WireError, WireLimits, META_CLIENT_CAPABILITIES, META_CLIENT_INFO,
+    META_PROTOCOL_VERSION, META_RELATED_TASK, PROTOCOL_VERSION,
 };
 
 /// The client requests of the 2026-07-28 schema (`ClientRequest`). Their
@@ -25,6 +25,20 @@ pub const CORE_REQUEST_METHODS: [&str; 10] = [
     "tools/call",
     "completion/complete",
 ];
+
+/// Whether requests of the core methods must carry `_meta`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MetaPolicy {
+    /// The 2026-07-28 schema: `_meta` with the protocol version and the
+    /// client's capabilities on every core request; missing is `-32602`.
+    #[default]
+    Required,
+    /// Also accept requests without them (SEP-draft clients, which sent
+    /// neither). `_meta` is still validated when present; the request then
+    /// has `meta: None` or missing members, and what to answer is the app's
+    /// policy (nothing is declared, so nothing may be asked).
+    Optional,
+}
 
 /// The method of a request, with the ones the server half reads named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -298,6 +312,11 @@ pub enum RequestErrorKind<'a> {
     InputResponseKeyTooLong,
     /// Two `inputResponses` keys decode to the same text: `-32602`.
     DuplicateInputResponseKey,
+    /// An `inputResponses` entry is not an object, or is the SEP draft's
+    /// `{"result": ..}` wrapping around something that is not an object:
+    /// `-32602`. (Objects of an unknown shape under keys the server does not
+    /// read are ignored; these are not results of any kind.)
+    InputResponseNotAnObject,
 }
 
 /// A request that cannot be served, with the id to answer (`None`: answer
@@ -355,6 +374,10 @@ impl<'a> ServerRequestError<'a> {
             RequestErrorKind::DuplicateInputResponseKey => {
                 ("Invalid params: duplicate inputResponses key", None)
             }
+            RequestErrorKind::InputResponseNotAnObject => (
+                "Invalid params: an inputResponses entry is not an object",
+                None,
+            ),
         }
     }
 
@@ -389,18 +412,28 @@ impl fmt::Display for ServerRequestError<'_> {
 }
 
 impl<'a> ServerRequest<'a> {
-    /// Reads one incoming message.
+    /// Reads one incoming message under [`MetaPolicy::Required`].
     ///
     /// Order of checks (each failure maps to one [`ServerRequestError::code`]):
     /// JSON (`-32700`, id `null`), JSON-RPC envelope (`-32600`, the id when
-    /// readable), then for requests: `params._meta` (its protocol version
-    /// first: `-32022` for another revision, then the client's capabilities
-    /// and info), then the method's own params (`-32602`). Every member the
-    /// server reads must be unique in its object. Notifications and
-    /// responses are recognised and not validated further.
+    /// readable), then for requests: `params` an object (`-32602`),
+    /// `params._meta` (its protocol version first: `-32022` for another
+    /// revision, then the client's capabilities and info), then the method's
+    /// own params (`-32602`). Every member the server reads must be unique in
+    /// its object. Notifications and responses are recognised and not
+    /// validated further.
     pub fn parse(
         bytes: &'a [u8],
         limits: &WireLimits,
+    ) -> Result<Incoming<'a>, ServerRequestError<'a>> {
+        Self::parse_with(bytes, limits, MetaPolicy::Required)
+    }
+
+    /// [`Self::parse`] with an explicit policy for requests without `_meta`.
+    pub fn parse_with(
+        bytes: &'a [u8],
+        limits: &WireLimits,
+        policy: MetaPolicy,
     ) -> Result<Incoming<'a>, ServerRequestError<'a>> {
         let msg = match parse_message(bytes, limits) {
             Ok(m) => m,
@@ -410,24 +443,36 @@ impl<'a> ServerRequest<'a> {
                     kind: RequestErrorKind::Json(e),
                 })
             }
+            Err(WireError::Envelope(EnvelopeError::BadParams)) => {
+                // JSON-RPC allows array params; MCP does not. A request
+                // whose id is readable gets -32602, not -32600.
+                let (id, id_present) = envelope_id(bytes, limits);
+                let kind = match (id, id_present) {
+                    (Some(_), _) => RequestErrorKind::Malformed(Field::Params),
+                    (None, true) => RequestErrorKind::Envelope(EnvelopeError::BadId),
+                    (None, false) => RequestErrorKind::Envelope(EnvelopeError::BadParams),
+                };
+                return Err(ServerRequestError { id, kind });
+            }
             Err(WireError::Envelope(e)) => {
                 return Err(ServerRequestError {
-                    id: best_effort_id(bytes, limits),
+                    id: envelope_id(bytes, limits).0,
                     kind: RequestErrorKind::Envelope(e),
                 })
             }
-            // parse_message reports no protocol violations; treat any as an
-            // envelope defect rather than panic.
+            // A response whose result is not an object: a response all the
+            // same, and a server answers no response.
+            Err(WireError::Protocol(Violation::ResultNotObject)) => return Ok(Incoming::Response),
             Err(WireError::Protocol(_)) => {
                 return Err(ServerRequestError {
-                    id: best_effort_id(bytes, limits),
+                    id: envelope_id(bytes, limits).0,
                     kind: RequestErrorKind::Envelope(EnvelopeError::NotAnObject),
                 })
             }
         };
         match msg {
             Message::Request { id, method, params } => {
-                parse_request(id, Method::from_name(method), params, limits)
+                parse_request(id, Method::from_name(method), params, limits, policy)
                     .map(Incoming::Request)
                     .map_err(|kind| ServerRequestError::new(id, kind))
             }
@@ -479,14 +524,26 @@ impl<'a> ServerRequest<'a> {
 }
 
 /// Reads the id of a message whose envelope is broken, when it is a unique
-/// string or integer, so the `-32600` answer can name it.
-fn best_effort_id<'a>(bytes: &'a [u8], limits: &WireLimits) -> Option<Id<'a>> {
-    let obj = json::parse_with(bytes, &limits.json).ok()?.as_object()?;
-    let v = obj.get_unique("id").ok()??;
-    match v.kind() {
-        Kind::Number => v.as_i64().map(Id::Number),
-        Kind::String => v.as_str().map(Id::Str),
-        _ => None,
+/// string or integer, so the error answer can name it; also whether an `id`
+/// member is there at all.
+fn envelope_id<'a>(bytes: &'a [u8], limits: &WireLimits) -> (Option<Id<'a>>, bool) {
+    let Some(obj) = json::parse_with(bytes, &limits.json)
+        .ok()
+        .and_then(|v| v.as_object())
+    else {
+        return (None, false);
+    };
+    match obj.get_unique("id") {
+        Ok(None) => (None, false),
+        Err(_) => (None, true),
+        Ok(Some(v)) => {
+            let id = match v.kind() {
+                Kind::Number => v.as_i64().map(Id::Number),
+                Kind::String => v.as_str().map(Id::Str),
+                _ => None,
+            };
+            (id, true)
+        }
     }
 }
 
@@ -609,18 +666,22 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
 }
 
 /// Validates `inputResponses` as a map: bounded entry count, bounded keys
-/// (checked before the quadratic uniqueness check, which they bound), unique
-/// keys. Entries are not judged here.
+/// (checked before the uniqueness check, whose cost they bound), every entry
+/// an object (bare, or wrapped as `{"result": {..}}`), unique keys. What the
+/// entries say is judged only when the app looks a key up.
 fn parse_input_responses<'a>(v: Value<'a>, limits: &WireLimits) -> Kinded<'a, InputResponses<'a>> {
     let obj = v
         .as_object()
         .ok_or(RequestErrorKind::Malformed(Field::InputResponses))?;
-    for (i, (k, _)) in obj.iter().enumerate() {
+    for (i, (k, v)) in obj.iter().enumerate() {
         if i >= limits.max_input_requests {
             return Err(RequestErrorKind::TooManyInputResponses);
         }
         if k.raw_inner().len() > limits.max_key_bytes && k.decoded_len() > limits.max_key_bytes {
             return Err(RequestErrorKind::InputResponseKeyTooLong);
+        }
+        if InputResponse::parse(v).is_none() {
+            return Err(RequestErrorKind::InputResponseNotAnObject);
         }
     }
     InputResponses::parse(v, limits).map_err(|e| match e {
@@ -635,8 +696,9 @@ fn parse_request<'a>(
     method: Method<'a>,
     params: Option<Object<'a>>,
     limits: &WireLimits,
+    policy: MetaPolicy,
 ) -> Kinded<'a, ServerRequest<'a>> {
-    let needs_meta = method.requires_meta();
+    let needs_meta = method.requires_meta() && policy == MetaPolicy::Required;
     let mut req = ServerRequest {
         id,
         method,
@@ -651,6 +713,8 @@ fn parse_request<'a>(
         task_id: None,
     };
     let Some(p) = params else {
+        // Every named method has required params; so do the core methods
+        // when _meta is required.
         return match method {
             Method::Other(_) if !needs_meta => Ok(req),
             _ => Err(RequestErrorKind::Missing(Field::Params)),

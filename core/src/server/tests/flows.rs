@@ -516,12 +516,13 @@ fn unrequested_input_responses_are_ignored_and_the_missing_one_is_asked_again() 
         r#","arguments":{"location":"New York"},"inputResponses":{"not_requested_info":{"result":{"action":"accept","content":{"not_requested_param_name":"Information the server did not request"}}}}"#,
     );
     assert_eq!(emit(|o| weather_app(&leg, o)), ask_again);
-    // Malformed entries under keys the server does not need are ignored too.
+    // Entries of no known shape under keys the server does not need are
+    // ignored too (entries that are not objects at all are refused at parse).
     let leg = tools_call(
         3,
         caps,
         "get_weather",
-        r#","inputResponses":{"junk":42,"more":[1,2],"x":{"result":"?"},"":{}}"#,
+        r#","inputResponses":{"junk":{"answer":42},"more":{"action":"maybe"},"x":{"result":{"?":1}},"":{}}"#,
     );
     assert_eq!(emit(|o| weather_app(&leg, o)), ask_again);
 }

@@ -128,16 +128,38 @@ fn a_message_that_is_not_a_json_rpc_request_is_an_invalid_request() {
         r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
     );
     check(
-        br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":[1]}"#,
-        RequestErrorKind::Envelope(EnvelopeError::BadParams),
-        ErrorCode::InvalidRequest,
-        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request"}}"#,
-    );
-    check(
         br#"{"jsonrpc":"2.0","id":3,"method":7}"#,
         RequestErrorKind::Envelope(EnvelopeError::BadMethod),
         ErrorCode::InvalidRequest,
         r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+    );
+}
+
+#[test]
+fn params_that_are_not_an_object_are_invalid_params_when_the_request_has_an_id() {
+    // JSON-RPC allows array params, MCP does not: the request is readable, its
+    // params are not.
+    for params in ["[1]", "[]", "5", "\"x\"", "null"] {
+        check(
+            std::format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{params}}}"#)
+                .as_bytes(),
+            RequestErrorKind::Malformed(Field::Params),
+            ErrorCode::InvalidParams,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params: malformed params"}}"#,
+        );
+    }
+    // Without a usable id there is no request to answer by id.
+    check(
+        br#"{"jsonrpc":"2.0","method":"tools/call","params":[1]}"#,
+        RequestErrorKind::Envelope(EnvelopeError::BadParams),
+        ErrorCode::InvalidRequest,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+    );
+    check(
+        br#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":[1]}"#,
+        RequestErrorKind::Envelope(EnvelopeError::BadId),
+        ErrorCode::InvalidRequest,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
     );
 }
 
@@ -340,6 +362,28 @@ fn responses(n: usize, key: impl Fn(usize) -> String) -> Vec<u8> {
 }
 
 #[test]
+fn input_response_entries_that_are_not_objects_are_refused_whatever_their_key() {
+    // Not a result of any kind: the map is not a valid InputResponses object.
+    for v in [
+        "null",
+        r#""accept""#,
+        "42",
+        "[]",
+        r#"{"result":"accept"}"#,
+        r#"{"result":null}"#,
+    ] {
+        check(
+            &call_with(&std::format!(
+                r#""name":"x","inputResponses":{{"unrequested":{v}}}"#
+            )),
+            RequestErrorKind::InputResponseNotAnObject,
+            ErrorCode::InvalidParams,
+            &invalid_params("Invalid params: an inputResponses entry is not an object"),
+        );
+    }
+}
+
+#[test]
 fn more_input_responses_than_the_limit_are_refused() {
     let at_limit = responses(64, |i| std::format!("k{i}"));
     assert_eq!(
@@ -441,13 +485,13 @@ fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
             },
         ),
         (
-            "42",
+            r#"{"result":{"action":"accept"},"extra":1}"#,
             AnswerError::Malformed {
                 expected: ResponseKind::Elicit,
             },
         ),
         (
-            r#"{"result":"accept"}"#,
+            "{}",
             AnswerError::Malformed {
                 expected: ResponseKind::Elicit,
             },
@@ -545,8 +589,8 @@ fn errors_display_their_code_message_and_log_detail() {
         std::format!("{e}"),
         "-32700 Parse error (UnexpectedEnd at byte 24)"
     );
-    let e = refused(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}"#);
-    assert_eq!(std::format!("{e}"), "-32600 Invalid Request (BadParams)");
+    let e = refused(br#"{"jsonrpc":"2.0","id":1,"method":7}"#);
+    assert_eq!(std::format!("{e}"), "-32600 Invalid Request (BadMethod)");
     let bytes = call_with(r#""name":"x","requestState":1"#);
     let e = refused(&bytes);
     assert_eq!(

@@ -331,3 +331,43 @@ fn task_methods_with_meta_are_held_to_the_revision() {
         r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"2099-01-01","supported":["2026-07-28"]}}}"#
     );
 }
+
+#[test]
+fn under_the_optional_meta_policy_a_sep_draft_request_parses_with_nothing_declared() {
+    // The SEP's weather retry: no _meta, wrapped answers.
+    let sep = br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_weather","arguments":{"location":"New York"},"inputResponses":{"github_login":{"result":{"action":"accept","content":{"name":"octocat"}}}},"requestState":"foo"}}"#;
+    let limits = WireLimits::default();
+    assert_eq!(refused(sep).kind, RequestErrorKind::Missing(Field::Meta));
+    let Ok(Incoming::Request(r)) = ServerRequest::parse_with(sep, &limits, MetaPolicy::Optional)
+    else {
+        panic!()
+    };
+    assert_eq!(r.meta, None);
+    assert_eq!(r.client_capabilities(), ClientCapabilities::default());
+    assert!(!r.protocol_header_matches("2026-07-28"));
+    assert!(r.elicit_answer("github_login").unwrap().is_some());
+    // Nothing declared, so nothing may be asked.
+    let mut buf = [0u8; 256];
+    let mut b = InputRequiredBuilder::for_request(&mut buf, &r).unwrap();
+    assert!(matches!(
+        b.elicit_form("k", "m", br#"{"type":"object","properties":{}}"#),
+        Err(BuildError::MissingCapability { .. })
+    ));
+    // _meta is still read when present: another revision, broken capabilities.
+    let other = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18"},"name":"x"}}"#;
+    let e = ServerRequest::parse_with(other, &limits, MetaPolicy::Optional).unwrap_err();
+    assert!(matches!(
+        e.kind,
+        RequestErrorKind::UnsupportedProtocolVersion { .. }
+    ));
+    let broken = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":[]},"name":"x"}}"#;
+    let e = ServerRequest::parse_with(broken, &limits, MetaPolicy::Optional).unwrap_err();
+    assert_eq!(
+        e.kind,
+        RequestErrorKind::Malformed(Field::ClientCapabilities)
+    );
+    // Only _meta becomes optional: the name is still required.
+    let nameless = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}"#;
+    let e = ServerRequest::parse_with(nameless, &limits, MetaPolicy::Optional).unwrap_err();
+    assert_eq!(e.kind, RequestErrorKind::Missing(Field::Name));
+}
