@@ -9,9 +9,9 @@ use core::fmt;
 
 use crate::json::{self, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
+use crate::wire::task::META_RELATED_TASK;
 use crate::wire::{
     ClientCapabilities, Id, InputKind, InputRequest, WireLimits, DEFAULT_MAX_INPUT_REQUESTS,
-    META_RELATED_TASK,
 };
 
 use super::request::ServerRequest;

@@ -4,10 +4,11 @@ use core::fmt;
 
 use crate::json::{self, BufferTooSmall, JsonStr, Kind, Object, Value};
 use crate::wire::error::INVALID_REQUEST_STATE_MESSAGE;
+use crate::wire::task::META_RELATED_TASK;
 use crate::wire::{
     parse_message, ClientCapabilities, EnvelopeError, ErrorCode, Id, InputResponse, InputResponses,
     Message, Violation, WireError, WireLimits, META_CLIENT_CAPABILITIES, META_CLIENT_INFO,
-    META_PROTOCOL_VERSION, META_RELATED_TASK, PROTOCOL_VERSION,
+    META_PROTOCOL_VERSION, PROTOCOL_VERSION,
 };
 
 /// The client requests of the 2026-07-28 schema (`ClientRequest`). Their

@@ -20,7 +20,9 @@ use core::fmt;
 
 use crate::json::{self, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
-use crate::wire::{ClientCapabilities, Id, WireLimits, META_RELATED_TASK};
+use crate::wire::task::META_RELATED_TASK;
+pub use crate::wire::task::{TaskDialect, TaskStatus};
+use crate::wire::{ClientCapabilities, Id, WireLimits};
 
 use super::builder::{BuildError, RequestsWriter};
 
@@ -31,44 +33,6 @@ pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 /// Nesting above a task's `result` / `error.data` value in the emitted
 /// message (envelope, result object).
 const DEPTH_ABOVE_TASK_PAYLOAD: usize = 2;
-
-/// Which task protocol the server speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskDialect {
-    /// The SEP draft's task workflow (`tasks/result` + `tasks/input_response`).
-    Seed,
-    /// The Tasks extension (`DetailedTask` on `tasks/get` + `tasks/update`).
-    Extension,
-}
-
-/// A task's status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum TaskStatus {
-    /// Running.
-    Working = 1,
-    /// Waiting for the client's answers.
-    InputRequired = 2,
-    /// Finished with a result.
-    Completed = 3,
-    /// Finished with an error.
-    Failed = 4,
-    /// Cancelled.
-    Cancelled = 5,
-}
-
-impl TaskStatus {
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            TaskStatus::Working => "working",
-            TaskStatus::InputRequired => "input_required",
-            TaskStatus::Completed => "completed",
-            TaskStatus::Failed => "failed",
-            TaskStatus::Cancelled => "cancelled",
-        }
-    }
-}
 
 /// What a server knows about one task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -32,9 +32,6 @@ pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// `_meta` key carrying the client's name and version.
 pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-/// `_meta` key naming the task a message belongs to (`{"taskId": ..}`), used
-/// by the SEP's task dialect (`tasks/input_response`, `tasks/result`).
-pub const META_RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 /// Extension identifier of the Tasks extension.
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 

@@ -364,3 +364,78 @@ fn unix_seconds_format_as_rfc3339() {
 
 use super::task::{MAX_RFC3339_SECONDS, MAX_SAFE_INTEGER};
 use std::string::String;
+
+#[test]
+fn what_the_server_writes_about_a_task_the_client_half_reads_back() {
+    use crate::wire::task::{created_task, TaskError, TaskRecord};
+    use crate::wire::{classify_result, parse_message, InputRequests, Message, ResultOutcome};
+    let limits = WireLimits::default();
+    fn result_of(bytes: &[u8]) -> crate::json::Object<'_> {
+        match parse_message(bytes, &WireLimits::default()).unwrap() {
+            Message::Result { result, .. } => result,
+            other => panic!("{other:?}"),
+        }
+    }
+    let info = TaskInfo {
+        task_id: "t\"1",
+        status: TaskStatus::Working,
+        status_message: Some("busy"),
+        created_at: T0,
+        last_updated_at: T0,
+        ttl_ms: Some(1000),
+        poll_interval_ms: Some(250),
+    };
+    for dialect in [TaskDialect::Seed, TaskDialect::Extension] {
+        let mut buf = [0u8; 512];
+        let n = write_create_task(&mut buf, &num(1), dialect, &info).unwrap();
+        let result = result_of(&buf[..n]);
+        let ResultOutcome::Task(obj) = classify_result(result, "tools/call", &limits).unwrap()
+        else {
+            panic!("{dialect:?}: not a task result")
+        };
+        let record = created_task(obj, dialect).unwrap().unwrap();
+        assert!(record.task_id.eq_str("t\"1"));
+        assert_eq!(record.status, TaskStatus::Working);
+        assert_eq!(record.poll_interval_ms, Some(250));
+        assert!(record.status_message.unwrap().eq_str("busy"));
+    }
+    let mut buf = [0u8; 512];
+    let waiting = TaskInfo {
+        status: TaskStatus::InputRequired,
+        ..info
+    };
+    let n = write_task_status_seed(&mut buf, &num(2), &waiting).unwrap();
+    let record = TaskRecord::parse(result_of(&buf[..n]), TaskDialect::Seed).unwrap();
+    assert_eq!(record.status, TaskStatus::InputRequired);
+    // Extension: input_required carries the requests; failed carries the error.
+    let mut b =
+        TaskInputRequiredBuilder::new(&mut buf, &num(3), &waiting, &ClientCapabilities::ALL)
+            .unwrap();
+    b.roots("dirs").unwrap();
+    let n = b.finish().unwrap();
+    let result = result_of(&buf[..n]);
+    let record = TaskRecord::parse(result, TaskDialect::Extension).unwrap();
+    assert_eq!(record.status, TaskStatus::InputRequired);
+    let reqs = InputRequests::parse(result.get("inputRequests").unwrap(), &limits).unwrap();
+    assert_eq!(reqs.len(), 1);
+    let failed = TaskInfo {
+        status: TaskStatus::Failed,
+        ..info
+    };
+    let detail = TaskDetail::Error {
+        code: -32603,
+        message: "boom",
+        data: None,
+    };
+    let n = write_detailed_task(&mut buf, &num(4), &failed, detail).unwrap();
+    let result = result_of(&buf[..n]);
+    assert_eq!(
+        TaskRecord::parse(result, TaskDialect::Extension)
+            .unwrap()
+            .status,
+        TaskStatus::Failed
+    );
+    let err = TaskError::parse(result.get("error").unwrap()).unwrap();
+    assert_eq!(err.code, -32603);
+    assert!(err.message.eq_str("boom"));
+}
