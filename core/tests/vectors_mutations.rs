@@ -87,19 +87,16 @@ fn exercise(bytes: &[u8]) {
             "tasks/result",
             "tools/list",
         ] {
-            match classify_result(result, method, &limits) {
-                Ok(ResultOutcome::InputRequired(ir)) => {
-                    assert!(ir.input_requests.is_some() || ir.request_state.is_some());
-                    if let Some(reqs) = ir.input_requests {
-                        let _ = ClientCapabilities::ALL.covers(&reqs.required_capabilities());
-                        assert_eq!(reqs.iter().count(), reqs.len());
-                    }
-                    assert!(
-                        method != "tools/list",
-                        "input_required accepted for tools/list"
-                    );
+            if let Ok(ResultOutcome::InputRequired(ir)) = classify_result(result, method, &limits) {
+                assert!(ir.input_requests.is_some() || ir.request_state.is_some());
+                if let Some(reqs) = ir.input_requests {
+                    let _ = ClientCapabilities::ALL.covers(&reqs.required_capabilities());
+                    assert_eq!(reqs.iter().count(), reqs.len());
                 }
-                Ok(_) | Err(_) => {}
+                assert!(
+                    method != "tools/list",
+                    "input_required accepted for tools/list"
+                );
             }
         }
     }
