@@ -24,8 +24,8 @@ Flows (the input keys are what tests/interop/answers.json answers):
     tool roots_flow         one roots request ("workspace")
     tool url_flow           one URL-mode elicitation ("link")
     tool state_only         two rounds that carry only requestState
-    tool multi_kind         form + sampling + roots in one round; a key
-                            answered with decline is asked again
+    tool multi_kind         form + sampling + roots in one round; usable
+                            answers kept in state, the rest asked again
     prompt greeting         asks the name to greet ("who")
     resource notes://{topic} asks to confirm access ("access")
 """
@@ -190,7 +190,7 @@ async def roots_flow(ctx: Context) -> str | InputRequiredResult:
     got = answer(ctx, "workspace")
     if not isinstance(got, ListRootsResult):
         return InputRequiredResult(input_requests={"workspace": ROOTS})
-    return "roots: " + ", ".join(root.uri for root in got.roots)
+    return "roots: " + ", ".join(str(root.uri) for root in got.roots)
 
 
 @mcp.tool()
@@ -224,22 +224,29 @@ async def state_only(ctx: Context) -> str | InputRequiredResult:
 
 @mcp.tool()
 async def multi_kind(ctx: Context) -> str | InputRequiredResult:
-    """Asks a form, a sampling request and roots in one round; whatever is
-    not usable (declined, missing) is asked again."""
-    missing: dict[str, Any] = {}
+    """Asks a form, a sampling request and roots in one round. Usable
+    answers are kept in requestState; whatever is still missing (declined,
+    absent) is asked again in the next round."""
+    state = json.loads(ctx.request_state) if ctx.request_state else {}
     city = accepted(ctx, "city")
-    if city is None:
-        missing["city"] = form("Where to?", {"city": {"type": "string"}}, ["city"])
+    if city is not None:
+        state["city"] = city["city"]
     idea = answer(ctx, "idea")
-    if not isinstance(idea, CreateMessageResult) or text_of(idea) is None:
-        missing["idea"] = SUMMARY
+    if isinstance(idea, CreateMessageResult) and text_of(idea) is not None:
+        state["idea"] = text_of(idea)
     roots = answer(ctx, "folders")
-    if not isinstance(roots, ListRootsResult):
+    if isinstance(roots, ListRootsResult):
+        state["roots"] = len(roots.roots)
+    missing: dict[str, Any] = {}
+    if "city" not in state:
+        missing["city"] = form("Where to?", {"city": {"type": "string"}}, ["city"])
+    if "idea" not in state:
+        missing["idea"] = SUMMARY
+    if "roots" not in state:
         missing["folders"] = ROOTS
     if missing:
-        return InputRequiredResult(input_requests=missing)
-    assert city is not None and isinstance(idea, CreateMessageResult) and isinstance(roots, ListRootsResult)
-    return f"multi: city={city['city']} idea={text_of(idea)} roots={len(roots.roots)}"
+        return InputRequiredResult(input_requests=missing, request_state=json.dumps(state) if state else None)
+    return f"multi: city={state['city']} idea={state['idea']} roots={state['roots']}"
 
 
 @mcp.prompt()
