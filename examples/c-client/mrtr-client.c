@@ -21,7 +21,7 @@
  * not be answered (sampling or roots with no answer and no terminal, or
  * refused by the user).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* POSIX.1-2008 with XSI: realpath */
 
 #include <errno.h>
 #include <limits.h>
@@ -517,10 +517,58 @@ struct session {
 
 static void say_answered_elicit(uint32_t action, const char *content, size_t len, const char *source) {
     const char *name = action == MRTR_ELICIT_ACCEPT ? "accept" : action == MRTR_ELICIT_DECLINE ? "decline" : "cancel";
-    say("      %s-> %s%s", bold(), name, reset());
+    say("      %s->%s %s%s%s", bold(), reset(), bold(), name, reset());
     if (content != NULL && len > 0) {
         say(" ");
         say_json_short(content, len);
+    }
+    say("%s  (%s)%s\n", dim(), source, reset());
+}
+
+/* One line for an answer given as JSON (a bare result): the action and
+ * content of an elicitation, the reply of a sampling request, the roots. */
+static void say_answer(mrtr_input_kind kind, jl_span value, const char *source) {
+    jl_span v, text, content;
+    jl_iter it;
+    say("      %s->%s ", bold(), reset());
+    if ((kind == MRTR_INPUT_ELICIT_FORM || kind == MRTR_INPUT_ELICIT_URL) && jl_get(value, "action", &v)) {
+        char *action = jl_string_dup(v, NULL);
+        say("%s%s%s", bold(), action != NULL ? action : "?", reset());
+        free(action);
+        if (jl_get(value, "content", &content)) {
+            say(" ");
+            jl_compact(stderr, content, SHOWN_ANSWER_BYTES);
+        }
+    } else if (kind == MRTR_INPUT_SAMPLING && jl_get(value, "content", &content) && jl_get(content, "text", &text)) {
+        char *t = jl_string_dup(text, NULL);
+        char *model = jl_get(value, "model", &v) ? jl_string_dup(v, NULL) : NULL;
+        say("reply \"");
+        if (t != NULL) {
+            jl_write_safe(stderr, t, strlen(t) < SHOWN_ANSWER_BYTES ? strlen(t) : SHOWN_ANSWER_BYTES);
+        }
+        say("\" (model ");
+        if (model != NULL) {
+            jl_write_safe(stderr, model, strlen(model));
+        }
+        say(")");
+        free(t);
+        free(model);
+    } else if (kind == MRTR_INPUT_ROOTS && jl_get(value, "roots", &v) && jl_array_begin(v, &it)) {
+        jl_span root, uri;
+        size_t n = 0;
+        while (jl_array_next(&it, &root)) {
+            char *u = jl_get(root, "uri", &uri) ? jl_string_dup(uri, NULL) : NULL;
+            say("%s", n++ == 0 ? "" : ", ");
+            if (u != NULL) {
+                jl_write_safe(stderr, u, strlen(u));
+            }
+            free(u);
+        }
+        if (n == 0) {
+            say("no roots");
+        }
+    } else {
+        jl_compact(stderr, value, SHOWN_ANSWER_BYTES);
     }
     say("%s  (%s)%s\n", dim(), source, reset());
 }
@@ -531,8 +579,6 @@ static int answer_from_file(struct session *s, mrtr_call *call, size_t i, const 
                             jl_span value) {
     mrtr_str json;
     enum mrtr_status st;
-    char source[300];
-    snprintf(source, sizeof source, "from %s", s->answers.path);
     if (jl_kind(value) != '{') {
         return fail(EXIT_LOCAL, "answers file: the answer for \"%s\" must be a JSON object", key);
     }
@@ -565,37 +611,70 @@ static int answer_from_file(struct session *s, mrtr_call *call, size_t i, const 
         return fail(EXIT_LOCAL, "the answer for \"%s\" in %s does not fit a %s request (%s)", key, s->answers.path,
                     kind_label(in->kind), mrtr_status_str(st));
     }
-    say("      %s->%s ", bold(), reset());
-    say_json_short(value.p, value.n);
-    say("%s  (%s)%s\n", dim(), source, reset());
+    say_answer(in->kind, value, "answers file");
     return 0;
 }
 
 /* ---- answering on the terminal: forms ----------------------------------- */
 
+/* Lists the options of select field `f`, numbered from 1. */
+static void show_options(mrtr_str schema, size_t f, const struct mrtr_form_field *fd) {
+    size_t k;
+    for (k = 0; k < fd->option_count; k++) {
+        struct mrtr_form_option opt;
+        char *t;
+        if (mrtr_form_option_at(schema, f, k, &opt) != MRTR_OK) {
+            continue;
+        }
+        t = opt.has_title ? form_text(schema, f, k, MRTR_FORM_TEXT_OPTION_TITLE, opt.title, opt.escaped)
+                          : form_text(schema, f, k, MRTR_FORM_TEXT_OPTION_VALUE, opt.value, opt.escaped);
+        say("          %zu) ", k + 1);
+        if (t != NULL) {
+            jl_write_safe(stderr, t, strlen(t));
+        }
+        say("\n");
+        free(t);
+    }
+}
+
+/* The option of field `f` whose number (1-based), value or title is the
+ * text at `p` up to `len` bytes; SIZE_MAX when none. */
+static size_t find_option(mrtr_str schema, size_t f, const struct mrtr_form_field *fd, const char *p, size_t len) {
+    size_t k;
+    char *end;
+    unsigned long n;
+    errno = 0;
+    n = strtoul(p, &end, 10);
+    if (end == p + len && len > 0 && errno == 0 && n >= 1 && n <= fd->option_count) {
+        return n - 1;
+    }
+    for (k = 0; k < fd->option_count; k++) {
+        struct mrtr_form_option opt;
+        char *v, *t;
+        bool same;
+        if (mrtr_form_option_at(schema, f, k, &opt) != MRTR_OK) {
+            continue;
+        }
+        v = form_text(schema, f, k, MRTR_FORM_TEXT_OPTION_VALUE, opt.value, opt.escaped);
+        t = opt.has_title ? form_text(schema, f, k, MRTR_FORM_TEXT_OPTION_TITLE, opt.title, opt.escaped) : NULL;
+        same = (v != NULL && strlen(v) == len && memcmp(v, p, len) == 0) ||
+               (t != NULL && strlen(t) == len && memcmp(t, p, len) == 0);
+        free(v);
+        free(t);
+        if (same) {
+            return k;
+        }
+    }
+    return SIZE_MAX;
+}
+
 /* The JSON value typed for `field` (appended to `out`); 0 ok, 1 retry,
  * -1 skip the field, -2 end of input. */
 static int read_field_value(mrtr_str schema, size_t f, const struct mrtr_form_field *fd, struct buf *out) {
     char *line;
-    size_t k;
     switch (fd->kind) {
     case MRTR_FIELD_SINGLE_SELECT:
     case MRTR_FIELD_MULTI_SELECT:
-        for (k = 0; k < fd->option_count; k++) {
-            struct mrtr_form_option opt;
-            char *t;
-            if (mrtr_form_option_at(schema, f, k, &opt) != MRTR_OK) {
-                continue;
-            }
-            t = opt.has_title ? form_text(schema, f, k, MRTR_FORM_TEXT_OPTION_TITLE, opt.title, opt.escaped)
-                              : form_text(schema, f, k, MRTR_FORM_TEXT_OPTION_VALUE, opt.value, opt.escaped);
-            say("          %zu) ", k + 1);
-            if (t != NULL) {
-                jl_write_safe(stderr, t, strlen(t));
-            }
-            say("\n");
-            free(t);
-        }
         line = ask(fd->kind == MRTR_FIELD_SINGLE_SELECT ? "        choose 1-%zu: "
                                                          : "        choose any of 1-%zu, separated by commas: ",
                    fd->option_count);
@@ -657,47 +736,53 @@ static int read_field_value(mrtr_str schema, size_t f, const struct mrtr_form_fi
         break;
     case MRTR_FIELD_SINGLE_SELECT:
     case MRTR_FIELD_MULTI_SELECT: {
-        char *p = line;
+        /* One choice, or (multi-select) several separated by commas: each
+         * by number, value or title. */
+        const char *p = line;
         bool multi = fd->kind == MRTR_FIELD_MULTI_SELECT;
+        size_t chosen = 0;
         if (multi) {
             buf_str(out, "[");
         }
-        for (k = 0;; k++) {
-            char *end;
-            unsigned long n;
+        for (;;) {
+            const char *end;
+            size_t item_len, o;
             struct mrtr_form_option opt;
             char *value;
-            while (*p == ' ' || *p == ',') {
+            while (*p == ' ' || (multi && *p == ',')) {
                 p++;
             }
             if (*p == '\0') {
                 break;
             }
-            errno = 0;
-            n = strtoul(p, &end, 10);
-            if (end == p || errno != 0 || n < 1 || n > fd->option_count || (!multi && k > 0) ||
-                mrtr_form_option_at(schema, f, n - 1, &opt) != MRTR_OK) {
-                say("        choose by number, 1-%zu\n", fd->option_count);
+            end = multi ? strchr(p, ',') : NULL;
+            if (end == NULL) {
+                end = p + strlen(p);
+            }
+            item_len = (size_t)(end - p);
+            while (item_len > 0 && p[item_len - 1] == ' ') {
+                item_len--;
+            }
+            o = find_option(schema, f, fd, p, item_len);
+            if (o == SIZE_MAX || mrtr_form_option_at(schema, f, o, &opt) != MRTR_OK) {
+                say("        not an option: choose by number (1-%zu) or name\n", fd->option_count);
                 free(line);
                 return 1;
             }
-            p = end;
-            value = form_text(schema, f, n - 1, MRTR_FORM_TEXT_OPTION_VALUE, opt.value, opt.escaped);
+            value = form_text(schema, f, o, MRTR_FORM_TEXT_OPTION_VALUE, opt.value, opt.escaped);
             if (value == NULL) {
                 free(line);
                 return -2;
             }
-            if (k > 0) {
+            if (chosen++ > 0) {
                 buf_str(out, ",");
             }
             buf_json_string(out, value, strlen(value));
             free(value);
+            p = end;
         }
         if (multi) {
             buf_str(out, "]");
-        } else if (k == 0) {
-            free(line);
-            return 1;
         }
         break;
     }
@@ -772,6 +857,9 @@ static int ui_form(mrtr_call *call, size_t i, const mrtr_input *in) {
         }
         free(label);
         free(desc);
+        if (fd.kind == MRTR_FIELD_SINGLE_SELECT || fd.kind == MRTR_FIELD_MULTI_SELECT) {
+            show_options(schema, f, &fd);
+        }
         for (;;) {
             struct buf value = {NULL, 0, 0, false};
             struct buf candidate = {NULL, 0, 0, false};
@@ -817,7 +905,13 @@ static int ui_form(mrtr_call *call, size_t i, const mrtr_input *in) {
             st = mrtr_form_validate(schema, (mrtr_str){candidate.p, candidate.len}, &fe);
             if (st == MRTR_ERR_INVALID_VALUE && fe.field_index == f) {
                 char tmp[96];
-                say("        %s\n", field_error_text(&fe, tmp, sizeof tmp));
+                say("        %s", field_error_text(&fe, tmp, sizeof tmp));
+                if (fe.error == MRTR_FIELD_ERROR_BELOW_MINIMUM && fd.has_minimum) {
+                    say(" (%g)", fd.minimum);
+                } else if (fe.error == MRTR_FIELD_ERROR_ABOVE_MAXIMUM && fd.has_maximum) {
+                    say(" (%g)", fd.maximum);
+                }
+                say("\n");
                 free(candidate.p);
                 free(value.p);
                 continue;
@@ -1036,9 +1130,12 @@ static int ui_sampling(mrtr_call *call, size_t i, const mrtr_input *in) {
         free(result.p);
         return fail(EXIT_LOCAL, "cannot answer the sampling request: %s", mrtr_status_str(st));
     }
-    say("      %s->%s ", bold(), reset());
-    say_json_short(result.p, result.len);
-    say("%s  (typed)%s\n", dim(), reset());
+    {
+        jl_span r;
+        r.p = result.p;
+        r.n = result.len;
+        say_answer(MRTR_INPUT_SAMPLING, r, "typed");
+    }
     free(result.p);
     return 0;
 }
@@ -1415,6 +1512,11 @@ static char *find_demo_server(void) {
         }
         snprintf(path, len, "%s%s", self, rel[k]);
         if (access(path, X_OK) == 0) {
+            char *clean = realpath(path, NULL); /* no "build/../" in the log */
+            if (clean != NULL) {
+                free(path);
+                return clean;
+            }
             return path;
         }
         free(path);

@@ -333,9 +333,11 @@ static int stdio_next(transport *tp, const uint8_t **msg, size_t *len) {
 
 /* ---- HTTP --------------------------------------------------------------- */
 
+/* Frees every queued message, those already handed out included (their
+ * views end with the next tp_* call). */
 static void queue_clear(transport *tp) {
     size_t i;
-    for (i = tp->qhead; i < tp->qlen; i++) {
+    for (i = 0; i < tp->qlen; i++) {
         free(tp->queue[i].bytes);
     }
     tp->qlen = 0;
