@@ -50,6 +50,9 @@ enum exit_code {
 /* Most unrelated messages (notifications, other ids) tolerated while one
  * request waits for its answer: a server that floods is a broken peer. */
 #define MAX_UNRELATED_PER_REQUEST 1000
+/* Unrelated messages logged one per line for each request; the rest are
+ * counted in one line. */
+#define SHOWN_UNRELATED 5
 /* Largest answers file read. */
 #define MAX_ANSWERS_FILE_BYTES (16u << 20)
 /* Default wait for a message from the server, ms. */
@@ -1318,7 +1321,7 @@ static void say_failure(const mrtr_call *call, enum mrtr_status st) {
         } else if (f.kind == MRTR_FAILURE_TOO_MANY_ROUNDS || f.kind == MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS) {
             say(", limit %llu", (unsigned long long)f.limit);
         } else if (f.kind == MRTR_FAILURE_INPUTS_TOO_LARGE || f.kind == MRTR_FAILURE_STATE_TOO_LARGE) {
-            say(", %zu bytes over a limit of %llu", f.needed, (unsigned long long)f.limit);
+            say(", needs %zu bytes, limit %llu", f.needed, (unsigned long long)f.limit);
         }
         say(")");
     }
@@ -1387,12 +1390,18 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
             if (ev.kind != MRTR_EVENT_UNRELATED) {
                 break;
             }
-            say_unrelated(msg, len);
-            if (++unrelated > MAX_UNRELATED_PER_REQUEST) {
+            if (++unrelated <= SHOWN_UNRELATED) {
+                say_unrelated(msg, len);
+            }
+            if (unrelated > MAX_UNRELATED_PER_REQUEST) {
+                say("   %s(skipped %zu more)%s\n", dim(), unrelated - 1 - SHOWN_UNRELATED, reset());
                 rc = fail(EXIT_PROTOCOL, "more than %d unrelated messages while waiting for one answer",
                           MAX_UNRELATED_PER_REQUEST);
                 goto done;
             }
+        }
+        if (unrelated > SHOWN_UNRELATED) {
+            say("   %s(skipped %zu more unrelated messages)%s\n", dim(), unrelated - SHOWN_UNRELATED, reset());
         }
         if (mrtr_call_round(call, &round) != MRTR_OK) {
             round = 0;

@@ -22,8 +22,11 @@
 #include "jsonlite.h"
 #include "mrtr.h"
 
-/* Most messages one HTTP response may carry (notifications included). */
+/* Most messages one HTTP response may carry (notifications included), and
+ * most bytes they may hold together: a stream that floods is refused
+ * rather than buffered. */
 #define MAX_QUEUED_MESSAGES 1024
+#define MAX_QUEUED_BYTES (16u << 20)
 /* How long a server gets to exit after EOF on stdin / SIGTERM. */
 #define EXIT_GRACE_MS 2000
 /* Bytes of a message shown in --verbose logs. */
@@ -55,7 +58,7 @@ struct transport {
     CURL *curl;
     char *url;
     struct message queue[MAX_QUEUED_MESSAGES];
-    size_t qlen, qhead;
+    size_t qlen, qhead, qbytes;
     uint8_t *body; /* an application/json body being received */
     size_t body_len;
     int body_too_large;
@@ -342,11 +345,12 @@ static void queue_clear(transport *tp) {
     }
     tp->qlen = 0;
     tp->qhead = 0;
+    tp->qbytes = 0;
 }
 
 static int queue_push(transport *tp, const uint8_t *msg, size_t len) {
     uint8_t *copy;
-    if (tp->qlen == MAX_QUEUED_MESSAGES) {
+    if (tp->qlen == MAX_QUEUED_MESSAGES || len > MAX_QUEUED_BYTES - tp->qbytes) {
         tp->queue_overflow = 1;
         return -1;
     }
@@ -359,6 +363,7 @@ static int queue_push(transport *tp, const uint8_t *msg, size_t len) {
     tp->queue[tp->qlen].bytes = copy;
     tp->queue[tp->qlen].len = len;
     tp->qlen++;
+    tp->qbytes += len;
     return 0;
 }
 
@@ -543,7 +548,8 @@ static int http_send(transport *tp, const uint8_t *msg, size_t len) {
             if (tp->body_too_large) {
                 set_err(tp, "HTTP response body over %zu bytes", tp->max_message);
             } else if (tp->queue_overflow) {
-                set_err(tp, "more than %d messages in one HTTP response", MAX_QUEUED_MESSAGES);
+                set_err(tp, "more than %d messages or %u bytes in one HTTP response", MAX_QUEUED_MESSAGES,
+                        MAX_QUEUED_BYTES);
             } else if (rc == CURLE_WRITE_ERROR && tp->err[0] != '\0') {
                 /* sse_feed said why */
             } else {
