@@ -267,6 +267,49 @@
 #define MRTR_INVALID_REQUEST_STATE_CODE -32602
 
 /**
+ * `mrtr_request_id.kind`: no id (an error answered without one).
+ */
+#define MRTR_ID_NONE 0
+
+/**
+ * `mrtr_request_id.kind`: an integer id in `number`.
+ */
+#define MRTR_ID_NUMBER 1
+
+/**
+ * `mrtr_request_id.kind`: a string id, its JSON token in `token`.
+ */
+#define MRTR_ID_STRING 2
+
+/**
+ * `mrtr_server_parse_request` flag: accept core requests without `_meta`
+ * (SEP-draft clients, which sent none; nothing is then declared, so
+ * nothing may be asked).
+ */
+#define MRTR_SERVER_META_OPTIONAL 1
+
+/**
+ * `mrtr_server_request.flags`: `_meta` is present.
+ */
+#define MRTR_REQUEST_HAS_META 1
+
+/**
+ * `mrtr_server_request.flags`: the client declared capabilities
+ * (`client_caps` is meaningful).
+ */
+#define MRTR_REQUEST_HAS_CAPS (1 << 1)
+
+/**
+ * `mrtr_answer_error.error`: a result of another kind.
+ */
+#define MRTR_ANSWER_WRONG_KIND 1
+
+/**
+ * `mrtr_answer_error.error`: a malformed result.
+ */
+#define MRTR_ANSWER_MALFORMED 2
+
+/**
  * `mrtr_task_config.flags`: `task_id` is a JSON string token (quotes and
  * escapes included, as in `mrtr_event.task_id`), echoed exactly as the
  * server wrote it; without the flag it is plain text.
@@ -821,6 +864,88 @@ typedef enum mrtr_unseal_reason {
    */
   MRTR_UNSEAL_WRONG_PRINCIPAL = 9,
 } mrtr_unseal_reason;
+
+/**
+ * What arrived.
+ */
+typedef enum mrtr_incoming_kind {
+  /**
+   * A request to answer: the other fields are set.
+   */
+  MRTR_INCOMING_REQUEST = 1,
+  /**
+   * A notification: no response (HTTP: `202 Accepted`).
+   */
+  MRTR_INCOMING_NOTIFICATION = 2,
+  /**
+   * A JSON-RPC response from the client: no response (HTTP: `202`).
+   */
+  MRTR_INCOMING_RESPONSE = 3,
+} mrtr_incoming_kind;
+
+/**
+ * A request method the server half reads.
+ */
+typedef enum mrtr_server_method {
+  /**
+   * Any other method (route it by `method_json`, or answer `-32601`).
+   */
+  MRTR_SERVER_METHOD_OTHER = 0,
+  /**
+   * `tools/call` (may be answered with `input_required`).
+   */
+  MRTR_SERVER_METHOD_TOOLS_CALL = 1,
+  /**
+   * `prompts/get` (may be answered with `input_required`).
+   */
+  MRTR_SERVER_METHOD_PROMPTS_GET = 2,
+  /**
+   * `resources/read` (may be answered with `input_required`).
+   */
+  MRTR_SERVER_METHOD_RESOURCES_READ = 3,
+  /**
+   * `tasks/get`.
+   */
+  MRTR_SERVER_METHOD_TASKS_GET = 4,
+  /**
+   * `tasks/result` (SEP dialect; may be answered with `input_required`).
+   */
+  MRTR_SERVER_METHOD_TASKS_RESULT = 5,
+  /**
+   * `tasks/cancel`.
+   */
+  MRTR_SERVER_METHOD_TASKS_CANCEL = 6,
+  /**
+   * `tasks/input_response` (SEP dialect).
+   */
+  MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE = 7,
+  /**
+   * `tasks/update` (Tasks extension).
+   */
+  MRTR_SERVER_METHOD_TASKS_UPDATE = 8,
+} mrtr_server_method;
+
+/**
+ * The kind of an input response.
+ */
+typedef enum mrtr_answer_kind {
+  /**
+   * The client sent nothing under the key: ask (again).
+   */
+  MRTR_ANSWER_NONE = 0,
+  /**
+   * An `ElicitResult`.
+   */
+  MRTR_ANSWER_ELICIT = 1,
+  /**
+   * A `CreateMessageResult`.
+   */
+  MRTR_ANSWER_SAMPLING = 2,
+  /**
+   * A `ListRootsResult`.
+   */
+  MRTR_ANSWER_ROOTS = 3,
+} mrtr_answer_kind;
 
 /**
  * The request a task sends next (or has in flight).
@@ -1483,6 +1608,299 @@ typedef struct mrtr_bytes {
    */
   size_t len;
 } mrtr_bytes;
+
+/**
+ * A JSON-RPC request id, to answer with.
+ */
+typedef struct mrtr_request_id {
+  /**
+   * `MRTR_ID_NONE`, `MRTR_ID_NUMBER` or `MRTR_ID_STRING`.
+   */
+  uint32_t kind;
+  /**
+   * The integer id.
+   */
+  int64_t number;
+  /**
+   * The string id's JSON token, quotes included (a view into the request).
+   */
+  struct mrtr_str token;
+} mrtr_request_id;
+
+/**
+ * A parsed message, as views into its bytes. String members are JSON
+ * tokens (quotes included); objects are raw JSON; absent members are empty.
+ */
+typedef struct mrtr_server_request {
+  /**
+   * What arrived; only `MRTR_INCOMING_REQUEST` sets the other fields
+   * (a notification sets `method_json`).
+   */
+  enum mrtr_incoming_kind kind;
+  /**
+   * The method, when it is one the server half reads.
+   */
+  enum mrtr_server_method method;
+  /**
+   * The method's JSON token.
+   */
+  struct mrtr_str method_json;
+  /**
+   * The id to answer with.
+   */
+  struct mrtr_request_id id;
+  /**
+   * `MRTR_REQUEST_*` flags.
+   */
+  uint32_t flags;
+  /**
+   * The `MRTR_CAP_*` bits the client declared on this request.
+   */
+  uint32_t client_caps;
+  /**
+   * `params`, raw.
+   */
+  struct mrtr_str params;
+  /**
+   * `params._meta`, raw.
+   */
+  struct mrtr_str meta;
+  /**
+   * `clientInfo.name` token, when sent.
+   */
+  struct mrtr_str client_name;
+  /**
+   * `clientInfo.version` token, when sent.
+   */
+  struct mrtr_str client_version;
+  /**
+   * `name` token (`tools/call`, `prompts/get`).
+   */
+  struct mrtr_str name;
+  /**
+   * `uri` token (`resources/read`).
+   */
+  struct mrtr_str uri;
+  /**
+   * `arguments`, raw (`tools/call`, `prompts/get`): bind seals to it
+   * with `mrtr_binding_digest`.
+   */
+  struct mrtr_str arguments;
+  /**
+   * `task`, raw (task augmentation, seed dialect).
+   */
+  struct mrtr_str task;
+  /**
+   * `inputResponses`, raw: pass it to `mrtr_server_input_response`.
+   */
+  struct mrtr_str input_responses;
+  /**
+   * The number of entries of `inputResponses`.
+   */
+  size_t input_response_count;
+  /**
+   * `requestState` token, exactly as sent: decode it, then unseal it.
+   */
+  struct mrtr_str request_state;
+  /**
+   * The task id token of task methods.
+   */
+  struct mrtr_str task_id;
+} mrtr_server_request;
+
+/**
+ * Why a message cannot be served, from `mrtr_server_parse_request`.
+ */
+typedef struct mrtr_server_error {
+  /**
+   * The JSON-RPC code the answer carries (`-32700`, `-32600`, `-32602`,
+   * `-32022`).
+   */
+  int32_t code;
+  /**
+   * The id to answer with, when it could be read.
+   */
+  struct mrtr_request_id id;
+  /**
+   * A static NUL-terminated name of the cause (`"Missing"`,
+   * `"Malformed"`, a JSON or envelope detail), for logs.
+   */
+  const char *reason;
+  /**
+   * The wire name of the member at fault (static, NUL-terminated), or
+   * `""`.
+   */
+  const char *field;
+} mrtr_server_error;
+
+/**
+ * One answer, as views into the request bytes (strings are JSON tokens).
+ */
+typedef struct mrtr_server_answer {
+  /**
+   * What was found.
+   */
+  enum mrtr_answer_kind kind;
+  /**
+   * Elicitation: the `MRTR_ELICIT_*` action.
+   */
+  uint32_t action;
+  /**
+   * Elicitation `accept`: the content object (empty otherwise);
+   * sampling: the `content` value.
+   */
+  struct mrtr_str content;
+  /**
+   * Sampling: `role` token.
+   */
+  struct mrtr_str role;
+  /**
+   * Sampling: `model` token.
+   */
+  struct mrtr_str model;
+  /**
+   * Sampling: `stopReason` token, when sent.
+   */
+  struct mrtr_str stop_reason;
+  /**
+   * Sampling: the text token when the content is one text block.
+   */
+  struct mrtr_str text;
+  /**
+   * Roots: the number of roots (`mrtr_server_root_at`).
+   */
+  size_t root_count;
+  /**
+   * The bare result object.
+   */
+  struct mrtr_str result;
+  /**
+   * It came in the SEP draft's `{"result": ..}` wrapping (accepted).
+   */
+  bool wrapped;
+} mrtr_server_answer;
+
+/**
+ * Why an answer cannot be used.
+ */
+typedef struct mrtr_answer_error {
+  /**
+   * `MRTR_ANSWER_WRONG_KIND` or `MRTR_ANSWER_MALFORMED`.
+   */
+  uint32_t error;
+  /**
+   * The kind looked for (a `mrtr_answer_kind`; `NONE` when no kind was
+   * asked and the shape is unknown).
+   */
+  uint32_t expected;
+  /**
+   * `MRTR_ANSWER_WRONG_KIND`: the kind found (a `mrtr_answer_kind`).
+   */
+  uint32_t found;
+} mrtr_answer_error;
+
+/**
+ * One root of a roots answer: JSON tokens.
+ */
+typedef struct mrtr_server_root {
+  /**
+   * The `uri` token.
+   */
+  struct mrtr_str uri;
+  /**
+   * The `name` token, when sent.
+   */
+  struct mrtr_str name;
+} mrtr_server_root;
+
+/**
+ * One input request for `mrtr_server_write_input_required`.
+ */
+typedef struct mrtr_input_spec {
+  /**
+   * A `mrtr_input_kind` value.
+   */
+  uint32_t kind;
+  /**
+   * The key (text; unique, 1 to 256 bytes).
+   */
+  struct mrtr_str key;
+  /**
+   * Elicitations: the message for the user (text).
+   */
+  struct mrtr_str message;
+  /**
+   * Form: the `requestedSchema` object, raw JSON.
+   */
+  struct mrtr_str requested_schema;
+  /**
+   * URL mode: the URL (text).
+   */
+  struct mrtr_str url;
+  /**
+   * Sampling: the `CreateMessageRequestParams` object, raw JSON.
+   */
+  struct mrtr_str params;
+} mrtr_input_spec;
+
+/**
+ * Everything an `InputRequiredResult` says.
+ */
+typedef struct mrtr_input_required {
+  /**
+   * The request's id.
+   */
+  struct mrtr_request_id id;
+  /**
+   * The request's method (a `mrtr_server_method`); only `tools/call`,
+   * `prompts/get`, `resources/read` and `tasks/result` may be answered
+   * with `input_required`.
+   */
+  uint32_t method;
+  /**
+   * The `MRTR_CAP_*` bits the client declared on this request
+   * (`mrtr_server_request.client_caps`).
+   */
+  uint32_t client_caps;
+  /**
+   * The input requests, in the order to send them.
+   */
+  const struct mrtr_input_spec *inputs;
+  /**
+   * Their number (0 with a `request_state`: a state-only round, e.g. for
+   * load shedding).
+   */
+  size_t input_count;
+  /**
+   * The sealed `requestState` (text); `ptr` NULL for none.
+   */
+  struct mrtr_str request_state;
+  /**
+   * `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
+   * task dialect); `ptr` NULL for none.
+   */
+  struct mrtr_str related_task;
+} mrtr_input_required;
+
+/**
+ * Why `mrtr_server_write_input_required` refused.
+ */
+typedef struct mrtr_build_error {
+  /**
+   * The index of the input at fault (`SIZE_MAX`: none in particular).
+   */
+  size_t index;
+  /**
+   * `MRTR_ERR_UNDECLARED_CAPABILITY`: the `MRTR_CAP_*` bits the client
+   * lacks for it (answer `-32021` with
+   * `mrtr_server_write_missing_capability`).
+   */
+  uint32_t missing_caps;
+  /**
+   * A static NUL-terminated name of the cause, for logs.
+   */
+  const char *reason;
+} mrtr_build_error;
 
 /**
  * One dispatched event: views into the decoder's workspace, valid until
@@ -2608,6 +3026,252 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
                              size_t scratch_len,
                              struct mrtr_bytes *out_state,
                              enum mrtr_unseal_reason *out_reason);
+
+/**
+ * Reads one incoming message (`len` bytes at `msg`) under the 2026-07-28
+ * rules: JSON, the JSON-RPC envelope, `params` an object, `_meta` with the
+ * protocol version and the client's capabilities on core requests
+ * (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
+ * members, unique members, a bounded `inputResponses`. Writes the views to
+ * `*out` (for a request; `kind` tells notifications and responses apart).
+ * For `tools/call` and `prompts/get` with a `name` whose method is named in
+ * `method_json`... see `mrtr_server_request`.
+ *
+ * Returns `MRTR_OK`; on a message that cannot be served (answer it with
+ * `mrtr_server_write_request_error`; `*out_error`, when not NULL, says
+ * why): `MRTR_ERR_JSON` / `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; too deep,
+ * too large, too many or too long `inputResponses` keys give the limit
+ * status with the matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
+ * `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
+ * `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`); and `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (unknown flag,
+ * overlapping arguments).
+ *
+ * # Safety
+ * `msg` must point to `len` readable bytes; `out` to a writable
+ * `mrtr_server_request`; `out_error` NULL or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
+                                           size_t len,
+                                           uint32_t flags,
+                                           struct mrtr_server_request *out,
+                                           struct mrtr_server_error *out_error);
+
+/**
+ * Writes the error response for a message that `mrtr_server_parse_request`
+ * refused (same `msg`, `len` and `flags`): `-32700` without an id,
+ * `-32600`, `-32022` with `data.requested` and `data.supported`, or
+ * `-32602` naming the member at fault (`requestState` problems all read
+ * `"Invalid or expired requestState"`). Output convention of
+ * `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
+ * (the message is fine: nothing to report), `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `msg` must point to `len` readable bytes; `out` to `out_len` writable
+ * bytes (unless 0); `out_written` to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
+                                                 size_t len,
+                                                 uint32_t flags,
+                                                 uint8_t *out,
+                                                 size_t out_len,
+                                                 size_t *out_written);
+
+/**
+ * Looks up the answer the client sent under `key` in a request's
+ * `input_responses` (the raw object of `mrtr_server_request`) and writes
+ * it to `*out`. `expected` is a `mrtr_answer_kind`: the kind the handler
+ * asked under that key, or `MRTR_ANSWER_NONE` to take whatever kind is
+ * there. Both the released bare results and the SEP draft's
+ * `{"result": ..}` wrapping are accepted. Answers under keys the handler
+ * does not look up are never judged.
+ *
+ * Returns `MRTR_OK` (`out->kind` is `MRTR_ANSWER_NONE` when the key is
+ * absent: ask again); `MRTR_ERR_PROTOCOL_VIOLATION` when what is there is
+ * not a usable result of the kind (`*out_error`, when not NULL, says how;
+ * answer with `mrtr_server_write_answer_error`); `MRTR_ERR_JSON` /
+ * `MRTR_ERR_PROTOCOL_VIOLATION` / `MRTR_ERR_LIMIT_EXCEEDED` for an
+ * `input_responses` that is not a valid map; `MRTR_ERR_INVALID_UTF8`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `input_responses` and `key` readable; `out` writable; `out_error` NULL
+ * or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
+                                            struct mrtr_str key,
+                                            uint32_t expected,
+                                            struct mrtr_server_answer *out,
+                                            struct mrtr_answer_error *out_error);
+
+/**
+ * Writes root `index` of the roots answer under `key` to `*out`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`,
+ * or no such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots
+ * result), the map statuses of `mrtr_server_input_response`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `input_responses` and `key` readable; `out` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
+                                     struct mrtr_str key,
+                                     size_t index,
+                                     struct mrtr_server_root *out);
+
+/**
+ * Writes an `InputRequiredResult` for request `ir->id`: the input requests
+ * in order, then `requestState` and the related task when given. Every
+ * input is checked before anything is sent: a kind the client did not
+ * declare is refused (the spec forbids asking it), as are empty, long or
+ * repeated keys, schemas that are not `{"type":"object","properties":{..}}`,
+ * URLs without a scheme, sampling params without `messages` and integer
+ * `maxTokens`. Output convention of `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
+ * `MRTR_ERR_UNDECLARED_CAPABILITY` (`out_error->missing_caps`, `index`);
+ * `MRTR_ERR_INVALID_VALUE` (a refused input: `out_error->index`,
+ * `reason`); `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs);
+ * `MRTR_ERR_WRONG_STATE` (the method cannot carry `input_required`);
+ * `MRTR_ERR_INVALID_ARGUMENT` (no input and no state, unknown kind or
+ * method or capability bit, a bad id); `MRTR_ERR_INVALID_UTF8`;
+ * `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`. `*out_error` (optional)
+ * is written on the refusals that name an input.
+ *
+ * # Safety
+ * `ir` must point to a readable `mrtr_input_required` whose strings and
+ * `inputs` array are readable; `out` to `out_len` writable bytes (unless
+ * 0); `out_written` to a writable `size_t`; `out_error` NULL or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_required *ir,
+                                                  uint8_t *out,
+                                                  size_t out_len,
+                                                  size_t *out_written,
+                                                  struct mrtr_build_error *out_error);
+
+/**
+ * Writes a complete result for request `id`: `result` is either the whole
+ * result object (`{"content":[..]}`; `resultType` is put first, and one
+ * already saying `"complete"` is kept) or its members alone
+ * (`"content":[..],"isError":false`, or empty). Output convention of
+ * `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a
+ * JSON object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other
+ * than `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id,
+ * overlapping arguments), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_UTF8`.
+ *
+ * # Safety
+ * `id` must point to a readable `mrtr_request_id`; `result` readable;
+ * `out` writable for `out_len` bytes (unless 0); `out_written` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
+                                            struct mrtr_str result,
+                                            uint8_t *out,
+                                            size_t out_len,
+                                            size_t *out_written);
+
+/**
+ * Writes a JSON-RPC error response: `code`, `message` (text, escaped as
+ * needed) and optional `data` (raw JSON, validated; `ptr` NULL for none).
+ * `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
+ * unreadable requests. Output convention of `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data`
+ * not JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `id` NULL or readable; `message` and `data` readable; `out` writable for
+ * `out_len` bytes (unless 0); `out_written` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
+                                         int32_t code,
+                                         struct mrtr_str message,
+                                         struct mrtr_str data,
+                                         uint8_t *out,
+                                         size_t out_len,
+                                         size_t *out_written);
+
+/**
+ * Writes error `-32021` ("Missing required client capability") with
+ * `data.requiredCapabilities` built from `required_caps` (`MRTR_CAP_*`
+ * bits; e.g. `mrtr_build_error.missing_caps`). Output convention and
+ * statuses as `mrtr_server_write_complete` (an unknown bit is
+ * `MRTR_ERR_INVALID_ARGUMENT`).
+ *
+ * # Safety
+ * As `mrtr_server_write_complete`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_id *id,
+                                                      uint32_t required_caps,
+                                                      uint8_t *out,
+                                                      size_t out_len,
+                                                      size_t *out_written);
+
+/**
+ * Writes error `-32022` ("Unsupported protocol version") with
+ * `data.requested` (`requested_json`: the client's value as its JSON
+ * string token, e.g. from a header, quoted) and `data.supported`
+ * (`["2026-07-28"]`). `id` may be NULL. Output convention and statuses as
+ * `mrtr_server_write_error` (`MRTR_ERR_JSON`: `requested_json` is not a
+ * JSON string).
+ *
+ * # Safety
+ * As `mrtr_server_write_error`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request_id *id,
+                                                       struct mrtr_str requested_json,
+                                                       uint8_t *out,
+                                                       size_t out_len,
+                                                       size_t *out_written);
+
+/**
+ * Writes `-32602` "Invalid or expired requestState": the one answer to
+ * every `requestState` that fails to unseal, whatever the reason. Output
+ * convention and statuses as `mrtr_server_write_complete`.
+ *
+ * # Safety
+ * As `mrtr_server_write_complete`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_request_id *id,
+                                                         uint8_t *out,
+                                                         size_t out_len,
+                                                         size_t *out_written);
+
+/**
+ * Writes `-32602` for an answer the server cannot use (`*err`, from
+ * `mrtr_server_input_response`), naming `key`. Output convention and
+ * statuses as `mrtr_server_write_complete` (`MRTR_ERR_INVALID_ARGUMENT`
+ * for an error record that names no kind).
+ *
+ * # Safety
+ * As `mrtr_server_write_complete`; `key` readable; `err` must point to a
+ * readable `mrtr_answer_error`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id,
+                                                struct mrtr_str key,
+                                                const struct mrtr_answer_error *err,
+                                                uint8_t *out,
+                                                size_t out_len,
+                                                size_t *out_written);
 
 /**
  * Writes to `*out_size` the workspace bytes of a decoder whose events may

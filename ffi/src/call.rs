@@ -1000,7 +1000,10 @@ pub unsafe extern "C" fn mrtr_call_restore(
 /// `mrtr_str`.
 #[must_use]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn mrtr_call_request_state(call: *const mrtr_call, out: *mut mrtr_str) -> mrtr_status {
+pub unsafe extern "C" fn mrtr_call_request_state(
+    call: *const mrtr_call,
+    out: *mut mrtr_str,
+) -> mrtr_status {
     // SAFETY: forwarded contract.
     status_of_result(unsafe {
         with_call(call, |c, ws, _| {

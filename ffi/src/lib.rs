@@ -47,6 +47,8 @@ pub mod object;
 pub mod run;
 #[cfg(feature = "seal")]
 pub mod seal;
+#[cfg(feature = "server")]
+pub mod server;
 #[cfg(feature = "client")]
 pub mod sse;
 pub mod status;

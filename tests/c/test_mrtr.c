@@ -520,6 +520,7 @@ int main(void) {
     suite_task();
     suite_helpers();
     suite_seal();
+    suite_server();
     suite_vectors();
     return harness_finish();
 }
