@@ -256,6 +256,8 @@ FLOWS: list[tuple[str, Flow]] = [
     ("conf capabilities", tool(
         "test_input_required_result_capabilities", {}, "Answers received for: elicitation, sampling, roots.")),
     ("conf prompt", prompt_conformance),
+    ("conf missing_capability", tool(
+        "test_missing_capability", {}, "Sampling answered: The capital of France is Paris.", ["sampling"])),
     ("tampered requestState -> -32602", tampered_state_rejected),
     ("replayed requestState -> -32602", state_replay_rejected),
 ]

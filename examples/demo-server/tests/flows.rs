@@ -41,8 +41,8 @@ fn lists_carry_every_tool_prompt_and_template_with_cache_hints() {
     assert_eq!(
         names,
         [
-            "update_work_item",
             "provision_database",
+            "update_work_item",
             "summarize",
             "scan_project",
             "link_account",
@@ -58,6 +58,7 @@ fn lists_carry_every_tool_prompt_and_template_with_cache_hints() {
             "test_input_required_result_multi_round",
             "test_input_required_result_tampered_state",
             "test_input_required_result_capabilities",
+            "test_missing_capability",
         ]
     );
     assert_eq!(tools["result"]["ttlMs"], 0);
@@ -78,9 +79,10 @@ fn lists_carry_every_tool_prompt_and_template_with_cache_hints() {
         templates["result"]["resourceTemplates"][0]["uriTemplate"],
         "notes://{topic}"
     );
+    // 2026-07-28 removed ping.
     assert_eq!(
         text(&h.send(&request(4, "ping", json!({}), &Value::Null))),
-        r#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete"}}"#
+        r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}"#
     );
 }
 

@@ -259,6 +259,27 @@ fn conformance_capabilities_tool_asks_only_what_was_declared() {
 }
 
 #[test]
+fn conformance_missing_capability_tool_needs_sampling() {
+    let h = harness();
+    let name = "test_missing_capability";
+    assert_eq!(
+        text(&h.send(&tool_call(
+            1,
+            name,
+            &json!({}),
+            json!({}),
+            &json!({"elicitation": {}})
+        ))),
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"sampling":{}}}}}"#
+    );
+    let r = parsed(&h.send(&tool_call(2, name, &json!({}), json!({}), &all_caps())));
+    assert_eq!(
+        r["result"]["inputRequests"]["capital_question"]["method"],
+        "sampling/createMessage"
+    );
+}
+
+#[test]
 fn conformance_multi_round_evolves_its_state() {
     let h = harness();
     let caps = all_caps();

@@ -398,7 +398,7 @@ fn stdio_answers_each_line_in_order_and_skips_notifications() {
     input.extend_from_slice(b"\r\n");
     input.extend_from_slice(&elicit_call(2));
     input.extend_from_slice(b"\nnot json\n");
-    input.extend_from_slice(&request(3, "ping", json!({}), &Value::Null));
+    input.extend_from_slice(&request(3, "resources/list", json!({}), &all_caps()));
     let mut out = Vec::new();
     stdio::serve(&h.demo, &mut &input[..], &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
@@ -416,6 +416,6 @@ fn stdio_answers_each_line_in_order_and_skips_notifications() {
     );
     assert_eq!(
         lines[3],
-        r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete"}}"#
+        r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","resources":[],"ttlMs":0,"cacheScope":"public"}}"#
     );
 }
