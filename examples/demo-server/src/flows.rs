@@ -29,16 +29,16 @@ const NO_ARGS: &str = r#"{"type":"object","properties":{}}"#;
 /// Every tool, in `tools/list` order.
 pub const TOOLS: &[Tool] = &[
     Tool {
-        name: "update_work_item",
-        description: "Update an Azure DevOps work item. Resolving a bug asks for the resolution (form), and a Duplicate asks which item it duplicates (second round, first answer kept in requestState).",
-        input_schema: r#"{"type":"object","properties":{"workItemId":{"type":"integer"},"fields":{"type":"object","properties":{"System.State":{"type":"string"}},"required":["System.State"]}},"required":["workItemId","fields"]}"#,
-        run: update_work_item,
-    },
-    Tool {
         name: "provision_database",
         description: "Provision a database; asks which region (one form round).",
         input_schema: r#"{"type":"object","properties":{"name":{"type":"string"}}}"#,
         run: provision_database,
+    },
+    Tool {
+        name: "update_work_item",
+        description: "Update an Azure DevOps work item. Resolving a bug asks for the resolution (form), and a Duplicate asks which item it duplicates (second round, first answer kept in requestState).",
+        input_schema: r#"{"type":"object","properties":{"workItemId":{"type":"integer"},"fields":{"type":"object","properties":{"System.State":{"type":"string"}},"required":["System.State"]}},"required":["workItemId","fields"]}"#,
+        run: update_work_item,
     },
     Tool {
         name: "summarize",
@@ -129,6 +129,12 @@ pub const TOOLS: &[Tool] = &[
         description: "Conformance: asks only for what the request's clientCapabilities declare.",
         input_schema: NO_ARGS,
         run: conf_capabilities,
+    },
+    Tool {
+        name: "test_missing_capability",
+        description: "Conformance (server-stateless): needs sampling; a request that does not declare it gets -32021.",
+        input_schema: NO_ARGS,
+        run: conf_missing_capability,
     },
 ];
 
@@ -610,6 +616,13 @@ fn conf_sampling(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
     }
 }
 
+fn conf_missing_capability(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    match c.sampled("capital_question")? {
+        Answer::Given((answer, _)) => done(format!("Sampling answered: {answer}")),
+        _ => ask(vec![capital_question()], None),
+    }
+}
+
 fn conf_list_roots(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
     match c.roots("client_roots")? {
         Answer::Given(roots) if roots.is_empty() => done("Client roots: none."),
@@ -884,7 +897,9 @@ fn notes(c: &Ctx<'_, '_>, uri: &str) -> Result<Step, Reply> {
 
 // ---- list results ------------------------------------------------------------
 
-/// Results of the methods that never ask (`None`: unknown method).
+/// Results of the methods that never ask (`None`: unknown method, answered
+/// `-32601`). `ping` is not among them: 2026-07-28 removed it (the
+/// conformance suite checks that it is answered 404 / `-32601`).
 pub fn listing(
     demo: &Demo,
     _req: &mrtr_core::server::ServerRequest<'_>,
@@ -933,7 +948,6 @@ pub fn listing(
             w.raw(br#"{"resourceTemplates":[{"uriTemplate":"notes://{topic}","name":"notes","description":"Notes on a topic; reading asks how detailed (form).","mimeType":"text/markdown"}]"#)
                 .raw(CACHE);
         }),
-        "ping" => b"{}".to_vec(),
         _ => return None,
     })
 }
