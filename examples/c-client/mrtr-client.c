@@ -840,6 +840,15 @@ static int ui_form(mrtr_call *call, size_t i, const mrtr_input *in) {
                         : fd.format == MRTR_FORMAT_DATE ? "date YYYY-MM-DD"
                                                         : "date-time");
         }
+        if (fd.kind == MRTR_FIELD_TEXT && (fd.has_min_length || fd.has_max_length)) {
+            if (fd.has_min_length && fd.has_max_length) {
+                say(", %llu-%llu characters", (unsigned long long)fd.min_length, (unsigned long long)fd.max_length);
+            } else if (fd.has_min_length) {
+                say(", at least %llu characters", (unsigned long long)fd.min_length);
+            } else {
+                say(", at most %llu characters", (unsigned long long)fd.max_length);
+            }
+        }
         if (fd.kind == MRTR_FIELD_NUMBER || fd.kind == MRTR_FIELD_INTEGER) {
             say(", %s", fd.kind == MRTR_FIELD_INTEGER ? "whole number" : "number");
             if (fd.has_minimum) {
