@@ -265,6 +265,9 @@ def qemu_facts(path):
             m = re.search(r"work-item flow: (\d+) B from the top \((\d+) B below main\)", line)
             if m:
                 facts["client_top"], facts["client_below"] = int(m.group(1)), int(m.group(2))
+            m = re.search(r"Sealer::new: (\d+) B from the top \((\d+) B below main", line)
+            if m:
+                facts["sealer_top"], facts["sealer_below"] = int(m.group(1)), int(m.group(2))
             m = re.search(r"seal round trip: (\d+) B from the top \((\d+) B below main", line)
             if m:
                 facts["seal_top"], facts["seal_below"] = int(m.group(1)), int(m.group(2))
@@ -411,6 +414,9 @@ def main():
     if "client_below" in q:
         print(f"- stack high-water <= 4 KiB, work-item flow: "
               f"{verdict(q['client_below'], 4096)} below main, {q['client_top']} B from the top")
+    if "sealer_below" in q:
+        print(f"- stack high-water <= 4 KiB, Sealer::new (server side, once): "
+              f"{verdict(q['sealer_below'], 4096)} below main, {q['sealer_top']} B from the top")
     if "seal_below" in q:
         print(f"- stack high-water <= 4 KiB, seal round trip (server side): "
               f"{verdict(q['seal_below'], 4096)} below main, {q['seal_top']} B from the top")

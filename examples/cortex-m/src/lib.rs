@@ -328,12 +328,20 @@ fn refused(
     }
 }
 
+/// The server's key ring: [`SEAL_KEY`] for [`AUDIENCE`], default TTL, skew
+/// and maximum token size. Built once (firmware keeps it in a static).
+pub fn sealer() -> Result<Sealer, Failure> {
+    Sealer::new(&[SEAL_KEY], AUDIENCE, SealConfig::default())
+        .map_err(|e| fail("key ring", Detail::Key(e)))
+}
+
 /// The server side of the flow: seals [`SERVER_STATE`] bound to the
 /// arguments of `request` (a leg the client emitted), unseals it, and checks
 /// that a one-character change, another work item id and an expired token
 /// are each refused. `token` needs [`TOKEN_BYTES`], `scratch`
 /// [`SCRATCH_BYTES`].
 pub fn seal_round_trip(
+    sealer: &Sealer,
     request: &[u8],
     token: &mut [u8],
     scratch: &mut [u8],
@@ -348,8 +356,6 @@ pub fn seal_round_trip(
         .ok_or(fail(step, Detail::Json))?;
     let binding = binding_of(arguments.raw(), step)?;
 
-    let sealer = Sealer::new(&[SEAL_KEY], AUDIENCE, SealConfig::default())
-        .map_err(|e| fail("key ring", Detail::Key(e)))?;
     let n = sealer
         .seal(NOW, &NONCE, &binding, None, SERVER_STATE, token)
         .map_err(|e| fail("seal", Detail::Seal(e)))?;
@@ -362,7 +368,7 @@ pub fn seal_round_trip(
     same_bytes("unsealed state", state, SERVER_STATE)?;
 
     let replayed = refused(
-        &sealer,
+        sealer,
         NOW + 30,
         sealed,
         &binding_of(OTHER_ARGUMENTS, "other arguments")?,
@@ -371,7 +377,7 @@ pub fn seal_round_trip(
         "replay with other arguments",
     )?;
     let expired = refused(
-        &sealer,
+        sealer,
         NOW + 601 + 60,
         sealed,
         &binding,
@@ -387,7 +393,7 @@ pub fn seal_round_trip(
         .ok_or(fail("tamper", Detail::Unexpected))?;
     *slot = if *slot == b'A' { b'B' } else { b'A' };
     let tampered = refused(
-        &sealer,
+        sealer,
         NOW + 30,
         token.get(..n).unwrap_or(&[]),
         &binding,
@@ -425,7 +431,7 @@ mod tests {
         let mut token = [0u8; TOKEN_BYTES];
         let mut scratch = [0u8; SCRATCH_BYTES];
         let leg_3 = &out[..report.last_request];
-        let seal = seal_round_trip(leg_3, &mut token, &mut scratch).unwrap();
+        let seal = seal_round_trip(&sealer().unwrap(), leg_3, &mut token, &mut scratch).unwrap();
         assert_eq!(
             seal,
             SealReport {
