@@ -42,6 +42,7 @@ BUILD_DOC = {
     "server": "server-side wire vocabulary (parse request, caps, inputResponses, error writers)",
     "seal": "Sealer::new, seal, unseal, binding_digest (+ json::parse of arguments)",
     "full": "call + client + server + seal",
+    "full+sha2compact": "full, with RUSTFLAGS --cfg sha2_backend_soft=\"compact\" (rolled SHA-256)",
 }
 
 
@@ -143,9 +144,20 @@ class Image:
         return sites, callers
 
 
+SYMBOL_CACHE = {}
+
+
 def symbolize(args, elf, addresses):
     """For each address, its inlining chain [(function, file, line)],
-    innermost first; [] when no symbolizer is available."""
+    innermost first; [] when no symbolizer is available. Cached per image."""
+    cache = SYMBOL_CACHE.setdefault(elf, {})
+    missing = sorted({a for a in addresses if a not in cache})
+    if missing:
+        cache.update(symbolize_uncached(args, elf, missing))
+    return {a: cache.get(a, []) for a in addresses}
+
+
+def symbolize_uncached(args, elf, addresses):
     if not args.symbolizer or not addresses:
         return {a: [] for a in addresses}
     text = "".join(f"0x{a:x}\n" for a in addresses)
@@ -403,7 +415,8 @@ def main():
 
     for build, limit, what in (("call", 32 * 1024, "client-only (Call) .text <= 32 KiB"),
                                ("client", 32 * 1024, "client-only (whole client module) .text <= 32 KiB"),
-                               ("full", 64 * 1024, "full .text <= 64 KiB")):
+                               ("full", 64 * 1024, "full .text <= 64 KiB"),
+                               ("full+sha2compact", 64 * 1024, "full (sha2 compact) .text <= 64 KiB")):
         for opt, text in sorted(text_of(build).items()):
             print(f"- {what}, thumbv7em opt-level={opt}: {verdict(text, limit)}")
     if "workspace" in q and "call_state" in q:
