@@ -14,6 +14,7 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
         case misaligned = 4
         case wrongState = 5
         case notFound = 6
+        case invalidValue = 7
         case bufferTooSmall = 10
         case workspaceTooSmall = 11
         case limitExceeded = 12
@@ -22,6 +23,8 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
         case protocolViolation = 22
         case undeclaredCapability = 23
         case unsupportedVersion = 24
+        case invalidSchema = 25
+        case refusedUrl = 26
         case rpcError = 30
         case roundCap = 31
         case unansweredInput = 32
@@ -39,6 +42,8 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
         case wrongState
         /// `notFound` (Kotlin `MrtrNotFoundException`).
         case notFound
+        /// An answer the application gave breaks its rules; `formError` may say why (Kotlin `MrtrInvalidValueException`).
+        case invalidValue
         /// A buffer, workspace or limit too small (Kotlin `MrtrCapacityException`).
         case capacity
         /// The peer's message is unacceptable (Kotlin `MrtrMessageException`).
@@ -83,8 +88,11 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
         case .nullPointer, .invalidArgument, .invalidUtf8, .misaligned: return .argument
         case .wrongState: return .wrongState
         case .notFound: return .notFound
+        case .invalidValue: return .invalidValue
         case .bufferTooSmall, .workspaceTooSmall, .limitExceeded: return .capacity
-        case .json, .envelope, .protocolViolation, .undeclaredCapability, .unsupportedVersion: return .message
+        case .json, .envelope, .protocolViolation, .undeclaredCapability, .unsupportedVersion, .invalidSchema,
+             .refusedUrl:
+            return .message
         case .rpcError: return .rpc
         case .roundCap, .unansweredInput, .aborted: return .flow
         case .invalidRequestState, .keyError: return .seal

@@ -15,6 +15,7 @@ enum class Status(val code: Int, val cName: String) {
     ERR_MISALIGNED(4, "MRTR_ERR_MISALIGNED"),
     ERR_WRONG_STATE(5, "MRTR_ERR_WRONG_STATE"),
     ERR_NOT_FOUND(6, "MRTR_ERR_NOT_FOUND"),
+    ERR_INVALID_VALUE(7, "MRTR_ERR_INVALID_VALUE"),
     ERR_BUFFER_TOO_SMALL(10, "MRTR_ERR_BUFFER_TOO_SMALL"),
     ERR_WORKSPACE_TOO_SMALL(11, "MRTR_ERR_WORKSPACE_TOO_SMALL"),
     ERR_LIMIT_EXCEEDED(12, "MRTR_ERR_LIMIT_EXCEEDED"),
@@ -23,6 +24,8 @@ enum class Status(val code: Int, val cName: String) {
     ERR_PROTOCOL_VIOLATION(22, "MRTR_ERR_PROTOCOL_VIOLATION"),
     ERR_UNDECLARED_CAPABILITY(23, "MRTR_ERR_UNDECLARED_CAPABILITY"),
     ERR_UNSUPPORTED_VERSION(24, "MRTR_ERR_UNSUPPORTED_VERSION"),
+    ERR_INVALID_SCHEMA(25, "MRTR_ERR_INVALID_SCHEMA"),
+    ERR_REFUSED_URL(26, "MRTR_ERR_REFUSED_URL"),
     ERR_RPC_ERROR(30, "MRTR_ERR_RPC_ERROR"),
     ERR_ROUND_CAP(31, "MRTR_ERR_ROUND_CAP"),
     ERR_UNANSWERED_INPUT(32, "MRTR_ERR_UNANSWERED_INPUT"),
@@ -63,10 +66,27 @@ class MrtrWrongStateException internal constructor(s: Status, c: Int, m: String)
 /** No item with that key or index (`MRTR_ERR_NOT_FOUND`). */
 class MrtrNotFoundException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
 
+/**
+ * A value the application supplied breaks its rules (`MRTR_ERR_INVALID_VALUE`): an answer of
+ * the wrong shape, form content that fails its schema ([formError] then says which field and
+ * why), a root that is not an acceptable `file://` URI.
+ */
+class MrtrInvalidValueException internal constructor(
+    s: Status,
+    c: Int,
+    m: String,
+    /** The first problem of form content, when a form check failed. */
+    val formError: FormError? = null,
+) : MrtrException(s, c, m)
+
 /** A buffer, workspace or configured limit is too small for the input (`BUFFER_TOO_SMALL`, `WORKSPACE_TOO_SMALL`, `LIMIT_EXCEEDED`). */
 class MrtrCapacityException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
 
-/** The peer's message is unacceptable: not JSON, not JSON-RPC, or breaking an MCP/MRTR rule. */
+/**
+ * The peer's message is unacceptable: not JSON, not JSON-RPC, breaking an MCP/MRTR rule, a form
+ * schema outside the allowed subset (`INVALID_SCHEMA`), or a URL that cannot be shown honestly
+ * (`REFUSED_URL`).
+ */
 class MrtrMessageException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
 
 /**
@@ -88,8 +108,18 @@ class MrtrRpcException internal constructor(
 /** The flow stopped: round cap, unanswered input, or an abort asked by the application. */
 class MrtrFlowException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
 
-/** Sealing failed: a `requestState` that does not verify, or an unusable key. */
-class MrtrSealException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+/**
+ * Sealing failed: a `requestState` that does not verify ([unsealReason] says why, for the log
+ * only: answer the client with [MrtrSealer.INVALID_REQUEST_STATE_CODE] and
+ * [MrtrSealer.invalidRequestStateMessage] whatever the reason), or an unusable key.
+ */
+class MrtrSealException internal constructor(
+    s: Status,
+    c: Int,
+    m: String,
+    /** Why the token was refused, when unsealing failed. */
+    val unsealReason: UnsealReason? = null,
+) : MrtrException(s, c, m)
 
 /** A bug in mrtr (`MRTR_ERR_INTERNAL`), or a status code this binding does not know. */
 class MrtrInternalException internal constructor(s: Status?, c: Int, m: String) : MrtrException(s, c, m)
@@ -109,6 +139,7 @@ internal fun exceptionFor(code: Int, what: String): MrtrException {
         Status.ERR_MISALIGNED -> MrtrArgumentException(s, code, m)
         Status.ERR_WRONG_STATE -> MrtrWrongStateException(s, code, m)
         Status.ERR_NOT_FOUND -> MrtrNotFoundException(s, code, m)
+        Status.ERR_INVALID_VALUE -> MrtrInvalidValueException(s, code, m)
         Status.ERR_BUFFER_TOO_SMALL,
         Status.ERR_WORKSPACE_TOO_SMALL,
         Status.ERR_LIMIT_EXCEEDED -> MrtrCapacityException(s, code, m)
@@ -116,7 +147,9 @@ internal fun exceptionFor(code: Int, what: String): MrtrException {
         Status.ERR_ENVELOPE,
         Status.ERR_PROTOCOL_VIOLATION,
         Status.ERR_UNDECLARED_CAPABILITY,
-        Status.ERR_UNSUPPORTED_VERSION -> MrtrMessageException(s, code, m)
+        Status.ERR_UNSUPPORTED_VERSION,
+        Status.ERR_INVALID_SCHEMA,
+        Status.ERR_REFUSED_URL -> MrtrMessageException(s, code, m)
         Status.ERR_RPC_ERROR -> MrtrRpcException(s, code, m)
         Status.ERR_ROUND_CAP,
         Status.ERR_UNANSWERED_INPUT,
