@@ -35,6 +35,7 @@ sealed class J {
 
     private class Reader(val b: ByteArray) {
         var i = 0
+        var depth = 0
         fun ws() { while (i < b.size && b[i].toInt().toChar() in " \t\r\n") i++ }
         fun value(): J {
             ws()
@@ -51,25 +52,28 @@ sealed class J {
             if (v !== Null) { v.start = s; v.end = i }
             return v
         }
+        fun enter() { require(++depth <= 64) { "test reader: nested deeper than 64" } }
         fun obj(): J {
+            enter()
             i++
             val m = mutableListOf<Pair<String, J>>()
             ws()
-            if (b[i].toInt().toChar() == '}') { i++; return Obj(m) }
+            if (b[i].toInt().toChar() == '}') { i++; depth--; return Obj(m) }
             while (true) {
                 ws(); val k = string(); ws(); i++ // ':'
                 m += k to value(); ws()
-                if (b[i++].toInt().toChar() == '}') return Obj(m)
+                if (b[i++].toInt().toChar() == '}') { depth--; return Obj(m) }
             }
         }
         fun arr(): J {
+            enter()
             i++
             val a = mutableListOf<J>()
             ws()
-            if (b[i].toInt().toChar() == ']') { i++; return Arr(a) }
+            if (b[i].toInt().toChar() == ']') { i++; depth--; return Arr(a) }
             while (true) {
                 a += value(); ws()
-                if (b[i++].toInt().toChar() == ']') return Arr(a)
+                if (b[i++].toInt().toChar() == ']') { depth--; return Arr(a) }
             }
         }
         fun num(): J {

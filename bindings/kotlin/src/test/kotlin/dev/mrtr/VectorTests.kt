@@ -134,6 +134,7 @@ fun registerVectorTests(t: Tests) {
     t.test("vectors: every server_response vector through MrtrCall reaches its expected outcome") {
         var checked = 0
         val skipped = mutableListOf<String>()
+        val stringIds = mutableListOf<String>()
         val disagree = mutableListOf<String>()
         for (v in loadVectors()) {
             if (v.file["direction"]!!.str != "server_response") continue
@@ -152,12 +153,16 @@ fun registerVectorTests(t: Tests) {
             var want = expected(v.file["expect"]!!.obj!!)
             // A call writes number ids only, and "a string id never matches" (client::call):
             // a readable message naming a string id is someone else's.
-            if (idOf(v.message) is J.Str && want != "invalid json") want = "unrelated"
+            if (idOf(v.message) is J.Str && want != "invalid json") {
+                stringIds += "${v.name} (${want.substringBefore(' ')})"
+                want = "unrelated"
+            }
             val got = outcome(v, method, params, capsOf(v.file["client_capabilities"]?.obj))
             if (got != want) disagree += "${v.name}\n     want $want\n     got  $got"
             checked++
         }
         println("     vectors: $checked checked, ${skipped.size} not for a call: ${skipped.joinToString()}")
+        println("     string ids (Unrelated to a call's number ids): ${stringIds.joinToString()}")
         assertTrue(checked >= 200, "only $checked vectors")
         assertEquals(emptyList<String>(), disagree, "${disagree.size} disagree:\n" + disagree.joinToString("\n"))
     }
