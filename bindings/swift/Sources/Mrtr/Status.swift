@@ -68,6 +68,11 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
     public var rpcCode: Int64 = 0
     public var rpcMessage: String = ""
     public var rpcData: [UInt8]? = nil
+    /// `invalidValue` from a form check: the first problem of the content.
+    public var formError: FormError? = nil
+    /// `invalidRequestState` from `MrtrSealer.unseal`: why, for the log only (answer the
+    /// client with `MrtrSealer.invalidRequestStateCode` and `.invalidRequestStateMessage`).
+    public var unsealReason: UnsealReason? = nil
 
     init(rawCode: Int32, operation: String) {
         self.code = Code(rawValue: rawCode)
