@@ -1219,7 +1219,8 @@ typedef struct mrtr_schema_error {
    */
   bool property_escaped;
   /**
-   * The keyword or option value at fault, when the error names one.
+   * The keyword or option value at fault, when the error names one (as
+   * written in the schema, escapes not decoded).
    */
   struct mrtr_str keyword;
   /**
@@ -2093,6 +2094,25 @@ enum mrtr_status mrtr_call_restore(void *workspace,
                                    const uint8_t *saved,
                                    size_t saved_len,
                                    struct mrtr_call **out_call);
+
+/**
+ * Writes to `*out` the `requestState` the next leg echoes: the raw JSON
+ * string token exactly as the server sent it (quotes and escapes
+ * included; decode it with `mrtr_json_decode_string`), a view into the
+ * workspace valid until the next mutating call. For logs and audits: the
+ * call echoes it by itself.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (the last round carried none),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `call` must be a live handle; `out` must point to a writable
+ * `mrtr_str`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_request_state(const struct mrtr_call *call,
+                                         struct mrtr_str *out);
 
 /**
  * Writes to `*out_id` the last JSON-RPC id the call used.

@@ -985,6 +985,34 @@ pub unsafe extern "C" fn mrtr_call_restore(
     })())
 }
 
+/// Writes to `*out` the `requestState` the next leg echoes: the raw JSON
+/// string token exactly as the server sent it (quotes and escapes
+/// included; decode it with `mrtr_json_decode_string`), a view into the
+/// workspace valid until the next mutating call. For logs and audits: the
+/// call echoes it by itself.
+///
+/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (the last round carried none),
+/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+///
+/// # Safety
+/// `call` must be a live handle; `out` must point to a writable
+/// `mrtr_str`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_call_request_state(call: *const mrtr_call, out: *mut mrtr_str) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    status_of_result(unsafe {
+        with_call(call, |c, ws, _| {
+            let out = Out::required(out)?;
+            out_outside(&out, ws)?;
+            let token = c.request_state().ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
+            out.write(mrtr_str::of_bytes(token));
+            Ok(())
+        })
+    })
+}
+
 /// Writes to `*out_id` the last JSON-RPC id the call used.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no request written yet),

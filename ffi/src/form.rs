@@ -213,7 +213,8 @@ pub struct mrtr_schema_error {
     pub property: mrtr_str,
     /// `property` holds escaped JSON text.
     pub property_escaped: bool,
-    /// The keyword or option value at fault, when the error names one.
+    /// The keyword or option value at fault, when the error names one (as
+    /// written in the schema, escapes not decoded).
     pub keyword: mrtr_str,
     /// A static NUL-terminated name of the error (`"UnsupportedKeyword"`,
     /// `"InvalidDefault"`, ...), for logs.
@@ -256,7 +257,7 @@ fn schema_error_of(e: &SchemaError<'_>) -> mrtr_schema_error {
         reason: c"".as_ptr(),
         default_error: mrtr_field_error::MRTR_FIELD_ERROR_NONE,
     };
-    let token = |s: &JsonStr<'_>| mrtr_str::of_bytes(s.raw_token());
+    let token = |s: &JsonStr<'_>| mrtr_str::of_bytes(s.raw_inner());
     let reason: &'static CStr = match e.kind {
         K::NotAnObjectSchema => c"NotAnObjectSchema",
         K::MissingProperties => c"MissingProperties",

@@ -1033,3 +1033,375 @@ void suite_call(void) {
     RUN(test_feed_misuse);
     RUN(test_client_info_choices);
 }
+
+/* ---- mrtr_run ------------------------------------------------------------ */
+
+static const char NOTIFICATION[] =
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":1}}";
+
+/* One leg of a scripted server: the request expected (NULL: not checked),
+ * the reply, and how many notifications come first on the stream. */
+struct step {
+    const char *expect;
+    const char *reply;
+    int notify_first;
+};
+
+struct script {
+    const struct step *steps;
+    size_t n;
+    size_t leg;
+    int pending;  /* notifications sent for `leg` so far */
+    int sends;    /* transport calls with a request */
+    int reads;    /* transport calls without one */
+    uint64_t sleeps[8];
+    int nsleeps;
+    int32_t fail; /* non-zero: the transport returns it */
+    size_t lie;   /* added to the reported length */
+};
+
+static int32_t scripted(void *user, const uint8_t *req, size_t req_len, uint8_t *resp,
+                        size_t cap, size_t *len) {
+    struct script *s = (struct script *)user;
+    const char *msg;
+    size_t n;
+    if (req != NULL) {
+        s->sends++;
+        if (s->leg >= s->n) {
+            CHECK(!"more requests than the script has");
+            return 99;
+        }
+        if (s->steps[s->leg].expect != NULL) {
+            CHECK_EQ_TEXT(req, req_len, s->steps[s->leg].expect);
+        }
+        if (s->fail) {
+            return s->fail;
+        }
+        s->pending = 0;
+    } else {
+        s->reads++;
+        CHECK(req_len == 0);
+        if (s->leg >= s->n) {
+            CHECK(!"asked for a message with none pending");
+            return 98;
+        }
+    }
+    if (s->pending < s->steps[s->leg].notify_first) {
+        msg = NOTIFICATION;
+        s->pending++;
+    } else {
+        msg = s->steps[s->leg++].reply;
+    }
+    n = strlen(msg);
+    if (n > cap) {
+        return 97;
+    }
+    memcpy(resp, msg, n);
+    *len = n + s->lie;
+    return 0;
+}
+
+static void record_sleep(void *user, uint64_t ms) {
+    struct script *s = (struct script *)user;
+    if (s->nsleeps < 8) {
+        s->sleeps[s->nsleeps++] = ms;
+    }
+}
+
+static int keyed(const mrtr_input *in, const char *key) {
+    return in->key.len == strlen(key) && memcmp(in->key.ptr, key, in->key.len) == 0;
+}
+
+static int32_t work_item_ui(void *user, mrtr_call *call, size_t index, const mrtr_input *in) {
+    const char *content = NULL;
+    (void)user;
+    if (in->kind != MRTR_INPUT_ELICIT_FORM) {
+        return MRTR_CB_ABORT;
+    }
+    if (keyed(in, "resolution")) {
+        content = "{ \"resolution\": \"Duplicate\" }";
+    } else if (keyed(in, "duplicate_of")) {
+        content = "{\"duplicateOfId\":4301}";
+    } else {
+        return MRTR_CB_ABORT;
+    }
+    return mrtr_call_answer_elicit(call, index, MRTR_ELICIT_ACCEPT, str_of(content)) == MRTR_OK
+               ? MRTR_CB_ANSWERED
+               : MRTR_CB_ABORT;
+}
+
+static int32_t decline_ui(void *user, mrtr_call *call, size_t index, const mrtr_input *in) {
+    (void)user, (void)call, (void)index, (void)in;
+    return MRTR_CB_DECLINE;
+}
+
+static int32_t abort_ui(void *user, mrtr_call *call, size_t index, const mrtr_input *in) {
+    (void)user, (void)call, (void)index, (void)in;
+    return MRTR_CB_ABORT;
+}
+
+static int32_t lazy_ui(void *user, mrtr_call *call, size_t index, const mrtr_input *in) {
+    (void)user, (void)call, (void)index, (void)in;
+    return MRTR_CB_ANSWERED; /* without answering */
+}
+
+static mrtr_run_callbacks callbacks(void) {
+    mrtr_run_callbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.transport = scripted;
+    cb.elicit = work_item_ui;
+    cb.sleep_ms = record_sleep;
+    return cb;
+}
+
+static void test_run_drives_the_work_item_flow(void) {
+    struct fixture f;
+    struct step steps[3];
+    struct script s;
+    mrtr_run_callbacks cb = callbacks();
+    mrtr_event ev;
+    size_t len = 4096;
+    uint8_t *buf = (uint8_t *)ws_new(len);
+    steps[0].expect = WORK_ITEM_REQ_1;
+    steps[0].reply = WORK_ITEM_ROUND_1;
+    steps[0].notify_first = 0;
+    steps[1].expect = WORK_ITEM_REQ_2;
+    steps[1].reply = WORK_ITEM_ROUND_2;
+    steps[1].notify_first = 1;
+    steps[2].expect = WORK_ITEM_REQ_3;
+    steps[2].reply = WORK_ITEM_DONE;
+    steps[2].notify_first = 0;
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 3;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, WORK_ITEM_PARAMS, MRTR_CAP_ELICITATION_FORM,
+                       NULL),
+                 MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, len, &ev), MRTR_OK);
+    CHECK(ev.kind == MRTR_EVENT_COMPLETE);
+    CHECK(s.sends == 3 && s.reads == 1 && s.leg == 3);
+    /* The result span points into buf, after the last request. */
+    CHECK_EQ_SIZE(ev.result.offset, (sizeof WORK_ITEM_REQ_3 - 1) + 45);
+    CHECK_EQ_TEXT(buf + ev.result.offset, ev.result.len,
+                  "{\n    \"content\": [\n      {\n        \"type\": \"text\",\n        \"text\": "
+                  "\"Bug #4522 resolved as Duplicate of Bug #4301. State set to Resolved and "
+                  "duplicate link created.\"\n      }\n    ],\n    \"isError\": false\n  }");
+    CHECK(phase(f.call) == MRTR_PHASE_DONE);
+    /* A finished call does not run again. */
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, len, &ev), MRTR_ERR_WRONG_STATE);
+    stop(&f);
+    free(buf);
+}
+
+static void test_run_waits_the_backoff_of_state_only_rounds(void) {
+    struct fixture f;
+    struct step steps[4];
+    struct script s;
+    mrtr_run_callbacks cb = callbacks();
+    mrtr_event ev;
+    uint8_t buf[2048];
+    steps[0].expect = HEAD(1) SHED_P "}}";
+    steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\","
+                     "\"requestState\":\"s1\"}}";
+    steps[1].expect = HEAD(2) SHED_P ",\"requestState\":\"s1\"}}";
+    steps[1].reply = "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"resultType\":\"input_required\","
+                     "\"requestState\":\"s2\"}}";
+    steps[2].expect = HEAD(3) SHED_P ",\"requestState\":\"s2\"}}";
+    steps[2].reply = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"resultType\":\"input_required\","
+                     "\"requestState\":\"s3\"}}";
+    steps[3].expect = HEAD(4) SHED_P ",\"requestState\":\"s3\"}}";
+    steps[3].reply = "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"content\":[]}}";
+    steps[0].notify_first = steps[1].notify_first = steps[2].notify_first =
+        steps[3].notify_first = 0;
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 4;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"crunch\"}", 0, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_OK);
+    CHECK(ev.kind == MRTR_EVENT_COMPLETE);
+    CHECK(s.nsleeps == 3);
+    CHECK(s.sleeps[0] == 50 && s.sleeps[1] == 100 && s.sleeps[2] == 200);
+    stop(&f);
+}
+
+static const char FORM_ASK[] =
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\","
+    "\"inputRequests\":{\"k\":{\"method\":\"elicitation/create\",\"params\":{\"message\":\"m\","
+    "\"requestedSchema\":{\"type\":\"object\",\"properties\":{}}}}}}}";
+
+static void test_run_outcomes_and_misuse(void) {
+    struct fixture f;
+    struct step steps[2];
+    struct script s;
+    mrtr_run_callbacks cb = callbacks();
+    mrtr_event ev;
+    uint8_t buf[2048];
+    mrtr_phase p;
+
+    /* An RPC error: MRTR_ERR_RPC_ERROR, with the event written. */
+    steps[0].expect = NULL;
+    steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"nope\"}}";
+    steps[0].notify_first = 0;
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 1;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", MRTR_CAP_ELICITATION_FORM,
+                       NULL),
+                 MRTR_OK);
+    memset(&ev, 0, sizeof ev);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_RPC_ERROR);
+    CHECK(ev.kind == MRTR_EVENT_RPC_ERROR && ev.error_code == -32601);
+    CHECK_EQ_BYTES(buf + ev.error_message.offset, ev.error_message.len, "\"nope\"");
+    stop(&f);
+
+    /* A declined elicitation is answered `decline` by the runner. */
+    steps[0].reply = FORM_ASK;
+    steps[1].expect = HEAD(2) "{" META("{\"elicitation\":{\"form\":{}}}") ",\"name\":\"t\","
+                              "\"inputResponses\":{\"k\":{\"action\":\"decline\"}}}}";
+    steps[1].reply = "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}";
+    steps[1].notify_first = 0;
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 2;
+    cb.elicit = decline_ui;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", MRTR_CAP_ELICITATION_FORM,
+                       NULL),
+                 MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_OK);
+    CHECK(ev.kind == MRTR_EVENT_COMPLETE);
+    stop(&f);
+
+    /* Abort, no callback, a callback that does not answer: the call stays
+     * ANSWERING and a later run continues it. */
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 2;
+    cb.elicit = abort_ui;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", MRTR_CAP_ELICITATION_FORM,
+                       NULL),
+                 MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_ABORTED);
+    CHECK(phase(f.call) == MRTR_PHASE_ANSWERING);
+    cb.elicit = NULL;
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_UNANSWERED_INPUT);
+    cb.elicit = lazy_ui;
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_UNANSWERED_INPUT);
+    cb.elicit = decline_ui;
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_OK);
+    CHECK(s.sends == 2);
+    stop(&f);
+
+    /* A failing transport stops the run; the call stays SENT and resumes
+     * with a resend under a fresh id. */
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 2;
+    s.fail = 5;
+    steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}";
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_ABORTED);
+    CHECK(phase(f.call) == MRTR_PHASE_SENT);
+    s.fail = 0;
+    steps[0].expect = HEAD(2) "{" META("{}") ",\"name\":\"t\"}}";
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_OK);
+    stop(&f);
+    steps[0].expect = NULL;
+
+    /* A transport that reports more than it may write. */
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 1;
+    s.lie = sizeof buf;
+    steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_INVALID_ARGUMENT);
+
+    /* Misuse: NULL arguments, a buffer too small, a bad id step. */
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 1;
+    CHECK_STATUS(mrtr_run(NULL, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_run(f.call, NULL, &s, buf, sizeof buf, &ev), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, NULL, sizeof buf, &ev), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, NULL), MRTR_ERR_NULL_POINTER);
+    cb.transport = NULL;
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_NULL_POINTER);
+    cb.transport = scripted;
+    cb.id_step = -1;
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_INVALID_ARGUMENT);
+    cb.id_step = 0;
+    stop(&f);
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, 40, &ev), MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_STATUS(mrtr_call_state(f.call, &p), MRTR_OK);
+    CHECK(p == MRTR_PHASE_READY);
+    CHECK(s.sends == 0);
+    /* The buffer may not lie in the workspace. */
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, (uint8_t *)f.ws + 64, 512, &ev),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    stop(&f);
+}
+
+static void test_run_caps_rounds_and_unrelated_messages(void) {
+    struct fixture f;
+    struct step steps[12];
+    struct script s;
+    mrtr_run_callbacks cb = callbacks();
+    mrtr_event ev;
+    uint8_t buf[4096];
+    mrtr_failure fail;
+    static char asks[12][256];
+    size_t i;
+    cb.elicit = decline_ui;
+    for (i = 0; i < 12; i++) {
+        sprintf(asks[i],
+                "{\"jsonrpc\":\"2.0\",\"id\":%u,\"result\":{\"resultType\":\"input_required\","
+                "\"inputRequests\":{\"k\":{\"method\":\"elicitation/create\",\"params\":{"
+                "\"message\":\"m\",\"requestedSchema\":{\"type\":\"object\"}}}}}}",
+                (unsigned)(i + 1));
+        steps[i].expect = NULL;
+        steps[i].reply = asks[i];
+        steps[i].notify_first = 0;
+    }
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 12;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", MRTR_CAP_ELICITATION_FORM,
+                       NULL),
+                 MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_ROUND_CAP);
+    CHECK(s.sends == 11);
+    CHECK_STATUS(mrtr_call_failure(f.call, &fail), MRTR_OK);
+    CHECK(fail.kind == MRTR_FAILURE_TOO_MANY_ROUNDS && fail.limit == 10);
+    stop(&f);
+
+    /* Unrelated messages while waiting: up to max_unrelated, then the run
+     * stops with the call still SENT. */
+    memset(&s, 0, sizeof s);
+    steps[0].notify_first = 2;
+    steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+    s.steps = steps;
+    s.n = 1;
+    cb.max_unrelated = 1;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_LIMIT_EXCEEDED);
+    CHECK(s.reads == 1);
+    CHECK(phase(f.call) == MRTR_PHASE_SENT);
+    stop(&f);
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 1;
+    cb.max_unrelated = 2;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_OK);
+    CHECK(s.reads == 2 && s.sends == 1);
+    CHECK(ev.kind == MRTR_EVENT_COMPLETE);
+    stop(&f);
+}
+
+void suite_run(void) {
+    RUN(test_run_drives_the_work_item_flow);
+    RUN(test_run_waits_the_backoff_of_state_only_rounds);
+    RUN(test_run_outcomes_and_misuse);
+    RUN(test_run_caps_rounds_and_unrelated_messages);
+}
