@@ -931,6 +931,26 @@ JNIEXPORT jint JNI_FN(callLastId)(JNIEnv *env, jclass cls, jobject ws, jlongArra
   return st;
 }
 
+/* int callRequestState(ByteBuffer ws, long[] out): out[0..2) the raw JSON
+ * string token's offset and length in ws. */
+JNIEXPORT jint JNI_FN(callRequestState)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 2);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_str r = {NULL, 0};
+  st = (jint)mrtr_call_request_state((const mrtr_call *)ws_object(env, ws), &r);
+  if (st == MRTR_OK) {
+    jlong v[2];
+    if (ws_view(env, ws, r.ptr, r.len, &v[0], &v[1]) != 0) {
+      return MRTR_ERR_INTERNAL;
+    }
+    longs_put(env, out, v, 2);
+  }
+  return st;
+}
+
 #define FAILURE_LEN 7
 
 /* int callFailure(ByteBuffer ws, long[] out, String[] reason): out[0..7)

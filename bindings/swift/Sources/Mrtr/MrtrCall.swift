@@ -131,6 +131,20 @@ public final class MrtrCall: @unchecked Sendable {
         }
     }
 
+    /// The `requestState` the next leg echoes (decoded), nil when the last round carried
+    /// none. For logs and audits: the call echoes it by itself, byte for byte.
+    public var requestState: String? {
+        get throws {
+            try locked { h in
+                var r = mrtr_str()
+                let st = mrtr_call_request_state(h, &r)
+                if st == MRTR_ERR_NOT_FOUND { return nil }
+                try check(st, "mrtr_call_request_state")
+                return String(decoding: try decodeJsonString(bytes(r)), as: UTF8.self)
+            }
+        }
+    }
+
     /// Writes the next leg with JSON-RPC `id` (nil: `nextId`) (`ready` -> `sent`): the bytes to send.
     public func writeRequest(id: Int64? = nil) throws -> [UInt8] {
         try locked { h in

@@ -74,6 +74,7 @@ final class CallTests: XCTestCase {
         XCTAssertEqual(text(try call.writeRequest()), head(1) + p + "}}")
         guard case .inputRequired(let inputs) = try call.feed(bytes(specInputRequired)) else { return XCTFail("not input_required") }
         guard case .elicitForm(let form) = inputs[0], case .sampling(let sampling) = inputs[1] else { return XCTFail("kinds") }
+        XCTAssertEqual(try call.requestState, "AEAD-protected blob")
         XCTAssertEqual(form.key, "github_login")
         XCTAssertEqual(form.message, "Please provide your GitHub username")
         XCTAssertEqual(form.fields?.map(\.name), ["name"])

@@ -93,6 +93,21 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
             return out[0]
         }
 
+    /**
+     * The `requestState` the next leg echoes (decoded), null when the last round carried
+     * none. For logs and audits: the call echoes it by itself, byte for byte.
+     */
+    val requestState: String?
+        @Synchronized get() {
+            val w = live()
+            val out = LongArray(2)
+            val st = Native.callRequestState(w, out)
+            if (st == Status.ERR_NOT_FOUND.code) return null
+            check(st, "mrtr_call_request_state")
+            val token = wsBytes(w, out[0], out[1])
+            return String(decodeJsonString(token, 0, token.size), Charsets.UTF_8)
+        }
+
     /** Writes the next leg with JSON-RPC [id] (`READY` -> `SENT`): the bytes to send. */
     @Synchronized
     fun writeRequest(id: Long = nextId): ByteArray {

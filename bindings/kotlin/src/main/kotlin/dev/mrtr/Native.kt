@@ -79,6 +79,8 @@ internal object Native {
     @JvmStatic external fun callSave(ws: ByteBuffer?, out: ByteArray?, written: LongArray?): Int
     @JvmStatic external fun callRestore(ws: ByteBuffer?, limits: LongArray?, saved: ByteArray?): Int
     @JvmStatic external fun callLastId(ws: ByteBuffer?, out: LongArray?): Int
+    /** out[0..2): the raw JSON string token's offset and length in ws. */
+    @JvmStatic external fun callRequestState(ws: ByteBuffer?, out: LongArray?): Int
     /** out[0..7): status, kind, offset, index, code, needed, limit; reason[0]: the cause's name. */
     @JvmStatic external fun callFailure(ws: ByteBuffer?, out: LongArray?, reason: Array<String?>?): Int
 

@@ -89,6 +89,7 @@ private fun outcome(v: Vector, method: CallMethod, params: String, caps: Set<Cap
  */
 private fun inputRequired(call: MrtrCall, event: CallEvent): String {
     val inputs = (event as? CallEvent.InputRequired)?.inputs ?: emptyList()
+    val held = call.requestState
     val described = inputs.map { i ->
         when (i) {
             is InputRequest.ElicitForm -> "elicit_form ${J.Str(i.key)} ${J.Str(i.message)}"
@@ -107,6 +108,8 @@ private fun inputRequired(call: MrtrCall, event: CallEvent): String {
     val retry = call.writeRequest()
     val params = (J.parse(retry) as J.Obj)["params"]!!.obj!!
     val state = params["requestState"]?.let { J.Str(it.str!!) }
+    // What the call reports holding must be what it echoes.
+    if (held?.let { J.Str(it) } != state) return "requestState held $held but echoed $state"
     return "input_required $state $described"
 }
 
