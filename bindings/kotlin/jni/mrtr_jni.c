@@ -32,6 +32,15 @@
 
 /* ------------------------------------------------------------ helpers */
 
+/* memset through a volatile function pointer: the compiler cannot prove the
+ * stores dead and drop them before free (C99 has no memset_s everywhere). */
+static void *(*const volatile memset_keep)(void *, int, size_t) = memset;
+
+static void wipe(void *p, size_t n) {
+  (void)memset_keep(p, 0, n);
+}
+
+
 /* A Java byte[] pinned (or copied) for the duration of one C call. */
 typedef struct {
   jbyteArray arr;
@@ -71,10 +80,7 @@ static void bytes_close(JNIEnv *env, jbytes *b, int commit) {
  * (a pinned array is the caller's own, left as it is). */
 static void bytes_close_secret(JNIEnv *env, jbytes *b) {
   if (b->ptr != NULL && b->is_copy) {
-    volatile jbyte *v = b->ptr;
-    for (jsize i = 0; i < b->len; i++) {
-      v[i] = 0;
-    }
+    wipe(b->ptr, (size_t)b->len);
   }
   bytes_close(env, b, 0);
 }
@@ -197,12 +203,8 @@ JNIEXPORT jint JNI_FN(wsFree)(JNIEnv *env, jclass cls, jobject ws) {
   if (base == NULL) {
     return ws == NULL ? MRTR_ERR_NULL_POINTER : MRTR_ERR_INVALID_ARGUMENT;
   }
-  /* Wipe: workspaces hold requestState tokens and answers. volatile so the
-   * compiler cannot drop the stores before free. */
-  volatile uint8_t *v = base;
-  for (size_t i = 0; i < cap; i++) {
-    v[i] = 0;
-  }
+  /* Wipe: workspaces hold requestState tokens, answers and sealing keys. */
+  wipe(base, cap);
   uint8_t *p = base - WS_HEADER;
   memcpy(p, &WS_FREED, sizeof WS_FREED);
   free(p);

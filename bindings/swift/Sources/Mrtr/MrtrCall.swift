@@ -214,8 +214,11 @@ public final class MrtrCall: @unchecked Sendable {
     /// with its `FormError`.
     public func answerElicit(_ index: Int, action: ElicitAction, content: [UInt8]? = nil) throws {
         try locked { h in
-            if let content, action == .accept, case .elicitForm(let form) = try inputLocked(h, index),
-               let problem = try form.validate(content) {
+            // Only the kind and the schema are needed: no field list is built here.
+            var i = mrtr_input()
+            try check(mrtr_call_input_at(h, index, &i), "mrtr_call_input_at")
+            if let content, action == .accept, i.kind == MRTR_INPUT_ELICIT_FORM,
+               let problem = try Form.validate(bytes(i.requested_schema), content) {
                 var e = MrtrError(rawCode: Int32(MRTR_ERR_INVALID_VALUE.rawValue), operation: "mrtr_form_validate")
                 e.formError = problem
                 throw e

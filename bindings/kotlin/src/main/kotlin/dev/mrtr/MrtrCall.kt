@@ -178,9 +178,11 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     fun answerElicit(index: Int, action: ElicitAction, content: ByteArray? = null) {
         val w = live()
         if (content != null && action == ElicitAction.ACCEPT) {
-            val input = inputLocked(index)
-            if (input is InputRequest.ElicitForm) {
-                val problem = input.validate(content)
+            // Only the kind and the schema are needed: no field list is built here.
+            val v = LongArray(Native.INPUT_LEN)
+            check(Native.callInputAt(w, index.toLong(), v), "mrtr_call_input_at")
+            if (v[0] == 1L) {
+                val problem = Form.validate(wsBytes(w, v[7], v[8]), content)
                 if (problem != null) {
                     throw MrtrInvalidValueException(
                         Status.ERR_INVALID_VALUE, Status.ERR_INVALID_VALUE.code,

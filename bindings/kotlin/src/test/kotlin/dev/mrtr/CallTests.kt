@@ -252,3 +252,29 @@ fun registerCallTests(t: Tests) {
         assertFailsWith<MrtrMessageException> { Form.fields(bytes("{\"type\":\"object\",\"properties\":{\"o\":{\"type\":\"object\"}}}")) }
     }
 }
+
+fun registerPerfTests(t: Tests) {
+    t.test("perf: the GitHub + capital flow end to end on the JVM (prints microseconds per call)") {
+        val params = bytes("{\"name\":\"get_weather\",\"arguments\":{\"location\":\"New York\"}}")
+        val caps = setOf(Capability.ELICITATION_FORM, Capability.SAMPLING)
+        val ask = bytes(SPEC_INPUT_REQUIRED)
+        val done = bytes(WEATHER_DONE)
+        val content = bytes("{\"name\":\"octocat\"}")
+        val answer = bytes(SAMPLING_ANSWER)
+        fun once(): Int = MrtrCall.create(CallMethod.TOOLS_CALL, params, caps).use { call ->
+            var n = call.writeRequest().size
+            val ev = call.feed(ask) as CallEvent.InputRequired
+            call.answerElicit(ev.inputs[0].index, ElicitAction.ACCEPT, content)
+            call.answerJson(ev.inputs[1].index, answer)
+            n += call.writeRequest().size
+            n + (call.feed(done) as CallEvent.Complete).result.size
+        }
+        val expected = once()
+        repeat(2_000) { assertEquals(expected, once()) }
+        val rounds = 5_000
+        val start = System.nanoTime()
+        repeat(rounds) { once() }
+        val us = (System.nanoTime() - start) / 1_000.0 / rounds
+        println("     perf: %.1f us per call (create, 2 legs, 2 answers with form check, result, close); workspace %d bytes".format(us, MrtrCall.workspaceSize()))
+    }
+}

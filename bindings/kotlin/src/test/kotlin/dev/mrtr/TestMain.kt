@@ -40,6 +40,7 @@ fun main(args: Array<String>) {
     registerFlowTests(t)
     registerMisuseTests(t)
     registerServerTests(t)
+    registerPerfTests(t)
     val (p, f) = t.run(args.toList())
     println("$p passed, $f failed")
     exitProcess(if (f == 0 && p > 0) 0 else 1)
