@@ -184,6 +184,14 @@ public final class MrtrCall: @unchecked Sendable {
                     status: TaskStatus(rawValue: ev.task_status.rawValue) ?? .none,
                     pollMs: ev.has_task_poll_ms ? ev.task_poll_ms : nil)
             case MRTR_EVENT_UNRELATED: return .unrelated
+            case MRTR_EVENT_TASK_POLL: return .taskPoll(waitMs: ev.wait_ms)
+            case MRTR_EVENT_TASK_NEXT: return .taskNext
+            case MRTR_EVENT_TASK_FAILED:
+                return .taskFailed(
+                    code: ev.error_code,
+                    message: String(decoding: try decodeJsonString(span(ev.error_message)), as: UTF8.self),
+                    data: ev.error_data.len == 0 ? nil : span(ev.error_data))
+            case MRTR_EVENT_TASK_CANCELLED: return .taskCancelled
             default: throw MrtrError(rawCode: Int32(MRTR_ERR_INTERNAL.rawValue), operation: "mrtr_call_feed")
             }
         }

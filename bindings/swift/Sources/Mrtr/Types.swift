@@ -106,6 +106,14 @@ public enum CallEvent: Sendable, Equatable {
     case taskCreated(taskId: [UInt8], dialect: TaskDialect, status: TaskStatus, pollMs: UInt64?)
     /// Not the answer to the request in flight (another id, a notification): nothing changed.
     case unrelated
+    /// Task: wait `waitMs`, then write the next request (`tasks/get`).
+    case taskPoll(waitMs: UInt64)
+    /// Task: write the next request now (seed dialect: `tasks/result`).
+    case taskNext
+    /// Task: the task failed with a JSON-RPC error (Tasks extension). The task is done.
+    case taskFailed(code: Int64, message: String, data: [UInt8]?)
+    /// Task: the task was cancelled. The task is done.
+    case taskCancelled
 }
 
 /// Why a call ended `failed` (`mrtr_failure`).

@@ -84,6 +84,43 @@ internal object Native {
     /** out[0..7): status, kind, offset, index, code, needed, limit; reason[0]: the cause's name. */
     @JvmStatic external fun callFailure(ws: ByteBuffer?, out: LongArray?, reason: Array<String?>?): Int
 
+    // Task: the same shapes as the call functions (one C body for both in mrtr_jni.c), plus its own.
+    const val TASK_LIMITS_LEN = 13
+
+    /** out[0..13): the limits in [TaskLimits] order. */
+    @JvmStatic external fun taskLimitsDefault(out: LongArray?): Int
+    @JvmStatic external fun taskWorkspaceSize(limits: LongArray?, out: LongArray?): Int
+    /** out[0]: the size needed on ERR_WORKSPACE_TOO_SMALL. */
+    @JvmStatic external fun taskInit(
+        ws: ByteBuffer?, dialect: Int, taskId: ByteArray?, flags: Int, caps: Int, clientName: ByteArray?,
+        clientVersion: ByteArray?, pollMs: Long, firstId: Long, limits: LongArray?, out: LongArray?,
+    ): Int
+    @JvmStatic external fun taskWriteRequest(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
+    @JvmStatic external fun taskWriteCancel(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
+    @JvmStatic external fun taskResend(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
+    @JvmStatic external fun taskNextId(ws: ByteBuffer?, out: LongArray?): Int
+    /** out: as [callFeed]. */
+    @JvmStatic external fun taskFeed(ws: ByteBuffer?, msg: ByteArray?, out: LongArray?): Int
+    @JvmStatic external fun taskState(ws: ByteBuffer?, out: LongArray?): Int
+    /** out[0]: the mrtr_task_request. */
+    @JvmStatic external fun taskNextRequest(ws: ByteBuffer?, out: LongArray?): Int
+    @JvmStatic external fun taskPollMs(ws: ByteBuffer?, out: LongArray?): Int
+    @JvmStatic external fun taskRound(ws: ByteBuffer?, out: LongArray?): Int
+    @JvmStatic external fun taskInputCount(ws: ByteBuffer?, out: LongArray?): Int
+    /** out: as [callInputAt]. */
+    @JvmStatic external fun taskInputAt(ws: ByteBuffer?, index: Long, out: LongArray?): Int
+    @JvmStatic external fun taskInputFind(ws: ByteBuffer?, key: ByteArray?, out: LongArray?): Int
+    @JvmStatic external fun taskInputText(ws: ByteBuffer?, index: Long, field: Int, out: ByteArray?, written: LongArray?): Int
+    @JvmStatic external fun taskAnswerElicit(ws: ByteBuffer?, index: Long, action: Int, content: ByteArray?): Int
+    @JvmStatic external fun taskAnswerJson(ws: ByteBuffer?, index: Long, json: ByteArray?): Int
+    @JvmStatic external fun taskAnswerRoots(ws: ByteBuffer?, index: Long, uris: Array<ByteArray?>?, names: Array<ByteArray?>?): Int
+    @JvmStatic external fun taskAnswerError(ws: ByteBuffer?, index: Long, code: Long): Int
+    @JvmStatic external fun taskResult(ws: ByteBuffer?, fed: ByteArray?, out: LongArray?): Int
+    @JvmStatic external fun taskSave(ws: ByteBuffer?, out: ByteArray?, written: LongArray?): Int
+    @JvmStatic external fun taskRestore(ws: ByteBuffer?, limits: LongArray?, saved: ByteArray?): Int
+    @JvmStatic external fun taskLastId(ws: ByteBuffer?, out: LongArray?): Int
+    @JvmStatic external fun taskFailure(ws: ByteBuffer?, out: LongArray?, reason: Array<String?>?): Int
+
     // Forms (over the requestedSchema bytes).
     const val SCHEMA_ERROR_LEN = 6
     const val FIELD_LEN = 20

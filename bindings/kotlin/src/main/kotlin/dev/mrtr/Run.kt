@@ -18,25 +18,66 @@ const val RUN_DEFAULT_MAX_UNRELATED: Int = 16
  * staying `SENT`.
  *
  * Ends: the result; [MrtrRpcException] for a JSON-RPC error response (code, message,
- * data); [TaskCreatedException] when the server made a task; [MrtrFlowException]
- * (`ABORTED`) when the handler answered [InputAnswer.Error] (the call is `FAILED`); the
- * call's terminal errors as [MrtrCall.feed] throws them. Cancellation of the coroutine
- * leaves the call where it was (resumable with [MrtrCall.resend] / [run]).
+ * data); [TaskCreatedException] when the server made a task (follow it with
+ * [MrtrTask.fromEvent] and [MrtrTask.run]); [MrtrFlowException] (`ABORTED`) when the
+ * handler answered [InputAnswer.Error] (the call is `FAILED`); the call's terminal
+ * errors as [MrtrCall.feed] throws them. Cancellation of the coroutine leaves the call
+ * where it was (resumable with [MrtrCall.resend] / [run]).
  */
 suspend fun MrtrCall.run(
     transport: suspend (ByteArray) -> ByteArray,
     handler: InputHandler,
     maxUnrelated: Int = RUN_DEFAULT_MAX_UNRELATED,
+): ByteArray = runLoop(
+    { phase }, { writeRequest() }, { resend() }, { inputs() }, { feed(it) }, { i, a -> answer(i, a) },
+    transport, handler, maxUnrelated,
+)
+
+/**
+ * Runs the task to its end, as [MrtrCall.run]: polls (`tasks/get`) after the interval
+ * the server hints ([delay]), fetches and answers its questions, and returns the
+ * task's result object. A failed task throws [MrtrRpcException] with its error; a
+ * cancelled one [MrtrFlowException] (`ABORTED`).
+ */
+suspend fun MrtrTask.run(
+    transport: suspend (ByteArray) -> ByteArray,
+    handler: InputHandler,
+    maxUnrelated: Int = RUN_DEFAULT_MAX_UNRELATED,
+): ByteArray = runLoop(
+    { phase }, { writeRequest() }, { resend() }, { inputs() }, { feed(it) }, { i, a -> answer(i, a) },
+    transport, handler, maxUnrelated,
+)
+
+private suspend fun runLoop(
+    phase: () -> Phase,
+    writeRequest: () -> ByteArray,
+    resend: () -> ByteArray,
+    inputs: () -> List<InputRequest>,
+    feed: (ByteArray) -> CallEvent,
+    answer: (Int, InputAnswer) -> Unit,
+    transport: suspend (ByteArray) -> ByteArray,
+    handler: InputHandler,
+    maxUnrelated: Int,
 ): ByteArray {
+    suspend fun answerAll(list: List<InputRequest>) {
+        for (input in list) {
+            if (input.answered) continue
+            val a = handler.answer(input)
+            answer(input.index, a)
+            if (a is InputAnswer.Error) {
+                throw exceptionFor(Status.ERR_ABORTED.code, "run: input ${input.key} answered with error ${a.code}")
+            }
+        }
+    }
     while (true) {
-        var request: ByteArray? = when (phase) {
+        var request: ByteArray? = when (phase()) {
             Phase.READY -> writeRequest()
             Phase.SENT -> resend()
             Phase.ANSWERING -> {
-                answerAll(inputs(), handler)
+                answerAll(inputs())
                 continue
             }
-            Phase.DONE, Phase.FAILED -> throw exceptionFor(Status.ERR_WRONG_STATE.code, "run: the call has ended")
+            Phase.DONE, Phase.FAILED -> throw exceptionFor(Status.ERR_WRONG_STATE.code, "run: it has ended")
         }
         var unrelated = 0
         while (true) {
@@ -44,19 +85,23 @@ suspend fun MrtrCall.run(
             request = null
             when (val event = feed(message)) {
                 is CallEvent.Complete -> return event.result
-                is CallEvent.RpcError -> throw MrtrRpcException(
-                    Status.ERR_RPC_ERROR, Status.ERR_RPC_ERROR.code,
-                    "run: JSON-RPC error ${event.code}: ${event.message}", event.code, event.message, event.data,
-                )
+                is CallEvent.RpcError -> throw rpcException(event.code, event.message, event.data)
+                is CallEvent.TaskFailed -> throw rpcException(event.code, event.message, event.data)
+                CallEvent.TaskCancelled -> throw exceptionFor(Status.ERR_ABORTED.code, "run: the task was cancelled")
                 is CallEvent.TaskCreated -> throw TaskCreatedException(event)
                 is CallEvent.InputRequired -> {
-                    answerAll(event.inputs, handler)
+                    answerAll(event.inputs)
                     break
                 }
                 is CallEvent.RetryAfter -> {
                     delay(event.waitMs)
                     break
                 }
+                is CallEvent.TaskPoll -> {
+                    delay(event.waitMs)
+                    break
+                }
+                CallEvent.TaskNext -> break
                 CallEvent.Unrelated -> {
                     unrelated++
                     if (unrelated > maxUnrelated) {
@@ -68,13 +113,6 @@ suspend fun MrtrCall.run(
     }
 }
 
-private suspend fun MrtrCall.answerAll(inputs: List<InputRequest>, handler: InputHandler) {
-    for (input in inputs) {
-        if (input.answered) continue
-        val answer = handler.answer(input)
-        answer(input.index, answer)
-        if (answer is InputAnswer.Error) {
-            throw exceptionFor(Status.ERR_ABORTED.code, "run: input ${input.key} answered with error ${answer.code}")
-        }
-    }
-}
+private fun rpcException(code: Long, message: String, data: ByteArray?) = MrtrRpcException(
+    Status.ERR_RPC_ERROR, Status.ERR_RPC_ERROR.code, "run: JSON-RPC error $code: $message", code, message, data,
+)

@@ -124,6 +124,18 @@ sealed class CallEvent {
 
     /** Not the answer to the request in flight (another id, a notification): nothing changed. */
     object Unrelated : CallEvent()
+
+    /** Task: wait [waitMs], then write the next request (`tasks/get`). */
+    data class TaskPoll(val waitMs: Long) : CallEvent()
+
+    /** Task: write the next request now (seed dialect: `tasks/result`). */
+    object TaskNext : CallEvent()
+
+    /** Task: the task failed with a JSON-RPC error (Tasks extension). The task is done. */
+    class TaskFailed(val code: Long, val message: String, val data: ByteArray?) : CallEvent()
+
+    /** Task: the task was cancelled. The task is done. */
+    object TaskCancelled : CallEvent()
 }
 
 /** Why a call ended `FAILED` (`mrtr_failure`). */

@@ -139,7 +139,7 @@ fun registerMisuseTests(t: Tests) {
         exampleCall("{\"name\":\"x\"}", setOf(Capability.ROOTS)).use { call ->
             call.writeRequest(1)
             assertIs<CallEvent.InputRequired>(call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"r\":{\"method\":\"roots/list\"}}}}")))
-            val ws = call.javaClass.getDeclaredField("ws").apply { isAccessible = true }.get(call) as ByteBuffer
+            val ws = (call.javaClass.getDeclaredField("ex").apply { isAccessible = true }.get(call) as Exchange).live()
             assertEquals(s, Native.callAnswerRoots(ws, 0, arrayOf(null), arrayOf(null)))
             assertEquals(a, Native.callAnswerRoots(ws, 0, arrayOf(bytes("file:///a")), arrayOf()))
             assertEquals(s, Native.callAnswerRoots(ws, 0, null, arrayOf()))

@@ -40,6 +40,7 @@ fun main(args: Array<String>) {
     registerFlowTests(t)
     registerMisuseTests(t)
     registerServerTests(t)
+    registerTaskTests(t)
     registerPerfTests(t)
     val (p, f) = t.run(args.toList())
     println("$p passed, $f failed")

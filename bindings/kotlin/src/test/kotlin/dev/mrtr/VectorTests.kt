@@ -79,6 +79,7 @@ private fun outcome(v: Vector, method: CallMethod, params: String, caps: Set<Cap
             is CallEvent.Unrelated -> "unrelated"
             is CallEvent.RetryAfter, is CallEvent.InputRequired -> inputRequired(call, event)
             is CallEvent.TaskCreated -> "task"
+            is CallEvent.TaskPoll, CallEvent.TaskNext, is CallEvent.TaskFailed, CallEvent.TaskCancelled -> "task event from a call: $event"
         }
     }
 }
