@@ -125,7 +125,12 @@ static jstring cstr(JNIEnv *env, const char *s) {
 static const uint64_t WS_MAGIC = 0x6d7274725f777331ULL; /* "mrtr_ws1" */
 static const uint64_t WS_FREED = 0x6d7274725f667265ULL; /* "mrtr_fre" */
 
-/* The workspace memory of a buffer from wsAlloc, or NULL. */
+/* The workspace memory of a buffer from wsAlloc, or NULL. The guard is read
+ * from the 16 bytes before the buffer's address: for buffers from wsAlloc
+ * that is our header; dev.mrtr.Native is internal, so no other buffer reaches
+ * this file except through reflection, and the JVM's own direct buffers
+ * (allocateDirect) sit inside malloc blocks whose preceding bytes are mapped.
+ * A heap (non-direct) buffer has no address and is refused outright. */
 static uint8_t *ws_base(JNIEnv *env, jobject ws, size_t *cap) {
   if (ws == NULL) {
     return NULL;
