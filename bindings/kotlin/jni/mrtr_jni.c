@@ -14,9 +14,11 @@
  *     the Kotlin side passes can make this file dereference a bad pointer.
  *   - Objects (calls, ...) live in workspaces this file allocates (wsAlloc):
  *     a direct ByteBuffer over malloc'd memory with a guard header, freed by
- *     wsFree. Functions on an object take the buffer and the handle the
- *     _init function returned; the handle must lie inside the buffer, or the
- *     C function gets NULL (MRTR_ERR_NULL_POINTER).
+ *     wsFree. Functions on an object take that buffer: mrtr handles are the
+ *     workspace's address, so the Kotlin side never holds a pointer. A buffer
+ *     that is not a workspace reaches the C function as NULL
+ *     (MRTR_ERR_NULL_POINTER); one holding another object type is refused by
+ *     the C function's own handle check (MRTR_ERR_INVALID_ARGUMENT).
  *   - When the JVM cannot pin or allocate an array (OutOfMemoryError is then
  *     pending), the function returns MRTR_ERR_INTERNAL and the pending Java
  *     exception is what the caller sees.
