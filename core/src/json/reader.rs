@@ -587,6 +587,7 @@ impl<'a> Object<'a> {
 
     /// Byte offset of a member's key within this object, for a key that this
     /// object's [`Object::iter`] returned.
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))] // used by seal::canon
     pub(crate) fn key_offset(&self, key: &JsonStr<'a>) -> usize {
         (key.token.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
     }
@@ -595,11 +596,13 @@ impl<'a> Object<'a> {
     /// [`Object::key_offset`]) up to the end of the object, so that keys can
     /// be compared (see [`Chars::from_key_tail`]) without first finding where
     /// they end.
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))] // used by seal::canon
     pub(crate) fn key_tail_at(&self, offset: usize) -> &'a [u8] {
         sub(self.src, offset.saturating_add(1), self.src.len())
     }
 
     /// The member whose key starts at `offset` (from [`Object::key_offset`]).
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))] // used by seal::canon
     pub(crate) fn member_at(&self, offset: usize) -> Option<(JsonStr<'a>, Value<'a>)> {
         if at(self.src, offset) != b'"' {
             return None;
@@ -804,6 +807,7 @@ pub struct Chars<'a> {
 impl<'a> Chars<'a> {
     /// The characters of a validated string whose bytes start at `tail` and
     /// may run past its closing quote (see [`Object::key_tail_at`]).
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))] // used by seal::canon
     pub(crate) fn from_key_tail(tail: &'a [u8]) -> Self {
         Chars { b: tail, i: 0 }
     }
