@@ -42,6 +42,7 @@ pub mod info;
 pub mod json;
 #[cfg(any(feature = "client", feature = "server"))]
 mod names;
+#[cfg(any(feature = "client", feature = "seal"))]
 pub mod object;
 #[cfg(feature = "client")]
 pub mod run;
