@@ -4,7 +4,16 @@
  * Contract: every fallible function returns mrtr_status (MRTR_OK = 0).
  * Out-params are written only on success, except those a function documents
  * for a failure (the size needed, written to out_written with
- * MRTR_ERR_BUFFER_TOO_SMALL; the error offset of mrtr_json_validate).
+ * MRTR_ERR_BUFFER_TOO_SMALL; error details such as the offset of
+ * mrtr_json_validate, the reason of mrtr_unseal, the RPC error event of
+ * mrtr_run).
+ *
+ * Objects (calls, tasks, SSE decoders, sealers) live in caller memory
+ * aligned to MRTR_WORKSPACE_ALIGN: size it with the _workspace_size (or
+ * _size) function, start it with _init; the handle is the workspace's
+ * address. Do not move or copy a workspace in use, nor use one object from
+ * two threads at once. Views an object hands out stay valid until the next
+ * call that mutates it.
  * NULL, misaligned, oversized or overlapping arguments give a status, never
  * a crash. Strings are UTF-8 mrtr_str (pointer + length, not
  * NUL-terminated). Nothing allocates; no globals, no threads, no I/O.
