@@ -1675,6 +1675,13 @@ typedef struct mrtr_server_request {
    */
   struct mrtr_str meta;
   /**
+   * `io.modelcontextprotocol/protocolVersion` token, when sent (always
+   * `"2026-07-28"`: another revision fails the parse with `-32022`).
+   * Compare an HTTP `MCP-Protocol-Version` header with it (`-32020` when
+   * they differ).
+   */
+  struct mrtr_str protocol_version;
+  /**
    * `clientInfo.name` token, when sent.
    */
   struct mrtr_str client_name;
@@ -3042,9 +3049,8 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
  * protocol version and the client's capabilities on core requests
  * (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
  * members, unique members, a bounded `inputResponses`. Writes the views to
- * `*out` (for a request; `kind` tells notifications and responses apart).
- * For `tools/call` and `prompts/get` with a `name` whose method is named in
- * `method_json`... see `mrtr_server_request`.
+ * `*out` (for a request; `kind` tells notifications and responses apart;
+ * see `mrtr_server_request` for the members).
  *
  * Returns `MRTR_OK`; on a message that cannot be served (answer it with
  * `mrtr_server_write_request_error`; `*out_error`, when not NULL, says
