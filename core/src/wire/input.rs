@@ -154,37 +154,44 @@ impl<'a> InputRequest<'a> {
                 }),
             }
         } else if method.eq_str("sampling/createMessage") {
-            let p = params.ok_or(Violation::BadInputRequest)?;
-            field(p, "messages")?
-                .and_then(|m| m.as_array())
-                .ok_or(Violation::BadInputRequest)?;
-            let max_tokens = field(p, "maxTokens")?
-                .and_then(|m| m.as_u64())
-                .ok_or(Violation::BadInputRequest)?;
-            let system_prompt = match field(p, "systemPrompt")? {
-                None => None,
-                Some(s) => Some(s.as_str().ok_or(Violation::BadInputRequest)?),
-            };
-            let has_tools = match field(p, "tools")? {
-                None => false,
-                Some(t) => !t.as_array().ok_or(Violation::BadInputRequest)?.is_empty(),
-            };
-            let wants_context = match field(p, "includeContext")? {
-                None => false,
-                Some(c) => !c.as_str().ok_or(Violation::BadInputRequest)?.eq_str("none"),
-            };
-            Ok(InputRequest::Sampling {
-                params: p,
-                system_prompt,
-                max_tokens,
-                has_tools,
-                wants_context,
-            })
+            Self::parse_sampling_params(params.ok_or(Violation::BadInputRequest)?)
         } else if method.eq_str("roots/list") {
             Ok(InputRequest::Roots)
         } else {
             Err(Violation::UnknownInputMethod)
         }
+    }
+
+    /// Reads the `params` object of a `sampling/createMessage` request on its
+    /// own (`messages` array and `maxTokens` required). Servers use it to check
+    /// params they are about to send, before any byte is written.
+    pub fn parse_sampling_params(p: Object<'a>) -> Result<Self, Violation> {
+        let field = |k: &str| p.get_unique(k).map_err(|_| Violation::BadInputRequest);
+        field("messages")?
+            .and_then(|m| m.as_array())
+            .ok_or(Violation::BadInputRequest)?;
+        let max_tokens = field("maxTokens")?
+            .and_then(|m| m.as_u64())
+            .ok_or(Violation::BadInputRequest)?;
+        let system_prompt = match field("systemPrompt")? {
+            None => None,
+            Some(s) => Some(s.as_str().ok_or(Violation::BadInputRequest)?),
+        };
+        let has_tools = match field("tools")? {
+            None => false,
+            Some(t) => !t.as_array().ok_or(Violation::BadInputRequest)?.is_empty(),
+        };
+        let wants_context = match field("includeContext")? {
+            None => false,
+            Some(c) => !c.as_str().ok_or(Violation::BadInputRequest)?.eq_str("none"),
+        };
+        Ok(InputRequest::Sampling {
+            params: p,
+            system_prompt,
+            max_tokens,
+            has_tools,
+            wants_context,
+        })
     }
 }
 
