@@ -160,12 +160,10 @@ fn reference(stream: &[u8], cap: usize, streams: usize) -> Option<Vec<Decoded>> 
                         id_buffer = value.to_vec();
                     }
                 }
-                b"retry" => {
-                    if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
-                        retry = Some(value.iter().fold(0u64, |n, &d| {
-                            n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-                        }));
-                    }
+                b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                    retry = Some(value.iter().fold(0u64, |n, &d| {
+                        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                    }));
                 }
                 _ => {}
             }
