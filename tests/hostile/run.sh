@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# Hostile peers: every case runs a fake server (tests/hostile/fake_server.py
+# over stdio, fake_http_server.py over HTTP) against each client built on
+# mrtr, and checks that the client ends the way the case expects: its exit
+# code, a message naming the problem (a regex, case-insensitive), no crash
+# or hang (a 60 s timeout), and bounded memory (peak RSS under 64 MiB, from
+# /usr/bin/time -v).
+#
+#   tests/hostile/run.sh [--client NAME]... [--case REGEX]
+#
+# Clients (each runs when it is built or buildable, else it is reported as
+# skipped):
+#   rust-core  mrtr-load-driver call   (the Rust core directly; cargo builds it)
+#   c-client   build/mrtr-client       (the C terminal client on the C ABI;
+#                                       MRTR_CLIENT overrides the path)
+#
+# Exit codes of both: 0 complete, 2 JSON-RPC error, 3 protocol violation or
+# cap, 4 transport failure. Prints a table case -> expected/got and closes
+# with "N passed, M failed"; exits 1 if any case failed.
+set -euo pipefail
+
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+cd "$MRTR_ROOT"
+
+HERE="$MRTR_ROOT/tests/hostile"
+RSS_LIMIT_KB=$((64 * 1024))
+CASE_TIMEOUT=60
+
+want_clients=()
+case_filter=""
+while (($#)); do
+    case "$1" in
+        --client) want_clients+=("$2"); shift 2 ;;
+        --case) case_filter="$2"; shift 2 ;;
+        *) die "unknown argument: $1" ;;
+    esac
+done
+if ((${#want_clients[@]} == 0)); then
+    want_clients=(rust-core c-client)
+fi
+
+need_cmd python3 /usr/bin/time timeout
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/mrtr-hostile.XXXXXX")"
+HTTP_PID=""
+cleanup() {
+    if [[ -n "$HTTP_PID" ]]; then
+        kill "$HTTP_PID" 2>/dev/null || true
+        wait "$HTTP_PID" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The answers a client gives when a fake server asks (one text field named
+# "answer"). The Rust driver answers every form from its schema by itself.
+ANSWERS="$WORK/answers.json"
+printf '{"answer":"forty-two"}\n' >"$ANSWERS"
+
+# Cases: NAME|TRANSPORT|MODE [ARG]|EXPECTED_EXIT|REGEX[ ~ NOT_REGEX]
+# REGEX (extended, case-insensitive) must match stderr when the expected exit
+# is non-zero, stdout when it is 0; NOT_REGEX must not match stdout.
+CASES=(
+    "sanity: two rounds then complete|stdio|two_rounds|0|answered"
+    "input_required forever (questions)|stdio|forever_input|3|round"
+    "input_required forever (state only)|stdio|forever_state|3|round"
+    "10,000-deep nesting|stdio|deep_nesting 10000|3|too ?deep|depth|nest"
+    "100 MB string in one line|stdio|huge_string|3|too large|exceed|limit|too long"
+    "invalid UTF-8 (FF FE)|stdio|invalid_utf8|3|utf-?8"
+    "overlong UTF-8 (C0 AF)|stdio|overlong_utf8|3|utf-?8"
+    "lone high surrogate \\ud800|stdio|lone_surrogate|3|surrogate"
+    "lone low surrogate \\udc00|stdio|lone_low_surrogate|3|surrogate"
+    "surrogate raw in UTF-8 (ED A0 80)|stdio|raw_surrogate|3|utf-?8"
+    "duplicate resultType|stdio|duplicate_result_type|3|duplicate"
+    "duplicate id (999, then ours)|stdio|duplicate_id|3|duplicate"
+    "duplicate inputRequests key|stdio|duplicate_input_key|3|duplicate"
+    "number NaN|stdio|bad_number NaN|3|unexpected|invalid ?number|number|syntax"
+    "number Infinity|stdio|bad_number Infinity|3|unexpected|invalid ?number|number|syntax"
+    "number -Infinity|stdio|bad_number -Infinity|3|unexpected|invalid ?number|number|syntax"
+    "number 01 (leading zero)|stdio|bad_number 01|3|unexpected|invalid ?number|number|syntax"
+    "number .5|stdio|bad_number .5|3|unexpected|invalid ?number|number|syntax"
+    "number +1|stdio|bad_number +1|3|unexpected|invalid ?number|number|syntax"
+    "number 0x1F|stdio|bad_number 0x1F|3|unexpected|invalid ?number|number|syntax"
+    "number 1e400 (valid JSON, passed raw)|stdio|bad_number 1e400|0|\"score\":1e400"
+    "number -0 (valid JSON, passed raw)|stdio|bad_number -0|0|\"score\":-0"
+    "answers for other ids first, then ours|stdio|other_ids|0|the real answer ~ NOT YOURS|STRING ID"
+    "requestState of 1 MB|stdio|huge_state 1000000|3|requeststate.*(large|limit|exceed)|state too large"
+    "65 input requests (cap 64)|stdio|too_many_inputs|3|too ?many"
+    "undeclared sampling request|stdio|undeclared_sampling|3|undeclared|not declared|capabilit"
+    "input_required without fields|stdio|empty_input_required|3|without ?fields|neither|empty"
+    "unknown resultType|stdio|unknown_result_type|3|unknown ?result ?type|resultType"
+    "a line that is not JSON|stdio|garbage|3|json|unexpected|malformed"
+    "server exits without answering|stdio|eof|4|closed|eof|end of|exit"
+    "SSE, 1-byte TCP sends, CRLF, priming event|http|sse_bytes|0|streamed answer"
+    "SSE in 1-byte HTTP chunks|http|sse_chunked|0|streamed answer"
+    "SSE: another id's answer first|http|sse_other_ids|0|streamed answer ~ NOT YOURS"
+    "SSE event of 100 MB|http|sse_huge|3|too large|exceed|limit"
+)
+
+# split_case LINE: the first four fields end at the first four '|'; the rest
+# is the regex (which may use '|' for alternatives), then ' ~ ' and the
+# regex that must not match.
+split_case() {
+    local line="$1"
+    C_NAME="${line%%|*}"; line="${line#*|}"
+    C_TRANSPORT="${line%%|*}"; line="${line#*|}"
+    C_MODE="${line%%|*}"; line="${line#*|}"
+    C_EXIT="${line%%|*}"; line="${line#*|}"
+    C_RE="${line%% ~ *}"
+    C_NOT=""
+    if [[ "$line" == *" ~ "* ]]; then
+        C_NOT="${line#* ~ }"
+    fi
+}
+
+# client_available CLIENT: whether the client's binary is there.
+client_available() {
+    case "$1" in
+        rust-core)
+            [[ -x "$CARGO_TARGET_DIR/debug/mrtr-load-driver" ]]
+            ;;
+        c-client)
+            [[ -x "${MRTR_CLIENT:-$MRTR_ROOT/build/mrtr-client}" ]]
+            ;;
+        *) return 1 ;;
+    esac
+}
+
+# run_one CLIENT TRANSPORT MODE...: runs the client against a fresh fake
+# server; sets GOT_EXIT, GOT_RSS_KB, OUT_FILE, ERR_FILE.
+run_one() {
+    local client="$1" transport="$2"
+    shift 2
+    local mode=("$@") base=() target=()
+    case "$client" in
+        rust-core) base=("$CARGO_TARGET_DIR/debug/mrtr-load-driver" call) ;;
+        c-client) base=("${MRTR_CLIENT:-$MRTR_ROOT/build/mrtr-client}" --answers "$ANSWERS") ;;
+    esac
+    if [[ "$transport" == http ]]; then
+        rm -f "$WORK/port"
+        python3 "$HERE/fake_http_server.py" "${mode[0]}" "$WORK/port" 2>>"$WORK/http_server.log" &
+        HTTP_PID=$!
+        local i
+        for i in $(seq 100); do
+            [[ -s "$WORK/port" ]] && break
+            sleep 0.05
+        done
+        [[ -s "$WORK/port" ]] || die "fake HTTP server did not start"
+        base+=(--http "http://127.0.0.1:$(cat "$WORK/port")/mcp" tool hostile '{}')
+    else
+        base+=(tool hostile '{}')
+        target=(-- python3 "$HERE/fake_server.py" "${mode[@]}")
+    fi
+    OUT_FILE="$WORK/out"
+    ERR_FILE="$WORK/err"
+    set +e
+    /usr/bin/time -v -o "$WORK/time" timeout -k 5 "$CASE_TIMEOUT" "${base[@]}" "${target[@]}" \
+        </dev/null >"$OUT_FILE" 2>"$ERR_FILE"
+    GOT_EXIT=$?
+    set -e
+    GOT_RSS_KB="$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$WORK/time")"
+    GOT_RSS_KB="${GOT_RSS_KB:-0}"
+    if [[ -n "$HTTP_PID" ]]; then
+        kill "$HTTP_PID" 2>/dev/null || true
+        wait "$HTTP_PID" 2>/dev/null || true
+        HTTP_PID=""
+    fi
+}
+
+if [[ " ${want_clients[*]} " == *" rust-core "* ]]; then
+    log "building mrtr-load-driver (the Rust core client)"
+    cargo build -q -p mrtr-load-driver
+fi
+
+passed=0
+failed=0
+skipped=0
+printf '\n%-9s %-44s %-10s %-10s %8s  %s\n' client case expected got "rss(kB)" result
+printf '%s\n' "$(printf '%.0s-' $(seq 100))"
+for client in "${want_clients[@]}"; do
+    if ! client_available "$client"; then
+        printf '%-9s %-44s %s\n' "$client" "(all cases)" "SKIPPED: client not built"
+        skipped=$((skipped + 1))
+        continue
+    fi
+    for line in "${CASES[@]}"; do
+        split_case "$line"
+        if [[ -n "$case_filter" && ! "$C_NAME" =~ $case_filter ]]; then
+            continue
+        fi
+        read -r -a mode_words <<<"$C_MODE"
+        run_one "$client" "$C_TRANSPORT" "${mode_words[@]}"
+        verdict="pass"
+        why=""
+        if ((GOT_EXIT == 124 || GOT_EXIT == 137)); then
+            verdict="FAIL"; why="hung (timeout)"
+        elif ((GOT_EXIT >= 128)); then
+            verdict="FAIL"; why="crashed (signal $((GOT_EXIT - 128)))"
+        elif [[ "$GOT_EXIT" != "$C_EXIT" ]]; then
+            verdict="FAIL"; why="exit $GOT_EXIT, wanted $C_EXIT"
+        fi
+        if [[ "$verdict" == pass ]]; then
+            if ((C_EXIT == 0)); then
+                grep -qiE -- "$C_RE" "$OUT_FILE" || { verdict="FAIL"; why="stdout lacks /$C_RE/"; }
+                if [[ -n "$C_NOT" ]] && grep -qiE -- "$C_NOT" "$OUT_FILE"; then
+                    verdict="FAIL"; why="stdout has /$C_NOT/"
+                fi
+            else
+                grep -qiE -- "$C_RE" "$ERR_FILE" || { verdict="FAIL"; why="message lacks /$C_RE/"; }
+            fi
+        fi
+        if ((GOT_RSS_KB >= RSS_LIMIT_KB)); then
+            verdict="FAIL"; why="peak RSS ${GOT_RSS_KB} kB >= ${RSS_LIMIT_KB} kB"
+        fi
+        printf '%-9s %-44.44s %-10s %-10s %8s  %s\n' "$client" "$C_NAME" "exit $C_EXIT" "exit $GOT_EXIT" \
+            "$GOT_RSS_KB" "$verdict${why:+: $why}"
+        msg="$(grep -v '^fake_server:' "$ERR_FILE" | head -n 1 || true)"
+        if [[ -n "$msg" ]]; then
+            printf '%-9s   %.150s\n' "" "$msg"
+        fi
+        if [[ "$verdict" == pass ]]; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+        fi
+    done
+done
+printf '\n'
+if ((skipped > 0)); then
+    printf 'hostile: %d client(s) skipped (not built)\n' "$skipped"
+fi
+printf '%d passed, %d failed\n' "$passed" "$failed"
+((failed == 0))
