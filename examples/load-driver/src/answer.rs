@@ -90,13 +90,17 @@ pub fn answer(req: &InputRequest<'_>, policy: &Policy) -> Result<Owned, String> 
                         FieldKind::Text {
                             format, min_length, ..
                         } => {
-                            text = over.map(str::to_string).unwrap_or_else(|| text_for(format, min_length));
+                            text = over
+                                .map(str::to_string)
+                                .unwrap_or_else(|| text_for(format, min_length));
                             FieldValue::Text(&text)
                         }
                         FieldKind::Number {
                             integer, minimum, ..
                         } => match (integer, minimum) {
-                            (true, Some(m)) => FieldValue::Integer(m.exact.unwrap_or(m.value as i64)),
+                            (true, Some(m)) => {
+                                FieldValue::Integer(m.exact.unwrap_or(m.value as i64))
+                            }
                             (true, None) => FieldValue::Integer(1),
                             (false, Some(m)) => FieldValue::Number(m.value),
                             (false, None) => FieldValue::Number(1.0),

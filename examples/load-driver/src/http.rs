@@ -213,16 +213,16 @@ fn read_head(r: &mut impl BufRead) -> Result<Head, TransportError> {
                 length = Some(n);
             }
             "transfer-encoding" => {
-                chunked = value.to_ascii_lowercase().split(',').any(|v| v.trim() == "chunked");
+                chunked = value
+                    .to_ascii_lowercase()
+                    .split(',')
+                    .any(|v| v.trim() == "chunked");
             }
             "content-type" => head.content_type = value.to_ascii_lowercase(),
-            "connection" => {
-                if value.to_ascii_lowercase().contains("close") {
-                    head.close = true;
-                }
-            }
+            "connection" if value.to_ascii_lowercase().contains("close") => head.close = true,
             "x-mrtr-upstream" => {
-                head.info.upstreams_tried = value.split(',').filter(|s| !s.trim().is_empty()).count();
+                head.info.upstreams_tried =
+                    value.split(',').filter(|s| !s.trim().is_empty()).count();
                 head.info.upstream = value.rsplit(',').next().map(|s| s.trim().to_string());
             }
             "x-mrtr-instance" => head.info.instance = Some(value.to_string()),
@@ -269,8 +269,9 @@ fn read_body(
                 if *left == 0 {
                     let line = read_line(r, MAX_CHUNK_LINE_BYTES, "chunk size line")?;
                     let hex = line.split(';').next().unwrap_or("").trim();
-                    let size = u64::from_str_radix(hex, 16)
-                        .map_err(|_| TransportError::BadResponse(format!("bad chunk size {hex:.20}")))?;
+                    let size = u64::from_str_radix(hex, 16).map_err(|_| {
+                        TransportError::BadResponse(format!("bad chunk size {hex:.20}"))
+                    })?;
                     if size == 0 {
                         // Trailers: skip to the blank line.
                         loop {
@@ -294,7 +295,9 @@ fn read_body(
                 if *left == 0 {
                     let crlf = read_line(r, 2, "chunk end")?;
                     if !crlf.is_empty() {
-                        return Err(TransportError::BadResponse("chunk not followed by CRLF".into()));
+                        return Err(TransportError::BadResponse(
+                            "chunk not followed by CRLF".into(),
+                        ));
                     }
                 }
                 return Ok(n);
@@ -321,9 +324,7 @@ impl Transport for HttpClient {
             Some(c) => c,
             None => self.connect()?,
         };
-        conn.get_mut()
-            .write_all(&req)
-            .map_err(TransportError::Io)?;
+        conn.get_mut().write_all(&req).map_err(TransportError::Io)?;
         let mut head = read_head(&mut conn)?;
         let mut piece = vec![0u8; 64 * 1024];
         let answered;

@@ -4,7 +4,7 @@
 use crate::flow::{self, End, FlowOpts, FlowReport};
 use crate::http::{HttpClient, Url};
 use mrtr_core::client::CallMethod;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -30,16 +30,21 @@ pub struct LoadOpts {
     pub timeout: Duration,
     /// How each flow is driven.
     pub flow: FlowOpts,
-    /// A file rewritten about every 200 ms with `started completed`.
+    /// A file rewritten about every 100 ms with `started completed
+    /// watermark`: flows are numbered in start order, and every flow below
+    /// the watermark has ended (so an operator can wait until no flow that
+    /// started before some moment is still running).
     pub progress: Option<String>,
 }
 
 /// Which tool a flow calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
-    /// `update_work_item`, answered `Duplicate`: two question rounds.
+    /// `update_work_item` resolving a bug, answered `Duplicate`: two
+    /// question rounds, the first answer carried in `requestState`.
     UpdateWorkItem,
-    /// `generate_report`: state-only rounds.
+    /// `generate_report`: two state-only rounds (the server sheds load),
+    /// then the report.
     GenerateReport,
 }
 
@@ -54,12 +59,13 @@ impl Kind {
     fn params(self, n: usize) -> Vec<u8> {
         match self {
             Kind::UpdateWorkItem => format!(
-                r#"{{"name":"update_work_item","arguments":{{"id":"WI-{}","status":"resolved"}}}}"#,
+                r#"{{"name":"update_work_item","arguments":{{"workItemId":{},"fields":{{"System.State":"Resolved"}}}}}}"#,
                 1000 + n
             ),
-            Kind::GenerateReport => {
-                format!(r#"{{"name":"generate_report","arguments":{{"project":"P-{}"}}}}"#, n % 7)
-            }
+            Kind::GenerateReport => format!(
+                r#"{{"name":"generate_report","arguments":{{"topic":"load {}"}}}}"#,
+                n % 7
+            ),
         }
         .into_bytes()
     }
@@ -95,23 +101,48 @@ pub fn run(opts: &LoadOpts) -> Summary {
     let reports: Arc<Mutex<Vec<(Kind, FlowReport)>>> = Arc::new(Mutex::new(Vec::new()));
     let started_at = Instant::now();
     let stop_progress = Arc::new(AtomicU64::new(0));
+    let in_flight: Arc<Mutex<BTreeSet<usize>>> = Arc::new(Mutex::new(BTreeSet::new()));
     let progress = opts.progress.clone().map(|path| {
-        let (next_flow, completed, stop) = (next_flow.clone(), completed.clone(), stop_progress.clone());
+        let (next_flow, completed, stop, in_flight) = (
+            next_flow.clone(),
+            completed.clone(),
+            stop_progress.clone(),
+            in_flight.clone(),
+        );
         let total = opts.flows;
         std::thread::spawn(move || loop {
-            let started = next_flow.load(Ordering::Relaxed).min(total);
+            // The set and the counter are read under the lock that workers
+            // hold while claiming a number and entering the set, so the
+            // watermark never passes a running flow.
+            let Ok((lowest, started)) = in_flight.lock().map(|set| {
+                (
+                    set.iter().next().copied(),
+                    next_flow.load(Ordering::SeqCst).min(total),
+                )
+            }) else {
+                break;
+            };
             let done = completed.load(Ordering::Relaxed);
-            let _ = std::fs::write(&path, format!("{started} {done}\n"));
+            let watermark = lowest.unwrap_or(started);
+            let tmp = format!("{path}.tmp");
+            if std::fs::write(&tmp, format!("{started} {done} {watermark}\n")).is_ok() {
+                let _ = std::fs::rename(&tmp, &path);
+            }
             if stop.load(Ordering::Relaxed) != 0 {
                 break;
             }
-            std::thread::sleep(Duration::from_millis(200));
+            std::thread::sleep(Duration::from_millis(100));
         })
     });
     let mut handles = Vec::new();
     for t in 0..opts.concurrency.max(1) {
-        let (next_flow, completed, ids, reports) =
-            (next_flow.clone(), completed.clone(), ids.clone(), reports.clone());
+        let (next_flow, completed, ids, reports, in_flight) = (
+            next_flow.clone(),
+            completed.clone(),
+            ids.clone(),
+            reports.clone(),
+            in_flight.clone(),
+        );
         let opts = opts.clone();
         handles.push(std::thread::spawn(move || {
             let mut client = HttpClient::new(
@@ -122,7 +153,19 @@ pub fn run(opts: &LoadOpts) -> Summary {
             );
             let mut mine = Vec::new();
             loop {
-                let n = next_flow.fetch_add(1, Ordering::Relaxed);
+                // Claim a number and enter the in-flight set under one lock,
+                // so the progress thread never sees the number counted
+                // without its flow in the set.
+                let n = match in_flight.lock() {
+                    Ok(mut set) => {
+                        let n = next_flow.fetch_add(1, Ordering::SeqCst);
+                        if n < opts.flows {
+                            set.insert(n);
+                        }
+                        n
+                    }
+                    Err(_) => break,
+                };
                 if n >= opts.flows {
                     break;
                 }
@@ -133,11 +176,12 @@ pub fn run(opts: &LoadOpts) -> Summary {
                         std::thread::sleep(due - now);
                     }
                 }
-                let kind = if opts.report_every > 0 && n % opts.report_every == opts.report_every - 1 {
-                    Kind::GenerateReport
-                } else {
-                    Kind::UpdateWorkItem
-                };
+                let kind =
+                    if opts.report_every > 0 && n % opts.report_every == opts.report_every - 1 {
+                        Kind::GenerateReport
+                    } else {
+                        Kind::UpdateWorkItem
+                    };
                 let params = kind.params(n);
                 let mut next_id = || ids.fetch_add(1, Ordering::Relaxed);
                 let r = flow::run_flow(
@@ -149,6 +193,9 @@ pub fn run(opts: &LoadOpts) -> Summary {
                     &mut next_id,
                 );
                 completed.fetch_add(1, Ordering::Relaxed);
+                if let Ok(mut set) = in_flight.lock() {
+                    set.remove(&n);
+                }
                 mine.push((kind, r));
             }
             if let Ok(mut all) = reports.lock() {
@@ -295,8 +342,14 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
     for (kid, n) in &per_kid {
         let _ = writeln!(text, "  kid {kid}..  {n:>7}");
     }
-    let _ = writeln!(text, "requestState rejected (-32602 Invalid or expired requestState): {rejected_state}");
-    let _ = writeln!(text, "latency per leg (ms):        n      p50      p99      max");
+    let _ = writeln!(
+        text,
+        "requestState rejected (-32602 Invalid or expired requestState): {rejected_state}"
+    );
+    let _ = writeln!(
+        text,
+        "latency per leg (ms):        n      p50      p99      max"
+    );
     all_lat.sort();
     for ((kind, round), v) in lat.iter_mut() {
         v.sort();

@@ -115,7 +115,10 @@ fn main() -> ExitCode {
                 "--answer" => {
                     let v = it.next().ok_or("--answer needs FIELD=VALUE")?;
                     let (k, val) = v.split_once('=').ok_or("--answer needs FIELD=VALUE")?;
-                    common.policy.overrides.push((k.to_string(), val.to_string()));
+                    common
+                        .policy
+                        .overrides
+                        .push((k.to_string(), val.to_string()));
                 }
                 s if s.starts_with("--") => return Err(format!("unknown option {s}")),
                 _ => positional.push(a.clone()),
@@ -164,7 +167,9 @@ fn main() -> ExitCode {
             if s.ok {
                 ExitCode::SUCCESS
             } else {
-                eprintln!("mrtr-load-driver: FAILED: lost flows or rejected requestState (see above)");
+                eprintln!(
+                    "mrtr-load-driver: FAILED: lost flows or rejected requestState (see above)"
+                );
                 ExitCode::from(1)
             }
         }
@@ -191,7 +196,7 @@ fn probe(common: &Common) -> ExitCode {
         common.limits.wire.json.max_bytes,
     );
     use transport::Transport;
-    let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}},"name":"update_work_item","arguments":{"id":"WI-1"}}}"#;
+    let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}},"name":"update_work_item","arguments":{"workItemId":1,"fields":{"System.State":"Resolved"}}}}"#;
     match client.exchange(body, &mut |_| true) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
@@ -252,7 +257,14 @@ fn call(common: &Common, positional: &[String], server_cmd: &[String]) -> ExitCo
         id += 1;
         id
     };
-    let r = flow::run_flow(method, params.as_bytes(), &opts, 1, transport.as_mut(), &mut next_id);
+    let r = flow::run_flow(
+        method,
+        params.as_bytes(),
+        &opts,
+        1,
+        transport.as_mut(),
+        &mut next_id,
+    );
     drop(transport);
     match r.end {
         End::Complete(result) => {

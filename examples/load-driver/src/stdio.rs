@@ -19,7 +19,11 @@ pub struct StdioServer {
 
 impl StdioServer {
     /// Spawns `program args...` with piped stdin/stdout (stderr inherited).
-    pub fn spawn(program: &str, args: &[String], max_message: usize) -> Result<Self, TransportError> {
+    pub fn spawn(
+        program: &str,
+        args: &[String],
+        max_message: usize,
+    ) -> Result<Self, TransportError> {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
