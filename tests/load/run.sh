@@ -4,12 +4,17 @@
 # and restarted and the ring is rotated by rolling restarts.
 #
 #   tests/load/run.sh [--short | --long] [--release] [--flows N]
-#                     [--concurrency C] [--rate FLOWS_PER_S]
+#                     [--concurrency C] [--rate FLOWS_PER_S] [--break-rotation]
 #
 #   --short   300 flows at 8 flows/s over 8 threads, one kill, one rotation
 #             (the test command's stage; about a minute once built)
 #   --long    10,000 flows as fast as 16 threads go, two kills, one rotation
 #             (scripts/load)
+#   --break-rotation
+#             negative control: rotate the wrong way, [OLD] -> [NEW] by a
+#             rolling restart with no overlap phase, and require that the
+#             test sees requestState rejected and flows lost (proof that
+#             the rotation assertions can fail)
 #
 # Everything runs on loopback, under a temp dir (nginx's prefix, pid, logs,
 # temp paths, config): nothing root-owned is touched, nothing outlives the
@@ -40,6 +45,7 @@ cd "$MRTR_ROOT"
 
 mode=short
 profile=debug
+break_rotation=0
 flows=""
 concurrency=""
 rate=""
@@ -48,6 +54,7 @@ while (($#)); do
         --short) mode=short; shift ;;
         --long) mode=long; shift ;;
         --release) profile=release; shift ;;
+        --break-rotation) break_rotation=1; shift ;;
         --flows) flows="$2"; shift 2 ;;
         --concurrency) concurrency="$2"; shift 2 ;;
         --rate) rate="$2"; shift 2 ;;
@@ -281,6 +288,12 @@ run_events() {
     wait_started "${kills[0]}" || return 1
     kill_instance
     wait_started 30 || return 1
+    if ((break_rotation)); then
+        event "broken rotation: [OLD] -> [NEW] with no overlap (negative control)"
+        roll "$NEW" "broken"
+        kill -0 "$DRIVER_PID" 2>/dev/null || return 1
+        return 0
+    fi
     event "rotation phase 1: [OLD,NEW] (OLD seals, NEW opens)"
     roll "$OLD,$NEW" "phase 1"
     wait_started 45 || return 1
@@ -334,17 +347,26 @@ check() {
         failed=$((failed + 1))
     fi
 }
-check "the events (kill, 3 rotation phases) all ran while the load was running" \
+check "the events (kill, rotation) all ran while the load was running" \
     test "$events_ok" -eq 1
-check "driver exit 0" test "$driver_rc" -eq 0
 check "flows started = $flows (got ${S[flows_started]:-?})" test "${S[flows_started]:-0}" -eq "$flows"
-check "0 lost flows (failed: ${S[flows_failed]:-?})" test "${S[flows_failed]:--1}" -eq 0
-check "0 requestState rejected during rotation (got ${S[state_rejected]:-?})" \
-    test "${S[state_rejected]:--1}" -eq 0
+if ((break_rotation)); then
+    # The negative control: the same assertions must catch a wrong rotation.
+    check "broken rotation is caught: requestState rejected (got ${S[state_rejected]:-?})" \
+        test "${S[state_rejected]:-0}" -ge 1
+    check "broken rotation is caught: flows lost (failed: ${S[flows_failed]:-?})" \
+        test "${S[flows_failed]:-0}" -ge 1
+    check "broken rotation is caught: driver exit non-zero" test "$driver_rc" -ne 0
+else
+    check "driver exit 0" test "$driver_rc" -eq 0
+    check "0 lost flows (failed: ${S[flows_failed]:-?})" test "${S[flows_failed]:--1}" -eq 0
+    check "0 requestState rejected during rotation (got ${S[state_rejected]:-?})" \
+        test "${S[state_rejected]:--1}" -eq 0
+    check "tokens sealed under both keys seen (key ids: ${S[kids]:-?})" test "${S[kids]:-0}" -ge 2
+fi
 check "the kill cost legs that were resent and completed (resends: ${S[resends]:-?})" \
     test "${S[resends]:-0}" -ge 1
 check "all 3 instances served legs (got ${S[instances]:-?})" test "${S[instances]:-0}" -eq 3
-check "tokens sealed under both keys seen (key ids: ${S[kids]:-?})" test "${S[kids]:-0}" -ge 2
 check "follow-up legs mostly on another instance than the previous leg (${S[switch_pct]:-?}%)" \
     python3 -c "import sys; sys.exit(0 if float('${S[switch_pct]:-0}') > 50 else 1)"
 if ((failed > 0)); then
