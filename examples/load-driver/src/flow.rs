@@ -296,3 +296,16 @@ pub fn describe_call_error(e: &CallError) -> String {
         other => format!("{other:?}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kid_prefix_of_a_sealed_token() {
+        assert_eq!(kid_of(Some(b"\"m1.AbCdEfGhIj\"")).as_deref(), Some("AbCdE"));
+        assert_eq!(kid_of(Some(b"\"opaque\"")), None);
+        assert_eq!(kid_of(Some(b"\"m1.abc\"")), None);
+        assert_eq!(kid_of(None), None);
+    }
+}

@@ -386,3 +386,206 @@ impl Transport for HttpClient {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+    use std::net::TcpListener;
+
+    fn body_of(raw: &[u8]) -> (Head, Vec<u8>) {
+        let mut r = BufReader::with_capacity(7, Cursor::new(raw.to_vec()));
+        let mut head = read_head(&mut r).unwrap();
+        let mut body = Vec::new();
+        let mut piece = [0u8; 5];
+        loop {
+            let n = read_body(&mut r, &mut head.framing, &mut piece).unwrap();
+            if n == 0 {
+                break;
+            }
+            body.extend_from_slice(&piece[..n]);
+        }
+        (head, body)
+    }
+
+    #[test]
+    fn chunked_body_and_the_upstream_nginx_reports() {
+        let (head, body) = body_of(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\
+              Transfer-Encoding: chunked\r\nX-Mrtr-Upstream: 127.0.0.1:1, 127.0.0.1:2\r\n\r\n\
+              3\r\nabc\r\nA;ext=1\r\n0123456789\r\n0\r\nTrailer: x\r\n\r\n",
+        );
+        assert_eq!(body, b"abc0123456789");
+        assert_eq!(head.status, 200);
+        assert_eq!(head.info.upstream.as_deref(), Some("127.0.0.1:2"));
+        assert_eq!(head.info.upstreams_tried, 2);
+        assert!(matches!(head.framing, Framing::Chunked { done: true, .. }));
+    }
+
+    #[test]
+    fn content_length_body_stops_at_its_length() {
+        let (head, body) = body_of(b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nabcdEXTRA");
+        assert_eq!(body, b"abcd");
+        assert!(!head.close);
+    }
+
+    #[test]
+    fn a_head_longer_than_its_bound_is_refused() {
+        let mut raw = b"HTTP/1.1 200 OK\r\nX-Pad: ".to_vec();
+        raw.extend(std::iter::repeat_n(b'a', MAX_HEAD_BYTES));
+        raw.extend_from_slice(b"\r\n\r\n");
+        let mut r = BufReader::new(Cursor::new(raw));
+        match read_head(&mut r) {
+            Err(TransportError::BadResponse(why)) => {
+                // The budget left after the 17-byte status line.
+                assert_eq!(why, "response head longer than 16367 bytes")
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("accepted"),
+        }
+    }
+
+    #[test]
+    fn conflicting_lengths_and_bad_chunk_sizes_are_refused() {
+        let mut r = BufReader::new(Cursor::new(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n".to_vec(),
+        ));
+        assert!(matches!(
+            read_head(&mut r),
+            Err(TransportError::BadResponse(_))
+        ));
+        let mut r = BufReader::new(Cursor::new(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n".to_vec(),
+        ));
+        let mut head = read_head(&mut r).unwrap();
+        let mut piece = [0u8; 8];
+        match read_body(&mut r, &mut head.framing, &mut piece) {
+            Err(TransportError::BadResponse(why)) => assert_eq!(why, "bad chunk size zz"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Serves one canned response on a loopback port; returns the URL.
+    fn serve_once(response: Vec<u8>) -> Url {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let (mut s, _) = l.accept().unwrap();
+            let mut buf = [0u8; 4096];
+            let _ = std::io::Read::read(&mut s, &mut buf);
+            // One byte per write: the client must reassemble anything.
+            for b in response {
+                if s.write_all(&[b]).is_err() {
+                    return;
+                }
+            }
+            // Hold the connection open a moment: the client must not need EOF.
+            std::thread::sleep(Duration::from_millis(200));
+        });
+        Url::parse(&format!("http://127.0.0.1:{port}/mcp")).unwrap()
+    }
+
+    const BODY: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#;
+
+    fn client(url: Url, max: usize) -> HttpClient {
+        HttpClient::new(url, Some("alice".into()), Duration::from_secs(5), max)
+    }
+
+    #[test]
+    fn sse_answer_split_into_single_bytes_is_reassembled() {
+        let url = serve_once(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n\
+              : comment\r\n\r\nid: 1\r\ndata:\r\n\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\n"
+                .to_vec(),
+        );
+        let mut got = Vec::new();
+        let info = client(url, 1024)
+            .exchange(BODY, &mut |m| {
+                got.push(m.to_vec());
+                true
+            })
+            .unwrap();
+        assert_eq!(got, vec![b"{\"a\":\n1}".to_vec()]);
+        assert_eq!(info.upstream, None);
+    }
+
+    #[test]
+    fn a_content_length_over_the_limit_is_refused_before_the_body() {
+        // The server announces 2 MiB and sends none of it: the client must
+        // answer at once, from the header alone.
+        let url = serve_once(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2097152\r\n\r\n"
+                .to_vec(),
+        );
+        let mut called = false;
+        let r = client(url, 1 << 20).exchange(BODY, &mut |_| {
+            called = true;
+            true
+        });
+        assert!(
+            matches!(r, Err(TransportError::TooLarge { limit: 1048576 })),
+            "{r:?}"
+        );
+        assert!(!called);
+    }
+
+    #[test]
+    fn a_chunked_json_body_over_the_limit_is_refused() {
+        let mut resp =
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .to_vec();
+        for _ in 0..3 {
+            resp.extend_from_slice(b"10\r\n0123456789abcdef\r\n");
+        }
+        resp.extend_from_slice(b"0\r\n\r\n");
+        let r = client(serve_once(resp), 40).exchange(BODY, &mut |_| true);
+        assert!(
+            matches!(r, Err(TransportError::TooLarge { limit: 40 })),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn a_proxy_error_page_is_a_status_error() {
+        let url = serve_once(
+            b"HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\n<h1/>"
+                .to_vec(),
+        );
+        let r = client(url, 1024).exchange(BODY, &mut |_| true);
+        assert!(matches!(r, Err(TransportError::Status(502))), "{r:?}");
+    }
+
+    #[test]
+    fn a_json_rpc_error_with_an_error_status_is_still_the_answer() {
+        let body = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}"#;
+        let mut resp = format!(
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        resp.extend_from_slice(body);
+        let mut got = Vec::new();
+        client(serve_once(resp), 1024)
+            .exchange(BODY, &mut |m| {
+                got = m.to_vec();
+                true
+            })
+            .unwrap();
+        assert_eq!(got, body);
+    }
+
+    #[test]
+    fn urls() {
+        let u = Url::parse("http://127.0.0.1:8080/mcp").unwrap();
+        assert_eq!(
+            (u.authority.as_str(), u.path.as_str()),
+            ("127.0.0.1:8080", "/mcp")
+        );
+        let u = Url::parse("http://localhost").unwrap();
+        assert_eq!(
+            (u.authority.as_str(), u.path.as_str()),
+            ("localhost:80", "/")
+        );
+        assert!(Url::parse("https://x/").is_err());
+    }
+}
