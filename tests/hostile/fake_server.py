@@ -79,9 +79,9 @@ class Server:
     # -- modes: each gets the parsed request and writes whatever it wants.
 
     def forever_input(self, req):
-        """input_required with a new question every round, forever."""
-        send(input_required(req, {"q%d" % self.calls: form_request("Again?")},
-                            "round-%d" % self.calls))
+        """input_required every round, forever: the same question (key "q")
+        with a new requestState each time."""
+        send(input_required(req, {"q": form_request("Again?")}, "round-%d" % self.calls))
 
     def forever_state(self, req):
         """State-only input_required (no questions), forever."""

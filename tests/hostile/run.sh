@@ -8,11 +8,15 @@
 #
 #   tests/hostile/run.sh [--client NAME]... [--case REGEX]
 #
-# Clients (each runs when it is built or buildable, else it is reported as
-# skipped):
+# Clients (each is built first when its build script is in the tree; one
+# that is neither built nor buildable is reported as skipped):
 #   rust-core  mrtr-load-driver call   (the Rust core directly; cargo builds it)
 #   c-client   build/mrtr-client       (the C terminal client on the C ABI;
 #                                       MRTR_CLIENT overrides the path)
+#   c-client-asan build/mrtr-client-asan (the same under AddressSanitizer and
+#                                       UBSan, from scripts/build-c-client
+#                                       --asan; its RSS is not bounded here,
+#                                       ASan's shadow memory is not the client's)
 #
 # Exit codes of both: 0 complete, 2 JSON-RPC error, 3 protocol violation or
 # cap, 4 transport failure. Prints a table case -> expected/got and closes
@@ -37,7 +41,7 @@ while (($#)); do
     esac
 done
 if ((${#want_clients[@]} == 0)); then
-    want_clients=(rust-core c-client)
+    want_clients=(rust-core c-client c-client-asan)
 fi
 
 need_cmd python3 /usr/bin/time timeout
@@ -53,10 +57,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The answers a client gives when a fake server asks (one text field named
-# "answer"). The Rust driver answers every form from its schema by itself.
+# The C client's answers file: input key -> result. The fake servers ask
+# one form with a text field "answer" under the key "q". The Rust driver
+# answers every form from its schema by itself.
 ANSWERS="$WORK/answers.json"
-printf '{"answer":"forty-two"}\n' >"$ANSWERS"
+printf '{"q":{"action":"accept","content":{"answer":"forty-two"}}}\n' >"$ANSWERS"
 
 # Cases: NAME|TRANSPORT|MODE [ARG]|EXPECTED_EXIT|REGEX[ ~ NOT_REGEX]
 # REGEX (extended, case-insensitive) must match stderr when the expected exit
@@ -123,6 +128,9 @@ client_available() {
         c-client)
             [[ -x "${MRTR_CLIENT:-$MRTR_ROOT/build/mrtr-client}" ]]
             ;;
+        c-client-asan)
+            [[ -x "$MRTR_ROOT/build/mrtr-client-asan" ]]
+            ;;
         *) return 1 ;;
     esac
 }
@@ -135,14 +143,15 @@ run_one() {
     local mode=("$@") base=() target=()
     case "$client" in
         rust-core) base=("$CARGO_TARGET_DIR/debug/mrtr-load-driver" call) ;;
-        c-client) base=("${MRTR_CLIENT:-$MRTR_ROOT/build/mrtr-client}" --answers "$ANSWERS") ;;
+        c-client) base=("${MRTR_CLIENT:-$MRTR_ROOT/build/mrtr-client}" --answers "$ANSWERS" --no-input) ;;
+        c-client-asan) base=("$MRTR_ROOT/build/mrtr-client-asan" --answers "$ANSWERS" --no-input) ;;
     esac
     if [[ "$transport" == http ]]; then
         rm -f "$WORK/port"
         python3 "$HERE/fake_http_server.py" "${mode[0]}" "$WORK/port" 2>>"$WORK/http_server.log" &
         HTTP_PID=$!
-        local i
-        for i in $(seq 100); do
+        local _
+        for _ in $(seq 100); do
             [[ -s "$WORK/port" ]] && break
             sleep 0.05
         done
@@ -172,6 +181,14 @@ if [[ " ${want_clients[*]} " == *" rust-core "* ]]; then
     log "building mrtr-load-driver (the Rust core client)"
     cargo build -q -p mrtr-load-driver
 fi
+if [[ " ${want_clients[*]} " == *" c-client"* && -z "${MRTR_CLIENT:-}" && -x scripts/build-c-client ]]; then
+    log "building the C client (scripts/build-c-client --asan)"
+    scripts/build-c-client --asan
+fi
+# Sanitizer reports fail the case: ASan exits 99 (no exit code a client
+# uses), UBSan stops at its first report.
+export ASAN_OPTIONS="exitcode=99:detect_leaks=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=98"
 
 passed=0
 failed=0
@@ -197,6 +214,8 @@ for client in "${want_clients[@]}"; do
             verdict="FAIL"; why="hung (timeout)"
         elif ((GOT_EXIT >= 128)); then
             verdict="FAIL"; why="crashed (signal $((GOT_EXIT - 128)))"
+        elif grep -qE 'Sanitizer|runtime error:' "$ERR_FILE"; then
+            verdict="FAIL"; why="sanitizer report (exit $GOT_EXIT)"
         elif [[ "$GOT_EXIT" != "$C_EXIT" ]]; then
             verdict="FAIL"; why="exit $GOT_EXIT, wanted $C_EXIT"
         fi
@@ -210,7 +229,7 @@ for client in "${want_clients[@]}"; do
                 grep -qiE -- "$C_RE" "$ERR_FILE" || { verdict="FAIL"; why="message lacks /$C_RE/"; }
             fi
         fi
-        if ((GOT_RSS_KB >= RSS_LIMIT_KB)); then
+        if [[ "$client" != *-asan ]] && ((GOT_RSS_KB >= RSS_LIMIT_KB)); then
             verdict="FAIL"; why="peak RSS ${GOT_RSS_KB} kB >= ${RSS_LIMIT_KB} kB"
         fi
         printf '%-9s %-44.44s %-10s %-10s %8s  %s\n' "$client" "$C_NAME" "exit $C_EXIT" "exit $GOT_EXIT" \
