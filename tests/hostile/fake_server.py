@@ -188,9 +188,11 @@ class Server:
         send(input_required(req, {"k%d" % i: form_request("q") for i in range(65)}, "s"))
 
     def undeclared_sampling(self, req):
-        """A sampling request the client never declared."""
+        """A sampling request with tools: it needs sampling.tools, which no
+        client here declares (the C client declares plain sampling)."""
         send(input_required(req, {"s": {"method": "sampling/createMessage", "params": {
             "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
+            "tools": [{"name": "t", "inputSchema": {"type": "object"}}],
             "maxTokens": 10}}}, "s"))
 
     def empty_input_required(self, req):
