@@ -17,6 +17,8 @@ Modes:
                 byte
   sse_other_ids an event answering another id and a notification first
   sse_huge      one event whose data line is 100 MB, streamed 1 MiB a send
+  sse_endless   one event whose data line never ends (1 MiB a send until the
+                client hangs up)
   json          a plain application/json answer (sanity)
 """
 
@@ -97,6 +99,19 @@ class Handler(socketserver.BaseRequestHandler):
                 self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
                 continue
+            if mode == "sse_endless":
+                self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                                     b"Connection: close\r\n\r\ndata: ")
+                sent = 0
+                chunk = b"A" * MIB
+                try:
+                    while True:
+                        self.request.sendall(chunk)
+                        sent += MIB
+                except OSError:
+                    sys.stderr.write("fake_http_server: sse_endless: client hung up after %d MiB\n"
+                                     % (sent // MIB))
+                return
             if mode == "sse_huge":
                 self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                                      b"Connection: close\r\n\r\ndata: ")
