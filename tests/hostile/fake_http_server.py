@@ -19,6 +19,7 @@ Modes:
   sse_huge      one event whose data line is 100 MB, streamed 1 MiB a send
   sse_endless   one event whose data line never ends (1 MiB a send until the
                 client hangs up)
+  trickle       an SSE head, then one byte every 100 ms, forever
   json          a plain application/json answer (sanity)
 """
 
@@ -99,6 +100,12 @@ class Handler(socketserver.BaseRequestHandler):
                 self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
                 continue
+            if mode == "trickle":
+                self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                                     b"Connection: close\r\n\r\ndata: ")
+                while True:
+                    self.request.sendall(b"a")
+                    time.sleep(0.1)
             if mode == "sse_endless":
                 self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
                                      b"Connection: close\r\n\r\ndata: ")

@@ -207,6 +207,24 @@ class Server:
         """A line that is not JSON, where the answer should be."""
         send(b"HTTP/1.1 200 OK this is not json")
 
+    def silent(self, req):
+        """Reads the request and never answers (keeps the pipe open)."""
+        import time
+        time.sleep(3600)
+
+    def endless_line(self, req):
+        """One line that never ends, 1 MiB a write, until the client hangs up."""
+        chunk = b"A" * MIB
+        sent = 0
+        try:
+            OUT.write(b'{"jsonrpc":"2.0","id":' + id_json(req) + b',"result":{"text":"')
+            while True:
+                OUT.write(chunk)
+                sent += 1
+        except BrokenPipeError:
+            log("endless_line: client closed the pipe after %d MiB" % sent)
+            os._exit(0)
+
     def eof(self, req):
         """Exits without answering."""
         log("eof: exiting without an answer")

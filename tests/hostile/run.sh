@@ -32,6 +32,8 @@ cd "$MRTR_ROOT"
 HERE="$MRTR_ROOT/tests/hostile"
 RSS_LIMIT_KB=$((64 * 1024))
 CASE_TIMEOUT=20
+# Each client is told to give up on a silent or trickling server after this.
+DEADLINE_MS=3000
 
 want_clients=()
 case_filter=""
@@ -99,11 +101,14 @@ CASES=(
     "unknown resultType|stdio|unknown_result_type|3|unknown ?result ?type|resultType"
     "a line that is not JSON|stdio|garbage|3|json|unexpected|malformed"
     "server exits without answering|stdio|eof|4|closed|eof|end of|exit"
+    "server never answers (3 s deadline)|stdio|silent|4|timed? ?out|within"
+    "one line that never ends|stdio|endless_line|3|too large|exceed|limit|too long"
     "SSE, 1-byte TCP sends, CRLF, priming event|http|sse_bytes|0|streamed answer"
     "SSE in 1-byte HTTP chunks|http|sse_chunked|0|streamed answer"
     "SSE: another id's answer first|http|sse_other_ids|0|streamed answer ~ NOT YOURS"
     "SSE event of 100 MB|http|sse_huge|3|too large|exceed|limit"
     "SSE event that never ends|http|sse_endless|3|too large|exceed|limit"
+    "a byte every 100 ms, forever (3 s deadline)|http|trickle|4|timed? ?out|within"
 )
 
 # split_case LINE: the first four fields end at the first four '|'; the rest
@@ -145,9 +150,15 @@ run_one() {
     shift 2
     local mode=("$@") base=() target=()
     case "$client" in
-        rust-core) base=("$CARGO_TARGET_DIR/debug/mrtr-load-driver" call) ;;
-        c-client) base=("${MRTR_CLIENT:-$MRTR_ROOT/build/mrtr-client}" --answers "$ANSWERS" --no-input) ;;
-        c-client-asan) base=("${MRTR_CLIENT_ASAN:-$MRTR_ROOT/build/mrtr-client-asan}" --answers "$ANSWERS" --no-input) ;;
+        rust-core) base=("$CARGO_TARGET_DIR/debug/mrtr-load-driver" call --timeout-ms "$DEADLINE_MS") ;;
+        c-client)
+            base=("${MRTR_CLIENT:-$MRTR_ROOT/build/mrtr-client}" --answers "$ANSWERS" --no-input
+                --timeout "$DEADLINE_MS")
+            ;;
+        c-client-asan)
+            base=("${MRTR_CLIENT_ASAN:-$MRTR_ROOT/build/mrtr-client-asan}" --answers "$ANSWERS" --no-input
+                --timeout "$DEADLINE_MS")
+            ;;
     esac
     if [[ "$transport" == http ]]; then
         rm -f "$WORK/port"

@@ -12,9 +12,9 @@ use crate::transport::{LegInfo, Transport, TransportError};
 use mrtr_core::client::http::RequestHeaders;
 use mrtr_core::client::sse::SseDecoder;
 use mrtr_core::wire::WireLimits;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Longest status line plus headers we read.
 pub const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -61,7 +61,26 @@ pub struct HttpClient {
     bearer: Option<String>,
     timeout: Duration,
     max_message: usize,
-    conn: Option<BufReader<TcpStream>>,
+    conn: Option<BufReader<Timed>>,
+}
+
+/// A socket whose reads share one deadline: a peer that trickles a byte at
+/// a time cannot hold a leg longer than the timeout, as it could with a
+/// per-read timeout alone.
+struct Timed {
+    s: TcpStream,
+    deadline: Instant,
+}
+
+impl Read for Timed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::from(io::ErrorKind::TimedOut));
+        }
+        self.s.set_read_timeout(Some(left))?;
+        self.s.read(buf)
+    }
 }
 
 /// How the body is delimited.
@@ -92,14 +111,18 @@ impl HttpClient {
         }
     }
 
-    fn connect(&self) -> Result<BufReader<TcpStream>, TransportError> {
+    fn connect(&self) -> Result<BufReader<Timed>, TransportError> {
         let s = TcpStream::connect(&self.url.authority).map_err(TransportError::Connect)?;
         s.set_nodelay(true).map_err(TransportError::Io)?;
-        s.set_read_timeout(Some(self.timeout))
-            .map_err(TransportError::Io)?;
         s.set_write_timeout(Some(self.timeout))
             .map_err(TransportError::Io)?;
-        Ok(BufReader::with_capacity(16 * 1024, s))
+        Ok(BufReader::with_capacity(
+            16 * 1024,
+            Timed {
+                s,
+                deadline: Instant::now() + self.timeout,
+            },
+        ))
     }
 
     fn request_bytes(&self, body: &[u8]) -> Result<Vec<u8>, TransportError> {
@@ -319,12 +342,38 @@ impl Transport for HttpClient {
         body: &[u8],
         on_message: &mut dyn FnMut(&[u8]) -> bool,
     ) -> Result<LegInfo, TransportError> {
+        let ms = self.timeout.as_millis();
+        self.exchange_within(body, on_message).map_err(|e| match e {
+            TransportError::Io(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+                ) =>
+            {
+                TransportError::Timeout { ms }
+            }
+            e => e,
+        })
+    }
+}
+
+impl HttpClient {
+    /// One exchange, every read under one deadline `timeout` from now.
+    fn exchange_within(
+        &mut self,
+        body: &[u8],
+        on_message: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<LegInfo, TransportError> {
         let req = self.request_bytes(body)?;
         let mut conn = match self.conn.take() {
             Some(c) => c,
             None => self.connect()?,
         };
-        conn.get_mut().write_all(&req).map_err(TransportError::Io)?;
+        conn.get_mut().deadline = Instant::now() + self.timeout;
+        conn.get_mut()
+            .s
+            .write_all(&req)
+            .map_err(TransportError::Io)?;
         let mut head = read_head(&mut conn)?;
         let mut piece = vec![0u8; 64 * 1024];
         let answered;
@@ -572,6 +621,36 @@ mod tests {
             })
             .unwrap();
         assert_eq!(got, body);
+    }
+
+    #[test]
+    fn a_trickling_peer_cannot_hold_a_leg_past_the_deadline() {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let (mut s, _) = l.accept().unwrap();
+            let mut buf = [0u8; 4096];
+            let _ = std::io::Read::read(&mut s, &mut buf);
+            let _ =
+                s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: ");
+            // A byte every 20 ms, for longer than the test would ever wait.
+            for _ in 0..500 {
+                if s.write_all(b"a").is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let url = Url::parse(&format!("http://127.0.0.1:{port}/mcp")).unwrap();
+        let mut c = HttpClient::new(url, None, Duration::from_millis(300), 1 << 20);
+        let t0 = Instant::now();
+        let r = c.exchange(BODY, &mut |_| true);
+        let took = t0.elapsed();
+        assert!(
+            matches!(r, Err(TransportError::Timeout { ms: 300 })),
+            "{r:?}"
+        );
+        assert!(took < Duration::from_secs(2), "took {took:?}");
     }
 
     #[test]

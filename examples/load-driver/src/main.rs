@@ -31,6 +31,7 @@ const USAGE: &str = "usage:
   mrtr-load-driver run --url URL [--flows N] [--concurrency C] [--rate FLOWS_PER_S]
       [--report-every K] [--think-ms MS] [--max-resends N] [--bearer TOKEN]
       [--timeout-ms MS] [--summary FILE] [--progress FILE] [--answer FIELD=VALUE]...
+      (--timeout-ms: deadline of one leg's answer, default 10000)
   mrtr-load-driver probe --url URL [--bearer TOKEN]
   mrtr-load-driver call [--http URL] [--max-rounds N] [--answer FIELD=VALUE]...
       (tool NAME ARGS_JSON | prompt NAME ARGS_JSON | resource URI) [-- SERVER_CMD ARGS...]";
@@ -234,13 +235,15 @@ fn call(common: &Common, positional: &[String], server_cmd: &[String]) -> ExitCo
             )),
             Err(e) => return fail(&e),
         },
-        (None, [prog, rest @ ..]) => match stdio::StdioServer::spawn(prog, rest, max_message) {
-            Ok(s) => Box::new(s),
-            Err(e) => {
-                eprintln!("mrtr-load-driver: error: cannot start the server: {e}");
-                return ExitCode::from(4);
+        (None, [prog, rest @ ..]) => {
+            match stdio::StdioServer::spawn(prog, rest, max_message, common.timeout) {
+                Ok(s) => Box::new(s),
+                Err(e) => {
+                    eprintln!("mrtr-load-driver: error: cannot start the server: {e}");
+                    return ExitCode::from(4);
+                }
             }
-        },
+        }
         _ => return fail("call needs exactly one of --http URL or -- SERVER_CMD"),
     };
     let opts = FlowOpts {

@@ -29,6 +29,11 @@ pub enum TransportError {
     Sse(SseError),
     /// The response ended without a message for our request.
     NoAnswer,
+    /// No answer within the per-leg deadline (a silent or trickling peer).
+    Timeout {
+        /// The deadline, in milliseconds.
+        ms: u128,
+    },
 }
 
 impl TransportError {
@@ -55,6 +60,7 @@ impl fmt::Display for TransportError {
             }
             TransportError::Sse(e) => write!(f, "SSE stream refused: {e}"),
             TransportError::NoAnswer => write!(f, "response carried no answer to the request"),
+            TransportError::Timeout { ms } => write!(f, "no answer within {ms} ms (timed out)"),
         }
     }
 }
