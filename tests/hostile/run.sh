@@ -21,8 +21,12 @@
 #                                       MRTR_CLIENT_ASAN overrides the path)
 #
 # Exit codes of both: 0 complete, 2 JSON-RPC error, 3 protocol violation or
-# cap, 4 transport failure. Prints a table case -> expected/got and closes
-# with "N passed, M failed"; exits 1 if any case failed.
+# cap, 4 transport failure. A message over the size limit is refused by the
+# framing (a stdio line, an SSE event) before the core sees a message: a
+# transport failure, 4, as tests/interop/hostile-server.sh has it too.
+#
+# Prints a table case -> expected/got and closes with "N passed, M failed";
+# exits 1 if any case failed.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -75,7 +79,7 @@ CASES=(
     "input_required forever (questions)|stdio|forever_input|3|round"
     "input_required forever (state only)|stdio|forever_state|3|round"
     "10,000-deep nesting|stdio|deep_nesting 10000|3|too ?deep|depth|nest"
-    "100 MB string in one line|stdio|huge_string|3|too large|exceed|limit|too long"
+    "100 MB string in one line|stdio|huge_string|4|too large|exceed|limit|longer than"
     "invalid UTF-8 (FF FE)|stdio|invalid_utf8|3|utf-?8"
     "overlong UTF-8 (C0 AF)|stdio|overlong_utf8|3|utf-?8"
     "lone high surrogate \\ud800|stdio|lone_surrogate|3|surrogate"
@@ -102,12 +106,12 @@ CASES=(
     "a line that is not JSON|stdio|garbage|3|json|unexpected|malformed"
     "server exits without answering|stdio|eof|4|closed|eof|end of|exit"
     "server never answers (3 s deadline)|stdio|silent|4|timed? ?out|within"
-    "one line that never ends|stdio|endless_line|3|too large|exceed|limit|too long"
+    "one line that never ends|stdio|endless_line|4|too large|exceed|limit|longer than"
     "SSE, 1-byte TCP sends, CRLF, priming event|http|sse_bytes|0|streamed answer"
     "SSE in 1-byte HTTP chunks|http|sse_chunked|0|streamed answer"
     "SSE: another id's answer first|http|sse_other_ids|0|streamed answer ~ NOT YOURS"
-    "SSE event of 100 MB|http|sse_huge|3|too large|exceed|limit"
-    "SSE event that never ends|http|sse_endless|3|too large|exceed|limit"
+    "SSE event of 100 MB|http|sse_huge|4|too large|exceed|limit"
+    "SSE event that never ends|http|sse_endless|4|too large|exceed|limit"
     "a byte every 100 ms, forever (3 s deadline)|http|trickle|4|timed? ?out|within"
 )
 

@@ -204,8 +204,8 @@ pub fn run_flow(
         });
         let Some(outcome) = outcome else {
             let e = err.unwrap_or(TransportError::NoAnswer);
-            if e.is_violation() {
-                break End::Violation(e.to_string());
+            if e.is_final() {
+                break End::Transport(format!("round {round}: {e}"));
             }
             leg_resends += 1;
             if leg_resends > opts.max_resends {

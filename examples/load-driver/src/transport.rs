@@ -37,9 +37,11 @@ pub enum TransportError {
 }
 
 impl TransportError {
-    /// Whether the peer broke the protocol (a resend would get the same
-    /// bytes again) rather than the path failing.
-    pub fn is_violation(&self) -> bool {
+    /// Whether resending cannot help: the peer framed a message over our
+    /// limit (it would send the same bytes again). Still a transport
+    /// failure (exit 4, as the C client reports it): no message exists to
+    /// hand to the core.
+    pub fn is_final(&self) -> bool {
         matches!(
             self,
             TransportError::TooLarge { .. } | TransportError::Sse(_)
