@@ -21,7 +21,7 @@
 # script (it ends only the processes it started, by their pids).
 #
 # Timeline, keyed to the driver's progress (flows started):
-#   10%  kill: SIGSTOP one instance (its legs pile up), 0.5 s later SIGKILL
+#   10%  kill: SIGSTOP one instance (its legs pile up), 1.5 s later SIGKILL
 #        (nginx answers those legs 502: the driver resends them, fresh id,
 #        to the next instance), restart it 1 s later
 #   30%  rotation phase 1: roll every instance to [OLD,NEW] (seal OLD)
@@ -259,7 +259,10 @@ kill_instance() {
     local i=2
     event "kill: SIGSTOP instance $i (port ${PORTS[$i]}); its legs pile up"
     kill -STOP "${PIDS[$i]}"
-    sleep 0.5
+    # Long enough that legs surely reach it (a third of ~25 legs/s in the
+    # short run): the assertion that the kill cost resent legs must not
+    # depend on luck.
+    sleep 1.5
     event "kill: SIGKILL instance $i"
     stop_instance "$i" KILL
     sleep 1
