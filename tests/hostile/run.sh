@@ -14,6 +14,9 @@
 #   rust-core  mrtr-load-driver call   (the Rust core directly; cargo builds it)
 #   c-client   build/mrtr-client       (the C terminal client on the C ABI;
 #                                       MRTR_CLIENT overrides the path)
+#   c-api      tests/hostile/capi_hostile.c: the same payloads fed straight
+#              into mrtr_call_feed (no transport), exact status and failure
+#              reason asserted, under ASan + UBSan (libmrtr.a, release)
 #   c-client-asan build/mrtr-client-asan (the same under AddressSanitizer and
 #                                       UBSan, from scripts/build-c-client
 #                                       --asan; its RSS is not bounded here,
@@ -52,7 +55,7 @@ while (($#)); do
     esac
 done
 if ((${#want_clients[@]} == 0)); then
-    want_clients=(rust-core c-client c-client-asan)
+    want_clients=(rust-core c-api c-client c-client-asan)
 fi
 
 need_cmd python3 /usr/bin/time timeout
@@ -217,9 +220,40 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=98"
 passed=0
 failed=0
 skipped=0
+
+# run_capi: builds and runs the in-process C API program; adds its counts.
+run_capi() {
+    local out="$WORK/capi_hostile" log="$WORK/capi.log" p f
+    log "building libmrtr.a (release) and tests/hostile/capi_hostile.c (ASan + UBSan)"
+    cargo build -q --release -p mrtr-ffi
+    "${CC:-cc}" -std=c99 -Wall -Wextra -Werror -pedantic -Wstrict-prototypes -Wshadow -g -O1 \
+        -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+        -Iinclude -Itests/c "$HERE/capi_hostile.c" tests/c/harness.c \
+        "$CARGO_TARGET_DIR/release/libmrtr.a" -lpthread -ldl -lm -o "$out"
+    set +e
+    "$out" >"$log" 2>&1
+    local rc=$?
+    set -e
+    # Its own closing line is folded into ours, not printed.
+    grep -vE '^[0-9]+ passed, [0-9]+ failed$' "$log" | sed 's/^/c-api         /' || true
+    read -r p f < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log")
+    if [[ -z "${p:-}" || ( "$rc" -ne 0 && "${f:-0}" -eq 0 ) ]]; then
+        printf 'c-api         FAIL: exit %d without a count (crash or sanitizer report)\n' "$rc"
+        failed=$((failed + 1))
+        return 0
+    fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+}
 printf '\n%-13s %-44s %-10s %-10s %8s  %s\n' client case expected got "rss(kB)" result
 printf '%s\n' "$(printf '%.0s-' $(seq 100))"
 for client in "${want_clients[@]}"; do
+    if [[ "$client" == c-api ]]; then
+        if [[ -z "$case_filter" ]]; then
+            run_capi
+        fi
+        continue
+    fi
     if ! client_available "$client"; then
         printf '%-13s %-44s %s\n' "$client" "(all cases)" "SKIPPED: client not built"
         skipped=$((skipped + 1))
