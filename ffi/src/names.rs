@@ -52,6 +52,7 @@ pub(crate) fn violation(v: Violation) -> &'static CStr {
     match v {
         V::InputRequiredWithoutFields => c"InputRequiredWithoutFields",
         V::UnknownResultType => c"UnknownResultType",
+        V::DuplicateResultMember => c"DuplicateResultMember",
         V::InputRequiredNotAllowed => c"InputRequiredNotAllowed",
         V::MissingResultType => c"MissingResultType",
         V::BadInputRequests => c"BadInputRequests",

@@ -73,10 +73,8 @@ pub fn classify_result_from<'a>(
     revision: ServerRevision,
     limits: &WireLimits,
 ) -> Result<ResultOutcome<'a>, WireError> {
-    let dup = |_| Violation::BadRequestParams;
-    let rt = result
-        .get_unique("resultType")
-        .map_err(|_| Violation::UnknownResultType)?;
+    let dup = |_| Violation::DuplicateResultMember;
+    let rt = result.get_unique("resultType").map_err(dup)?;
     let ir = result.get_unique("inputRequests").map_err(dup)?;
     let rs = result.get_unique("requestState").map_err(dup)?;
     let kind = match rt {
