@@ -26,7 +26,7 @@ mod reader;
 mod writer;
 
 pub use reader::{
-    parse, parse_with, Array, Chars, Elements, JsonStr, Kind, Members, Object, Value,
+    parse, parse_with, Array, Chars, Elements, JsonStr, Kind, Members, Object, Value, SEEN_KEYS,
 };
 pub use writer::{BufferTooSmall, Writer};
 
