@@ -21,3 +21,6 @@ pub mod json;
 #[cfg(feature = "seal")]
 pub mod seal;
 pub mod wire;
+
+#[cfg(feature = "server")]
+pub mod server;

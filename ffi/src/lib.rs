@@ -30,10 +30,33 @@
 extern crate std;
 
 mod abi;
+#[cfg(feature = "client")]
+pub mod call;
+#[cfg(feature = "client")]
+pub mod exchange;
+#[cfg(feature = "client")]
+pub mod form;
+#[cfg(feature = "client")]
+pub mod http;
 pub mod info;
 pub mod json;
+#[cfg(any(feature = "client", feature = "server"))]
+mod names;
+pub mod object;
+#[cfg(feature = "client")]
+pub mod run;
+#[cfg(feature = "seal")]
+pub mod seal;
+#[cfg(feature = "server")]
+pub mod server;
+#[cfg(feature = "client")]
+pub mod sse;
 pub mod status;
+#[cfg(feature = "client")]
+pub mod task;
 pub mod types;
+#[cfg(feature = "client")]
+pub mod url;
 
 pub use info::{mrtr_protocol_version, mrtr_version};
 pub use json::{

@@ -18,15 +18,16 @@
 //! Duplicate keys: the reader keeps every member (an object is a span). Lookups
 //! that matter for the protocol go through [`Object::get_unique`], which fails
 //! with [`ErrorKind::DuplicateKey`] when a key occurs twice, and open maps are
-//! checked with [`Object::check_unique_keys`] (bounded member count, so the
-//! quadratic check is bounded too). Values we only carry (tool arguments) are
+//! checked with [`Object::check_unique_keys`] (bounded member count, keys
+//! compared in stack blocks so the cost stays near-linear in bytes). Values we only carry (tool arguments) are
 //! passed through as they came.
 
 mod reader;
 mod writer;
 
 pub use reader::{
-    parse, parse_with, Array, Chars, Elements, JsonStr, Kind, Members, Object, Value, SEEN_KEYS,
+    parse, parse_with, Array, Chars, Elements, JsonStr, Kind, Members, Object, Value,
+    UNIQUE_KEYS_BLOCK,
 };
 pub use writer::{BufferTooSmall, Writer};
 

@@ -166,12 +166,12 @@ fn get_unique_many_equals_get_unique_per_key() {
 }
 
 #[test]
-fn unique_keys_checked_past_the_keys_kept_on_the_stack() {
+fn unique_keys_checked_across_blocks() {
     use std::format;
     use std::string::String;
-    // Members beyond SEEN_KEYS are compared by walking; a duplicate is
-    // found wherever its twin sits, and its offset is the second value's.
-    let n = SEEN_KEYS + 6;
+    // Keys are compared in stack blocks; a duplicate is found wherever its
+    // twin sits (same block, earlier block), at the second value's offset.
+    let n = 4 * UNIQUE_KEYS_BLOCK + 6;
     let members: std::vec::Vec<String> = (0..n).map(|i| format!(r#""k{i}":[{i}]"#)).collect();
     let unique = format!("{{{}}}", members.join(","));
     let obj = parse(unique.as_bytes()).unwrap().as_object().unwrap();
@@ -180,12 +180,8 @@ fn unique_keys_checked_past_the_keys_kept_on_the_stack() {
         obj.check_unique_keys(n - 1).unwrap_err().kind,
         ErrorKind::TooManyMembers
     );
-    for (first, second) in [
-        (0, SEEN_KEYS + 3),
-        (SEEN_KEYS - 1, SEEN_KEYS),
-        (SEEN_KEYS + 1, SEEN_KEYS + 5),
-        (2, 5),
-    ] {
+    let b = UNIQUE_KEYS_BLOCK;
+    for (first, second) in [(0, 3 * b + 3), (b - 1, b), (4 * b + 1, 4 * b + 5), (2, 5)] {
         let mut m = members.clone();
         m[second] = format!(r#""k{first}":"dup""#);
         let doc = format!("{{{}}}", m.join(","));
@@ -452,5 +448,70 @@ mod properties {
             prop_assert!(v.as_str().unwrap().eq_str(&text));
             prop_assert_eq!(serde_json::from_slice::<String>(&buf[..n]).unwrap(), text);
         }
+    }
+}
+
+/// The check as first written: compare each key with every earlier one.
+fn unique_keys_reference(obj: &Object<'_>, max: usize) -> Result<usize, Error> {
+    let mut n = 0usize;
+    for (i, (k, v)) in obj.iter().enumerate() {
+        let offset = v.raw().as_ptr() as usize - obj.raw().as_ptr() as usize;
+        if i >= max {
+            return Err(Error::new(ErrorKind::TooManyMembers, offset));
+        }
+        if obj.iter().take(i).any(|(o, _)| o.eq_json_str(&k)) {
+            return Err(Error::new(ErrorKind::DuplicateKey, offset));
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
+proptest::proptest! {
+    #[test]
+    fn unique_key_check_in_blocks_matches_the_pairwise_check(
+        keys in proptest::collection::vec(0u8..60, 0..80),
+        escape in proptest::collection::vec(proptest::bool::ANY, 80),
+        max in 0usize..90,
+    ) {
+        // Keys from a small alphabet so duplicates (some spelled with
+        // escapes) land in the same block, across blocks, and past the limit.
+        let members: std::vec::Vec<std::string::String> = keys
+            .iter()
+            .zip(escape.iter())
+            .enumerate()
+            .map(|(i, (k, e))| {
+                let key = if *e { std::format!("\\u00{:02x}{k}", b'k') } else { std::format!("k{k}") };
+                std::format!("\"{key}\":[{i}]")
+            })
+            .collect();
+        let doc = std::format!("{{{}}}", members.join(","));
+        let obj = parse(doc.as_bytes()).unwrap().as_object().unwrap();
+        proptest::prop_assert_eq!(obj.check_unique_keys(max), unique_keys_reference(&obj, max));
+    }
+}
+
+#[test]
+fn unique_key_check_at_block_boundaries() {
+    for n in [15usize, 16, 17, 32, 33] {
+        let members: std::vec::Vec<_> = (0..n).map(|i| std::format!("\"k{i}\":{i}")).collect();
+        let doc = std::format!("{{{}}}", members.join(","));
+        let obj = parse(doc.as_bytes()).unwrap().as_object().unwrap();
+        assert_eq!(obj.check_unique_keys(n), Ok(n));
+        assert_eq!(
+            obj.check_unique_keys(n - 1).unwrap_err().kind,
+            ErrorKind::TooManyMembers
+        );
+        // The last key repeats the first: found across blocks.
+        let doc = std::format!("{{{},\"k0\":0}}", members.join(","));
+        let obj = parse(doc.as_bytes()).unwrap().as_object().unwrap();
+        assert_eq!(
+            obj.check_unique_keys(n + 1),
+            unique_keys_reference(&obj, n + 1)
+        );
+        assert_eq!(
+            obj.check_unique_keys(n + 1).unwrap_err().kind,
+            ErrorKind::DuplicateKey
+        );
     }
 }

@@ -155,45 +155,55 @@ impl<'a> InputRequest<'a> {
                 }),
             }
         } else if method.eq_str("sampling/createMessage") {
-            let p = params.ok_or(Violation::BadInputRequest)?;
-            let [messages, max_tokens, system_prompt, tools, include_context] =
-                p.get_unique_many([
-                    "messages",
-                    "maxTokens",
-                    "systemPrompt",
-                    "tools",
-                    "includeContext",
-                ]);
-            field(messages)?
-                .and_then(|m| m.as_array())
-                .ok_or(Violation::BadInputRequest)?;
-            let max_tokens = field(max_tokens)?
-                .and_then(|m| m.as_u64())
-                .ok_or(Violation::BadInputRequest)?;
-            let system_prompt = match field(system_prompt)? {
-                None => None,
-                Some(s) => Some(s.as_str().ok_or(Violation::BadInputRequest)?),
-            };
-            let has_tools = match field(tools)? {
-                None => false,
-                Some(t) => !t.as_array().ok_or(Violation::BadInputRequest)?.is_empty(),
-            };
-            let wants_context = match field(include_context)? {
-                None => false,
-                Some(c) => !c.as_str().ok_or(Violation::BadInputRequest)?.eq_str("none"),
-            };
-            Ok(InputRequest::Sampling {
-                params: p,
-                system_prompt,
-                max_tokens,
-                has_tools,
-                wants_context,
-            })
+            Self::parse_sampling_params(params.ok_or(Violation::BadInputRequest)?)
         } else if method.eq_str("roots/list") {
             Ok(InputRequest::Roots)
         } else {
             Err(Violation::UnknownInputMethod)
         }
+    }
+
+    /// Reads the `params` object of a `sampling/createMessage` request on its
+    /// own (`messages` array and `maxTokens` required). Servers use it to check
+    /// params they are about to send, before any byte is written.
+    pub fn parse_sampling_params(p: Object<'a>) -> Result<Self, Violation> {
+        // One walk of the params for the five members (the conversation in
+        // `messages` can be most of the message).
+        let [messages, max_tokens, system_prompt, tools, include_context] = p.get_unique_many([
+            "messages",
+            "maxTokens",
+            "systemPrompt",
+            "tools",
+            "includeContext",
+        ]);
+        let field = |r: Result<Option<Value<'a>>, crate::json::Error>| {
+            r.map_err(|_| Violation::BadInputRequest)
+        };
+        field(messages)?
+            .and_then(|m| m.as_array())
+            .ok_or(Violation::BadInputRequest)?;
+        let max_tokens = field(max_tokens)?
+            .and_then(|m| m.as_u64())
+            .ok_or(Violation::BadInputRequest)?;
+        let system_prompt = match field(system_prompt)? {
+            None => None,
+            Some(s) => Some(s.as_str().ok_or(Violation::BadInputRequest)?),
+        };
+        let has_tools = match field(tools)? {
+            None => false,
+            Some(t) => !t.as_array().ok_or(Violation::BadInputRequest)?.is_empty(),
+        };
+        let wants_context = match field(include_context)? {
+            None => false,
+            Some(c) => !c.as_str().ok_or(Violation::BadInputRequest)?.eq_str("none"),
+        };
+        Ok(InputRequest::Sampling {
+            params: p,
+            system_prompt,
+            max_tokens,
+            has_tools,
+            wants_context,
+        })
     }
 }
 

@@ -342,7 +342,11 @@ fn error_emitters() {
     let mut w = Writer::new(&mut buf);
     error::write_invalid_request_state(&mut w, None);
     let n = w.finish().unwrap();
-    assert_eq!(&buf[..n], br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"Invalid or expired requestState"}}"#);
+    // No id known: the member is omitted (the schema forbids a null RequestId).
+    assert_eq!(
+        &buf[..n],
+        br#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid or expired requestState"}}"#
+    );
     let mut w = Writer::new(&mut buf);
     write_request_head(&mut w, &Id::Number(3), "tools/call");
     w.raw(b"{}}");

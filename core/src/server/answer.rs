@@ -1,0 +1,294 @@
+//! Reading the client's answers out of `inputResponses`, by key and kind.
+//!
+//! The lookup returns `Ok(None)` when the key is absent: the natural next step
+//! is to ask again (the spec: a missing answer is re-requested, never an
+//! error). Keys the server does not look up are never judged, however
+//! malformed. An answer that is present under a key the server needs but is
+//! of another kind, or unreadable, is an error (`-32602`): the client sent
+//! something the server cannot use and asking again would loop.
+
+use core::fmt;
+
+use crate::json::{Array, JsonStr, Object, Value};
+use crate::wire::{ElicitAction, ErrorCode, InputResponse, InputResponses, ResponseKind};
+
+/// A present answer the server cannot use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerError {
+    /// The answer is a complete result of another kind (e.g. a roots list
+    /// where an elicitation result was asked for).
+    WrongKind {
+        /// The kind the server asked for.
+        expected: ResponseKind,
+        /// The kind the client sent.
+        found: ResponseKind,
+    },
+    /// The answer is not an object, or lacks or mistypes the fields of the
+    /// kind asked for (unknown `action`, `content` not an object, a root
+    /// without a string `uri`, a duplicated member, ...).
+    Malformed {
+        /// The kind the server asked for.
+        expected: ResponseKind,
+    },
+}
+
+impl AnswerError {
+    /// The MCP error code to answer with: `-32602`.
+    pub const fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidParams
+    }
+
+    /// The kind the server asked for.
+    pub const fn expected(&self) -> ResponseKind {
+        match *self {
+            AnswerError::WrongKind { expected, .. } | AnswerError::Malformed { expected } => {
+                expected
+            }
+        }
+    }
+}
+
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnswerError::WrongKind { expected, found } => {
+                write!(
+                    f,
+                    "expected a {expected:?} result, found a {found:?} result"
+                )
+            }
+            AnswerError::Malformed { expected } => write!(f, "malformed {expected:?} result"),
+        }
+    }
+}
+
+/// The user's answer to an elicitation (`ElicitResult`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ElicitAnswer<'a> {
+    /// accept / decline / cancel.
+    pub action: ElicitAction,
+    /// The submitted form values (`accept` only; `None` for URL mode, and
+    /// always `None` for decline and cancel, whatever was sent).
+    pub content: Option<Object<'a>>,
+}
+
+impl<'a> ElicitAnswer<'a> {
+    /// The submitted value of form field `name` (`Ok(None)` when absent or
+    /// when nothing was accepted). A field sent twice is
+    /// [`AnswerError::Malformed`]: the server must not pick one of two
+    /// answers the user may not have given.
+    pub fn field(&self, name: &str) -> Result<Option<Value<'a>>, AnswerError> {
+        match self.content {
+            None => Ok(None),
+            Some(c) => c.get_unique(name).map_err(|_| AnswerError::Malformed {
+                expected: ResponseKind::Elicit,
+            }),
+        }
+    }
+}
+
+/// An LLM's answer to a sampling request (`CreateMessageResult`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SamplingAnswer<'a> {
+    /// `role` (`"assistant"` or `"user"`).
+    pub role: JsonStr<'a>,
+    /// `content`: one content block (object) or an array of them, raw.
+    pub content: Value<'a>,
+    /// `model`: the model that answered.
+    pub model: JsonStr<'a>,
+    /// `stopReason`, when given.
+    pub stop_reason: Option<JsonStr<'a>>,
+    /// The whole result object.
+    pub raw: Object<'a>,
+}
+
+impl<'a> SamplingAnswer<'a> {
+    /// The text of the answer when `content` is a single text block.
+    pub fn text(&self) -> Option<JsonStr<'a>> {
+        let c = self.content.as_object()?;
+        let is_text = c.get("type").and_then(|t| t.as_str())?.eq_str("text");
+        if is_text {
+            c.get("text").and_then(|t| t.as_str())
+        } else {
+            None
+        }
+    }
+}
+
+/// One root the client offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootEntry<'a> {
+    /// `uri` (the spec requires `file://`; check it before use).
+    pub uri: JsonStr<'a>,
+    /// `name`, when given.
+    pub name: Option<JsonStr<'a>>,
+}
+
+/// The client's roots (`ListRootsResult`). Every entry was validated on
+/// lookup, so iteration cannot fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootsAnswer<'a> {
+    roots: Array<'a>,
+}
+
+impl<'a> RootsAnswer<'a> {
+    /// The roots in the order sent.
+    pub fn iter(&self) -> impl Iterator<Item = RootEntry<'a>> + 'a {
+        self.roots.iter().filter_map(|v| root_entry(v).ok())
+    }
+
+    /// Number of roots.
+    pub fn len(&self) -> usize {
+        self.roots.len()
+    }
+
+    /// Whether the client offered no roots.
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+    }
+}
+
+fn root_entry(v: Value<'_>) -> Result<RootEntry<'_>, AnswerError> {
+    let bad = AnswerError::Malformed {
+        expected: ResponseKind::Roots,
+    };
+    let o = v.as_object().ok_or(bad)?;
+    let uri = o
+        .get_unique("uri")
+        .map_err(|_| bad)?
+        .and_then(|u| u.as_str())
+        .ok_or(bad)?;
+    let name = match o.get_unique("name").map_err(|_| bad)? {
+        None => None,
+        Some(n) => Some(n.as_str().ok_or(bad)?),
+    };
+    Ok(RootEntry { uri, name })
+}
+
+/// Finds `key` and checks it answers `expected`. `Ok(None)`: absent.
+fn lookup<'a>(
+    responses: Option<InputResponses<'a>>,
+    key: &str,
+    expected: ResponseKind,
+) -> Result<Option<Object<'a>>, AnswerError> {
+    let Some(map) = responses else {
+        return Ok(None);
+    };
+    // Keys are unique (checked at parse), so the first match is the only one.
+    let Some(v) = map.raw().get(key) else {
+        return Ok(None);
+    };
+    let bad = AnswerError::Malformed { expected };
+    let entry = InputResponse::parse(v).ok_or(bad)?;
+    match entry.kind() {
+        Some(found) if found == expected => Ok(Some(entry.value)),
+        Some(found) => Err(AnswerError::WrongKind { expected, found }),
+        None => Err(bad),
+    }
+}
+
+/// The elicitation answer under `key`.
+pub fn elicit_answer<'a>(
+    responses: Option<InputResponses<'a>>,
+    key: &str,
+) -> Result<Option<ElicitAnswer<'a>>, AnswerError> {
+    let Some(o) = lookup(responses, key, ResponseKind::Elicit)? else {
+        return Ok(None);
+    };
+    let bad = AnswerError::Malformed {
+        expected: ResponseKind::Elicit,
+    };
+    let action = o
+        .get_unique("action")
+        .map_err(|_| bad)?
+        .and_then(|a| a.as_str())
+        .and_then(|a| ElicitAction::parse(&a))
+        .ok_or(bad)?;
+    let content = match o.get_unique("content").map_err(|_| bad)? {
+        None => None,
+        Some(c) => Some(c.as_object().ok_or(bad)?),
+    };
+    Ok(Some(ElicitAnswer {
+        action,
+        content: if action == ElicitAction::Accept {
+            content
+        } else {
+            None
+        },
+    }))
+}
+
+/// The sampling answer under `key`.
+pub fn sampling_answer<'a>(
+    responses: Option<InputResponses<'a>>,
+    key: &str,
+) -> Result<Option<SamplingAnswer<'a>>, AnswerError> {
+    let Some(o) = lookup(responses, key, ResponseKind::Sampling)? else {
+        return Ok(None);
+    };
+    let bad = AnswerError::Malformed {
+        expected: ResponseKind::Sampling,
+    };
+    let field = |k: &str| o.get_unique(k).map_err(|_| bad);
+    let role = field("role")?.and_then(|r| r.as_str()).ok_or(bad)?;
+    if !(role.eq_str("assistant") || role.eq_str("user")) {
+        return Err(bad);
+    }
+    let model = field("model")?.and_then(|m| m.as_str()).ok_or(bad)?;
+    let content = field("content")?.ok_or(bad)?;
+    if content.as_object().is_none() && content.as_array().is_none() {
+        return Err(bad);
+    }
+    let stop_reason = match field("stopReason")? {
+        None => None,
+        Some(s) => Some(s.as_str().ok_or(bad)?),
+    };
+    Ok(Some(SamplingAnswer {
+        role,
+        content,
+        model,
+        stop_reason,
+        raw: o,
+    }))
+}
+
+/// The roots answer under `key`.
+pub fn roots_answer<'a>(
+    responses: Option<InputResponses<'a>>,
+    key: &str,
+) -> Result<Option<RootsAnswer<'a>>, AnswerError> {
+    let Some(o) = lookup(responses, key, ResponseKind::Roots)? else {
+        return Ok(None);
+    };
+    let bad = AnswerError::Malformed {
+        expected: ResponseKind::Roots,
+    };
+    let roots = o
+        .get_unique("roots")
+        .map_err(|_| bad)?
+        .and_then(|r| r.as_array())
+        .ok_or(bad)?;
+    for r in roots.iter() {
+        root_entry(r)?;
+    }
+    Ok(Some(RootsAnswer { roots }))
+}
+
+impl<'a> super::ServerRequest<'a> {
+    /// The elicitation answer under `key`: `Ok(None)` when the client sent
+    /// none (ask again), an error when what it sent under `key` is not a
+    /// usable elicitation result.
+    pub fn elicit_answer(&self, key: &str) -> Result<Option<ElicitAnswer<'a>>, AnswerError> {
+        elicit_answer(self.input_responses, key)
+    }
+
+    /// The sampling answer under `key` (see [`Self::elicit_answer`]).
+    pub fn sampling_answer(&self, key: &str) -> Result<Option<SamplingAnswer<'a>>, AnswerError> {
+        sampling_answer(self.input_responses, key)
+    }
+
+    /// The roots answer under `key` (see [`Self::elicit_answer`]).
+    pub fn roots_answer(&self, key: &str) -> Result<Option<RootsAnswer<'a>>, AnswerError> {
+        roots_answer(self.input_responses, key)
+    }
+}

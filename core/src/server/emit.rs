@@ -1,0 +1,290 @@
+//! Complete results and every error a server sends, into caller buffers.
+//!
+//! Each writer emits one whole JSON-RPC message and returns its length, or
+//! the exact size needed when `out` is too small.
+
+use core::fmt;
+
+use crate::json::{self, BufferTooSmall, JsonStr, ParseLimits, Writer};
+use crate::wire::envelope::write_result_head;
+use crate::wire::error::{self as wire_error, write_error_response};
+use crate::wire::{ClientCapabilities, ErrorCode, Id, ResponseKind, PROTOCOL_VERSION};
+
+use super::answer::AnswerError;
+use super::request::ServerRequestError;
+
+/// Why a complete result was not written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompleteError {
+    /// The result bytes are not a JSON object, nor a list of object members
+    /// (the reader's error, offsets relative to the given bytes for an
+    /// object, to the emitted result object for members).
+    InvalidJson(json::Error),
+    /// The caller's object already has a `resultType` other than
+    /// `"complete"`, or more than one, or the members form names one (the
+    /// writer adds it there).
+    ConflictingResultType,
+    /// The output buffer is too small; `needed` is the exact size.
+    BufferTooSmall {
+        /// Bytes the whole message needs.
+        needed: usize,
+    },
+}
+
+impl fmt::Display for CompleteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// Generous limits for checking the app's own result bytes: the app is not
+/// the attacker, the point is that the output is one well-formed object.
+const APP_JSON_LIMITS: ParseLimits = ParseLimits {
+    max_depth: json::MAX_DEPTH_LIMIT,
+    max_bytes: usize::MAX,
+};
+
+const RESULT_TYPE_COMPLETE: &[u8] = b"\"resultType\":\"complete\"";
+
+fn trim_ws(b: &[u8]) -> &[u8] {
+    let is_ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    let start = b.iter().position(|c| !is_ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !is_ws(c)).map_or(start, |e| e + 1);
+    b.get(start..end).unwrap_or(&[])
+}
+
+/// Writes a complete result: `{"jsonrpc":"2.0","id":..,"result":{"resultType":
+/// "complete",..}}`.
+///
+/// `result` is either a whole JSON object (`{"content":[..]}`), whose members
+/// are kept as sent with `resultType` put first (an object that already says
+/// `"resultType":"complete"` is written as is; any other `resultType` is
+/// refused), or the members alone (`"content":[..],"isError":false`, or
+/// nothing for an empty result), which must not name `resultType`.
+///
+/// An object is validated before anything is written. Members are validated
+/// in place once written, so with a too-small `out` the error for malformed
+/// members comes on the call that has room.
+pub fn write_complete(out: &mut [u8], id: &Id<'_>, result: &[u8]) -> Result<usize, CompleteError> {
+    let body = trim_ws(result);
+    let mut w = Writer::new(out);
+    write_result_head(&mut w, id);
+    if body.first() == Some(&b'{') {
+        let obj = json::parse_with(body, &APP_JSON_LIMITS)
+            .map_err(CompleteError::InvalidJson)?
+            .as_object()
+            .ok_or(CompleteError::ConflictingResultType)?;
+        match obj
+            .get_unique("resultType")
+            .map_err(|_| CompleteError::ConflictingResultType)?
+        {
+            Some(rt) if rt.as_str().is_some_and(|s| s.eq_str("complete")) => {
+                w.raw(obj.raw());
+            }
+            Some(_) => return Err(CompleteError::ConflictingResultType),
+            None => {
+                w.byte(b'{').raw(RESULT_TYPE_COMPLETE);
+                // The members between the braces, as sent.
+                let inner = trim_ws(
+                    obj.raw()
+                        .get(1..obj.raw().len().saturating_sub(1))
+                        .unwrap_or(&[]),
+                );
+                if !inner.is_empty() {
+                    w.byte(b',').raw(inner);
+                }
+                w.byte(b'}');
+            }
+        }
+        w.byte(b'}');
+        return w
+            .finish()
+            .map_err(|e| CompleteError::BufferTooSmall { needed: e.needed });
+    }
+    let start = w.len();
+    w.byte(b'{').raw(RESULT_TYPE_COMPLETE);
+    if !body.is_empty() {
+        w.byte(b',').raw(body);
+    }
+    w.byte(b'}');
+    let end = w.len();
+    w.byte(b'}');
+    if let Some(written) = w.written() {
+        // The result span alone must be one object (this also rejects
+        // members that close the object early and smuggle envelope members).
+        let span = written.get(start..end).unwrap_or(&[]);
+        let obj = json::parse_with(span, &APP_JSON_LIMITS)
+            .map_err(CompleteError::InvalidJson)?
+            .as_object()
+            .ok_or(CompleteError::ConflictingResultType)?;
+        if obj.get_unique("resultType").is_err() {
+            return Err(CompleteError::ConflictingResultType);
+        }
+    }
+    w.finish()
+        .map_err(|e| CompleteError::BufferTooSmall { needed: e.needed })
+}
+
+fn done(w: Writer<'_>) -> Result<usize, BufferTooSmall> {
+    w.finish()
+}
+
+/// `-32700 Parse error` without an `id` member (the id of unreadable JSON is
+/// unknown).
+pub fn write_parse_error(out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+    write_error(
+        out,
+        None,
+        ErrorCode::ParseError,
+        ErrorCode::ParseError.default_message(),
+    )
+}
+
+/// `-32600 Invalid Request` (no `id` member when it could not be read).
+pub fn write_invalid_request(out: &mut [u8], id: Option<&Id<'_>>) -> Result<usize, BufferTooSmall> {
+    let code = ErrorCode::InvalidRequest;
+    write_error(out, id, code, code.default_message())
+}
+
+/// `-32601 Method not found`.
+pub fn write_method_not_found(out: &mut [u8], id: &Id<'_>) -> Result<usize, BufferTooSmall> {
+    let code = ErrorCode::MethodNotFound;
+    write_error(out, Some(id), code, code.default_message())
+}
+
+/// `-32602` with the app's message (unknown tool, bad arguments, ...).
+pub fn write_invalid_params(
+    out: &mut [u8],
+    id: &Id<'_>,
+    message: &str,
+) -> Result<usize, BufferTooSmall> {
+    write_error(out, Some(id), ErrorCode::InvalidParams, message)
+}
+
+/// `-32603 Internal error`.
+pub fn write_internal_error(out: &mut [u8], id: Option<&Id<'_>>) -> Result<usize, BufferTooSmall> {
+    let code = ErrorCode::InternalError;
+    write_error(out, id, code, code.default_message())
+}
+
+/// `-32020`: an HTTP header (e.g. `MCP-Protocol-Version`) is missing, malformed
+/// or does not match the body. `message` says which.
+pub fn write_header_mismatch(
+    out: &mut [u8],
+    id: Option<&Id<'_>>,
+    message: &str,
+) -> Result<usize, BufferTooSmall> {
+    write_error(out, id, ErrorCode::HeaderMismatch, message)
+}
+
+/// `-32021` with `data.requiredCapabilities` (e.g. the `missing` of
+/// [`super::BuildError::MissingCapability`]).
+pub fn write_missing_capability(
+    out: &mut [u8],
+    id: &Id<'_>,
+    required: &ClientCapabilities,
+) -> Result<usize, BufferTooSmall> {
+    let mut w = Writer::new(out);
+    wire_error::write_missing_capability(&mut w, Some(id), required);
+    done(w)
+}
+
+/// `-32022` with `data.requested` (the client's value, echoed as sent) and
+/// `data.supported` (`supported`, e.g. `&[PROTOCOL_VERSION]`).
+pub fn write_unsupported_version(
+    out: &mut [u8],
+    id: Option<&Id<'_>>,
+    requested: &JsonStr<'_>,
+    supported: &[&str],
+) -> Result<usize, BufferTooSmall> {
+    let code = ErrorCode::UnsupportedProtocolVersion;
+    let mut w = Writer::new(out);
+    write_error_open(&mut w, id, code);
+    w.str(code.default_message())
+        .raw(b",\"data\":{\"requested\":")
+        .json_str_raw(requested)
+        .raw(b",\"supported\":[");
+    let mut first = true;
+    for s in supported {
+        w.comma(&mut first).str(s);
+    }
+    w.raw(b"]}}}");
+    done(w)
+}
+
+/// `-32602 "Invalid or expired requestState"`: the one answer to every
+/// `requestState` that fails to unseal or verify, whatever the reason (log
+/// the reason, never send it).
+pub fn write_invalid_request_state(out: &mut [u8], id: &Id<'_>) -> Result<usize, BufferTooSmall> {
+    let mut w = Writer::new(out);
+    wire_error::write_invalid_request_state(&mut w, Some(id));
+    done(w)
+}
+
+/// The error response for a request that failed [`super::ServerRequest::parse`]:
+/// `-32700` (no id), `-32600`, `-32022` (with requested/supported) or
+/// `-32602` naming the member at fault.
+pub fn write_request_error(
+    out: &mut [u8],
+    err: &ServerRequestError<'_>,
+) -> Result<usize, BufferTooSmall> {
+    if let super::RequestErrorKind::UnsupportedProtocolVersion { requested } = err.kind {
+        return write_unsupported_version(out, err.id.as_ref(), &requested, &[PROTOCOL_VERSION]);
+    }
+    let (prefix, field) = err.message_parts();
+    let mut w = Writer::new(out);
+    write_error_open(&mut w, err.id.as_ref(), err.code());
+    w.str_chars(prefix.chars().chain(field.unwrap_or("").chars()))
+        .raw(b"}}");
+    done(w)
+}
+
+/// `-32602` for an answer the server cannot use ([`AnswerError`]), naming
+/// the key: `Invalid params: inputResponses["key"] is not an elicitation
+/// result` / `... is a malformed elicitation result`.
+pub fn write_answer_error(
+    out: &mut [u8],
+    id: &Id<'_>,
+    key: &str,
+    err: &AnswerError,
+) -> Result<usize, BufferTooSmall> {
+    let suffix = match (err, err.expected()) {
+        (AnswerError::WrongKind { .. }, ResponseKind::Elicit) => "\"] is not an elicitation result",
+        (AnswerError::WrongKind { .. }, ResponseKind::Sampling) => "\"] is not a sampling result",
+        (AnswerError::WrongKind { .. }, ResponseKind::Roots) => "\"] is not a roots result",
+        (AnswerError::Malformed { .. }, ResponseKind::Elicit) => {
+            "\"] is a malformed elicitation result"
+        }
+        (AnswerError::Malformed { .. }, ResponseKind::Sampling) => {
+            "\"] is a malformed sampling result"
+        }
+        (AnswerError::Malformed { .. }, ResponseKind::Roots) => "\"] is a malformed roots result",
+    };
+    let mut w = Writer::new(out);
+    write_error_open(&mut w, Some(id), err.code());
+    w.str_chars(
+        "Invalid params: inputResponses[\""
+            .chars()
+            .chain(key.chars())
+            .chain(suffix.chars()),
+    )
+    .raw(b"}}");
+    done(w)
+}
+
+/// See [`crate::wire::error::write_error_open`] (the `id` member is
+/// omitted when unknown, as the schema requires).
+fn write_error_open(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: ErrorCode) {
+    crate::wire::error::write_error_open(w, id, code.code());
+}
+
+fn write_error(
+    out: &mut [u8],
+    id: Option<&Id<'_>>,
+    code: ErrorCode,
+    message: &str,
+) -> Result<usize, BufferTooSmall> {
+    let mut w = Writer::new(out);
+    write_error_response(&mut w, id, code.code(), message, None);
+    done(w)
+}

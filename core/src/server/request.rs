@@ -1,0 +1,781 @@
+//! Reading one incoming message: the request, its `_meta`, its MRTR fields.
+
+use core::fmt;
+
+use crate::json::{self, BufferTooSmall, JsonStr, Kind, Object, Value};
+use crate::wire::error::INVALID_REQUEST_STATE_MESSAGE;
+use crate::wire::task::META_RELATED_TASK;
+use crate::wire::{
+    parse_message, ClientCapabilities, EnvelopeError, ErrorCode, Id, InputResponse, InputResponses,
+    Message, Violation, WireError, WireLimits, META_CLIENT_CAPABILITIES, META_CLIENT_INFO,
+    META_PROTOCOL_VERSION, PROTOCOL_VERSION,
+};
+
+/// The client requests of the 2026-07-28 schema (`ClientRequest`). Their
+/// params must carry `_meta` with the protocol version and the client's
+/// capabilities; other methods (task methods, unknown methods) may omit it.
+pub const CORE_REQUEST_METHODS: [&str; 10] = [
+    "server/discover",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "subscriptions/listen",
+    "prompts/list",
+    "prompts/get",
+    "tools/list",
+    "tools/call",
+    "completion/complete",
+];
+
+/// Whether requests of the core methods must carry `_meta`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MetaPolicy {
+    /// The 2026-07-28 schema: `_meta` with the protocol version and the
+    /// client's capabilities on every core request; missing is `-32602`.
+    #[default]
+    Required,
+    /// Also accept requests without them (SEP-draft clients, which sent
+    /// neither). `_meta` is still validated when present; the request then
+    /// has `meta: None` or missing members, and what to answer is the app's
+    /// policy (nothing is declared, so nothing may be asked).
+    Optional,
+}
+
+/// The method of a request, with the ones the server half reads named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method<'a> {
+    /// `tools/call` (MRTR: may be answered with `input_required`).
+    ToolsCall,
+    /// `prompts/get` (MRTR).
+    PromptsGet,
+    /// `resources/read` (MRTR).
+    ResourcesRead,
+    /// `tasks/get`: `params.taskId`.
+    TasksGet,
+    /// `tasks/result`: `params.taskId` (MRTR in the SEP's task dialect).
+    TasksResult,
+    /// `tasks/cancel`: `params.taskId`.
+    TasksCancel,
+    /// `tasks/input_response` (SEP task dialect): `inputResponses` and
+    /// `_meta["io.modelcontextprotocol/related-task"].taskId`.
+    TasksInputResponse,
+    /// `tasks/update` (Tasks extension): `taskId` and `inputResponses`.
+    TasksUpdate,
+    /// Any other method; the name is kept so the app can route it or answer
+    /// `-32601`.
+    Other(JsonStr<'a>),
+}
+
+impl<'a> Method<'a> {
+    fn from_name(name: JsonStr<'a>) -> Self {
+        const NAMED: [(&str, Method<'static>); 8] = [
+            ("tools/call", Method::ToolsCall),
+            ("prompts/get", Method::PromptsGet),
+            ("resources/read", Method::ResourcesRead),
+            ("tasks/get", Method::TasksGet),
+            ("tasks/result", Method::TasksResult),
+            ("tasks/cancel", Method::TasksCancel),
+            ("tasks/input_response", Method::TasksInputResponse),
+            ("tasks/update", Method::TasksUpdate),
+        ];
+        for (s, m) in NAMED {
+            if name.eq_str(s) {
+                return m;
+            }
+        }
+        Method::Other(name)
+    }
+
+    /// The wire name, for the named methods (`None` for [`Method::Other`]).
+    pub const fn name(&self) -> Option<&'static str> {
+        Some(match self {
+            Method::ToolsCall => "tools/call",
+            Method::PromptsGet => "prompts/get",
+            Method::ResourcesRead => "resources/read",
+            Method::TasksGet => "tasks/get",
+            Method::TasksResult => "tasks/result",
+            Method::TasksCancel => "tasks/cancel",
+            Method::TasksInputResponse => "tasks/input_response",
+            Method::TasksUpdate => "tasks/update",
+            Method::Other(_) => return None,
+        })
+    }
+
+    /// Whether the decoded method name equals `s`.
+    pub fn is(&self, s: &str) -> bool {
+        match (self, self.name()) {
+            (Method::Other(n), _) => n.eq_str(s),
+            (_, Some(n)) => n == s,
+            (_, None) => false,
+        }
+    }
+
+    /// Whether the server may answer this method with an `InputRequiredResult`
+    /// (`tools/call`, `prompts/get`, `resources/read`, `tasks/result`).
+    pub fn allows_input_required(&self) -> bool {
+        matches!(
+            self,
+            Method::ToolsCall | Method::PromptsGet | Method::ResourcesRead | Method::TasksResult
+        )
+    }
+
+    /// Whether the 2026-07-28 schema requires `_meta` (protocol version and
+    /// client capabilities) on this method.
+    pub fn requires_meta(&self) -> bool {
+        match self {
+            Method::ToolsCall | Method::PromptsGet | Method::ResourcesRead => true,
+            Method::Other(n) => CORE_REQUEST_METHODS.iter().any(|m| n.eq_str(m)),
+            _ => false,
+        }
+    }
+
+    /// Whether `inputResponses` and `requestState` are read from the params.
+    fn carries_answers(&self) -> bool {
+        self.allows_input_required() || matches!(self, Method::TasksInputResponse)
+    }
+}
+
+/// The client's self-description (`io.modelcontextprotocol/clientInfo`), as
+/// sent: for display and logs only (the spec forbids trusting it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeclaredClientInfo<'a> {
+    /// `name`.
+    pub name: JsonStr<'a>,
+    /// `version`.
+    pub version: JsonStr<'a>,
+    /// The whole object (title, icons, ... are in here).
+    pub raw: Object<'a>,
+}
+
+/// The MRTR members of a request's `params._meta`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RequestMeta<'a> {
+    /// The whole `_meta` object (for `progressToken`, `logLevel`, app keys).
+    pub raw: Object<'a>,
+    /// `io.modelcontextprotocol/protocolVersion`. When present it equals
+    /// [`PROTOCOL_VERSION`] (any other value fails the parse with `-32022`).
+    /// Always present on methods where [`Method::requires_meta`] holds.
+    pub protocol_version: Option<JsonStr<'a>>,
+    /// `io.modelcontextprotocol/clientCapabilities`, parsed. Always present on
+    /// methods where [`Method::requires_meta`] holds.
+    pub client_capabilities: Option<ClientCapabilities>,
+    /// The raw capabilities object (for capabilities mrtr does not model).
+    pub client_capabilities_raw: Option<Object<'a>>,
+    /// `io.modelcontextprotocol/clientInfo`, when sent.
+    pub client_info: Option<DeclaredClientInfo<'a>>,
+    /// `io.modelcontextprotocol/related-task.taskId`, when sent.
+    pub related_task: Option<JsonStr<'a>>,
+}
+
+/// A parsed client request.
+///
+/// Every span borrows from the request bytes. Fields that do not apply to the
+/// method are `None`. Construction goes through [`ServerRequest::parse`] only,
+/// so the invariants documented on each field hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerRequest<'a> {
+    /// The JSON-RPC id, to answer with.
+    pub id: Id<'a>,
+    /// The method.
+    pub method: Method<'a>,
+    /// The whole `params` object, when present.
+    pub params: Option<Object<'a>>,
+    /// `params._meta`, when present (always present when
+    /// [`Method::requires_meta`] holds).
+    pub meta: Option<RequestMeta<'a>>,
+    /// `name` (`tools/call`, `prompts/get`; required there).
+    pub name: Option<JsonStr<'a>>,
+    /// `uri` (`resources/read`; required there).
+    pub uri: Option<JsonStr<'a>>,
+    /// `arguments` (`tools/call`, `prompts/get`; optional), raw as sent. For
+    /// `prompts/get` every value is a string.
+    pub arguments: Option<Object<'a>>,
+    /// `task` (task augmentation of `tools/call` etc., seed dialect), raw.
+    pub task: Option<Object<'a>>,
+    /// `inputResponses`: an object with unique keys, at most
+    /// [`WireLimits::max_input_requests`] of them, none longer than
+    /// [`WireLimits::max_key_bytes`]. Entries are judged only when looked up.
+    pub input_responses: Option<InputResponses<'a>>,
+    /// `requestState` exactly as sent (a string token, quotes and escapes
+    /// included). Pass it to the unsealer; never trust it before that.
+    pub request_state: Option<JsonStr<'a>>,
+    /// The task a task method is about: `params.taskId` (`tasks/get`,
+    /// `tasks/result`, `tasks/cancel`, `tasks/update`) or the related-task
+    /// `_meta` (`tasks/input_response`). Required on those methods.
+    pub task_id: Option<JsonStr<'a>>,
+}
+
+/// A notification (no id): the HTTP layer answers `202 Accepted`, never a
+/// JSON-RPC response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerNotification<'a> {
+    /// The method (`notifications/cancelled`, ...).
+    pub method: JsonStr<'a>,
+    /// The params object, unvalidated.
+    pub params: Option<Object<'a>>,
+}
+
+/// What arrived.
+// No heap to box into: the request is the common case and the value lives
+// once on the stack per message, so the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Incoming<'a> {
+    /// A request to answer.
+    Request(ServerRequest<'a>),
+    /// A notification: no response (HTTP: `202 Accepted`).
+    Notification(ServerNotification<'a>),
+    /// A JSON-RPC response from the client. MRTR servers send no requests, so
+    /// there is nothing it can answer; no response (HTTP: `202 Accepted`).
+    Response,
+}
+
+/// The request member an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// `params`.
+    Params,
+    /// `params._meta`.
+    Meta,
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]`.
+    ProtocolVersion,
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]`.
+    ClientCapabilities,
+    /// `_meta["io.modelcontextprotocol/clientInfo"]`.
+    ClientInfo,
+    /// `_meta["io.modelcontextprotocol/related-task"]`.
+    RelatedTask,
+    /// `name`.
+    Name,
+    /// `uri`.
+    Uri,
+    /// `arguments`.
+    Arguments,
+    /// `task`.
+    Task,
+    /// `inputResponses`.
+    InputResponses,
+    /// `requestState`.
+    RequestState,
+    /// `taskId`.
+    TaskId,
+}
+
+impl Field {
+    /// The member's name on the wire.
+    pub const fn wire_name(self) -> &'static str {
+        match self {
+            Field::Params => "params",
+            Field::Meta => "_meta",
+            Field::ProtocolVersion => META_PROTOCOL_VERSION,
+            Field::ClientCapabilities => META_CLIENT_CAPABILITIES,
+            Field::ClientInfo => META_CLIENT_INFO,
+            Field::RelatedTask => META_RELATED_TASK,
+            Field::Name => "name",
+            Field::Uri => "uri",
+            Field::Arguments => "arguments",
+            Field::Task => "task",
+            Field::InputResponses => "inputResponses",
+            Field::RequestState => "requestState",
+            Field::TaskId => "taskId",
+        }
+    }
+}
+
+/// Why a message cannot be served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestErrorKind<'a> {
+    /// Not acceptable JSON (syntax, UTF-8, nesting depth, size): `-32700`.
+    Json(json::Error),
+    /// JSON, but not a JSON-RPC 2.0 request: `-32600`.
+    Envelope(EnvelopeError),
+    /// A required member is absent: `-32602`.
+    Missing(Field),
+    /// A member has the wrong type or shape: `-32602`. (For
+    /// [`Field::RequestState`] the wire message is the frozen
+    /// `"Invalid or expired requestState"`.)
+    Malformed(Field),
+    /// A member the server reads occurs twice in its object: `-32602`.
+    Duplicate(Field),
+    /// The request names a protocol revision other than `2026-07-28`:
+    /// `-32022` with `data.requested` (this token) and `data.supported`.
+    UnsupportedProtocolVersion {
+        /// The revision the client asked for, as sent.
+        requested: JsonStr<'a>,
+    },
+    /// `inputResponses` has more entries than
+    /// [`WireLimits::max_input_requests`]: `-32602`.
+    TooManyInputResponses,
+    /// An `inputResponses` key is longer than [`WireLimits::max_key_bytes`]
+    /// (decoded): `-32602`. No key the server asked for can be that long.
+    InputResponseKeyTooLong,
+    /// Two `inputResponses` keys decode to the same text: `-32602`.
+    DuplicateInputResponseKey,
+    /// An `inputResponses` entry is not an object, or is the SEP draft's
+    /// `{"result": ..}` wrapping around something that is not an object:
+    /// `-32602`. (Objects of an unknown shape under keys the server does not
+    /// read are ignored; these are not results of any kind.)
+    InputResponseNotAnObject,
+}
+
+/// A request that cannot be served, with the id to answer (`None`: answer
+/// with `"id": null`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerRequestError<'a> {
+    /// The request id when it could be read.
+    pub id: Option<Id<'a>>,
+    /// What is wrong.
+    pub kind: RequestErrorKind<'a>,
+}
+
+impl<'a> ServerRequestError<'a> {
+    fn new(id: Id<'a>, kind: RequestErrorKind<'a>) -> Self {
+        ServerRequestError { id: Some(id), kind }
+    }
+
+    /// The MCP error code to answer with.
+    pub fn code(&self) -> ErrorCode {
+        match self.kind {
+            RequestErrorKind::Json(_) => ErrorCode::ParseError,
+            RequestErrorKind::Envelope(_) => ErrorCode::InvalidRequest,
+            RequestErrorKind::UnsupportedProtocolVersion { .. } => {
+                ErrorCode::UnsupportedProtocolVersion
+            }
+            _ => ErrorCode::InvalidParams,
+        }
+    }
+
+    /// The wire message, as (fixed prefix, member name). Errors about
+    /// `requestState` all use the frozen `"Invalid or expired requestState"`,
+    /// so the wire never tells a prober which check failed.
+    pub fn message_parts(&self) -> (&'static str, Option<&'static str>) {
+        let field = |f: Field| Some(f.wire_name());
+        match self.kind {
+            RequestErrorKind::Json(_) => ("Parse error", None),
+            RequestErrorKind::Envelope(_) => ("Invalid Request", None),
+            RequestErrorKind::Missing(Field::RequestState)
+            | RequestErrorKind::Malformed(Field::RequestState)
+            | RequestErrorKind::Duplicate(Field::RequestState) => {
+                (INVALID_REQUEST_STATE_MESSAGE, None)
+            }
+            RequestErrorKind::Missing(f) => ("Invalid params: missing ", field(f)),
+            RequestErrorKind::Malformed(f) => ("Invalid params: malformed ", field(f)),
+            RequestErrorKind::Duplicate(f) => ("Invalid params: duplicate ", field(f)),
+            RequestErrorKind::UnsupportedProtocolVersion { .. } => {
+                ("Unsupported protocol version", None)
+            }
+            RequestErrorKind::TooManyInputResponses => {
+                ("Invalid params: too many inputResponses", None)
+            }
+            RequestErrorKind::InputResponseKeyTooLong => {
+                ("Invalid params: inputResponses key too long", None)
+            }
+            RequestErrorKind::DuplicateInputResponseKey => {
+                ("Invalid params: duplicate inputResponses key", None)
+            }
+            RequestErrorKind::InputResponseNotAnObject => (
+                "Invalid params: an inputResponses entry is not an object",
+                None,
+            ),
+        }
+    }
+
+    /// Writes the JSON-RPC error response for this error into `out`.
+    pub fn write(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        super::emit::write_request_error(out, self)
+    }
+}
+
+impl fmt::Display for ServerRequestError<'_> {
+    /// The code and wire message, then the detail the wire does not carry
+    /// (for logs): `-32700 Parse error (UnexpectedEnd at byte 9)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (prefix, field) = self.message_parts();
+        write!(
+            f,
+            "{} {}{}",
+            self.code().code(),
+            prefix,
+            field.unwrap_or("")
+        )?;
+        match self.kind {
+            RequestErrorKind::Json(e) => write!(f, " ({e})"),
+            RequestErrorKind::Envelope(e) => write!(f, " ({e:?})"),
+            // The wire message is frozen; the log says what was wrong.
+            RequestErrorKind::Missing(Field::RequestState) => f.write_str(" (missing)"),
+            RequestErrorKind::Malformed(Field::RequestState) => f.write_str(" (not a string)"),
+            RequestErrorKind::Duplicate(Field::RequestState) => f.write_str(" (sent twice)"),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl<'a> ServerRequest<'a> {
+    /// Reads one incoming message under [`MetaPolicy::Required`].
+    ///
+    /// Order of checks (each failure maps to one [`ServerRequestError::code`]):
+    /// JSON (`-32700`, id `null`), JSON-RPC envelope (`-32600`, the id when
+    /// readable), then for requests: `params` an object (`-32602`),
+    /// `params._meta` (its protocol version first: `-32022` for another
+    /// revision, then the client's capabilities and info), then the method's
+    /// own params (`-32602`). Every member the server reads must be unique in
+    /// its object. Notifications and responses are recognised and not
+    /// validated further.
+    pub fn parse(
+        bytes: &'a [u8],
+        limits: &WireLimits,
+    ) -> Result<Incoming<'a>, ServerRequestError<'a>> {
+        Self::parse_with(bytes, limits, MetaPolicy::Required)
+    }
+
+    /// [`Self::parse`] with an explicit policy for requests without `_meta`.
+    pub fn parse_with(
+        bytes: &'a [u8],
+        limits: &WireLimits,
+        policy: MetaPolicy,
+    ) -> Result<Incoming<'a>, ServerRequestError<'a>> {
+        let msg = match parse_message(bytes, limits) {
+            Ok(m) => m,
+            Err(WireError::Json(e)) => {
+                return Err(ServerRequestError {
+                    id: None,
+                    kind: RequestErrorKind::Json(e),
+                })
+            }
+            Err(WireError::Envelope(EnvelopeError::BadParams)) => {
+                // JSON-RPC allows array params; MCP does not. A request
+                // whose id is readable gets -32602, not -32600.
+                let (id, id_present) = envelope_id(bytes, limits);
+                let kind = match (id, id_present) {
+                    (Some(_), _) => RequestErrorKind::Malformed(Field::Params),
+                    (None, true) => RequestErrorKind::Envelope(EnvelopeError::BadId),
+                    (None, false) => RequestErrorKind::Envelope(EnvelopeError::BadParams),
+                };
+                return Err(ServerRequestError { id, kind });
+            }
+            Err(WireError::Envelope(e)) => {
+                return Err(ServerRequestError {
+                    id: envelope_id(bytes, limits).0,
+                    kind: RequestErrorKind::Envelope(e),
+                })
+            }
+            // A response whose result is not an object: a response all the
+            // same, and a server answers no response.
+            Err(WireError::Protocol(Violation::ResultNotObject)) => return Ok(Incoming::Response),
+            Err(WireError::Protocol(_)) => {
+                return Err(ServerRequestError {
+                    id: envelope_id(bytes, limits).0,
+                    kind: RequestErrorKind::Envelope(EnvelopeError::NotAnObject),
+                })
+            }
+        };
+        match msg {
+            Message::Request { id, method, params } => {
+                parse_request(id, Method::from_name(method), params, limits, policy)
+                    .map(Incoming::Request)
+                    .map_err(|kind| ServerRequestError::new(id, kind))
+            }
+            Message::Notification { method, params } => {
+                Ok(Incoming::Notification(ServerNotification {
+                    method,
+                    params,
+                }))
+            }
+            Message::Result { .. } | Message::Error { .. } => Ok(Incoming::Response),
+        }
+    }
+
+    /// The capabilities the client declared on this request (nothing declared
+    /// when the method allowed `_meta` to be omitted and it was).
+    pub fn client_capabilities(&self) -> ClientCapabilities {
+        self.meta
+            .and_then(|m| m.client_capabilities)
+            .unwrap_or_default()
+    }
+
+    /// Whether an HTTP `MCP-Protocol-Version` header value matches the
+    /// revision in `_meta` (`false` when `_meta` names none). A mismatch is
+    /// answered with `-32020` (see [`super::write_header_mismatch`]).
+    pub fn protocol_header_matches(&self, header: &str) -> bool {
+        self.meta
+            .and_then(|m| m.protocol_version)
+            .is_some_and(|v| v.eq_str(header.trim_matches([' ', '\t'])))
+    }
+
+    /// The `requestState` text, decoded. Borrowed from the request when the
+    /// token has no escapes, otherwise unescaped into `buf` (a too-small
+    /// `buf` reports the exact size needed). `Ok(None)` when there is none.
+    pub fn request_state_text<'s>(
+        &'s self,
+        buf: &'s mut [u8],
+    ) -> Result<Option<&'s str>, BufferTooSmall> {
+        let Some(token) = self.request_state else {
+            return Ok(None);
+        };
+        if let Some(s) = token.as_borrowed() {
+            return Ok(Some(s));
+        }
+        token
+            .unescape_into(buf)
+            .map(Some)
+            .map_err(|e| BufferTooSmall { needed: e.offset })
+    }
+}
+
+/// Reads the id of a message whose envelope is broken, when it is a unique
+/// string or integer, so the error answer can name it; also whether an `id`
+/// member is there at all.
+fn envelope_id<'a>(bytes: &'a [u8], limits: &WireLimits) -> (Option<Id<'a>>, bool) {
+    let Some(obj) = json::parse_with(bytes, &limits.json)
+        .ok()
+        .and_then(|v| v.as_object())
+    else {
+        return (None, false);
+    };
+    match obj.get_unique("id") {
+        Ok(None) => (None, false),
+        Err(_) => (None, true),
+        Ok(Some(v)) => {
+            let id = match v.kind() {
+                Kind::Number => v.as_i64().map(Id::Number),
+                Kind::String => v.as_str().map(Id::Str),
+                _ => None,
+            };
+            (id, true)
+        }
+    }
+}
+
+type Kinded<'a, T> = Result<T, RequestErrorKind<'a>>;
+
+/// The members of `obj` named by `fields`, found in one walk of the object
+/// (one walk matters: each walk re-skips every value, and params can be a
+/// megabyte of answers). `None` entries of `fields` are not read, so a
+/// duplicate of a member the method does not use is not an error.
+fn collect<'a, const N: usize>(
+    obj: Object<'a>,
+    fields: [Option<Field>; N],
+) -> Kinded<'a, [Option<Value<'a>>; N]> {
+    let mut found = [None; N];
+    for (k, v) in obj.iter() {
+        let hit = fields
+            .iter()
+            .zip(found.iter_mut())
+            .find(|(f, _)| f.is_some_and(|f| k.eq_str(f.wire_name())));
+        if let Some((Some(field), slot)) = hit {
+            if slot.replace(v).is_some() {
+                return Err(RequestErrorKind::Duplicate(*field));
+            }
+        }
+    }
+    Ok(found)
+}
+
+fn as_string<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<JsonStr<'a>>> {
+    match v {
+        None => Ok(None),
+        Some(v) => v
+            .as_str()
+            .map(Some)
+            .ok_or(RequestErrorKind::Malformed(field)),
+    }
+}
+
+fn as_object<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<Object<'a>>> {
+    match v {
+        None => Ok(None),
+        Some(v) => v
+            .as_object()
+            .map(Some)
+            .ok_or(RequestErrorKind::Malformed(field)),
+    }
+}
+
+fn required<'a, T>(v: Option<T>, field: Field) -> Kinded<'a, T> {
+    v.ok_or(RequestErrorKind::Missing(field))
+}
+
+fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMeta<'a>> {
+    let [version, caps, info, related] = collect(
+        raw,
+        [
+            Some(Field::ProtocolVersion),
+            Some(Field::ClientCapabilities),
+            Some(Field::ClientInfo),
+            Some(Field::RelatedTask),
+        ],
+    )?;
+    // The revision first: another revision may shape everything else
+    // differently, and the client needs -32022 to downgrade.
+    let protocol_version = as_string(version, Field::ProtocolVersion)?;
+    match protocol_version {
+        Some(v) if !v.eq_str(PROTOCOL_VERSION) => {
+            return Err(RequestErrorKind::UnsupportedProtocolVersion { requested: v })
+        }
+        None if required_keys => return Err(RequestErrorKind::Missing(Field::ProtocolVersion)),
+        _ => {}
+    }
+    let caps_raw = as_object(caps, Field::ClientCapabilities)?;
+    if caps_raw.is_none() && required_keys {
+        return Err(RequestErrorKind::Missing(Field::ClientCapabilities));
+    }
+    let client_capabilities = match caps_raw {
+        None => None,
+        Some(c) => Some(
+            ClientCapabilities::parse(c)
+                .map_err(|_| RequestErrorKind::Malformed(Field::ClientCapabilities))?,
+        ),
+    };
+    let client_info = match as_object(info, Field::ClientInfo)? {
+        None => None,
+        Some(o) => {
+            let bad = |_| RequestErrorKind::Malformed(Field::ClientInfo);
+            let name = o.get_unique("name").map_err(bad)?.and_then(|v| v.as_str());
+            let version = o
+                .get_unique("version")
+                .map_err(bad)?
+                .and_then(|v| v.as_str());
+            match (name, version) {
+                (Some(name), Some(version)) => Some(DeclaredClientInfo {
+                    name,
+                    version,
+                    raw: o,
+                }),
+                _ => return Err(RequestErrorKind::Malformed(Field::ClientInfo)),
+            }
+        }
+    };
+    let related_task = match as_object(related, Field::RelatedTask)? {
+        None => None,
+        Some(o) => Some(
+            o.get_unique("taskId")
+                .map_err(|_| RequestErrorKind::Malformed(Field::RelatedTask))?
+                .and_then(|v| v.as_str())
+                .ok_or(RequestErrorKind::Malformed(Field::RelatedTask))?,
+        ),
+    };
+    Ok(RequestMeta {
+        raw,
+        protocol_version,
+        client_capabilities,
+        client_capabilities_raw: caps_raw,
+        client_info,
+        related_task,
+    })
+}
+
+/// Validates `inputResponses` as a map: bounded entry count, bounded keys
+/// (checked before the uniqueness check, whose cost they bound), every entry
+/// an object (bare, or wrapped as `{"result": {..}}`), unique keys. What the
+/// entries say is judged only when the app looks a key up.
+fn parse_input_responses<'a>(v: Value<'a>, limits: &WireLimits) -> Kinded<'a, InputResponses<'a>> {
+    let obj = v
+        .as_object()
+        .ok_or(RequestErrorKind::Malformed(Field::InputResponses))?;
+    for (i, (k, v)) in obj.iter().enumerate() {
+        if i >= limits.max_input_requests {
+            return Err(RequestErrorKind::TooManyInputResponses);
+        }
+        if k.raw_inner().len() > limits.max_key_bytes && k.decoded_len() > limits.max_key_bytes {
+            return Err(RequestErrorKind::InputResponseKeyTooLong);
+        }
+        if InputResponse::parse(v).is_none() {
+            return Err(RequestErrorKind::InputResponseNotAnObject);
+        }
+    }
+    InputResponses::parse(v, limits).map_err(|e| match e {
+        crate::wire::Violation::TooManyInputRequests => RequestErrorKind::TooManyInputResponses,
+        crate::wire::Violation::DuplicateInputKey => RequestErrorKind::DuplicateInputResponseKey,
+        _ => RequestErrorKind::Malformed(Field::InputResponses),
+    })
+}
+
+fn parse_request<'a>(
+    id: Id<'a>,
+    method: Method<'a>,
+    params: Option<Object<'a>>,
+    limits: &WireLimits,
+    policy: MetaPolicy,
+) -> Kinded<'a, ServerRequest<'a>> {
+    let needs_meta = method.requires_meta() && policy == MetaPolicy::Required;
+    let mut req = ServerRequest {
+        id,
+        method,
+        params,
+        meta: None,
+        name: None,
+        uri: None,
+        arguments: None,
+        task: None,
+        input_responses: None,
+        request_state: None,
+        task_id: None,
+    };
+    let Some(p) = params else {
+        // Every named method has required params; so do the core methods
+        // when _meta is required.
+        return match method {
+            Method::Other(_) if !needs_meta => Ok(req),
+            _ => Err(RequestErrorKind::Missing(Field::Params)),
+        };
+    };
+    // The members this method reads; others are carried, not judged.
+    let named = matches!(method, Method::ToolsCall | Method::PromptsGet);
+    let addressed = matches!(method, Method::ResourcesRead);
+    let by_task_id = matches!(
+        method,
+        Method::TasksGet | Method::TasksResult | Method::TasksCancel | Method::TasksUpdate
+    );
+    let answers = method.carries_answers() || matches!(method, Method::TasksUpdate);
+    let read = |yes: bool, f: Field| yes.then_some(f);
+    let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = collect(
+        p,
+        [
+            Some(Field::Meta),
+            read(named, Field::Name),
+            read(addressed, Field::Uri),
+            read(named, Field::Arguments),
+            read(named || addressed, Field::Task),
+            read(answers, Field::InputResponses),
+            read(method.carries_answers(), Field::RequestState),
+            read(by_task_id, Field::TaskId),
+        ],
+    )?;
+    req.meta = match as_object(meta, Field::Meta)? {
+        None if needs_meta => return Err(RequestErrorKind::Missing(Field::Meta)),
+        None => None,
+        Some(m) => Some(parse_meta(m, needs_meta)?),
+    };
+    if named {
+        req.name = Some(required(as_string(name, Field::Name)?, Field::Name)?);
+        req.arguments = as_object(arguments, Field::Arguments)?;
+        if let (Method::PromptsGet, Some(args)) = (method, req.arguments) {
+            // GetPromptRequestParams: every argument value is a string.
+            if args.iter().any(|(_, v)| v.kind() != Kind::String) {
+                return Err(RequestErrorKind::Malformed(Field::Arguments));
+            }
+        }
+    }
+    if addressed {
+        req.uri = Some(required(as_string(uri, Field::Uri)?, Field::Uri)?);
+    }
+    req.task = as_object(task, Field::Task)?;
+    if by_task_id {
+        req.task_id = Some(required(as_string(task_id, Field::TaskId)?, Field::TaskId)?);
+    }
+    if method == Method::TasksInputResponse {
+        let related = req.meta.and_then(|m| m.related_task);
+        req.task_id = Some(required(related, Field::RelatedTask)?);
+    }
+    req.input_responses = match input_responses {
+        None => None,
+        Some(v) => Some(parse_input_responses(v, limits)?),
+    };
+    if matches!(method, Method::TasksInputResponse | Method::TasksUpdate) {
+        required(req.input_responses, Field::InputResponses)?;
+    }
+    req.request_state = as_string(request_state, Field::RequestState)?;
+    Ok(req)
+}

@@ -1,0 +1,362 @@
+//! The InputRequiredBuilder's rules, by exact bytes.
+
+use std::string::String;
+
+use super::*;
+use crate::wire::ClientCapabilities;
+
+const SCHEMA: &str = r#"{"type":"object","properties":{"name":{"type":"string"}}}"#;
+const SAMPLING: &str =
+    r#"{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}"#;
+
+fn form_only() -> ClientCapabilities {
+    ClientCapabilities {
+        elicitation_form: true,
+        ..Default::default()
+    }
+}
+
+fn build<'k>(
+    caps: ClientCapabilities,
+    f: impl Fn(&mut InputRequiredBuilder<'_, 'k>) -> Result<(), BuildError>,
+) -> Result<String, BuildError> {
+    let mut buf = std::vec![0u8; 1 << 16];
+    let mut b = InputRequiredBuilder::new(&mut buf, &num(1), &caps);
+    f(&mut b)?;
+    let n = b.finish()?;
+    // Exact size for a short buffer.
+    let mut short = std::vec![0u8; n - 1];
+    let mut b = InputRequiredBuilder::new(&mut short, &num(1), &caps);
+    f(&mut b)?;
+    assert_eq!(b.finish(), Err(BuildError::BufferTooSmall { needed: n }));
+    Ok(String::from_utf8(buf[..n].to_vec()).unwrap())
+}
+
+#[test]
+fn a_kind_the_client_did_not_declare_is_refused_with_what_is_missing() {
+    let need =
+        |caps: ClientCapabilities,
+         f: &dyn Fn(&mut InputRequiredBuilder<'_, '_>) -> Result<(), BuildError>| {
+            match build(caps, |b| f(b)) {
+                Err(BuildError::MissingCapability { missing }) => missing,
+                other => panic!("{other:?}"),
+            }
+        };
+    let sampling_only = ClientCapabilities {
+        sampling: true,
+        ..Default::default()
+    };
+    let m = need(form_only(), &|b| {
+        b.sampling("s", SAMPLING.as_bytes()).map(drop)
+    });
+    assert_eq!(
+        m,
+        ClientCapabilities {
+            sampling: true,
+            ..Default::default()
+        }
+    );
+    let m = need(form_only(), &|b| {
+        b.elicit_url("u", "Sign in", "https://example.com/login")
+            .map(drop)
+    });
+    assert_eq!(
+        m,
+        ClientCapabilities {
+            elicitation_url: true,
+            ..Default::default()
+        }
+    );
+    let m = need(sampling_only, &|b| {
+        b.elicit_form("f", "Name?", SCHEMA.as_bytes()).map(drop)
+    });
+    assert_eq!(
+        m,
+        ClientCapabilities {
+            elicitation_form: true,
+            ..Default::default()
+        }
+    );
+    let m = need(form_only(), &|b| b.roots("r").map(drop));
+    assert_eq!(
+        m,
+        ClientCapabilities {
+            roots: true,
+            ..Default::default()
+        }
+    );
+    // Sampling with tools needs sampling.tools; includeContext beyond "none"
+    // needs sampling.context.
+    let with_tools =
+        r#"{"messages":[],"maxTokens":10,"tools":[{"name":"t","inputSchema":{"type":"object"}}]}"#;
+    let m = need(sampling_only, &|b| {
+        b.sampling("s", with_tools.as_bytes()).map(drop)
+    });
+    assert_eq!(
+        m,
+        ClientCapabilities {
+            sampling_tools: true,
+            ..Default::default()
+        }
+    );
+    let with_context = r#"{"messages":[],"maxTokens":10,"includeContext":"thisServer"}"#;
+    let m = need(sampling_only, &|b| {
+        b.sampling("s", with_context.as_bytes()).map(drop)
+    });
+    assert_eq!(
+        m,
+        ClientCapabilities {
+            sampling_context: true,
+            ..Default::default()
+        }
+    );
+    // ... which the app answers with -32021 and requiredCapabilities.
+    assert_eq!(
+        emit(|o| write_missing_capability(o, &num(1), &m)),
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"sampling":{"context":{}}}}}}"#
+    );
+    // Not needed: includeContext "none" and an empty tools list.
+    let plain = r#"{"messages":[],"maxTokens":10,"includeContext":"none","tools":[]}"#;
+    assert!(build(sampling_only, |b| b
+        .sampling("s", plain.as_bytes())
+        .map(drop))
+    .is_ok());
+}
+
+#[test]
+fn a_refused_request_leaves_the_output_as_if_it_was_never_made() {
+    let out = build(form_only(), |b| {
+        b.elicit_form("name", "Name?", SCHEMA.as_bytes())?;
+        assert!(matches!(
+            b.roots("dirs"),
+            Err(BuildError::MissingCapability { .. })
+        ));
+        assert_eq!(
+            b.elicit_form("name", "Again?", SCHEMA.as_bytes()).err(),
+            Some(BuildError::DuplicateKey)
+        );
+        assert_eq!(b.len(), 1);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(
+        out,
+        std::format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{"name":{{"method":"elicitation/create","params":{{"mode":"form","message":"Name?","requestedSchema":{SCHEMA}}}}}}}}}}}"#
+        )
+    );
+}
+
+#[test]
+fn an_input_required_result_needs_requests_or_state() {
+    assert_eq!(build(form_only(), |_| Ok(())), Err(BuildError::Empty));
+    // A state-only round is fine.
+    assert_eq!(
+        build(form_only(), |b| {
+            b.request_state("s1");
+            Ok(())
+        })
+        .unwrap(),
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s1"}}"#
+    );
+}
+
+#[test]
+fn keys_are_non_empty_bounded_unique_and_counted() {
+    let caps = ClientCapabilities::ALL;
+    assert_eq!(
+        build(caps, |b| b.roots("").map(drop)),
+        Err(BuildError::EmptyKey)
+    );
+    let long = "k".repeat(257);
+    assert_eq!(
+        build(caps, |b| b.roots(&long).map(drop)),
+        Err(BuildError::KeyTooLong { max: 256 })
+    );
+    let ok = "k".repeat(256);
+    assert!(build(caps, |b| b.roots(&ok).map(drop)).is_ok());
+    assert_eq!(
+        build(caps, |b| {
+            b.roots("a")?;
+            b.elicit_form("a", "m", SCHEMA.as_bytes())?;
+            Ok(())
+        }),
+        Err(BuildError::DuplicateKey)
+    );
+    let keys: Vec<String> = (0..65).map(|i| std::format!("k{i}")).collect();
+    let out = build(caps, |b| {
+        for k in &keys[..64] {
+            b.roots(k)?;
+        }
+        assert_eq!(
+            b.roots(&keys[64]).err(),
+            Some(BuildError::TooManyRequests { max: 64 })
+        );
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(
+        assert_json(&out)["result"]["inputRequests"]
+            .as_object()
+            .unwrap()
+            .len(),
+        64
+    );
+    // A lower configured limit.
+    let mut buf = [0u8; 512];
+    let limits = WireLimits {
+        max_input_requests: 2,
+        max_key_bytes: 4,
+        ..Default::default()
+    };
+    let mut b = InputRequiredBuilder::with_limits(&mut buf, &num(1), &caps, &limits);
+    assert_eq!(
+        b.roots("12345").err(),
+        Some(BuildError::KeyTooLong { max: 4 })
+    );
+    b.roots("a").unwrap().roots("b").unwrap();
+    assert_eq!(
+        b.roots("c").err(),
+        Some(BuildError::TooManyRequests { max: 2 })
+    );
+    let n = b.finish().unwrap();
+    assert_eq!(
+        &buf[..n],
+        br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"roots/list"}}}}"#
+    );
+}
+
+#[test]
+fn raw_json_handed_to_the_builder_is_checked_before_it_is_copied() {
+    let caps = ClientCapabilities::ALL;
+    for schema in [
+        "",
+        "{",
+        "[]",
+        r#"{"type":"string","properties":{}}"#,
+        r#"{"type":"object"}"#,
+        r#"{"type":"object","properties":[]}"#,
+        r#"{"type":"object","type":"object","properties":{}}"#,
+        r#"{"type":"object","properties":{}} {}"#,
+    ] {
+        assert_eq!(
+            build(caps, |b| b
+                .elicit_form("f", "m", schema.as_bytes())
+                .map(drop)),
+            Err(BuildError::InvalidSchema),
+            "{schema}"
+        );
+    }
+    for params in [
+        "{}",
+        "[]",
+        r#"{"messages":[]}"#,
+        r#"{"maxTokens":1}"#,
+        r#"{"messages":{},"maxTokens":1}"#,
+        r#"{"messages":[],"maxTokens":"10"}"#,
+        r#"{"messages":[],"maxTokens":-1}"#,
+        r#"{"messages":[],"maxTokens":1,"tools":{}}"#,
+        r#"{"messages":[],"maxTokens":1,"maxTokens":2}"#,
+    ] {
+        assert_eq!(
+            build(caps, |b| b.sampling("s", params.as_bytes()).map(drop)),
+            Err(BuildError::InvalidSamplingParams),
+            "{params}"
+        );
+    }
+    for url in [
+        "",
+        "example.com",
+        "1http://x",
+        "https:",
+        "https://exa mple.com",
+        "https://x\n",
+        ":x",
+    ] {
+        assert_eq!(
+            build(caps, |b| b.elicit_url("u", "m", url).map(drop)),
+            Err(BuildError::InvalidUrl),
+            "{url:?}"
+        );
+    }
+}
+
+#[test]
+fn raw_json_is_limited_to_the_depth_a_client_can_read_back() {
+    let caps = ClientCapabilities::ALL;
+    // requestedSchema sits at depth 6 of the message: with the default limit
+    // of 32 it may nest 27 deep itself.
+    let schema = |depth: usize| {
+        std::format!(
+            r#"{{"type":"object","properties":{}{}}}"#,
+            "{\"a\":".repeat(depth - 2) + "{}",
+            "}".repeat(depth - 2)
+        )
+    };
+    let ok = build(caps, |b| {
+        b.elicit_form("f", "m", schema(27).as_bytes()).map(drop)
+    })
+    .unwrap();
+    let limits = WireLimits::default();
+    assert!(crate::wire::parse_message(ok.as_bytes(), &limits).is_ok());
+    assert_eq!(
+        build(caps, |b| b
+            .elicit_form("f", "m", schema(28).as_bytes())
+            .map(drop)),
+        Err(BuildError::InvalidSchema)
+    );
+}
+
+#[test]
+fn text_is_escaped_and_raw_json_is_copied_as_given() {
+    let caps = ClientCapabilities::ALL;
+    let out = build(caps, |b| {
+        b.elicit_url(
+            "sign\"in",
+            "Open \"this\"\nnow — ok",
+            "https://example.com/a?b=c&d=\u{e9}",
+        )?;
+        b.sampling("s", b" {\"messages\" : [], \"maxTokens\":1}\n")?;
+        b.request_state("a\"b\\c");
+        b.request_state("final");
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(
+        out,
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"sign\\\"in\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"url\",\"message\":\"Open \\\"this\\\"\\nnow — ok\",\"url\":\"https://example.com/a?b=c&d=\u{e9}\"}},\"s\":{\"method\":\"sampling/createMessage\",\"params\":{\"messages\" : [], \"maxTokens\":1}}},\"requestState\":\"final\"}}"
+    );
+    let v = assert_json(&out);
+    assert_eq!(
+        v["result"]["inputRequests"]["sign\"in"]["params"]["message"],
+        "Open \"this\"\nnow — ok"
+    );
+}
+
+#[test]
+fn only_the_mrtr_methods_may_be_answered_with_input_required() {
+    let mut buf = [0u8; 256];
+    let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    assert_eq!(
+        InputRequiredBuilder::for_request(&mut buf, &request(list)).err(),
+        Some(BuildError::MethodNotAllowed)
+    );
+    for m in ["tools/call", "prompts/get"] {
+        let bytes = std::format!(
+            r#"{{"jsonrpc":"2.0","id":"x","method":"{m}","params":{{"_meta":{},"name":"n"}}}}"#,
+            meta(r#"{"roots":{}}"#)
+        );
+        let req = request(bytes.as_bytes());
+        let mut b = InputRequiredBuilder::for_request(&mut buf, &req).unwrap();
+        // The builder uses the capabilities declared on this very request.
+        b.roots("r").unwrap();
+        assert!(b.elicit_form("f", "m", SCHEMA.as_bytes()).is_err());
+        let n = b.finish().unwrap();
+        assert_eq!(
+            &buf[..n],
+            br#"{"jsonrpc":"2.0","id":"x","result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}}}}"#
+        );
+    }
+}
+
+use std::vec::Vec;

@@ -1,0 +1,146 @@
+//! Every error a server sends, and the complete-result writer.
+
+use super::*;
+use crate::wire::ClientCapabilities;
+
+#[test]
+fn every_mcp_error_has_its_code_and_shape() {
+    let id = Id::Number(5);
+    assert_eq!(
+        emit(write_parse_error),
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#
+    );
+    assert_eq!(
+        emit(|o| write_invalid_request(o, None)),
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#
+    );
+    assert_eq!(
+        emit(|o| write_invalid_request(o, Some(&id))),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Invalid Request"}}"#
+    );
+    assert_eq!(
+        emit(|o| write_method_not_found(o, &id)),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}"#
+    );
+    assert_eq!(
+        emit(|o| write_invalid_params(o, &id, "Unknown tool: invalid_tool_name")),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Unknown tool: invalid_tool_name"}}"#
+    );
+    assert_eq!(
+        emit(|o| write_internal_error(o, Some(&id))),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32603,"message":"Internal error"}}"#
+    );
+    assert_eq!(
+        emit(|o| write_header_mismatch(
+            o,
+            Some(&id),
+            "Header mismatch: MCP-Protocol-Version 2025-11-25 does not match _meta 2026-07-28"
+        )),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32020,"message":"Header mismatch: MCP-Protocol-Version 2025-11-25 does not match _meta 2026-07-28"}}"#
+    );
+    let need = ClientCapabilities {
+        elicitation_form: true,
+        roots: true,
+        ..Default::default()
+    };
+    assert_eq!(
+        emit(|o| write_missing_capability(o, &id, &need)),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"elicitation":{"form":{}},"roots":{}}}}}"#
+    );
+    let v = crate::json::parse(br#""1900-01-01""#).unwrap();
+    let requested = v.as_str().unwrap();
+    assert_eq!(
+        emit(|o| write_unsupported_version(
+            o,
+            Some(&id),
+            &requested,
+            &["2026-07-28", "2025-11-25"]
+        )),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"1900-01-01","supported":["2026-07-28","2025-11-25"]}}}"#
+    );
+    assert_eq!(
+        emit(|o| write_invalid_request_state(o, &id)),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"Invalid or expired requestState"}}"#
+    );
+}
+
+#[test]
+fn string_ids_are_echoed_as_sent() {
+    let bytes = br#"{"jsonrpc":"2.0","id":"a\"b","method":"x/y"}"#;
+    let r = request(bytes);
+    assert_eq!(
+        emit(|o| write_method_not_found(o, &r.id)),
+        r#"{"jsonrpc":"2.0","id":"a\"b","error":{"code":-32601,"message":"Method not found"}}"#
+    );
+}
+
+#[test]
+fn a_complete_result_gets_result_type_complete_injected() {
+    let id = num(3);
+    // Members form.
+    assert_eq!(
+        emit(|o| write_complete(
+            o,
+            &id,
+            br#""content":[{"type":"text","text":"hi"}],"isError":false"#
+        )),
+        r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"hi"}],"isError":false}}"#
+    );
+    // Object form: members kept as sent, resultType first.
+    assert_eq!(
+        emit(|o| write_complete(o, &id, b" {\"content\": [] , \"isError\":true}\n")),
+        r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content": [] , "isError":true}}"#
+    );
+    // Already complete: written as is.
+    assert_eq!(
+        emit(|o| write_complete(o, &id, br#"{"content":[],"resultType":"complete"}"#)),
+        r#"{"jsonrpc":"2.0","id":3,"result":{"content":[],"resultType":"complete"}}"#
+    );
+    // Empty results, both ways.
+    for empty in [&b""[..], b"  ", b"{}", b"{ }"] {
+        assert_eq!(
+            emit(|o| write_complete(o, &id, empty)),
+            r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete"}}"#
+        );
+    }
+}
+
+#[test]
+fn a_complete_result_refuses_a_conflicting_result_type_and_broken_json() {
+    let id = num(3);
+    let mut buf = [0u8; 256];
+    for bad in [
+        &br#"{"resultType":"input_required","requestState":"x"}"#[..],
+        br#"{"resultType":"task"}"#,
+        br#"{"resultType":7}"#,
+        br#"{"resultType":"complete","resultType":"complete"}"#,
+        br#""resultType":"complete""#,
+        br#""content":[],"resultType":"input_required""#,
+    ] {
+        assert_eq!(
+            write_complete(&mut buf, &id, bad),
+            Err(CompleteError::ConflictingResultType),
+            "{}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+    for bad in [
+        &br#"{"content":[}"#[..],
+        br#""content":"#,
+        br#""content":[],"#,
+        // Members that close the result early to smuggle an envelope member.
+        br#""content":[]},"error":{"code":1,"message":"x""#,
+        br#"[1]"#,
+    ] {
+        assert!(
+            matches!(
+                write_complete(&mut buf, &id, bad),
+                Err(CompleteError::InvalidJson(_))
+            ),
+            "{}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+}
+
+use std::string::String;
