@@ -896,6 +896,15 @@ impl<'a> JsonStr<'a> {
         let Some(out) = buf.get_mut(..needed) else {
             return Err(Error::new(ErrorKind::BufferTooSmall, needed));
         };
+        if !self.escaped {
+            // No escapes: the text is the token's inside, already checked
+            // UTF-8 (and `needed` is its length): one copy, not a decode
+            // per character.
+            for (dst, src) in out.iter_mut().zip(self.raw_inner()) {
+                *dst = *src;
+            }
+            return core::str::from_utf8(out).map_err(|_| Error::new(ErrorKind::InvalidUtf8, 0));
+        }
         let mut n = 0;
         for c in self.chars() {
             let len = c.len_utf8();

@@ -143,6 +143,25 @@ fn duplicate_key_policy() {
 }
 
 #[test]
+fn unescape_into_copies_text_without_escapes() {
+    let v = parse("\"caf\u{e9} \u{1f600} plain\"".as_bytes())
+        .unwrap()
+        .as_str()
+        .unwrap();
+    assert!(!v.has_escapes());
+    let mut buf = [0u8; 32];
+    assert_eq!(
+        v.unescape_into(&mut buf).unwrap(),
+        "caf\u{e9} \u{1f600} plain"
+    );
+    let mut small = [0u8; 4];
+    assert_eq!(
+        v.unescape_into(&mut small).unwrap_err(),
+        Error::new(ErrorKind::BufferTooSmall, 16)
+    );
+}
+
+#[test]
 fn get_unique_many_equals_get_unique_per_key() {
     let doc = br#"{"a":1,"b":{"a":9},"c":"x","\u0061":2,"d":[1]}"#;
     let obj = parse(doc).unwrap().as_object().unwrap();
