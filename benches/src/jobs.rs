@@ -139,13 +139,14 @@ impl Contender {
 pub type Runner = Box<dyn FnMut() -> u64>;
 
 /// The runner of `job` by `contender` on `input`, or `None` when the
-/// contender does not do that job (simd-json's tape cannot build a retry;
-/// the C ABI on main has no call functions yet).
+/// contender does not do that job (simd-json's tape cannot build a retry).
 pub fn runner(contender: Contender, job: Job, input: &Input) -> Option<Runner> {
     let bytes = input.bytes.clone();
     match (contender, job) {
         (Contender::Mrtr, Job::Validate) => Some(mrtr::validate_runner(bytes)),
         (Contender::MrtrC, Job::Validate) => Some(ffi::validate_runner(bytes)),
+        (Contender::MrtrC, Job::Parse) => Some(ffi::parse_runner(bytes)),
+        (Contender::MrtrC, Job::Leg) => Some(ffi::leg_runner(bytes)),
         (Contender::Mrtr, Job::Parse) => Some(mrtr::parse_runner(bytes)),
         (Contender::Mrtr, Job::Leg) => Some(mrtr::leg_runner(bytes)),
         (Contender::Rmcp, Job::Parse) => Some(rmcp_sdk::parse_runner(bytes)),
@@ -173,7 +174,7 @@ fn summary(contender: Contender, input: &Input) -> Option<Summary> {
         Contender::SerdeValue => serde_value::parse(b),
         Contender::SimdTape => simd::tape_parse(b, &mut simd::Scratch::default()),
         Contender::SimdBorrowed => simd::borrowed_parse(b, &mut simd::Scratch::default()),
-        Contender::MrtrC => None,
+        Contender::MrtrC => ffi::CLeg::new().parse(b),
     }
 }
 
@@ -182,6 +183,7 @@ fn retry(contender: Contender, input: &Input) -> Option<Vec<u8>> {
     let b = &input.bytes;
     match contender {
         Contender::Mrtr => mrtr::Leg::new().run(b).map(<[u8]>::to_vec),
+        Contender::MrtrC => ffi::CLeg::new().run(b).map(<[u8]>::to_vec),
         Contender::Rmcp => rmcp_sdk::leg(b, &rmcp_sdk::Original::new()),
         Contender::SerdeRaw => serde_raw::leg(b, &serde_raw::Original::new()),
         Contender::SerdeValue => serde_value::leg(b, &serde_value::Original::new()),
@@ -210,7 +212,7 @@ pub fn check(input: &Input) {
         input.name
     );
     for c in Contender::ALL {
-        if c == Contender::Mrtr || c == Contender::MrtrC {
+        if c == Contender::Mrtr {
             continue;
         }
         let s = summary(c, input)
