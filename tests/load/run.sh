@@ -183,6 +183,11 @@ http {
     scgi_temp_path $WORK/tmp/scgi;
     keepalive_timeout 300s;
     keepalive_requests 1000000;
+    # Request bodies stay in memory (an MRTR retry is at most about the
+    # core's 1 MiB message limit): nginx's workers never need the temp
+    # dir, which is private to the user who ran this script.
+    client_body_buffer_size 2m;
+    client_max_body_size 2m;
     upstream mrtr_fleet {
         server 127.0.0.1:${PORTS[0]} max_fails=1 fail_timeout=1s;
         server 127.0.0.1:${PORTS[1]} max_fails=1 fail_timeout=1s;
