@@ -58,6 +58,8 @@ if ((${#want_clients[@]} == 0)); then
     want_clients=(rust-core c-api c-client c-client-asan)
 fi
 
+# GNU time (Debian package "time") measures the peak RSS.
+ensure_apt time
 need_cmd python3 /usr/bin/time timeout
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mrtr-hostile.XXXXXX")"

@@ -112,9 +112,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-T0=$SECONDS
+T0="$EPOCHREALTIME"
 event() {
-    printf '[fleet +%3ds] %s\n' "$((SECONDS - T0))" "$*"
+    printf '[fleet +%6.2fs] %s\n' "$(awk -v now="$EPOCHREALTIME" -v t0="$T0" 'BEGIN { print now - t0 }')" "$*"
 }
 
 # Four free loopback ports (bound then released: a tiny race we accept).
@@ -183,6 +183,11 @@ http {
     scgi_temp_path $WORK/tmp/scgi;
     keepalive_timeout 300s;
     keepalive_requests 1000000;
+    # Request bodies stay in memory (an MRTR retry is at most about the
+    # core's 1 MiB message limit): nginx's workers never need the temp
+    # dir, which is private to the user who ran this script.
+    client_body_buffer_size 2m;
+    client_max_body_size 2m;
     upstream mrtr_fleet {
         server 127.0.0.1:${PORTS[0]} max_fails=1 fail_timeout=1s;
         server 127.0.0.1:${PORTS[1]} max_fails=1 fail_timeout=1s;
@@ -226,11 +231,13 @@ event "fleet up: instances on ${PORTS[0]} ${PORTS[1]} ${PORTS[2]}, nginx on $LB_
 
 PROGRESS="$WORK/progress"
 SUMMARY="$WORK/summary"
-event "load: $flows flows, $concurrency threads, rate ${rate} flows/s (0 = unpaced)"
 "$DRIVER" run --url "http://127.0.0.1:$LB_PORT/mcp" --flows "$flows" \
     --concurrency "$concurrency" --rate "$rate" --think-ms 20 --bearer fleet-test \
     --summary "$SUMMARY" --progress "$PROGRESS" >"$WORK/driver.out" 2>&1 &
 DRIVER_PID=$!
+T0="$EPOCHREALTIME"
+event "driver started: $flows flows, $concurrency threads, rate ${rate} flows/s (0 = unpaced);" \
+    "times from here on match the driver's"
 
 # progress_field N: field N (1 started, 2 completed, 3 watermark) of the
 # driver's progress file, 0 before it exists.

@@ -26,6 +26,9 @@ pub struct FlowOpts {
     /// Upper bound of the pause between answering and retrying (a user
     /// thinking); the actual pause is drawn from the flow's seed.
     pub think: Duration,
+    /// The moment legs are timed from (the start of the run), so a slow
+    /// leg can be matched with what the operator did then.
+    pub epoch: Instant,
 }
 
 /// How a flow ended.
@@ -57,6 +60,8 @@ pub struct Leg {
     pub ok: bool,
     /// Send to answer (or failure).
     pub latency: Duration,
+    /// When it was sent, from [`FlowOpts::epoch`].
+    pub sent_at: Duration,
     /// Which instance served it.
     pub info: LegInfo,
     /// The transport failure, when `!ok`.
@@ -198,6 +203,7 @@ pub fn run_flow(
             round,
             ok,
             latency,
+            sent_at: t0.saturating_duration_since(opts.epoch),
             info,
             error: err.as_ref().map(ToString::to_string),
             state_kid: None,

@@ -229,6 +229,8 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
     let mut skipped_by_balancer = 0usize;
     let mut lat: BTreeMap<(Kind, u32), Vec<Duration>> = BTreeMap::new();
     let mut all_lat = Vec::new();
+    // (latency, sent at, kind, round, instance, answered)
+    let mut slowest: Vec<(Duration, Duration, Kind, u32, String, bool)> = Vec::new();
     let mut legs_ok = 0usize;
     let mut legs_failed = 0usize;
     let mut transport_errors: BTreeMap<String, usize> = BTreeMap::new();
@@ -263,6 +265,22 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
         }
         let mut prev: Option<&str> = None;
         for leg in &r.legs {
+            slowest.push((
+                leg.latency,
+                leg.sent_at,
+                *kind,
+                leg.round,
+                leg.info
+                    .upstream
+                    .clone()
+                    .or_else(|| leg.error.clone())
+                    .unwrap_or_default(),
+                leg.ok,
+            ));
+            if slowest.len() > 64 {
+                slowest.sort_by_key(|l| std::cmp::Reverse(l.0));
+                slowest.truncate(5);
+            }
             if !leg.ok {
                 legs_failed += 1;
                 *transport_errors
@@ -373,6 +391,18 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
         ms(*all_lat.last().unwrap_or(&Duration::ZERO))
     );
     let _ = writeln!(text, "longest flow: {} ms", ms(max_flow));
+    slowest.sort_by_key(|l| std::cmp::Reverse(l.0));
+    let _ = writeln!(text, "slowest legs (ms, sent at s since the load started):");
+    for (lat, at, kind, round, inst, ok) in slowest.iter().take(5) {
+        let _ = writeln!(
+            text,
+            "  {:>9}  at {:>6.2} s  {} leg {round}  {}{inst}",
+            ms(*lat),
+            at.as_secs_f64(),
+            kind.name(),
+            if *ok { "" } else { "failed: " },
+        );
+    }
     let _ = writeln!(kv, "flows_started={started}");
     let _ = writeln!(kv, "flows_completed={completed}");
     let _ = writeln!(kv, "flows_failed={failed}");

@@ -154,6 +154,7 @@ fn main() -> ExitCode {
                     max_resends: common.max_resends,
                     resend_backoff: Duration::from_millis(20),
                     think: common.think,
+                    epoch: std::time::Instant::now(),
                 },
                 progress,
             };
@@ -254,6 +255,7 @@ fn call(common: &Common, positional: &[String], server_cmd: &[String]) -> ExitCo
         max_resends: 0,
         resend_backoff: Duration::ZERO,
         think: Duration::ZERO,
+        epoch: std::time::Instant::now(),
     };
     let mut id = 0i64;
     let mut next_id = || {
