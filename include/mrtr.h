@@ -4,7 +4,16 @@
  * Contract: every fallible function returns mrtr_status (MRTR_OK = 0).
  * Out-params are written only on success, except those a function documents
  * for a failure (the size needed, written to out_written with
- * MRTR_ERR_BUFFER_TOO_SMALL; the error offset of mrtr_json_validate).
+ * MRTR_ERR_BUFFER_TOO_SMALL; error details such as the offset of
+ * mrtr_json_validate, the reason of mrtr_unseal, the RPC error event of
+ * mrtr_run).
+ *
+ * Objects (calls, tasks, SSE decoders, sealers) live in caller memory
+ * aligned to MRTR_WORKSPACE_ALIGN: size it with the _workspace_size (or
+ * _size) function, start it with _init; the handle is the workspace's
+ * address. Do not move or copy a workspace in use, nor use one object from
+ * two threads at once. Views an object hands out stay valid until the next
+ * call that mutates it.
  * NULL, misaligned, oversized or overlapping arguments give a status, never
  * a crash. Strings are UTF-8 mrtr_str (pointer + length, not
  * NUL-terminated). Nothing allocates; no globals, no threads, no I/O.
@@ -46,6 +55,137 @@
 #endif
 
 /**
+ * `mrtr_call_config.flags`: send no `io.modelcontextprotocol/clientInfo`.
+ */
+#define MRTR_CALL_NO_CLIENT_INFO 1
+
+/**
+ * Capability bit: form-mode elicitation (`elicitation.form`).
+ */
+#define MRTR_CAP_ELICITATION_FORM 1
+
+/**
+ * Capability bit: URL-mode elicitation (`elicitation.url`).
+ */
+#define MRTR_CAP_ELICITATION_URL (1 << 1)
+
+/**
+ * Capability bit: sampling (`sampling`).
+ */
+#define MRTR_CAP_SAMPLING (1 << 2)
+
+/**
+ * Capability bit: sampling with tools (`sampling.tools`; implies sampling).
+ */
+#define MRTR_CAP_SAMPLING_TOOLS (1 << 3)
+
+/**
+ * Capability bit: sampling with context inclusion (`sampling.context`;
+ * implies sampling).
+ */
+#define MRTR_CAP_SAMPLING_CONTEXT (1 << 4)
+
+/**
+ * Capability bit: roots (`roots`).
+ */
+#define MRTR_CAP_ROOTS (1 << 5)
+
+/**
+ * Capability bit: the Tasks extension
+ * (`extensions["io.modelcontextprotocol/tasks"]`).
+ */
+#define MRTR_CAP_TASKS (1 << 6)
+
+/**
+ * Every capability bit mrtr knows; other bits are
+ * `MRTR_ERR_INVALID_ARGUMENT`.
+ */
+#define MRTR_CAP_ALL ((1 << 7) - 1)
+
+/**
+ * Text field of an input: its key. Also the bit in `mrtr_input.escaped`.
+ */
+#define MRTR_TEXT_KEY 1
+
+/**
+ * Text field of an input: the elicitation message.
+ */
+#define MRTR_TEXT_MESSAGE (1 << 1)
+
+/**
+ * Text field of an input: the URL of a URL-mode elicitation.
+ */
+#define MRTR_TEXT_URL (1 << 2)
+
+/**
+ * Text field of an input: the sampling request's `systemPrompt`.
+ */
+#define MRTR_TEXT_SYSTEM_PROMPT (1 << 3)
+
+/**
+ * Most roots one answer may carry (the answer is built on the stack).
+ */
+#define MRTR_MAX_ROOTS 32
+
+/**
+ * Elicitation action: the user submitted the form or confirmed.
+ */
+#define MRTR_ELICIT_ACCEPT 1
+
+/**
+ * Elicitation action: the user explicitly declined.
+ */
+#define MRTR_ELICIT_DECLINE 2
+
+/**
+ * Elicitation action: the user dismissed without choosing.
+ */
+#define MRTR_ELICIT_CANCEL 3
+
+/**
+ * Most fields a form may have (larger schemas are refused).
+ */
+#define MRTR_FORM_MAX_FIELDS 64
+
+/**
+ * Text of a form: a field's name. Also its bit in `escaped`.
+ */
+#define MRTR_FORM_TEXT_NAME 1
+
+/**
+ * Text of a form: a field's title.
+ */
+#define MRTR_FORM_TEXT_TITLE (1 << 1)
+
+/**
+ * Text of a form: a field's description.
+ */
+#define MRTR_FORM_TEXT_DESCRIPTION (1 << 2)
+
+/**
+ * Text of a form: an option's value.
+ */
+#define MRTR_FORM_TEXT_OPTION_VALUE (1 << 3)
+
+/**
+ * Text of a form: an option's title.
+ */
+#define MRTR_FORM_TEXT_OPTION_TITLE (1 << 4)
+
+/**
+ * The most headers one POST carries: `MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name` (tools, prompts, resources), `Accept`,
+ * `Content-Type`. The header array passed must hold this many.
+ */
+#define MRTR_HTTP_MAX_HEADERS 5
+
+/**
+ * The longest value mrtr emits (an encoded `Mcp-Name`); longer ones are
+ * `MRTR_ERR_LIMIT_EXCEEDED`.
+ */
+#define MRTR_HTTP_MAX_VALUE_BYTES 8192
+
+/**
  * The nesting depth `mrtr_json_validate` allows when passed `max_depth`
  * 0. The outermost value counts as depth 1.
  */
@@ -57,6 +197,176 @@
  * stack of this many levels, so it never recurses on attacker input.)
  */
 #define MRTR_JSON_MAX_DEPTH 256
+
+/**
+ * The alignment every mrtr workspace needs (`_init` functions return
+ * `MRTR_ERR_MISALIGNED` otherwise). `malloc`, `static uint64_t ws[N]` and
+ * `MRTR_ALIGNED(8) static uint8_t ws[N]` all satisfy it.
+ */
+#define MRTR_WORKSPACE_ALIGN 8
+
+/**
+ * UI callback result: the callback answered the input through
+ * `mrtr_call_answer_*`.
+ */
+#define MRTR_CB_ANSWERED 0
+
+/**
+ * UI callback result: the user declined. Elicitations are answered
+ * `decline` by the runner; sampling and roots have no refusal in MRTR,
+ * so the run stops with `MRTR_ERR_ABORTED` (the call stays `ANSWERING`).
+ */
+#define MRTR_CB_DECLINE 1
+
+/**
+ * UI callback result: the user dismissed the question. Elicitations are
+ * answered `cancel`; otherwise as `MRTR_CB_DECLINE`.
+ */
+#define MRTR_CB_CANCEL 2
+
+/**
+ * Callback result: stop the run now with `MRTR_ERR_ABORTED` (any other
+ * non-zero value does the same). The call is left as it is.
+ */
+#define MRTR_CB_ABORT 3
+
+/**
+ * Default of `mrtr_run_callbacks.max_unrelated`.
+ */
+#define MRTR_RUN_DEFAULT_MAX_UNRELATED 16
+
+/**
+ * Most keys in a ring (`keys[0]` seals, every key unseals).
+ */
+#define MRTR_SEAL_MAX_KEYS 8
+
+/**
+ * Shortest key, in bytes (secret, high-entropy bytes).
+ */
+#define MRTR_SEAL_MIN_KEY_BYTES 32
+
+/**
+ * Bytes of the nonce each seal needs (from a CSPRNG).
+ */
+#define MRTR_SEAL_NONCE_BYTES 24
+
+/**
+ * Bytes of a binding digest.
+ */
+#define MRTR_BINDING_BYTES 32
+
+/**
+ * Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
+ */
+#define MRTR_SEAL_DEFAULT_TTL_SECONDS 600
+
+/**
+ * Suggested clock skew allowance: 60 s.
+ */
+#define MRTR_SEAL_DEFAULT_SKEW_SECONDS 60
+
+/**
+ * Default largest token (`max_token` 0 selects it): 4 KiB.
+ */
+#define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4096
+
+/**
+ * The JSON-RPC error code for every `requestState` that fails to unseal.
+ */
+#define MRTR_INVALID_REQUEST_STATE_CODE -32602
+
+/**
+ * `mrtr_request_id.kind`: no id (an error answered without one).
+ */
+#define MRTR_ID_NONE 0
+
+/**
+ * `mrtr_request_id.kind`: an integer id in `number`.
+ */
+#define MRTR_ID_NUMBER 1
+
+/**
+ * `mrtr_request_id.kind`: a string id, its JSON token in `token`.
+ */
+#define MRTR_ID_STRING 2
+
+/**
+ * `mrtr_server_parse_request` flag: accept core requests without `_meta`
+ * (SEP-draft clients, which sent none; nothing is then declared, so
+ * nothing may be asked).
+ */
+#define MRTR_SERVER_META_OPTIONAL 1
+
+/**
+ * `mrtr_server_request.flags`: `_meta` is present.
+ */
+#define MRTR_REQUEST_HAS_META 1
+
+/**
+ * `mrtr_server_request.flags`: the client declared capabilities
+ * (`client_caps` is meaningful).
+ */
+#define MRTR_REQUEST_HAS_CAPS (1 << 1)
+
+/**
+ * `mrtr_answer_error.error`: a result of another kind.
+ */
+#define MRTR_ANSWER_WRONG_KIND 1
+
+/**
+ * `mrtr_answer_error.error`: a malformed result.
+ */
+#define MRTR_ANSWER_MALFORMED 2
+
+/**
+ * `mrtr_task_config.flags`: `task_id` is a JSON string token (quotes and
+ * escapes included, as in `mrtr_event.task_id`), echoed exactly as the
+ * server wrote it; without the flag it is plain text.
+ */
+#define MRTR_TASK_ID_JSON 1
+
+/**
+ * `mrtr_task_config.flags`: send no `io.modelcontextprotocol/clientInfo`.
+ */
+#define MRTR_TASK_NO_CLIENT_INFO (1 << 1)
+
+/**
+ * URL warning: the scheme is not `https`.
+ */
+#define MRTR_URL_WARN_NOT_HTTPS 1
+
+/**
+ * URL warning: the scheme is neither `http` nor `https` (a browser may
+ * hand it to another application).
+ */
+#define MRTR_URL_WARN_UNSUPPORTED_SCHEME (1 << 1)
+
+/**
+ * URL warning: a host label is punycode (`xn--`): it may display as
+ * look-alike Unicode.
+ */
+#define MRTR_URL_WARN_PUNYCODE (1 << 2)
+
+/**
+ * URL warning: the URL has a userinfo part (`user@`), often used to make
+ * it look like it starts with a trusted name.
+ */
+#define MRTR_URL_WARN_USERINFO (1 << 3)
+
+/**
+ * URL warning: the host is an IP address.
+ */
+#define MRTR_URL_WARN_IP_LITERAL (1 << 4)
+
+/**
+ * URL warning: the host has non-ASCII characters (possible look-alikes).
+ */
+#define MRTR_URL_WARN_NON_ASCII_HOST (1 << 5)
+
+/**
+ * URL warning: the URL has no host (`mailto:`, `file:///...`).
+ */
+#define MRTR_URL_WARN_NO_HOST (1 << 6)
 
 /**
  * The result of every fallible mrtr function. `MRTR_OK` (0) is success;
@@ -102,6 +412,12 @@ typedef enum mrtr_status {
    */
   MRTR_ERR_NOT_FOUND = 6,
   /**
+   * A value the application supplied breaks the rules it must follow: an
+   * answer of the wrong shape for its input request, form content that
+   * fails its schema, a root that is not an acceptable `file://` URI.
+   */
+  MRTR_ERR_INVALID_VALUE = 7,
+  /**
    * The output buffer is too small; the function wrote the size it needs
    * to its `out_written` out-param.
    */
@@ -140,6 +456,17 @@ typedef enum mrtr_status {
    */
   MRTR_ERR_UNSUPPORTED_VERSION = 24,
   /**
+   * An elicitation form's `requestedSchema` is outside the restricted
+   * subset the protocol allows (nested objects, `$ref`, unknown types,
+   * contradictory bounds, ...): the form cannot be shown as asked.
+   */
+  MRTR_ERR_INVALID_SCHEMA = 25,
+  /**
+   * A URL that cannot be shown honestly on a consent screen (browsers
+   * would read it differently than it looks): do not offer to open it.
+   */
+  MRTR_ERR_REFUSED_URL = 26,
+  /**
    * The call ended with a JSON-RPC error response; its code, message and
    * data are available from the call.
    */
@@ -175,6 +502,580 @@ typedef enum mrtr_status {
 } mrtr_status;
 
 /**
+ * What a fed message meant.
+ */
+typedef enum mrtr_event_kind {
+  /**
+   * The final result (`result`). The call (task) is done.
+   */
+  MRTR_EVENT_COMPLETE = 1,
+  /**
+   * The server asked `input_count` questions: answer them all.
+   */
+  MRTR_EVENT_INPUT_REQUIRED = 2,
+  /**
+   * A state-only round: write the next request after `wait_ms`.
+   */
+  MRTR_EVENT_RETRY_AFTER = 3,
+  /**
+   * A JSON-RPC error response (`error_code`, `error_message`,
+   * `error_data`). The call (task) is done.
+   */
+  MRTR_EVENT_RPC_ERROR = 4,
+  /**
+   * The server moved the call to a task (`task_*`): follow it with
+   * `mrtr_task_*`. The call is done.
+   */
+  MRTR_EVENT_TASK_CREATED = 5,
+  /**
+   * Not the answer to the request in flight (another id, a notification,
+   * a server request): nothing changed, keep feeding.
+   */
+  MRTR_EVENT_UNRELATED = 6,
+  /**
+   * Task: wait `wait_ms`, then write the next request (`tasks/get`).
+   */
+  MRTR_EVENT_TASK_POLL = 7,
+  /**
+   * Task: write the next request now (seed dialect: `tasks/result`).
+   */
+  MRTR_EVENT_TASK_NEXT = 8,
+  /**
+   * Task: the task failed with `error_code`, `error_message`,
+   * `error_data` (Tasks extension). The task is done.
+   */
+  MRTR_EVENT_TASK_FAILED = 9,
+  /**
+   * Task: the task was cancelled. The task is done.
+   */
+  MRTR_EVENT_TASK_CANCELLED = 10,
+} mrtr_event_kind;
+
+/**
+ * A task protocol.
+ */
+typedef enum mrtr_task_dialect {
+  /**
+   * Not a task (event fields of other kinds).
+   */
+  MRTR_TASK_DIALECT_NONE = 0,
+  /**
+   * The SEP draft / 2025-11-25 flow: `tasks/result` and
+   * `tasks/input_response`.
+   */
+  MRTR_TASK_DIALECT_SEED = 1,
+  /**
+   * The Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
+   */
+  MRTR_TASK_DIALECT_EXTENSION = 2,
+} mrtr_task_dialect;
+
+/**
+ * The status of a task.
+ */
+typedef enum mrtr_task_status {
+  /**
+   * Not a task (event fields of other kinds).
+   */
+  MRTR_TASK_STATUS_NONE = 0,
+  /**
+   * The server is working on it.
+   */
+  MRTR_TASK_STATUS_WORKING = 1,
+  /**
+   * The server waits for input.
+   */
+  MRTR_TASK_STATUS_INPUT_REQUIRED = 2,
+  /**
+   * Finished with a result.
+   */
+  MRTR_TASK_STATUS_COMPLETED = 3,
+  /**
+   * Finished with an error.
+   */
+  MRTR_TASK_STATUS_FAILED = 4,
+  /**
+   * Cancelled.
+   */
+  MRTR_TASK_STATUS_CANCELLED = 5,
+} mrtr_task_status;
+
+/**
+ * Where a call or task is in its flow.
+ */
+typedef enum mrtr_phase {
+  /**
+   * The next request can be written.
+   */
+  MRTR_PHASE_READY = 1,
+  /**
+   * A request is in flight: feed what the transport receives.
+   */
+  MRTR_PHASE_SENT = 2,
+  /**
+   * The server asked questions: answer every input.
+   */
+  MRTR_PHASE_ANSWERING = 3,
+  /**
+   * Finished: a result, a JSON-RPC error, a task handoff, or (tasks) a
+   * failed or cancelled task.
+   */
+  MRTR_PHASE_DONE = 4,
+  /**
+   * Ended by an error; `_failure` tells which.
+   */
+  MRTR_PHASE_FAILED = 5,
+} mrtr_phase;
+
+/**
+ * The kind of an input request.
+ */
+typedef enum mrtr_input_kind {
+  /**
+   * `elicitation/create` in form mode: show `requested_schema` as a form
+   * (`mrtr_form_*`), answer with `mrtr_*_answer_elicit`.
+   */
+  MRTR_INPUT_ELICIT_FORM = 1,
+  /**
+   * `elicitation/create` in URL mode: ask consent to open `url`
+   * (`mrtr_url_consent`), answer with `mrtr_*_answer_elicit`, no content.
+   */
+  MRTR_INPUT_ELICIT_URL = 2,
+  /**
+   * `sampling/createMessage`: run `params` through an LLM, answer with
+   * `mrtr_*_answer_json` (a `CreateMessageResult`).
+   */
+  MRTR_INPUT_SAMPLING = 3,
+  /**
+   * `roots/list`: answer with `mrtr_*_answer_roots`.
+   */
+  MRTR_INPUT_ROOTS = 4,
+} mrtr_input_kind;
+
+/**
+ * Why a call or task ended in `MRTR_PHASE_FAILED`.
+ */
+typedef enum mrtr_failure_kind {
+  /**
+   * The server's message is not acceptable JSON (syntax, UTF-8, depth,
+   * size); `offset` is where reading stopped.
+   */
+  MRTR_FAILURE_JSON = 1,
+  /**
+   * The server's message is not JSON-RPC 2.0.
+   */
+  MRTR_FAILURE_ENVELOPE = 2,
+  /**
+   * The server's message breaks an MRTR rule (an undeclared input kind,
+   * `input_required` without fields, ...).
+   */
+  MRTR_FAILURE_PROTOCOL = 3,
+  /**
+   * The server's `inputRequests` exceed the inputs region (`needed`,
+   * `limit`).
+   */
+  MRTR_FAILURE_INPUTS_TOO_LARGE = 4,
+  /**
+   * The server's `requestState` exceeds the state region.
+   */
+  MRTR_FAILURE_STATE_TOO_LARGE = 5,
+  /**
+   * More `input_required` rounds than `max_rounds` (`limit`).
+   */
+  MRTR_FAILURE_TOO_MANY_ROUNDS = 6,
+  /**
+   * More consecutive state-only rounds than `max_state_only_rounds`.
+   */
+  MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS = 7,
+  /**
+   * A task was polled more often than `max_polls`.
+   */
+  MRTR_FAILURE_TOO_MANY_POLLS = 8,
+  /**
+   * The application answered input `index` with error `code`.
+   */
+  MRTR_FAILURE_ANSWERED_WITH_ERROR = 9,
+} mrtr_failure_kind;
+
+/**
+ * Why one answer value is not acceptable.
+ */
+typedef enum mrtr_field_error {
+  /**
+   * No error (fields of records that are not about a value).
+   */
+  MRTR_FIELD_ERROR_NONE = 0,
+  /**
+   * A required field has no answer.
+   */
+  MRTR_FIELD_ERROR_MISSING = 1,
+  /**
+   * The answer has the wrong JSON type.
+   */
+  MRTR_FIELD_ERROR_WRONG_TYPE = 2,
+  /**
+   * Shorter than `min_length` (`bound`).
+   */
+  MRTR_FIELD_ERROR_TOO_SHORT = 3,
+  /**
+   * Longer than `max_length` (`bound`).
+   */
+  MRTR_FIELD_ERROR_TOO_LONG = 4,
+  /**
+   * Below `minimum`.
+   */
+  MRTR_FIELD_ERROR_BELOW_MINIMUM = 5,
+  /**
+   * Above `maximum`.
+   */
+  MRTR_FIELD_ERROR_ABOVE_MAXIMUM = 6,
+  /**
+   * A fraction where whole numbers are asked.
+   */
+  MRTR_FIELD_ERROR_NOT_AN_INTEGER = 7,
+  /**
+   * Not an email address.
+   */
+  MRTR_FIELD_ERROR_BAD_EMAIL = 8,
+  /**
+   * Not a URI.
+   */
+  MRTR_FIELD_ERROR_BAD_URI = 9,
+  /**
+   * Not a date.
+   */
+  MRTR_FIELD_ERROR_BAD_DATE = 10,
+  /**
+   * Not a date-time.
+   */
+  MRTR_FIELD_ERROR_BAD_DATE_TIME = 11,
+  /**
+   * Not one of the options.
+   */
+  MRTR_FIELD_ERROR_NOT_AN_OPTION = 12,
+  /**
+   * Fewer selections than `min_items` (`bound`).
+   */
+  MRTR_FIELD_ERROR_TOO_FEW_ITEMS = 13,
+  /**
+   * More selections than `max_items` (`bound`).
+   */
+  MRTR_FIELD_ERROR_TOO_MANY_ITEMS = 14,
+  /**
+   * The same option twice.
+   */
+  MRTR_FIELD_ERROR_DUPLICATE_ITEM = 15,
+  /**
+   * A field the form does not define.
+   */
+  MRTR_FIELD_ERROR_UNKNOWN_FIELD = 16,
+  /**
+   * A field given twice.
+   */
+  MRTR_FIELD_ERROR_DUPLICATE_FIELD = 17,
+} mrtr_field_error;
+
+/**
+ * What kind of input a field takes.
+ */
+typedef enum mrtr_field_kind {
+  /**
+   * Free text (`min_length`, `max_length`, `format`).
+   */
+  MRTR_FIELD_TEXT = 1,
+  /**
+   * A number (`minimum`, `maximum`).
+   */
+  MRTR_FIELD_NUMBER = 2,
+  /**
+   * A whole number (`minimum`, `maximum`).
+   */
+  MRTR_FIELD_INTEGER = 3,
+  /**
+   * Yes or no.
+   */
+  MRTR_FIELD_BOOLEAN = 4,
+  /**
+   * Exactly one of the options (`option_count`, `mrtr_form_option_at`).
+   */
+  MRTR_FIELD_SINGLE_SELECT = 5,
+  /**
+   * Any number of distinct options (`min_items`, `max_items`).
+   */
+  MRTR_FIELD_MULTI_SELECT = 6,
+} mrtr_field_kind;
+
+/**
+ * The required syntax of a text field.
+ */
+typedef enum mrtr_string_format {
+  /**
+   * Any text.
+   */
+  MRTR_FORMAT_NONE = 0,
+  /**
+   * An email address.
+   */
+  MRTR_FORMAT_EMAIL = 1,
+  /**
+   * A URI with a scheme.
+   */
+  MRTR_FORMAT_URI = 2,
+  /**
+   * An RFC 3339 date (`2026-07-28`).
+   */
+  MRTR_FORMAT_DATE = 3,
+  /**
+   * An RFC 3339 date-time (`2026-07-28T09:30:00Z`).
+   */
+  MRTR_FORMAT_DATE_TIME = 4,
+} mrtr_string_format;
+
+/**
+ * Why a token was refused (for the server's log: the wire answer is the
+ * same for every reason).
+ */
+typedef enum mrtr_unseal_reason {
+  /**
+   * Not a token of this format (prefix, base64url, length, claims).
+   */
+  MRTR_UNSEAL_MALFORMED = 1,
+  /**
+   * Longer than the sealer's maximum token size.
+   */
+  MRTR_UNSEAL_TOO_LARGE = 2,
+  /**
+   * Sealed under a key id not in the ring (retired key, forgery).
+   */
+  MRTR_UNSEAL_UNKNOWN_KEY = 3,
+  /**
+   * Authentication failed: modified, or sealed for another audience.
+   */
+  MRTR_UNSEAL_TAMPERED = 4,
+  /**
+   * Past its expiry (plus the skew).
+   */
+  MRTR_UNSEAL_EXPIRED = 5,
+  /**
+   * Issued in the future (beyond the skew).
+   */
+  MRTR_UNSEAL_NOT_YET_VALID = 6,
+  /**
+   * Sealed for another audience.
+   */
+  MRTR_UNSEAL_WRONG_AUDIENCE = 7,
+  /**
+   * Bound to another method, target or arguments.
+   */
+  MRTR_UNSEAL_WRONG_REQUEST = 8,
+  /**
+   * Bound to another principal (or to one / none).
+   */
+  MRTR_UNSEAL_WRONG_PRINCIPAL = 9,
+} mrtr_unseal_reason;
+
+/**
+ * What arrived.
+ */
+typedef enum mrtr_incoming_kind {
+  /**
+   * A request to answer: the other fields are set.
+   */
+  MRTR_INCOMING_REQUEST = 1,
+  /**
+   * A notification: no response (HTTP: `202 Accepted`).
+   */
+  MRTR_INCOMING_NOTIFICATION = 2,
+  /**
+   * A JSON-RPC response from the client: no response (HTTP: `202`).
+   */
+  MRTR_INCOMING_RESPONSE = 3,
+} mrtr_incoming_kind;
+
+/**
+ * A request method the server half reads.
+ */
+typedef enum mrtr_server_method {
+  /**
+   * Any other method (route it by `method_json`, or answer `-32601`).
+   */
+  MRTR_SERVER_METHOD_OTHER = 0,
+  /**
+   * `tools/call` (may be answered with `input_required`).
+   */
+  MRTR_SERVER_METHOD_TOOLS_CALL = 1,
+  /**
+   * `prompts/get` (may be answered with `input_required`).
+   */
+  MRTR_SERVER_METHOD_PROMPTS_GET = 2,
+  /**
+   * `resources/read` (may be answered with `input_required`).
+   */
+  MRTR_SERVER_METHOD_RESOURCES_READ = 3,
+  /**
+   * `tasks/get`.
+   */
+  MRTR_SERVER_METHOD_TASKS_GET = 4,
+  /**
+   * `tasks/result` (SEP dialect; may be answered with `input_required`).
+   */
+  MRTR_SERVER_METHOD_TASKS_RESULT = 5,
+  /**
+   * `tasks/cancel`.
+   */
+  MRTR_SERVER_METHOD_TASKS_CANCEL = 6,
+  /**
+   * `tasks/input_response` (SEP dialect).
+   */
+  MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE = 7,
+  /**
+   * `tasks/update` (Tasks extension).
+   */
+  MRTR_SERVER_METHOD_TASKS_UPDATE = 8,
+} mrtr_server_method;
+
+/**
+ * The kind of an input response.
+ */
+typedef enum mrtr_answer_kind {
+  /**
+   * The client sent nothing under the key: ask (again).
+   */
+  MRTR_ANSWER_NONE = 0,
+  /**
+   * An `ElicitResult`.
+   */
+  MRTR_ANSWER_ELICIT = 1,
+  /**
+   * A `CreateMessageResult`.
+   */
+  MRTR_ANSWER_SAMPLING = 2,
+  /**
+   * A `ListRootsResult`.
+   */
+  MRTR_ANSWER_ROOTS = 3,
+} mrtr_answer_kind;
+
+/**
+ * The request a task sends next (or has in flight).
+ */
+typedef enum mrtr_task_request {
+  /**
+   * `tasks/get`: poll the status.
+   */
+  MRTR_TASK_REQUEST_GET = 1,
+  /**
+   * `tasks/result` (seed dialect): fetch the questions or the outcome.
+   */
+  MRTR_TASK_REQUEST_RESULT = 2,
+  /**
+   * The answers: `tasks/input_response` (seed) or `tasks/update`
+   * (extension).
+   */
+  MRTR_TASK_REQUEST_RESPOND = 3,
+  /**
+   * `tasks/cancel`.
+   */
+  MRTR_TASK_REQUEST_CANCEL = 4,
+} mrtr_task_request;
+
+/**
+ * The method of a call.
+ */
+typedef enum mrtr_method {
+  /**
+   * `tools/call` (params need `name`).
+   */
+  MRTR_METHOD_TOOLS_CALL = 1,
+  /**
+   * `prompts/get` (params need `name`).
+   */
+  MRTR_METHOD_PROMPTS_GET = 2,
+  /**
+   * `resources/read` (params need `uri`).
+   */
+  MRTR_METHOD_RESOURCES_READ = 3,
+} mrtr_method;
+
+/**
+ * A call living in caller memory (opaque; the pointer is the workspace).
+ */
+typedef struct mrtr_call mrtr_call;
+
+/**
+ * A sealer living in caller memory (opaque).
+ */
+typedef struct mrtr_sealer mrtr_sealer;
+
+/**
+ * An SSE decoder living in caller memory (opaque).
+ */
+typedef struct mrtr_sse_decoder mrtr_sse_decoder;
+
+/**
+ * A task living in caller memory (opaque; the pointer is the workspace).
+ */
+typedef struct mrtr_task mrtr_task;
+
+/**
+ * Every capacity and cap of a call. Get the defaults from
+ * `mrtr_call_limits_default`, then change what you need; there are no
+ * "0 means default" fields.
+ */
+typedef struct mrtr_call_limits {
+  /**
+   * Largest server message read, in bytes (default 1 MiB).
+   */
+  size_t max_message_bytes;
+  /**
+   * Deepest JSON nesting read (default 32; 4 to `MRTR_JSON_MAX_DEPTH`).
+   */
+  size_t max_depth;
+  /**
+   * Most input requests in one round (default 64; 1 to 256). Each costs
+   * 23 bytes of workspace.
+   */
+  size_t max_input_requests;
+  /**
+   * Longest input key, decoded bytes (default 256).
+   */
+  size_t max_key_bytes;
+  /**
+   * Bound of the params as sent: the caller's params plus `_meta`
+   * (default 16 KiB).
+   */
+  size_t max_params_bytes;
+  /**
+   * Bound of one round's `inputRequests` (default 16 KiB).
+   */
+  size_t max_inputs_bytes;
+  /**
+   * Bound of the `requestState` token, quotes included (default 4 KiB).
+   */
+  size_t max_state_bytes;
+  /**
+   * Bound of one round's answers, JSON bytes (default 16 KiB).
+   */
+  size_t max_answers_bytes;
+  /**
+   * Most `input_required` rounds one call accepts (default 10).
+   */
+  uint32_t max_rounds;
+  /**
+   * Most consecutive state-only rounds (default 3).
+   */
+  uint32_t max_state_only_rounds;
+  /**
+   * Backoff after the first state-only round, ms (default 50).
+   */
+  uint32_t backoff_initial_ms;
+  /**
+   * Ceiling of the doubling backoff, ms (default 250).
+   */
+  uint32_t backoff_max_ms;
+} mrtr_call_limits;
+
+/**
  * A borrowed UTF-8 string: `len` bytes at `ptr`, not NUL-terminated (a NUL
  * byte inside is an ordinary character). `ptr` may be NULL only when `len`
  * is 0. Strings that mrtr hands out point into caller memory or static
@@ -191,9 +1092,1643 @@ typedef struct mrtr_str {
   size_t len;
 } mrtr_str;
 
+/**
+ * How to start a call. Zero-initialize it, then set the fields; strings
+ * and the params are copied at init and need not outlive `mrtr_call_init`.
+ */
+typedef struct mrtr_call_config {
+  /**
+   * A `mrtr_method` value.
+   */
+  uint32_t method;
+  /**
+   * The params object as JSON, e.g.
+   * `{"name":"get_weather","arguments":{"location":"Paris"}}`. It must
+   * not contain `inputResponses` or `requestState` (the call owns them);
+   * a `_meta` object is merged (the three keys the call writes are
+   * replaced); a `task` object asks for a seed-dialect task.
+   */
+  struct mrtr_str params;
+  /**
+   * `MRTR_CAP_*` bits: what the call declares it can answer, sent on
+   * every leg. The server may only ask these kinds.
+   */
+  uint32_t caps;
+  /**
+   * `clientInfo.name`; with `ptr` NULL the library's own identity
+   * (`"mrtr"` and its version) is sent.
+   */
+  struct mrtr_str client_name;
+  /**
+   * `clientInfo.version` (used when `client_name` is given).
+   */
+  struct mrtr_str client_version;
+  /**
+   * `MRTR_CALL_*` flags.
+   */
+  uint32_t flags;
+  /**
+   * The first JSON-RPC id `mrtr_call_next_id` suggests (0 means 1).
+   */
+  int64_t first_id;
+  /**
+   * The limits; NULL for the defaults.
+   */
+  const struct mrtr_call_limits *limits;
+  /**
+   * Optional: receives the workspace size needed when `mrtr_call_init`
+   * returns `MRTR_ERR_WORKSPACE_TOO_SMALL`.
+   */
+  size_t *out_needed;
+} mrtr_call_config;
+
+/**
+ * A part of a message the caller fed: `len` bytes starting `offset` bytes
+ * into it. Valid for as long as the caller keeps those bytes; an absent
+ * part is `{0, 0}`. Spans of JSON strings include the quotes (decode them
+ * with `mrtr_json_decode_string`); spans of other values are the raw JSON.
+ */
+typedef struct mrtr_span {
+  /**
+   * Offset of the first byte.
+   */
+  size_t offset;
+  /**
+   * Length in bytes.
+   */
+  size_t len;
+} mrtr_span;
+
+/**
+ * What a fed message meant, with spans into that message. Spans stay
+ * valid for as long as the caller keeps the fed bytes unchanged; fields a
+ * kind does not use are zero.
+ */
+typedef struct mrtr_event {
+  /**
+   * What happened.
+   */
+  enum mrtr_event_kind kind;
+  /**
+   * `INPUT_REQUIRED`: the number of questions.
+   */
+  size_t input_count;
+  /**
+   * `RETRY_AFTER`, `TASK_POLL`: milliseconds to wait before the next
+   * request.
+   */
+  uint64_t wait_ms;
+  /**
+   * `RPC_ERROR`, `TASK_FAILED`: the error code.
+   */
+  int64_t error_code;
+  /**
+   * `COMPLETE`: the result object.
+   */
+  struct mrtr_span result;
+  /**
+   * `RPC_ERROR`, `TASK_FAILED`: the error message (a JSON string).
+   */
+  struct mrtr_span error_message;
+  /**
+   * `RPC_ERROR`, `TASK_FAILED`: the error data, raw JSON; empty when
+   * absent.
+   */
+  struct mrtr_span error_data;
+  /**
+   * `TASK_CREATED`: the task id (a JSON string, to pass to
+   * `mrtr_task_config.task_id` with `MRTR_TASK_ID_JSON`).
+   */
+  struct mrtr_span task_id;
+  /**
+   * `TASK_CREATED`: the dialect that created the task.
+   */
+  enum mrtr_task_dialect task_dialect;
+  /**
+   * `TASK_CREATED`: the task's status.
+   */
+  enum mrtr_task_status task_status;
+  /**
+   * `TASK_CREATED`: the server's poll hint in milliseconds, when
+   * `has_task_poll_ms`.
+   */
+  uint64_t task_poll_ms;
+  /**
+   * `TASK_CREATED`: the server gave a poll hint.
+   */
+  bool has_task_poll_ms;
+} mrtr_event;
+
+/**
+ * One input request of the current round, as views into the call's (or
+ * task's) workspace, valid until the next call that mutates that object.
+ *
+ * Text fields (`key`, `message`, `url`, `system_prompt`) are the text
+ * itself when the server wrote them without JSON escapes. When it used
+ * escapes (`\n`, `\"`, `\u00e9`, ...) the view holds the escaped JSON text
+ * and the field's `MRTR_TEXT_*` bit is set in `escaped`: get the decoded
+ * text with `mrtr_call_input_text` / `mrtr_task_input_text`. Absent fields
+ * are empty (NULL, 0).
+ */
+typedef struct mrtr_input {
+  /**
+   * What is asked.
+   */
+  enum mrtr_input_kind kind;
+  /**
+   * The server's key for this input.
+   */
+  struct mrtr_str key;
+  /**
+   * Elicitations: the message for the user.
+   */
+  struct mrtr_str message;
+  /**
+   * URL mode: the URL to open after consent.
+   */
+  struct mrtr_str url;
+  /**
+   * Form mode: the `requestedSchema` object, raw JSON.
+   */
+  struct mrtr_str requested_schema;
+  /**
+   * Sampling: the whole `params` object, raw JSON.
+   */
+  struct mrtr_str params;
+  /**
+   * Sampling: `systemPrompt`, when present.
+   */
+  struct mrtr_str system_prompt;
+  /**
+   * Sampling: `maxTokens`.
+   */
+  uint64_t max_tokens;
+  /**
+   * `MRTR_TEXT_*` bits of the text fields that hold escaped JSON text.
+   */
+  uint32_t escaped;
+  /**
+   * Sampling: the request offers tools (`tools` present).
+   */
+  bool has_tools;
+  /**
+   * Sampling: `includeContext` asks for more than `"none"`.
+   */
+  bool wants_context;
+  /**
+   * Sampling: `systemPrompt` is present.
+   */
+  bool has_system_prompt;
+  /**
+   * This input already has an answer.
+   */
+  bool answered;
+} mrtr_input;
+
+/**
+ * One root for `mrtr_*_answer_roots`.
+ */
+typedef struct mrtr_root {
+  /**
+   * A `file://` URI (checked: see `MRTR_ERR_INVALID_VALUE`).
+   */
+  struct mrtr_str uri;
+  /**
+   * Display name; `ptr` NULL for none (an empty non-NULL string is sent
+   * as `""`).
+   */
+  struct mrtr_str name;
+} mrtr_root;
+
+/**
+ * The terminal error of a failed call or task, for logs and for deciding
+ * what to tell the user.
+ */
+typedef struct mrtr_failure {
+  /**
+   * The status the failing function returned.
+   */
+  enum mrtr_status status;
+  /**
+   * The cause.
+   */
+  enum mrtr_failure_kind kind;
+  /**
+   * A static NUL-terminated name of the precise cause (`"TooDeep"`,
+   * `"UndeclaredCapability"`, `"BadId"`, ...), for logs.
+   */
+  const char *reason;
+  /**
+   * `JSON`: the byte offset in the message where reading stopped.
+   */
+  size_t offset;
+  /**
+   * `ANSWERED_WITH_ERROR`: the input's index.
+   */
+  size_t index;
+  /**
+   * `ANSWERED_WITH_ERROR`: the code the application gave.
+   */
+  int64_t code;
+  /**
+   * `*_TOO_LARGE`: the bytes that would have been needed.
+   */
+  size_t needed;
+  /**
+   * `*_TOO_LARGE`, `TOO_MANY_*`: the configured limit.
+   */
+  uint64_t limit;
+} mrtr_failure;
+
+/**
+ * Why a schema was refused, from `mrtr_form_parse`.
+ */
+typedef struct mrtr_schema_error {
+  /**
+   * The property at fault; empty (NULL) for the schema's top level.
+   */
+  struct mrtr_str property;
+  /**
+   * `property` holds escaped JSON text.
+   */
+  bool property_escaped;
+  /**
+   * The keyword or option value at fault, when the error names one (as
+   * written in the schema, escapes not decoded).
+   */
+  struct mrtr_str keyword;
+  /**
+   * A static NUL-terminated name of the error (`"UnsupportedKeyword"`,
+   * `"InvalidDefault"`, ...), for logs.
+   */
+  const char *reason;
+  /**
+   * `InvalidDefault`: what is wrong with the default.
+   */
+  enum mrtr_field_error default_error;
+} mrtr_schema_error;
+
+/**
+ * One field of a form, as views into the schema bytes. Text views are
+ * the text itself unless their `MRTR_FORM_TEXT_*` bit is set in
+ * `escaped` (then decode them with `mrtr_form_text`). Bounds are valid
+ * when their `has_` flag is set.
+ */
+typedef struct mrtr_form_field {
+  /**
+   * The property name: the key of the answer.
+   */
+  struct mrtr_str name;
+  /**
+   * The label to show (empty when none).
+   */
+  struct mrtr_str title;
+  /**
+   * Help text (empty when none).
+   */
+  struct mrtr_str description;
+  /**
+   * `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text.
+   */
+  uint32_t escaped;
+  /**
+   * Position among the fields (0-based).
+   */
+  size_t index;
+  /**
+   * The input kind.
+   */
+  enum mrtr_field_kind kind;
+  /**
+   * Text fields: the required syntax.
+   */
+  enum mrtr_string_format format;
+  /**
+   * The answer must contain this field.
+   */
+  bool required;
+  /**
+   * Text: `min_length` is set.
+   */
+  bool has_min_length;
+  /**
+   * Text: `max_length` is set.
+   */
+  bool has_max_length;
+  /**
+   * Numbers: `minimum` is set.
+   */
+  bool has_minimum;
+  /**
+   * Numbers: `maximum` is set.
+   */
+  bool has_maximum;
+  /**
+   * Multi-select: `min_items` is set.
+   */
+  bool has_min_items;
+  /**
+   * Multi-select: `max_items` is set.
+   */
+  bool has_max_items;
+  /**
+   * Text: fewest characters (Unicode scalar values).
+   */
+  uint64_t min_length;
+  /**
+   * Text: most characters.
+   */
+  uint64_t max_length;
+  /**
+   * Numbers: inclusive lower bound.
+   */
+  double minimum;
+  /**
+   * Numbers: inclusive upper bound.
+   */
+  double maximum;
+  /**
+   * Multi-select: fewest selections.
+   */
+  uint64_t min_items;
+  /**
+   * Multi-select: most selections.
+   */
+  uint64_t max_items;
+  /**
+   * Selects: the number of options.
+   */
+  size_t option_count;
+  /**
+   * The default value as raw JSON (already checked against the field);
+   * empty when none.
+   */
+  struct mrtr_str default_json;
+} mrtr_form_field;
+
+/**
+ * One option of a select field.
+ */
+typedef struct mrtr_form_option {
+  /**
+   * The value sent when chosen.
+   */
+  struct mrtr_str value;
+  /**
+   * The label to show (empty when the schema gives none: show `value`).
+   */
+  struct mrtr_str title;
+  /**
+   * `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text.
+   */
+  uint32_t escaped;
+  /**
+   * The schema gives a title.
+   */
+  bool has_title;
+} mrtr_form_option;
+
+/**
+ * The first problem of an answer, from `mrtr_form_validate`.
+ */
+typedef struct mrtr_form_error {
+  /**
+   * The field's name (from the schema, or from the answer for
+   * `UNKNOWN_FIELD`); empty when the content is not an object.
+   */
+  struct mrtr_str field;
+  /**
+   * `field` holds escaped JSON text.
+   */
+  bool field_escaped;
+  /**
+   * The field's index, or `SIZE_MAX` when the form has no such field.
+   */
+  size_t field_index;
+  /**
+   * What is wrong.
+   */
+  enum mrtr_field_error error;
+  /**
+   * `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound.
+   */
+  uint64_t bound;
+  /**
+   * A static NUL-terminated name of the error, for logs.
+   */
+  const char *reason;
+} mrtr_form_error;
+
+/**
+ * One HTTP header: views into static text or the caller's buffer.
+ */
+typedef struct mrtr_http_header {
+  /**
+   * The header name.
+   */
+  struct mrtr_str name;
+  /**
+   * The value, ready to send (non-ASCII or unsafe values are
+   * `=?base64?...?=`-encoded).
+   */
+  struct mrtr_str value;
+} mrtr_http_header;
+
+/**
+ * The application side of `mrtr_run`. Zero-initialize, then set.
+ */
+typedef struct mrtr_run_callbacks {
+  /**
+   * Required: sends a request and receives the next message.
+   * `req`, `req_len`: the request to send; NULL and 0 when the runner
+   * only wants the next message for the request already sent (after an
+   * unrelated message, such as a notification on the same stream).
+   * Write one complete JSON-RPC message of at most `resp_cap` bytes to
+   * `resp` and its length to `*resp_len`. Return 0, or non-zero to stop
+   * the run with `MRTR_ERR_ABORTED` (the call stays `SENT`; the app may
+   * `mrtr_call_resend` later).
+   */
+  int32_t (*transport)(void *user,
+                       const uint8_t *req,
+                       size_t req_len,
+                       uint8_t *resp,
+                       size_t resp_cap,
+                       size_t *resp_len);
+  /**
+   * Form and URL elicitations: ask the user about input `index`,
+   * described by `*input` (valid during the callback); answer with
+   * `mrtr_call_answer_*` and return `MRTR_CB_ANSWERED`, or return
+   * `MRTR_CB_DECLINE`, `MRTR_CB_CANCEL` or `MRTR_CB_ABORT`. NULL: such
+   * an input ends the run with `MRTR_ERR_UNANSWERED_INPUT`.
+   */
+  int32_t (*elicit)(void *user,
+                    struct mrtr_call *call,
+                    size_t index,
+                    const struct mrtr_input *input);
+  /**
+   * Sampling requests, as `elicit` (answer with
+   * `mrtr_call_answer_json`).
+   */
+  int32_t (*sampling)(void *user,
+                      struct mrtr_call *call,
+                      size_t index,
+                      const struct mrtr_input *input);
+  /**
+   * Roots requests, as `elicit` (answer with `mrtr_call_answer_roots`).
+   */
+  int32_t (*roots)(void *user,
+                   struct mrtr_call *call,
+                   size_t index,
+                   const struct mrtr_input *input);
+  /**
+   * Optional: waits `ms` milliseconds before a state-only round is
+   * retried; NULL retries at once.
+   */
+  void (*sleep_ms)(void *user,
+                   uint64_t ms);
+  /**
+   * The id of the first request this run writes; 0: `mrtr_call_next_id`.
+   */
+  int64_t first_id;
+  /**
+   * Added to the id for each further request (> 0; 0 means 1), e.g. 2
+   * when two runs share a connection with odd and even ids.
+   */
+  int64_t id_step;
+  /**
+   * Most unrelated messages accepted while waiting for one answer
+   * (0: `MRTR_RUN_DEFAULT_MAX_UNRELATED`); one more ends the run with
+   * `MRTR_ERR_LIMIT_EXCEEDED` (the call stays `SENT`).
+   */
+  uint32_t max_unrelated;
+} mrtr_run_callbacks;
+
+/**
+ * Borrowed bytes that need not be text (keys, sealed state): `len` bytes
+ * at `ptr`. `ptr` may be NULL only when `len` is 0.
+ */
+typedef struct mrtr_bytes {
+  /**
+   * The first byte, or NULL when empty.
+   */
+  const uint8_t *ptr;
+  /**
+   * Length in bytes.
+   */
+  size_t len;
+} mrtr_bytes;
+
+/**
+ * A JSON-RPC request id, to answer with.
+ */
+typedef struct mrtr_request_id {
+  /**
+   * `MRTR_ID_NONE`, `MRTR_ID_NUMBER` or `MRTR_ID_STRING`.
+   */
+  uint32_t kind;
+  /**
+   * The integer id.
+   */
+  int64_t number;
+  /**
+   * The string id's JSON token, quotes included (a view into the request).
+   */
+  struct mrtr_str token;
+} mrtr_request_id;
+
+/**
+ * A parsed message, as views into its bytes. String members are JSON
+ * tokens (quotes included); objects are raw JSON; absent members are empty.
+ */
+typedef struct mrtr_server_request {
+  /**
+   * What arrived; only `MRTR_INCOMING_REQUEST` sets the other fields
+   * (a notification sets `method_json`).
+   */
+  enum mrtr_incoming_kind kind;
+  /**
+   * The method, when it is one the server half reads.
+   */
+  enum mrtr_server_method method;
+  /**
+   * The method's JSON token.
+   */
+  struct mrtr_str method_json;
+  /**
+   * The id to answer with.
+   */
+  struct mrtr_request_id id;
+  /**
+   * `MRTR_REQUEST_*` flags.
+   */
+  uint32_t flags;
+  /**
+   * The `MRTR_CAP_*` bits the client declared on this request.
+   */
+  uint32_t client_caps;
+  /**
+   * `params`, raw.
+   */
+  struct mrtr_str params;
+  /**
+   * `params._meta`, raw.
+   */
+  struct mrtr_str meta;
+  /**
+   * `io.modelcontextprotocol/protocolVersion` token, when sent (always
+   * `"2026-07-28"`: another revision fails the parse with `-32022`).
+   * Compare an HTTP `MCP-Protocol-Version` header with it (`-32020` when
+   * they differ).
+   */
+  struct mrtr_str protocol_version;
+  /**
+   * `clientInfo.name` token, when sent.
+   */
+  struct mrtr_str client_name;
+  /**
+   * `clientInfo.version` token, when sent.
+   */
+  struct mrtr_str client_version;
+  /**
+   * `name` token (`tools/call`, `prompts/get`).
+   */
+  struct mrtr_str name;
+  /**
+   * `uri` token (`resources/read`).
+   */
+  struct mrtr_str uri;
+  /**
+   * `arguments`, raw (`tools/call`, `prompts/get`): bind seals to it
+   * with `mrtr_binding_digest`.
+   */
+  struct mrtr_str arguments;
+  /**
+   * `task`, raw (task augmentation, seed dialect).
+   */
+  struct mrtr_str task;
+  /**
+   * `inputResponses`, raw: pass it to `mrtr_server_input_response`.
+   */
+  struct mrtr_str input_responses;
+  /**
+   * The number of entries of `inputResponses`.
+   */
+  size_t input_response_count;
+  /**
+   * `requestState` token, exactly as sent: decode it, then unseal it.
+   */
+  struct mrtr_str request_state;
+  /**
+   * The task id token of task methods.
+   */
+  struct mrtr_str task_id;
+} mrtr_server_request;
+
+/**
+ * Why a message cannot be served, from `mrtr_server_parse_request`.
+ */
+typedef struct mrtr_server_error {
+  /**
+   * The JSON-RPC code the answer carries (`-32700`, `-32600`, `-32602`,
+   * `-32022`).
+   */
+  int32_t code;
+  /**
+   * The id to answer with, when it could be read.
+   */
+  struct mrtr_request_id id;
+  /**
+   * A static NUL-terminated name of the cause (`"Missing"`,
+   * `"Malformed"`, a JSON or envelope detail), for logs.
+   */
+  const char *reason;
+  /**
+   * The wire name of the member at fault (static, NUL-terminated), or
+   * `""`.
+   */
+  const char *field;
+} mrtr_server_error;
+
+/**
+ * One answer, as views into the request bytes (strings are JSON tokens).
+ */
+typedef struct mrtr_server_answer {
+  /**
+   * What was found.
+   */
+  enum mrtr_answer_kind kind;
+  /**
+   * Elicitation: the `MRTR_ELICIT_*` action.
+   */
+  uint32_t action;
+  /**
+   * Elicitation `accept`: the content object (empty otherwise);
+   * sampling: the `content` value.
+   */
+  struct mrtr_str content;
+  /**
+   * Sampling: `role` token.
+   */
+  struct mrtr_str role;
+  /**
+   * Sampling: `model` token.
+   */
+  struct mrtr_str model;
+  /**
+   * Sampling: `stopReason` token, when sent.
+   */
+  struct mrtr_str stop_reason;
+  /**
+   * Sampling: the text token when the content is one text block.
+   */
+  struct mrtr_str text;
+  /**
+   * Roots: the number of roots (`mrtr_server_root_at`).
+   */
+  size_t root_count;
+  /**
+   * The bare result object.
+   */
+  struct mrtr_str result;
+  /**
+   * It came in the SEP draft's `{"result": ..}` wrapping (accepted).
+   */
+  bool wrapped;
+} mrtr_server_answer;
+
+/**
+ * Why an answer cannot be used.
+ */
+typedef struct mrtr_answer_error {
+  /**
+   * `MRTR_ANSWER_WRONG_KIND` or `MRTR_ANSWER_MALFORMED`.
+   */
+  uint32_t error;
+  /**
+   * The kind looked for (a `mrtr_answer_kind`; `NONE` when no kind was
+   * asked and the shape is unknown).
+   */
+  uint32_t expected;
+  /**
+   * `MRTR_ANSWER_WRONG_KIND`: the kind found (a `mrtr_answer_kind`).
+   */
+  uint32_t found;
+} mrtr_answer_error;
+
+/**
+ * One root of a roots answer: JSON tokens.
+ */
+typedef struct mrtr_server_root {
+  /**
+   * The `uri` token.
+   */
+  struct mrtr_str uri;
+  /**
+   * The `name` token, when sent.
+   */
+  struct mrtr_str name;
+} mrtr_server_root;
+
+/**
+ * One input request for `mrtr_server_write_input_required`.
+ */
+typedef struct mrtr_input_spec {
+  /**
+   * A `mrtr_input_kind` value.
+   */
+  uint32_t kind;
+  /**
+   * The key (text; unique, 1 to 256 bytes).
+   */
+  struct mrtr_str key;
+  /**
+   * Elicitations: the message for the user (text).
+   */
+  struct mrtr_str message;
+  /**
+   * Form: the `requestedSchema` object, raw JSON.
+   */
+  struct mrtr_str requested_schema;
+  /**
+   * URL mode: the URL (text).
+   */
+  struct mrtr_str url;
+  /**
+   * Sampling: the `CreateMessageRequestParams` object, raw JSON.
+   */
+  struct mrtr_str params;
+} mrtr_input_spec;
+
+/**
+ * Everything an `InputRequiredResult` says.
+ */
+typedef struct mrtr_input_required {
+  /**
+   * The request's id.
+   */
+  struct mrtr_request_id id;
+  /**
+   * The request's method (a `mrtr_server_method`); only `tools/call`,
+   * `prompts/get`, `resources/read` and `tasks/result` may be answered
+   * with `input_required`.
+   */
+  uint32_t method;
+  /**
+   * The `MRTR_CAP_*` bits the client declared on this request
+   * (`mrtr_server_request.client_caps`).
+   */
+  uint32_t client_caps;
+  /**
+   * The input requests, in the order to send them.
+   */
+  const struct mrtr_input_spec *inputs;
+  /**
+   * Their number (0 with a `request_state`: a state-only round, e.g. for
+   * load shedding).
+   */
+  size_t input_count;
+  /**
+   * The sealed `requestState` (text); `ptr` NULL for none.
+   */
+  struct mrtr_str request_state;
+  /**
+   * `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
+   * task dialect); `ptr` NULL for none.
+   */
+  struct mrtr_str related_task;
+} mrtr_input_required;
+
+/**
+ * Why `mrtr_server_write_input_required` refused.
+ */
+typedef struct mrtr_build_error {
+  /**
+   * The index of the input at fault (`SIZE_MAX`: none in particular).
+   */
+  size_t index;
+  /**
+   * `MRTR_ERR_UNDECLARED_CAPABILITY`: the `MRTR_CAP_*` bits the client
+   * lacks for it (answer `-32021` with
+   * `mrtr_server_write_missing_capability`).
+   */
+  uint32_t missing_caps;
+  /**
+   * A static NUL-terminated name of the cause, for logs.
+   */
+  const char *reason;
+} mrtr_build_error;
+
+/**
+ * One dispatched event: views into the decoder's workspace, valid until
+ * the next call on the decoder.
+ */
+typedef struct mrtr_sse_event {
+  /**
+   * An event was dispatched (the other fields are set only then).
+   */
+  bool has_event;
+  /**
+   * The event type; `"message"` when the event named none (MCP
+   * messages are `message` events).
+   */
+  struct mrtr_str event_type;
+  /**
+   * The data lines joined with `\n`: for MCP, one JSON-RPC message to
+   * feed to the call (copy it first if the call's feed must outlive the
+   * next decoder call).
+   */
+  struct mrtr_str data;
+  /**
+   * The last event id at dispatch (empty when none was ever set).
+   */
+  struct mrtr_str last_event_id;
+} mrtr_sse_event;
+
+/**
+ * Every capacity and cap of a task. Get the defaults from
+ * `mrtr_task_limits_default`.
+ */
+typedef struct mrtr_task_limits {
+  /**
+   * Largest server message read, in bytes (default 1 MiB).
+   */
+  size_t max_message_bytes;
+  /**
+   * Deepest JSON nesting read (default 32; 4 to `MRTR_JSON_MAX_DEPTH`).
+   */
+  size_t max_depth;
+  /**
+   * Most input requests in one round (default 64; 1 to 256).
+   */
+  size_t max_input_requests;
+  /**
+   * Longest input key, decoded bytes (default 256).
+   */
+  size_t max_key_bytes;
+  /**
+   * Bound of the fixed request part: `_meta` and the task id (default
+   * 1 KiB).
+   */
+  size_t max_params_bytes;
+  /**
+   * Bound of one round's `inputRequests` (default 16 KiB).
+   */
+  size_t max_inputs_bytes;
+  /**
+   * Bound of the `requestState` token (seed dialect; default 4 KiB).
+   */
+  size_t max_state_bytes;
+  /**
+   * Bound of one round's answers (default 16 KiB).
+   */
+  size_t max_answers_bytes;
+  /**
+   * Most input rounds (default 10).
+   */
+  uint32_t max_rounds;
+  /**
+   * Most `tasks/get` requests (default 100,000).
+   */
+  uint32_t max_polls;
+  /**
+   * Poll interval when the server gives none, ms (default 1,000).
+   */
+  uint64_t default_poll_ms;
+  /**
+   * Floor of the poll interval, ms (default 100): a hostile hint cannot
+   * make the app busy-poll.
+   */
+  uint64_t min_poll_ms;
+  /**
+   * Ceiling of the poll interval, ms (default 60,000).
+   */
+  uint64_t max_poll_ms;
+} mrtr_task_limits;
+
+/**
+ * How to start following a task. Zero-initialize it, then set the
+ * fields; everything is copied at init.
+ *
+ * From a `MRTR_EVENT_TASK_CREATED` event `ev` of message `msg`:
+ * `dialect = ev.task_dialect`, `task_id = {msg + ev.task_id.offset,
+ * ev.task_id.len}`, `flags = MRTR_TASK_ID_JSON`, `poll_ms =
+ * ev.task_poll_ms`, and the call's capabilities.
+ */
+typedef struct mrtr_task_config {
+  /**
+   * A `mrtr_task_dialect` value (not `NONE`).
+   */
+  uint32_t dialect;
+  /**
+   * The server's task id (see `MRTR_TASK_ID_JSON`); not empty.
+   */
+  struct mrtr_str task_id;
+  /**
+   * `MRTR_TASK_*` flags.
+   */
+  uint32_t flags;
+  /**
+   * `MRTR_CAP_*` bits declared on every request; the extension dialect
+   * needs `MRTR_CAP_TASKS`.
+   */
+  uint32_t caps;
+  /**
+   * `clientInfo.name`; with `ptr` NULL the library's own identity.
+   */
+  struct mrtr_str client_name;
+  /**
+   * `clientInfo.version`.
+   */
+  struct mrtr_str client_version;
+  /**
+   * The poll hint the task was created with, ms; 0 for none.
+   */
+  uint64_t poll_ms;
+  /**
+   * The first JSON-RPC id `mrtr_task_next_id` suggests (0 means 1).
+   */
+  int64_t first_id;
+  /**
+   * The limits; NULL for the defaults.
+   */
+  const struct mrtr_task_limits *limits;
+  /**
+   * Optional: receives the workspace size needed on
+   * `MRTR_ERR_WORKSPACE_TOO_SMALL`.
+   */
+  size_t *out_needed;
+} mrtr_task_config;
+
+/**
+ * A URL split for the consent screen: views into the URL given.
+ */
+typedef struct mrtr_url_info {
+  /**
+   * The scheme as written (compare case-insensitively).
+   */
+  struct mrtr_str scheme;
+  /**
+   * The userinfo before the last `@` of the authority (when
+   * `has_userinfo`): show it as what it is, not as the destination.
+   */
+  struct mrtr_str userinfo;
+  /**
+   * The host the link goes to (IPv6 with brackets); empty when none.
+   */
+  struct mrtr_str host;
+  /**
+   * The path (possibly empty).
+   */
+  struct mrtr_str path;
+  /**
+   * The query without `?` (when `has_query`).
+   */
+  struct mrtr_str query;
+  /**
+   * The fragment without `#` (when `has_fragment`).
+   */
+  struct mrtr_str fragment;
+  /**
+   * `MRTR_URL_WARN_*` bits.
+   */
+  uint32_t warnings;
+  /**
+   * The explicit port (when `has_port`).
+   */
+  uint16_t port;
+  /**
+   * A port is given.
+   */
+  bool has_port;
+  /**
+   * A userinfo part is present.
+   */
+  bool has_userinfo;
+  /**
+   * A query is present.
+   */
+  bool has_query;
+  /**
+   * A fragment is present.
+   */
+  bool has_fragment;
+} mrtr_url_info;
+
+/**
+ * Why a URL was refused.
+ */
+typedef struct mrtr_url_refusal {
+  /**
+   * A static NUL-terminated name of the cause (`"Backslash"`,
+   * `"AmbiguousIpv4"`, ...), for logs.
+   */
+  const char *reason;
+  /**
+   * The byte offset of the offending character (when `has_offset`).
+   */
+  size_t offset;
+  /**
+   * The cause names a position.
+   */
+  bool has_offset;
+} mrtr_url_refusal;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Writes the default limits to `*out` (1 MiB messages, depth 32, 64 input
+ * requests of keys up to 256 bytes, params/inputs/answers 16 KiB each,
+ * `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms
+ * doubling to 250 ms).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` or `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `out` must be NULL or point to a writable `mrtr_call_limits`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
+
+/**
+ * Writes to `*out_size` the workspace bytes a call needs under `limits`
+ * (NULL: the defaults, 54,720 bytes of regions plus the state record).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`, or
+ * `MRTR_ERR_INVALID_ARGUMENT` for limits that cannot be laid out (0 or
+ * more than 256 input requests, a depth under 4 or over
+ * `MRTR_JSON_MAX_DEPTH`, a region over 4 GiB, overflow).
+ *
+ * # Safety
+ * `limits` must be NULL or point to a readable `mrtr_call_limits`;
+ * `out_size` to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
+                                          size_t *out_size);
+
+/**
+ * Starts a call in `workspace` (`len` bytes, aligned to
+ * `MRTR_WORKSPACE_ALIGN`, at least `mrtr_call_workspace_size` of the
+ * config's limits) and writes its handle to `*out_call`. The params are
+ * validated and rendered once, with `_meta` first (protocol version,
+ * capabilities, client info, then the caller's own `_meta` members).
+ *
+ * Whatever lived in the workspace before is gone once the arguments pass
+ * their checks, even if init then fails (old handles stop working).
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`
+ * (workspace or structs); `MRTR_ERR_WORKSPACE_TOO_SMALL` (the size needed
+ * goes to `config->out_needed` when set); `MRTR_ERR_INVALID_ARGUMENT` (an
+ * unknown method, capability bit or flag, bad limits, params that are not
+ * an object, lack `name`/`uri`, contain `inputResponses`/`requestState`,
+ * have a malformed `_meta`/`task`, or any argument inside the workspace);
+ * `MRTR_ERR_INVALID_UTF8` (client name/version); `MRTR_ERR_JSON` (params
+ * not JSON); `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`,
+ * too deep or too large).
+ *
+ * # Safety
+ * `workspace` must point to `len` writable bytes lent to the call until
+ * the application stops using it (no other use meanwhile; do not move or
+ * copy it); `config` to a readable `mrtr_call_config` whose strings and
+ * limits are readable; `out_call` to a writable `mrtr_call *`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_init(void *workspace,
+                                size_t len,
+                                const struct mrtr_call_config *config,
+                                struct mrtr_call **out_call);
+
+/**
+ * Writes the next leg of the call, with JSON-RPC id `id`, into `out`
+ * (`READY` -> `SENT`). Ids must increase over the call's life and stay
+ * within +-(2^53-1); `mrtr_call_next_id` suggests one.
+ *
+ * Output convention of `mrtr_json_write_string`: `*out_written` receives
+ * the length, or with `MRTR_ERR_BUFFER_TOO_SMALL` the size needed (the
+ * call is unchanged then).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
+ * (not `READY`), `MRTR_ERR_UNANSWERED_INPUT` (`ANSWERING` with inputs
+ * left), `MRTR_ERR_INVALID_ARGUMENT` (id not fresh or out of range, a bad
+ * handle, `out` overlapping the workspace), `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `call` must be a live handle (see `mrtr_call_init`); `out` must point
+ * to `out_len` writable bytes (unless 0); `out_written` to a writable
+ * `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
+                                         int64_t id,
+                                         uint8_t *out,
+                                         size_t out_len,
+                                         size_t *out_written);
+
+/**
+ * After a transport failure (`SENT`): writes the request in flight again
+ * with a fresh `id`; answers and state are kept, and a late response to
+ * the old id becomes `MRTR_EVENT_UNRELATED`. Output and statuses as
+ * `mrtr_call_write_request` (`MRTR_ERR_WRONG_STATE` unless `SENT`).
+ *
+ * # Safety
+ * As `mrtr_call_write_request`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
+                                  int64_t id,
+                                  uint8_t *out,
+                                  size_t out_len,
+                                  size_t *out_written);
+
+/**
+ * Writes to `*out_id` the id to use for the next leg: one past the last
+ * id the call used, or the config's `first_id` before the first leg.
+ * (After a restore, one past the restored call's last id.)
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_LIMIT_EXCEEDED` (the ids are used up:
+ * past 2^53-1), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `call` must be a live handle; `out_id` must point to a writable
+ * `int64_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_next_id(const struct mrtr_call *call,
+                                   int64_t *out_id);
+
+/**
+ * Feeds `len` bytes the transport received while `SENT`: one complete
+ * JSON-RPC message. Writes what it meant to `*out_event` (see
+ * `mrtr_event_kind`); spans point into `msg`. A valid message that is not
+ * the answer (another id, a notification) is `MRTR_EVENT_UNRELATED` and
+ * changes nothing.
+ *
+ * Terminal errors end the call (`FAILED`, details from
+ * `mrtr_call_failure`): `MRTR_ERR_JSON`, `MRTR_ERR_ENVELOPE` (the answer,
+ * or bytes no other request can claim, are unreadable),
+ * `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_UNDECLARED_CAPABILITY` (the
+ * server asked a kind the call did not declare), `MRTR_ERR_LIMIT_EXCEEDED`
+ * (too many inputs, inputs or state over their regions, too deep, too
+ * large), `MRTR_ERR_ROUND_CAP`. Other statuses leave the call unchanged:
+ * `MRTR_ERR_WRONG_STATE` (not `SENT`), `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `msg`
+ * or `out_event` inside the workspace or overlapping each other).
+ *
+ * # Safety
+ * `call` must be a live handle; `msg` must point to `len` readable bytes;
+ * `out_event` to a writable `mrtr_event`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
+                                const uint8_t *msg,
+                                size_t len,
+                                struct mrtr_event *out_event);
+
+/**
+ * Writes the call's phase to `*out_state`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `call` must be a live handle; `out_state` must point to a writable
+ * `mrtr_phase`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_state(const struct mrtr_call *call,
+                                 enum mrtr_phase *out_state);
+
+/**
+ * Writes to `*out_round` the number of `input_required` results received
+ * so far. Statuses as `mrtr_call_state`.
+ *
+ * # Safety
+ * `call` must be a live handle; `out_round` must point to a writable
+ * `uint32_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_round(const struct mrtr_call *call,
+                                 uint32_t *out_round);
+
+/**
+ * Writes to `*out_count` the number of input requests of the current
+ * round (0 before the first round and after a state-only round).
+ * Statuses as `mrtr_call_state`.
+ *
+ * # Safety
+ * `call` must be a live handle; `out_count` must point to a writable
+ * `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_input_count(const struct mrtr_call *call,
+                                       size_t *out_count);
+
+/**
+ * Writes input request `index` (0-based, in the server's order) to
+ * `*out`, as views into the workspace valid until the next mutating call.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index in this round),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `out` inside the workspace).
+ *
+ * # Safety
+ * `call` must be a live handle; `out` must point to a writable
+ * `mrtr_input`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
+                                    size_t index,
+                                    struct mrtr_input *out);
+
+/**
+ * Writes to `*out_index` the index of the input whose key decodes to
+ * `key` (compared after decoding JSON escapes).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND`, `MRTR_ERR_INVALID_UTF8`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `call` must be a live handle; `key.ptr` must point to `key.len`
+ * readable bytes; `out_index` to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
+                                      struct mrtr_str key,
+                                      size_t *out_index);
+
+/**
+ * Decodes text field `field` (one `MRTR_TEXT_*` value) of input `index`
+ * into `out`, JSON escapes resolved, not NUL-terminated. Output
+ * convention of `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
+ * such input, or the input has no such field), `MRTR_ERR_INVALID_ARGUMENT`
+ * (unknown field, bad handle, `out` inside the workspace),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `call` must be a live handle; `out` must point to `out_len` writable
+ * bytes (unless 0); `out_written` to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
+                                      size_t index,
+                                      uint32_t field,
+                                      uint8_t *out,
+                                      size_t out_len,
+                                      size_t *out_written);
+
+/**
+ * Answers elicitation input `index`: `action` is `MRTR_ELICIT_ACCEPT`,
+ * `_DECLINE` or `_CANCEL`; `content` is the form's answer as a JSON object
+ * (form mode `accept` only; empty otherwise). Check content against the
+ * form first with `mrtr_form_validate`. The last answer makes the call
+ * `READY`.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already
+ * answered); `MRTR_ERR_NOT_FOUND`; `MRTR_ERR_JSON` (content not JSON);
+ * `MRTR_ERR_INVALID_VALUE` (not an elicitation, content missing for a form
+ * `accept`, content given for URL mode / decline / cancel, not an object);
+ * `MRTR_ERR_LIMIT_EXCEEDED` (over `max_answers_bytes`);
+ * `MRTR_ERR_INVALID_ARGUMENT` (unknown action, bad handle, content inside
+ * the workspace); `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `call` must be a live handle; `content.ptr` must point to `content.len`
+ * readable bytes.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
+                                         size_t index,
+                                         uint32_t action,
+                                         struct mrtr_str content);
+
+/**
+ * Answers input `index` with a raw JSON result: a `CreateMessageResult`
+ * for sampling (`{"role":"assistant","content":{..},"model":".."}`), or an
+ * `ElicitResult` / `ListRootsResult` (the bare result, never wrapped in
+ * `{"result": ..}`). Its shape must match the request's kind.
+ *
+ * Returns as `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: not an
+ * object, wrapped, an unknown shape, or a kind that does not match).
+ *
+ * # Safety
+ * `call` must be a live handle; `json.ptr` must point to `json.len`
+ * readable bytes.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
+                                       size_t index,
+                                       struct mrtr_str json);
+
+/**
+ * Answers `roots/list` input `index` with `n` roots (at most
+ * `MRTR_MAX_ROOTS`; 0 is an empty list). Each URI must be a plain
+ * `file://` URI (absolute path, no `.`/`..`, no query, well-formed
+ * percent-escapes; see `mrtr_core::client::roots`).
+ *
+ * Returns as `mrtr_call_answer_elicit`, plus `MRTR_ERR_INVALID_VALUE` (a
+ * refused URI, or not a roots input), `MRTR_ERR_LIMIT_EXCEEDED` (more than
+ * `MRTR_MAX_ROOTS`), `MRTR_ERR_INVALID_UTF8`.
+ *
+ * # Safety
+ * `call` must be a live handle; `roots` must point to `n` readable
+ * `mrtr_root` whose strings are readable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
+                                        size_t index,
+                                        const struct mrtr_root *roots,
+                                        size_t n);
+
+/**
+ * The application cannot or will not answer input `index`: MRTR has no
+ * error input response, so the call ends here (`FAILED`, failure kind
+ * `MRTR_FAILURE_ANSWERED_WITH_ERROR` recording `index` and `code`).
+ *
+ * Returns `MRTR_OK` (the call is now `FAILED`), `MRTR_ERR_WRONG_STATE`
+ * (not `ANSWERING`, or already answered), `MRTR_ERR_NOT_FOUND`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `call` must be a live handle.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
+                                        size_t index,
+                                        int64_t code);
+
+/**
+ * Writes to `*out` the final result object: a view into `fed`, the exact
+ * bytes (same length) whose feeding completed the call. The call keeps
+ * only the result's position, so results can be larger than any
+ * workspace.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_WRONG_STATE` (no result: not completed, or
+ * ended otherwise), `MRTR_ERR_INVALID_ARGUMENT` (`fed` is not the
+ * completing message's length, bad handle), `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `call` must be a live handle; `fed` must point to `fed_len` readable
+ * bytes; `out` to a writable `mrtr_str`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
+                                  const uint8_t *fed,
+                                  size_t fed_len,
+                                  struct mrtr_str *out);
+
+/**
+ * Saves the call (in `READY`, `SENT` or `ANSWERING`) into `out` as a
+ * versioned record, for an app that must survive a restart mid-call.
+ * Output convention of `mrtr_json_write_string`. After a restore in
+ * `SENT`, the response to the old request is lost: `mrtr_call_resend`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `out` inside the workspace).
+ *
+ * # Safety
+ * As `mrtr_call_write_request`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
+                                uint8_t *out,
+                                size_t out_len,
+                                size_t *out_written);
+
+/**
+ * Restores a saved call into `workspace` under `limits` (NULL: the
+ * defaults; they bound the restored regions, a save cannot raise them)
+ * and writes its handle to `*out_call`. The save is untrusted input:
+ * every region is validated again. Workspace rules as `mrtr_call_init`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+ * `MRTR_ERR_UNSUPPORTED_VERSION` (a save of another format version),
+ * `MRTR_ERR_INVALID_ARGUMENT` (not a call save, inconsistent, over the
+ * limits, bad limits, arguments inside the workspace),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `workspace` as for `mrtr_call_init`; `limits` NULL or readable; `saved`
+ * must point to `saved_len` readable bytes; `out_call` to a writable
+ * `mrtr_call *`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_restore(void *workspace,
+                                   size_t len,
+                                   const struct mrtr_call_limits *limits,
+                                   const uint8_t *saved,
+                                   size_t saved_len,
+                                   struct mrtr_call **out_call);
+
+/**
+ * Writes to `*out` the `requestState` the next leg echoes: the raw JSON
+ * string token exactly as the server sent it (quotes and escapes
+ * included; decode it with `mrtr_json_decode_string`), a view into the
+ * workspace valid until the next mutating call. For logs and audits: the
+ * call echoes it by itself.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (the last round carried none),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `call` must be a live handle; `out` must point to a writable
+ * `mrtr_str`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_request_state(const struct mrtr_call *call,
+                                         struct mrtr_str *out);
+
+/**
+ * Writes to `*out_id` the last JSON-RPC id the call used.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no request written yet),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `call` must be a live handle; `out_id` must point to a writable
+ * `int64_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_last_id(const struct mrtr_call *call,
+                                   int64_t *out_id);
+
+/**
+ * Writes to `*out` why the call is `FAILED`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_WRONG_STATE` (the call has not failed),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `call` must be a live handle; `out` must point to a writable
+ * `mrtr_failure`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
+                                   struct mrtr_failure *out);
+
+/**
+ * Checks `schema` (a `requestedSchema`, as `mrtr_input.requested_schema`
+ * gives it) against the restricted subset the protocol allows, and writes
+ * its number of fields to `*out_field_count`. Show the form only after
+ * this succeeded.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (the reason goes to
+ * `*out_error` when it is not NULL; its views point into `schema`);
+ * `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger
+ * than 1 MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_NULL_POINTER`;
+ * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `schema.ptr` must point to `schema.len` readable bytes;
+ * `out_field_count` to a writable `size_t`; `out_error` NULL or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
+                                 size_t *out_field_count,
+                                 struct mrtr_schema_error *out_error);
+
+/**
+ * Writes field `index` (schema order) of the form to `*out`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema
+ * statuses of `mrtr_form_parse`, `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `schema` readable; `out` must point to a writable `mrtr_form_field`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
+                                    size_t index,
+                                    struct mrtr_form_field *out);
+
+/**
+ * Writes option `option` of select field `field` to `*out`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select,
+ * or no such option), the schema statuses of `mrtr_form_parse`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `schema` readable; `out` must point to a writable `mrtr_form_option`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
+                                     size_t field,
+                                     size_t option,
+                                     struct mrtr_form_option *out);
+
+/**
+ * Decodes one text of the form into `out`, JSON escapes resolved:
+ * `which` is a `MRTR_FORM_TEXT_*` value; `option` is used by the
+ * `OPTION_*` texts only. Output convention of `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND`
+ * (no such field or option, or the text is absent), the schema statuses
+ * of `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`,
+ * `out` overlapping the schema), `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `schema` readable; `out` must point to `out_len` writable bytes (unless
+ * 0); `out_written` to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_form_text(struct mrtr_str schema,
+                                size_t field,
+                                size_t option,
+                                uint32_t which,
+                                uint8_t *out,
+                                size_t out_len,
+                                size_t *out_written);
+
+/**
+ * Checks an answer `content` (a JSON object, as it will be sent with
+ * `MRTR_ELICIT_ACCEPT`) against the form: required fields present, each
+ * value of its field's type, within its bounds and syntax, one of its
+ * options; no unknown or repeated fields.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem goes to
+ * `*out_error` when not NULL: fields in schema order first, then unknown
+ * fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
+ * JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_NULL_POINTER`;
+ * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_UTF8`.
+ *
+ * # Safety
+ * `schema` and `content` readable; `out_error` NULL or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
+                                    struct mrtr_str content,
+                                    struct mrtr_form_error *out_error);
+
+/**
+ * The headers of a POST carrying a request or notification `method`,
+ * with `name` (the tool or prompt name, or the resource URI; required for
+ * `tools/call`, `prompts/get`, `resources/read`; `ptr` NULL for none).
+ *
+ * The encoded values are written into `buf` (output convention of
+ * `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
+ * size needed with `MRTR_ERR_BUFFER_TOO_SMALL`); the headers go to
+ * `out_headers` (at least `MRTR_HTTP_MAX_HEADERS` entries, views into
+ * static text and `buf`) and their number to `*out_count`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`,
+ * `MRTR_ERR_LIMIT_EXCEEDED` (an encoded value over
+ * `MRTR_HTTP_MAX_VALUE_BYTES`), `MRTR_ERR_INVALID_ARGUMENT` (an empty or
+ * non-visible-ASCII method, a missing name, `headers_cap` too small,
+ * overlapping arguments), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `method` and `name` readable; `buf` must point to `buf_len` writable
+ * bytes (unless 0); `out_written` and `out_count` to writable `size_t`;
+ * `out_headers` to `headers_cap` writable `mrtr_http_header`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_http_headers(struct mrtr_str method,
+                                   struct mrtr_str name,
+                                   uint8_t *buf,
+                                   size_t buf_len,
+                                   size_t *out_written,
+                                   struct mrtr_http_header *out_headers,
+                                   size_t headers_cap,
+                                   size_t *out_count);
+
+/**
+ * The headers of a POST carrying `body`, one JSON-RPC request or
+ * notification (the bytes `mrtr_call_write_request` produced): method and
+ * `params.name` / `params.uri` are read from it, escapes decoded, so the
+ * headers cannot disagree with the body. Outputs and statuses as
+ * `mrtr_http_headers`, plus `MRTR_ERR_JSON` / `MRTR_ERR_ENVELOPE` for a
+ * body that is not a readable message and `MRTR_ERR_INVALID_ARGUMENT` for
+ * a response.
+ *
+ * # Safety
+ * `body` must point to `body_len` readable bytes; the outputs as for
+ * `mrtr_http_headers`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
+                                               size_t body_len,
+                                               uint8_t *buf,
+                                               size_t buf_len,
+                                               size_t *out_written,
+                                               struct mrtr_http_header *out_headers,
+                                               size_t headers_cap,
+                                               size_t *out_count);
 
 /**
  * Returns the library version (for example `"0.1.0"`) as a static
@@ -270,12 +2805,950 @@ enum mrtr_status mrtr_json_write_string(struct mrtr_str text,
                                         size_t *out_written);
 
 /**
+ * Decodes one JSON string literal (quotes included, as the `mrtr_span`s
+ * of events give them: `"caf\u00e9"` -> `café`) into `out`, escapes
+ * resolved, not NUL-terminated. Output convention of
+ * `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not
+ * exactly one valid JSON string, surrounding whitespace allowed),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED` or
+ * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out`
+ * overlapping the input or `out_written`).
+ *
+ * # Safety
+ * `token` must point to `len` readable bytes (unless `len` is 0); `out`
+ * must point to `out_len` writable bytes (unless `out_len` is 0);
+ * `out_written` to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
+                                         size_t len,
+                                         uint8_t *out,
+                                         size_t out_len,
+                                         size_t *out_written);
+
+/**
+ * Runs `call` to its end: writes each leg into `buf`, has the transport
+ * send it and receive the answer into the rest of `buf`, feeds it, asks
+ * the UI callbacks for every input, waits the backoff of state-only
+ * rounds, and repeats. A call restored in `SENT` is first resent with a
+ * fresh id.
+ *
+ * `buf` (`buf_len` bytes) holds one request at its start and the response
+ * after it, so it must hold the largest request plus the largest
+ * response. On return `*out_event` (spans into `buf`, valid until `buf`
+ * is reused) describes the last message:
+ * - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`) or
+ *   `MRTR_EVENT_TASK_CREATED` (follow it with `mrtr_task_*`);
+ * - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` (`error_code`,
+ *   `error_message`, `error_data`): the one failure that writes
+ *   `*out_event`.
+ *
+ * Other statuses: the call's terminal errors as `mrtr_call_feed` returns
+ * them (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
+ * `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_JSON`, ...);
+ * `MRTR_ERR_ABORTED` (a callback asked to stop, or declined a sampling or
+ * roots request); `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or
+ * one returned `MRTR_CB_ANSWERED` without answering);
+ * `MRTR_ERR_BUFFER_TOO_SMALL` (a request does not fit `buf`);
+ * `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated messages);
+ * `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not
+ * increasing, `buf` inside the workspace, a transport that reports more
+ * bytes than `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`,
+ * `out_event`, or `buf` with a length); `MRTR_ERR_MISALIGNED`. Whatever the
+ * status, the call's own phase tells where it stopped.
+ *
+ * # Safety
+ * `call` must be a live handle; `cb` must point to a readable
+ * `mrtr_run_callbacks` whose function pointers are NULL or valid; `buf`
+ * must point to `buf_len` writable bytes that only the runner and the
+ * transport touch during the run; `out_event` to a writable
+ * `mrtr_event`. Callbacks must not free or re-initialize the call.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_run(struct mrtr_call *call,
+                          const struct mrtr_run_callbacks *cb,
+                          void *user,
+                          uint8_t *buf,
+                          size_t buf_len,
+                          struct mrtr_event *out_event);
+
+/**
+ * Returns a short description of an unseal reason (`"token expired"`,
+ * ...) as a static NUL-terminated string, never NULL; other integers give
+ * `"unknown reason"`. For logs only: the wire answer is always
+ * `mrtr_invalid_request_state_message()`.
+ */
+const char *mrtr_unseal_reason_str(int32_t reason);
+
+/**
+ * Returns the one JSON-RPC error message for every `requestState` that
+ * fails to unseal, `"Invalid or expired requestState"` (with code
+ * `MRTR_INVALID_REQUEST_STATE_CODE`), as a static NUL-terminated string.
+ */
+const char *mrtr_invalid_request_state_message(void);
+
+/**
+ * Returns the bytes (and the alignment is `MRTR_WORKSPACE_ALIGN`) of the
+ * memory `mrtr_sealer_init` needs.
+ */
+size_t mrtr_sealer_size(void);
+
+/**
+ * Returns the exact length of a token carrying `state_len` bytes of state
+ * (with a principal bound when `principal`); saturates at `SIZE_MAX`.
+ */
+size_t mrtr_seal_token_len(size_t state_len,
+                           bool principal);
+
+/**
+ * Returns the scratch bytes `mrtr_unseal` needs for a token of
+ * `token_len` bytes (a scratch as long as the token always suffices).
+ */
+size_t mrtr_unseal_scratch_len(size_t token_len);
+
+/**
+ * Builds a sealer in `mem` (`len` bytes, at least `mrtr_sealer_size()`,
+ * aligned to `MRTR_WORKSPACE_ALIGN`) and writes its handle to `*out`.
+ *
+ * `keys` (1 to `MRTR_SEAL_MAX_KEYS`, each at least
+ * `MRTR_SEAL_MIN_KEY_BYTES` of secret random bytes): `keys[0]` seals,
+ * every key unseals, chosen by the token's key id. Rotate with `[OLD,
+ * NEW]`, then `[NEW, OLD]`, then one TTL later `[NEW]`. `audience` (1 to
+ * 256 bytes) names the service. `ttl_seconds` is the token lifetime (0:
+ * `MRTR_SEAL_DEFAULT_TTL_SECONDS`); `skew_seconds` the allowance for
+ * clocks that disagree (taken as given; `MRTR_SEAL_DEFAULT_SKEW_SECONDS`
+ * is a good value); `max_token` the largest token in bytes on both sides
+ * (0: `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
+ * they need not outlive the call.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too
+ * short, two with the same key id), `MRTR_ERR_INVALID_ARGUMENT` (empty or
+ * too long audience, `max_token` below the smallest token, overlapping
+ * arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `mem` must point to `len` writable bytes lent to the sealer while it is
+ * used; `keys` to `nkeys` readable `mrtr_bytes` whose bytes are readable;
+ * `audience` readable; `out` must point to a writable `mrtr_sealer *`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_sealer_init(void *mem,
+                                  size_t len,
+                                  const struct mrtr_bytes *keys,
+                                  size_t nkeys,
+                                  struct mrtr_str audience,
+                                  uint64_t ttl_seconds,
+                                  uint64_t skew_seconds,
+                                  size_t max_token,
+                                  struct mrtr_sealer **out);
+
+/**
+ * Overwrites the sealer's memory (key material included) with zeros; the
+ * handle is invalid afterwards. A NULL or invalid handle is ignored.
+ *
+ * # Safety
+ * `sealer` must be NULL or a live handle.
+ */
+void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
+
+/**
+ * Writes to `out` (32 bytes) the binding digest of a request: SHA-256 over
+ * the method, the target (tool or prompt name, resource URI) and the
+ * canonical form of the arguments (whitespace, key order and escape
+ * spelling do not matter; any change of value does). `arguments` is the
+ * JSON of `params.arguments`, NULL when the request has none.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with
+ * a duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many
+ * members), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (`out` overlapping an input).
+ *
+ * # Safety
+ * `method`, `target` readable; `arguments` NULL or pointing to
+ * `arguments_len` readable bytes; `out` to 32 writable bytes.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
+                                     struct mrtr_str target,
+                                     const uint8_t *arguments,
+                                     size_t arguments_len,
+                                     uint8_t *out);
+
+/**
+ * Seals `state` (the server's own bytes, up to what `max_token` allows)
+ * into a token written to `out`: the `requestState` to send. `now` is the
+ * current unix time in seconds; `nonce` 24 fresh bytes from a CSPRNG;
+ * `binding` the 32-byte `mrtr_binding_digest` of the request being
+ * answered; `principal` (NULL for none) identifies the authenticated
+ * caller. The token is ASCII (`m1.` + base64url) and
+ * `mrtr_seal_token_len(state.len, principal != NULL)` bytes long. Output
+ * convention of `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
+ * (the token would exceed `max_token`), `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
+ * overlapping arguments).
+ *
+ * # Safety
+ * `sealer` must be a live handle; `nonce` must point to 24 and `binding`
+ * to 32 readable bytes; `principal` NULL or readable; `state` readable;
+ * `out` must point to `out_len` writable bytes (unless 0); `out_written`
+ * to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
+                           uint64_t now,
+                           const uint8_t *nonce,
+                           const uint8_t *binding,
+                           const struct mrtr_bytes *principal,
+                           struct mrtr_bytes state,
+                           uint8_t *out,
+                           size_t out_len,
+                           size_t *out_written);
+
+/**
+ * Checks an echoed `token` and writes the state it carries to
+ * `*out_state` (a view into `scratch`, which receives the decrypted
+ * bytes: at least `mrtr_unseal_scratch_len(token.len)` bytes;
+ * `max_token` bytes always suffice). `now`, `binding` and `principal`
+ * are those of the request that echoed the token.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise
+ * reason in `*out_reason` (for the log; answer the client with error
+ * `MRTR_INVALID_REQUEST_STATE_CODE` and
+ * `mrtr_invalid_request_state_message()` whatever the reason);
+ * `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
+ * `mrtr_unseal_scratch_len`); `MRTR_ERR_NULL_POINTER`;
+ * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
+ * overlapping arguments).
+ *
+ * # Safety
+ * `sealer` must be a live handle; `token` readable; `binding` must point
+ * to 32 readable bytes; `principal` NULL or readable; `scratch` must point
+ * to `scratch_len` writable bytes (unless 0); `out_state` and `out_reason`
+ * writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
+                             uint64_t now,
+                             struct mrtr_bytes token,
+                             const uint8_t *binding,
+                             const struct mrtr_bytes *principal,
+                             uint8_t *scratch,
+                             size_t scratch_len,
+                             struct mrtr_bytes *out_state,
+                             enum mrtr_unseal_reason *out_reason);
+
+/**
+ * Reads one incoming message (`len` bytes at `msg`) under the 2026-07-28
+ * rules: JSON, the JSON-RPC envelope, `params` an object, `_meta` with the
+ * protocol version and the client's capabilities on core requests
+ * (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
+ * members, unique members, a bounded `inputResponses`. Writes the views to
+ * `*out` (for a request; `kind` tells notifications and responses apart;
+ * see `mrtr_server_request` for the members).
+ *
+ * Returns `MRTR_OK`; on a message that cannot be served (answer it with
+ * `mrtr_server_write_request_error`; `*out_error`, when not NULL, says
+ * why): `MRTR_ERR_JSON` / `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; too deep,
+ * too large, too many or too long `inputResponses` keys give the limit
+ * status with the matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
+ * `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
+ * `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`); and `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (unknown flag,
+ * overlapping arguments).
+ *
+ * # Safety
+ * `msg` must point to `len` readable bytes; `out` to a writable
+ * `mrtr_server_request`; `out_error` NULL or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
+                                           size_t len,
+                                           uint32_t flags,
+                                           struct mrtr_server_request *out,
+                                           struct mrtr_server_error *out_error);
+
+/**
+ * Writes the error response for a message that `mrtr_server_parse_request`
+ * refused (same `msg`, `len` and `flags`): `-32700` without an id,
+ * `-32600`, `-32022` with `data.requested` and `data.supported`, or
+ * `-32602` naming the member at fault (`requestState` problems all read
+ * `"Invalid or expired requestState"`). Output convention of
+ * `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
+ * (the message is fine: nothing to report), `MRTR_ERR_NULL_POINTER`,
+ * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `msg` must point to `len` readable bytes; `out` to `out_len` writable
+ * bytes (unless 0); `out_written` to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
+                                                 size_t len,
+                                                 uint32_t flags,
+                                                 uint8_t *out,
+                                                 size_t out_len,
+                                                 size_t *out_written);
+
+/**
+ * Looks up the answer the client sent under `key` in a request's
+ * `input_responses` (the raw object of `mrtr_server_request`) and writes
+ * it to `*out`. `expected` is a `mrtr_answer_kind`: the kind the handler
+ * asked under that key, or `MRTR_ANSWER_NONE` to take whatever kind is
+ * there. Both the released bare results and the SEP draft's
+ * `{"result": ..}` wrapping are accepted. Answers under keys the handler
+ * does not look up are never judged.
+ *
+ * Returns `MRTR_OK` (`out->kind` is `MRTR_ANSWER_NONE` when the key is
+ * absent: ask again); `MRTR_ERR_PROTOCOL_VIOLATION` when what is there is
+ * not a usable result of the kind (`*out_error`, when not NULL, says how;
+ * answer with `mrtr_server_write_answer_error`); `MRTR_ERR_JSON` /
+ * `MRTR_ERR_PROTOCOL_VIOLATION` / `MRTR_ERR_LIMIT_EXCEEDED` for an
+ * `input_responses` that is not a valid map; `MRTR_ERR_INVALID_UTF8`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `input_responses` and `key` readable; `out` writable; `out_error` NULL
+ * or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
+                                            struct mrtr_str key,
+                                            uint32_t expected,
+                                            struct mrtr_server_answer *out,
+                                            struct mrtr_answer_error *out_error);
+
+/**
+ * Writes root `index` of the roots answer under `key` to `*out`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`,
+ * or no such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots
+ * result), the map statuses of `mrtr_server_input_response`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `input_responses` and `key` readable; `out` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
+                                     struct mrtr_str key,
+                                     size_t index,
+                                     struct mrtr_server_root *out);
+
+/**
+ * Writes an `InputRequiredResult` for request `ir->id`: the input requests
+ * in order, then `requestState` and the related task when given. Every
+ * input is checked before anything is sent: a kind the client did not
+ * declare is refused (the spec forbids asking it), as are empty, long or
+ * repeated keys, schemas that are not `{"type":"object","properties":{..}}`,
+ * URLs without a scheme, sampling params without `messages` and integer
+ * `maxTokens`. Output convention of `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
+ * `MRTR_ERR_UNDECLARED_CAPABILITY` (`out_error->missing_caps`, `index`);
+ * `MRTR_ERR_INVALID_VALUE` (a refused input: `out_error->index`,
+ * `reason`); `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs);
+ * `MRTR_ERR_WRONG_STATE` (the method cannot carry `input_required`);
+ * `MRTR_ERR_INVALID_ARGUMENT` (no input and no state, unknown kind or
+ * method or capability bit, a bad id); `MRTR_ERR_INVALID_UTF8`;
+ * `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`. `*out_error` (optional)
+ * is written on the refusals that name an input.
+ *
+ * # Safety
+ * `ir` must point to a readable `mrtr_input_required` whose strings and
+ * `inputs` array are readable; `out` to `out_len` writable bytes (unless
+ * 0); `out_written` to a writable `size_t`; `out_error` NULL or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_required *ir,
+                                                  uint8_t *out,
+                                                  size_t out_len,
+                                                  size_t *out_written,
+                                                  struct mrtr_build_error *out_error);
+
+/**
+ * Writes a complete result for request `id`: `result` is either the whole
+ * result object (`{"content":[..]}`; `resultType` is put first, and one
+ * already saying `"complete"` is kept) or its members alone
+ * (`"content":[..],"isError":false`, or empty). Output convention of
+ * `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a
+ * JSON object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other
+ * than `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id,
+ * overlapping arguments), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_UTF8`.
+ *
+ * # Safety
+ * `id` must point to a readable `mrtr_request_id`; `result` readable;
+ * `out` writable for `out_len` bytes (unless 0); `out_written` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
+                                            struct mrtr_str result,
+                                            uint8_t *out,
+                                            size_t out_len,
+                                            size_t *out_written);
+
+/**
+ * Writes a JSON-RPC error response: `code`, `message` (text, escaped as
+ * needed) and optional `data` (raw JSON, validated; `ptr` NULL for none).
+ * `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
+ * unreadable requests. Output convention of `mrtr_json_write_string`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data`
+ * not JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`,
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `id` NULL or readable; `message` and `data` readable; `out` writable for
+ * `out_len` bytes (unless 0); `out_written` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
+                                         int32_t code,
+                                         struct mrtr_str message,
+                                         struct mrtr_str data,
+                                         uint8_t *out,
+                                         size_t out_len,
+                                         size_t *out_written);
+
+/**
+ * Writes error `-32021` ("Missing required client capability") with
+ * `data.requiredCapabilities` built from `required_caps` (`MRTR_CAP_*`
+ * bits; e.g. `mrtr_build_error.missing_caps`). Output convention and
+ * statuses as `mrtr_server_write_complete` (an unknown bit is
+ * `MRTR_ERR_INVALID_ARGUMENT`).
+ *
+ * # Safety
+ * As `mrtr_server_write_complete`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_id *id,
+                                                      uint32_t required_caps,
+                                                      uint8_t *out,
+                                                      size_t out_len,
+                                                      size_t *out_written);
+
+/**
+ * Writes error `-32022` ("Unsupported protocol version") with
+ * `data.requested` (`requested_json`: the client's value as its JSON
+ * string token, e.g. from a header, quoted) and `data.supported`
+ * (`["2026-07-28"]`). `id` may be NULL. Output convention and statuses as
+ * `mrtr_server_write_error` (`MRTR_ERR_JSON`: `requested_json` is not a
+ * JSON string).
+ *
+ * # Safety
+ * As `mrtr_server_write_error`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request_id *id,
+                                                       struct mrtr_str requested_json,
+                                                       uint8_t *out,
+                                                       size_t out_len,
+                                                       size_t *out_written);
+
+/**
+ * Writes `-32602` "Invalid or expired requestState": the one answer to
+ * every `requestState` that fails to unseal, whatever the reason. Output
+ * convention and statuses as `mrtr_server_write_complete`.
+ *
+ * # Safety
+ * As `mrtr_server_write_complete`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_request_id *id,
+                                                         uint8_t *out,
+                                                         size_t out_len,
+                                                         size_t *out_written);
+
+/**
+ * Writes `-32602` for an answer the server cannot use (`*err`, from
+ * `mrtr_server_input_response`), naming `key`. Output convention and
+ * statuses as `mrtr_server_write_complete` (`MRTR_ERR_INVALID_ARGUMENT`
+ * for an error record that names no kind).
+ *
+ * # Safety
+ * As `mrtr_server_write_complete`; `key` readable; `err` must point to a
+ * readable `mrtr_answer_error`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id,
+                                                struct mrtr_str key,
+                                                const struct mrtr_answer_error *err,
+                                                uint8_t *out,
+                                                size_t out_len,
+                                                size_t *out_written);
+
+/**
+ * Writes to `*out_size` the workspace bytes of a decoder whose events may
+ * hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
+ * message size, accepts every message a call reads with default limits).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (overflow).
+ *
+ * # Safety
+ * `out_size` must point to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_sse_decoder_size(size_t max_event_bytes,
+                                       size_t *out_size);
+
+/**
+ * Starts a decoder in `workspace` (`len` bytes, aligned to
+ * `MRTR_WORKSPACE_ALIGN`): everything after the decoder's state is the
+ * event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
+ * accepts only empty events). Writes the handle to `*out_dec`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `workspace` must point to `len` writable bytes lent to the decoder
+ * while it is used (not moved, copied or otherwise used meanwhile);
+ * `out_dec` must point to a writable `mrtr_sse_decoder *`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_sse_init(void *workspace,
+                               size_t len,
+                               struct mrtr_sse_decoder **out_dec);
+
+/**
+ * Feeds bytes of the event stream, in chunks of any size split anywhere.
+ * Consumes bytes from `chunk` until an event is dispatched, an event
+ * fails, or the chunk is used up, and writes the bytes consumed to
+ * `*consumed` (on `MRTR_OK` and on the event errors below). Call again
+ * with the rest of the chunk (`chunk + *consumed`) until it is empty.
+ *
+ * Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
+ * `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its
+ * type or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed,
+ * the decoder has recovered and skips the rest of it, keep feeding;
+ * `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace
+ * or overlapping).
+ *
+ * # Safety
+ * `dec` must be a live handle; `chunk` must point to `len` readable
+ * bytes; `consumed` to a writable `size_t`; `out` to a writable
+ * `mrtr_sse_event`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
+                               const uint8_t *chunk,
+                               size_t len,
+                               size_t *consumed,
+                               struct mrtr_sse_event *out);
+
+/**
+ * Ends the current stream (the connection closed): an unfinished event or
+ * line is discarded, as the standard requires. The decoder is then ready
+ * for the next stream (a reconnection) and keeps the last event id and
+ * the reconnection time. Writes whether anything was discarded to
+ * `*out_discarded` (optional, may be NULL).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `dec` must be a live handle; `out_discarded` NULL or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_sse_end_of_stream(struct mrtr_sse_decoder *dec,
+                                        bool *out_discarded);
+
+/**
+ * Writes to `*out` the last event id committed by a dispatch (send it as
+ * `Last-Event-ID` when reconnecting; empty when none), a view into the
+ * workspace valid until the next call on the decoder.
+ *
+ * # Safety
+ * `dec` must be a live handle; `out` must point to a writable `mrtr_str`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_sse_last_event_id(const struct mrtr_sse_decoder *dec,
+                                        struct mrtr_str *out);
+
+/**
+ * Writes to `*out_ms` the reconnection time the server set with `retry`
+ * (values beyond `uint64_t` saturate).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (the server set none),
+ * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ *
+ * # Safety
+ * `dec` must be a live handle; `out_ms` must point to a writable
+ * `uint64_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_sse_retry_ms(const struct mrtr_sse_decoder *dec,
+                                   uint64_t *out_ms);
+
+/**
  * Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`, ...)
  * as a static NUL-terminated string, never NULL. Integers that are not a
  * status give `"MRTR_UNKNOWN_STATUS"`. The string lives for the whole
  * program and must not be freed.
  */
 const char *mrtr_status_str(int32_t status);
+
+/**
+ * Writes the default task limits to `*out` (those of a call, with 1 KiB
+ * of params, 100,000 polls, polls every 1 s unless the server hints,
+ * clamped to 100 ms .. 60 s).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` or `MRTR_ERR_MISALIGNED`.
+ *
+ * # Safety
+ * `out` must be NULL or point to a writable `mrtr_task_limits`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_limits_default(struct mrtr_task_limits *out);
+
+/**
+ * Writes to `*out_size` the workspace bytes a task needs under `limits`
+ * (NULL: the defaults). Statuses as `mrtr_call_workspace_size` (also
+ * `MRTR_ERR_INVALID_ARGUMENT` for `min_poll_ms` above `max_poll_ms`).
+ *
+ * # Safety
+ * `limits` must be NULL or readable; `out_size` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_workspace_size(const struct mrtr_task_limits *limits,
+                                          size_t *out_size);
+
+/**
+ * Starts following a task in `workspace` (rules of `mrtr_call_init`) and
+ * writes its handle to `*out_task`. The first request is `tasks/get`.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+ * `MRTR_ERR_WORKSPACE_TOO_SMALL` (size to `config->out_needed`),
+ * `MRTR_ERR_INVALID_ARGUMENT` (unknown dialect, flag or capability bit,
+ * an empty task id, a `MRTR_TASK_ID_JSON` id that is not one JSON string,
+ * the extension dialect without `MRTR_CAP_TASKS`, bad limits, arguments
+ * inside the workspace), `MRTR_ERR_INVALID_UTF8`,
+ * `MRTR_ERR_LIMIT_EXCEEDED` (over `max_params_bytes`).
+ *
+ * # Safety
+ * As `mrtr_call_init`, for a `mrtr_task_config` and a `mrtr_task *`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_init(void *workspace,
+                                size_t len,
+                                const struct mrtr_task_config *config,
+                                struct mrtr_task **out_task);
+
+/**
+ * Writes the next request (the one `mrtr_task_next_request` names) with
+ * `id` into `out` (`READY` -> `SENT`). Output convention and statuses as
+ * `mrtr_call_write_request`.
+ *
+ * # Safety
+ * `task` must be a live handle; `out` must point to `out_len` writable
+ * bytes (unless 0); `out_written` to a writable `size_t`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_write_request(struct mrtr_task *task,
+                                         int64_t id,
+                                         uint8_t *out,
+                                         size_t out_len,
+                                         size_t *out_written);
+
+/**
+ * Writes `tasks/cancel` with `id` (from `READY`, `SENT` or `ANSWERING`;
+ * a response to a request in flight then counts as unrelated) -> `SENT`;
+ * the acknowledgement yields `MRTR_EVENT_TASK_CANCELLED`. Output and
+ * statuses as `mrtr_call_write_request`.
+ *
+ * # Safety
+ * As `mrtr_task_write_request`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_write_cancel(struct mrtr_task *task,
+                                        int64_t id,
+                                        uint8_t *out,
+                                        size_t out_len,
+                                        size_t *out_written);
+
+/**
+ * Writes the request in flight again with a fresh `id` (only in `SENT`).
+ * Output and statuses as `mrtr_call_resend`.
+ *
+ * # Safety
+ * As `mrtr_task_write_request`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_resend(struct mrtr_task *task,
+                                  int64_t id,
+                                  uint8_t *out,
+                                  size_t out_len,
+                                  size_t *out_written);
+
+/**
+ * Writes to `*out_id` the id to use for the next request (as
+ * `mrtr_call_next_id`).
+ *
+ * # Safety
+ * `task` must be a live handle; `out_id` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_next_id(const struct mrtr_task *task,
+                                   int64_t *out_id);
+
+/**
+ * Feeds one message received while `SENT` and writes what it meant to
+ * `*out_event` (spans into `msg`). Statuses as `mrtr_call_feed`; a task
+ * that names another task id, an unknown status or a malformed record is
+ * `MRTR_ERR_PROTOCOL_VIOLATION`, polls past `max_polls`
+ * `MRTR_ERR_ROUND_CAP`.
+ *
+ * # Safety
+ * `task` must be a live handle; `msg` must point to `len` readable bytes;
+ * `out_event` to a writable `mrtr_event`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_feed(struct mrtr_task *task,
+                                const uint8_t *msg,
+                                size_t len,
+                                struct mrtr_event *out_event);
+
+/**
+ * Writes the task's phase to `*out_state`.
+ *
+ * # Safety
+ * `task` must be a live handle; `out_state` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_state(const struct mrtr_task *task,
+                                 enum mrtr_phase *out_state);
+
+/**
+ * Writes to `*out` the request `mrtr_task_write_request` sends next (in
+ * `READY`) or the one in flight (in `SENT`).
+ *
+ * # Safety
+ * `task` must be a live handle; `out` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_next_request(const struct mrtr_task *task,
+                                        enum mrtr_task_request *out);
+
+/**
+ * Writes to `*out_ms` the current poll interval: the server's latest
+ * hint, else `default_poll_ms`, clamped to `[min_poll_ms, max_poll_ms]`.
+ *
+ * # Safety
+ * `task` must be a live handle; `out_ms` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_poll_ms(const struct mrtr_task *task,
+                                   uint64_t *out_ms);
+
+/**
+ * Writes to `*out_round` the number of input rounds so far.
+ *
+ * # Safety
+ * `task` must be a live handle; `out_round` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_round(const struct mrtr_task *task,
+                                 uint32_t *out_round);
+
+/**
+ * Writes to `*out_count` the number of input requests of the current
+ * round.
+ *
+ * # Safety
+ * `task` must be a live handle; `out_count` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_input_count(const struct mrtr_task *task,
+                                       size_t *out_count);
+
+/**
+ * Writes input request `index` to `*out` (as `mrtr_call_input_at`).
+ *
+ * # Safety
+ * `task` must be a live handle; `out` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_input_at(const struct mrtr_task *task,
+                                    size_t index,
+                                    struct mrtr_input *out);
+
+/**
+ * Writes to `*out_index` the index of the input keyed `key` (as
+ * `mrtr_call_input_find`).
+ *
+ * # Safety
+ * `task` must be a live handle; `key` readable; `out_index` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_input_find(const struct mrtr_task *task,
+                                      struct mrtr_str key,
+                                      size_t *out_index);
+
+/**
+ * Decodes text field `field` of input `index` (as
+ * `mrtr_call_input_text`).
+ *
+ * # Safety
+ * `task` must be a live handle; `out` must point to `out_len` writable
+ * bytes (unless 0); `out_written` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_input_text(const struct mrtr_task *task,
+                                      size_t index,
+                                      uint32_t field,
+                                      uint8_t *out,
+                                      size_t out_len,
+                                      size_t *out_written);
+
+/**
+ * Answers elicitation input `index` (as `mrtr_call_answer_elicit`).
+ *
+ * # Safety
+ * `task` must be a live handle; `content` readable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_answer_elicit(struct mrtr_task *task,
+                                         size_t index,
+                                         uint32_t action,
+                                         struct mrtr_str content);
+
+/**
+ * Answers input `index` with a raw JSON result (as
+ * `mrtr_call_answer_json`).
+ *
+ * # Safety
+ * `task` must be a live handle; `json` readable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_answer_json(struct mrtr_task *task,
+                                       size_t index,
+                                       struct mrtr_str json);
+
+/**
+ * Answers `roots/list` input `index` (as `mrtr_call_answer_roots`).
+ *
+ * # Safety
+ * `task` must be a live handle; `roots` must point to `n` readable
+ * `mrtr_root`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_answer_roots(struct mrtr_task *task,
+                                        size_t index,
+                                        const struct mrtr_root *roots,
+                                        size_t n);
+
+/**
+ * Ends the task locally because the app will not answer input `index`
+ * (as `mrtr_call_answer_error`; cancel it on the server with a fresh
+ * task if needed).
+ *
+ * # Safety
+ * `task` must be a live handle.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_answer_error(struct mrtr_task *task,
+                                        size_t index,
+                                        int64_t code);
+
+/**
+ * Writes to `*out` the task's result object, found again in `fed` (as
+ * `mrtr_call_result`; `MRTR_ERR_NOT_FOUND` when the task ended without a
+ * result or `fed` is not the completing message).
+ *
+ * # Safety
+ * `task` must be a live handle; `fed` must point to `fed_len` readable
+ * bytes; `out` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_result(const struct mrtr_task *task,
+                                  const uint8_t *fed,
+                                  size_t fed_len,
+                                  struct mrtr_str *out);
+
+/**
+ * Saves the task (in `READY`, `SENT` or `ANSWERING`; as
+ * `mrtr_call_save`).
+ *
+ * # Safety
+ * As `mrtr_task_write_request`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_save(const struct mrtr_task *task,
+                                uint8_t *out,
+                                size_t out_len,
+                                size_t *out_written);
+
+/**
+ * Restores a saved task under `limits` (as `mrtr_call_restore`).
+ *
+ * # Safety
+ * As `mrtr_call_restore`, for `mrtr_task_limits` and `mrtr_task *`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_restore(void *workspace,
+                                   size_t len,
+                                   const struct mrtr_task_limits *limits,
+                                   const uint8_t *saved,
+                                   size_t saved_len,
+                                   struct mrtr_task **out_task);
+
+/**
+ * Writes to `*out_id` the last JSON-RPC id the task used
+ * (`MRTR_ERR_NOT_FOUND` before the first request).
+ *
+ * # Safety
+ * `task` must be a live handle; `out_id` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_last_id(const struct mrtr_task *task,
+                                   int64_t *out_id);
+
+/**
+ * Writes to `*out` why the task is `FAILED` (`MRTR_ERR_WRONG_STATE` when
+ * it has not failed).
+ *
+ * # Safety
+ * `task` must be a live handle; `out` writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_task_failure(const struct mrtr_task *task,
+                                   struct mrtr_failure *out);
+
+/**
+ * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the
+ * consent screen and computes its warnings, or refuses it: a URL that
+ * browsers would read differently than it looks (backslashes, spaces or
+ * invisible characters, numeric hosts like `0x7f.1`, percent-encoded
+ * hosts, `https:host` without `//`, ...). Never offer to open a refused
+ * URL.
+ *
+ * Returns `MRTR_OK` (`*out` written, views into `url`);
+ * `MRTR_ERR_REFUSED_URL` (`*out_refusal` written when not NULL);
+ * `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
+ * `MRTR_ERR_INVALID_ARGUMENT` (an out-param overlapping `url`).
+ *
+ * # Safety
+ * `url.ptr` must point to `url.len` readable bytes; `out` to a writable
+ * `mrtr_url_info`; `out_refusal` NULL or writable.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_url_consent(struct mrtr_str url,
+                                  struct mrtr_url_info *out,
+                                  struct mrtr_url_refusal *out_refusal);
 
 #ifdef __cplusplus
 }  // extern "C"

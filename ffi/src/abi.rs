@@ -12,7 +12,7 @@
 //! - an output that overlaps an input or another output is
 //!   `MRTR_ERR_INVALID_ARGUMENT` (Rust may not hold a `&mut` to memory that a
 //!   `&` also covers, and the result would be garbage anyway);
-//! - workspaces are checked for NULL, alignment and size.
+//! - workspaces are checked for NULL, alignment and size (`crate::object`).
 
 use core::marker::PhantomData;
 use core::ptr::NonNull;
@@ -127,6 +127,50 @@ pub(crate) unsafe fn out_bytes<'a>(
     Ok(unsafe { core::slice::from_raw_parts_mut(ptr, len) })
 }
 
+/// Borrows a caller's array of `n` plain-data `T` (C structs whose every
+/// bit pattern is valid: integers and pointers only). `n == 0` is the empty
+/// array, whatever `ptr` is.
+///
+/// # Safety
+/// When `n > 0` and `ptr` is not NULL, `ptr` must point to `n` readable
+/// `T` that nothing writes to during `'a`.
+pub(crate) unsafe fn in_array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T], mrtr_status> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    if !ptr.is_aligned() {
+        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+    }
+    let bytes = n
+        .checked_mul(core::mem::size_of::<T>())
+        .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+    check_range(ptr as usize, bytes)?;
+    // SAFETY: non-NULL, aligned, `n * size_of::<T>()` fits in `isize` and
+    // does not wrap (checked above); the caller guarantees `n` readable,
+    // unchanging `T` whose every bit pattern is valid.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, n) })
+}
+
+/// Borrows a caller's input struct: non-NULL and aligned.
+///
+/// # Safety
+/// When not NULL, `ptr` must point to a readable `T` (every bit pattern
+/// valid) that nothing writes to during `'a`.
+pub(crate) unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
+    if ptr.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    if !ptr.is_aligned() {
+        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+    }
+    // SAFETY: non-NULL and aligned (checked); readable and unchanging for
+    // `'a` by the caller's contract.
+    Ok(unsafe { &*ptr })
+}
+
 /// Borrows a caller's UTF-8 string.
 ///
 /// # Safety
@@ -186,37 +230,6 @@ impl<'a, T: Copy> Out<'a, T> {
         // memory is fine.
         unsafe { self.ptr.as_ptr().write(value) }
     }
-}
-
-/// Borrows a caller's workspace for an object of type `T`: non-NULL,
-/// aligned for `T`, at least `needed` bytes (what the matching
-/// `_workspace_size` function reported).
-///
-/// # Safety
-/// As [`out_bytes`] for `ptr` and `len`, for as long as the object lives.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "used by the object functions (call, server, sealer) that land next"
-    )
-)]
-pub(crate) unsafe fn workspace<'a, T>(
-    ptr: *mut u8,
-    len: usize,
-    needed: usize,
-) -> Result<&'a mut [u8], mrtr_status> {
-    if ptr.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    if !ptr.cast::<T>().is_aligned() {
-        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-    }
-    if len < needed {
-        return Err(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL);
-    }
-    // SAFETY: forwarded contract; `out_bytes` checks length and range.
-    unsafe { out_bytes(ptr, len, &[]) }
 }
 
 /// Ends a function of the `out, out_len, out_written` convention: on success
@@ -345,26 +358,6 @@ mod tests {
         let out = unsafe { Out::required(words.as_mut_ptr().wrapping_add(1)) }.unwrap();
         out.write(7);
         assert_eq!(words, [0, 7]);
-    }
-
-    #[test]
-    fn workspace_checks_null_alignment_then_size() {
-        #[repr(align(8))]
-        struct Aligned([u8; 32]);
-        let mut ws = Aligned([0; 32]);
-        let p = ws.0.as_mut_ptr();
-        // SAFETY: refused before any write.
-        let r = unsafe { workspace::<u64>(core::ptr::null_mut(), 32, 16) };
-        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_NULL_POINTER));
-        // SAFETY: refused before any write.
-        let r = unsafe { workspace::<u64>(p.wrapping_add(4), 28, 16) };
-        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_MISALIGNED));
-        // SAFETY: refused before any write.
-        let r = unsafe { workspace::<u64>(p, 15, 16) };
-        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL));
-        // SAFETY: `ws` is live, aligned and not otherwise borrowed.
-        let r = unsafe { workspace::<u64>(p, 32, 16) };
-        assert_eq!(r.map(|s| s.len()), Ok(32));
     }
 
     #[test]

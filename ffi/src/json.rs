@@ -149,6 +149,50 @@ unsafe fn write_string(
     finish_output(w.finish(), out_written)
 }
 
+/// Decodes one JSON string literal (quotes included, as the `mrtr_span`s
+/// of events give them: `"caf\u00e9"` -> `café`) into `out`, escapes
+/// resolved, not NUL-terminated. Output convention of
+/// `mrtr_json_write_string`.
+///
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not
+/// exactly one valid JSON string, surrounding whitespace allowed),
+/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED` or
+/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out`
+/// overlapping the input or `out_written`).
+///
+/// # Safety
+/// `token` must point to `len` readable bytes (unless `len` is 0); `out`
+/// must point to `out_len` writable bytes (unless `out_len` is 0);
+/// `out_written` to a writable `size_t`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_json_decode_string(
+    token: *const u8,
+    len: usize,
+    out: *mut u8,
+    out_len: usize,
+    out_written: *mut usize,
+) -> mrtr_status {
+    status_of((|| {
+        // SAFETY: caller contract.
+        let out_written = unsafe { Out::required(out_written) }?;
+        // SAFETY: caller contract.
+        let input = unsafe { in_bytes(token, len) }?;
+        let inputs = [Span::of(input.as_ptr(), input.len()), out_written.span()];
+        // SAFETY: caller contract; overlaps refused by `out_bytes`.
+        let out = unsafe { out_bytes(out, out_len, &inputs) }?;
+        let s = json::parse(input)?
+            .as_str()
+            .ok_or(mrtr_status::MRTR_ERR_JSON)?;
+        let needed = s.decoded_len();
+        if out.len() < needed {
+            return finish_output(Err(json::BufferTooSmall { needed }), out_written);
+        }
+        let n = s.unescape_into(out)?.len();
+        finish_output(Ok(n), out_written)
+    })())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,10 @@
 //! - every fallible function returns [`mrtr_status`] (`MRTR_OK` = 0);
 //! - out-params are written only on success, except where a function names
 //!   one written on a specific failure (the needed size on
-//!   `MRTR_ERR_BUFFER_TOO_SMALL`, the error offset of `mrtr_json_validate`);
+//!   `MRTR_ERR_BUFFER_TOO_SMALL`, error details such as the offset of
+//!   `mrtr_json_validate` or the reason of `mrtr_unseal`);
+//! - objects live in caller memory (`crate::object`): no `_free`, and every
+//!   handle is checked (magic word, own address) before it is used;
 //! - NULL, misaligned, oversized or overlapping arguments give a status,
 //!   never a crash; all pointer handling goes through the `abi` module;
 //! - no allocation, no globals, no thread-locals, no I/O: the crate is
@@ -30,10 +33,34 @@
 extern crate std;
 
 mod abi;
+#[cfg(feature = "client")]
+pub mod call;
+#[cfg(feature = "client")]
+pub mod exchange;
+#[cfg(feature = "client")]
+pub mod form;
+#[cfg(feature = "client")]
+pub mod http;
 pub mod info;
 pub mod json;
+#[cfg(any(feature = "client", feature = "server"))]
+mod names;
+#[cfg(any(feature = "client", feature = "seal"))]
+pub mod object;
+#[cfg(feature = "client")]
+pub mod run;
+#[cfg(feature = "seal")]
+pub mod seal;
+#[cfg(feature = "server")]
+pub mod server;
+#[cfg(feature = "client")]
+pub mod sse;
 pub mod status;
+#[cfg(feature = "client")]
+pub mod task;
 pub mod types;
+#[cfg(feature = "client")]
+pub mod url;
 
 pub use info::{mrtr_protocol_version, mrtr_version};
 pub use json::{

@@ -43,6 +43,10 @@ pub enum mrtr_status {
     /// No item with that key or index (an input key the call never asked
     /// for, an index past the end).
     MRTR_ERR_NOT_FOUND = 6,
+    /// A value the application supplied breaks the rules it must follow: an
+    /// answer of the wrong shape for its input request, form content that
+    /// fails its schema, a root that is not an acceptable `file://` URI.
+    MRTR_ERR_INVALID_VALUE = 7,
 
     /// The output buffer is too small; the function wrote the size it needs
     /// to its `out_written` out-param.
@@ -67,6 +71,13 @@ pub enum mrtr_status {
     MRTR_ERR_UNDECLARED_CAPABILITY = 23,
     /// The message names a protocol revision this library does not speak.
     MRTR_ERR_UNSUPPORTED_VERSION = 24,
+    /// An elicitation form's `requestedSchema` is outside the restricted
+    /// subset the protocol allows (nested objects, `$ref`, unknown types,
+    /// contradictory bounds, ...): the form cannot be shown as asked.
+    MRTR_ERR_INVALID_SCHEMA = 25,
+    /// A URL that cannot be shown honestly on a consent screen (browsers
+    /// would read it differently than it looks): do not offer to open it.
+    MRTR_ERR_REFUSED_URL = 26,
 
     /// The call ended with a JSON-RPC error response; its code, message and
     /// data are available from the call.
@@ -93,7 +104,7 @@ pub enum mrtr_status {
 
 /// Every status, in numeric order. Kept in step with the enum by a test that
 /// counts the variants in this file's source.
-pub(crate) const ALL_STATUSES: [mrtr_status; 22] = [
+pub(crate) const ALL_STATUSES: [mrtr_status; 25] = [
     mrtr_status::MRTR_OK,
     mrtr_status::MRTR_ERR_NULL_POINTER,
     mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
@@ -101,6 +112,7 @@ pub(crate) const ALL_STATUSES: [mrtr_status; 22] = [
     mrtr_status::MRTR_ERR_MISALIGNED,
     mrtr_status::MRTR_ERR_WRONG_STATE,
     mrtr_status::MRTR_ERR_NOT_FOUND,
+    mrtr_status::MRTR_ERR_INVALID_VALUE,
     mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
     mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL,
     mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
@@ -109,6 +121,8 @@ pub(crate) const ALL_STATUSES: [mrtr_status; 22] = [
     mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
     mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY,
     mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION,
+    mrtr_status::MRTR_ERR_INVALID_SCHEMA,
+    mrtr_status::MRTR_ERR_REFUSED_URL,
     mrtr_status::MRTR_ERR_RPC_ERROR,
     mrtr_status::MRTR_ERR_ROUND_CAP,
     mrtr_status::MRTR_ERR_UNANSWERED_INPUT,
@@ -144,6 +158,7 @@ impl mrtr_status {
             mrtr_status::MRTR_ERR_MISALIGNED => c"MRTR_ERR_MISALIGNED",
             mrtr_status::MRTR_ERR_WRONG_STATE => c"MRTR_ERR_WRONG_STATE",
             mrtr_status::MRTR_ERR_NOT_FOUND => c"MRTR_ERR_NOT_FOUND",
+            mrtr_status::MRTR_ERR_INVALID_VALUE => c"MRTR_ERR_INVALID_VALUE",
             mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL => c"MRTR_ERR_BUFFER_TOO_SMALL",
             mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL => c"MRTR_ERR_WORKSPACE_TOO_SMALL",
             mrtr_status::MRTR_ERR_LIMIT_EXCEEDED => c"MRTR_ERR_LIMIT_EXCEEDED",
@@ -152,6 +167,8 @@ impl mrtr_status {
             mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION => c"MRTR_ERR_PROTOCOL_VIOLATION",
             mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY => c"MRTR_ERR_UNDECLARED_CAPABILITY",
             mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION => c"MRTR_ERR_UNSUPPORTED_VERSION",
+            mrtr_status::MRTR_ERR_INVALID_SCHEMA => c"MRTR_ERR_INVALID_SCHEMA",
+            mrtr_status::MRTR_ERR_REFUSED_URL => c"MRTR_ERR_REFUSED_URL",
             mrtr_status::MRTR_ERR_RPC_ERROR => c"MRTR_ERR_RPC_ERROR",
             mrtr_status::MRTR_ERR_ROUND_CAP => c"MRTR_ERR_ROUND_CAP",
             mrtr_status::MRTR_ERR_UNANSWERED_INPUT => c"MRTR_ERR_UNANSWERED_INPUT",
@@ -215,6 +232,7 @@ impl From<Violation> for mrtr_status {
             V::TooManyInputRequests => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
             V::InputRequiredWithoutFields
             | V::UnknownResultType
+            | V::DuplicateResultMember
             | V::InputRequiredNotAllowed
             | V::MissingResultType
             | V::BadInputRequests
@@ -302,6 +320,7 @@ mod tests {
             (MRTR_ERR_MISALIGNED, 4),
             (MRTR_ERR_WRONG_STATE, 5),
             (MRTR_ERR_NOT_FOUND, 6),
+            (MRTR_ERR_INVALID_VALUE, 7),
             (MRTR_ERR_BUFFER_TOO_SMALL, 10),
             (MRTR_ERR_WORKSPACE_TOO_SMALL, 11),
             (MRTR_ERR_LIMIT_EXCEEDED, 12),
@@ -310,6 +329,8 @@ mod tests {
             (MRTR_ERR_PROTOCOL_VIOLATION, 22),
             (MRTR_ERR_UNDECLARED_CAPABILITY, 23),
             (MRTR_ERR_UNSUPPORTED_VERSION, 24),
+            (MRTR_ERR_INVALID_SCHEMA, 25),
+            (MRTR_ERR_REFUSED_URL, 26),
             (MRTR_ERR_RPC_ERROR, 30),
             (MRTR_ERR_ROUND_CAP, 31),
             (MRTR_ERR_UNANSWERED_INPUT, 32),
@@ -326,7 +347,7 @@ mod tests {
 
     #[test]
     fn unknown_integers_have_the_unknown_name() {
-        for raw in [-1, 7, 9, 13, 25, 34, 42, 98, 100, i32::MIN, i32::MAX] {
+        for raw in [-1, 8, 9, 13, 27, 34, 42, 98, 100, i32::MIN, i32::MAX] {
             // SAFETY: `mrtr_status_str` returns a static C string.
             let c = unsafe { CStr::from_ptr(mrtr_status_str(raw)) };
             assert_eq!(c.to_bytes(), b"MRTR_UNKNOWN_STATUS", "{raw}");

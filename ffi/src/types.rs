@@ -25,3 +25,74 @@ impl mrtr_str {
         }
     }
 }
+
+/// Borrowed bytes that need not be text (keys, sealed state): `len` bytes
+/// at `ptr`. `ptr` may be NULL only when `len` is 0.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_bytes {
+    /// The first byte, or NULL when empty.
+    pub ptr: *const u8,
+    /// Length in bytes.
+    pub len: usize,
+}
+
+/// A part of a message the caller fed: `len` bytes starting `offset` bytes
+/// into it. Valid for as long as the caller keeps those bytes; an absent
+/// part is `{0, 0}`. Spans of JSON strings include the quotes (decode them
+/// with `mrtr_json_decode_string`); spans of other values are the raw JSON.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_span {
+    /// Offset of the first byte.
+    pub offset: usize,
+    /// Length in bytes.
+    pub len: usize,
+}
+
+#[cfg(feature = "client")]
+impl mrtr_span {
+    /// The span of `part`, a sub-slice of `base`; `{0, 0}` if it is not one
+    /// (addresses are only compared, never dereferenced).
+    pub(crate) fn of(base: &[u8], part: &[u8]) -> mrtr_span {
+        let offset = (part.as_ptr() as usize).wrapping_sub(base.as_ptr() as usize);
+        match offset.checked_add(part.len()) {
+            Some(end) if end <= base.len() => mrtr_span {
+                offset,
+                len: part.len(),
+            },
+            _ => mrtr_span::default(),
+        }
+    }
+
+    /// This span moved `by` bytes further (a span of a message that sits
+    /// inside a larger buffer).
+    pub(crate) fn shifted(self, by: usize) -> mrtr_span {
+        if self.len == 0 {
+            return self;
+        }
+        mrtr_span {
+            offset: self.offset.saturating_add(by),
+            len: self.len,
+        }
+    }
+}
+
+#[cfg(any(feature = "client", feature = "server"))]
+impl mrtr_str {
+    /// A view of bytes known to be UTF-8 (JSON text the core validated).
+    pub(crate) fn of_bytes(b: &[u8]) -> mrtr_str {
+        mrtr_str {
+            ptr: b.as_ptr().cast(),
+            len: b.len(),
+        }
+    }
+
+    /// The empty string (NULL pointer, length 0).
+    pub(crate) const EMPTY: mrtr_str = mrtr_str {
+        ptr: core::ptr::null(),
+        len: 0,
+    };
+}

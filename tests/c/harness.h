@@ -4,6 +4,8 @@
  *   static void test_something(void) { CHECK(x == 1); CHECK_STATUS(f(), MRTR_OK); }
  *   int main(void) { RUN(test_something); return harness_finish(); }
  *
+ * Counters live in harness.c, so tests may span several files (suites.h).
+ *
  * A test passes when none of its checks failed; every failed check prints
  * file:line and the values involved. harness_finish() prints the closing line
  * exactly as "N passed, M failed" and returns the process exit code.
@@ -16,9 +18,7 @@
 
 #include "mrtr.h"
 
-static int harness_failed_checks; /* in the running test */
-static int harness_passed;
-static int harness_failed;
+extern int harness_failed_checks; /* in the running test */
 
 #define CHECK(cond)                                                          \
     do {                                                                     \
@@ -76,24 +76,22 @@ static int harness_failed;
         }                                                                     \
     } while (0)
 
+/* `len` bytes at `actual` equal the NUL-terminated string `expected`. */
+#define CHECK_EQ_TEXT(actual, len, expected)                                  \
+    do {                                                                      \
+        size_t l_ = (len);                                                    \
+        const char *e_ = (expected);                                          \
+        if (l_ != strlen(e_) || memcmp((actual), e_, l_) != 0) {              \
+            fprintf(stdout, "%s:%d: %s is\n  \"%.*s\" (%zu bytes), expected\n" \
+                    "  \"%s\" (%zu bytes)\n", __FILE__, __LINE__, #actual,     \
+                    (int)l_, (const char *)(actual), l_, e_, strlen(e_));     \
+            harness_failed_checks++;                                          \
+        }                                                                     \
+    } while (0)
+
 #define RUN(test) harness_run(#test, test)
 
-static void harness_run(const char *name, void (*test)(void)) {
-    harness_failed_checks = 0;
-    test();
-    if (harness_failed_checks == 0) {
-        harness_passed++;
-        printf("ok   %s\n", name);
-    } else {
-        harness_failed++;
-        printf("FAIL %s (%d failed checks)\n", name, harness_failed_checks);
-    }
-    fflush(stdout);
-}
-
-static int harness_finish(void) {
-    printf("%d passed, %d failed\n", harness_passed, harness_failed);
-    return harness_failed == 0 ? 0 : 1;
-}
+void harness_run(const char *name, void (*test)(void));
+int harness_finish(void);
 
 #endif /* MRTR_TEST_HARNESS_H */

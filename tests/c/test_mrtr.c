@@ -5,32 +5,19 @@
  * exactly the size passed, so AddressSanitizer and valgrind catch any read or
  * write past a length.
  *
- * Build: scripts/test-c (C99, -Wall -Wextra -Werror -pedantic).
+ * Build: scripts/test-c (C99, -Wall -Wextra -Werror -pedantic), together
+ * with harness.c and the other suites (test_*.c, declared in testutil.h).
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "harness.h"
+#include "testutil.h"
 
 #ifndef MRTR_EXPECTED_VERSION
 #error "compile with -DMRTR_EXPECTED_VERSION=\"x.y.z\" (scripts/test-c does)"
 #endif
 
 /* ---- helpers ----------------------------------------------------------- */
-
-/* A heap copy of exactly `len` bytes (at least one byte is allocated so the
- * pointer is never NULL; nothing past `len` may be read). */
-static uint8_t *heap_copy(const void *bytes, size_t len) {
-    uint8_t *p = (uint8_t *)malloc(len ? len : 1);
-    if (p == NULL) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    if (len) {
-        memcpy(p, bytes, len);
-    }
-    return p;
-}
 
 /* Validates a NUL-terminated literal from an exact-size heap copy. */
 static mrtr_status validate(const char *doc, size_t max_depth, size_t *offset) {
@@ -74,13 +61,6 @@ static mrtr_status quote(const char *text, size_t len, size_t cap, char *result,
     return st;
 }
 
-static mrtr_str str_of(const char *s) {
-    mrtr_str r;
-    r.ptr = s;
-    r.len = strlen(s);
-    return r;
-}
-
 /* ---- mrtr_version, mrtr_protocol_version -------------------------------- */
 
 static void test_version_is_the_package_version(void) {
@@ -105,6 +85,7 @@ static void test_status_numbering_is_stable(void) {
     CHECK(MRTR_ERR_MISALIGNED == 4);
     CHECK(MRTR_ERR_WRONG_STATE == 5);
     CHECK(MRTR_ERR_NOT_FOUND == 6);
+    CHECK(MRTR_ERR_INVALID_VALUE == 7);
     CHECK(MRTR_ERR_BUFFER_TOO_SMALL == 10);
     CHECK(MRTR_ERR_WORKSPACE_TOO_SMALL == 11);
     CHECK(MRTR_ERR_LIMIT_EXCEEDED == 12);
@@ -113,6 +94,8 @@ static void test_status_numbering_is_stable(void) {
     CHECK(MRTR_ERR_PROTOCOL_VIOLATION == 22);
     CHECK(MRTR_ERR_UNDECLARED_CAPABILITY == 23);
     CHECK(MRTR_ERR_UNSUPPORTED_VERSION == 24);
+    CHECK(MRTR_ERR_INVALID_SCHEMA == 25);
+    CHECK(MRTR_ERR_REFUSED_URL == 26);
     CHECK(MRTR_ERR_RPC_ERROR == 30);
     CHECK(MRTR_ERR_ROUND_CAP == 31);
     CHECK(MRTR_ERR_UNANSWERED_INPUT == 32);
@@ -134,6 +117,7 @@ static void test_status_str_names_every_status(void) {
         {MRTR_ERR_MISALIGNED, "MRTR_ERR_MISALIGNED"},
         {MRTR_ERR_WRONG_STATE, "MRTR_ERR_WRONG_STATE"},
         {MRTR_ERR_NOT_FOUND, "MRTR_ERR_NOT_FOUND"},
+        {MRTR_ERR_INVALID_VALUE, "MRTR_ERR_INVALID_VALUE"},
         {MRTR_ERR_BUFFER_TOO_SMALL, "MRTR_ERR_BUFFER_TOO_SMALL"},
         {MRTR_ERR_WORKSPACE_TOO_SMALL, "MRTR_ERR_WORKSPACE_TOO_SMALL"},
         {MRTR_ERR_LIMIT_EXCEEDED, "MRTR_ERR_LIMIT_EXCEEDED"},
@@ -142,6 +126,8 @@ static void test_status_str_names_every_status(void) {
         {MRTR_ERR_PROTOCOL_VIOLATION, "MRTR_ERR_PROTOCOL_VIOLATION"},
         {MRTR_ERR_UNDECLARED_CAPABILITY, "MRTR_ERR_UNDECLARED_CAPABILITY"},
         {MRTR_ERR_UNSUPPORTED_VERSION, "MRTR_ERR_UNSUPPORTED_VERSION"},
+        {MRTR_ERR_INVALID_SCHEMA, "MRTR_ERR_INVALID_SCHEMA"},
+        {MRTR_ERR_REFUSED_URL, "MRTR_ERR_REFUSED_URL"},
         {MRTR_ERR_RPC_ERROR, "MRTR_ERR_RPC_ERROR"},
         {MRTR_ERR_ROUND_CAP, "MRTR_ERR_ROUND_CAP"},
         {MRTR_ERR_UNANSWERED_INPUT, "MRTR_ERR_UNANSWERED_INPUT"},
@@ -157,7 +143,7 @@ static void test_status_str_names_every_status(void) {
 }
 
 static void test_status_str_survives_garbage_integers(void) {
-    static const int32_t garbage[] = {-1,  7,  9,   13,        25,       34,
+    static const int32_t garbage[] = {-1,  8,  9,   13,        27,       34,
                                       42,  98, 100, 255,       256,      -99,
                                       INT32_MIN,    INT32_MAX, INT32_MIN + 1};
     size_t i;
@@ -166,7 +152,7 @@ static void test_status_str_survives_garbage_integers(void) {
     for (i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
         CHECK_EQ_STR(mrtr_status_str(garbage[i]), "MRTR_UNKNOWN_STATUS");
     }
-    /* Never NULL, and exactly the 22 statuses have their own names. */
+    /* Never NULL, and exactly the 25 statuses have their own names. */
     for (v = -2000; v <= 2000; v++) {
         const char *name = mrtr_status_str(v);
         CHECK(name != NULL);
@@ -175,7 +161,7 @@ static void test_status_str_survives_garbage_integers(void) {
             CHECK(strncmp(name, "MRTR_", 5) == 0);
         }
     }
-    CHECK(named == 22);
+    CHECK(named == 25);
 }
 
 /* ---- mrtr_json_validate ------------------------------------------------- */
@@ -529,5 +515,13 @@ int main(void) {
     RUN(test_write_string_refuses_invalid_utf8);
     RUN(test_write_string_misuse);
     RUN(test_write_string_refuses_overlap_and_misalignment);
+    suite_call();
+    suite_run();
+    suite_task();
+    suite_helpers();
+    suite_seal();
+    suite_server();
+    suite_misuse();
+    suite_vectors();
     return harness_finish();
 }

@@ -137,7 +137,9 @@ impl<const N: usize> Inline<N> {
     /// Appends `src`; false (nothing stored) if it does not fit.
     fn push(&mut self, src: &[u8]) -> bool {
         let end = self.len.saturating_add(src.len());
-        match self.bytes.get_mut(self.len..end) {
+        // A length the compiler sees equal to `src`'s: no panic path.
+        let rest = self.bytes.get_mut(self.len..);
+        match rest.and_then(|r| r.get_mut(..src.len())) {
             Some(dst) => {
                 dst.copy_from_slice(src);
                 self.len = end;
@@ -352,7 +354,9 @@ impl<'b> SseDecoder<'b> {
             return None;
         }
         let end = self.data_len.saturating_add(bytes.len());
-        match self.data.get_mut(self.data_len..end) {
+        // A length the compiler sees equal to `bytes`'s: no panic path.
+        let rest = self.data.get_mut(self.data_len..);
+        match rest.and_then(|r| r.get_mut(..bytes.len())) {
             Some(dst) => {
                 dst.copy_from_slice(bytes);
                 self.data_len = end;
@@ -427,7 +431,9 @@ impl<'b> SseDecoder<'b> {
                 Line::ValueStart(f) | Line::Value(f) => {
                     self.line = Line::Value(f);
                     // The whole run up to the line end goes at once.
-                    let (value, after) = input.split_at(line_run(input));
+                    let (value, after) = input
+                        .split_at_checked(line_run(input))
+                        .unwrap_or((input, &[]));
                     *input = after;
                     if let Some(e) = self.value_bytes(f, value) {
                         return Step::Error(e);

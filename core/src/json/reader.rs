@@ -19,10 +19,51 @@ fn at(b: &[u8], i: usize) -> u8 {
 
 #[inline]
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while matches!(at(b, i), b' ' | b'\t' | b'\n' | b'\r') {
-        i += 1;
+    loop {
+        match at(b, i) {
+            // Indentation comes in runs of spaces: eight at a time.
+            b' ' if word_at(b, i) == Some(SPACES) => i += 8,
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            _ => return i,
+        }
     }
-    i
+}
+
+// Word-at-a-time scanning: eight bytes per step through the runs that carry
+// no syntax (string contents, the inside of skipped values, indentation).
+// Classic SWAR bit tricks; in each mask the lowest set bit marks exactly the
+// first matching byte (false positives can only sit above a true match), so
+// `first` of a mask is the offset of the first byte of interest.
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+const SPACES: u64 = ONES * 0x20;
+
+/// The eight bytes at `i` as a little-endian word, if there are eight.
+#[inline]
+fn word_at(b: &[u8], i: usize) -> Option<u64> {
+    let chunk: [u8; 8] = b.get(i..i.checked_add(8)?)?.try_into().ok()?;
+    Some(u64::from_le_bytes(chunk))
+}
+
+/// The high bit of each byte of `w` that equals `byte` (lowest one exact).
+#[inline]
+fn eq_mask(w: u64, byte: u8) -> u64 {
+    let x = w ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// The high bit of each byte of `w` below `n`, for `n <= 0x80` (lowest one
+/// exact).
+#[inline]
+fn lt_mask(w: u64, n: u8) -> u64 {
+    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
+}
+
+/// Offset within the word of the byte a non-zero mask flags first.
+#[inline]
+fn first(mask: u64) -> usize {
+    (mask.trailing_zeros() / 8) as usize
 }
 
 fn end_or(b: &[u8], i: usize, kind: ErrorKind) -> Error {
@@ -53,7 +94,22 @@ fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
     let start = i + 1;
     let mut j = start;
     let mut escaped = false;
+    // Whether a byte >= 0x80 occurred: only then is UTF-8 checked below.
+    let mut high = 0u64;
     loop {
+        // Eight plain bytes at a time: no quote, backslash or control
+        // character (bytes >= 0x80 are plain here; UTF-8 is checked below).
+        if let Some(w) = word_at(b, j) {
+            // (Bytes past the string's end may set `high` too: that only
+            // costs a needless check of ASCII text.)
+            high |= w;
+            let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | lt_mask(w, 0x20);
+            if m == 0 {
+                j += 8;
+                continue;
+            }
+            j += first(m);
+        }
         let c = match b.get(j) {
             Some(&c) => c,
             None => return Err(Error::new(ErrorKind::UnexpectedEnd, j)),
@@ -88,11 +144,15 @@ fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
                 }
             }
             0x00..=0x1F => return Err(Error::new(ErrorKind::ControlCharacter, j)),
-            _ => j += 1,
+            _ => {
+                high |= u64::from(c);
+                j += 1;
+            }
         }
     }
-    // Escapes are ASCII, so validating the raw bytes validates the text.
-    if core::str::from_utf8(sub(b, start, j)).is_err() {
+    // Escapes are ASCII, so validating the raw bytes validates the text;
+    // ASCII-only text (no high bit seen) is valid UTF-8 as it stands.
+    if high & HIGHS != 0 && core::str::from_utf8(sub(b, start, j)).is_err() {
         let bad = match core::str::from_utf8(sub(b, start, j)) {
             Err(e) => start + e.valid_up_to(),
             Ok(_) => start,
@@ -289,28 +349,39 @@ pub fn parse_with<'a>(input: &'a [u8], limits: &ParseLimits) -> Result<Value<'a>
 /// Skips one validated value starting at `i`; returns its end.
 fn skip_value(b: &[u8], i: usize) -> usize {
     match at(b, i) {
-        b'"' => skip_string(b, i),
+        b'"' => skip_string(b, i).0,
         b'{' | b'[' => {
             let mut depth = 0usize;
             let mut j = i;
-            while j < b.len() {
-                match at(b, j) {
-                    b'"' => {
-                        j = skip_string(b, j);
+            loop {
+                // Jump to the next quote or bracket: `| 0x20` folds `[`
+                // onto `{` and `]` onto `}` (and nothing else onto them).
+                if let Some(w) = word_at(b, j) {
+                    let folded = w | SPACES;
+                    let m = eq_mask(w, b'"') | eq_mask(folded, b'{') | eq_mask(folded, b'}');
+                    if m == 0 {
+                        j += 8;
                         continue;
                     }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
+                    j += first(m);
+                }
+                match b.get(j) {
+                    None => return b.len(),
+                    Some(b'"') => {
+                        j = skip_string(b, j).0;
+                        continue;
+                    }
+                    Some(b'{' | b'[') => depth += 1,
+                    Some(b'}' | b']') => {
                         depth = depth.saturating_sub(1);
                         if depth == 0 {
                             return j + 1;
                         }
                     }
-                    _ => {}
+                    Some(_) => {}
                 }
                 j += 1;
             }
-            b.len()
         }
         _ => {
             let mut j = i;
@@ -324,16 +395,30 @@ fn skip_value(b: &[u8], i: usize) -> usize {
     }
 }
 
-fn skip_string(b: &[u8], i: usize) -> usize {
+/// Skips a validated string at `b[i] == b'"'`; returns the offset past its
+/// closing quote and whether it has escapes.
+fn skip_string(b: &[u8], i: usize) -> (usize, bool) {
     let mut j = i + 1;
-    while j < b.len() {
-        match at(b, j) {
-            b'\\' => j += 2,
-            b'"' => return j + 1,
-            _ => j += 1,
+    let mut escaped = false;
+    loop {
+        if let Some(w) = word_at(b, j) {
+            let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
+            if m == 0 {
+                j += 8;
+                continue;
+            }
+            j += first(m);
+        }
+        match b.get(j) {
+            None => return (b.len(), escaped),
+            Some(b'\\') => {
+                escaped = true;
+                j += 2;
+            }
+            Some(b'"') => return (j + 1, escaped),
+            Some(_) => j += 1,
         }
     }
-    b.len()
 }
 
 /// The JSON type of a value.
@@ -506,6 +591,29 @@ impl<'a> Object<'a> {
         Ok(found)
     }
 
+    /// Looks up several keys in one pass over the members (each
+    /// [`Object::get_unique`] is a pass of its own, skipping every value on
+    /// the way). Entry `i` of the result is what `get_unique(keys[i])`
+    /// returns.
+    pub fn get_unique_many<const N: usize>(
+        &self,
+        keys: [&str; N],
+    ) -> [Result<Option<Value<'a>>, Error>; N] {
+        let mut out: [Result<Option<Value<'a>>, Error>; N] = [Ok(None); N];
+        for (k, v) in self.iter() {
+            for (slot, key) in out.iter_mut().zip(keys) {
+                if k.eq_str(key) {
+                    *slot = match *slot {
+                        Ok(None) => Ok(Some(v)),
+                        Ok(Some(_)) => Err(Error::new(ErrorKind::DuplicateKey, self.offset_of(v))),
+                        Err(e) => Err(e),
+                    };
+                }
+            }
+        }
+        out
+    }
+
     /// Checks that no key occurs twice and that there are at most
     /// `max_members` members. The error names the first offending member in
     /// document order (offset of its value).
@@ -635,8 +743,11 @@ impl<'a> Iterator for Members<'a> {
             self.pos = b.len();
             return None;
         }
-        let key_end = skip_string(b, i);
-        let key = JsonStr::from_token(sub(b, i, key_end));
+        let (key_end, escaped) = skip_string(b, i);
+        let key = JsonStr {
+            token: sub(b, i, key_end),
+            escaped,
+        };
         let mut j = skip_ws(b, key_end);
         j = skip_ws(b, j + 1); // the colon
         let end = skip_value(b, j);
@@ -785,6 +896,15 @@ impl<'a> JsonStr<'a> {
         let Some(out) = buf.get_mut(..needed) else {
             return Err(Error::new(ErrorKind::BufferTooSmall, needed));
         };
+        if !self.escaped {
+            // No escapes: the text is the token's inside, already checked
+            // UTF-8 (and `needed` is its length): one copy, not a decode
+            // per character.
+            for (dst, src) in out.iter_mut().zip(self.raw_inner()) {
+                *dst = *src;
+            }
+            return core::str::from_utf8(out).map_err(|_| Error::new(ErrorKind::InvalidUtf8, 0));
+        }
         let mut n = 0;
         for c in self.chars() {
             let len = c.len_utf8();

@@ -143,6 +143,146 @@ fn duplicate_key_policy() {
 }
 
 #[test]
+fn unescape_into_copies_text_without_escapes() {
+    let v = parse("\"caf\u{e9} \u{1f600} plain\"".as_bytes())
+        .unwrap()
+        .as_str()
+        .unwrap();
+    assert!(!v.has_escapes());
+    let mut buf = [0u8; 32];
+    assert_eq!(
+        v.unescape_into(&mut buf).unwrap(),
+        "caf\u{e9} \u{1f600} plain"
+    );
+    let mut small = [0u8; 4];
+    assert_eq!(
+        v.unescape_into(&mut small).unwrap_err(),
+        Error::new(ErrorKind::BufferTooSmall, 16)
+    );
+}
+
+#[test]
+fn get_unique_many_equals_get_unique_per_key() {
+    let doc = br#"{"a":1,"b":{"a":9},"c":"x","\u0061":2,"d":[1]}"#;
+    let obj = parse(doc).unwrap().as_object().unwrap();
+    let keys = ["a", "b", "d", "missing", "c"];
+    let many = obj.get_unique_many(keys);
+    for (key, got) in keys.iter().zip(many) {
+        assert_eq!(got, obj.get_unique(key), "{key}");
+    }
+    // "a" occurs twice (once escaped): the error carries the offset of the
+    // second value, like get_unique's.
+    assert_eq!(
+        many[0],
+        Err(Error::new(ErrorKind::DuplicateKey, 36)),
+        "duplicate reported at the second occurrence"
+    );
+    assert_eq!(many[1].unwrap().unwrap().raw(), br#"{"a":9}"#);
+    assert_eq!(many[3], Ok(None));
+    // The same key twice in the request fills both slots.
+    let [x, y] = obj.get_unique_many(["c", "c"]);
+    assert_eq!((x, y), (obj.get_unique("c"), obj.get_unique("c")));
+}
+
+#[test]
+fn unique_keys_checked_across_blocks() {
+    use std::format;
+    use std::string::String;
+    // Keys are compared in stack blocks; a duplicate is found wherever its
+    // twin sits (same block, earlier block), at the second value's offset.
+    let n = 4 * UNIQUE_KEYS_BLOCK + 6;
+    let members: std::vec::Vec<String> = (0..n).map(|i| format!(r#""k{i}":[{i}]"#)).collect();
+    let unique = format!("{{{}}}", members.join(","));
+    let obj = parse(unique.as_bytes()).unwrap().as_object().unwrap();
+    assert_eq!(obj.check_unique_keys(n), Ok(n));
+    assert_eq!(
+        obj.check_unique_keys(n - 1).unwrap_err().kind,
+        ErrorKind::TooManyMembers
+    );
+    let b = UNIQUE_KEYS_BLOCK;
+    for (first, second) in [(0, 3 * b + 3), (b - 1, b), (4 * b + 1, 4 * b + 5), (2, 5)] {
+        let mut m = members.clone();
+        m[second] = format!(r#""k{first}":"dup""#);
+        let doc = format!("{{{}}}", m.join(","));
+        let obj = parse(doc.as_bytes()).unwrap().as_object().unwrap();
+        let at = doc.find(r#""dup""#).unwrap();
+        assert_eq!(
+            obj.check_unique_keys(n),
+            Err(Error::new(ErrorKind::DuplicateKey, at)),
+            "k{first} again at member {second}"
+        );
+    }
+}
+
+#[test]
+fn word_at_a_time_scanning_at_every_offset() {
+    use std::format;
+    use std::string::{String, ToString};
+    // Each interesting byte at every offset of an 8-byte word, in strings
+    // the validator reads and in values the navigation skips.
+    for pad in 0..20 {
+        let p = "a".repeat(pad);
+        for special in [
+            r#"\""#,
+            r#"\\"#,
+            r#"\u00e9"#,
+            r#"\ud83d\ude00"#,
+            "\u{e9}",
+            "\u{1f600}",
+            "[",
+            "]",
+            "{",
+            "}",
+            "\\n",
+            ",",
+            ":",
+            " ",
+        ] {
+            let text = format!("{p}{special}{p}");
+            let doc = format!(
+                r#"{{"k{p}":["{text}",{{"x{special}":"{text}","y":[["{text}"]]}}],"after":"{text}"}}"#
+            );
+            let obj = parse(doc.as_bytes())
+                .unwrap_or_else(|e| panic!("{doc}: {e}"))
+                .as_object()
+                .unwrap();
+            let serde: serde_json::Value = serde_json::from_str(&doc).unwrap();
+            let want = serde["after"].as_str().unwrap().to_string();
+            let got: String = obj
+                .get("after")
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .chars()
+                .collect();
+            assert_eq!(got, want, "{doc}");
+            let skipped = obj.get(&format!("k{p}")).unwrap().as_array().unwrap();
+            assert_eq!(skipped.len(), 2, "{doc}");
+            assert_eq!(obj.check_unique_keys(4), Ok(2));
+        }
+        // A raw control character, a raw quote and invalid UTF-8 at that
+        // offset are found at their exact position.
+        let ctl = format!("\"{p}\u{1}{p}\"");
+        assert_eq!(
+            parse(ctl.as_bytes()).unwrap_err(),
+            Error::new(ErrorKind::ControlCharacter, 1 + pad)
+        );
+        let mut bad = format!("\"{p}xx{p}\"").into_bytes();
+        bad[1 + pad] = 0xC3; // a lead byte followed by 'x'
+        assert_eq!(
+            parse(&bad).unwrap_err(),
+            Error::new(ErrorKind::InvalidUtf8, 1 + pad)
+        );
+        let long_ok = format!("\"{p}\u{e9}{p}{p}\"");
+        assert!(parse(long_ok.as_bytes()).is_ok());
+        // Indentation of any length.
+        let indented = format!("{{\n{p}{p}\"a\":{p}[\n{p}1{p}]\n{p}}}", p = " ".repeat(pad));
+        let v = parse(indented.as_bytes()).unwrap().as_object().unwrap();
+        assert_eq!(v.get("a").unwrap().as_array().unwrap().len(), 1);
+    }
+}
+
+#[test]
 fn writer_escapes_and_reports_needed_size() {
     let mut buf = [0u8; 64];
     let mut w = Writer::new(&mut buf);
@@ -300,6 +440,19 @@ mod properties {
                 }
             }
             check_against_serde(&b);
+        }
+
+        #[test]
+        fn long_strings_and_skipped_values_agree(s in "[ -~\u{e9}\u{1f600}\\[\\]{}]{0,70}", depth in 0usize..4) {
+            let text = serde_json::to_string(&s).unwrap();
+            let mut value = std::format!("[{text},{{\"k\":{text}}}]");
+            for _ in 0..depth {
+                value = std::format!("{{{text}:{value},\"n\":[{text}]}}");
+            }
+            let doc = std::format!("{{\"skip\":{value},\"after\":{text}}}");
+            check_against_serde(doc.as_bytes());
+            let obj = parse(doc.as_bytes()).unwrap().as_object().unwrap();
+            prop_assert!(obj.get("after").unwrap().as_str().unwrap().eq_str(&s));
         }
 
         #[test]

@@ -61,7 +61,11 @@ impl<'a> Writer<'a> {
     /// in context).
     pub fn raw(&mut self, bytes: &[u8]) -> &mut Self {
         let end = self.len.saturating_add(bytes.len());
-        if let Some(dst) = self.buf.get_mut(self.len..end) {
+        // `..bytes.len()` of the rest: a length the compiler can see equals
+        // the source's, so no length-mismatch panic path is emitted (a
+        // `len..end` range with a saturating `end` left one per call site).
+        let rest = self.buf.get_mut(self.len..);
+        if let Some(dst) = rest.and_then(|r| r.get_mut(..bytes.len())) {
             dst.copy_from_slice(bytes);
         }
         self.len = end;
@@ -82,7 +86,19 @@ impl<'a> Writer<'a> {
     /// included) as UTF-8.
     pub fn str(&mut self, s: &str) -> &mut Self {
         self.byte(b'"');
-        self.escaped_inner(s.chars());
+        // Copy the runs between bytes that need an escape in one go (those
+        // bytes are all ASCII, so a run never splits a UTF-8 sequence);
+        // most strings are a single run.
+        let bytes = s.as_bytes();
+        let mut run = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                self.raw(bytes.get(run..i).unwrap_or(&[]));
+                self.escaped_inner(core::iter::once(char::from(b)));
+                run = i + 1;
+            }
+        }
+        self.raw(bytes.get(run..).unwrap_or(&[]));
         self.byte(b'"')
     }
 

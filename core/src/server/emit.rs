@@ -129,7 +129,7 @@ fn done(w: Writer<'_>) -> Result<usize, BufferTooSmall> {
     w.finish()
 }
 
-/// `-32700 Parse error` with `"id": null` (the id of unreadable JSON is
+/// `-32700 Parse error` without an `id` member (the id of unreadable JSON is
 /// unknown).
 pub fn write_parse_error(out: &mut [u8]) -> Result<usize, BufferTooSmall> {
     write_error(
@@ -140,7 +140,7 @@ pub fn write_parse_error(out: &mut [u8]) -> Result<usize, BufferTooSmall> {
     )
 }
 
-/// `-32600 Invalid Request` (`id` `null` when it could not be read).
+/// `-32600 Invalid Request` (no `id` member when it could not be read).
 pub fn write_invalid_request(out: &mut [u8], id: Option<&Id<'_>>) -> Result<usize, BufferTooSmall> {
     let code = ErrorCode::InvalidRequest;
     write_error(out, id, code, code.default_message())
@@ -222,7 +222,7 @@ pub fn write_invalid_request_state(out: &mut [u8], id: &Id<'_>) -> Result<usize,
 }
 
 /// The error response for a request that failed [`super::ServerRequest::parse`]:
-/// `-32700` (id `null`), `-32600`, `-32022` (with requested/supported) or
+/// `-32700` (no id), `-32600`, `-32022` (with requested/supported) or
 /// `-32602` naming the member at fault.
 pub fn write_request_error(
     out: &mut [u8],
@@ -272,19 +272,10 @@ pub fn write_answer_error(
     done(w)
 }
 
-/// Writes `{"jsonrpc":"2.0","id":..,"error":{"code":..,"message":` (the
-/// caller writes the message string, optional data and `}}`).
+/// See [`crate::wire::error::write_error_open`] (the `id` member is
+/// omitted when unknown, as the schema requires).
 fn write_error_open(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: ErrorCode) {
-    w.raw(b"{\"jsonrpc\":\"2.0\",\"id\":");
-    match id {
-        Some(id) => id.write(w),
-        None => {
-            w.raw(b"null");
-        }
-    }
-    w.raw(b",\"error\":{\"code\":")
-        .i64(i64::from(code.code()))
-        .raw(b",\"message\":");
+    crate::wire::error::write_error_open(w, id, code.code());
 }
 
 fn write_error(

@@ -118,6 +118,10 @@ pub enum Violation {
     InputRequiredWithoutFields,
     /// `resultType` is not a string or has an unknown value.
     UnknownResultType,
+    /// `resultType`, `inputRequests` or `requestState` occurs twice in one
+    /// result: which copy counts would be the reader's guess, and two
+    /// readers guessing differently is how a smuggled answer gets through.
+    DuplicateResultMember,
     /// `input_required` in answer to a method that cannot carry it.
     InputRequiredNotAllowed,
     /// `inputRequests` (or `requestState`) without `resultType`: a server of
@@ -168,7 +172,9 @@ use super::envelope::Id;
 use crate::json::Writer;
 
 /// Writes a JSON-RPC error response. `data` is raw JSON written as given
-/// (callers pass validated JSON); `id` is `null` when `None`.
+/// (callers pass validated JSON). With no `id` (the request's id could not
+/// be read) the member is omitted: the 2026-07-28 schema makes `id` optional
+/// on error responses and does not allow `null` as a `RequestId`.
 pub fn write_error_response(
     w: &mut Writer<'_>,
     id: Option<&Id<'_>>,
@@ -176,17 +182,8 @@ pub fn write_error_response(
     message: &str,
     data: Option<&[u8]>,
 ) {
-    w.raw(b"{\"jsonrpc\":\"2.0\",\"id\":");
-    match id {
-        Some(id) => id.write(w),
-        None => {
-            w.raw(b"null");
-        }
-    }
-    w.raw(b",\"error\":{\"code\":")
-        .i64(i64::from(code))
-        .raw(b",\"message\":")
-        .str(message);
+    write_error_open(w, id, code);
+    w.str(message);
     if let Some(d) = data {
         w.raw(b",\"data\":").raw(d);
     }
@@ -239,15 +236,21 @@ pub fn write_invalid_request_state(w: &mut Writer<'_>, id: Option<&Id<'_>>) {
 pub const INVALID_REQUEST_STATE_MESSAGE: &str = "Invalid or expired requestState";
 
 fn write_error_head(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: ErrorCode) {
-    w.raw(b"{\"jsonrpc\":\"2.0\",\"id\":");
-    match id {
-        Some(id) => id.write(w),
-        None => {
-            w.raw(b"null");
-        }
+    write_error_open(w, id, code.code());
+    w.str(code.default_message());
+}
+
+/// Writes `{"jsonrpc":"2.0","id":ID,"error":{"code":CODE,"message":` (the
+/// `id` member omitted when `None`); the caller writes the message string,
+/// optional `,"data":..` and `}}`.
+pub fn write_error_open(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: i32) {
+    w.raw(b"{\"jsonrpc\":\"2.0\",");
+    if let Some(id) = id {
+        w.raw(b"\"id\":");
+        id.write(w);
+        w.byte(b',');
     }
-    w.raw(b",\"error\":{\"code\":")
-        .i64(i64::from(code.code()))
-        .raw(b",\"message\":")
-        .str(code.default_message());
+    w.raw(b"\"error\":{\"code\":")
+        .i64(i64::from(code))
+        .raw(b",\"message\":");
 }

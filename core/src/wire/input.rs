@@ -113,42 +113,43 @@ impl<'a> InputRequest<'a> {
     }
 
     /// Reads one input request object (`{"method": .., "params": ..}`).
+    /// Each object is walked once for all the members it needs.
     pub fn parse(v: Value<'a>) -> Result<Self, Violation> {
         let obj = v.as_object().ok_or(Violation::BadInputRequest)?;
-        let method = obj
-            .get_unique("method")
+        let [method, params] = obj.get_unique_many(["method", "params"]);
+        let method = method
             .map_err(|_| Violation::BadInputRequest)?
             .and_then(|m| m.as_str())
             .ok_or(Violation::UnknownInputMethod)?;
-        let params = match obj
-            .get_unique("params")
-            .map_err(|_| Violation::BadInputRequest)?
-        {
+        let params = match params.map_err(|_| Violation::BadInputRequest)? {
             None => None,
             Some(p) => Some(p.as_object().ok_or(Violation::BadInputRequest)?),
         };
-        let field =
-            |p: Object<'a>, k: &str| p.get_unique(k).map_err(|_| Violation::BadInputRequest);
-        let string = |p: Object<'a>, k: &str| -> Result<JsonStr<'a>, Violation> {
-            field(p, k)?
+        let field = |r: Result<Option<Value<'a>>, crate::json::Error>| {
+            r.map_err(|_| Violation::BadInputRequest)
+        };
+        let string = |r| -> Result<JsonStr<'a>, Violation> {
+            field(r)?
                 .and_then(|v| v.as_str())
                 .ok_or(Violation::BadInputRequest)
         };
         if method.eq_str("elicitation/create") {
             let p = params.ok_or(Violation::BadInputRequest)?;
-            let mode = match field(p, "mode")? {
+            let [mode, message, url, schema] =
+                p.get_unique_many(["mode", "message", "url", "requestedSchema"]);
+            let mode = match field(mode)? {
                 None => None,
                 Some(m) => Some(m.as_str().ok_or(Violation::BadElicitationMode)?),
             };
             match mode {
                 Some(m) if m.eq_str("url") => Ok(InputRequest::ElicitUrl {
-                    message: string(p, "message")?,
-                    url: string(p, "url")?,
+                    message: string(message)?,
+                    url: string(url)?,
                 }),
                 Some(m) if !m.eq_str("form") => Err(Violation::BadElicitationMode),
                 _ => Ok(InputRequest::ElicitForm {
-                    message: string(p, "message")?,
-                    requested_schema: field(p, "requestedSchema")?
+                    message: string(message)?,
+                    requested_schema: field(schema)?
                         .and_then(|s| s.as_object())
                         .ok_or(Violation::BadInputRequest)?,
                 }),
@@ -166,22 +167,33 @@ impl<'a> InputRequest<'a> {
     /// own (`messages` array and `maxTokens` required). Servers use it to check
     /// params they are about to send, before any byte is written.
     pub fn parse_sampling_params(p: Object<'a>) -> Result<Self, Violation> {
-        let field = |k: &str| p.get_unique(k).map_err(|_| Violation::BadInputRequest);
-        field("messages")?
+        // One walk of the params for the five members (the conversation in
+        // `messages` can be most of the message).
+        let [messages, max_tokens, system_prompt, tools, include_context] = p.get_unique_many([
+            "messages",
+            "maxTokens",
+            "systemPrompt",
+            "tools",
+            "includeContext",
+        ]);
+        let field = |r: Result<Option<Value<'a>>, crate::json::Error>| {
+            r.map_err(|_| Violation::BadInputRequest)
+        };
+        field(messages)?
             .and_then(|m| m.as_array())
             .ok_or(Violation::BadInputRequest)?;
-        let max_tokens = field("maxTokens")?
+        let max_tokens = field(max_tokens)?
             .and_then(|m| m.as_u64())
             .ok_or(Violation::BadInputRequest)?;
-        let system_prompt = match field("systemPrompt")? {
+        let system_prompt = match field(system_prompt)? {
             None => None,
             Some(s) => Some(s.as_str().ok_or(Violation::BadInputRequest)?),
         };
-        let has_tools = match field("tools")? {
+        let has_tools = match field(tools)? {
             None => false,
             Some(t) => !t.as_array().ok_or(Violation::BadInputRequest)?.is_empty(),
         };
-        let wants_context = match field("includeContext")? {
+        let wants_context = match field(include_context)? {
             None => false,
             Some(c) => !c.as_str().ok_or(Violation::BadInputRequest)?.eq_str("none"),
         };

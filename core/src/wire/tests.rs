@@ -68,6 +68,25 @@ fn spec_example_classifies_as_input_required_with_two_kinds() {
     assert!(need.elicitation_form && need.sampling && !need.roots && !need.elicitation_url);
 }
 
+/// A result that names its kind or its MRTR fields twice is refused as a
+/// duplicate, not read by whichever copy a reader happens to keep (a
+/// hostile server's "input_required" then "complete" must not complete).
+#[test]
+fn duplicate_result_members_are_refused() {
+    for dup in [
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","resultType":"complete","content":[]}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","resultType":"complete"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"a","requestState":"b"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{},"inputRequests":{"k":{"method":"roots/list"}}}}"#,
+    ] {
+        assert_eq!(
+            result_of(dup),
+            Err(WireError::Protocol(Violation::DuplicateResultMember)),
+            "{dup}"
+        );
+    }
+}
+
 #[test]
 fn result_type_rules() {
     let complete = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#;
@@ -342,7 +361,11 @@ fn error_emitters() {
     let mut w = Writer::new(&mut buf);
     error::write_invalid_request_state(&mut w, None);
     let n = w.finish().unwrap();
-    assert_eq!(&buf[..n], br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"Invalid or expired requestState"}}"#);
+    // No id known: the member is omitted (the schema forbids a null RequestId).
+    assert_eq!(
+        &buf[..n],
+        br#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid or expired requestState"}}"#
+    );
     let mut w = Writer::new(&mut buf);
     write_request_head(&mut w, &Id::Number(3), "tools/call");
     w.raw(b"{}}");

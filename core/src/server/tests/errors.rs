@@ -8,11 +8,11 @@ fn every_mcp_error_has_its_code_and_shape() {
     let id = Id::Number(5);
     assert_eq!(
         emit(write_parse_error),
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#
     );
     assert_eq!(
         emit(|o| write_invalid_request(o, None)),
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#
     );
     assert_eq!(
         emit(|o| write_invalid_request(o, Some(&id))),

@@ -34,9 +34,8 @@ fn check(bytes: &[u8], kind: RequestErrorKind<'_>, code: ErrorCode, response: &s
 }
 
 #[test]
-fn unparseable_json_is_a_parse_error_with_a_null_id() {
-    let parse_error =
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+fn unparseable_json_is_a_parse_error_without_an_id() {
+    let parse_error = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#;
     let cases: [(&[u8], ErrorKind); 7] = [
         (br#"{"jsonrpc":"2.0","id":1,"#, ErrorKind::UnexpectedEnd),
         (br#"{"jsonrpc":"2.0","id":1,}"#, ErrorKind::UnexpectedByte),
@@ -100,19 +99,19 @@ fn a_message_that_is_not_a_json_rpc_request_is_an_invalid_request() {
         br#"[{"jsonrpc":"2.0","id":1,"method":"tools/call"}]"#,
         RequestErrorKind::Envelope(EnvelopeError::NotAnObject),
         ErrorCode::InvalidRequest,
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
     );
     check(
         br#"{"jsonrpc":"2.0","id":null,"method":"tools/call"}"#,
         RequestErrorKind::Envelope(EnvelopeError::BadId),
         ErrorCode::InvalidRequest,
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
     );
     check(
         br#"{"jsonrpc":"2.0","id":1.5,"method":"tools/call"}"#,
         RequestErrorKind::Envelope(EnvelopeError::BadId),
         ErrorCode::InvalidRequest,
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
     );
     check(
         br#"{"jsonrpc":"2.0","id":"r-1","method":"tools/call","method":"tools/list"}"#,
@@ -125,7 +124,7 @@ fn a_message_that_is_not_a_json_rpc_request_is_an_invalid_request() {
         br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call"}"#,
         RequestErrorKind::Envelope(EnvelopeError::DuplicateMember),
         ErrorCode::InvalidRequest,
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
     );
     check(
         br#"{"jsonrpc":"2.0","id":3,"method":7}"#,
@@ -153,13 +152,13 @@ fn params_that_are_not_an_object_are_invalid_params_when_the_request_has_an_id()
         br#"{"jsonrpc":"2.0","method":"tools/call","params":[1]}"#,
         RequestErrorKind::Envelope(EnvelopeError::BadParams),
         ErrorCode::InvalidRequest,
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
     );
     check(
         br#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":[1]}"#,
         RequestErrorKind::Envelope(EnvelopeError::BadId),
         ErrorCode::InvalidRequest,
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
     );
 }
 

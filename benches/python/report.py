@@ -1,0 +1,316 @@
+"""Turns one `scripts/bench` run into one markdown table, a report and a chart.
+
+    python report.py CRITERION_DIR RAW_DIR OUT_DIR
+
+Reads criterion's estimates (median of each benchmark), the Python SDK's
+times, callgrind instruction counts, allocation counts and the sealing
+backend variants (all written by scripts/bench into RAW_DIR). Prints the
+table on stdout; writes OUT_DIR/latest.md (table, goals, scaling, crypto
+backends, environment) and OUT_DIR/ratios.png.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+MRTR = "mrtr"
+HEADLINE = "1.6KB"
+SIZE_SERIES = ["0.9KB", "16KB", "256KB", "1MB"]
+COUNT_SERIES = ["n=1", "n=4", "n=16", "n=64"]
+JOB_ORDER = ["validate", "parse+classify", "client leg", "seal"]
+INPUT_ORDER = ["0.5KB", HEADLINE, *SIZE_SERIES, *COUNT_SERIES, "0B", "64B", "256B", "1024B"]
+CONTENDER_ORDER = [
+    "mrtr", "mrtr C ABI", "rmcp 3.1.4", "serde_json RawValue", "serde_json Value",
+    "simd-json tape", "simd-json borrowed", "Python SDK",
+    "mrtr seal+unseal", "mrtr seal+unseal+binding", "raw XChaCha20-Poly1305+SHA-256",
+    "rmcp HMAC seal+open", "Python boundary seal+unseal", "Python AES-GCM codec seal+unseal",
+]
+# The row each job's ratios are taken against.
+REFERENCE = {"validate": "mrtr", "parse+classify": "mrtr", "client leg": "mrtr", "seal": "mrtr seal+unseal"}
+
+
+def load_rows(criterion: Path, raw: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for bench in criterion.glob("*/*/new/benchmark.json"):
+        meta = json.loads(bench.read_text())
+        est = json.loads((bench.parent / "estimates.json").read_text())
+        group: str = meta["group_id"]
+        job, _, inp = group.rpartition(" ")
+        size = (meta.get("throughput") or {}).get("Bytes")
+        rows[(meta["function_id"], job, inp)] = {
+            "ns": est["median"]["point_estimate"],
+            "lo": est["median"]["confidence_interval"]["lower_bound"],
+            "hi": est["median"]["confidence_interval"]["upper_bound"],
+            "bytes": size,
+        }
+    py = raw / "python.json"
+    if py.exists():
+        for r in json.loads(py.read_text())["rows"]:
+            rows[(r["contender"], r["job"], r["input"])] = {"ns": r["seconds"] * 1e9, "bytes": r["bytes"]}
+    allocs = raw / "allocs.json"
+    if allocs.exists():
+        for a in json.loads(allocs.read_text()):
+            row = rows.get((a["contender"], a["job"], a["input"]))
+            if row is not None:
+                row["allocs"] = a["allocs"]
+    cg = raw / "callgrind.json"
+    if cg.exists():
+        for c in json.loads(cg.read_text()):
+            row = rows.get((c["contender"], c["job"], c["input"]))
+            if row is not None:
+                row["instr"] = c["instructions"]
+    return rows
+
+
+def order_key(key: tuple[str, str, str]) -> tuple[int, int, int]:
+    c, j, i = key
+    def idx(seq: list[str], v: str) -> int:
+        return seq.index(v) if v in seq else len(seq)
+    return (idx(JOB_ORDER, j), idx(INPUT_ORDER, i), idx(CONTENDER_ORDER, c))
+
+
+def fmt_time(ns: float) -> str:
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} us"
+    return f"{ns:.0f} ns"
+
+
+def fmt_count(v: float) -> str:
+    if v >= 1e6:
+        return f"{v / 1e6:.2f} M"
+    if v >= 1e3:
+        return f"{v / 1e3:.1f} k"
+    return f"{v:.0f}"
+
+
+def ratio(rows: dict, contender: str, job: str, inp: str, field: str = "ns") -> float | None:
+    ref = rows.get((REFERENCE[job], job, inp))
+    row = rows.get((contender, job, inp))
+    if not ref or not row or field not in ref or field not in row or not ref[field]:
+        return None
+    return row[field] / ref[field]
+
+
+def main_table(rows: dict) -> str:
+    out = ["| contender | job | input | median time | ratio vs mrtr | instructions/op | allocations/op |",
+           "|---|---|---|---:|---:|---:|---:|"]
+    for key in sorted(rows, key=order_key):
+        c, j, i = key
+        r = rows[key]
+        rt = ratio(rows, c, j, i)
+        ri = ratio(rows, c, j, i, "instr")
+        ratio_s = "" if rt is None else f"{rt:.2f}x"
+        if ri is not None and c != REFERENCE[j]:
+            ratio_s += f" ({ri:.2f}x instr)"
+        instr = fmt_count(r["instr"]) if "instr" in r else ""
+        allocs = "" if "allocs" not in r else f"{r['allocs']:g}"
+        out.append(f"| {c} | {j} | {i} | {fmt_time(r['ns'])} | {ratio_s} | {instr} | {allocs} |")
+    return "\n".join(out)
+
+
+def mbps(row: dict) -> float:
+    return row["bytes"] / (row["ns"] * 1e-9) / 1e6
+
+
+def throughput_section(rows: dict) -> tuple[str, dict[str, float]]:
+    contenders = [c for c in CONTENDER_ORDER if any((c, "parse+classify", i) in rows for i in SIZE_SERIES)]
+    out = ["| contender | " + " | ".join(SIZE_SERIES) + " | max/min |", "|---|" + "---:|" * (len(SIZE_SERIES) + 1)]
+    spread: dict[str, float] = {}
+    for c in contenders:
+        vals = [mbps(rows[(c, "parse+classify", i)]) for i in SIZE_SERIES if (c, "parse+classify", i) in rows]
+        spread[c] = max(vals) / min(vals)
+        out.append(f"| {c} | " + " | ".join(f"{v:.0f}" for v in vals) + f" | {spread[c]:.2f} |")
+    return "\n".join(out), spread
+
+
+def count_section(rows: dict) -> tuple[str, dict[str, float]]:
+    ns = [1, 4, 16, 64]
+    out = ["| contender | job | " + " | ".join(f"{n} inputs" for n in ns) +
+           " | us per added input (4->16) | (16->64) | growth |",
+           "|---|---|" + "---:|" * (len(ns) + 3)]
+    growth: dict[str, float] = {}
+    for job in ("parse+classify", "client leg"):
+        for c in CONTENDER_ORDER:
+            ts = [rows.get((c, job, f"n={n}"), {}).get("ns") for n in ns]
+            if None in ts:
+                continue
+            m1 = (ts[2] - ts[1]) / 12 / 1e3
+            m2 = (ts[3] - ts[2]) / 48 / 1e3
+            g = m2 / m1 if m1 > 0 else float("inf")
+            growth[f"{c} / {job}"] = g
+            out.append(f"| {c} | {job} | " + " | ".join(fmt_time(t) for t in ts) +
+                       f" | {m1:.2f} | {m2:.2f} | {g:.2f} |")
+    return "\n".join(out), growth
+
+
+def variants_section(raw: Path) -> tuple[str, list[dict]]:
+    path = raw / "seal-variants.json"
+    if not path.exists():
+        return "(not measured)", []
+    lines = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    variants = list(dict.fromkeys(l["variant"] for l in lines))
+    jobs = list(dict.fromkeys(l["job"] for l in lines))
+    out = ["| configuration | RUSTFLAGS | " + " | ".join(f"{j} 256B" for j in jobs) +
+           " | mrtr / raw |", "|---|---|" + "---:|" * (len(jobs) + 1)]
+    for v in variants:
+        sel = {l["job"]: l for l in lines if l["variant"] == v and l["size"] == 256}
+        flags = next(l["rustflags"] for l in lines if l["variant"] == v) or "(none)"
+        cells = [fmt_time(sel[j]["ns"]) if j in sel else "" for j in jobs]
+        r = sel["mrtr seal+unseal"]["ns"] / sel["raw XChaCha20-Poly1305+SHA-256"]["ns"]
+        out.append(f"| {v} | `{flags}` | " + " | ".join(cells) + f" | {r:.2f} |")
+    return "\n".join(out), lines
+
+
+def goal(name: str, measured: str, met: bool | None) -> str:
+    mark = "n/a" if met is None else ("MET" if met else "MISSED")
+    return f"| {name} | {measured} | {mark} |"
+
+
+def goals_section(rows: dict, spread: dict[str, float], growth: dict[str, float], variants: list[dict]) -> str:
+    out = ["| goal | measured (time; instructions where counted) | result |", "|---|---|---|"]
+    def t(c: str, j: str, i: str = HEADLINE) -> float | None:
+        r = rows.get((c, j, i))
+        return r["ns"] if r else None
+    def ins(c: str, j: str, i: str = HEADLINE) -> float | None:
+        r = rows.get((c, j, i))
+        return r.get("instr") if r else None
+    def both(a: tuple, b: tuple) -> tuple[float | None, float | None]:
+        ta, tb = t(*a), t(*b)
+        ia, ib = ins(*a), ins(*b)
+        rt = ta / tb if ta and tb else None
+        ri = ia / ib if ia and ib else None
+        return rt, ri
+    def show(rt: float | None, ri: float | None) -> str:
+        s = "not measured" if rt is None else f"{rt:.2f}x"
+        if ri is not None:
+            s += f" ({ri:.2f}x instructions)"
+        return s
+
+    rt, ri = both(("rmcp 3.1.4", "parse+classify"), (MRTR, "parse+classify"))
+    out.append(goal("parse+classify 1.6 KB: rmcp time / mrtr time >= 30", show(rt, ri), None if rt is None else rt >= 30))
+    for other in ("serde_json RawValue", "simd-json tape"):
+        rt, ri = both((MRTR, "parse+classify"), (other, "parse+classify"))
+        out.append(goal(f"parse+classify 1.6 KB: mrtr time / {other} time <= 0.8", show(rt, ri),
+                        None if rt is None else rt <= 0.8))
+    rt, _ = both(("Python SDK", "parse+classify"), (MRTR, "parse+classify"))
+    out.append(goal("parse+classify 1.6 KB: Python SDK time / mrtr time >= 80", show(rt, None), None if rt is None else rt >= 80))
+    rt, ri = both((MRTR, "client leg"), ("serde_json RawValue", "parse+classify"))
+    out.append(goal("client leg 1.6 KB (mrtr) <= 2x one serde_json RawValue parse", show(rt, ri), None if rt is None else rt <= 2))
+    rt, ri = both(("mrtr seal+unseal", "seal", "256B"), ("raw XChaCha20-Poly1305+SHA-256", "seal", "256B"))
+    out.append(goal("seal+unseal 256 B <= 1.3x raw XChaCha20-Poly1305 + SHA-256 (default build)", show(rt, ri),
+                    None if rt is None else rt <= 1.3))
+    soft = [l for l in variants if l["variant"] == "poly1305 soft" and l["size"] == 256]
+    if soft:
+        m = next(l["ns"] for l in soft if l["job"] == "mrtr seal+unseal")
+        r = next(l["ns"] for l in soft if l["job"] == "raw XChaCha20-Poly1305+SHA-256")
+        out.append(goal("same, with `--cfg poly1305_backend=\"soft\"` (both sides)", f"{m / r:.2f}x", m / r <= 1.3))
+    rt, _ = both(("Python boundary seal+unseal", "seal", "256B"), ("mrtr seal+unseal+binding", "seal", "256B"))
+    out.append(goal("Python boundary seal+unseal 256 B / mrtr seal+unseal+binding >= 25", show(rt, None),
+                    None if rt is None else rt >= 25))
+    s = spread.get(MRTR)
+    out.append(goal("mrtr parse throughput flat within 20% from 0.9 KB to 1 MB (max/min MB/s <= 1.2)",
+                    "not measured" if s is None else f"max/min = {s:.2f}", None if s is None else s <= 1.2))
+    for job in ("parse+classify", "client leg"):
+        g = growth.get(f"{MRTR} / {job}")
+        out.append(goal(f"mrtr {job} linear in input requests (cost per added input, 16->64 vs 4->16, <= 1.2)",
+                        "not measured" if g is None else f"{g:.2f}", None if g is None else g <= 1.2))
+    return "\n".join(out)
+
+
+def chart(rows: dict, spread_rows: dict, out_png: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(18, 6))
+    panels = [("parse+classify", HEADLINE), ("client leg", HEADLINE), ("seal", "256B")]
+    for ax, (job, inp) in zip(axes[:2], panels[:2]):
+        names, vals = [], []
+        for c in CONTENDER_ORDER:
+            r = ratio(rows, c, job, inp)
+            if r is not None:
+                names.append(c)
+                vals.append(r)
+        colors = ["tab:green" if n == MRTR else "tab:gray" for n in names]
+        ax.barh(names[::-1], vals[::-1], color=colors[::-1])
+        ax.set_xscale("log")
+        ax.axvline(1.0, color="black", linewidth=0.8)
+        ax.set_title(f"{job}, {inp}: time / mrtr time")
+        for y, v in enumerate(vals[::-1]):
+            ax.text(v, y, f" {v:.2f}x", va="center", fontsize=8)
+    ax = axes[2]
+    for c in CONTENDER_ORDER:
+        pts = [(rows[(c, "parse+classify", i)]["bytes"], mbps(rows[(c, "parse+classify", i)]))
+               for i in ["0.5KB", HEADLINE, *SIZE_SERIES] if (c, "parse+classify", i) in rows]
+        if pts:
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                    linewidth=2.5 if c == MRTR else 1, label=c)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("message bytes")
+    ax.set_ylabel("MB/s")
+    ax.set_title("parse+classify throughput by message size")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110)
+
+
+def main() -> None:
+    criterion, raw, out_dir = (Path(a) for a in sys.argv[1:4])
+    rows = load_rows(criterion, raw)
+    table = main_table(rows)
+    tput, spread = throughput_section(rows)
+    counts, growth = count_section(rows)
+    vtable, variants = variants_section(raw)
+    env = json.loads((raw / "env.json").read_text()) if (raw / "env.json").exists() else {}
+    sdk = json.loads((raw / "python.json").read_text()).get("sdk", "") if (raw / "python.json").exists() else ""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    png = out_dir / "ratios.png"
+    chart(rows, spread, png)
+    print(table)
+    md = [
+        "# mrtr side-by-side benchmarks (latest run of scripts/bench)",
+        "",
+        "Generated by `scripts/bench`; do not edit. Every number comes from one run on one machine,",
+        "all contenders back to back. The machine is shared and noisy: read ratios, and the",
+        "callgrind instruction counts (exact, noise-free) next to times.",
+        "",
+        "Environment: " + ", ".join(f"{k} {v}" for k, v in env.items()) + (f", Python SDK {sdk}" if sdk else ""),
+        "",
+        "## All measurements",
+        "",
+        "Ratio = this row's median time / the mrtr row of the same job and input",
+        "(`mrtr seal+unseal` for sealing); above 1 means slower than mrtr.",
+        "",
+        table,
+        "",
+        "## Goals",
+        "",
+        goals_section(rows, spread, growth, variants),
+        "",
+        "## Throughput by size (parse+classify, MB/s)",
+        "",
+        tput,
+        "",
+        "## Cost by number of input requests",
+        "",
+        counts,
+        "",
+        "## Crypto backends (sealing, 256 B of state; each line is its own build)",
+        "",
+        vtable,
+        "",
+        f"Chart: `{png.name}`.",
+        "",
+    ]
+    (out_dir / "latest.md").write_text("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()

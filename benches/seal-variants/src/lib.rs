@@ -1,0 +1,155 @@
+//! Sealing jobs: mrtr's `Sealer` against the floor (the raw AEAD it uses plus
+//! one SHA-256), on 0 / 64 / 256 / 1024 bytes of application state.
+//!
+//! A separate crate from the main benchmarks so that `scripts/bench` can
+//! rebuild it cheaply under each crypto backend configuration.
+
+use chacha20poly1305::aead::{AeadInOut, KeyInit};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use mrtr_core::json;
+use mrtr_core::seal::{binding_digest, sealed_len, SealConfig, Sealer};
+use sha2::{Digest, Sha256};
+
+/// The state sizes measured.
+pub const SIZES: [usize; 4] = [0, 64, 256, 1024];
+
+/// The server's key (fixed: the benchmark needs no secrecy).
+pub const KEY: [u8; 32] = [0x42; 32];
+/// The audience.
+pub const AUDIENCE: &[u8] = b"bench.example";
+/// The principal bound into every token.
+pub const PRINCIPAL: &[u8] = b"https://issuer.example|client-7|user-42";
+/// The request the tokens are bound to.
+pub const TOOL_NAME: &str = "deploy";
+/// Its arguments.
+pub const TOOL_ARGUMENTS: &str =
+    r#"{"repo":"octocat/hello-world","environment":"production","replicas":3}"#;
+/// "now", unix seconds.
+pub const NOW: u64 = 1_785_000_000;
+
+/// A sealing job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SealJob {
+    /// `Sealer::seal` + `Sealer::unseal`, binding digest given, principal
+    /// bound: what a server pays per round once it knows the request.
+    Mrtr,
+    /// The same plus `binding_digest` on each side (canonical arguments
+    /// hashed when sealing and when checking the echo): the whole cost of
+    /// protecting one round.
+    MrtrWithBinding,
+    /// The floor: XChaCha20-Poly1305 encrypt + decrypt of the state bytes
+    /// (detached tag, no associated data) plus one SHA-256 over them.
+    RawAead,
+}
+
+impl SealJob {
+    /// Every job.
+    pub const ALL: [SealJob; 3] = [SealJob::Mrtr, SealJob::MrtrWithBinding, SealJob::RawAead];
+
+    /// Its name in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            SealJob::Mrtr => "mrtr seal+unseal",
+            SealJob::MrtrWithBinding => "mrtr seal+unseal+binding",
+            SealJob::RawAead => "raw XChaCha20-Poly1305+SHA-256",
+        }
+    }
+
+    /// The job named `name`.
+    pub fn parse(name: &str) -> Option<SealJob> {
+        SealJob::ALL.into_iter().find(|j| j.name() == name)
+    }
+}
+
+/// One prepared sealing job on `size` bytes of state: each call seals and
+/// opens once and returns a checksum.
+pub struct SealRunner {
+    job: SealJob,
+    sealer: Sealer,
+    binding: [u8; 32],
+    state: Vec<u8>,
+    token: Vec<u8>,
+    scratch: Vec<u8>,
+    nonce: [u8; 24],
+}
+
+impl SealRunner {
+    /// Prepares `job` on `size` bytes of state.
+    pub fn new(job: SealJob, size: usize) -> SealRunner {
+        let sealer = Sealer::new(&[&KEY], AUDIENCE, SealConfig::default()).expect("sealer");
+        SealRunner {
+            job,
+            sealer,
+            binding: binding(),
+            state: (0..size).map(|i| (i * 31 % 251) as u8).collect(),
+            token: vec![0; sealed_len(size)],
+            scratch: vec![0; sealed_len(size)],
+            nonce: [7; 24],
+        }
+    }
+
+    /// One seal + open. Panics if opening fails (it never should).
+    pub fn run(&mut self) -> u64 {
+        // A fresh nonce per seal, as a server draws one (cheap stand-in for
+        // a CSPRNG: the cost measured is the sealing, not the randomness).
+        self.nonce[0] = self.nonce[0].wrapping_add(1);
+        match self.job {
+            SealJob::Mrtr => self.mrtr(self.binding, self.binding),
+            SealJob::MrtrWithBinding => {
+                let at_seal = binding();
+                let at_unseal = binding();
+                self.mrtr(at_seal, at_unseal)
+            }
+            SealJob::RawAead => self.raw(),
+        }
+    }
+
+    fn mrtr(&mut self, at_seal: [u8; 32], at_unseal: [u8; 32]) -> u64 {
+        let n = self
+            .sealer
+            .seal(
+                NOW,
+                &self.nonce,
+                &at_seal,
+                Some(PRINCIPAL),
+                &self.state,
+                &mut self.token,
+            )
+            .expect("seal");
+        let token = &self.token[..n];
+        let state = self
+            .sealer
+            .unseal(
+                NOW + 1,
+                token,
+                &at_unseal,
+                Some(PRINCIPAL),
+                &mut self.scratch,
+            )
+            .expect("unseal");
+        (n + state.len()) as u64
+    }
+
+    fn raw(&mut self) -> u64 {
+        let n = self.state.len();
+        let buf = &mut self.scratch[..n];
+        buf.copy_from_slice(&self.state);
+        let cipher = XChaCha20Poly1305::new(&KEY.into());
+        let nonce = XNonce::from(self.nonce);
+        let tag = cipher
+            .encrypt_inout_detached(&nonce, &[], buf.into())
+            .expect("encrypt");
+        let cipher = XChaCha20Poly1305::new(&KEY.into());
+        cipher
+            .decrypt_inout_detached(&nonce, &[], buf.into(), &tag)
+            .expect("decrypt");
+        let digest = Sha256::digest(&*buf);
+        u64::from(digest[0]) + u64::from(tag[0]) + n as u64
+    }
+}
+
+/// The binding digest of the benchmark's request.
+pub fn binding() -> [u8; 32] {
+    let args = json::parse(TOOL_ARGUMENTS.as_bytes()).expect("arguments");
+    binding_digest("tools/call", TOOL_NAME, Some(args)).expect("binding")
+}

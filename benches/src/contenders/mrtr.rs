@@ -1,0 +1,174 @@
+//! mrtr-core through its Rust API.
+
+use mrtr_core::client::{Answer, Call, CallConfig, CallLimits, CallMethod, CallState, Event};
+use mrtr_core::json;
+use mrtr_core::wire::{
+    classify_result, parse_message, ClientCapabilities, ClientInfo, ElicitAction, InputKind,
+    Message, ResultOutcome, Root, WireLimits,
+};
+
+use crate::inputs::TOOL_PARAMS;
+use crate::jobs::{answers, Runner, Summary};
+
+/// What the benchmark's client declares: every kind of input request.
+pub const CAPS: ClientCapabilities = ClientCapabilities {
+    elicitation_form: true,
+    elicitation_url: true,
+    sampling: true,
+    sampling_tools: false,
+    sampling_context: false,
+    roots: true,
+    tasks: false,
+};
+
+/// `validate`: one pass of the JSON reader with the default limits.
+pub fn validate_runner(bytes: Vec<u8>) -> Runner {
+    let limits = json::ParseLimits::default();
+    Box::new(move || json::parse_with(&bytes, &limits).is_ok() as u64)
+}
+
+/// `parse`: `wire::parse_message` + `classify_result` + iterate the inputs.
+pub fn parse(bytes: &[u8]) -> Option<Summary> {
+    let limits = WireLimits::default();
+    let Message::Result { result, .. } = parse_message(bytes, &limits).ok()? else {
+        return None;
+    };
+    let mut s = Summary::default();
+    if let ResultOutcome::InputRequired(irr) =
+        classify_result(result, "tools/call", &limits).ok()?
+    {
+        s.input_required = true;
+        if let Some(reqs) = irr.input_requests {
+            for (key, req) in reqs.iter() {
+                s.inputs += 1;
+                s.key_bytes += key.decoded_len();
+                match req.kind() {
+                    InputKind::ElicitForm => s.forms += 1,
+                    InputKind::ElicitUrl => s.urls += 1,
+                    InputKind::Sampling => s.samplings += 1,
+                    InputKind::Roots => s.roots += 1,
+                }
+                if let Some(m) = req.message() {
+                    s.message_bytes += m.decoded_len();
+                }
+            }
+        }
+        if let Some(state) = irr.request_state {
+            s.state_bytes = state.decoded_len();
+        }
+    }
+    Some(s)
+}
+
+/// Runner of [`parse`].
+pub fn parse_runner(bytes: Vec<u8>) -> Runner {
+    Box::new(move || parse(&bytes).map_or(0, |s| s.checksum()))
+}
+
+/// Limits of the benchmark's calls: the defaults, except room for the
+/// 1 MB input's `inputRequests` (the call copies them into its workspace).
+pub fn call_limits() -> CallLimits {
+    CallLimits {
+        max_inputs_bytes: 1 << 20,
+        ..CallLimits::default()
+    }
+}
+
+const ROOTS: [Root<'static>; 1] = [Root {
+    uri: answers::ROOT_URI,
+    name: Some(answers::ROOT_NAME),
+}];
+
+/// The answer the benchmark's app gives to an input of `kind`.
+pub fn answer_for(kind: InputKind) -> Answer<'static> {
+    match kind {
+        InputKind::ElicitForm => Answer::Elicit {
+            action: ElicitAction::Accept,
+            content: Some(answers::FORM_CONTENT.as_bytes()),
+        },
+        InputKind::ElicitUrl => Answer::Elicit {
+            action: ElicitAction::Accept,
+            content: None,
+        },
+        InputKind::Sampling => Answer::Sampling(answers::SAMPLING.as_bytes()),
+        InputKind::Roots => Answer::Roots(&ROOTS),
+    }
+}
+
+/// A client leg through `client::Call`, with its state, workspace and
+/// output buffer allocated once (as an app would).
+pub struct Leg {
+    state: CallState,
+    workspace: Vec<u8>,
+    out: Vec<u8>,
+    limits: CallLimits,
+}
+
+impl Default for Leg {
+    fn default() -> Self {
+        Leg::new()
+    }
+}
+
+impl Leg {
+    /// A leg with a workspace of `Call::workspace_size` and a 2 MiB output.
+    pub fn new() -> Self {
+        let limits = call_limits();
+        Leg {
+            state: CallState::default(),
+            workspace: vec![0; Call::workspace_size(&limits)],
+            out: vec![0; 2 << 20],
+            limits,
+        }
+    }
+
+    /// One leg: init the call (renders the params and `_meta`), write the
+    /// first request (id 1), feed the response, answer every input, write
+    /// the retry (id 2). Returns the retry request.
+    pub fn run(&mut self, response: &[u8]) -> Option<&[u8]> {
+        let config = CallConfig {
+            method: CallMethod::ToolsCall,
+            params: TOOL_PARAMS.as_bytes(),
+            caps: CAPS,
+            client_info: Some(ClientInfo::DEFAULT),
+            limits: self.limits,
+        };
+        let mut call = Call::init(&mut self.state, &mut self.workspace, &config).ok()?;
+        call.write_request(1, &mut self.out).ok()?;
+        let Event::InputRequired(n) = call.feed(response).ok()? else {
+            return None;
+        };
+        for i in 0..n {
+            let kind = call.input_at(i)?.1.kind();
+            call.answer_at(i, answer_for(kind)).ok()?;
+        }
+        let len = call.write_request(2, &mut self.out).ok()?;
+        self.out.get(..len)
+    }
+}
+
+/// Runner of [`Leg::run`].
+pub fn leg_runner(bytes: Vec<u8>) -> Runner {
+    let mut leg = Leg::new();
+    Box::new(move || leg.run(&bytes).map_or(0, |r| r.len() as u64))
+}
+
+/// The `_meta` object mrtr writes on every leg (the other contenders send
+/// the same bytes, prepared once).
+pub fn meta_json() -> String {
+    let mut leg = Leg::new();
+    let config = CallConfig {
+        method: CallMethod::ToolsCall,
+        params: TOOL_PARAMS.as_bytes(),
+        caps: CAPS,
+        client_info: Some(ClientInfo::DEFAULT),
+        limits: leg.limits,
+    };
+    let call = Call::init(&mut leg.state, &mut leg.workspace, &config).expect("init");
+    let params = json::parse(call.params()).expect("params are JSON");
+    let meta = params
+        .as_object()
+        .and_then(|p| p.get("_meta"))
+        .expect("params carry _meta");
+    String::from_utf8(meta.raw().to_vec()).expect("UTF-8")
+}

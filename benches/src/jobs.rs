@@ -1,0 +1,269 @@
+//! The jobs, the contenders, and the startup check that they agree.
+
+use crate::contenders::{ffi, mrtr, rmcp_sdk, serde_raw, serde_value, simd};
+use crate::inputs::Input;
+
+/// What a `parse` job exposes; equal across contenders for the same input.
+/// Kinds are counted (not listed) because rmcp keeps input requests in a
+/// `BTreeMap`, which does not keep the server's order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// `resultType` was `input_required`.
+    pub input_required: bool,
+    /// Number of input requests.
+    pub inputs: usize,
+    /// Form elicitations.
+    pub forms: usize,
+    /// URL elicitations.
+    pub urls: usize,
+    /// Sampling requests.
+    pub samplings: usize,
+    /// Roots requests.
+    pub roots: usize,
+    /// Sum of the decoded key lengths, in UTF-8 bytes.
+    pub key_bytes: usize,
+    /// Sum of the decoded elicitation message lengths, in UTF-8 bytes.
+    pub message_bytes: usize,
+    /// Decoded length of `requestState`, when present.
+    pub state_bytes: usize,
+}
+
+impl Summary {
+    /// A number that depends on every field (fed to `black_box`).
+    pub fn checksum(&self) -> u64 {
+        [
+            self.input_required as usize,
+            self.inputs,
+            self.forms,
+            self.urls,
+            self.samplings,
+            self.roots,
+            self.key_bytes,
+            self.message_bytes,
+            self.state_bytes,
+        ]
+        .iter()
+        .fold(0u64, |acc, &v| acc.wrapping_mul(31).wrapping_add(v as u64))
+    }
+}
+
+/// A job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Job {
+    /// Only check that the bytes are one valid JSON document (the C ABI's
+    /// one entry point on main; also run through the Rust API to show what
+    /// crossing the boundary costs).
+    Validate,
+    /// Parse, classify, expose keys / kinds / messages / state.
+    Parse,
+    /// Parse, answer every input, write the retry request.
+    Leg,
+}
+
+impl Job {
+    /// Every job.
+    pub const ALL: [Job; 3] = [Job::Validate, Job::Parse, Job::Leg];
+
+    /// Its name in tables and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Job::Validate => "validate",
+            Job::Parse => "parse+classify",
+            Job::Leg => "client leg",
+        }
+    }
+
+    /// The job named `name`.
+    pub fn parse(name: &str) -> Option<Job> {
+        Job::ALL.into_iter().find(|j| j.name() == name)
+    }
+}
+
+/// A contender.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contender {
+    /// mrtr-core through its Rust API.
+    Mrtr,
+    /// mrtr through the C ABI of the release `libmrtr.a`.
+    MrtrC,
+    /// rmcp 3.1.4 model types with serde_json.
+    Rmcp,
+    /// serde_json into borrowed structs with `RawValue`.
+    SerdeRaw,
+    /// serde_json into `Value`.
+    SerdeValue,
+    /// simd-json's tape.
+    SimdTape,
+    /// simd-json's borrowed value.
+    SimdBorrowed,
+}
+
+impl Contender {
+    /// Every contender, mrtr first.
+    pub const ALL: [Contender; 7] = [
+        Contender::Mrtr,
+        Contender::MrtrC,
+        Contender::Rmcp,
+        Contender::SerdeRaw,
+        Contender::SerdeValue,
+        Contender::SimdTape,
+        Contender::SimdBorrowed,
+    ];
+
+    /// Its name in tables and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Contender::Mrtr => "mrtr",
+            Contender::MrtrC => "mrtr C ABI",
+            Contender::Rmcp => "rmcp 3.1.4",
+            Contender::SerdeRaw => "serde_json RawValue",
+            Contender::SerdeValue => "serde_json Value",
+            Contender::SimdTape => "simd-json tape",
+            Contender::SimdBorrowed => "simd-json borrowed",
+        }
+    }
+
+    /// The contender named `name`.
+    pub fn parse(name: &str) -> Option<Contender> {
+        Contender::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Whether this contender is mrtr (its jobs must not allocate).
+    pub fn is_mrtr(self) -> bool {
+        matches!(self, Contender::Mrtr | Contender::MrtrC)
+    }
+}
+
+/// One prepared job: each call performs one operation and returns a
+/// checksum of what it produced.
+pub type Runner = Box<dyn FnMut() -> u64>;
+
+/// The runner of `job` by `contender` on `input`, or `None` when the
+/// contender does not do that job (simd-json's tape cannot build a retry).
+pub fn runner(contender: Contender, job: Job, input: &Input) -> Option<Runner> {
+    let bytes = input.bytes.clone();
+    match (contender, job) {
+        (Contender::Mrtr, Job::Validate) => Some(mrtr::validate_runner(bytes)),
+        (Contender::MrtrC, Job::Validate) => Some(ffi::validate_runner(bytes)),
+        (Contender::MrtrC, Job::Parse) => Some(ffi::parse_runner(bytes)),
+        (Contender::MrtrC, Job::Leg) => Some(ffi::leg_runner(bytes)),
+        (Contender::Mrtr, Job::Parse) => Some(mrtr::parse_runner(bytes)),
+        (Contender::Mrtr, Job::Leg) => Some(mrtr::leg_runner(bytes)),
+        (Contender::Rmcp, Job::Parse) => Some(rmcp_sdk::parse_runner(bytes)),
+        (Contender::Rmcp, Job::Leg) => Some(rmcp_sdk::leg_runner(bytes)),
+        (Contender::SerdeRaw, Job::Validate) => Some(serde_raw::validate_runner(bytes)),
+        (Contender::SerdeRaw, Job::Parse) => Some(serde_raw::parse_runner(bytes)),
+        (Contender::SerdeRaw, Job::Leg) => Some(serde_raw::leg_runner(bytes)),
+        (Contender::SerdeValue, Job::Parse) => Some(serde_value::parse_runner(bytes)),
+        (Contender::SerdeValue, Job::Leg) => Some(serde_value::leg_runner(bytes)),
+        (Contender::SimdTape, Job::Validate) => Some(simd::validate_runner(bytes)),
+        (Contender::SimdTape, Job::Parse) => Some(simd::tape_parse_runner(bytes)),
+        (Contender::SimdBorrowed, Job::Parse) => Some(simd::borrowed_parse_runner(bytes)),
+        (Contender::SimdBorrowed, Job::Leg) => Some(simd::borrowed_leg_runner(bytes)),
+        _ => None,
+    }
+}
+
+/// The summary `contender` produces for `input`.
+fn summary(contender: Contender, input: &Input) -> Option<Summary> {
+    let b = &input.bytes;
+    match contender {
+        Contender::Mrtr => mrtr::parse(b),
+        Contender::Rmcp => rmcp_sdk::parse(b),
+        Contender::SerdeRaw => serde_raw::parse(b),
+        Contender::SerdeValue => serde_value::parse(b),
+        Contender::SimdTape => simd::tape_parse(b, &mut simd::Scratch::default()),
+        Contender::SimdBorrowed => simd::borrowed_parse(b, &mut simd::Scratch::default()),
+        Contender::MrtrC => ffi::CLeg::new().parse(b),
+    }
+}
+
+/// The retry request `contender` writes for `input`.
+fn retry(contender: Contender, input: &Input) -> Option<Vec<u8>> {
+    let b = &input.bytes;
+    match contender {
+        Contender::Mrtr => mrtr::Leg::new().run(b).map(<[u8]>::to_vec),
+        Contender::MrtrC => ffi::CLeg::new().run(b).map(<[u8]>::to_vec),
+        Contender::Rmcp => rmcp_sdk::leg(b, &rmcp_sdk::Original::new()),
+        Contender::SerdeRaw => serde_raw::leg(b, &serde_raw::Original::new()),
+        Contender::SerdeValue => serde_value::leg(b, &serde_value::Original::new()),
+        Contender::SimdBorrowed => {
+            simd::borrowed_leg(b, &mut simd::Scratch::default(), &simd::Original::new())
+        }
+        _ => None,
+    }
+}
+
+/// Checks that every contender does the same job on `input`: equal
+/// summaries (and the input's known request count), retry requests equal as
+/// JSON values, and validation accepting the input. Panics with the
+/// difference otherwise.
+pub fn check(input: &Input) {
+    let reference = summary(Contender::Mrtr, input)
+        .unwrap_or_else(|| panic!("mrtr rejected input {}", input.name));
+    assert!(
+        reference.input_required,
+        "{}: not input_required",
+        input.name
+    );
+    assert_eq!(
+        reference.inputs, input.inputs,
+        "{}: input count",
+        input.name
+    );
+    for c in Contender::ALL {
+        if c == Contender::Mrtr {
+            continue;
+        }
+        let s = summary(c, input)
+            .unwrap_or_else(|| panic!("{} rejected input {}", c.name(), input.name));
+        assert_eq!(
+            s,
+            reference,
+            "{} disagrees with mrtr on {}",
+            c.name(),
+            input.name
+        );
+    }
+    let expected = retry(Contender::Mrtr, input).expect("mrtr leg");
+    let expected: serde_json::Value =
+        serde_json::from_slice(&expected).expect("mrtr retry is JSON");
+    for c in Contender::ALL {
+        if let Some(out) = retry(c, input) {
+            let got: serde_json::Value = serde_json::from_slice(&out).unwrap_or_else(|e| {
+                panic!("{} retry on {} is not JSON: {e}", c.name(), input.name)
+            });
+            assert_eq!(
+                got,
+                expected,
+                "{} writes a different retry on {}",
+                c.name(),
+                input.name
+            );
+        }
+    }
+    for c in Contender::ALL {
+        if let Some(mut r) = runner(c, Job::Validate, input) {
+            assert_eq!(r(), 1, "{} does not validate {}", c.name(), input.name);
+        }
+    }
+}
+
+/// The JSON every contender answers with, by input kind (the same answers
+/// mrtr's `leg` gives through `Answer`).
+pub mod answers {
+    /// Form elicitation: accept with the one field the form asks for.
+    pub const FORM_CONTENT: &str = r#"{"name":"octocat"}"#;
+    /// The full `ElicitResult` of a form.
+    pub const FORM: &str = r#"{"action":"accept","content":{"name":"octocat"}}"#;
+    /// URL elicitation: accept (no content in URL mode).
+    pub const URL: &str = r#"{"action":"accept"}"#;
+    /// Sampling: a `CreateMessageResult`.
+    pub const SAMPLING: &str = r#"{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"claude-3-sonnet","stopReason":"endTurn"}"#;
+    /// Roots: a `ListRootsResult` with one root.
+    pub const ROOTS: &str = r#"{"roots":[{"uri":"file:///home/user/project","name":"project"}]}"#;
+    /// The root's URI.
+    pub const ROOT_URI: &str = "file:///home/user/project";
+    /// The root's name.
+    pub const ROOT_NAME: &str = "project";
+}

@@ -1,0 +1,388 @@
+//! `mrtr_run`: a blocking loop over a call for simple apps (a command-line
+//! tool, a microcontroller without an event loop). Apps with an async UI
+//! drive the step functions (`mrtr_call_write_request`, `_feed`,
+//! `_answer_*`) themselves.
+
+use core::ffi::c_void;
+
+use mrtr_core::client::Phase;
+use mrtr_core::wire::InputKind;
+
+use crate::abi::{in_ref, Out, Span, MAX_LEN};
+use crate::call::{mrtr_call, with_call};
+use crate::exchange::{self, call_event, mrtr_event, mrtr_event_kind, mrtr_input, status_of};
+use crate::mrtr_status;
+use crate::status::status_of as status_of_result;
+
+/// UI callback result: the callback answered the input through
+/// `mrtr_call_answer_*`.
+pub const MRTR_CB_ANSWERED: i32 = 0;
+/// UI callback result: the user declined. Elicitations are answered
+/// `decline` by the runner; sampling and roots have no refusal in MRTR,
+/// so the run stops with `MRTR_ERR_ABORTED` (the call stays `ANSWERING`).
+pub const MRTR_CB_DECLINE: i32 = 1;
+/// UI callback result: the user dismissed the question. Elicitations are
+/// answered `cancel`; otherwise as `MRTR_CB_DECLINE`.
+pub const MRTR_CB_CANCEL: i32 = 2;
+/// Callback result: stop the run now with `MRTR_ERR_ABORTED` (any other
+/// non-zero value does the same). The call is left as it is.
+pub const MRTR_CB_ABORT: i32 = 3;
+
+/// Default of `mrtr_run_callbacks.max_unrelated`.
+pub const MRTR_RUN_DEFAULT_MAX_UNRELATED: u32 = 16;
+
+/// Sends a request and receives the next message (`transport`).
+type TransportFn = unsafe extern "C" fn(
+    user: *mut c_void,
+    req: *const u8,
+    req_len: usize,
+    resp: *mut u8,
+    resp_cap: usize,
+    resp_len: *mut usize,
+) -> i32;
+
+/// Asks about one input (`elicit`, `sampling`, `roots`).
+type InputFn = unsafe extern "C" fn(
+    user: *mut c_void,
+    call: *mut mrtr_call,
+    index: usize,
+    input: *const mrtr_input,
+) -> i32;
+
+/// The application side of `mrtr_run`. Zero-initialize, then set.
+#[repr(C)]
+#[derive(Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_run_callbacks {
+    /// Required: sends a request and receives the next message.
+    /// `req`, `req_len`: the request to send; NULL and 0 when the runner
+    /// only wants the next message for the request already sent (after an
+    /// unrelated message, such as a notification on the same stream).
+    /// Write one complete JSON-RPC message of at most `resp_cap` bytes to
+    /// `resp` and its length to `*resp_len`. Return 0, or non-zero to stop
+    /// the run with `MRTR_ERR_ABORTED` (the call stays `SENT`; the app may
+    /// `mrtr_call_resend` later).
+    pub transport: Option<
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            req: *const u8,
+            req_len: usize,
+            resp: *mut u8,
+            resp_cap: usize,
+            resp_len: *mut usize,
+        ) -> i32,
+    >,
+    /// Form and URL elicitations: ask the user about input `index`,
+    /// described by `*input` (valid during the callback); answer with
+    /// `mrtr_call_answer_*` and return `MRTR_CB_ANSWERED`, or return
+    /// `MRTR_CB_DECLINE`, `MRTR_CB_CANCEL` or `MRTR_CB_ABORT`. NULL: such
+    /// an input ends the run with `MRTR_ERR_UNANSWERED_INPUT`.
+    pub elicit: Option<
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            call: *mut mrtr_call,
+            index: usize,
+            input: *const mrtr_input,
+        ) -> i32,
+    >,
+    /// Sampling requests, as `elicit` (answer with
+    /// `mrtr_call_answer_json`).
+    pub sampling: Option<
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            call: *mut mrtr_call,
+            index: usize,
+            input: *const mrtr_input,
+        ) -> i32,
+    >,
+    /// Roots requests, as `elicit` (answer with `mrtr_call_answer_roots`).
+    pub roots: Option<
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            call: *mut mrtr_call,
+            index: usize,
+            input: *const mrtr_input,
+        ) -> i32,
+    >,
+    /// Optional: waits `ms` milliseconds before a state-only round is
+    /// retried; NULL retries at once.
+    pub sleep_ms: Option<unsafe extern "C" fn(user: *mut c_void, ms: u64)>,
+    /// The id of the first request this run writes; 0: `mrtr_call_next_id`.
+    pub first_id: i64,
+    /// Added to the id for each further request (> 0; 0 means 1), e.g. 2
+    /// when two runs share a connection with odd and even ids.
+    pub id_step: i64,
+    /// Most unrelated messages accepted while waiting for one answer
+    /// (0: `MRTR_RUN_DEFAULT_MAX_UNRELATED`); one more ends the run with
+    /// `MRTR_ERR_LIMIT_EXCEEDED` (the call stays `SENT`).
+    pub max_unrelated: u32,
+}
+
+/// Runs `call` to its end: writes each leg into `buf`, has the transport
+/// send it and receive the answer into the rest of `buf`, feeds it, asks
+/// the UI callbacks for every input, waits the backoff of state-only
+/// rounds, and repeats. A call restored in `SENT` is first resent with a
+/// fresh id.
+///
+/// `buf` (`buf_len` bytes) holds one request at its start and the response
+/// after it, so it must hold the largest request plus the largest
+/// response. On return `*out_event` (spans into `buf`, valid until `buf`
+/// is reused) describes the last message:
+/// - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`) or
+///   `MRTR_EVENT_TASK_CREATED` (follow it with `mrtr_task_*`);
+/// - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` (`error_code`,
+///   `error_message`, `error_data`): the one failure that writes
+///   `*out_event`.
+///
+/// Other statuses: the call's terminal errors as `mrtr_call_feed` returns
+/// them (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
+/// `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_JSON`, ...);
+/// `MRTR_ERR_ABORTED` (a callback asked to stop, or declined a sampling or
+/// roots request); `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or
+/// one returned `MRTR_CB_ANSWERED` without answering);
+/// `MRTR_ERR_BUFFER_TOO_SMALL` (a request does not fit `buf`);
+/// `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated messages);
+/// `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
+/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not
+/// increasing, `buf` inside the workspace, a transport that reports more
+/// bytes than `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`,
+/// `out_event`, or `buf` with a length); `MRTR_ERR_MISALIGNED`. Whatever the
+/// status, the call's own phase tells where it stopped.
+///
+/// # Safety
+/// `call` must be a live handle; `cb` must point to a readable
+/// `mrtr_run_callbacks` whose function pointers are NULL or valid; `buf`
+/// must point to `buf_len` writable bytes that only the runner and the
+/// transport touch during the run; `out_event` to a writable
+/// `mrtr_event`. Callbacks must not free or re-initialize the call.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_run(
+    call: *mut mrtr_call,
+    cb: *const mrtr_run_callbacks,
+    user: *mut c_void,
+    buf: *mut u8,
+    buf_len: usize,
+    out_event: *mut mrtr_event,
+) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    status_of_result(unsafe { run(call, cb, user, buf, buf_len, out_event) })
+}
+
+/// Borrows `len` bytes at `ptr` for one step.
+///
+/// # Safety
+/// `ptr..ptr+len` must lie within the run's checked buffer and not be
+/// borrowed otherwise for the step.
+unsafe fn bytes_mut<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
+    if len == 0 {
+        return &mut [];
+    }
+    // SAFETY: caller contract.
+    unsafe { core::slice::from_raw_parts_mut(ptr, len) }
+}
+
+/// # Safety
+/// As [`mrtr_run`].
+unsafe fn run(
+    call: *mut mrtr_call,
+    cb: *const mrtr_run_callbacks,
+    user: *mut c_void,
+    buf: *mut u8,
+    buf_len: usize,
+    out_event: *mut mrtr_event,
+) -> Result<(), mrtr_status> {
+    // SAFETY: caller contract.
+    let out_event = unsafe { Out::required(out_event) }?;
+    // SAFETY: caller contract.
+    let cb = *unsafe { in_ref(cb) }?;
+    let transport = cb.transport.ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
+    if buf.is_null() && buf_len > 0 {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    if buf_len > MAX_LEN || (buf as usize).checked_add(buf_len).is_none() {
+        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+    }
+    let buf_span = Span::of(buf.cast_const(), buf_len);
+    // SAFETY: caller contract.
+    let (ws, mut next_id) = unsafe {
+        with_call(call, |c, ws, first| {
+            Ok((ws, c.last_id().map_or(first, |l| l.saturating_add(1))))
+        })
+    }?;
+    if buf_span.overlaps(ws) || out_event.span().overlaps(ws) || out_event.span().overlaps(buf_span)
+    {
+        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+    }
+    if cb.first_id != 0 {
+        next_id = cb.first_id;
+    }
+    let step = match cb.id_step {
+        0 => 1,
+        s if s > 0 => s,
+        _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
+    };
+    let max_unrelated = match cb.max_unrelated {
+        0 => MRTR_RUN_DEFAULT_MAX_UNRELATED,
+        n => n,
+    };
+    loop {
+        // SAFETY: caller contract (live handle); no reference outlives the step.
+        let phase = unsafe { with_call(call, |c, _, _| Ok(c.state())) }?;
+        match phase {
+            Phase::Ready | Phase::Sent => {
+                let id = next_id;
+                next_id = next_id.saturating_add(step);
+                // SAFETY: `buf` is checked and only borrowed for this step.
+                let out = unsafe { bytes_mut(buf, buf_len) };
+                // SAFETY: caller contract.
+                let n = unsafe {
+                    with_call(call, |c, _, _| {
+                        let r = if phase == Phase::Ready {
+                            c.write_request(id, out)
+                        } else {
+                            c.resend(id, out)
+                        };
+                        r.map_err(|e| status_of(&e))
+                    })
+                }?;
+                // SAFETY: caller contract (transport, buffer); the event
+                // out-param is disjoint from `buf` and the workspace.
+                let last =
+                    unsafe { exchange_leg(call, transport, user, buf, buf_len, n, max_unrelated) }?;
+                match last.kind {
+                    mrtr_event_kind::MRTR_EVENT_COMPLETE
+                    | mrtr_event_kind::MRTR_EVENT_TASK_CREATED => {
+                        out_event.write(last);
+                        return Ok(());
+                    }
+                    mrtr_event_kind::MRTR_EVENT_RPC_ERROR => {
+                        out_event.write(last);
+                        return Err(mrtr_status::MRTR_ERR_RPC_ERROR);
+                    }
+                    mrtr_event_kind::MRTR_EVENT_RETRY_AFTER => {
+                        if let Some(sleep) = cb.sleep_ms {
+                            // SAFETY: a valid callback (caller contract).
+                            unsafe { sleep(user, last.wait_ms) };
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Phase::Answering => {
+                // SAFETY: caller contract (live handle, callbacks).
+                unsafe { answer_round(call, &cb, user) }?;
+            }
+            Phase::Done | Phase::Failed => return Err(mrtr_status::MRTR_ERR_WRONG_STATE),
+        }
+    }
+}
+
+/// Sends the request at the start of `buf` (`n` bytes) and feeds messages
+/// until one is the answer; returns its event with spans into `buf`.
+///
+/// # Safety
+/// As [`mrtr_run`]; `n <= buf_len`.
+unsafe fn exchange_leg(
+    call: *mut mrtr_call,
+    transport: TransportFn,
+    user: *mut c_void,
+    buf: *mut u8,
+    buf_len: usize,
+    n: usize,
+    max_unrelated: u32,
+) -> Result<mrtr_event, mrtr_status> {
+    let resp = buf.wrapping_add(n);
+    let cap = buf_len.saturating_sub(n);
+    let mut unrelated = 0u32;
+    let mut send = true;
+    loop {
+        let mut resp_len = 0usize;
+        let (req, req_len) = if send {
+            (buf.cast_const(), n)
+        } else {
+            (core::ptr::null(), 0)
+        };
+        // SAFETY: a valid callback (caller contract); `req` and `resp` are
+        // disjoint parts of `buf`, not borrowed by Rust during the call.
+        let rc = unsafe { transport(user, req, req_len, resp, cap, &mut resp_len) };
+        send = false;
+        if rc != 0 {
+            return Err(mrtr_status::MRTR_ERR_ABORTED);
+        }
+        if resp_len > cap {
+            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+        }
+        // SAFETY: within `buf` (checked length), not otherwise borrowed.
+        let msg: &[u8] = unsafe { bytes_mut(resp, resp_len) };
+        // SAFETY: caller contract (live handle); `msg` lies outside the
+        // workspace (the buffer was checked against it).
+        let ev = unsafe {
+            with_call(call, |c, _, _| {
+                c.feed(msg)
+                    .map(|e| call_event(msg, &e))
+                    .map_err(|e| status_of(&e))
+            })
+        }?;
+        if ev.kind != mrtr_event_kind::MRTR_EVENT_UNRELATED {
+            return Ok(ev.shifted(n));
+        }
+        unrelated = unrelated.saturating_add(1);
+        if unrelated > max_unrelated {
+            return Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED);
+        }
+    }
+}
+
+/// Asks the callbacks for every unanswered input of the round.
+///
+/// # Safety
+/// As [`mrtr_run`].
+unsafe fn answer_round(
+    call: *mut mrtr_call,
+    cb: &mrtr_run_callbacks,
+    user: *mut c_void,
+) -> Result<(), mrtr_status> {
+    // SAFETY: caller contract (live handle).
+    let count = unsafe { with_call(call, |c, _, _| Ok(c.input_count())) }?;
+    for index in 0..count {
+        // SAFETY: caller contract (live handle).
+        let (input, kind) = unsafe {
+            with_call(call, |c, _, _| {
+                let kind = c.input_at(index).map(|(_, r)| r.kind());
+                Ok((exchange::input_view(c, index)?, kind))
+            })
+        }?;
+        if input.answered {
+            continue;
+        }
+        let elicit = matches!(kind, Some(InputKind::ElicitForm | InputKind::ElicitUrl));
+        let f = match kind {
+            Some(InputKind::ElicitForm | InputKind::ElicitUrl) => cb.elicit,
+            Some(InputKind::Sampling) => cb.sampling,
+            Some(InputKind::Roots) => cb.roots,
+            None => return Err(mrtr_status::MRTR_ERR_INTERNAL),
+        };
+        let f: InputFn = f.ok_or(mrtr_status::MRTR_ERR_UNANSWERED_INPUT)?;
+        // SAFETY: a valid callback (caller contract); no Rust reference to
+        // the call is live while it runs, so it may call mrtr_call_*.
+        let rc = unsafe { f(user, call, index, &input) };
+        let action = match rc {
+            MRTR_CB_ANSWERED => None,
+            MRTR_CB_DECLINE if elicit => Some(crate::exchange::MRTR_ELICIT_DECLINE),
+            MRTR_CB_CANCEL if elicit => Some(crate::exchange::MRTR_ELICIT_CANCEL),
+            _ => return Err(mrtr_status::MRTR_ERR_ABORTED),
+        };
+        // SAFETY: caller contract (live handle).
+        unsafe {
+            with_call(call, |c, ws, _| match action {
+                // The callback ended the call (mrtr_call_answer_error).
+                _ if c.state() == Phase::Failed => Err(mrtr_status::MRTR_ERR_ABORTED),
+                Some(a) => exchange::answer_elicit(c, ws, index, a, crate::types::mrtr_str::EMPTY),
+                None if c.answer_json(index).is_some() => Ok(()),
+                None => Err(mrtr_status::MRTR_ERR_UNANSWERED_INPUT),
+            })
+        }?;
+    }
+    Ok(())
+}

@@ -1,0 +1,299 @@
+//! `mrtr_sse_*`: an incremental Server-Sent Events decoder in caller
+//! memory, for the Streamable HTTP transport (a response body of
+//! `text/event-stream`).
+//!
+//! The workspace holds the decoder's state and, after it, the event data
+//! buffer: its length is the largest event the decoder accepts. The
+//! decoder keeps a pointer into its own workspace, so a workspace must not
+//! be moved or copied while in use (handles of a moved workspace are
+//! refused).
+
+use core::ffi::c_void;
+
+use mrtr_core::client::sse::{SseDecoder, SseError};
+
+use crate::abi::{in_bytes, Out, Span};
+use crate::mrtr_status;
+use crate::object::{self, magic, Obj};
+use crate::status::status_of;
+use crate::types::mrtr_str;
+
+/// An SSE decoder living in caller memory (opaque).
+#[allow(non_camel_case_types)]
+pub struct mrtr_sse_decoder {
+    _opaque: [u8; 0],
+}
+
+/// One dispatched event: views into the decoder's workspace, valid until
+/// the next call on the decoder.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_sse_event {
+    /// An event was dispatched (the other fields are set only then).
+    pub has_event: bool,
+    /// The event type; `"message"` when the event named none (MCP
+    /// messages are `message` events).
+    pub event_type: mrtr_str,
+    /// The data lines joined with `\n`: for MCP, one JSON-RPC message to
+    /// feed to the call (copy it first if the call's feed must outlive the
+    /// next decoder call).
+    pub data: mrtr_str,
+    /// The last event id at dispatch (empty when none was ever set).
+    pub last_event_id: mrtr_str,
+}
+
+type Decoder = Option<SseDecoder<'static>>;
+
+/// Runs `f` on the live decoder behind `dec`.
+///
+/// # Safety
+/// `dec` must be NULL or a live handle from `mrtr_sse_init`.
+unsafe fn with_decoder<R>(
+    dec: *const mrtr_sse_decoder,
+    f: impl FnOnce(&mut SseDecoder<'static>, Span) -> Result<R, mrtr_status>,
+) -> Result<R, mrtr_status> {
+    // SAFETY: forwarded contract.
+    let mut obj: Obj<'_, Decoder> = unsafe { object::attach(dec.cast(), magic::SSE) }?;
+    let span = obj.span();
+    let d = obj.value().as_mut().ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
+    f(d, span)
+}
+
+/// Writes to `*out_size` the workspace bytes of a decoder whose events may
+/// hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
+/// message size, accepts every message a call reads with default limits).
+///
+/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+/// `MRTR_ERR_INVALID_ARGUMENT` (overflow).
+///
+/// # Safety
+/// `out_size` must point to a writable `size_t`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_sse_decoder_size(
+    max_event_bytes: usize,
+    out_size: *mut usize,
+) -> mrtr_status {
+    status_of((|| {
+        // SAFETY: caller contract.
+        let out = unsafe { Out::required(out_size) }?;
+        out.write(
+            object::workspace_size::<Decoder>(max_event_bytes)
+                .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
+        );
+        Ok(())
+    })())
+}
+
+/// Starts a decoder in `workspace` (`len` bytes, aligned to
+/// `MRTR_WORKSPACE_ALIGN`): everything after the decoder's state is the
+/// event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
+/// accepts only empty events). Writes the handle to `*out_dec`.
+///
+/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+/// `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `workspace` must point to `len` writable bytes lent to the decoder
+/// while it is used (not moved, copied or otherwise used meanwhile);
+/// `out_dec` must point to a writable `mrtr_sse_decoder *`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_sse_init(
+    workspace: *mut c_void,
+    len: usize,
+    out_dec: *mut *mut mrtr_sse_decoder,
+) -> mrtr_status {
+    status_of((|| {
+        // SAFETY: caller contract.
+        let out = unsafe { Out::required(out_dec) }?;
+        let ws = workspace.cast::<u8>();
+        // SAFETY: caller contract; `out_dec` may not lie inside.
+        let mut obj = unsafe { object::init::<Decoder>(ws, len, 0, None, &[out.span()]) }?;
+        let (ptr, n) = obj.region_raw();
+        // SAFETY: the region lies inside the workspace the caller lends to
+        // the decoder for as long as it is used, after the record and
+        // disjoint from it; only the decoder stored in the record ever
+        // references it (handles to a moved workspace are refused).
+        let data: &'static mut [u8] = unsafe { core::slice::from_raw_parts_mut(ptr, n) };
+        *obj.value() = Some(SseDecoder::new(data));
+        obj.activate(magic::SSE);
+        out.write(ws.cast());
+        Ok(())
+    })())
+}
+
+/// Feeds bytes of the event stream, in chunks of any size split anywhere.
+/// Consumes bytes from `chunk` until an event is dispatched, an event
+/// fails, or the chunk is used up, and writes the bytes consumed to
+/// `*consumed` (on `MRTR_OK` and on the event errors below). Call again
+/// with the rest of the chunk (`chunk + *consumed`) until it is empty.
+///
+/// Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
+/// `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its
+/// type or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed,
+/// the decoder has recovered and skips the rest of it, keep feeding;
+/// `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
+/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace
+/// or overlapping).
+///
+/// # Safety
+/// `dec` must be a live handle; `chunk` must point to `len` readable
+/// bytes; `consumed` to a writable `size_t`; `out` to a writable
+/// `mrtr_sse_event`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_sse_feed(
+    dec: *mut mrtr_sse_decoder,
+    chunk: *const u8,
+    len: usize,
+    consumed: *mut usize,
+    out: *mut mrtr_sse_event,
+) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    status_of(unsafe {
+        with_decoder(dec, |d, ws| {
+            let consumed = Out::required(consumed)?;
+            let out = Out::required(out)?;
+            let input = in_bytes(chunk, len)?;
+            let spans = [
+                ws,
+                Span::of(input.as_ptr(), input.len()),
+                consumed.span(),
+                out.span(),
+            ];
+            let overlap = spans
+                .iter()
+                .enumerate()
+                .any(|(i, a)| spans.iter().skip(i + 1).any(|b| a.overlaps(*b)));
+            if overlap {
+                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+            }
+            let mut rest = input;
+            let result = d.feed(&mut rest);
+            let used = input.len().saturating_sub(rest.len());
+            match result {
+                None => {
+                    consumed.write(used);
+                    out.write(mrtr_sse_event {
+                        has_event: false,
+                        event_type: mrtr_str::EMPTY,
+                        data: mrtr_str::EMPTY,
+                        last_event_id: mrtr_str::EMPTY,
+                    });
+                    Ok(())
+                }
+                Some(Ok(e)) => {
+                    consumed.write(used);
+                    out.write(mrtr_sse_event {
+                        has_event: true,
+                        event_type: mrtr_str::from_str(e.event_type),
+                        data: mrtr_str::from_str(e.data),
+                        last_event_id: mrtr_str::from_str(e.last_event_id),
+                    });
+                    Ok(())
+                }
+                Some(Err(e)) => {
+                    consumed.write(used);
+                    Err(match e {
+                        SseError::EventTooLarge { .. }
+                        | SseError::EventTypeTooLong
+                        | SseError::EventIdTooLong => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+                        SseError::InvalidUtf8 => mrtr_status::MRTR_ERR_INVALID_UTF8,
+                    })
+                }
+            }
+        })
+    })
+}
+
+/// Ends the current stream (the connection closed): an unfinished event or
+/// line is discarded, as the standard requires. The decoder is then ready
+/// for the next stream (a reconnection) and keeps the last event id and
+/// the reconnection time. Writes whether anything was discarded to
+/// `*out_discarded` (optional, may be NULL).
+///
+/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+///
+/// # Safety
+/// `dec` must be a live handle; `out_discarded` NULL or writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_sse_end_of_stream(
+    dec: *mut mrtr_sse_decoder,
+    out_discarded: *mut bool,
+) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    status_of(unsafe {
+        with_decoder(dec, |d, ws| {
+            let out = Out::optional(out_discarded)?;
+            if out.as_ref().is_some_and(|o| o.span().overlaps(ws)) {
+                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+            }
+            let discarded = d.end_of_stream();
+            if let Some(o) = out {
+                o.write(discarded);
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Writes to `*out` the last event id committed by a dispatch (send it as
+/// `Last-Event-ID` when reconnecting; empty when none), a view into the
+/// workspace valid until the next call on the decoder.
+///
+/// # Safety
+/// `dec` must be a live handle; `out` must point to a writable `mrtr_str`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_sse_last_event_id(
+    dec: *const mrtr_sse_decoder,
+    out: *mut mrtr_str,
+) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    status_of(unsafe {
+        with_decoder(dec, |d, ws| {
+            let out = Out::required(out)?;
+            if out.span().overlaps(ws) {
+                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+            }
+            out.write(mrtr_str::from_str(d.last_event_id()));
+            Ok(())
+        })
+    })
+}
+
+/// Writes to `*out_ms` the reconnection time the server set with `retry`
+/// (values beyond `uint64_t` saturate).
+///
+/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (the server set none),
+/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
+/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+///
+/// # Safety
+/// `dec` must be a live handle; `out_ms` must point to a writable
+/// `uint64_t`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_sse_retry_ms(
+    dec: *const mrtr_sse_decoder,
+    out_ms: *mut u64,
+) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    status_of(unsafe {
+        with_decoder(dec, |d, ws| {
+            let out = Out::required(out_ms)?;
+            if out.span().overlaps(ws) {
+                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+            }
+            out.write(
+                d.reconnection_time_ms()
+                    .ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?,
+            );
+            Ok(())
+        })
+    })
+}

@@ -1,0 +1,398 @@
+/*
+ * The helpers a client UI and an HTTP stack need around a call: forms,
+ * URL consent, HTTP headers, the SSE decoder, JSON string decoding.
+ */
+#include "testutil.h"
+
+/* ---- forms --------------------------------------------------------------- */
+
+static const char FORM_SCHEMA[] =
+    "{\"type\":\"object\",\"properties\":{"
+    "\"name\":{\"type\":\"string\",\"title\":\"Your name\",\"minLength\":2,\"maxLength\":5},"
+    "\"age\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":150},"
+    "\"email\":{\"type\":\"string\",\"format\":\"email\",\"description\":\"Caf\\u00e9 mail\"},"
+    "\"color\":{\"type\":\"string\",\"oneOf\":[{\"const\":\"red\",\"title\":\"Red\"},"
+    "{\"const\":\"green\",\"title\":\"Green\"}]},"
+    "\"tags\":{\"type\":\"array\",\"items\":{\"enum\":[\"a\",\"b\",\"c\"]},\"minItems\":1,"
+    "\"maxItems\":2},"
+    "\"agree\":{\"type\":\"boolean\",\"default\":false}},"
+    "\"required\":[\"name\",\"agree\"]}";
+
+static void test_form_fields_options_and_texts(void) {
+    mrtr_str schema = heap_str(FORM_SCHEMA);
+    size_t count = 0, n = 0;
+    mrtr_form_field f;
+    mrtr_form_option o;
+    char text[32];
+    CHECK_STATUS(mrtr_form_parse(schema, &count, NULL), MRTR_OK);
+    CHECK_EQ_SIZE(count, 6);
+
+    CHECK_STATUS(mrtr_form_field_at(schema, 0, &f), MRTR_OK);
+    CHECK_EQ_BYTES(f.name.ptr, f.name.len, "name");
+    CHECK_EQ_BYTES(f.title.ptr, f.title.len, "Your name");
+    CHECK(f.kind == MRTR_FIELD_TEXT && f.format == MRTR_FORMAT_NONE && f.required);
+    CHECK(f.has_min_length && f.min_length == 2 && f.has_max_length && f.max_length == 5);
+    CHECK(!f.has_minimum && f.default_json.len == 0 && f.escaped == 0 && f.index == 0);
+
+    CHECK_STATUS(mrtr_form_field_at(schema, 1, &f), MRTR_OK);
+    CHECK(f.kind == MRTR_FIELD_INTEGER && !f.required);
+    CHECK(f.has_minimum && f.minimum == 0.0 && f.has_maximum && f.maximum == 150.0);
+
+    CHECK_STATUS(mrtr_form_field_at(schema, 2, &f), MRTR_OK);
+    CHECK(f.kind == MRTR_FIELD_TEXT && f.format == MRTR_FORMAT_EMAIL);
+    CHECK(f.escaped == MRTR_FORM_TEXT_DESCRIPTION);
+    CHECK_EQ_BYTES(f.description.ptr, f.description.len, "Caf\\u00e9 mail");
+    CHECK_STATUS(mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_DESCRIPTION, (uint8_t *)text, 9, &n),
+                 MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_EQ_SIZE(n, 10);
+    CHECK_STATUS(
+        mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_DESCRIPTION, (uint8_t *)text, 10, &n),
+        MRTR_OK);
+    CHECK_EQ_BYTES(text, n, "Caf\xc3\xa9 mail");
+    CHECK_STATUS(mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_TITLE, (uint8_t *)text, 32, &n),
+                 MRTR_ERR_NOT_FOUND);
+
+    CHECK_STATUS(mrtr_form_field_at(schema, 3, &f), MRTR_OK);
+    CHECK(f.kind == MRTR_FIELD_SINGLE_SELECT && f.option_count == 2);
+    CHECK_STATUS(mrtr_form_option_at(schema, 3, 1, &o), MRTR_OK);
+    CHECK_EQ_BYTES(o.value.ptr, o.value.len, "green");
+    CHECK(o.has_title);
+    CHECK_EQ_BYTES(o.title.ptr, o.title.len, "Green");
+    CHECK_STATUS(mrtr_form_option_at(schema, 3, 2, &o), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_form_option_at(schema, 0, 0, &o), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_form_text(schema, 3, 0, MRTR_FORM_TEXT_OPTION_TITLE, (uint8_t *)text, 32,
+                                &n),
+                 MRTR_OK);
+    CHECK_EQ_BYTES(text, n, "Red");
+
+    CHECK_STATUS(mrtr_form_field_at(schema, 4, &f), MRTR_OK);
+    CHECK(f.kind == MRTR_FIELD_MULTI_SELECT && f.option_count == 3);
+    CHECK(f.has_min_items && f.min_items == 1 && f.has_max_items && f.max_items == 2);
+    CHECK_STATUS(mrtr_form_option_at(schema, 4, 2, &o), MRTR_OK);
+    CHECK_EQ_BYTES(o.value.ptr, o.value.len, "c");
+    CHECK(!o.has_title && o.title.len == 0);
+
+    CHECK_STATUS(mrtr_form_field_at(schema, 5, &f), MRTR_OK);
+    CHECK(f.kind == MRTR_FIELD_BOOLEAN && f.required);
+    CHECK_EQ_BYTES(f.default_json.ptr, f.default_json.len, "false");
+    CHECK_STATUS(mrtr_form_field_at(schema, 6, &f), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_form_text(schema, 0, 0, 99, (uint8_t *)text, 32, &n),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_form_parse(schema, NULL, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_form_field_at(schema, 0, NULL), MRTR_ERR_NULL_POINTER);
+    str_free(schema);
+}
+
+static void check_invalid(const char *content, mrtr_field_error error, const char *field,
+                          size_t index, uint64_t bound) {
+    mrtr_form_error e;
+    mrtr_str c = heap_str(content);
+    memset(&e, 0, sizeof e);
+    CHECK_STATUS(mrtr_form_validate(str_of(FORM_SCHEMA), c, &e), MRTR_ERR_INVALID_VALUE);
+    CHECK(e.error == error);
+    CHECK_EQ_TEXT(e.field.ptr, e.field.len, field);
+    CHECK_EQ_SIZE(e.field_index, index);
+    CHECK(e.bound == bound);
+    CHECK(e.reason != NULL && e.reason[0] != '\0');
+    str_free(c);
+}
+
+static void test_form_validation_reports_the_first_problem(void) {
+    mrtr_form_error e;
+    CHECK_STATUS(mrtr_form_validate(str_of(FORM_SCHEMA),
+                                    str_of("{\"name\":\"Ann\",\"agree\":true,\"age\":30,"
+                                           "\"email\":\"a@b.example\",\"color\":\"red\","
+                                           "\"tags\":[\"a\",\"c\"]}"),
+                                    NULL),
+                 MRTR_OK);
+    check_invalid("{\"agree\":true}", MRTR_FIELD_ERROR_MISSING, "name", 0, 0);
+    check_invalid("{\"name\":\"A\",\"agree\":true}", MRTR_FIELD_ERROR_TOO_SHORT, "name", 0, 2);
+    check_invalid("{\"name\":\"Ann\",\"agree\":true,\"age\":151}", MRTR_FIELD_ERROR_ABOVE_MAXIMUM,
+                  "age", 1, 0);
+    check_invalid("{\"name\":\"Ann\",\"agree\":true,\"age\":1.5}", MRTR_FIELD_ERROR_NOT_AN_INTEGER,
+                  "age", 1, 0);
+    check_invalid("{\"name\":\"Ann\",\"agree\":true,\"email\":\"nope\"}", MRTR_FIELD_ERROR_BAD_EMAIL,
+                  "email", 2, 0);
+    check_invalid("{\"name\":\"Ann\",\"agree\":true,\"tags\":[\"a\",\"b\",\"c\"]}",
+                  MRTR_FIELD_ERROR_TOO_MANY_ITEMS, "tags", 4, 2);
+    check_invalid("{\"name\":\"Ann\",\"agree\":\"yes\"}", MRTR_FIELD_ERROR_WRONG_TYPE, "agree", 5,
+                  0);
+    check_invalid("{\"name\":\"Ann\",\"agree\":true,\"extra\":1}", MRTR_FIELD_ERROR_UNKNOWN_FIELD,
+                  "extra", SIZE_MAX, 0);
+    CHECK_STATUS(mrtr_form_validate(str_of(FORM_SCHEMA), str_of("[1]"), &e),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK(e.error == MRTR_FIELD_ERROR_WRONG_TYPE && e.field.len == 0);
+    CHECK_EQ_STR(e.reason, "NotAnObject");
+    CHECK_STATUS(mrtr_form_validate(str_of(FORM_SCHEMA), str_of("{\"name\":"), &e), MRTR_ERR_JSON);
+}
+
+static void test_form_schemas_outside_the_subset_are_refused(void) {
+    mrtr_schema_error e;
+    size_t n = 77;
+    CHECK_STATUS(mrtr_form_parse(str_of("{\"type\":\"object\",\"properties\":{\"nested\":{"
+                                        "\"type\":\"object\",\"properties\":{}}}}"),
+                                 &n, &e),
+                 MRTR_ERR_INVALID_SCHEMA);
+    CHECK_EQ_SIZE(n, 77);
+    CHECK_EQ_BYTES(e.property.ptr, e.property.len, "nested");
+    /* Nested objects are caught at their first keyword outside the subset. */
+    CHECK_EQ_STR(e.reason, "UnsupportedKeyword");
+    CHECK_EQ_BYTES(e.keyword.ptr, e.keyword.len, "properties");
+    CHECK_STATUS(mrtr_form_parse(str_of("{\"type\":\"object\",\"properties\":{\"a\":{"
+                                        "\"$ref\":\"#/x\"}}}"),
+                                 &n, &e),
+                 MRTR_ERR_INVALID_SCHEMA);
+    CHECK_EQ_STR(e.reason, "UnsupportedKeyword");
+    CHECK_EQ_BYTES(e.keyword.ptr, e.keyword.len, "$ref");
+    CHECK_STATUS(mrtr_form_parse(str_of("{\"type\":\"object\",\"properties\":{\"a\":{"
+                                        "\"type\":\"integer\",\"default\":-1,\"minimum\":0}}}"),
+                                 &n, &e),
+                 MRTR_ERR_INVALID_SCHEMA);
+    CHECK_EQ_STR(e.reason, "InvalidDefault");
+    CHECK(e.default_error == MRTR_FIELD_ERROR_BELOW_MINIMUM);
+    CHECK_STATUS(mrtr_form_parse(str_of("[]"), &n, &e), MRTR_ERR_INVALID_SCHEMA);
+    CHECK_EQ_STR(e.reason, "NotAnObjectSchema");
+    CHECK(e.property.ptr == NULL && e.property.len == 0);
+    CHECK_STATUS(mrtr_form_parse(str_of("{\"type\":"), &n, &e), MRTR_ERR_JSON);
+    {
+        mrtr_str s = {NULL, 3};
+        CHECK_STATUS(mrtr_form_parse(s, &n, NULL), MRTR_ERR_NULL_POINTER);
+    }
+}
+
+/* ---- URL consent ------------------------------------------------------- */
+
+static void test_url_consent_splits_and_warns(void) {
+    mrtr_url_info u;
+    mrtr_url_refusal r;
+    mrtr_str url = heap_str("https://user@evil.example:8443/p?q=1#f");
+    CHECK_STATUS(mrtr_url_consent(url, &u, NULL), MRTR_OK);
+    CHECK_EQ_BYTES(u.scheme.ptr, u.scheme.len, "https");
+    CHECK(u.has_userinfo);
+    CHECK_EQ_BYTES(u.userinfo.ptr, u.userinfo.len, "user");
+    CHECK_EQ_BYTES(u.host.ptr, u.host.len, "evil.example");
+    CHECK(u.has_port && u.port == 8443);
+    CHECK_EQ_BYTES(u.path.ptr, u.path.len, "/p");
+    CHECK(u.has_query && u.has_fragment);
+    CHECK_EQ_BYTES(u.query.ptr, u.query.len, "q=1");
+    CHECK_EQ_BYTES(u.fragment.ptr, u.fragment.len, "f");
+    CHECK(u.warnings == MRTR_URL_WARN_USERINFO);
+    str_free(url);
+
+    CHECK_STATUS(mrtr_url_consent(str_of("http://xn--80ak6aa92e.com/"), &u, NULL), MRTR_OK);
+    CHECK(u.warnings == (MRTR_URL_WARN_NOT_HTTPS | MRTR_URL_WARN_PUNYCODE));
+    CHECK(!u.has_port && !u.has_userinfo && !u.has_query);
+    CHECK_STATUS(mrtr_url_consent(str_of("https://10.0.0.1/"), &u, NULL), MRTR_OK);
+    CHECK(u.warnings == MRTR_URL_WARN_IP_LITERAL);
+
+    CHECK_STATUS(mrtr_url_consent(str_of("https://good.example\\@evil.example/"), &u, &r),
+                 MRTR_ERR_REFUSED_URL);
+    CHECK_EQ_STR(r.reason, "Backslash");
+    CHECK(r.has_offset && r.offset == 20);
+    CHECK_STATUS(mrtr_url_consent(str_of("https://0x7f.1/"), &u, &r), MRTR_ERR_REFUSED_URL);
+    CHECK_EQ_STR(r.reason, "AmbiguousIpv4");
+    CHECK(!r.has_offset);
+    CHECK_STATUS(mrtr_url_consent(str_of("https:evil.example"), &u, NULL), MRTR_ERR_REFUSED_URL);
+    CHECK_STATUS(mrtr_url_consent(str_of("https://a.example/\xff"), &u, NULL),
+                 MRTR_ERR_INVALID_UTF8);
+    CHECK_STATUS(mrtr_url_consent(str_of("https://a.example/"), NULL, NULL),
+                 MRTR_ERR_NULL_POINTER);
+}
+
+/* ---- HTTP headers ------------------------------------------------------ */
+
+static void test_http_headers_mirror_the_body(void) {
+    static const char body[] =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+        "\"get_\\u0077eather\",\"arguments\":{}}}";
+    uint8_t *b = heap_copy(body, sizeof body - 1);
+    mrtr_http_header h[MRTR_HTTP_MAX_HEADERS];
+    uint8_t buf[64];
+    size_t need = 0, n = 0, count = 0;
+    CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, NULL, 0, &need, h,
+                                               MRTR_HTTP_MAX_HEADERS, &count),
+                 MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_EQ_SIZE(need, 21); /* "tools/call" + "get_weather" */
+    CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, buf, need - 1, &n, h,
+                                               MRTR_HTTP_MAX_HEADERS, &count),
+                 MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_EQ_SIZE(n, 21);
+    CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, buf, need, &n, h,
+                                               MRTR_HTTP_MAX_HEADERS, &count),
+                 MRTR_OK);
+    CHECK_EQ_SIZE(n, 21);
+    CHECK_EQ_SIZE(count, 5);
+    CHECK_EQ_BYTES(h[0].name.ptr, h[0].name.len, "MCP-Protocol-Version");
+    CHECK_EQ_BYTES(h[0].value.ptr, h[0].value.len, "2026-07-28");
+    CHECK_EQ_BYTES(h[1].name.ptr, h[1].name.len, "Mcp-Method");
+    CHECK_EQ_BYTES(h[1].value.ptr, h[1].value.len, "tools/call");
+    CHECK_EQ_BYTES(h[2].name.ptr, h[2].name.len, "Mcp-Name");
+    CHECK_EQ_BYTES(h[2].value.ptr, h[2].value.len, "get_weather");
+    CHECK_EQ_BYTES(h[3].name.ptr, h[3].name.len, "Accept");
+    CHECK_EQ_BYTES(h[3].value.ptr, h[3].value.len, "application/json, text/event-stream");
+    CHECK_EQ_BYTES(h[4].name.ptr, h[4].name.len, "Content-Type");
+    CHECK_EQ_BYTES(h[4].value.ptr, h[4].value.len, "application/json");
+    CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, buf, sizeof buf, &n, h, 4,
+                                               &count),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, buf, sizeof buf, &n, NULL,
+                                               MRTR_HTTP_MAX_HEADERS, &count),
+                 MRTR_ERR_NULL_POINTER);
+    /* The header list may not overlap the buffer. */
+    CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, (uint8_t *)(void *)h,
+                                               sizeof h, &n, h, MRTR_HTTP_MAX_HEADERS, &count),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    free(b);
+
+    /* Non-ASCII names are base64-encoded; a notification has no name. */
+    CHECK_STATUS(mrtr_http_headers(str_of("tools/call"), str_of("caf\xc3\xa9"), buf, sizeof buf,
+                                   &n, h, MRTR_HTTP_MAX_HEADERS, &count),
+                 MRTR_OK);
+    CHECK_EQ_BYTES(h[2].value.ptr, h[2].value.len, "=?base64?Y2Fmw6k=?=");
+    {
+        mrtr_str none = {NULL, 0};
+        CHECK_STATUS(mrtr_http_headers(str_of("notifications/initialized"), none, buf,
+                                       sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS, &count),
+                     MRTR_OK);
+        CHECK_EQ_SIZE(count, 4);
+        CHECK_EQ_BYTES(h[2].name.ptr, h[2].name.len, "Accept");
+        CHECK_STATUS(mrtr_http_headers(str_of("tools/call"), none, buf, sizeof buf, &n, h,
+                                       MRTR_HTTP_MAX_HEADERS, &count),
+                     MRTR_ERR_INVALID_ARGUMENT);
+    }
+    CHECK_STATUS(mrtr_http_headers(str_of("bad method"), str_of("x"), buf, sizeof buf, &n, h,
+                                   MRTR_HTTP_MAX_HEADERS, &count),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    {
+        static const char response[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+        CHECK_STATUS(mrtr_http_headers_for_message((const uint8_t *)response, sizeof response - 1,
+                                                   buf, sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS,
+                                                   &count),
+                     MRTR_ERR_INVALID_ARGUMENT);
+    }
+}
+
+/* ---- SSE ----------------------------------------------------------------- */
+
+/* Feeds `text` in chunks of `step` bytes; collects the data of each event
+ * (joined with '|') and the statuses other than MRTR_OK (as digits). */
+static void sse_run(mrtr_sse_decoder *d, const char *text, size_t step, char *events,
+                    char *errors) {
+    size_t len = strlen(text), at = 0;
+    events[0] = errors[0] = '\0';
+    while (at < len) {
+        size_t chunk = len - at < step ? len - at : step;
+        uint8_t *c = heap_copy(text + at, chunk);
+        size_t off = 0;
+        while (off < chunk) {
+            size_t used = 0;
+            mrtr_sse_event ev;
+            mrtr_status s = mrtr_sse_feed(d, c + off, chunk - off, &used, &ev);
+            if (s == MRTR_OK && ev.has_event) {
+                strncat(events, ev.data.ptr, ev.data.len);
+                strcat(events, "|");
+            } else if (s != MRTR_OK) {
+                sprintf(errors + strlen(errors), "%d,", (int)s);
+            }
+            CHECK(used <= chunk - off);
+            if (s == MRTR_OK && !ev.has_event && used == 0) {
+                CHECK(!"no progress");
+                break;
+            }
+            off += used;
+        }
+        free(c);
+        at += chunk;
+    }
+}
+
+static void test_sse_decoder_in_caller_memory(void) {
+    size_t size = 0, step;
+    void *ws;
+    mrtr_sse_decoder *d = NULL;
+    char events[256], errors[64];
+    mrtr_str id;
+    uint64_t retry = 0;
+    bool discarded = false;
+    static const char stream[] = "\xef\xbb\xbf: comment\r\nevent: message\r\nid: 7\r\n"
+                                 "data: {\"a\":\r\ndata: 1}\r\n\r\n"
+                                 "data: {\"b\":2}\n\nretry: 3000\n\n";
+    CHECK_STATUS(mrtr_sse_decoder_size(64, &size), MRTR_OK);
+    ws = ws_new(size);
+    CHECK_STATUS(mrtr_sse_init(ws, 0, &d), MRTR_ERR_WORKSPACE_TOO_SMALL);
+    CHECK_STATUS(mrtr_sse_init(NULL, size, &d), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_sse_init(ws, size, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_sse_init((uint8_t *)ws + 1, size - 1, &d), MRTR_ERR_MISALIGNED);
+    /* Every chunk size gives the same events. */
+    for (step = 1; step <= sizeof stream; step++) {
+        CHECK_STATUS(mrtr_sse_init(ws, size, &d), MRTR_OK);
+        CHECK_STATUS(mrtr_sse_retry_ms(d, &retry), MRTR_ERR_NOT_FOUND);
+        sse_run(d, stream, step, events, errors);
+        CHECK_EQ_STR(events, "{\"a\":\n1}|{\"b\":2}|");
+        CHECK_EQ_STR(errors, "");
+    }
+    CHECK_STATUS(mrtr_sse_last_event_id(d, &id), MRTR_OK);
+    CHECK_EQ_BYTES(id.ptr, id.len, "7");
+    CHECK_STATUS(mrtr_sse_retry_ms(d, &retry), MRTR_OK);
+    CHECK(retry == 3000);
+    /* An unfinished event is discarded at the end of the stream. */
+    sse_run(d, "data: half", 4, events, errors);
+    CHECK_STATUS(mrtr_sse_end_of_stream(d, &discarded), MRTR_OK);
+    CHECK(discarded);
+    /* An event larger than the buffer fails alone; the next one is fine. */
+    sse_run(d,
+            "data: 0123456789012345678901234567890123456789012345678901234567890123456789\n\n"
+            "data: ok\n\n",
+            7, events, errors);
+    CHECK_EQ_STR(events, "ok|");
+    CHECK_EQ_STR(errors, "12,");
+    /* A copy of the workspace elsewhere is refused. */
+    {
+        void *copy = ws_new(size);
+        memcpy(copy, ws, size);
+        CHECK_STATUS(mrtr_sse_last_event_id((const mrtr_sse_decoder *)copy, &id),
+                     MRTR_ERR_INVALID_ARGUMENT);
+        free(copy);
+    }
+    /* Bad arguments. */
+    {
+        size_t used;
+        mrtr_sse_event ev;
+        CHECK_STATUS(mrtr_sse_feed(d, NULL, 3, &used, &ev), MRTR_ERR_NULL_POINTER);
+        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)"x", 1, NULL, &ev), MRTR_ERR_NULL_POINTER);
+        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)"x", 1, &used, NULL), MRTR_ERR_NULL_POINTER);
+        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)ws + size - 4, 4, &used, &ev),
+                     MRTR_ERR_INVALID_ARGUMENT);
+    }
+    free(ws);
+}
+
+static void test_json_decode_string(void) {
+    uint8_t out[16];
+    size_t n = 0;
+    static const char tok[] = " \"a\\u00e9\\n\" ";
+    uint8_t *t = heap_copy(tok, sizeof tok - 1);
+    CHECK_STATUS(mrtr_json_decode_string(t, sizeof tok - 1, NULL, 0, &n),
+                 MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_EQ_SIZE(n, 4);
+    CHECK_STATUS(mrtr_json_decode_string(t, sizeof tok - 1, out, 3, &n),
+                 MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_STATUS(mrtr_json_decode_string(t, sizeof tok - 1, out, 4, &n), MRTR_OK);
+    CHECK_EQ_BYTES(out, n, "a\xc3\xa9\n");
+    CHECK_STATUS(mrtr_json_decode_string((const uint8_t *)"12", 2, out, 4, &n), MRTR_ERR_JSON);
+    CHECK_STATUS(mrtr_json_decode_string((const uint8_t *)"\"a", 2, out, 4, &n), MRTR_ERR_JSON);
+    CHECK_STATUS(mrtr_json_decode_string(t, sizeof tok - 1, out, 4, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_json_decode_string(t, sizeof tok - 1, t + 1, 4, &n),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    free(t);
+}
+
+void suite_helpers(void) {
+    RUN(test_form_fields_options_and_texts);
+    RUN(test_form_validation_reports_the_first_problem);
+    RUN(test_form_schemas_outside_the_subset_are_refused);
+    RUN(test_url_consent_splits_and_warns);
+    RUN(test_http_headers_mirror_the_body);
+    RUN(test_sse_decoder_in_caller_memory);
+    RUN(test_json_decode_string);
+}

