@@ -5,7 +5,7 @@
 //! mrtr-seal-variants count JOB SIZE N   run JOB N times (for callgrind)
 //! ```
 //!
-//! `time` interleaves the jobs: each round runs one batch (about 5 ms) of
+//! `time` interleaves the jobs: each round runs one batch (about 2 ms) of
 //! every job in turn, and the per-operation time is the median over rounds,
 //! so machine noise falls on all jobs alike. `scripts/bench` builds this
 //! binary once per crypto backend configuration and compares the lines.
@@ -28,9 +28,9 @@ fn time(rounds: usize) {
     for job in SealJob::ALL {
         for size in SIZES {
             let mut r = SealRunner::new(job, size);
-            // Calibrate: iterations for a ~5 ms batch.
+            // Calibrate: iterations for a ~2 ms batch.
             let per_op = batch(&mut r, 200).max(1.0);
-            let iters = ((5e6 / per_op) as u64).max(10);
+            let iters = ((2e6 / per_op) as u64).max(10);
             jobs.push((job, size, r, iters, Vec::new()));
         }
     }
@@ -56,7 +56,7 @@ fn time(rounds: usize) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
-        Some("time") => time(args.get(2).and_then(|r| r.parse().ok()).unwrap_or(15)),
+        Some("time") => time(args.get(2).and_then(|r| r.parse().ok()).unwrap_or(41)),
         Some("count") => {
             let job = args
                 .get(2)
