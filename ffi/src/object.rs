@@ -120,6 +120,9 @@ impl<'a, T> Obj<'a, T> {
 /// # Safety
 /// `ws` must point to `len` writable bytes that nothing else reads or
 /// writes during `'a`, except through the arguments named in `inputs`.
+/// Afterwards the record's padding bytes are uninitialized: Rust code must
+/// copy a workspace untyped (`ptr::copy`, as C's `memcpy`), never read it as
+/// `u8`s.
 pub(crate) unsafe fn init<'a, T>(
     ws: *mut u8,
     len: usize,
@@ -258,11 +261,17 @@ mod tests {
         // SAFETY: `ws` is live, aligned and not otherwise borrowed.
         let mut obj = unsafe { init::<u32>(p, 128, 16, 7, &[]) }.unwrap();
         assert_eq!(*obj.value(), 7);
-        // Not active yet: attach refuses.
+        // Not active yet: attach refuses. (`obj` is not used after this
+        // read through `p`: its unique borrow would be invalidated, which
+        // Miri reports as undefined behaviour; an `_init` call never reads
+        // the workspace through the handle while it holds the object.)
         // SAFETY: the header words are readable.
         let r = unsafe { attach::<u32>(p, TEST_A) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
-        obj.activate(TEST_A);
+        // SAFETY: as above; the same workspace, initialized again.
+        unsafe { init::<u32>(p, 128, 16, 7, &[]) }
+            .unwrap()
+            .activate(TEST_A);
         // SAFETY: live object of this type.
         let mut again = unsafe { attach::<u32>(p, TEST_A) }.unwrap();
         assert_eq!(*again.value(), 7);
@@ -282,7 +291,13 @@ mod tests {
         unsafe { init::<u32>(p, 128, 0, 1, &[]) }
             .unwrap()
             .activate(TEST_A);
-        let copy = Ws(ws.0);
+        // Copied as C's memcpy does: untyped. The record's padding bytes are
+        // uninitialized after `init` (a typed write leaves padding so), and
+        // a typed copy of the array (`Ws(ws.0)`) reads them as `u8`, which
+        // Miri reports as undefined behaviour.
+        let mut copy = Ws([0; 128]);
+        // SAFETY: both arrays are live, 128 bytes, and do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(ws.0.as_ptr(), copy.0.as_mut_ptr(), 128) };
         // SAFETY: the header words are readable.
         let r = unsafe { attach::<u32>(copy.0.as_ptr(), TEST_A) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
