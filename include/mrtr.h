@@ -4,7 +4,16 @@
  * Contract: every fallible function returns mrtr_status (MRTR_OK = 0).
  * Out-params are written only on success, except those a function documents
  * for a failure (the size needed, written to out_written with
- * MRTR_ERR_BUFFER_TOO_SMALL; the error offset of mrtr_json_validate).
+ * MRTR_ERR_BUFFER_TOO_SMALL; error details such as the offset of
+ * mrtr_json_validate, the reason of mrtr_unseal, the RPC error event of
+ * mrtr_run).
+ *
+ * Objects (calls, tasks, SSE decoders, sealers) live in caller memory
+ * aligned to MRTR_WORKSPACE_ALIGN: size it with the _workspace_size (or
+ * _size) function, start it with _init; the handle is the workspace's
+ * address. Do not move or copy a workspace in use, nor use one object from
+ * two threads at once. Views an object hands out stay valid until the next
+ * call that mutates it.
  * NULL, misaligned, oversized or overlapping arguments give a status, never
  * a crash. Strings are UTF-8 mrtr_str (pointer + length, not
  * NUL-terminated). Nothing allocates; no globals, no threads, no I/O.
@@ -1666,6 +1675,13 @@ typedef struct mrtr_server_request {
    */
   struct mrtr_str meta;
   /**
+   * `io.modelcontextprotocol/protocolVersion` token, when sent (always
+   * `"2026-07-28"`: another revision fails the parse with `-32022`).
+   * Compare an HTTP `MCP-Protocol-Version` header with it (`-32020` when
+   * they differ).
+   */
+  struct mrtr_str protocol_version;
+  /**
    * `clientInfo.name` token, when sent.
    */
   struct mrtr_str client_name;
@@ -3033,9 +3049,8 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
  * protocol version and the client's capabilities on core requests
  * (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
  * members, unique members, a bounded `inputResponses`. Writes the views to
- * `*out` (for a request; `kind` tells notifications and responses apart).
- * For `tools/call` and `prompts/get` with a `name` whose method is named in
- * `method_json`... see `mrtr_server_request`.
+ * `*out` (for a request; `kind` tells notifications and responses apart;
+ * see `mrtr_server_request` for the members).
  *
  * Returns `MRTR_OK`; on a message that cannot be served (answer it with
  * `mrtr_server_write_request_error`; `*out_error`, when not NULL, says

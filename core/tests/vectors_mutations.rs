@@ -104,7 +104,7 @@ fn exercise(bytes: &[u8]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 8 } else { 100_000 }, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
     fn mutated_vectors_never_panic(pick in any::<prop::sample::Index>(), muts in prop::collection::vec(mutation(), 1..4)) {
         let c = corpus();

@@ -62,7 +62,7 @@ struct transport {
     uint8_t *body; /* an application/json body being received */
     size_t body_len;
     int body_too_large;
-    int events_failed;     /* SSE events the decoder refused (too large, ...) */
+    int events_failed;     /* SSE events the decoder refused (not UTF-8) */
     int queue_overflow;
     char content_type[128];
     void *sse_ws;
@@ -406,7 +406,14 @@ static int sse_feed(transport *tp, const uint8_t *p, size_t n) {
         struct mrtr_sse_event ev;
         size_t consumed = 0;
         enum mrtr_status st = mrtr_sse_feed(tp->sse, p, n, &consumed, &ev);
-        if (st == MRTR_ERR_LIMIT_EXCEEDED || st == MRTR_ERR_INVALID_UTF8) {
+        if (st == MRTR_ERR_LIMIT_EXCEEDED) {
+            /* An event over the message limit: the server broke the size
+             * contract on our stream. Stop here instead of skipping to the
+             * event's end, which a hostile server need never send (the
+             * decoder's memory is bounded, the time to drain is not). */
+            set_err(tp, "SSE event over the %zu-byte message limit", tp->max_message);
+            return -1;
+        } else if (st == MRTR_ERR_INVALID_UTF8) {
             tp->events_failed++; /* that event is skipped; the stream goes on */
         } else if (st != MRTR_OK) {
             set_err(tp, "SSE decoder: %s", mrtr_status_str(st));
@@ -593,7 +600,7 @@ static int http_send(transport *tp, const uint8_t *msg, size_t len) {
         }
         if (tp->qlen == 0) {
             set_err(tp, "HTTP %ld with no JSON-RPC message%s", status,
-                    tp->events_failed > 0 ? " (events over the size limit were skipped)" : "");
+                    tp->events_failed > 0 ? " (events that were not UTF-8 were skipped)" : "");
         }
         break;
     }
@@ -606,7 +613,7 @@ static int http_next(transport *tp, const uint8_t **msg, size_t *len) {
     if (tp->qhead == tp->qlen) {
         if (tp->err[0] == '\0') {
             set_err(tp, "the HTTP response carried no further message%s",
-                    tp->events_failed > 0 ? " (events over the size limit were skipped)" : "");
+                    tp->events_failed > 0 ? " (events that were not UTF-8 were skipped)" : "");
         }
         return -1;
     }

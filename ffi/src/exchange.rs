@@ -909,3 +909,178 @@ pub(crate) fn failure(
     out.write(f);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mrtr_core::json::{Error as JsonError, ErrorKind};
+    use mrtr_core::wire::{EnvelopeError, Violation};
+    use mrtr_status as S;
+
+    fn every_error() -> std::vec::Vec<(CallError, mrtr_status)> {
+        let j = JsonError {
+            kind: ErrorKind::UnexpectedByte,
+            offset: 3,
+        };
+        std::vec![
+            (CallError::BadLimits, S::MRTR_ERR_INVALID_ARGUMENT),
+            (
+                CallError::WorkspaceTooSmall { needed: 9 },
+                S::MRTR_ERR_WORKSPACE_TOO_SMALL
+            ),
+            (CallError::NotInitialized, S::MRTR_ERR_INVALID_ARGUMENT),
+            (
+                CallError::BadParams(ParamsError::NotJson(j)),
+                S::MRTR_ERR_JSON
+            ),
+            (
+                CallError::BadParams(ParamsError::MissingTarget),
+                S::MRTR_ERR_INVALID_ARGUMENT
+            ),
+            (
+                CallError::ParamsTooLarge {
+                    needed: 2,
+                    limit: 1
+                },
+                S::MRTR_ERR_LIMIT_EXCEEDED
+            ),
+            (CallError::WrongState(Phase::Done), S::MRTR_ERR_WRONG_STATE),
+            (
+                CallError::IdNotFresh { id: 1, last: 1 },
+                S::MRTR_ERR_INVALID_ARGUMENT
+            ),
+            (
+                CallError::IdOutOfRange(i64::MAX),
+                S::MRTR_ERR_INVALID_ARGUMENT
+            ),
+            (
+                CallError::BufferTooSmall { needed: 4 },
+                S::MRTR_ERR_BUFFER_TOO_SMALL
+            ),
+            (
+                CallError::Unanswered { index: 0 },
+                S::MRTR_ERR_UNANSWERED_INPUT
+            ),
+            (CallError::UnknownKey, S::MRTR_ERR_NOT_FOUND),
+            (
+                CallError::AlreadyAnswered { index: 0 },
+                S::MRTR_ERR_WRONG_STATE
+            ),
+            (
+                CallError::BadAnswer {
+                    index: 0,
+                    error: AnswerError::NotJson(j),
+                },
+                S::MRTR_ERR_JSON,
+            ),
+            (
+                CallError::BadAnswer {
+                    index: 0,
+                    error: AnswerError::Wrapped,
+                },
+                S::MRTR_ERR_INVALID_VALUE,
+            ),
+            (
+                CallError::AnswersTooLarge {
+                    needed: 2,
+                    limit: 1
+                },
+                S::MRTR_ERR_LIMIT_EXCEEDED
+            ),
+            (CallError::Malformed(WireError::Json(j)), S::MRTR_ERR_JSON),
+            (
+                CallError::Malformed(WireError::Envelope(EnvelopeError::BadId)),
+                S::MRTR_ERR_ENVELOPE,
+            ),
+            (
+                CallError::Protocol(Violation::UndeclaredCapability),
+                S::MRTR_ERR_UNDECLARED_CAPABILITY,
+            ),
+            (
+                CallError::Protocol(Violation::BadTask),
+                S::MRTR_ERR_PROTOCOL_VIOLATION
+            ),
+            (
+                CallError::InputsTooLarge {
+                    needed: 2,
+                    limit: 1
+                },
+                S::MRTR_ERR_LIMIT_EXCEEDED
+            ),
+            (
+                CallError::StateTooLarge {
+                    needed: 2,
+                    limit: 1
+                },
+                S::MRTR_ERR_LIMIT_EXCEEDED
+            ),
+            (
+                CallError::TooManyRounds { limit: 10 },
+                S::MRTR_ERR_ROUND_CAP
+            ),
+            (
+                CallError::TooManyStateOnlyRounds { limit: 3 },
+                S::MRTR_ERR_ROUND_CAP
+            ),
+            (CallError::TooManyPolls { limit: 5 }, S::MRTR_ERR_ROUND_CAP),
+            (
+                CallError::AnsweredWithError { index: 1, code: -7 },
+                S::MRTR_ERR_ABORTED
+            ),
+            (
+                CallError::BadSave(SaveError::Version(9)),
+                S::MRTR_ERR_UNSUPPORTED_VERSION
+            ),
+            (
+                CallError::BadSave(SaveError::Decode),
+                S::MRTR_ERR_INVALID_ARGUMENT
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_call_error_has_its_status() {
+        for (e, s) in every_error() {
+            assert_eq!(status_of(&e), s, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn failure_records_exist_exactly_for_terminal_errors() {
+        for (e, s) in every_error() {
+            let f = failure_of(&e);
+            assert_eq!(f.is_some(), e.is_terminal(), "{e:?}");
+            if let Some(f) = f {
+                assert_eq!(f.status, s);
+                // SAFETY: `reason` is a static NUL-terminated string.
+                let reason = unsafe { CStr::from_ptr(f.reason) };
+                assert!(!reason.to_bytes().is_empty(), "{e:?}");
+            }
+        }
+        let f = failure_of(&CallError::Malformed(WireError::Json(JsonError {
+            kind: ErrorKind::TooDeep,
+            offset: 32,
+        })))
+        .unwrap();
+        assert_eq!(
+            (f.kind, f.offset, f.status),
+            (
+                mrtr_failure_kind::MRTR_FAILURE_JSON,
+                32,
+                S::MRTR_ERR_LIMIT_EXCEEDED
+            )
+        );
+        let f = failure_of(&CallError::AnsweredWithError { index: 2, code: -9 }).unwrap();
+        assert_eq!((f.index, f.code), (2, -9));
+    }
+
+    #[test]
+    fn capability_bits_round_trip_and_unknown_bits_are_refused() {
+        assert_eq!(caps_from_bits(0), Ok(ClientCapabilities::default()));
+        assert_eq!(caps_from_bits(MRTR_CAP_ALL), Ok(ClientCapabilities::ALL));
+        let tools_only = caps_from_bits(MRTR_CAP_SAMPLING_TOOLS).unwrap();
+        assert!(tools_only.sampling && tools_only.sampling_tools && !tools_only.roots);
+        assert_eq!(caps_from_bits(1 << 7), Err(S::MRTR_ERR_INVALID_ARGUMENT));
+        assert_eq!(caps_from_bits(u32::MAX), Err(S::MRTR_ERR_INVALID_ARGUMENT));
+    }
+}

@@ -10,7 +10,10 @@
 //! - every fallible function returns [`mrtr_status`] (`MRTR_OK` = 0);
 //! - out-params are written only on success, except where a function names
 //!   one written on a specific failure (the needed size on
-//!   `MRTR_ERR_BUFFER_TOO_SMALL`, the error offset of `mrtr_json_validate`);
+//!   `MRTR_ERR_BUFFER_TOO_SMALL`, error details such as the offset of
+//!   `mrtr_json_validate` or the reason of `mrtr_unseal`);
+//! - objects live in caller memory (`crate::object`): no `_free`, and every
+//!   handle is checked (magic word, own address) before it is used;
 //! - NULL, misaligned, oversized or overlapping arguments give a status,
 //!   never a crash; all pointer handling goes through the `abi` module;
 //! - no allocation, no globals, no thread-locals, no I/O: the crate is
@@ -42,6 +45,7 @@ pub mod info;
 pub mod json;
 #[cfg(any(feature = "client", feature = "server"))]
 mod names;
+#[cfg(any(feature = "client", feature = "seal"))]
 pub mod object;
 #[cfg(feature = "client")]
 pub mod run;

@@ -6,7 +6,9 @@
 use core::ffi::CStr;
 
 use mrtr_core::json::ErrorKind;
-use mrtr_core::wire::{EnvelopeError, Violation, WireError};
+use mrtr_core::wire::EnvelopeError;
+#[cfg(feature = "client")]
+use mrtr_core::wire::{Violation, WireError};
 
 /// The name of a JSON error kind.
 pub(crate) fn json_kind(k: ErrorKind) -> &'static CStr {
@@ -44,11 +46,13 @@ pub(crate) fn envelope(e: EnvelopeError) -> &'static CStr {
 }
 
 /// The name of an MRTR rule breach.
+#[cfg(feature = "client")]
 pub(crate) fn violation(v: Violation) -> &'static CStr {
     use Violation as V;
     match v {
         V::InputRequiredWithoutFields => c"InputRequiredWithoutFields",
         V::UnknownResultType => c"UnknownResultType",
+        V::DuplicateResultMember => c"DuplicateResultMember",
         V::InputRequiredNotAllowed => c"InputRequiredNotAllowed",
         V::MissingResultType => c"MissingResultType",
         V::BadInputRequests => c"BadInputRequests",
@@ -72,6 +76,7 @@ pub(crate) fn violation(v: Violation) -> &'static CStr {
 }
 
 /// The name of the detail of a wire error.
+#[cfg(feature = "client")]
 pub(crate) fn wire(e: WireError) -> &'static CStr {
     match e {
         WireError::Json(j) => json_kind(j.kind),

@@ -57,6 +57,8 @@ pub(crate) fn workspace_size<T>(region: usize) -> Option<usize> {
 }
 
 /// A live object: its value, and (raw) its byte region.
+// A sealer has no region: a seal-only build never reads it.
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
 pub(crate) struct Obj<'a, T> {
     rec: &'a mut Record<T>,
     region_ptr: *mut u8,
@@ -64,6 +66,7 @@ pub(crate) struct Obj<'a, T> {
     span: Span,
 }
 
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
 impl<'a, T> Obj<'a, T> {
     /// The whole workspace, for overlap checks against other arguments.
     pub(crate) fn span(&self) -> Span {
@@ -225,18 +228,25 @@ pub(crate) unsafe fn attach<'a, T>(
 /// version, little endian).
 pub(crate) mod magic {
     /// `mrtr_call`.
+    #[cfg(feature = "client")]
     pub(crate) const CALL: u64 = u64::from_le_bytes(*b"mrtrCAL1");
     /// `mrtr_task`.
+    #[cfg(feature = "client")]
     pub(crate) const TASK: u64 = u64::from_le_bytes(*b"mrtrTSK1");
     /// `mrtr_sse_decoder`.
+    #[cfg(feature = "client")]
     pub(crate) const SSE: u64 = u64::from_le_bytes(*b"mrtrSSE1");
     /// `mrtr_sealer`.
+    #[cfg(feature = "seal")]
     pub(crate) const SEALER: u64 = u64::from_le_bytes(*b"mrtrSEA1");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const TEST_A: u64 = u64::from_le_bytes(*b"mrtrTSTA");
+    const TEST_B: u64 = u64::from_le_bytes(*b"mrtrTSTB");
 
     #[repr(C, align(8))]
     struct Ws([u8; 128]);
@@ -250,17 +260,17 @@ mod tests {
         assert_eq!(*obj.value(), 7);
         // Not active yet: attach refuses.
         // SAFETY: the header words are readable.
-        let r = unsafe { attach::<u32>(p, magic::CALL) };
+        let r = unsafe { attach::<u32>(p, TEST_A) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
-        obj.activate(magic::CALL);
+        obj.activate(TEST_A);
         // SAFETY: live object of this type.
-        let mut again = unsafe { attach::<u32>(p, magic::CALL) }.unwrap();
+        let mut again = unsafe { attach::<u32>(p, TEST_A) }.unwrap();
         assert_eq!(*again.value(), 7);
         let (_, region) = again.split();
         assert_eq!(region.len(), 128 - record_size::<u32>());
         // Another type's magic is refused.
         // SAFETY: the header words are readable.
-        let r = unsafe { attach::<u32>(p, magic::TASK) };
+        let r = unsafe { attach::<u32>(p, TEST_B) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
     }
 
@@ -271,10 +281,10 @@ mod tests {
         // SAFETY: `ws` is live, aligned and not otherwise borrowed.
         unsafe { init::<u32>(p, 128, 0, 1, &[]) }
             .unwrap()
-            .activate(magic::CALL);
+            .activate(TEST_A);
         let copy = Ws(ws.0);
         // SAFETY: the header words are readable.
-        let r = unsafe { attach::<u32>(copy.0.as_ptr(), magic::CALL) };
+        let r = unsafe { attach::<u32>(copy.0.as_ptr(), TEST_A) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
     }
 

@@ -228,6 +228,11 @@ pub struct mrtr_server_request {
     pub params: mrtr_str,
     /// `params._meta`, raw.
     pub meta: mrtr_str,
+    /// `io.modelcontextprotocol/protocolVersion` token, when sent (always
+    /// `"2026-07-28"`: another revision fails the parse with `-32022`).
+    /// Compare an HTTP `MCP-Protocol-Version` header with it (`-32020` when
+    /// they differ).
+    pub protocol_version: mrtr_str,
     /// `clientInfo.name` token, when sent.
     pub client_name: mrtr_str,
     /// `clientInfo.version` token, when sent.
@@ -376,6 +381,7 @@ fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
         client_caps: caps_bits(&req.client_capabilities()),
         params: raw(req.params),
         meta: raw(meta.map(|m| m.raw)),
+        protocol_version: token(meta.and_then(|m| m.protocol_version)),
         client_name: token(info.map(|i| i.name)),
         client_version: token(info.map(|i| i.version)),
         name: token(req.name),
@@ -394,9 +400,8 @@ fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
 /// protocol version and the client's capabilities on core requests
 /// (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
 /// members, unique members, a bounded `inputResponses`. Writes the views to
-/// `*out` (for a request; `kind` tells notifications and responses apart).
-/// For `tools/call` and `prompts/get` with a `name` whose method is named in
-/// `method_json`... see `mrtr_server_request`.
+/// `*out` (for a request; `kind` tells notifications and responses apart;
+/// see `mrtr_server_request` for the members).
 ///
 /// Returns `MRTR_OK`; on a message that cannot be served (answer it with
 /// `mrtr_server_write_request_error`; `*out_error`, when not NULL, says
@@ -478,6 +483,7 @@ fn empty_request(kind: mrtr_incoming_kind) -> mrtr_server_request {
         client_caps: 0,
         params: mrtr_str::EMPTY,
         meta: mrtr_str::EMPTY,
+        protocol_version: mrtr_str::EMPTY,
         client_name: mrtr_str::EMPTY,
         client_version: mrtr_str::EMPTY,
         name: mrtr_str::EMPTY,

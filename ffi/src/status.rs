@@ -232,6 +232,7 @@ impl From<Violation> for mrtr_status {
             V::TooManyInputRequests => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
             V::InputRequiredWithoutFields
             | V::UnknownResultType
+            | V::DuplicateResultMember
             | V::InputRequiredNotAllowed
             | V::MissingResultType
             | V::BadInputRequests

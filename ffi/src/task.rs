@@ -475,12 +475,17 @@ pub unsafe extern "C" fn mrtr_task_next_id(
     // SAFETY: forwarded contract.
     status_of_result(unsafe {
         with_task(task, |t, ws, first| {
+            let out = Out::required(out_id)?;
+            if out.span().overlaps(ws) {
+                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+            }
             let next = t
                 .last_id()
                 .map_or(Some(first), |l| l.checked_add(1))
                 .filter(|id| *id <= MAX_SAFE_ID)
                 .ok_or(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED)?;
-            put(out_id, ws, next)
+            out.write(next);
+            Ok(())
         })
     })
 }
@@ -756,12 +761,17 @@ pub unsafe extern "C" fn mrtr_task_result(
     // SAFETY: forwarded contract.
     status_of_result(unsafe {
         with_task(task, |t, ws, _| {
+            let out = Out::required(out)?;
+            if out.span().overlaps(ws) {
+                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+            }
             let fed = in_bytes(fed, fed_len)?;
             if t.state() != mrtr_core::client::Phase::Done {
                 return Err(mrtr_status::MRTR_ERR_WRONG_STATE);
             }
             let r = t.result(fed).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
-            put(out, ws, mrtr_str::of_bytes(r))
+            out.write(mrtr_str::of_bytes(r));
+            Ok(())
         })
     })
 }

@@ -52,6 +52,7 @@ pub struct mrtr_span {
     pub len: usize,
 }
 
+#[cfg(feature = "client")]
 impl mrtr_span {
     /// The span of `part`, a sub-slice of `base`; `{0, 0}` if it is not one
     /// (addresses are only compared, never dereferenced).
@@ -79,6 +80,7 @@ impl mrtr_span {
     }
 }
 
+#[cfg(any(feature = "client", feature = "server"))]
 impl mrtr_str {
     /// A view of bytes known to be UTF-8 (JSON text the core validated).
     pub(crate) fn of_bytes(b: &[u8]) -> mrtr_str {

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the shared server_response vectors (tests/vectors/) as a C table.
+"""Writes the shared vectors (tests/vectors/) as C tables: every
+server_response vector for a client call, every client_request vector for
+the server parser.
 
 Usage: gen_vectors.py VECTOR_DIR OUTPUT_HEADER
 
@@ -61,11 +63,72 @@ def c_str(s):
     ) + '"'
 
 
+def message_bytes(v):
+    """The bytes a vector feeds (and the call id its message names)."""
+    call_id = 1
+    if "message" in v:
+        msg = v["message"]
+        if isinstance(msg, dict) and "id" in msg:
+            if isinstance(msg["id"], str) and v["direction"] == "server_response":
+                msg = dict(msg)
+                msg["id"] = 1
+            elif isinstance(msg["id"], int) and not isinstance(msg["id"], bool):
+                if abs(msg["id"]) <= (1 << 53) - 1:
+                    call_id = msg["id"]
+        return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), call_id
+    if "message_text" in v:
+        return v["message_text"].encode("utf-8"), call_id
+    return base64.b64decode(v["message_base64"]), call_id
+
+
+def text_entry(arrays, name, value):
+    """A `struct vector_text` initializer for an optional string."""
+    if value is None:
+        return "{NULL, 0, 0}"
+    b = value.encode("utf-8")
+    arrays.append(f"static const uint8_t {name}[] = {c_bytes(b)};")
+    return f"{{{name}, {len(b)}, 1}}"
+
+
+def client_request(i, name, v, arrays):
+    """The C initializer of one client_request vector."""
+    exp = v["expect"]
+    data, _ = message_bytes(v)
+    arrays.append(f"static const uint8_t R{i}_BYTES[] = {c_bytes(data)};")
+    responses = exp.get("inputResponses", []) if exp["outcome"] == "request" else []
+    keys = []
+    for j, r in enumerate(responses):
+        keys.append(text_entry(arrays, f"R{i}_K{j}", r["key"]))
+    arrays.append(
+        f"static const struct vector_text R{i}_KEYS[] = {{{','.join(keys) or '{NULL, 0, 0}'}}};"
+    )
+    req = exp["outcome"] == "request"
+    return "{" + ", ".join([
+        c_str(name),
+        f"R{i}_BYTES",
+        str(len(data)),
+        "1" if req else "4",
+        c_str(exp.get("error", "")),
+        text_entry(arrays, f"R{i}_METHOD", exp.get("method") if req else None),
+        "1" if exp.get("hasRequestState") else "0",
+        str(len(responses)),
+        f"R{i}_KEYS",
+        c_str("".join("W" if r["shape"] == "wrapped" else "B" for r in responses)),
+        text_entry(arrays, f"R{i}_VERSION", exp.get("protocolVersion") if req else None),
+        text_entry(arrays, f"R{i}_NAME", exp.get("name")),
+        text_entry(arrays, f"R{i}_URI", exp.get("uri")),
+        text_entry(arrays, f"R{i}_TASK", exp.get("taskId")),
+    ]) + "}"
+
+
 def main():
     src, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-    arrays, entries, skipped = [], [], []
+    arrays, entries, skipped, requests = [], [], [], []
     for i, path in enumerate(sorted(src.glob("*/*.json"))):
         v = json.loads(path.read_text(encoding="utf-8"))
+        if v["direction"] == "client_request":
+            requests.append(client_request(i, f"{path.parent.name}/{path.stem}", v, arrays))
+            continue
         if v["direction"] != "server_response":
             continue
         name = f"{path.parent.name}/{path.stem}"
@@ -80,21 +143,7 @@ def main():
                 skipped.append((name, f"method {method} is not a call"))
                 continue
             method = "tools/call"
-        call_id = 1
-        if "message" in v:
-            msg = v["message"]
-            if isinstance(msg, dict) and "id" in msg:
-                if isinstance(msg["id"], str):
-                    msg = dict(msg)
-                    msg["id"] = 1
-                elif isinstance(msg["id"], int) and not isinstance(msg["id"], bool):
-                    if abs(msg["id"]) <= (1 << 53) - 1:
-                        call_id = msg["id"]
-            data = json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        elif "message_text" in v:
-            data = v["message_text"].encode("utf-8")
-        else:
-            data = base64.b64decode(v["message_base64"])
+        data, call_id = message_bytes(v)
         arrays.append(f"static const uint8_t V{i}_BYTES[] = {c_bytes(data)};")
         inputs = exp.get("inputs", []) if exp["outcome"] == "input_required" else []
         keys = [x["key"].encode("utf-8") for x in inputs]
@@ -151,6 +200,14 @@ def main():
         "    const uint8_t *message; size_t message_len;",
         "};",
         "struct vector_skip { const char *name; const char *why; };",
+        "struct vector_text { const uint8_t *bytes; size_t len; int present; };",
+        "struct request_vector {",
+        "    const char *name; const uint8_t *bytes; size_t len;",
+        "    int outcome; /* 1 request, 4 invalid */ const char *error;",
+        "    struct vector_text method; int has_state;",
+        "    size_t responses; const struct vector_text *keys; const char *shapes;",
+        "    struct vector_text version, target_name, uri, task_id;",
+        "};",
         *arrays,
         "static const struct vector VECTORS[] = {",
         ",\n".join(entries),
@@ -159,10 +216,16 @@ def main():
         ",\n".join(f"{{{c_str(n)}, {c_str(w)}}}" for n, w in skipped) or '{"", ""}',
         "};",
         f"#define VECTORS_SKIPPED_COUNT {len(skipped)}",
+        "static const struct request_vector REQUEST_VECTORS[] = {",
+        ",\n".join(requests),
+        "};",
         "",
     ]
     out.write_text("\n".join(lines), encoding="utf-8")
-    print(f"gen_vectors: {len(entries)} vectors, {len(skipped)} skipped -> {out}")
+    print(
+        f"gen_vectors: {len(entries)} server_response vectors ({len(skipped)} skipped), "
+        f"{len(requests)} client_request vectors -> {out}"
+    )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,16 @@ typedef mrtr_status validate_fn(const uint8_t *, size_t, size_t, size_t *);
 version_fn *const header_check_version = mrtr_version;
 validate_fn *const header_check_validate = mrtr_json_validate;
 
+static_assert(MRTR_WORKSPACE_ALIGN == 8, "workspaces are 8-aligned");
+static_assert(sizeof(mrtr_span) == 2 * sizeof(size_t), "mrtr_span is offset+len");
+
+int header_check_objects() {
+    mrtr_call_limits l;
+    size_t n = 0;
+    if (mrtr_call_limits_default(&l) != MRTR_OK) return 1;
+    return mrtr_call_workspace_size(&l, &n) == MRTR_OK ? 0 : 1;
+}
+
 int header_check_main() {
     mrtr_str s = {"x", 1};
     size_t n = 0;

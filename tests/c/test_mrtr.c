@@ -521,6 +521,7 @@ int main(void) {
     suite_helpers();
     suite_seal();
     suite_server();
+    suite_misuse();
     suite_vectors();
     return harness_finish();
 }

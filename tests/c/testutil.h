@@ -61,6 +61,7 @@ void suite_task(void);
 void suite_helpers(void);
 void suite_seal(void);
 void suite_server(void);
+void suite_misuse(void);
 void suite_vectors(void);
 
 #endif /* MRTR_TESTUTIL_H */

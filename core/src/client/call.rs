@@ -141,16 +141,20 @@ impl Default for CallLimits {
 }
 
 impl CallLimits {
-    fn layout(&self) -> Result<Layout, CallError> {
-        exchange::check_wire_limits(&self.wire)?;
-        Layout::new(
+    const fn layout(&self) -> Result<Layout, CallError> {
+        if let Err(e) = exchange::check_wire_limits(&self.wire) {
+            return Err(e);
+        }
+        match Layout::new(
             self.max_params_bytes,
             self.max_inputs_bytes,
             self.max_state_bytes,
             self.max_answers_bytes,
             self.wire.max_input_requests,
-        )
-        .ok_or(CallError::BadLimits)
+        ) {
+            Some(layout) => Ok(layout),
+            None => Err(CallError::BadLimits),
+        }
     }
 
     fn ex(&self) -> ExLimits {
@@ -676,9 +680,13 @@ impl<'w> Call<'w> {
     /// bounds plus 23 bytes per possible input key (index and answer
     /// bookkeeping). With the defaults: 54,720 bytes. Saturates to
     /// `usize::MAX` for limits that cannot be laid out; `init` refuses those
-    /// with [`CallError::BadLimits`].
-    pub fn workspace_size(limits: &CallLimits) -> usize {
-        limits.layout().map_or(usize::MAX, |l| l.total)
+    /// with [`CallError::BadLimits`]. A `const fn`, so firmware can size a
+    /// `static` workspace at compile time from `const` limits.
+    pub const fn workspace_size(limits: &CallLimits) -> usize {
+        match limits.layout() {
+            Ok(layout) => layout.total,
+            Err(_) => usize::MAX,
+        }
     }
 
     /// Starts a call: checks the limits and the workspace size, validates and

@@ -74,45 +74,69 @@ pub(crate) struct Layout {
 impl Layout {
     /// Lays the regions out back to back; `None` on arithmetic overflow or
     /// a region larger than `u32::MAX` (offsets are stored in 32 bits).
-    pub fn new(
+    /// `const` for the `workspace_size` functions.
+    pub const fn new(
         head: usize,
         inputs: usize,
         state: usize,
         answers: usize,
         max_inputs: usize,
     ) -> Option<Layout> {
-        let answers = answers.checked_add(ANSWER_HEADER.checked_mul(max_inputs)?)?;
-        let index = INDEX_ENTRY.checked_mul(max_inputs)?;
+        let Some(answer_headers) = ANSWER_HEADER.checked_mul(max_inputs) else {
+            return None;
+        };
+        let Some(answers) = answers.checked_add(answer_headers) else {
+            return None;
+        };
+        let Some(index) = INDEX_ENTRY.checked_mul(max_inputs) else {
+            return None;
+        };
         let limit = u32::MAX as usize;
         if head > limit || inputs > limit || state > limit || answers > limit {
             return None;
         }
-        let mut start = 0usize;
-        let mut next = |len: usize| -> Option<Region> {
-            let r = Region { start, len };
-            start = start.checked_add(len)?;
-            Some(r)
+        // Region starts are running sums; `checked_add` keeps each in range.
+        let inputs_start = head;
+        let Some(index_start) = inputs_start.checked_add(inputs) else {
+            return None;
         };
-        let (head, inputs, index, state, answers) = (
-            next(head)?,
-            next(inputs)?,
-            next(index)?,
-            next(state)?,
-            next(answers)?,
-        );
+        let Some(state_start) = index_start.checked_add(index) else {
+            return None;
+        };
+        let Some(answers_start) = state_start.checked_add(state) else {
+            return None;
+        };
+        let Some(total) = answers_start.checked_add(answers) else {
+            return None;
+        };
         Some(Layout {
-            head,
-            inputs,
-            index,
-            state,
-            answers,
-            total: start,
+            head: Region {
+                start: 0,
+                len: head,
+            },
+            inputs: Region {
+                start: inputs_start,
+                len: inputs,
+            },
+            index: Region {
+                start: index_start,
+                len: index,
+            },
+            state: Region {
+                start: state_start,
+                len: state,
+            },
+            answers: Region {
+                start: answers_start,
+                len: answers,
+            },
+            total,
         })
     }
 }
 
 /// Checks the wire limits a call depends on.
-pub(crate) fn check_wire_limits(wire: &WireLimits) -> Result<(), CallError> {
+pub(crate) const fn check_wire_limits(wire: &WireLimits) -> Result<(), CallError> {
     if wire.max_input_requests == 0
         || wire.max_input_requests > MAX_INPUT_REQUESTS_LIMIT
         || wire.max_key_bytes == 0

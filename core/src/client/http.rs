@@ -310,7 +310,9 @@ impl<'a> RequestHeaders<'a> {
         let buf = buf
             .get_mut(..needed)
             .ok_or(HttpError::BufferTooSmall { needed })?;
-        let (m, n) = buf.split_at_mut(self.method_len());
+        let (m, n) = buf
+            .split_at_mut_checked(self.method_len())
+            .ok_or(HttpError::BufferTooSmall { needed })?;
         // The method was checked to be visible ASCII: copied as it is.
         m.iter_mut()
             .zip(self.method.bytes())

@@ -44,8 +44,9 @@ use crate::wire::{parse_message, Message, WireError, WireLimits};
 pub const MAX_EVENT_TYPE_BYTES: usize = 64;
 /// Maximum length of an `id` field value, in bytes. Ids are echoed in the
 /// `Last-Event-ID` header on reconnection; MCP SDKs use ids well under 100
-/// bytes. A longer id fails its event with [`SseError::EventIdTooLong`] and
-/// leaves the last event ID unchanged.
+/// bytes. A longer id fails its event with [`SseError::EventIdTooLong`] at
+/// the end of its line and leaves the last event ID unchanged (an id
+/// containing NUL is ignored, as the standard says, however long).
 pub const MAX_EVENT_ID_BYTES: usize = 256;
 /// A suggested data buffer size: the default maximum JSON message size of
 /// the reader, so any message the wire layer accepts fits in one event.
@@ -136,7 +137,9 @@ impl<const N: usize> Inline<N> {
     /// Appends `src`; false (nothing stored) if it does not fit.
     fn push(&mut self, src: &[u8]) -> bool {
         let end = self.len.saturating_add(src.len());
-        match self.bytes.get_mut(self.len..end) {
+        // A length the compiler sees equal to `src`'s: no panic path.
+        let rest = self.bytes.get_mut(self.len..);
+        match rest.and_then(|r| r.get_mut(..src.len())) {
             Some(dst) => {
                 dst.copy_from_slice(src);
                 self.len = end;
@@ -197,6 +200,11 @@ pub struct SseDecoder<'b> {
     /// committed (no NUL, not too long).
     id_line: Inline<MAX_EVENT_ID_BYTES>,
     id_line_ok: bool,
+    /// The `id` line being read outgrew its limit. Decided at the line end,
+    /// not when the limit is met: a NUL later in the line makes the standard
+    /// ignore the id, and whether the NUL or the limit comes first must not
+    /// depend on how the stream was split.
+    id_line_too_long: bool,
     /// The event source's "last event ID string", committed at dispatch.
     last_event_id: Inline<MAX_EVENT_ID_BYTES>,
     retry_value: u64,
@@ -229,6 +237,7 @@ impl<'b> SseDecoder<'b> {
             id_buffer: Inline::EMPTY,
             id_line: Inline::EMPTY,
             id_line_ok: false,
+            id_line_too_long: false,
             last_event_id: Inline::EMPTY,
             retry_value: 0,
             retry_digits: false,
@@ -345,7 +354,9 @@ impl<'b> SseDecoder<'b> {
             return None;
         }
         let end = self.data_len.saturating_add(bytes.len());
-        match self.data.get_mut(self.data_len..end) {
+        // A length the compiler sees equal to `bytes`'s: no panic path.
+        let rest = self.data.get_mut(self.data_len..);
+        match rest.and_then(|r| r.get_mut(..bytes.len())) {
             Some(dst) => {
                 dst.copy_from_slice(bytes);
                 self.data_len = end;
@@ -420,7 +431,9 @@ impl<'b> SseDecoder<'b> {
                 Line::ValueStart(f) | Line::Value(f) => {
                     self.line = Line::Value(f);
                     // The whole run up to the line end goes at once.
-                    let (value, after) = input.split_at(line_run(input));
+                    let (value, after) = input
+                        .split_at_checked(line_run(input))
+                        .unwrap_or((input, &[]));
                     *input = after;
                     if let Some(e) = self.value_bytes(f, value) {
                         return Step::Error(e);
@@ -460,6 +473,7 @@ impl<'b> SseDecoder<'b> {
             Field::Id => {
                 self.id_line = Inline::EMPTY;
                 self.id_line_ok = true;
+                self.id_line_too_long = false;
             }
             Field::Retry => {
                 self.retry_value = 0;
@@ -488,11 +502,13 @@ impl<'b> SseDecoder<'b> {
                     // The standard ignores an id containing NULL.
                     self.id_line_ok = false;
                     None
-                } else if self.id_line.push(value) {
-                    None
                 } else {
-                    self.id_line_ok = false;
-                    self.fail(SseError::EventIdTooLong)
+                    // Nothing more is stored once the limit is passed (a
+                    // short piece after a long one must not fit in).
+                    if self.id_line_too_long || !self.id_line.push(value) {
+                        self.id_line_too_long = true;
+                    }
+                    None
                 }
             }
             Field::Retry => {
@@ -542,7 +558,11 @@ impl<'b> SseDecoder<'b> {
         self.name = Inline::EMPTY;
         match field {
             Some(Field::Id) if self.id_line_ok => {
-                if core::str::from_utf8(self.id_line.as_bytes()).is_ok() {
+                if self.id_line_too_long {
+                    if let Some(e) = self.fail(SseError::EventIdTooLong) {
+                        return Step::Error(e);
+                    }
+                } else if core::str::from_utf8(self.id_line.as_bytes()).is_ok() {
                     self.id_buffer = self.id_line;
                 } else if let Some(e) = self.fail(SseError::InvalidUtf8) {
                     return Step::Error(e);

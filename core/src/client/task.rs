@@ -99,19 +99,23 @@ impl Default for TaskLimits {
 }
 
 impl TaskLimits {
-    fn layout(&self) -> Result<Layout, CallError> {
-        exchange::check_wire_limits(&self.wire)?;
+    const fn layout(&self) -> Result<Layout, CallError> {
+        if let Err(e) = exchange::check_wire_limits(&self.wire) {
+            return Err(e);
+        }
         if self.min_poll_ms > self.max_poll_ms {
             return Err(CallError::BadLimits);
         }
-        Layout::new(
+        match Layout::new(
             self.max_params_bytes,
             self.max_inputs_bytes,
             self.max_state_bytes,
             self.max_answers_bytes,
             self.wire.max_input_requests,
-        )
-        .ok_or(CallError::BadLimits)
+        ) {
+            Some(layout) => Ok(layout),
+            None => Err(CallError::BadLimits),
+        }
     }
 
     fn ex(&self) -> ExLimits {
@@ -297,9 +301,12 @@ pub struct TaskCall<'w> {
 
 impl<'w> TaskCall<'w> {
     /// Bytes of workspace a task with these limits needs; `usize::MAX` for
-    /// limits that cannot be laid out.
-    pub fn workspace_size(limits: &TaskLimits) -> usize {
-        limits.layout().map_or(usize::MAX, |l| l.total)
+    /// limits that cannot be laid out. A `const fn` (static workspaces).
+    pub const fn workspace_size(limits: &TaskLimits) -> usize {
+        match limits.layout() {
+            Ok(layout) => layout.total,
+            Err(_) => usize::MAX,
+        }
     }
 
     /// Starts following a task. On error `state` is unchanged.

@@ -237,7 +237,9 @@ impl<'a> UrlConsent<'a> {
 
     /// Reads `[userinfo@]host[:port]` starting at byte `at` of the URL.
     fn read_authority(&mut self, authority: &'a str, at: usize) -> Result<(), UrlError> {
-        let (host_port, host_at) = match authority.rfind('@') {
+        // A byte search: `str::rfind` brings core's pattern searcher and its
+        // panic paths; '@' is ASCII, so the index is a char boundary.
+        let (host_port, host_at) = match authority.bytes().rposition(|b| b == b'@') {
             Some(i) => {
                 let userinfo = authority.get(..i).unwrap_or("");
                 check_percent(userinfo, at)?;
@@ -249,7 +251,9 @@ impl<'a> UrlConsent<'a> {
         };
         let (host, port) = if host_port.starts_with('[') {
             let close = host_port.find(']').ok_or(UrlError::BadIpLiteral)?;
-            let (host, after) = host_port.split_at(close + 1);
+            let (host, after) = host_port
+                .split_at_checked(close + 1)
+                .ok_or(UrlError::BadIpLiteral)?;
             let inner = host.get(1..close).unwrap_or("");
             if !is_ipv6(inner) {
                 return Err(UrlError::BadIpLiteral);

@@ -4,9 +4,12 @@
 //! `requestedSchema`, `requestState` byte for byte), open maps (`inputRequests`)
 //! and a hard nesting limit that an attacker cannot turn into stack depth.
 //! serde-json-core 0.7 offers none of these (no raw values, no `deserialize_any`,
-//! recursive skipping, no surrogate pairs), so it is confined to shallow
-//! fixed-shape records on spans this reader has already validated (see
-//! [`crate::wire::task`]).
+//! recursive skipping, no surrogate pairs). It was meant for shallow
+//! fixed-shape records, but every record MRTR reads has a string that must be
+//! echoed as its raw token (task ids, `requestState`) or decoded with
+//! surrogate pairs (messages, names), and [`Object::get_unique`] reads the
+//! few scalar fields in one walk; so the crate is not a dependency. serde
+//! itself is used, through postcard, for the sealed claims and saved calls.
 //!
 //! Model: [`parse`] validates a whole document once, iteratively (an explicit
 //! bit stack, never recursion), against RFC 8259: no trailing commas, no leading

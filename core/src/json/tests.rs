@@ -414,7 +414,7 @@ mod properties {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 100_000, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 8 } else { 100_000 }, ..ProptestConfig::default() })]
         #[test]
         fn random_bytes_never_panic_and_agree_with_serde_json(bytes in prop::collection::vec(any::<u8>(), 0..48)) {
             check_against_serde(&bytes);
@@ -422,7 +422,7 @@ mod properties {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 8 } else { 20_000 }, ..ProptestConfig::default() })]
         #[test]
         fn generated_documents_parse_to_the_same_tree(doc in json_text()) {
             check_against_serde(doc.as_bytes());

@@ -61,7 +61,11 @@ impl<'a> Writer<'a> {
     /// in context).
     pub fn raw(&mut self, bytes: &[u8]) -> &mut Self {
         let end = self.len.saturating_add(bytes.len());
-        if let Some(dst) = self.buf.get_mut(self.len..end) {
+        // `..bytes.len()` of the rest: a length the compiler can see equals
+        // the source's, so no length-mismatch panic path is emitted (a
+        // `len..end` range with a saturating `end` left one per call site).
+        let rest = self.buf.get_mut(self.len..);
+        if let Some(dst) = rest.and_then(|r| r.get_mut(..bytes.len())) {
             dst.copy_from_slice(bytes);
         }
         self.len = end;

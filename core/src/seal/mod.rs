@@ -608,7 +608,11 @@ impl Sealer {
                 max: self.config.max_token_bytes,
             });
         };
-        tag_out.copy_from_slice(tag.as_slice());
+        // Both are TAG_BYTES long; a zip copies without a length-mismatch
+        // panic path.
+        for (dst, src) in tag_out.iter_mut().zip(tag.as_slice()) {
+            *dst = *src;
+        }
 
         if !base64::encode_in_place(out, bin_start, TOKEN_PREFIX.len()) {
             // Unreachable: the layout above satisfies the precondition.

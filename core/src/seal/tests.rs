@@ -974,7 +974,7 @@ fn every_failure_maps_to_one_wire_error() {
 // Fuzzing
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 512 }))]
 
     #[test]
     fn random_bytes_are_never_accepted(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {
@@ -1193,7 +1193,7 @@ fn messy_str(s: &str, rng: &mut Rng, out: &mut String) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 256 }))]
 
     #[test]
     fn any_spelling_of_a_value_canonicalizes_to_the_reference_form(v in json_value(), seed in 1u64..) {

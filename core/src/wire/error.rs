@@ -118,6 +118,10 @@ pub enum Violation {
     InputRequiredWithoutFields,
     /// `resultType` is not a string or has an unknown value.
     UnknownResultType,
+    /// `resultType`, `inputRequests` or `requestState` occurs twice in one
+    /// result: which copy counts would be the reader's guess, and two
+    /// readers guessing differently is how a smuggled answer gets through.
+    DuplicateResultMember,
     /// `input_required` in answer to a method that cannot carry it.
     InputRequiredNotAllowed,
     /// `inputRequests` (or `requestState`) without `resultType`: a server of

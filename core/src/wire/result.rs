@@ -73,10 +73,10 @@ pub fn classify_result_from<'a>(
     revision: ServerRevision,
     limits: &WireLimits,
 ) -> Result<ResultOutcome<'a>, WireError> {
-    let dup = |_| Violation::BadRequestParams;
+    let dup = |_| Violation::DuplicateResultMember;
     // One pass over the result for the three members.
     let [rt, ir, rs] = result.get_unique_many(["resultType", "inputRequests", "requestState"]);
-    let rt = rt.map_err(|_| Violation::UnknownResultType)?;
+    let rt = rt.map_err(dup)?;
     let ir = ir.map_err(dup)?;
     let rs = rs.map_err(dup)?;
     let kind = match rt {

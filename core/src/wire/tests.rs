@@ -68,6 +68,25 @@ fn spec_example_classifies_as_input_required_with_two_kinds() {
     assert!(need.elicitation_form && need.sampling && !need.roots && !need.elicitation_url);
 }
 
+/// A result that names its kind or its MRTR fields twice is refused as a
+/// duplicate, not read by whichever copy a reader happens to keep (a
+/// hostile server's "input_required" then "complete" must not complete).
+#[test]
+fn duplicate_result_members_are_refused() {
+    for dup in [
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","resultType":"complete","content":[]}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","resultType":"complete"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"a","requestState":"b"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{},"inputRequests":{"k":{"method":"roots/list"}}}}"#,
+    ] {
+        assert_eq!(
+            result_of(dup),
+            Err(WireError::Protocol(Violation::DuplicateResultMember)),
+            "{dup}"
+        );
+    }
+}
+
 #[test]
 fn result_type_rules() {
     let complete = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#;

@@ -470,6 +470,14 @@ impl Demo {
             Ok(Some(t)) => t,
             Err(_) => return Err("token does not decode".to_string()),
         };
+        let max = self.sealer.config().max_token_bytes;
+        if token.len() > max {
+            // Refused before any buffer is sized by the client's token.
+            return Err(format!(
+                "token of {} bytes, the maximum is {max}",
+                token.len()
+            ));
+        }
         let binding =
             state::binding(req).map_err(|e| format!("arguments have no canonical form: {e}"))?;
         let mut scratch = vec![0u8; unseal_scratch_len(token.len())];
@@ -552,6 +560,17 @@ impl Demo {
         let missing = req.client_capabilities().missing(&needed);
         if !missing.is_empty() {
             return self.missing_capability(&req.id, &missing);
+        }
+        if plain.is_some() {
+            if let Err(e) = state::binding(req) {
+                // The state could never be verified on the retry.
+                let ctx = Ctx {
+                    demo: self,
+                    req,
+                    state: None,
+                };
+                return ctx.invalid(&format!("arguments have no canonical form: {}", e.reason()));
+            }
         }
         let token = match plain.map(|p| self.seal(req, caller, &p)).transpose() {
             Ok(t) => t,

@@ -649,3 +649,26 @@ fn empty_arguments_and_no_arguments_bind_alike() {
         "Report on quarterly sales: 3 sections (Summary, Trends, Outlook), compiled over 3 requests."
     );
 }
+
+#[test]
+fn hostile_state_and_arguments() {
+    let h = harness();
+    let caps = all_caps();
+    // A requestState far over the 4 KiB token limit: the frozen error.
+    let huge = format!("m1.{}", "A".repeat(200_000));
+    let r = h.send(&tool_call(
+        1,
+        "generate_report",
+        &json!({}),
+        json!({"requestState": huge}),
+        &caps,
+    ));
+    assert_eq!(text(&r), invalid_state(1));
+    // Arguments with a duplicate key have no canonical form: a flow that
+    // would seal state refuses them rather than mint an unverifiable token.
+    let dup = br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"generate_report","arguments":{"topic":"a","x":1,"x":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    assert_eq!(
+        text(&h.send(dup)),
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"arguments have no canonical form: arguments contain a duplicate object key"}}"#
+    );
+}

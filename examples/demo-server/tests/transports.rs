@@ -253,7 +253,7 @@ fn status_codes_follow_the_error_code() {
     let r = h.post(b"{\"jsonrpc\":", "tools/list", None, &[]);
     assert_eq!(r.status, 400);
     assert!(
-        body(&r).starts_with(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"#),
+        body(&r).starts_with(r#"{"jsonrpc":"2.0","error":{"code":-32700,"#),
         "{}",
         body(&r)
     );
@@ -410,7 +410,7 @@ fn stdio_answers_each_line_in_order_and_skips_notifications() {
         lines[1].starts_with(r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required""#)
     );
     assert!(
-        lines[2].starts_with(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700"#),
+        lines[2].starts_with(r#"{"jsonrpc":"2.0","error":{"code":-32700"#),
         "{}",
         lines[2]
     );

@@ -326,6 +326,27 @@ fn event_type_and_id_limits() {
     );
 }
 
+/// Found by the `sse` fuzz target: an `id` value longer than its limit with
+/// a NUL after the limit was ignored when it came in one chunk (the NUL
+/// seen first) but failed its event with `EventIdTooLong` when it came in
+/// pieces (the limit met first). The standard ignores an id containing NUL,
+/// so the decision waits for the end of the line, at every split.
+#[test]
+fn an_overlong_id_with_a_nul_after_the_limit_is_ignored_at_every_split() {
+    let long = "i".repeat(MAX_EVENT_ID_BYTES + 44);
+    let s = std::format!("id: {long}\0x\ndata: y\n\nid: a\ndata: z\n\n");
+    assert_eq!(
+        decode_every_split(s.as_bytes(), 8),
+        [ev("message", "y", ""), ev("message", "z", "a")]
+    );
+    // Without the NUL it is too long, wherever the stream is split.
+    let s = std::format!("id: {long}x\ndata: y\n\ndata: z\n\n");
+    assert_eq!(
+        decode_every_split(s.as_bytes(), 8),
+        [Err(SseError::EventIdTooLong), ev("message", "z", "")]
+    );
+}
+
 #[test]
 fn endless_line_costs_no_memory_and_recovers() {
     let mut buf = [0u8; 32];

@@ -356,6 +356,44 @@ fn the_work_item_flow_fits_in_a_workspace_sized_to_its_high_water_marks() {
     assert_eq!(Call::workspace_size(&CallLimits::default()), 54_720);
 }
 
+/// `Call::workspace_size` is a `const fn`: firmware sizes a `static`
+/// workspace at compile time (examples/cortex-m does) from `const` limits.
+#[test]
+fn the_workspace_size_is_known_at_compile_time() {
+    use crate::json::{ParseLimits, DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_BYTES};
+    use crate::wire::{WireLimits, DEFAULT_MAX_KEY_BYTES};
+    const WORK_ITEM_LIMITS: CallLimits = CallLimits {
+        wire: WireLimits {
+            json: ParseLimits {
+                max_depth: DEFAULT_MAX_DEPTH,
+                max_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            },
+            max_input_requests: 1,
+            max_key_bytes: DEFAULT_MAX_KEY_BYTES,
+        },
+        max_params_bytes: 320,
+        max_inputs_bytes: 572,
+        max_state_bytes: 40,
+        max_answers_bytes: 56,
+        max_rounds: 10,
+        max_state_only_rounds: 3,
+        backoff_initial_ms: 50,
+        backoff_max_ms: 250,
+    };
+    const BYTES: usize = Call::workspace_size(&WORK_ITEM_LIMITS);
+    static WORKSPACE: [u8; BYTES] = [0; BYTES];
+    assert_eq!(WORKSPACE.len(), 1_011);
+    const NO_INPUTS: CallLimits = CallLimits {
+        wire: WireLimits {
+            max_input_requests: 0,
+            ..WORK_ITEM_LIMITS.wire
+        },
+        ..WORK_ITEM_LIMITS
+    };
+    const UNUSABLE: usize = Call::workspace_size(&NO_INPUTS);
+    assert_eq!(UNUSABLE, usize::MAX);
+}
+
 #[test]
 fn a_rolling_upgrade_reasks_a_different_key_and_state_carries_the_first_answer() {
     let mut h = Harness::new(&tool_config(r#"{"name":"deploy"}"#, FORM));

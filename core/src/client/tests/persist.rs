@@ -233,7 +233,7 @@ fn every_truncation_of_a_save_is_an_error() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 512 }))]
 
     /// Flipped bytes give an error or a call whose invariants hold; never a
     /// panic.

@@ -218,7 +218,7 @@ fn answer_all(call: &mut Call<'_>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1024))]
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 1024 }))]
 
     #[test]
     fn any_server_sequence_keeps_every_retry_rule_and_ends_within_the_caps(
@@ -344,7 +344,7 @@ fn task_reply() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 512 }))]
 
     #[test]
     fn any_task_reply_sequence_ends_within_polls_and_rounds(

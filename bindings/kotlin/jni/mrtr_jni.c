@@ -1,0 +1,1746 @@
+/*
+ * JNI glue between dev.mrtr.Native (Kotlin) and include/mrtr.h.
+ *
+ * One JNI function per C function, same order as the header, no protocol
+ * logic. Conventions, shared by every function:
+ *   - The return value is the mrtr_status as jint (the Kotlin side turns it
+ *     into an exception). Outputs go to Java arrays passed in: numbers to a
+ *     jlongArray `out` (layout documented per function), bytes to a
+ *     jbyteArray, written only on MRTR_OK (and the needed size on
+ *     MRTR_ERR_BUFFER_TOO_SMALL, as in C).
+ *   - Every Java argument is checked before use: a NULL array that must be
+ *     there is MRTR_ERR_NULL_POINTER, an out array that is too short or an
+ *     offset/length outside its array is MRTR_ERR_INVALID_ARGUMENT. Nothing
+ *     the Kotlin side passes can make this file dereference a bad pointer.
+ *   - Objects (calls, ...) live in workspaces this file allocates (wsAlloc):
+ *     a direct ByteBuffer over malloc'd memory with a guard header, freed by
+ *     wsFree. Functions on an object take that buffer: mrtr handles are the
+ *     workspace's address, so the Kotlin side never holds a pointer. A buffer
+ *     that is not a workspace reaches the C function as NULL
+ *     (MRTR_ERR_NULL_POINTER); one holding another object type is refused by
+ *     the C function's own handle check (MRTR_ERR_INVALID_ARGUMENT).
+ *   - When the JVM cannot pin or allocate an array (OutOfMemoryError is then
+ *     pending), the function returns MRTR_ERR_INTERNAL and the pending Java
+ *     exception is what the caller sees.
+ */
+#include <jni.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mrtr.h"
+
+#define JNI_FN(name) JNICALL Java_dev_mrtr_Native_##name
+
+/* ------------------------------------------------------------ helpers */
+
+/* memset through a volatile function pointer: the compiler cannot prove the
+ * stores dead and drop them before free (C99 has no memset_s everywhere). */
+static void *(*const volatile memset_keep)(void *, int, size_t) = memset;
+
+static void wipe(void *p, size_t n) {
+  (void)memset_keep(p, 0, n);
+}
+
+
+/* A Java byte[] pinned (or copied) for the duration of one C call. */
+typedef struct {
+  jbyteArray arr;
+  jbyte *ptr;
+  jsize len;
+  jboolean is_copy;
+} jbytes;
+
+/* Pins `arr` (NULL allowed: ptr NULL, len 0). Returns 0, or -1 when the JVM
+ * could not (an exception is pending). */
+static int bytes_open(JNIEnv *env, jbyteArray arr, jbytes *b) {
+  b->arr = arr;
+  b->ptr = NULL;
+  b->len = 0;
+  b->is_copy = JNI_FALSE;
+  if (arr == NULL) {
+    return 0;
+  }
+  b->len = (*env)->GetArrayLength(env, arr);
+  if (b->len == 0) {
+    return 0;
+  }
+  b->ptr = (*env)->GetByteArrayElements(env, arr, &b->is_copy);
+  return b->ptr == NULL ? -1 : 0;
+}
+
+/* Releases `b`; `commit` copies the bytes back (outputs), else they are
+ * discarded (inputs). */
+static void bytes_close(JNIEnv *env, jbytes *b, int commit) {
+  if (b->ptr != NULL) {
+    (*env)->ReleaseByteArrayElements(env, b->arr, b->ptr, commit ? 0 : JNI_ABORT);
+    b->ptr = NULL;
+  }
+}
+
+/* Releases an input holding a secret: a copy the JVM made is zeroed first
+ * (a pinned array is the caller's own, left as it is). */
+static void bytes_close_secret(JNIEnv *env, jbytes *b) {
+  if (b->ptr != NULL && b->is_copy) {
+    wipe(b->ptr, (size_t)b->len);
+  }
+  bytes_close(env, b, 0);
+}
+
+/* The sub-range [off, off+len) of a pinned array, checked. */
+static int bytes_range(const jbytes *b, jint off, jint len, const uint8_t **p, size_t *n) {
+  if (off < 0 || len < 0 || off > b->len || len > b->len - off) {
+    return -1;
+  }
+  *p = b->ptr == NULL ? NULL : (const uint8_t *)b->ptr + off;
+  *n = (size_t)len;
+  return 0;
+}
+
+/* Checks that `out` is a long[] of at least `n` entries. */
+static jint longs_check(JNIEnv *env, jlongArray out, jsize n) {
+  if (out == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  if ((*env)->GetArrayLength(env, out) < n) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  return MRTR_OK;
+}
+
+/* Writes `n` longs to a checked out array. */
+static void longs_put(JNIEnv *env, jlongArray out, const jlong *v, jsize n) {
+  (*env)->SetLongArrayRegion(env, out, 0, n, v);
+}
+
+/* A new Java String from a static NUL-terminated C string. */
+static jstring cstr(JNIEnv *env, const char *s) {
+  return (*env)->NewStringUTF(env, s == NULL ? "" : s);
+}
+
+/* ------------------------------------------------------------ workspaces */
+
+/* Workspaces carry a 16-byte header before the memory the buffer shows:
+ * a magic word (so wsFree refuses buffers it did not allocate and double
+ * frees) and the size. 16 keeps the workspace aligned as malloc's block. */
+#define WS_HEADER 16
+static const uint64_t WS_MAGIC = 0x6d7274725f777331ULL; /* "mrtr_ws1" */
+static const uint64_t WS_FREED = 0x6d7274725f667265ULL; /* "mrtr_fre" */
+
+/* The workspace memory of a buffer from wsAlloc, or NULL. The guard is read
+ * from the 16 bytes before the buffer's address: for buffers from wsAlloc
+ * that is our header; dev.mrtr.Native is internal, so no other buffer reaches
+ * this file except through reflection, and the JVM's own direct buffers
+ * (allocateDirect) sit inside malloc blocks whose preceding bytes are mapped.
+ * A heap (non-direct) buffer has no address and is refused outright. */
+static uint8_t *ws_base(JNIEnv *env, jobject ws, size_t *cap) {
+  if (ws == NULL) {
+    return NULL;
+  }
+  uint8_t *p = (uint8_t *)(*env)->GetDirectBufferAddress(env, ws);
+  jlong c = (*env)->GetDirectBufferCapacity(env, ws);
+  if (p == NULL || c <= 0) {
+    return NULL;
+  }
+  uint64_t magic;
+  memcpy(&magic, p - WS_HEADER, sizeof magic);
+  if (magic != WS_MAGIC) {
+    return NULL;
+  }
+  *cap = (size_t)c;
+  return p;
+}
+
+/* The object in workspace `ws`: mrtr handles are the workspace's address
+ * (the C functions check the object's magic and stored address), so the
+ * Kotlin side never holds a raw pointer. NULL for a buffer not from wsAlloc,
+ * which the C functions answer with MRTR_ERR_NULL_POINTER. */
+static void *ws_object(JNIEnv *env, jobject ws) {
+  size_t cap = 0;
+  return ws_base(env, ws, &cap);
+}
+
+/* Offset and length of a view `p`/`n` inside workspace `ws`, for the Kotlin
+ * side to copy out of the ByteBuffer. Empty views are {0, 0}. Returns -1
+ * when the view is not inside the workspace. */
+static int ws_view(JNIEnv *env, jobject ws, const void *p, size_t n, jlong *off, jlong *len) {
+  size_t cap = 0;
+  uint8_t *base = ws_base(env, ws, &cap);
+  if (n == 0) {
+    *off = 0;
+    *len = 0;
+    return 0;
+  }
+  uintptr_t a = (uintptr_t)p, b = (uintptr_t)base;
+  if (base == NULL || p == NULL || a < b || a - b > cap || n > cap - (a - b)) {
+    return -1;
+  }
+  *off = (jlong)(a - b);
+  *len = (jlong)n;
+  return 0;
+}
+
+/* ByteBuffer wsAlloc(long size): zeroed native memory, aligned to 16, or
+ * null (size out of range, or no memory). */
+JNIEXPORT jobject JNI_FN(wsAlloc)(JNIEnv *env, jclass cls, jlong size) {
+  (void)cls;
+  if (size <= 0 || (uint64_t)size > (uint64_t)INT32_MAX) {
+    return NULL;
+  }
+  uint8_t *p = (uint8_t *)calloc(1, (size_t)size + WS_HEADER);
+  if (p == NULL) {
+    return NULL;
+  }
+  uint64_t magic = WS_MAGIC, len = (uint64_t)size;
+  memcpy(p, &magic, sizeof magic);
+  memcpy(p + 8, &len, sizeof len);
+  jobject buf = (*env)->NewDirectByteBuffer(env, p + WS_HEADER, size);
+  if (buf == NULL) {
+    free(p);
+  }
+  return buf;
+}
+
+/* int wsFree(ByteBuffer ws): wipes and frees a workspace from wsAlloc.
+ * MRTR_ERR_INVALID_ARGUMENT for any other buffer or a second free. */
+JNIEXPORT jint JNI_FN(wsFree)(JNIEnv *env, jclass cls, jobject ws) {
+  (void)cls;
+  size_t cap = 0;
+  uint8_t *base = ws_base(env, ws, &cap);
+  if (base == NULL) {
+    return ws == NULL ? MRTR_ERR_NULL_POINTER : MRTR_ERR_INVALID_ARGUMENT;
+  }
+  /* Wipe: workspaces hold requestState tokens, answers and sealing keys. */
+  wipe(base, cap);
+  uint8_t *p = base - WS_HEADER;
+  memcpy(p, &WS_FREED, sizeof WS_FREED);
+  free(p);
+  return MRTR_OK;
+}
+
+/* ------------------------------------------------------------ library info */
+
+/* String version() */
+JNIEXPORT jstring JNI_FN(version)(JNIEnv *env, jclass cls) {
+  (void)cls;
+  return cstr(env, mrtr_version());
+}
+
+/* String protocolVersion() */
+JNIEXPORT jstring JNI_FN(protocolVersion)(JNIEnv *env, jclass cls) {
+  (void)cls;
+  return cstr(env, mrtr_protocol_version());
+}
+
+/* String statusStr(int status) */
+JNIEXPORT jstring JNI_FN(statusStr)(JNIEnv *env, jclass cls, jint status) {
+  (void)cls;
+  return cstr(env, mrtr_status_str((int32_t)status));
+}
+
+/* ------------------------------------------------------------ json */
+
+/* int jsonValidate(byte[] json, int off, int len, long maxDepth, long[] out)
+ * out[0]: the error offset on MRTR_ERR_JSON / MRTR_ERR_LIMIT_EXCEEDED. */
+JNIEXPORT jint JNI_FN(jsonValidate)(JNIEnv *env, jclass cls, jbyteArray json, jint off,
+                                    jint len, jlong max_depth, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  if (json == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  if (max_depth < 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jbytes in;
+  if (bytes_open(env, json, &in) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  const uint8_t *p;
+  size_t n;
+  if (bytes_range(&in, off, len, &p, &n) != 0) {
+    bytes_close(env, &in, 0);
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  size_t where = 0;
+  st = (jint)mrtr_json_validate(p, n, (size_t)max_depth, &where);
+  bytes_close(env, &in, 0);
+  if (st == MRTR_ERR_JSON || st == MRTR_ERR_LIMIT_EXCEEDED) {
+    jlong v = (jlong)where;
+    longs_put(env, out, &v, 1);
+  }
+  return st;
+}
+
+/* int jsonWriteString(byte[] text, byte[] out, long[] written)
+ * written[0]: bytes written, or the size needed on BUFFER_TOO_SMALL. `out`
+ * may be null to ask for the size. */
+JNIEXPORT jint JNI_FN(jsonWriteString)(JNIEnv *env, jclass cls, jbyteArray text, jbyteArray out,
+                                       jlongArray written) {
+  (void)cls;
+  jint st = longs_check(env, written, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  if (text == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  jbytes in, o;
+  if (bytes_open(env, text, &in) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, out, &o) != 0) {
+    bytes_close(env, &in, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  mrtr_str s = {(const char *)in.ptr, (size_t)in.len};
+  size_t w = 0;
+  st = (jint)mrtr_json_write_string(s, (uint8_t *)o.ptr, (size_t)o.len, &w);
+  bytes_close(env, &o, st == MRTR_OK);
+  bytes_close(env, &in, 0);
+  if (st == MRTR_OK || st == MRTR_ERR_BUFFER_TOO_SMALL) {
+    jlong v = (jlong)w;
+    longs_put(env, written, &v, 1);
+  }
+  return st;
+}
+
+/* ------------------------------------------------------------ more helpers */
+
+/* Pins an input array that must be present. */
+#define PIN_REQUIRED(env, arr, b)                                                                  \
+  do {                                                                                             \
+    if ((arr) == NULL) {                                                                           \
+      return MRTR_ERR_NULL_POINTER;                                                                \
+    }                                                                                              \
+    if (bytes_open((env), (arr), (b)) != 0) {                                                      \
+      return MRTR_ERR_INTERNAL;                                                                    \
+    }                                                                                              \
+  } while (0)
+
+static mrtr_str str_of(const jbytes *b) {
+  mrtr_str s = {(const char *)b->ptr, (size_t)b->len};
+  return s;
+}
+
+static mrtr_bytes mbytes_of(const jbytes *b) {
+  mrtr_bytes s = {(const uint8_t *)b->ptr, (size_t)b->len};
+  return s;
+}
+
+/* A string argument that may be absent (`ptr` NULL) as opposed to empty
+ * (`ptr` non-NULL, length 0): the C API tells them apart. */
+static const char EMPTY[1] = {0};
+static mrtr_str opt_str_of(const jbytes *b) {
+  mrtr_str s = {b->arr == NULL ? NULL : (b->ptr == NULL ? EMPTY : (const char *)b->ptr),
+                (size_t)b->len};
+  return s;
+}
+
+/* Offset and length of view `p`/`n` inside pinned array `b`; -1 if not. */
+static int view_in(const jbytes *b, const void *p, size_t n, jlong *off, jlong *len) {
+  if (n == 0) {
+    *off = 0;
+    *len = 0;
+    return 0;
+  }
+  uintptr_t a = (uintptr_t)p, base = (uintptr_t)b->ptr;
+  size_t cap = (size_t)b->len;
+  if (b->ptr == NULL || p == NULL || a < base || a - base > cap || n > cap - (a - base)) {
+    return -1;
+  }
+  *off = (jlong)(a - base);
+  *len = (jlong)n;
+  return 0;
+}
+
+/* Stores a static C string into strs[0] when `strs` is a non-empty array. */
+static void str_out(JNIEnv *env, jobjectArray strs, const char *s) {
+  if (strs == NULL || (*env)->GetArrayLength(env, strs) < 1) {
+    return;
+  }
+  jstring j = cstr(env, s);
+  if (j != NULL) {
+    (*env)->SetObjectArrayElement(env, strs, 0, j);
+    (*env)->DeleteLocalRef(env, j);
+  }
+}
+
+/* A jlong that must fit size_t (non-negative). */
+static int to_size(jlong v, size_t *out) {
+  if (v < 0 || (uint64_t)v > (uint64_t)SIZE_MAX) {
+    return -1;
+  }
+  *out = (size_t)v;
+  return 0;
+}
+
+/* A jlong that must fit uint32_t. */
+static int to_u32(jlong v, uint32_t *out) {
+  if (v < 0 || v > (jlong)UINT32_MAX) {
+    return -1;
+  }
+  *out = (uint32_t)v;
+  return 0;
+}
+
+/* Runs a writer with the header's output convention into Java array `out`
+ * (null: size query) and reports written/needed in written[0]. */
+#define OUT_BEGIN(env, out, written)                                                               \
+  jint st_ = longs_check((env), (written), 1);                                                     \
+  if (st_ != MRTR_OK) {                                                                            \
+    return st_;                                                                                    \
+  }                                                                                                \
+  jbytes o_;                                                                                       \
+  if (bytes_open((env), (out), &o_) != 0) {                                                        \
+    return MRTR_ERR_INTERNAL;                                                                      \
+  }                                                                                                \
+  size_t w_ = 0
+#define OUT_PTR ((uint8_t *)o_.ptr)
+#define OUT_LEN ((size_t)o_.len)
+#define OUT_WRITTEN (&w_)
+#define OUT_END(env, written, st)                                                                  \
+  bytes_close((env), &o_, (st) == MRTR_OK);                                                        \
+  if ((st) == MRTR_OK || (st) == MRTR_ERR_BUFFER_TOO_SMALL) {                                      \
+    jlong v_ = (jlong)w_;                                                                          \
+    longs_put((env), (written), &v_, 1);                                                           \
+  }
+
+/* ------------------------------------------------------------ call */
+
+#define LIMITS_LEN 12
+
+static void limits_to_longs(const mrtr_call_limits *l, jlong *v) {
+  v[0] = (jlong)l->max_message_bytes;
+  v[1] = (jlong)l->max_depth;
+  v[2] = (jlong)l->max_input_requests;
+  v[3] = (jlong)l->max_key_bytes;
+  v[4] = (jlong)l->max_params_bytes;
+  v[5] = (jlong)l->max_inputs_bytes;
+  v[6] = (jlong)l->max_state_bytes;
+  v[7] = (jlong)l->max_answers_bytes;
+  v[8] = (jlong)l->max_rounds;
+  v[9] = (jlong)l->max_state_only_rounds;
+  v[10] = (jlong)l->backoff_initial_ms;
+  v[11] = (jlong)l->backoff_max_ms;
+}
+
+/* Reads limits from a long[LIMITS_LEN]; NULL array: *has = 0 (defaults). */
+static jint limits_from_longs(JNIEnv *env, jlongArray arr, mrtr_call_limits *l, int *has) {
+  *has = 0;
+  if (arr == NULL) {
+    return MRTR_OK;
+  }
+  if ((*env)->GetArrayLength(env, arr) < LIMITS_LEN) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jlong v[LIMITS_LEN];
+  (*env)->GetLongArrayRegion(env, arr, 0, LIMITS_LEN, v);
+  if (to_size(v[0], &l->max_message_bytes) || to_size(v[1], &l->max_depth) ||
+      to_size(v[2], &l->max_input_requests) || to_size(v[3], &l->max_key_bytes) ||
+      to_size(v[4], &l->max_params_bytes) || to_size(v[5], &l->max_inputs_bytes) ||
+      to_size(v[6], &l->max_state_bytes) || to_size(v[7], &l->max_answers_bytes) ||
+      to_u32(v[8], &l->max_rounds) || to_u32(v[9], &l->max_state_only_rounds) ||
+      to_u32(v[10], &l->backoff_initial_ms) || to_u32(v[11], &l->backoff_max_ms)) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  *has = 1;
+  return MRTR_OK;
+}
+
+/* int callLimitsDefault(long[] out): out[0..12) the limits, LIMITS_LEN order:
+ * message, depth, input requests, key, params, inputs, state, answers bytes,
+ * rounds, state-only rounds, backoff initial ms, backoff max ms. */
+JNIEXPORT jint JNI_FN(callLimitsDefault)(JNIEnv *env, jclass cls, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, LIMITS_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_call_limits l;
+  st = (jint)mrtr_call_limits_default(&l);
+  if (st == MRTR_OK) {
+    jlong v[LIMITS_LEN];
+    limits_to_longs(&l, v);
+    longs_put(env, out, v, LIMITS_LEN);
+  }
+  return st;
+}
+
+/* int callWorkspaceSize(long[] limits or null, long[] out): out[0] bytes. */
+JNIEXPORT jint JNI_FN(callWorkspaceSize)(JNIEnv *env, jclass cls, jlongArray limits,
+                                         jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_call_limits l;
+  int has;
+  if ((st = limits_from_longs(env, limits, &l, &has)) != MRTR_OK) {
+    return st;
+  }
+  size_t size = 0;
+  st = (jint)mrtr_call_workspace_size(has ? &l : NULL, &size);
+  if (st == MRTR_OK) {
+    jlong v = (jlong)size;
+    longs_put(env, out, &v, 1);
+  }
+  return st;
+}
+
+/* int callInit(ByteBuffer ws, int method, byte[] params, int caps,
+ *              byte[] clientName or null, byte[] clientVersion or null,
+ *              int flags, long firstId, long[] limits or null, long[] out)
+ * out[0]: the workspace size needed on MRTR_ERR_WORKSPACE_TOO_SMALL. */
+JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method,
+                                jbyteArray params, jint caps, jbyteArray client_name,
+                                jbyteArray client_version, jint flags, jlong first_id,
+                                jlongArray limits, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  size_t cap = 0;
+  uint8_t *base = ws_base(env, ws, &cap);
+  if (base == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  mrtr_call_limits l;
+  int has;
+  if ((st = limits_from_longs(env, limits, &l, &has)) != MRTR_OK) {
+    return st;
+  }
+  jbytes p, n, v;
+  PIN_REQUIRED(env, params, &p);
+  if (bytes_open(env, client_name, &n) != 0) {
+    bytes_close(env, &p, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, client_version, &v) != 0) {
+    bytes_close(env, &n, 0);
+    bytes_close(env, &p, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  size_t needed = 0;
+  mrtr_call_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.method = (uint32_t)method;
+  cfg.params = str_of(&p);
+  cfg.caps = (uint32_t)caps;
+  cfg.client_name = opt_str_of(&n);
+  cfg.client_version = opt_str_of(&v);
+  cfg.flags = (uint32_t)flags;
+  cfg.first_id = (int64_t)first_id;
+  cfg.limits = has ? &l : NULL;
+  cfg.out_needed = &needed;
+  mrtr_call *call = NULL;
+  st = (jint)mrtr_call_init(base, cap, &cfg, &call);
+  bytes_close(env, &v, 0);
+  bytes_close(env, &n, 0);
+  bytes_close(env, &p, 0);
+  if (st == MRTR_OK && (void *)call != (void *)base) {
+    return MRTR_ERR_INTERNAL; /* handles are the workspace's address */
+  }
+  if (st == MRTR_ERR_WORKSPACE_TOO_SMALL) {
+    jlong nv = (jlong)needed;
+    longs_put(env, out, &nv, 1);
+  }
+  return st;
+}
+
+#define EVENT_LEN 16
+#define INPUT_LEN 11
+#define FAILURE_LEN 7
+
+static void event_to_longs(const mrtr_event *e, jlong *v) {
+  v[0] = (jlong)e->kind;
+  v[1] = (jlong)e->input_count;
+  v[2] = (jlong)e->wait_ms;
+  v[3] = (jlong)e->error_code;
+  v[4] = (jlong)e->result.offset;
+  v[5] = (jlong)e->result.len;
+  v[6] = (jlong)e->error_message.offset;
+  v[7] = (jlong)e->error_message.len;
+  v[8] = (jlong)e->error_data.offset;
+  v[9] = (jlong)e->error_data.len;
+  v[10] = (jlong)e->task_id.offset;
+  v[11] = (jlong)e->task_id.len;
+  v[12] = (jlong)e->task_dialect;
+  v[13] = (jlong)e->task_status;
+  v[14] = (jlong)e->task_poll_ms;
+  v[15] = (jlong)e->has_task_poll_ms;
+}
+
+/* The functions calls and tasks share (mrtr_call_* and mrtr_task_* have the
+ * same shapes), stamped out once per object type below: callWriteRequest and
+ * taskWriteRequest, ... One body, so the two cannot drift. */
+#define JNI_FN2(prefix, name) JNICALL Java_dev_mrtr_Native_##prefix##name
+#define EXCHANGE_FUNCTIONS(prefix)                                                                 \
+/* int <prefix>WriteRequest(ByteBuffer ws, long id, byte[] out or null, long[] written) */        \
+JNIEXPORT jint JNI_FN2(prefix, WriteRequest)(JNIEnv *env, jclass cls, jobject ws, jlong id,       \
+                                        jbyteArray out, jlongArray written) {                     \
+  (void)cls;                                                                                      \
+  OUT_BEGIN(env, out, written);                                                                   \
+  jint st = (jint)mrtr_##prefix##_write_request((mrtr_##prefix *)ws_object(env, ws), (int64_t)id, OUT_PTR,\
+                                          OUT_LEN, OUT_WRITTEN);                                  \
+  OUT_END(env, written, st);                                                                      \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>Resend(ByteBuffer ws, long id, byte[] out or null, long[] written) */              \
+JNIEXPORT jint JNI_FN2(prefix, Resend)(JNIEnv *env, jclass cls, jobject ws, jlong id, jbyteArray out,\
+                                  jlongArray written) {                                           \
+  (void)cls;                                                                                      \
+  OUT_BEGIN(env, out, written);                                                                   \
+  jint st = (jint)mrtr_##prefix##_resend((mrtr_##prefix *)ws_object(env, ws), (int64_t)id, OUT_PTR, OUT_LEN,\
+                                   OUT_WRITTEN);                                                  \
+  OUT_END(env, written, st);                                                                      \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>NextId(ByteBuffer ws, long[] out): out[0] the id. */                               \
+JNIEXPORT jint JNI_FN2(prefix, NextId)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {     \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, 1);                                                             \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  int64_t id = 0;                                                                                 \
+  st = (jint)mrtr_##prefix##_next_id((const mrtr_##prefix *)ws_object(env, ws), &id);             \
+  if (st == MRTR_OK) {                                                                            \
+    jlong v = (jlong)id;                                                                          \
+    longs_put(env, out, &v, 1);                                                                   \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+                                                                                                  \
+                                                                                                  \
+/* int <prefix>Feed(ByteBuffer ws, byte[] msg, long[] out): out[0..16) the event:                 \
+ * kind, input count, wait ms, error code, result off/len, error message                          \
+ * off/len, error data off/len, task id off/len (offsets into msg), task                          \
+ * dialect, task status, task poll ms, has poll ms. */                                            \
+JNIEXPORT jint JNI_FN2(prefix, Feed)(JNIEnv *env, jclass cls, jobject ws, jbyteArray msg,         \
+                                jlongArray out) {                                                 \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, EVENT_LEN);                                                     \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  jbytes m;                                                                                       \
+  PIN_REQUIRED(env, msg, &m);                                                                     \
+  mrtr_event ev;                                                                                  \
+  memset(&ev, 0, sizeof ev);                                                                      \
+  st = (jint)mrtr_##prefix##_feed((mrtr_##prefix *)ws_object(env, ws), (const uint8_t *)m.ptr, (size_t)m.len,\
+                            &ev);                                                                 \
+  bytes_close(env, &m, 0);                                                                        \
+  if (st == MRTR_OK) {                                                                            \
+    jlong v[EVENT_LEN];                                                                           \
+    event_to_longs(&ev, v);                                                                       \
+    longs_put(env, out, v, EVENT_LEN);                                                            \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>State(ByteBuffer ws, long[] out): out[0] the mrtr_phase. */                        \
+JNIEXPORT jint JNI_FN2(prefix, State)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {      \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, 1);                                                             \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  mrtr_phase ph = MRTR_PHASE_READY;                                                               \
+  st = (jint)mrtr_##prefix##_state((const mrtr_##prefix *)ws_object(env, ws), &ph);               \
+  if (st == MRTR_OK) {                                                                            \
+    jlong v = (jlong)ph;                                                                          \
+    longs_put(env, out, &v, 1);                                                                   \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>Round(ByteBuffer ws, long[] out): out[0] input_required rounds so far. */          \
+JNIEXPORT jint JNI_FN2(prefix, Round)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {      \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, 1);                                                             \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  uint32_t r = 0;                                                                                 \
+  st = (jint)mrtr_##prefix##_round((const mrtr_##prefix *)ws_object(env, ws), &r);                \
+  if (st == MRTR_OK) {                                                                            \
+    jlong v = (jlong)r;                                                                           \
+    longs_put(env, out, &v, 1);                                                                   \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>InputCount(ByteBuffer ws, long[] out): out[0] the count. */                        \
+JNIEXPORT jint JNI_FN2(prefix, InputCount)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) { \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, 1);                                                             \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  size_t n = 0;                                                                                   \
+  st = (jint)mrtr_##prefix##_input_count((const mrtr_##prefix *)ws_object(env, ws), &n);          \
+  if (st == MRTR_OK) {                                                                            \
+    jlong v = (jlong)n;                                                                           \
+    longs_put(env, out, &v, 1);                                                                   \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+                                                                                                  \
+/* int <prefix>InputAt(ByteBuffer ws, long index, long[] out): out[0..11) kind,                   \
+ * max tokens, escaped bits, has tools, wants context, has system prompt,                         \
+ * answered, requested schema off/len, params off/len (offsets into ws; the                       \
+ * text fields are read with callInputText). */                                                   \
+JNIEXPORT jint JNI_FN2(prefix, InputAt)(JNIEnv *env, jclass cls, jobject ws, jlong index,         \
+                                   jlongArray out) {                                              \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, INPUT_LEN);                                                     \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  size_t i;                                                                                       \
+  if (to_size(index, &i) != 0) {                                                                  \
+    return MRTR_ERR_NOT_FOUND;                                                                    \
+  }                                                                                               \
+  mrtr_input in;                                                                                  \
+  memset(&in, 0, sizeof in);                                                                      \
+  st = (jint)mrtr_##prefix##_input_at((const mrtr_##prefix *)ws_object(env, ws), i, &in);         \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  jlong v[INPUT_LEN];                                                                             \
+  v[0] = (jlong)in.kind;                                                                          \
+  v[1] = (jlong)in.max_tokens;                                                                    \
+  v[2] = (jlong)in.escaped;                                                                       \
+  v[3] = (jlong)in.has_tools;                                                                     \
+  v[4] = (jlong)in.wants_context;                                                                 \
+  v[5] = (jlong)in.has_system_prompt;                                                             \
+  v[6] = (jlong)in.answered;                                                                      \
+  if (ws_view(env, ws, in.requested_schema.ptr, in.requested_schema.len, &v[7], &v[8]) != 0 ||    \
+      ws_view(env, ws, in.params.ptr, in.params.len, &v[9], &v[10]) != 0) {                       \
+    return MRTR_ERR_INTERNAL;                                                                     \
+  }                                                                                               \
+  longs_put(env, out, v, INPUT_LEN);                                                              \
+  return MRTR_OK;                                                                                 \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>InputFind(ByteBuffer ws, byte[] key, long[] out): out[0] the index. */             \
+JNIEXPORT jint JNI_FN2(prefix, InputFind)(JNIEnv *env, jclass cls, jobject ws, jbyteArray key,    \
+                                     jlongArray out) {                                            \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, 1);                                                             \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  jbytes k;                                                                                       \
+  PIN_REQUIRED(env, key, &k);                                                                     \
+  size_t i = 0;                                                                                   \
+  st = (jint)mrtr_##prefix##_input_find((const mrtr_##prefix *)ws_object(env, ws), str_of(&k), &i);\
+  bytes_close(env, &k, 0);                                                                        \
+  if (st == MRTR_OK) {                                                                            \
+    jlong v = (jlong)i;                                                                           \
+    longs_put(env, out, &v, 1);                                                                   \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>InputText(ByteBuffer ws, long index, int field, byte[] out or null, long[] written) */\
+JNIEXPORT jint JNI_FN2(prefix, InputText)(JNIEnv *env, jclass cls, jobject ws, jlong index,       \
+                                     jint field, jbyteArray out, jlongArray written) {            \
+  (void)cls;                                                                                      \
+  size_t i;                                                                                       \
+  if (to_size(index, &i) != 0) {                                                                  \
+    return MRTR_ERR_NOT_FOUND;                                                                    \
+  }                                                                                               \
+  OUT_BEGIN(env, out, written);                                                                   \
+  jint st = (jint)mrtr_##prefix##_input_text((const mrtr_##prefix *)ws_object(env, ws), i, (uint32_t)field,\
+                                       OUT_PTR, OUT_LEN, OUT_WRITTEN);                            \
+  OUT_END(env, written, st);                                                                      \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>AnswerElicit(ByteBuffer ws, long index, int action, byte[] content or null) */     \
+JNIEXPORT jint JNI_FN2(prefix, AnswerElicit)(JNIEnv *env, jclass cls, jobject ws, jlong index,    \
+                                        jint action, jbyteArray content) {                        \
+  (void)cls;                                                                                      \
+  size_t i;                                                                                       \
+  if (to_size(index, &i) != 0) {                                                                  \
+    return MRTR_ERR_NOT_FOUND;                                                                    \
+  }                                                                                               \
+  jbytes c;                                                                                       \
+  if (bytes_open(env, content, &c) != 0) {                                                        \
+    return MRTR_ERR_INTERNAL;                                                                     \
+  }                                                                                               \
+  jint st = (jint)mrtr_##prefix##_answer_elicit((mrtr_##prefix *)ws_object(env, ws), i, (uint32_t)action,\
+                                          str_of(&c));                                            \
+  bytes_close(env, &c, 0);                                                                        \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>AnswerJson(ByteBuffer ws, long index, byte[] json) */                              \
+JNIEXPORT jint JNI_FN2(prefix, AnswerJson)(JNIEnv *env, jclass cls, jobject ws, jlong index,      \
+                                      jbyteArray json) {                                          \
+  (void)cls;                                                                                      \
+  size_t i;                                                                                       \
+  if (to_size(index, &i) != 0) {                                                                  \
+    return MRTR_ERR_NOT_FOUND;                                                                    \
+  }                                                                                               \
+  jbytes j;                                                                                       \
+  PIN_REQUIRED(env, json, &j);                                                                    \
+  jint st = (jint)mrtr_##prefix##_answer_json((mrtr_##prefix *)ws_object(env, ws), i, str_of(&j));\
+  bytes_close(env, &j, 0);                                                                        \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>AnswerRoots(ByteBuffer ws, long index, byte[][] uris, byte[][] names)              \
+ * names[i] null: no name. More than MRTR_MAX_ROOTS roots is                                      \
+ * MRTR_ERR_LIMIT_EXCEEDED, as the C function says. */                                            \
+JNIEXPORT jint JNI_FN2(prefix, AnswerRoots)(JNIEnv *env, jclass cls, jobject ws, jlong index,     \
+                                       jobjectArray uris, jobjectArray names) {                   \
+  (void)cls;                                                                                      \
+  size_t i;                                                                                       \
+  if (to_size(index, &i) != 0) {                                                                  \
+    return MRTR_ERR_NOT_FOUND;                                                                    \
+  }                                                                                               \
+  if (uris == NULL || names == NULL) {                                                            \
+    return MRTR_ERR_NULL_POINTER;                                                                 \
+  }                                                                                               \
+  jsize n = (*env)->GetArrayLength(env, uris);                                                    \
+  if ((*env)->GetArrayLength(env, names) != n) {                                                  \
+    return MRTR_ERR_INVALID_ARGUMENT;                                                             \
+  }                                                                                               \
+  if (n > MRTR_MAX_ROOTS) {                                                                       \
+    return MRTR_ERR_LIMIT_EXCEEDED;                                                               \
+  }                                                                                               \
+  if ((*env)->EnsureLocalCapacity(env, 2 * n + 4) != 0) {                                         \
+    return MRTR_ERR_INTERNAL;                                                                     \
+  }                                                                                               \
+  jbytes u[MRTR_MAX_ROOTS], nm[MRTR_MAX_ROOTS];                                                   \
+  mrtr_root roots[MRTR_MAX_ROOTS];                                                                \
+  jsize opened = 0;                                                                               \
+  jint st = MRTR_OK;                                                                              \
+  for (; opened < n; opened++) {                                                                  \
+    jbyteArray ua = (jbyteArray)(*env)->GetObjectArrayElement(env, uris, opened);                 \
+    jbyteArray na = (jbyteArray)(*env)->GetObjectArrayElement(env, names, opened);                \
+    if (ua == NULL) {                                                                             \
+      st = MRTR_ERR_NULL_POINTER;                                                                 \
+    } else if (bytes_open(env, ua, &u[opened]) != 0) {                                            \
+      st = MRTR_ERR_INTERNAL;                                                                     \
+    } else if (bytes_open(env, na, &nm[opened]) != 0) {                                           \
+      bytes_close(env, &u[opened], 0);                                                            \
+      st = MRTR_ERR_INTERNAL;                                                                     \
+    }                                                                                             \
+    if (st != MRTR_OK) {                                                                          \
+      break;                                                                                      \
+    }                                                                                             \
+    roots[opened].uri = str_of(&u[opened]);                                                       \
+    roots[opened].name = opt_str_of(&nm[opened]);                                                 \
+  }                                                                                               \
+  if (st == MRTR_OK) {                                                                            \
+    st = (jint)mrtr_##prefix##_answer_roots((mrtr_##prefix *)ws_object(env, ws), i, roots, (size_t)n);\
+  }                                                                                               \
+  /* The elements' local references (reserved above) go at return. */                             \
+  while (opened > 0) {                                                                            \
+    opened--;                                                                                     \
+    bytes_close(env, &nm[opened], 0);                                                             \
+    bytes_close(env, &u[opened], 0);                                                              \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>AnswerError(ByteBuffer ws, long index, long code) */                               \
+JNIEXPORT jint JNI_FN2(prefix, AnswerError)(JNIEnv *env, jclass cls, jobject ws, jlong index,     \
+                                       jlong code) {                                              \
+  (void)cls;                                                                                      \
+  (void)env;                                                                                      \
+  size_t i;                                                                                       \
+  if (to_size(index, &i) != 0) {                                                                  \
+    return MRTR_ERR_NOT_FOUND;                                                                    \
+  }                                                                                               \
+  return (jint)mrtr_##prefix##_answer_error((mrtr_##prefix *)ws_object(env, ws), i, (int64_t)code);\
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>Result(ByteBuffer ws, byte[] fed, long[] out): out[0..2) the                       \
+ * result's offset and length in fed. */                                                          \
+JNIEXPORT jint JNI_FN2(prefix, Result)(JNIEnv *env, jclass cls, jobject ws, jbyteArray fed,       \
+                                  jlongArray out) {                                               \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, 2);                                                             \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  jbytes f;                                                                                       \
+  PIN_REQUIRED(env, fed, &f);                                                                     \
+  mrtr_str r = {NULL, 0};                                                                         \
+  st = (jint)mrtr_##prefix##_result((const mrtr_##prefix *)ws_object(env, ws), (const uint8_t *)f.ptr,\
+                              (size_t)f.len, &r);                                                 \
+  jlong v[2] = {0, 0};                                                                            \
+  if (st == MRTR_OK && view_in(&f, r.ptr, r.len, &v[0], &v[1]) != 0) {                            \
+    st = MRTR_ERR_INTERNAL;                                                                       \
+  }                                                                                               \
+  bytes_close(env, &f, 0);                                                                        \
+  if (st == MRTR_OK) {                                                                            \
+    longs_put(env, out, v, 2);                                                                    \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>Save(ByteBuffer ws, byte[] out or null, long[] written) */                         \
+JNIEXPORT jint JNI_FN2(prefix, Save)(JNIEnv *env, jclass cls, jobject ws, jbyteArray out,         \
+                                jlongArray written) {                                             \
+  (void)cls;                                                                                      \
+  OUT_BEGIN(env, out, written);                                                                   \
+  jint st =                                                                                       \
+      (jint)mrtr_##prefix##_save((const mrtr_##prefix *)ws_object(env, ws), OUT_PTR, OUT_LEN, OUT_WRITTEN);\
+  OUT_END(env, written, st);                                                                      \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+/* int <prefix>LastId(ByteBuffer ws, long[] out): out[0] the id. */                               \
+JNIEXPORT jint JNI_FN2(prefix, LastId)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {     \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, 1);                                                             \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  int64_t id = 0;                                                                                 \
+  st = (jint)mrtr_##prefix##_last_id((const mrtr_##prefix *)ws_object(env, ws), &id);             \
+  if (st == MRTR_OK) {                                                                            \
+    jlong v = (jlong)id;                                                                          \
+    longs_put(env, out, &v, 1);                                                                   \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+                                                                                                  \
+                                                                                                  \
+/* int <prefix>Failure(ByteBuffer ws, long[] out, String[] reason): out[0..7)                     \
+ * status, kind, offset, index, code, needed, limit; reason[0] the cause. */                      \
+JNIEXPORT jint JNI_FN2(prefix, Failure)(JNIEnv *env, jclass cls, jobject ws, jlongArray out,      \
+                                   jobjectArray reason) {                                         \
+  (void)cls;                                                                                      \
+  jint st = longs_check(env, out, FAILURE_LEN);                                                   \
+  if (st != MRTR_OK) {                                                                            \
+    return st;                                                                                    \
+  }                                                                                               \
+  mrtr_failure f;                                                                                 \
+  memset(&f, 0, sizeof f);                                                                        \
+  st = (jint)mrtr_##prefix##_failure((const mrtr_##prefix *)ws_object(env, ws), &f);              \
+  if (st == MRTR_OK) {                                                                            \
+    jlong v[FAILURE_LEN] = {(jlong)f.status, (jlong)f.kind,   (jlong)f.offset, (jlong)f.index,    \
+                            (jlong)f.code,   (jlong)f.needed, (jlong)f.limit};                    \
+    longs_put(env, out, v, FAILURE_LEN);                                                          \
+    str_out(env, reason, f.reason);                                                               \
+  }                                                                                               \
+  return st;                                                                                      \
+}                                                                                                 \
+
+EXCHANGE_FUNCTIONS(call)
+
+/* int callRestore(ByteBuffer ws, long[] limits or null, byte[] saved) */
+JNIEXPORT jint JNI_FN(callRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArray limits,
+                                   jbyteArray saved) {
+  (void)cls;
+  size_t cap = 0;
+  uint8_t *base = ws_base(env, ws, &cap);
+  if (base == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  mrtr_call_limits l;
+  int has;
+  jint st = limits_from_longs(env, limits, &l, &has);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes s;
+  PIN_REQUIRED(env, saved, &s);
+  mrtr_call *call = NULL;
+  st = (jint)mrtr_call_restore(base, cap, has ? &l : NULL, (const uint8_t *)s.ptr, (size_t)s.len,
+                               &call);
+  bytes_close(env, &s, 0);
+  if (st == MRTR_OK && (void *)call != (void *)base) {
+    return MRTR_ERR_INTERNAL;
+  }
+  return st;
+}
+
+/* int callRequestState(ByteBuffer ws, long[] out): out[0..2) the raw JSON
+ * string token's offset and length in ws. */
+JNIEXPORT jint JNI_FN(callRequestState)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 2);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_str r = {NULL, 0};
+  st = (jint)mrtr_call_request_state((const mrtr_call *)ws_object(env, ws), &r);
+  if (st == MRTR_OK) {
+    jlong v[2];
+    if (ws_view(env, ws, r.ptr, r.len, &v[0], &v[1]) != 0) {
+      return MRTR_ERR_INTERNAL;
+    }
+    longs_put(env, out, v, 2);
+  }
+  return st;
+}
+
+/* ------------------------------------------------------------ task */
+
+EXCHANGE_FUNCTIONS(task)
+
+#define TASK_LIMITS_LEN 13
+
+static void task_limits_to_longs(const mrtr_task_limits *l, jlong *v) {
+  v[0] = (jlong)l->max_message_bytes;
+  v[1] = (jlong)l->max_depth;
+  v[2] = (jlong)l->max_input_requests;
+  v[3] = (jlong)l->max_key_bytes;
+  v[4] = (jlong)l->max_params_bytes;
+  v[5] = (jlong)l->max_inputs_bytes;
+  v[6] = (jlong)l->max_state_bytes;
+  v[7] = (jlong)l->max_answers_bytes;
+  v[8] = (jlong)l->max_rounds;
+  v[9] = (jlong)l->max_polls;
+  v[10] = (jlong)l->default_poll_ms;
+  v[11] = (jlong)l->min_poll_ms;
+  v[12] = (jlong)l->max_poll_ms;
+}
+
+/* Reads task limits from a long[TASK_LIMITS_LEN]; NULL: *has = 0 (defaults). */
+static jint task_limits_from_longs(JNIEnv *env, jlongArray arr, mrtr_task_limits *l, int *has) {
+  *has = 0;
+  if (arr == NULL) {
+    return MRTR_OK;
+  }
+  if ((*env)->GetArrayLength(env, arr) < TASK_LIMITS_LEN) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jlong v[TASK_LIMITS_LEN];
+  (*env)->GetLongArrayRegion(env, arr, 0, TASK_LIMITS_LEN, v);
+  if (to_size(v[0], &l->max_message_bytes) || to_size(v[1], &l->max_depth) ||
+      to_size(v[2], &l->max_input_requests) || to_size(v[3], &l->max_key_bytes) ||
+      to_size(v[4], &l->max_params_bytes) || to_size(v[5], &l->max_inputs_bytes) ||
+      to_size(v[6], &l->max_state_bytes) || to_size(v[7], &l->max_answers_bytes) ||
+      to_u32(v[8], &l->max_rounds) || to_u32(v[9], &l->max_polls) || v[10] < 0 || v[11] < 0 ||
+      v[12] < 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  l->default_poll_ms = (uint64_t)v[10];
+  l->min_poll_ms = (uint64_t)v[11];
+  l->max_poll_ms = (uint64_t)v[12];
+  *has = 1;
+  return MRTR_OK;
+}
+
+/* int taskLimitsDefault(long[] out): out[0..13) message, depth, input
+ * requests, key, params, inputs, state, answers bytes, rounds, polls,
+ * default poll ms, min poll ms, max poll ms. */
+JNIEXPORT jint JNI_FN(taskLimitsDefault)(JNIEnv *env, jclass cls, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, TASK_LIMITS_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_task_limits l;
+  st = (jint)mrtr_task_limits_default(&l);
+  if (st == MRTR_OK) {
+    jlong v[TASK_LIMITS_LEN];
+    task_limits_to_longs(&l, v);
+    longs_put(env, out, v, TASK_LIMITS_LEN);
+  }
+  return st;
+}
+
+/* int taskWorkspaceSize(long[] limits or null, long[] out): out[0] bytes. */
+JNIEXPORT jint JNI_FN(taskWorkspaceSize)(JNIEnv *env, jclass cls, jlongArray limits,
+                                         jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_task_limits l;
+  int has;
+  if ((st = task_limits_from_longs(env, limits, &l, &has)) != MRTR_OK) {
+    return st;
+  }
+  size_t size = 0;
+  st = (jint)mrtr_task_workspace_size(has ? &l : NULL, &size);
+  if (st == MRTR_OK) {
+    jlong v = (jlong)size;
+    longs_put(env, out, &v, 1);
+  }
+  return st;
+}
+
+/* int taskInit(ByteBuffer ws, int dialect, byte[] taskId, int flags, int caps,
+ *              byte[] clientName or null, byte[] clientVersion or null,
+ *              long pollMs, long firstId, long[] limits or null, long[] out)
+ * out[0]: the workspace size needed on MRTR_ERR_WORKSPACE_TOO_SMALL. */
+JNIEXPORT jint JNI_FN(taskInit)(JNIEnv *env, jclass cls, jobject ws, jint dialect,
+                                jbyteArray task_id, jint flags, jint caps, jbyteArray client_name,
+                                jbyteArray client_version, jlong poll_ms, jlong first_id,
+                                jlongArray limits, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  size_t cap = 0;
+  uint8_t *base = ws_base(env, ws, &cap);
+  if (base == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  if (poll_ms < 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  mrtr_task_limits l;
+  int has;
+  if ((st = task_limits_from_longs(env, limits, &l, &has)) != MRTR_OK) {
+    return st;
+  }
+  jbytes t, n, v;
+  PIN_REQUIRED(env, task_id, &t);
+  if (bytes_open(env, client_name, &n) != 0) {
+    bytes_close(env, &t, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, client_version, &v) != 0) {
+    bytes_close(env, &n, 0);
+    bytes_close(env, &t, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  size_t needed = 0;
+  mrtr_task_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.dialect = (uint32_t)dialect;
+  cfg.task_id = str_of(&t);
+  cfg.flags = (uint32_t)flags;
+  cfg.caps = (uint32_t)caps;
+  cfg.client_name = opt_str_of(&n);
+  cfg.client_version = opt_str_of(&v);
+  cfg.poll_ms = (uint64_t)poll_ms;
+  cfg.first_id = (int64_t)first_id;
+  cfg.limits = has ? &l : NULL;
+  cfg.out_needed = &needed;
+  mrtr_task *task = NULL;
+  st = (jint)mrtr_task_init(base, cap, &cfg, &task);
+  bytes_close(env, &v, 0);
+  bytes_close(env, &n, 0);
+  bytes_close(env, &t, 0);
+  if (st == MRTR_OK && (void *)task != (void *)base) {
+    return MRTR_ERR_INTERNAL;
+  }
+  if (st == MRTR_ERR_WORKSPACE_TOO_SMALL) {
+    jlong nv = (jlong)needed;
+    longs_put(env, out, &nv, 1);
+  }
+  return st;
+}
+
+/* int taskWriteCancel(ByteBuffer ws, long id, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(taskWriteCancel)(JNIEnv *env, jclass cls, jobject ws, jlong id,
+                                       jbyteArray out, jlongArray written) {
+  (void)cls;
+  OUT_BEGIN(env, out, written);
+  jint st = (jint)mrtr_task_write_cancel((mrtr_task *)ws_object(env, ws), (int64_t)id, OUT_PTR,
+                                         OUT_LEN, OUT_WRITTEN);
+  OUT_END(env, written, st);
+  return st;
+}
+
+/* int taskNextRequest(ByteBuffer ws, long[] out): out[0] the mrtr_task_request. */
+JNIEXPORT jint JNI_FN(taskNextRequest)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_task_request r = MRTR_TASK_REQUEST_GET;
+  st = (jint)mrtr_task_next_request((const mrtr_task *)ws_object(env, ws), &r);
+  if (st == MRTR_OK) {
+    jlong v = (jlong)r;
+    longs_put(env, out, &v, 1);
+  }
+  return st;
+}
+
+/* int taskPollMs(ByteBuffer ws, long[] out): out[0] the poll interval. */
+JNIEXPORT jint JNI_FN(taskPollMs)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  uint64_t ms = 0;
+  st = (jint)mrtr_task_poll_ms((const mrtr_task *)ws_object(env, ws), &ms);
+  if (st == MRTR_OK) {
+    jlong v = (jlong)ms;
+    longs_put(env, out, &v, 1);
+  }
+  return st;
+}
+
+/* int taskRestore(ByteBuffer ws, long[] limits or null, byte[] saved) */
+JNIEXPORT jint JNI_FN(taskRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArray limits,
+                                   jbyteArray saved) {
+  (void)cls;
+  size_t cap = 0;
+  uint8_t *base = ws_base(env, ws, &cap);
+  if (base == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  mrtr_task_limits l;
+  int has;
+  jint st = task_limits_from_longs(env, limits, &l, &has);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes sv;
+  PIN_REQUIRED(env, saved, &sv);
+  mrtr_task *task = NULL;
+  st = (jint)mrtr_task_restore(base, cap, has ? &l : NULL, (const uint8_t *)sv.ptr, (size_t)sv.len,
+                               &task);
+  bytes_close(env, &sv, 0);
+  if (st == MRTR_OK && (void *)task != (void *)base) {
+    return MRTR_ERR_INTERNAL;
+  }
+  return st;
+}
+
+/* ------------------------------------------------------------ forms */
+
+#define SCHEMA_ERROR_LEN 6
+
+/* int formParse(byte[] schema, long[] out, long[] err, String[] reason)
+ * out[0]: field count. On MRTR_ERR_INVALID_SCHEMA: err[0..6) property
+ * off/len (into schema), property escaped, keyword off/len, default error;
+ * reason[0] the error's name. */
+JNIEXPORT jint JNI_FN(formParse)(JNIEnv *env, jclass cls, jbyteArray schema, jlongArray out,
+                                 jlongArray err, jobjectArray reason) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK || (st = longs_check(env, err, SCHEMA_ERROR_LEN)) != MRTR_OK) {
+    return st;
+  }
+  jbytes s;
+  PIN_REQUIRED(env, schema, &s);
+  size_t n = 0;
+  mrtr_schema_error e;
+  memset(&e, 0, sizeof e);
+  st = (jint)mrtr_form_parse(str_of(&s), &n, &e);
+  jlong v[SCHEMA_ERROR_LEN] = {0, 0, (jlong)e.property_escaped, 0, 0, (jlong)e.default_error};
+  if (st == MRTR_ERR_INVALID_SCHEMA && (view_in(&s, e.property.ptr, e.property.len, &v[0], &v[1]) ||
+                                        view_in(&s, e.keyword.ptr, e.keyword.len, &v[3], &v[4]))) {
+    st = MRTR_ERR_INTERNAL;
+  }
+  bytes_close(env, &s, 0);
+  if (st == MRTR_OK) {
+    jlong c = (jlong)n;
+    longs_put(env, out, &c, 1);
+  } else if (st == MRTR_ERR_INVALID_SCHEMA) {
+    longs_put(env, err, v, SCHEMA_ERROR_LEN);
+    str_out(env, reason, e.reason);
+  }
+  return st;
+}
+
+#define FIELD_LEN 20
+
+/* int formFieldAt(byte[] schema, long index, long[] out): out[0..20)
+ * escaped, index, kind, format, required, has min length, has max length,
+ * has minimum, has maximum, has min items, has max items, min length, max
+ * length, minimum (double bits), maximum (double bits), min items, max
+ * items, option count, default off/len (into schema). Texts: formText. */
+JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, jlong index,
+                                   jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, FIELD_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  size_t i;
+  if (to_size(index, &i) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  jbytes s;
+  PIN_REQUIRED(env, schema, &s);
+  mrtr_form_field f;
+  memset(&f, 0, sizeof f);
+  st = (jint)mrtr_form_field_at(str_of(&s), i, &f);
+  jlong v[FIELD_LEN];
+  if (st == MRTR_OK) {
+    jlong min_bits, max_bits;
+    memcpy(&min_bits, &f.minimum, sizeof min_bits);
+    memcpy(&max_bits, &f.maximum, sizeof max_bits);
+    v[0] = (jlong)f.escaped;
+    v[1] = (jlong)f.index;
+    v[2] = (jlong)f.kind;
+    v[3] = (jlong)f.format;
+    v[4] = (jlong)f.required;
+    v[5] = (jlong)f.has_min_length;
+    v[6] = (jlong)f.has_max_length;
+    v[7] = (jlong)f.has_minimum;
+    v[8] = (jlong)f.has_maximum;
+    v[9] = (jlong)f.has_min_items;
+    v[10] = (jlong)f.has_max_items;
+    v[11] = (jlong)f.min_length;
+    v[12] = (jlong)f.max_length;
+    v[13] = min_bits;
+    v[14] = max_bits;
+    v[15] = (jlong)f.min_items;
+    v[16] = (jlong)f.max_items;
+    v[17] = (jlong)f.option_count;
+    if (view_in(&s, f.default_json.ptr, f.default_json.len, &v[18], &v[19]) != 0) {
+      st = MRTR_ERR_INTERNAL;
+    }
+  }
+  bytes_close(env, &s, 0);
+  if (st == MRTR_OK) {
+    longs_put(env, out, v, FIELD_LEN);
+  }
+  return st;
+}
+
+/* int formOptionAt(byte[] schema, long field, long option, long[] out):
+ * out[0..2) escaped, has title. Texts: formText. */
+JNIEXPORT jint JNI_FN(formOptionAt)(JNIEnv *env, jclass cls, jbyteArray schema, jlong field,
+                                    jlong option, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 2);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  size_t fi, oi;
+  if (to_size(field, &fi) != 0 || to_size(option, &oi) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  jbytes s;
+  PIN_REQUIRED(env, schema, &s);
+  mrtr_form_option o;
+  memset(&o, 0, sizeof o);
+  st = (jint)mrtr_form_option_at(str_of(&s), fi, oi, &o);
+  bytes_close(env, &s, 0);
+  if (st == MRTR_OK) {
+    jlong v[2] = {(jlong)o.escaped, (jlong)o.has_title};
+    longs_put(env, out, v, 2);
+  }
+  return st;
+}
+
+/* int formText(byte[] schema, long field, long option, int which, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(formText)(JNIEnv *env, jclass cls, jbyteArray schema, jlong field,
+                                jlong option, jint which, jbyteArray out, jlongArray written) {
+  (void)cls;
+  size_t fi, oi;
+  if (to_size(field, &fi) != 0 || to_size(option, &oi) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  if (schema == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  jbytes s;
+  if (bytes_open(env, schema, &s) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  jint st_outer;
+  {
+    OUT_BEGIN(env, out, written);
+    st_outer = (jint)mrtr_form_text(str_of(&s), fi, oi, (uint32_t)which, OUT_PTR, OUT_LEN,
+                                    OUT_WRITTEN);
+    OUT_END(env, written, st_outer);
+  }
+  bytes_close(env, &s, 0);
+  return st_outer;
+}
+
+#define FORM_ERROR_LEN 7
+
+/* int formValidate(byte[] schema, byte[] content, long[] err, String[] reason)
+ * On MRTR_ERR_INVALID_VALUE: err[0..7) field source (0 schema, 1 content),
+ * field off/len, field escaped, field index (-1: none), error, bound;
+ * reason[0] the error's name. */
+JNIEXPORT jint JNI_FN(formValidate)(JNIEnv *env, jclass cls, jbyteArray schema,
+                                    jbyteArray content, jlongArray err, jobjectArray reason) {
+  (void)cls;
+  jint st = longs_check(env, err, FORM_ERROR_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes s, c;
+  PIN_REQUIRED(env, schema, &s);
+  if (content == NULL) {
+    bytes_close(env, &s, 0);
+    return MRTR_ERR_NULL_POINTER;
+  }
+  if (bytes_open(env, content, &c) != 0) {
+    bytes_close(env, &s, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  mrtr_form_error e;
+  memset(&e, 0, sizeof e);
+  st = (jint)mrtr_form_validate(str_of(&s), str_of(&c), &e);
+  jlong v[FORM_ERROR_LEN] = {0,
+                             0,
+                             0,
+                             (jlong)e.field_escaped,
+                             e.field_index == SIZE_MAX ? -1 : (jlong)e.field_index,
+                             (jlong)e.error,
+                             (jlong)e.bound};
+  if (st == MRTR_ERR_INVALID_VALUE) {
+    if (view_in(&s, e.field.ptr, e.field.len, &v[1], &v[2]) == 0) {
+      v[0] = 0;
+    } else if (view_in(&c, e.field.ptr, e.field.len, &v[1], &v[2]) == 0) {
+      v[0] = 1;
+    } else {
+      st = MRTR_ERR_INTERNAL;
+    }
+  }
+  bytes_close(env, &c, 0);
+  bytes_close(env, &s, 0);
+  if (st == MRTR_ERR_INVALID_VALUE) {
+    longs_put(env, err, v, FORM_ERROR_LEN);
+    str_out(env, reason, e.reason);
+  }
+  return st;
+}
+
+/* ------------------------------------------------------------ json decode */
+
+/* int jsonDecodeString(byte[] token, int off, int len, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(jsonDecodeString)(JNIEnv *env, jclass cls, jbyteArray token, jint off,
+                                        jint len, jbyteArray out, jlongArray written) {
+  (void)cls;
+  if (token == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  jbytes t;
+  if (bytes_open(env, token, &t) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  const uint8_t *p;
+  size_t n;
+  if (bytes_range(&t, off, len, &p, &n) != 0) {
+    bytes_close(env, &t, 0);
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jint st_outer;
+  {
+    OUT_BEGIN(env, out, written);
+    st_outer = (jint)mrtr_json_decode_string(p, n, OUT_PTR, OUT_LEN, OUT_WRITTEN);
+    OUT_END(env, written, st_outer);
+  }
+  bytes_close(env, &t, 0);
+  return st_outer;
+}
+
+/* ------------------------------------------------------------ URL consent */
+
+#define URL_LEN 18
+
+/* int urlConsent(byte[] url, long[] out, long[] refusal, String[] reason)
+ * MRTR_OK: out[0..18) scheme, userinfo, host, path, query, fragment as
+ * off/len pairs (into url), warnings, port, has port, has userinfo, has
+ * query, has fragment. MRTR_ERR_REFUSED_URL: refusal[0..2) offset, has
+ * offset; reason[0] the cause. */
+JNIEXPORT jint JNI_FN(urlConsent)(JNIEnv *env, jclass cls, jbyteArray url, jlongArray out,
+                                  jlongArray refusal, jobjectArray reason) {
+  (void)cls;
+  jint st = longs_check(env, out, URL_LEN);
+  if (st != MRTR_OK || (st = longs_check(env, refusal, 2)) != MRTR_OK) {
+    return st;
+  }
+  jbytes u;
+  PIN_REQUIRED(env, url, &u);
+  mrtr_url_info info;
+  mrtr_url_refusal r;
+  memset(&info, 0, sizeof info);
+  memset(&r, 0, sizeof r);
+  st = (jint)mrtr_url_consent(str_of(&u), &info, &r);
+  jlong v[URL_LEN];
+  memset(v, 0, sizeof v);
+  if (st == MRTR_OK) {
+    const mrtr_str parts[6] = {info.scheme, info.userinfo, info.host,
+                               info.path,   info.query,    info.fragment};
+    for (int k = 0; k < 6; k++) {
+      if (view_in(&u, parts[k].ptr, parts[k].len, &v[2 * k], &v[2 * k + 1]) != 0) {
+        st = MRTR_ERR_INTERNAL;
+      }
+    }
+    v[12] = (jlong)info.warnings;
+    v[13] = (jlong)info.port;
+    v[14] = (jlong)info.has_port;
+    v[15] = (jlong)info.has_userinfo;
+    v[16] = (jlong)info.has_query;
+    v[17] = (jlong)info.has_fragment;
+  }
+  bytes_close(env, &u, 0);
+  if (st == MRTR_OK) {
+    longs_put(env, out, v, URL_LEN);
+  } else if (st == MRTR_ERR_REFUSED_URL) {
+    jlong rv[2] = {(jlong)r.offset, (jlong)r.has_offset};
+    longs_put(env, refusal, rv, 2);
+    str_out(env, reason, r.reason);
+  }
+  return st;
+}
+
+/* ------------------------------------------------------------ seal */
+
+/* String unsealReasonStr(int reason) */
+JNIEXPORT jstring JNI_FN(unsealReasonStr)(JNIEnv *env, jclass cls, jint reason) {
+  (void)cls;
+  return cstr(env, mrtr_unseal_reason_str((int32_t)reason));
+}
+
+/* String invalidRequestStateMessage() */
+JNIEXPORT jstring JNI_FN(invalidRequestStateMessage)(JNIEnv *env, jclass cls) {
+  (void)cls;
+  return cstr(env, mrtr_invalid_request_state_message());
+}
+
+/* long sealerSize() */
+JNIEXPORT jlong JNI_FN(sealerSize)(JNIEnv *env, jclass cls) {
+  (void)env;
+  (void)cls;
+  return (jlong)mrtr_sealer_size();
+}
+
+/* long sealTokenLen(long stateLen, boolean principal): -1 for a negative length. */
+JNIEXPORT jlong JNI_FN(sealTokenLen)(JNIEnv *env, jclass cls, jlong state_len,
+                                     jboolean principal) {
+  (void)env;
+  (void)cls;
+  size_t n;
+  if (to_size(state_len, &n) != 0) {
+    return -1;
+  }
+  size_t r = mrtr_seal_token_len(n, principal != JNI_FALSE);
+  return r > (size_t)INT64_MAX ? -1 : (jlong)r;
+}
+
+/* long unsealScratchLen(long tokenLen): -1 for a negative length. */
+JNIEXPORT jlong JNI_FN(unsealScratchLen)(JNIEnv *env, jclass cls, jlong token_len) {
+  (void)env;
+  (void)cls;
+  size_t n;
+  if (to_size(token_len, &n) != 0) {
+    return -1;
+  }
+  size_t r = mrtr_unseal_scratch_len(n);
+  return r > (size_t)INT64_MAX ? -1 : (jlong)r;
+}
+
+/* int sealerInit(ByteBuffer ws, byte[][] keys, byte[] audience, long ttlSeconds,
+ *                long skewSeconds, long maxToken)
+ * More than MRTR_SEAL_MAX_KEYS keys is MRTR_ERR_KEY_ERROR, as the C function says. */
+JNIEXPORT jint JNI_FN(sealerInit)(JNIEnv *env, jclass cls, jobject ws, jobjectArray keys,
+                                  jbyteArray audience, jlong ttl, jlong skew, jlong max_token) {
+  (void)cls;
+  size_t cap = 0;
+  uint8_t *base = ws_base(env, ws, &cap);
+  if (base == NULL || keys == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  size_t mt;
+  if (ttl < 0 || skew < 0 || to_size(max_token, &mt) != 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jsize n = (*env)->GetArrayLength(env, keys);
+  if (n > MRTR_SEAL_MAX_KEYS) {
+    return MRTR_ERR_KEY_ERROR;
+  }
+  if ((*env)->EnsureLocalCapacity(env, n + 4) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  jbytes a;
+  PIN_REQUIRED(env, audience, &a);
+  jbytes k[MRTR_SEAL_MAX_KEYS];
+  mrtr_bytes kb[MRTR_SEAL_MAX_KEYS];
+  jsize opened = 0;
+  jint st = MRTR_OK;
+  for (; opened < n; opened++) {
+    jbyteArray ka = (jbyteArray)(*env)->GetObjectArrayElement(env, keys, opened);
+    if (ka == NULL) {
+      st = MRTR_ERR_NULL_POINTER;
+    } else if (bytes_open(env, ka, &k[opened]) != 0) {
+      st = MRTR_ERR_INTERNAL;
+    }
+    if (st != MRTR_OK) {
+      break;
+    }
+    kb[opened] = mbytes_of(&k[opened]);
+  }
+  if (st == MRTR_OK) {
+    mrtr_sealer *out = NULL;
+    st = (jint)mrtr_sealer_init(base, cap, kb, (size_t)n, str_of(&a), (uint64_t)ttl,
+                                (uint64_t)skew, mt, &out);
+    if (st == MRTR_OK && (void *)out != (void *)base) {
+      st = MRTR_ERR_INTERNAL;
+    }
+  }
+  while (opened > 0) {
+    opened--;
+    bytes_close_secret(env, &k[opened]);
+  }
+  bytes_close(env, &a, 0);
+  return st;
+}
+
+/* int sealerWipe(ByteBuffer ws) */
+JNIEXPORT jint JNI_FN(sealerWipe)(JNIEnv *env, jclass cls, jobject ws) {
+  (void)cls;
+  mrtr_sealer *s = (mrtr_sealer *)ws_object(env, ws);
+  if (s == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  mrtr_sealer_wipe(s);
+  return MRTR_OK;
+}
+
+/* int bindingDigest(byte[] method, byte[] target, byte[] arguments or null, byte[] out)
+ * out: at least 32 bytes. */
+JNIEXPORT jint JNI_FN(bindingDigest)(JNIEnv *env, jclass cls, jbyteArray method,
+                                     jbyteArray target, jbyteArray arguments, jbyteArray out) {
+  (void)cls;
+  if (method == NULL || target == NULL || out == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  if ((*env)->GetArrayLength(env, out) < 32) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jbytes m, t, a;
+  if (bytes_open(env, method, &m) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, target, &t) != 0) {
+    bytes_close(env, &m, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, arguments, &a) != 0) {
+    bytes_close(env, &t, 0);
+    bytes_close(env, &m, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  uint8_t digest[32];
+  /* arguments null: the request has none (NULL); an empty array is an
+   * empty (invalid) JSON text, which the C function reports. */
+  const uint8_t *ap = arguments == NULL ? NULL : (a.ptr == NULL ? (const uint8_t *)EMPTY : (const uint8_t *)a.ptr);
+  jint st = (jint)mrtr_binding_digest(str_of(&m), str_of(&t), ap, (size_t)a.len, digest);
+  bytes_close(env, &a, 0);
+  bytes_close(env, &t, 0);
+  bytes_close(env, &m, 0);
+  if (st == MRTR_OK) {
+    (*env)->SetByteArrayRegion(env, out, 0, 32, (const jbyte *)digest);
+  }
+  return st;
+}
+
+/* int seal(ByteBuffer ws, long now, byte[] nonce (24), byte[] binding (32),
+ *          byte[] principal or null, byte[] state, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(seal)(JNIEnv *env, jclass cls, jobject ws, jlong now, jbyteArray nonce,
+                            jbyteArray binding, jbyteArray principal, jbyteArray state,
+                            jbyteArray out, jlongArray written) {
+  (void)cls;
+  if (nonce == NULL || binding == NULL || state == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  if (now < 0 || (*env)->GetArrayLength(env, nonce) != MRTR_SEAL_NONCE_BYTES ||
+      (*env)->GetArrayLength(env, binding) != 32) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jbyte nb[MRTR_SEAL_NONCE_BYTES], bb[32];
+  (*env)->GetByteArrayRegion(env, nonce, 0, MRTR_SEAL_NONCE_BYTES, nb);
+  (*env)->GetByteArrayRegion(env, binding, 0, 32, bb);
+  jbytes p, s;
+  if (bytes_open(env, principal, &p) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, state, &s) != 0) {
+    bytes_close(env, &p, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  mrtr_bytes pb = mbytes_of(&p);
+  if (principal != NULL && pb.ptr == NULL) {
+    pb.ptr = (const uint8_t *)EMPTY;
+  }
+  jint st_outer;
+  {
+    OUT_BEGIN(env, out, written);
+    st_outer = (jint)mrtr_seal((const mrtr_sealer *)ws_object(env, ws), (uint64_t)now,
+                               (const uint8_t *)nb, (const uint8_t *)bb,
+                               principal == NULL ? NULL : &pb, mbytes_of(&s), OUT_PTR, OUT_LEN,
+                               OUT_WRITTEN);
+    OUT_END(env, written, st_outer);
+  }
+  bytes_close(env, &s, 0);
+  bytes_close(env, &p, 0);
+  return st_outer;
+}
+
+/* int unseal(ByteBuffer ws, long now, byte[] token, byte[] binding (32),
+ *            byte[] principal or null, byte[] scratch, long[] out)
+ * MRTR_OK: out[0..2) the state's offset and length in scratch.
+ * MRTR_ERR_INVALID_REQUEST_STATE: out[2] the mrtr_unseal_reason. */
+JNIEXPORT jint JNI_FN(unseal)(JNIEnv *env, jclass cls, jobject ws, jlong now, jbyteArray token,
+                              jbyteArray binding, jbyteArray principal, jbyteArray scratch,
+                              jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 3);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  if (token == NULL || binding == NULL || scratch == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  if (now < 0 || (*env)->GetArrayLength(env, binding) != 32) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jbyte bb[32];
+  (*env)->GetByteArrayRegion(env, binding, 0, 32, bb);
+  jbytes t, p, sc;
+  if (bytes_open(env, token, &t) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, principal, &p) != 0) {
+    bytes_close(env, &t, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, scratch, &sc) != 0) {
+    bytes_close(env, &p, 0);
+    bytes_close(env, &t, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  mrtr_bytes pb = mbytes_of(&p);
+  if (principal != NULL && pb.ptr == NULL) {
+    pb.ptr = (const uint8_t *)EMPTY;
+  }
+  mrtr_bytes state = {NULL, 0};
+  mrtr_unseal_reason reason = MRTR_UNSEAL_MALFORMED;
+  st = (jint)mrtr_unseal((const mrtr_sealer *)ws_object(env, ws), (uint64_t)now, mbytes_of(&t),
+                         (const uint8_t *)bb, principal == NULL ? NULL : &pb, (uint8_t *)sc.ptr,
+                         (size_t)sc.len, &state, &reason);
+  jlong v[3] = {0, 0, 0};
+  if (st == MRTR_OK && view_in(&sc, state.ptr, state.len, &v[0], &v[1]) != 0) {
+    st = MRTR_ERR_INTERNAL;
+  }
+  /* The decrypted state must reach the Java array: commit on success. */
+  bytes_close(env, &sc, st == MRTR_OK);
+  bytes_close(env, &p, 0);
+  bytes_close(env, &t, 0);
+  if (st == MRTR_OK) {
+    longs_put(env, out, v, 3);
+  } else if (st == MRTR_ERR_INVALID_REQUEST_STATE) {
+    v[2] = (jlong)reason;
+    longs_put(env, out, v, 3);
+  }
+  return st;
+}

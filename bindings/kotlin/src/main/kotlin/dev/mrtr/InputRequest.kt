@@ -1,0 +1,310 @@
+package dev.mrtr
+
+/**
+ * One question of an `input_required` round, copied out of the call (it stays valid after
+ * the call moves on). [index] is its position in the server's order, [key] the server's key
+ * (escapes decoded).
+ */
+sealed class InputRequest {
+    abstract val index: Int
+    abstract val key: String
+    abstract val answered: Boolean
+
+    /**
+     * `elicitation/create` in form mode. [fields] are the form's typed fields when the
+     * library accepted [requestedSchema]; otherwise null and [schemaError] says why (the
+     * protocol's restricted subset was not respected: decline rather than guess).
+     */
+    class ElicitForm internal constructor(
+        override val index: Int,
+        override val key: String,
+        override val answered: Boolean,
+        val message: String,
+        val requestedSchema: ByteArray,
+        val fields: List<FormField>?,
+        val schemaError: SchemaError?,
+    ) : InputRequest() {
+        /** Null when [content] (a JSON object) answers this form; else its first problem. */
+        fun validate(content: ByteArray): FormError? = Form.validate(requestedSchema, content)
+    }
+
+    /**
+     * `elicitation/create` in URL mode. [consent] holds the facts to show before opening
+     * [url] (its real host, warnings); when the library refuses the URL, [consent] is null
+     * and [refusal] says why: never offer to open it.
+     */
+    class ElicitUrl internal constructor(
+        override val index: Int,
+        override val key: String,
+        override val answered: Boolean,
+        val message: String,
+        val url: String,
+        val consent: UrlConsent?,
+        val refusal: UrlRefusal?,
+    ) : InputRequest()
+
+    /** `sampling/createMessage`: run [params] (raw JSON) through a model, answer with a `CreateMessageResult`. */
+    class Sampling internal constructor(
+        override val index: Int,
+        override val key: String,
+        override val answered: Boolean,
+        val params: ByteArray,
+        val maxTokens: Long,
+        val systemPrompt: String?,
+        val hasTools: Boolean,
+        val wantsContext: Boolean,
+    ) : InputRequest()
+
+    /** `roots/list`: answer with the roots the user shares. */
+    class Roots internal constructor(
+        override val index: Int,
+        override val key: String,
+        override val answered: Boolean,
+    ) : InputRequest()
+}
+
+/** The kind of a form field (`mrtr_field_kind`). */
+enum class FieldKind(val code: Int) {
+    TEXT(1),
+    NUMBER(2),
+    INTEGER(3),
+    BOOLEAN(4),
+    SINGLE_SELECT(5),
+    MULTI_SELECT(6),
+}
+
+/** The syntax a text field requires (`mrtr_string_format`). */
+enum class StringFormat(val code: Int) {
+    NONE(0),
+    EMAIL(1),
+    URI(2),
+    DATE(3),
+    DATE_TIME(4),
+}
+
+/** What is wrong with a form value (`mrtr_field_error`). */
+enum class FieldError(val code: Int) {
+    NONE(0),
+    MISSING(1),
+    WRONG_TYPE(2),
+    TOO_SHORT(3),
+    TOO_LONG(4),
+    BELOW_MINIMUM(5),
+    ABOVE_MAXIMUM(6),
+    NOT_AN_INTEGER(7),
+    BAD_EMAIL(8),
+    BAD_URI(9),
+    BAD_DATE(10),
+    BAD_DATE_TIME(11),
+    NOT_AN_OPTION(12),
+    TOO_FEW_ITEMS(13),
+    TOO_MANY_ITEMS(14),
+    DUPLICATE_ITEM(15),
+    UNKNOWN_FIELD(16),
+    DUPLICATE_FIELD(17),
+    ;
+
+    internal companion object {
+        fun of(code: Long) = entries.firstOrNull { it.code.toLong() == code } ?: NONE
+    }
+}
+
+/** One field of an elicitation form, from the library's form helper. Bounds are null when absent. */
+data class FormField(
+    /** The property name: the key of the answer. */
+    val name: String,
+    val title: String?,
+    val description: String?,
+    val kind: FieldKind,
+    val format: StringFormat,
+    val required: Boolean,
+    val minLength: Long?,
+    val maxLength: Long?,
+    val minimum: Double?,
+    val maximum: Double?,
+    val minItems: Long?,
+    val maxItems: Long?,
+    /** Select fields: the options in schema order. */
+    val options: List<FormOption>,
+    /** The default value as raw JSON (already checked against the field), or null. */
+    val defaultJson: ByteArray?,
+)
+
+/** One option of a select field: the [value] sent, the [title] shown (null: show the value). */
+data class FormOption(val value: String, val title: String?)
+
+/** Why a `requestedSchema` was refused. */
+data class SchemaError(
+    /** The property at fault, null for the schema's top level. */
+    val property: String?,
+    /** The keyword or option value at fault, when the error names one (raw text). */
+    val keyword: String?,
+    /** The error's name (`"UnsupportedKeyword"`, `"InvalidDefault"`, ...). */
+    val reason: String,
+    val defaultError: FieldError,
+)
+
+/** The first problem of a form answer. */
+data class FormError(
+    /** The field's name (null when the content is not an object). */
+    val field: String?,
+    /** The field's index in the form, null when the form has no such field. */
+    val fieldIndex: Int?,
+    val error: FieldError,
+    /** `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound. */
+    val bound: Long,
+    /** The error's name, for logs. */
+    val reason: String,
+)
+
+/** A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out. */
+enum class UrlWarning(val bit: Int) {
+    NOT_HTTPS(1),
+    UNSUPPORTED_SCHEME(1 shl 1),
+    PUNYCODE(1 shl 2),
+    USERINFO(1 shl 3),
+    IP_LITERAL(1 shl 4),
+    NON_ASCII_HOST(1 shl 5),
+    NO_HOST(1 shl 6),
+}
+
+/** A URL split for the consent screen. Show [host] as the destination, never [userinfo]. */
+data class UrlConsent(
+    val scheme: String,
+    val userinfo: String?,
+    val host: String,
+    val port: Int?,
+    val path: String,
+    val query: String?,
+    val fragment: String?,
+    val warnings: Set<UrlWarning>,
+)
+
+/** Why a URL was refused: [reason] names the cause, [offset] the offending byte when known. */
+data class UrlRefusal(val reason: String, val offset: Long?)
+
+/** The form and URL helpers of the C API, over bytes the app holds. */
+object Form {
+    /** The fields of [schema] (a `requestedSchema`), or throws [MrtrMessageException] (`INVALID_SCHEMA`, `JSON`). */
+    fun fields(schema: ByteArray): List<FormField> {
+        val count = LongArray(1)
+        val err = LongArray(Native.SCHEMA_ERROR_LEN)
+        check(Native.formParse(schema, count, err, arrayOfNulls(1)), "mrtr_form_parse")
+        return (0 until count[0].toInt()).map { field(schema, it) }
+    }
+
+    /** Null when [schema] is acceptable, else why not. Other failures (not JSON, too deep) throw. */
+    fun schemaError(schema: ByteArray): SchemaError? {
+        val count = LongArray(1)
+        val err = LongArray(Native.SCHEMA_ERROR_LEN)
+        val reason = arrayOfNulls<String>(1)
+        val st = Native.formParse(schema, count, err, reason)
+        if (st == Status.OK.code) return null
+        if (st != Status.ERR_INVALID_SCHEMA.code) throw exceptionFor(st, "mrtr_form_parse")
+        val property = if (err[1] == 0L) null else viewText(schema, err[0], err[1], err[2] != 0L)
+        val keyword = if (err[4] == 0L) null else viewText(schema, err[3], err[4], false)
+        return SchemaError(property, keyword, reason[0] ?: "", FieldError.of(err[5]))
+    }
+
+    /** Null when [content] answers the form of [schema]; else the first problem. */
+    fun validate(schema: ByteArray, content: ByteArray): FormError? {
+        val err = LongArray(Native.FORM_ERROR_LEN)
+        val reason = arrayOfNulls<String>(1)
+        val st = Native.formValidate(schema, content, err, reason)
+        if (st == Status.OK.code) return null
+        if (st != Status.ERR_INVALID_VALUE.code) throw exceptionFor(st, "mrtr_form_validate")
+        val src = if (err[0] == 0L) schema else content
+        val field = if (err[2] == 0L) null else viewText(src, err[1], err[2], err[3] != 0L)
+        return FormError(field, if (err[4] < 0) null else err[4].toInt(), FieldError.of(err[5]), err[6], reason[0] ?: "")
+    }
+
+    /** The consent facts of [url], or the refusal. Invalid UTF-8 and other misuse throw. */
+    fun urlConsent(url: String): Pair<UrlConsent?, UrlRefusal?> {
+        val u = url.toByteArray(Charsets.UTF_8)
+        val v = LongArray(Native.URL_LEN)
+        val refusal = LongArray(2)
+        val reason = arrayOfNulls<String>(1)
+        val st = Native.urlConsent(u, v, refusal, reason)
+        if (st == Status.ERR_REFUSED_URL.code) {
+            return null to UrlRefusal(reason[0] ?: "", if (refusal[1] != 0L) refusal[0] else null)
+        }
+        check(st, "mrtr_url_consent")
+        fun part(i: Int) = String(u, v[2 * i].toInt(), v[2 * i + 1].toInt(), Charsets.UTF_8)
+        val warnings = UrlWarning.entries.filter { v[12].toInt() and it.bit != 0 }.toSet()
+        return UrlConsent(
+            scheme = part(0),
+            userinfo = if (v[15] != 0L) part(1) else null,
+            host = part(2),
+            port = if (v[14] != 0L) v[13].toInt() else null,
+            path = part(3),
+            query = if (v[16] != 0L) part(4) else null,
+            fragment = if (v[17] != 0L) part(5) else null,
+            warnings = warnings,
+        ) to null
+    }
+
+    private fun field(schema: ByteArray, i: Int): FormField {
+        val v = LongArray(Native.FIELD_LEN)
+        check(Native.formFieldAt(schema, i.toLong(), v), "mrtr_form_field_at")
+        val options = (0 until v[17].toInt()).map { o ->
+            val ov = LongArray(2)
+            check(Native.formOptionAt(schema, i.toLong(), o.toLong(), ov), "mrtr_form_option_at")
+            FormOption(
+                value = text(schema, i, o, TEXT_OPTION_VALUE) ?: "",
+                title = if (ov[1] != 0L) text(schema, i, o, TEXT_OPTION_TITLE) else null,
+            )
+        }
+        return FormField(
+            name = text(schema, i, 0, TEXT_NAME) ?: "",
+            title = text(schema, i, 0, TEXT_TITLE),
+            description = text(schema, i, 0, TEXT_DESCRIPTION),
+            kind = FieldKind.entries.firstOrNull { it.code.toLong() == v[2] }
+                ?: throw exceptionFor(Status.ERR_INTERNAL.code, "unknown field kind ${v[2]}"),
+            format = StringFormat.entries.firstOrNull { it.code.toLong() == v[3] } ?: StringFormat.NONE,
+            required = v[4] != 0L,
+            minLength = if (v[5] != 0L) v[11] else null,
+            maxLength = if (v[6] != 0L) v[12] else null,
+            minimum = if (v[7] != 0L) Double.fromBits(v[13]) else null,
+            maximum = if (v[8] != 0L) Double.fromBits(v[14]) else null,
+            minItems = if (v[9] != 0L) v[15] else null,
+            maxItems = if (v[10] != 0L) v[16] else null,
+            options = options,
+            defaultJson = if (v[19] == 0L) null else schema.copyOfRange(v[18].toInt(), (v[18] + v[19]).toInt()),
+        )
+    }
+
+    /** A decoded form text; null when absent (`NOT_FOUND`). */
+    private fun text(schema: ByteArray, field: Int, option: Int, which: Int): String? {
+        val written = LongArray(1)
+        var buf = ByteArray(64)
+        var st = Native.formText(schema, field.toLong(), option.toLong(), which, buf, written)
+        if (st == Status.ERR_BUFFER_TOO_SMALL.code) {
+            buf = ByteArray(written[0].toInt())
+            st = Native.formText(schema, field.toLong(), option.toLong(), which, buf, written)
+        }
+        if (st == Status.ERR_NOT_FOUND.code) return null
+        check(st, "mrtr_form_text")
+        return String(buf, 0, written[0].toInt(), Charsets.UTF_8)
+    }
+
+    private const val TEXT_NAME = 1
+    private const val TEXT_TITLE = 1 shl 1
+    private const val TEXT_DESCRIPTION = 1 shl 2
+    private const val TEXT_OPTION_VALUE = 1 shl 3
+    private const val TEXT_OPTION_TITLE = 1 shl 4
+}
+
+/** Text of a view [off]/[len] into [src]; [escaped]: JSON-escaped text without quotes, decoded by the library. */
+internal fun viewText(src: ByteArray, off: Long, len: Long, escaped: Boolean): String {
+    val raw = src.copyOfRange(off.toInt(), (off + len).toInt())
+    if (!escaped) return String(raw, Charsets.UTF_8)
+    val token = ByteArray(raw.size + 2)
+    token[0] = '"'.code.toByte()
+    raw.copyInto(token, 1)
+    token[token.size - 1] = '"'.code.toByte()
+    return String(decodeJsonString(token, 0, token.size), Charsets.UTF_8)
+}
+
+/** The decoded bytes of the JSON string literal at [off], [len] of [src] (quotes included). */
+internal fun decodeJsonString(src: ByteArray, off: Int, len: Int): ByteArray =
+    writeOut("mrtr_json_decode_string", len) { out, w -> Native.jsonDecodeString(src, off, len, out, w) }

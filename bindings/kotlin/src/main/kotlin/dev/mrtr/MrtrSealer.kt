@@ -1,0 +1,134 @@
+package dev.mrtr
+
+import java.nio.ByteBuffer
+import java.security.SecureRandom
+
+/** Why a `requestState` token was refused (`mrtr_unseal_reason`), for the server's log. */
+enum class UnsealReason(val code: Int) {
+    MALFORMED(1),
+    TOO_LARGE(2),
+    UNKNOWN_KEY(3),
+    TAMPERED(4),
+    EXPIRED(5),
+    NOT_YET_VALID(6),
+    WRONG_AUDIENCE(7),
+    WRONG_REQUEST(8),
+    WRONG_PRINCIPAL(9),
+    ;
+
+    /** The library's short description (`"token expired"`, ...). */
+    val description: String get() = Native.unsealReasonStr(code)
+}
+
+/**
+ * Seals and unseals `requestState` for a server (the C `mrtr_sealer`): XChaCha20-Poly1305
+ * tokens bound to the request (method, target, canonical arguments), an audience, a
+ * lifetime and optionally a principal. The key material lives in native memory this
+ * object owns; [close] wipes and frees it (use after close throws [IllegalStateException]).
+ *
+ * [keys]: 1 to 8 secrets of at least 32 random bytes; `keys[0]` seals, every key unseals
+ * (rotate with `[OLD, NEW]`, then `[NEW, OLD]`, then one TTL later `[NEW]`). [audience]
+ * names the service. [ttlSeconds] 0: 600 s. [skewSeconds]: clock disagreement allowed.
+ * [maxTokenBytes] 0: 4 KiB.
+ */
+class MrtrSealer(
+    keys: List<ByteArray>,
+    audience: String,
+    ttlSeconds: Long = 0,
+    skewSeconds: Long = 60,
+    maxTokenBytes: Long = 0,
+) : AutoCloseable {
+    private var ws: ByteBuffer? = null
+    /** The largest token this sealer accepts (for the unseal scratch). */
+    private val maxToken: Long = if (maxTokenBytes == 0L) 4096 else maxTokenBytes
+
+    init {
+        val w = allocWorkspace(Native.sealerSize())
+        val st = Native.sealerInit(w, keys.toTypedArray<ByteArray?>(), audience.toByteArray(Charsets.UTF_8), ttlSeconds, skewSeconds, maxTokenBytes)
+        if (st != Status.OK.code) {
+            Native.wsFree(w)
+            throw exceptionFor(st, "mrtr_sealer_init")
+        }
+        ws = w
+    }
+
+    companion object {
+        /** The JSON-RPC error code for every `requestState` that fails to unseal (-32602). */
+        const val INVALID_REQUEST_STATE_CODE: Long = -32602
+
+        /** The one error message for every refused `requestState`: `"Invalid or expired requestState"`. */
+        val invalidRequestStateMessage: String get() = Native.invalidRequestStateMessage()
+
+        /**
+         * The 32-byte binding digest of a request: [method], [target] (tool or prompt
+         * name, resource URI) and the canonical form of [arguments] (the JSON of
+         * `params.arguments`, null when absent).
+         */
+        fun bindingDigest(method: String, target: String, arguments: ByteArray?): ByteArray {
+            val out = ByteArray(32)
+            check(
+                Native.bindingDigest(method.toByteArray(Charsets.UTF_8), target.toByteArray(Charsets.UTF_8), arguments, out),
+                "mrtr_binding_digest",
+            )
+            return out
+        }
+
+        /** The exact token length for [stateLength] bytes of state. */
+        fun tokenLength(stateLength: Int, principal: Boolean): Long = Native.sealTokenLen(stateLength.toLong(), principal)
+
+        /** 24 fresh nonce bytes from [SecureRandom] (the library draws no randomness itself). */
+        fun freshNonce(): ByteArray = ByteArray(24).also { SecureRandom().nextBytes(it) }
+    }
+
+    /**
+     * Seals [state] into a token (ASCII) to send as `requestState`. [nowSeconds]: unix
+     * time; [nonce]: 24 fresh random bytes; [binding]: [bindingDigest] of the request
+     * being answered; [principal]: the authenticated caller, or null.
+     */
+    @Synchronized
+    fun seal(nowSeconds: Long, binding: ByteArray, state: ByteArray, principal: ByteArray? = null, nonce: ByteArray = freshNonce()): ByteArray {
+        val w = live()
+        val guess = tokenLength(state.size, principal != null).coerceIn(16, Int.MAX_VALUE.toLong() - 8).toInt()
+        return writeOut("mrtr_seal", guess) { out, n -> Native.seal(w, nowSeconds, nonce, binding, principal, state, out, n) }
+    }
+
+    /**
+     * The state carried by an echoed [token], or [MrtrSealException] with the precise
+     * [MrtrSealException.unsealReason] (log it; answer the client with
+     * [INVALID_REQUEST_STATE_CODE] and [invalidRequestStateMessage] whatever it is).
+     */
+    @Synchronized
+    fun unseal(nowSeconds: Long, token: ByteArray, binding: ByteArray, principal: ByteArray? = null): ByteArray {
+        val w = live()
+        val scratch = ByteArray(Native.unsealScratchLen(minOf(token.size.toLong(), maxToken)).coerceIn(0, Int.MAX_VALUE.toLong() - 8).toInt())
+        val out = LongArray(3)
+        val st = Native.unseal(w, nowSeconds, token, binding, principal, scratch, out)
+        if (st == Status.ERR_INVALID_REQUEST_STATE.code) {
+            val reason = UnsealReason.entries.firstOrNull { it.code.toLong() == out[2] }
+            throw MrtrSealException(
+                Status.ERR_INVALID_REQUEST_STATE, st,
+                "mrtr_unseal: ${Status.ERR_INVALID_REQUEST_STATE.cName} (${reason?.description})", reason,
+            )
+        }
+        check(st, "mrtr_unseal")
+        val state = scratch.copyOfRange(out[0].toInt(), (out[0] + out[1]).toInt())
+        scratch.fill(0)
+        return state
+    }
+
+    /** Wipes the key material and frees the native memory. Idempotent. */
+    @Synchronized
+    override fun close() {
+        val w = ws ?: return
+        ws = null
+        Native.sealerWipe(w)
+        Native.wsFree(w)
+    }
+
+    @Suppress("removal", "DEPRECATION")
+    protected fun finalize() {
+        close()
+    }
+
+    private fun live(): ByteBuffer = ws ?: throw IllegalStateException("MrtrSealer is closed")
+}

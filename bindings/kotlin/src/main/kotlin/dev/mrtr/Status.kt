@@ -1,0 +1,166 @@
+package dev.mrtr
+
+/**
+ * Every `mrtr_status` of `include/mrtr.h`, with its C code and C name.
+ *
+ * `scripts/test-bindings-parity` checks this list against the header (and the
+ * Swift `MrtrError.Code` enum against both), so a status added to the C API
+ * cannot be forgotten here.
+ */
+enum class Status(val code: Int, val cName: String) {
+    OK(0, "MRTR_OK"),
+    ERR_NULL_POINTER(1, "MRTR_ERR_NULL_POINTER"),
+    ERR_INVALID_ARGUMENT(2, "MRTR_ERR_INVALID_ARGUMENT"),
+    ERR_INVALID_UTF8(3, "MRTR_ERR_INVALID_UTF8"),
+    ERR_MISALIGNED(4, "MRTR_ERR_MISALIGNED"),
+    ERR_WRONG_STATE(5, "MRTR_ERR_WRONG_STATE"),
+    ERR_NOT_FOUND(6, "MRTR_ERR_NOT_FOUND"),
+    ERR_INVALID_VALUE(7, "MRTR_ERR_INVALID_VALUE"),
+    ERR_BUFFER_TOO_SMALL(10, "MRTR_ERR_BUFFER_TOO_SMALL"),
+    ERR_WORKSPACE_TOO_SMALL(11, "MRTR_ERR_WORKSPACE_TOO_SMALL"),
+    ERR_LIMIT_EXCEEDED(12, "MRTR_ERR_LIMIT_EXCEEDED"),
+    ERR_JSON(20, "MRTR_ERR_JSON"),
+    ERR_ENVELOPE(21, "MRTR_ERR_ENVELOPE"),
+    ERR_PROTOCOL_VIOLATION(22, "MRTR_ERR_PROTOCOL_VIOLATION"),
+    ERR_UNDECLARED_CAPABILITY(23, "MRTR_ERR_UNDECLARED_CAPABILITY"),
+    ERR_UNSUPPORTED_VERSION(24, "MRTR_ERR_UNSUPPORTED_VERSION"),
+    ERR_INVALID_SCHEMA(25, "MRTR_ERR_INVALID_SCHEMA"),
+    ERR_REFUSED_URL(26, "MRTR_ERR_REFUSED_URL"),
+    ERR_RPC_ERROR(30, "MRTR_ERR_RPC_ERROR"),
+    ERR_ROUND_CAP(31, "MRTR_ERR_ROUND_CAP"),
+    ERR_UNANSWERED_INPUT(32, "MRTR_ERR_UNANSWERED_INPUT"),
+    ERR_ABORTED(33, "MRTR_ERR_ABORTED"),
+    ERR_INVALID_REQUEST_STATE(40, "MRTR_ERR_INVALID_REQUEST_STATE"),
+    ERR_KEY_ERROR(41, "MRTR_ERR_KEY_ERROR"),
+    ERR_INTERNAL(99, "MRTR_ERR_INTERNAL"),
+    ;
+
+    companion object {
+        /** The status with C code [code], or null for an integer that is none. */
+        fun of(code: Int): Status? = entries.firstOrNull { it.code == code }
+    }
+}
+
+/**
+ * An mrtr function returned an error status. One subclass per group of
+ * statuses, so callers can catch what they can act on; [status] and [code]
+ * name the precise one.
+ */
+sealed class MrtrException(
+    /** The status, or null when the library returned a code this binding does not know. */
+    val status: Status?,
+    /** The C status code. */
+    val code: Int,
+    message: String,
+) : Exception(message) {
+    /** The C name (`"MRTR_ERR_JSON"`), from the library itself. */
+    val statusName: String get() = Native.statusStr(code)
+}
+
+/** The caller passed something the C API refuses: NULL, a bad length or range, invalid UTF-8, misalignment. */
+class MrtrArgumentException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+
+/** The object is not in a state that allows the call (`MRTR_ERR_WRONG_STATE`). */
+class MrtrWrongStateException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+
+/** No item with that key or index (`MRTR_ERR_NOT_FOUND`). */
+class MrtrNotFoundException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+
+/**
+ * A value the application supplied breaks its rules (`MRTR_ERR_INVALID_VALUE`): an answer of
+ * the wrong shape, form content that fails its schema ([formError] then says which field and
+ * why), a root that is not an acceptable `file://` URI.
+ */
+class MrtrInvalidValueException internal constructor(
+    s: Status,
+    c: Int,
+    m: String,
+    /** The first problem of form content, when a form check failed. */
+    val formError: FormError? = null,
+) : MrtrException(s, c, m)
+
+/** A buffer, workspace or configured limit is too small for the input (`BUFFER_TOO_SMALL`, `WORKSPACE_TOO_SMALL`, `LIMIT_EXCEEDED`). */
+class MrtrCapacityException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+
+/**
+ * The peer's message is unacceptable: not JSON, not JSON-RPC, breaking an MCP/MRTR rule, a form
+ * schema outside the allowed subset (`INVALID_SCHEMA`), or a URL that cannot be shown honestly
+ * (`REFUSED_URL`).
+ */
+class MrtrMessageException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+
+/**
+ * The call ended with a JSON-RPC error response (`MRTR_ERR_RPC_ERROR`):
+ * [rpcCode], [rpcMessage] (decoded) and [rpcData] (raw JSON, null when absent).
+ */
+class MrtrRpcException internal constructor(
+    s: Status,
+    c: Int,
+    m: String,
+    /** The JSON-RPC error code. */
+    val rpcCode: Long = 0,
+    /** The JSON-RPC error message, decoded. */
+    val rpcMessage: String = "",
+    /** The JSON-RPC error data as raw JSON bytes, or null when absent. */
+    val rpcData: ByteArray? = null,
+) : MrtrException(s, c, m)
+
+/** The flow stopped: round cap, unanswered input, or an abort asked by the application. */
+class MrtrFlowException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+
+/**
+ * Sealing failed: a `requestState` that does not verify ([unsealReason] says why, for the log
+ * only: answer the client with [MrtrSealer.INVALID_REQUEST_STATE_CODE] and
+ * [MrtrSealer.invalidRequestStateMessage] whatever the reason), or an unusable key.
+ */
+class MrtrSealException internal constructor(
+    s: Status,
+    c: Int,
+    m: String,
+    /** Why the token was refused, when unsealing failed. */
+    val unsealReason: UnsealReason? = null,
+) : MrtrException(s, c, m)
+
+/** A bug in mrtr (`MRTR_ERR_INTERNAL`), or a status code this binding does not know. */
+class MrtrInternalException internal constructor(s: Status?, c: Int, m: String) : MrtrException(s, c, m)
+
+/**
+ * The exception for status [code] (never called with `MRTR_OK`). [what] names
+ * the operation for the message.
+ */
+internal fun exceptionFor(code: Int, what: String): MrtrException {
+    val s = Status.of(code) ?: return MrtrInternalException(null, code, "$what: unknown status $code")
+    val m = "$what: ${s.cName} ($code)"
+    return when (s) {
+        Status.OK -> MrtrInternalException(s, code, "$what: MRTR_OK is not an error")
+        Status.ERR_NULL_POINTER,
+        Status.ERR_INVALID_ARGUMENT,
+        Status.ERR_INVALID_UTF8,
+        Status.ERR_MISALIGNED -> MrtrArgumentException(s, code, m)
+        Status.ERR_WRONG_STATE -> MrtrWrongStateException(s, code, m)
+        Status.ERR_NOT_FOUND -> MrtrNotFoundException(s, code, m)
+        Status.ERR_INVALID_VALUE -> MrtrInvalidValueException(s, code, m)
+        Status.ERR_BUFFER_TOO_SMALL,
+        Status.ERR_WORKSPACE_TOO_SMALL,
+        Status.ERR_LIMIT_EXCEEDED -> MrtrCapacityException(s, code, m)
+        Status.ERR_JSON,
+        Status.ERR_ENVELOPE,
+        Status.ERR_PROTOCOL_VIOLATION,
+        Status.ERR_UNDECLARED_CAPABILITY,
+        Status.ERR_UNSUPPORTED_VERSION,
+        Status.ERR_INVALID_SCHEMA,
+        Status.ERR_REFUSED_URL -> MrtrMessageException(s, code, m)
+        Status.ERR_RPC_ERROR -> MrtrRpcException(s, code, m)
+        Status.ERR_ROUND_CAP,
+        Status.ERR_UNANSWERED_INPUT,
+        Status.ERR_ABORTED -> MrtrFlowException(s, code, m)
+        Status.ERR_INVALID_REQUEST_STATE,
+        Status.ERR_KEY_ERROR -> MrtrSealException(s, code, m)
+        Status.ERR_INTERNAL -> MrtrInternalException(s, code, m)
+    }
+}
+
+/** Throws the exception for [code] unless it is `MRTR_OK`. */
+internal fun check(code: Int, what: String) {
+    if (code != Status.OK.code) throw exceptionFor(code, what)
+}

@@ -1,0 +1,205 @@
+package dev.mrtr
+
+/** The method of a call (`mrtr_method`). */
+enum class CallMethod(val code: Int, val wireName: String) {
+    TOOLS_CALL(1, "tools/call"),
+    PROMPTS_GET(2, "prompts/get"),
+    RESOURCES_READ(3, "resources/read"),
+}
+
+/** A client capability a call declares on every leg (`MRTR_CAP_*`): the server may only ask these kinds. */
+enum class Capability(val bit: Int) {
+    ELICITATION_FORM(1),
+    ELICITATION_URL(1 shl 1),
+    SAMPLING(1 shl 2),
+    SAMPLING_TOOLS(1 shl 3),
+    SAMPLING_CONTEXT(1 shl 4),
+    ROOTS(1 shl 5),
+    TASKS(1 shl 6),
+    ;
+
+    companion object {
+        internal fun bits(caps: Set<Capability>): Int = caps.fold(0) { acc, c -> acc or c.bit }
+    }
+}
+
+/** Where a call is in its flow (`mrtr_phase`). */
+enum class Phase(val code: Int) {
+    READY(1),
+    SENT(2),
+    ANSWERING(3),
+    DONE(4),
+    FAILED(5),
+    ;
+
+    internal companion object {
+        fun of(code: Long): Phase = entries.firstOrNull { it.code.toLong() == code }
+            ?: throw exceptionFor(Status.ERR_INTERNAL.code, "unknown phase $code")
+    }
+}
+
+/**
+ * Every capacity and cap of a call (`mrtr_call_limits`). [DEFAULT] comes from the library
+ * (1 MiB messages, depth 32, 64 inputs of keys up to 256 bytes, params/inputs/answers 16 KiB,
+ * `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms doubling to 250 ms);
+ * change fields with `copy`.
+ */
+data class CallLimits(
+    val maxMessageBytes: Long,
+    val maxDepth: Long,
+    val maxInputRequests: Long,
+    val maxKeyBytes: Long,
+    val maxParamsBytes: Long,
+    val maxInputsBytes: Long,
+    val maxStateBytes: Long,
+    val maxAnswersBytes: Long,
+    val maxRounds: Long,
+    val maxStateOnlyRounds: Long,
+    val backoffInitialMs: Long,
+    val backoffMaxMs: Long,
+) {
+    internal fun toLongs() = longArrayOf(
+        maxMessageBytes, maxDepth, maxInputRequests, maxKeyBytes, maxParamsBytes, maxInputsBytes,
+        maxStateBytes, maxAnswersBytes, maxRounds, maxStateOnlyRounds, backoffInitialMs, backoffMaxMs,
+    )
+
+    companion object {
+        /** The library's defaults. */
+        val DEFAULT: CallLimits by lazy {
+            val v = LongArray(Native.LIMITS_LEN)
+            check(Native.callLimitsDefault(v), "mrtr_call_limits_default")
+            CallLimits(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11])
+        }
+    }
+}
+
+/** A task protocol (`mrtr_task_dialect`). */
+enum class TaskDialect(val code: Int) {
+    NONE(0),
+    SEED(1),
+    EXTENSION(2),
+    ;
+
+    internal companion object {
+        fun of(code: Long) = entries.firstOrNull { it.code.toLong() == code } ?: NONE
+    }
+}
+
+/** The status of a task (`mrtr_task_status`). */
+enum class TaskStatus(val code: Int) {
+    NONE(0),
+    WORKING(1),
+    INPUT_REQUIRED(2),
+    COMPLETED(3),
+    FAILED(4),
+    CANCELLED(5),
+    ;
+
+    internal companion object {
+        fun of(code: Long) = entries.firstOrNull { it.code.toLong() == code } ?: NONE
+    }
+}
+
+/** What a fed message meant (`mrtr_event`). Byte fields are copies; nothing points into the call. */
+sealed class CallEvent {
+    /** The final result object (raw JSON). The call is done. */
+    class Complete(val result: ByteArray) : CallEvent()
+
+    /** The server asked questions: answer every one, then write the next request. */
+    class InputRequired(val inputs: List<InputRequest>) : CallEvent()
+
+    /** A state-only round: write the next request after [waitMs] milliseconds. */
+    data class RetryAfter(val waitMs: Long) : CallEvent()
+
+    /** A JSON-RPC error response. The call is done. */
+    class RpcError(val code: Long, val message: String, val data: ByteArray?) : CallEvent()
+
+    /** The server moved the call to a task. [taskId] is the JSON string token as the server wrote it. */
+    class TaskCreated(
+        val taskId: ByteArray,
+        val dialect: TaskDialect,
+        val status: TaskStatus,
+        val pollMs: Long?,
+    ) : CallEvent()
+
+    /** Not the answer to the request in flight (another id, a notification): nothing changed. */
+    object Unrelated : CallEvent()
+
+    /** Task: wait [waitMs], then write the next request (`tasks/get`). */
+    data class TaskPoll(val waitMs: Long) : CallEvent()
+
+    /** Task: write the next request now (seed dialect: `tasks/result`). */
+    object TaskNext : CallEvent()
+
+    /** Task: the task failed with a JSON-RPC error (Tasks extension). The task is done. */
+    class TaskFailed(val code: Long, val message: String, val data: ByteArray?) : CallEvent()
+
+    /** Task: the task was cancelled. The task is done. */
+    object TaskCancelled : CallEvent()
+}
+
+/** Why a call ended `FAILED` (`mrtr_failure`). */
+data class Failure(
+    val status: Status?,
+    val kind: FailureKind?,
+    /** The precise cause's name (`"TooDeep"`, `"UndeclaredCapability"`, ...), for logs. */
+    val reason: String,
+    val offset: Long,
+    val index: Long,
+    val code: Long,
+    val needed: Long,
+    val limit: Long,
+)
+
+/** The cause of a failure (`mrtr_failure_kind`). */
+enum class FailureKind(val code: Int) {
+    JSON(1),
+    ENVELOPE(2),
+    PROTOCOL(3),
+    INPUTS_TOO_LARGE(4),
+    STATE_TOO_LARGE(5),
+    TOO_MANY_ROUNDS(6),
+    TOO_MANY_STATE_ONLY_ROUNDS(7),
+    TOO_MANY_POLLS(8),
+    ANSWERED_WITH_ERROR(9),
+}
+
+/** The answer to an elicitation (`MRTR_ELICIT_*`). */
+enum class ElicitAction(val code: Int) {
+    ACCEPT(1),
+    DECLINE(2),
+    CANCEL(3),
+}
+
+/** One root of a `roots/list` answer: a plain `file://` URI and an optional display name. */
+data class Root(val uri: String, val name: String? = null)
+
+/** What the application answers to one [InputRequest]. */
+sealed class InputAnswer {
+    /** Elicitation accepted; [content] is the form's answer as a JSON object (form mode only; null for URL mode). */
+    class Accept(val content: ByteArray? = null) : InputAnswer()
+
+    /** Elicitation explicitly declined. */
+    object Decline : InputAnswer()
+
+    /** Elicitation dismissed without a choice. */
+    object Cancel : InputAnswer()
+
+    /** A raw JSON result: a `CreateMessageResult` for sampling (or an `ElicitResult` / `ListRootsResult`). */
+    class Json(val json: ByteArray) : InputAnswer()
+
+    /** The roots for a `roots/list` request. */
+    class Roots(val roots: List<Root>) : InputAnswer()
+
+    /** The application cannot answer: the call ends `FAILED` (MRTR has no error input response). */
+    class Error(val code: Long) : InputAnswer()
+}
+
+/** Answers the questions of a call's rounds, for [run]. */
+fun interface InputHandler {
+    /** The answer to [input]; may suspend (show a form, run a model). */
+    suspend fun answer(input: InputRequest): InputAnswer
+}
+
+/** The call ended with a task instead of a result: follow the task with the task API. */
+class TaskCreatedException(val event: CallEvent.TaskCreated) : Exception("the server created a task")

@@ -1,0 +1,157 @@
+package dev.mrtr
+
+import java.nio.ByteBuffer
+import kotlin.test.assertEquals
+import kotlin.test.assertFailsWith
+import kotlin.test.assertIs
+
+private fun <T> assertStatus(s: Status, f: () -> T) {
+    val e = assertFailsWith<MrtrException> { f() }
+    assertEquals(s, e.status, e.message)
+}
+
+fun registerMisuseTests(t: Tests) {
+    t.test("misuse: every use of a closed call throws IllegalStateException; close is idempotent") {
+        val call = exampleCall("{\"name\":\"x\"}", emptySet())
+        call.close()
+        call.close()
+        val uses: List<() -> Any?> = listOf(
+            { call.phase }, { call.round }, { call.nextId }, { call.lastId }, { call.writeRequest(1) },
+            { call.resend(1) }, { call.feed(bytes("{}")) }, { call.inputCount }, { call.input(0) },
+            { call.inputs() }, { call.indexOf("k") }, { call.answer(0, InputAnswer.Decline) },
+            { call.answerJson(0, bytes("{}")) }, { call.answerRoots(0, emptyList()) }, { call.answerError(0, 1) },
+            { call.result(bytes("{}")) }, { call.save() }, { call.failure() },
+        )
+        for ((i, use) in uses.withIndex()) assertFailsWith<IllegalStateException>("use $i") { use() }
+        assertFailsWith<IllegalStateException> { call.run({ it }, { InputAnswer.Cancel }) }
+    }
+
+    t.test("misuse: wrong states are MrtrWrongStateException, the call unchanged") {
+        exampleCall("{\"name\":\"x\"}", setOf(Capability.ELICITATION_FORM)).use { call ->
+            assertStatus(Status.ERR_WRONG_STATE) { call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}")) }
+            assertStatus(Status.ERR_WRONG_STATE) { call.resend(1) }
+            assertStatus(Status.ERR_WRONG_STATE) { call.answer(0, InputAnswer.Decline) }
+            assertStatus(Status.ERR_WRONG_STATE) { call.result(bytes("{}")) }
+            assertEquals(Phase.READY, call.phase)
+            call.writeRequest(1)
+            assertStatus(Status.ERR_WRONG_STATE) { call.writeRequest(2) }
+            assertEquals(Phase.SENT, call.phase)
+            // An id must be fresh: not reused, not decreasing.
+            call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"requestState\":\"s\"}}"))
+            assertStatus(Status.ERR_INVALID_ARGUMENT) { call.writeRequest(1) }
+            assertStatus(Status.ERR_INVALID_ARGUMENT) { call.writeRequest(9_007_199_254_740_992) }
+            assertEquals(Phase.READY, call.phase)
+            assertStatus(Status.ERR_NOT_FOUND) { call.input(0) }
+            assertStatus(Status.ERR_NOT_FOUND) { call.input(-1) }
+        }
+    }
+
+    t.test("misuse: bad params and hostile messages are exceptions, the call FAILED with the reason") {
+        assertStatus(Status.ERR_JSON) { exampleCall("{\"name\":", emptySet()) }
+        assertStatus(Status.ERR_INVALID_ARGUMENT) { exampleCall("[1]", emptySet()) }
+        assertStatus(Status.ERR_INVALID_ARGUMENT) { exampleCall("{\"arguments\":{}}", emptySet()) }
+        assertStatus(Status.ERR_INVALID_ARGUMENT) { exampleCall("{\"name\":\"x\",\"requestState\":\"s\"}", emptySet()) }
+        assertStatus(Status.ERR_INVALID_ARGUMENT) { exampleCall("{\"name\":\"x\"}", emptySet(), limits = CallLimits.DEFAULT.copy(maxInputRequests = 0)) }
+        assertStatus(Status.ERR_INVALID_ARGUMENT) { exampleCall("{\"name\":\"x\"}", emptySet(), limits = CallLimits.DEFAULT.copy(maxRounds = -1)) }
+        assertStatus(Status.ERR_LIMIT_EXCEEDED) {
+            exampleCall("{\"name\":\"x\"}", emptySet(), limits = CallLimits.DEFAULT.copy(maxParamsBytes = 16))
+        }
+        exampleCall("{\"name\":\"x\"}", emptySet()).use { call ->
+            call.writeRequest(1)
+            assertStatus(Status.ERR_JSON) { call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{,}}")) }
+            assertEquals(Phase.FAILED, call.phase)
+            val f = call.failure()!!
+            assertEquals(FailureKind.JSON, f.kind)
+            assertEquals(Status.ERR_JSON, f.status)
+            assertEquals(34L, f.offset)
+            assertStatus(Status.ERR_WRONG_STATE) { call.writeRequest() }
+        }
+        exampleCall("{\"name\":\"x\"}", emptySet()).use { call ->
+            call.writeRequest(1)
+            assertStatus(Status.ERR_JSON) { call.feed(ByteArray(0)) }
+        }
+        exampleCall("{\"name\":\"x\"}", emptySet()).use { call ->
+            call.writeRequest(1)
+            // An elicitation the call did not declare is a violation, not a prompt.
+            assertStatus(Status.ERR_UNDECLARED_CAPABILITY) {
+                call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"r\":{\"method\":\"roots/list\"}}}}"))
+            }
+            assertEquals("UndeclaredCapability", call.failure()!!.reason)
+        }
+        exampleCall("{\"name\":\"x\"}", emptySet()).use { call ->
+            call.writeRequest(1)
+            val deep = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\",\"x\":" + "[".repeat(40) + "]".repeat(40) + "}}"
+            assertStatus(Status.ERR_LIMIT_EXCEEDED) { call.feed(bytes(deep)) }
+        }
+    }
+
+    t.test("misuse: the native layer answers bad arguments with statuses, never a crash") {
+        val s = Status.ERR_NULL_POINTER.code
+        val a = Status.ERR_INVALID_ARGUMENT.code
+        assertEquals(s, Native.jsonValidate(null, 0, 0, 0, LongArray(1)))
+        assertEquals(s, Native.jsonValidate(bytes("{}"), 0, 2, 0, null))
+        assertEquals(a, Native.jsonValidate(bytes("{}"), 0, 2, 0, LongArray(0)))
+        assertEquals(a, Native.jsonValidate(bytes("{}"), 1, 2, 0, LongArray(1)))
+        assertEquals(a, Native.jsonValidate(bytes("{}"), -1, 1, 0, LongArray(1)))
+        assertEquals(a, Native.jsonValidate(bytes("{}"), 0, Int.MAX_VALUE, 0, LongArray(1)))
+        assertEquals(a, Native.jsonValidate(bytes("{}"), 0, 2, -1, LongArray(1)))
+        assertEquals(s, Native.jsonWriteString(null, ByteArray(4), LongArray(1)))
+        assertEquals(Status.ERR_BUFFER_TOO_SMALL.code, Native.jsonWriteString(bytes("ab"), null, LongArray(1)))
+        assertEquals(a, Native.jsonDecodeString(bytes("\"a\""), 2, 5, null, LongArray(1)))
+        assertEquals(s, Native.callFeed(null, bytes("{}"), LongArray(Native.EVENT_LEN)))
+        assertEquals(a, Native.callLimitsDefault(LongArray(3)))
+        assertEquals(a, Native.callWorkspaceSize(LongArray(3), LongArray(1)))
+        assertEquals(a, Native.callWorkspaceSize(LongArray(Native.LIMITS_LEN) { -1 }, LongArray(1)))
+        // Buffers that are not mrtr workspaces: heap, foreign direct, and one holding another object.
+        val heap = ByteBuffer.allocate(1 shl 16)
+        val foreign = ByteBuffer.allocateDirect(1 shl 16)
+        val written = LongArray(1)
+        assertEquals(s, Native.callWriteRequest(heap, 1, ByteArray(64), written))
+        assertEquals(s, Native.callWriteRequest(foreign, 1, ByteArray(64), written))
+        assertEquals(s, Native.callInit(foreign, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, LongArray(1)))
+        assertEquals(a, Native.wsFree(foreign))
+        assertEquals(s, Native.wsFree(null))
+        assertEquals(null, Native.wsAlloc(0))
+        assertEquals(null, Native.wsAlloc(-5))
+        val sealerWs = allocWorkspace(Native.sealerSize())
+        try {
+            assertEquals(Status.OK.code, Native.sealerInit(sealerWs, arrayOf(ByteArray(32) { 7 }), bytes("svc"), 0, 60, 0))
+            assertEquals(a, Native.callWriteRequest(sealerWs, 1, ByteArray(64), written), "a sealer is not a call")
+            assertEquals(a, Native.callState(sealerWs, LongArray(1)))
+        } finally {
+            Native.sealerWipe(sealerWs)
+            Native.wsFree(sealerWs)
+        }
+        // A workspace that is too small reports the size needed.
+        val small = allocWorkspace(64)
+        try {
+            val out = LongArray(1)
+            assertEquals(Status.ERR_WORKSPACE_TOO_SMALL.code, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, out))
+            assertEquals(MrtrCall.workspaceSize(), out[0])
+            // Unknown method, capability bits and flags.
+            assertEquals(a, Native.callInit(small, 9, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, out))
+            assertEquals(a, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 1 shl 20, null, null, 0, 0, null, out))
+            assertEquals(s, Native.callInit(small, 1, null, 0, null, null, 0, 0, null, out))
+        } finally {
+            Native.wsFree(small)
+        }
+        // Roots arrays: null elements, mismatched lengths, too many.
+        exampleCall("{\"name\":\"x\"}", setOf(Capability.ROOTS)).use { call ->
+            call.writeRequest(1)
+            assertIs<CallEvent.InputRequired>(call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"r\":{\"method\":\"roots/list\"}}}}")))
+            val ws = (call.javaClass.getDeclaredField("ex").apply { isAccessible = true }.get(call) as Exchange).live()
+            assertEquals(s, Native.callAnswerRoots(ws, 0, arrayOf(null), arrayOf(null)))
+            assertEquals(a, Native.callAnswerRoots(ws, 0, arrayOf(bytes("file:///a")), arrayOf()))
+            assertEquals(s, Native.callAnswerRoots(ws, 0, null, arrayOf()))
+            assertStatus(Status.ERR_LIMIT_EXCEEDED) { call.answerRoots(0, List(33) { Root("file:///r$it") }) }
+            assertEquals(Status.ERR_NOT_FOUND.code, Native.callAnswerElicit(ws, -3, 1, null))
+            assertEquals(Phase.ANSWERING, call.phase)
+        }
+    }
+
+    t.test("misuse: many calls opened and closed do not leak or crash (10,000 workspaces)") {
+        repeat(10_000) {
+            exampleCall("{\"name\":\"x\"}", emptySet()).use { call -> call.writeRequest(1) }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.mrtr
+
+import kotlin.test.assertEquals
+import kotlin.test.assertContentEquals
+import kotlin.test.assertFailsWith
+import kotlin.test.assertNull
+import kotlin.test.assertTrue
+
+internal fun bytes(s: String) = s.toByteArray(Charsets.UTF_8)
+
+fun registerStatusTests(t: Tests) {
+    t.test("status: every Status names itself as the library does") {
+        for (s in Status.entries) assertEquals(s.cName, Native.statusStr(s.code), "code ${s.code}")
+        assertEquals("MRTR_UNKNOWN_STATUS", Mrtr.statusName(7777))
+    }
+
+    t.test("status: every error status maps to its exception group, with code and name") {
+        val want = mapOf(
+            Status.ERR_NULL_POINTER to MrtrArgumentException::class,
+            Status.ERR_INVALID_ARGUMENT to MrtrArgumentException::class,
+            Status.ERR_INVALID_UTF8 to MrtrArgumentException::class,
+            Status.ERR_MISALIGNED to MrtrArgumentException::class,
+            Status.ERR_WRONG_STATE to MrtrWrongStateException::class,
+            Status.ERR_NOT_FOUND to MrtrNotFoundException::class,
+            Status.ERR_INVALID_VALUE to MrtrInvalidValueException::class,
+            Status.ERR_BUFFER_TOO_SMALL to MrtrCapacityException::class,
+            Status.ERR_WORKSPACE_TOO_SMALL to MrtrCapacityException::class,
+            Status.ERR_LIMIT_EXCEEDED to MrtrCapacityException::class,
+            Status.ERR_JSON to MrtrMessageException::class,
+            Status.ERR_ENVELOPE to MrtrMessageException::class,
+            Status.ERR_PROTOCOL_VIOLATION to MrtrMessageException::class,
+            Status.ERR_UNDECLARED_CAPABILITY to MrtrMessageException::class,
+            Status.ERR_UNSUPPORTED_VERSION to MrtrMessageException::class,
+            Status.ERR_INVALID_SCHEMA to MrtrMessageException::class,
+            Status.ERR_REFUSED_URL to MrtrMessageException::class,
+            Status.ERR_RPC_ERROR to MrtrRpcException::class,
+            Status.ERR_ROUND_CAP to MrtrFlowException::class,
+            Status.ERR_UNANSWERED_INPUT to MrtrFlowException::class,
+            Status.ERR_ABORTED to MrtrFlowException::class,
+            Status.ERR_INVALID_REQUEST_STATE to MrtrSealException::class,
+            Status.ERR_KEY_ERROR to MrtrSealException::class,
+            Status.ERR_INTERNAL to MrtrInternalException::class,
+        )
+        assertEquals(Status.entries.filter { it != Status.OK }.toSet(), want.keys, "every error status has a row")
+        for ((s, k) in want) {
+            val e = exceptionFor(s.code, "op")
+            assertEquals(k, e::class, s.cName)
+            assertEquals(s, e.status)
+            assertEquals(s.code, e.code)
+            assertEquals(s.cName, e.statusName)
+            assertEquals("op: ${s.cName} (${s.code})", e.message)
+        }
+        val unknown = exceptionFor(4242, "op")
+        assertTrue(unknown is MrtrInternalException)
+        assertNull(unknown.status)
+        assertEquals("MRTR_UNKNOWN_STATUS", unknown.statusName)
+    }
+
+    t.test("info: library and protocol versions") {
+        assertEquals(System.getProperty("mrtr.expected.version") ?: "0.1.0", Mrtr.version)
+        assertEquals("2026-07-28", Mrtr.protocolVersion)
+    }
+
+    t.test("json: valid documents pass, malformed ones give the library's offset") {
+        for (d in listOf("{}", "[]", "0", "-0.5e+10", "\"\"", "null", "{\"dup\":1,\"dup\":2}", "\"caf\u00e9 \uD83D\uDE00\"")) {
+            assertNull(Mrtr.jsonErrorOffset(bytes(d)), d)
+            Mrtr.validateJson(bytes(d))
+        }
+        val cases = listOf("[1,2,]" to 5L, "{\"a\":1,}" to 7L, "{} x" to 3L, "01" to 1L, "'a'" to 0L, "[1" to 2L, "" to 0L)
+        for ((d, off) in cases) assertEquals(off, Mrtr.jsonErrorOffset(bytes(d)), d)
+        val e = assertFailsWith<MrtrMessageException> { Mrtr.validateJson(bytes("[1,2,]")) }
+        assertEquals(Status.ERR_JSON, e.status)
+        // Invalid UTF-8 inside a string is not JSON.
+        assertEquals(1L, Mrtr.jsonErrorOffset(byteArrayOf('"'.code.toByte(), 0xff.toByte(), '"'.code.toByte())))
+    }
+
+    t.test("json: depth limit is the library's (32 by default, up to 256)") {
+        val deep33 = bytes("[".repeat(33) + "]".repeat(33))
+        val deep32 = bytes("[".repeat(32) + "]".repeat(32))
+        assertNull(Mrtr.jsonErrorOffset(deep32))
+        assertEquals(32L, Mrtr.jsonErrorOffset(deep33))
+        assertFailsWith<MrtrCapacityException> { Mrtr.validateJson(deep33) }
+        assertNull(Mrtr.jsonErrorOffset(deep33, maxDepth = 33))
+        val e = assertFailsWith<MrtrArgumentException> { Mrtr.jsonErrorOffset(deep32, maxDepth = 257) }
+        assertEquals(Status.ERR_INVALID_ARGUMENT, e.status)
+    }
+
+    t.test("json: strings are escaped exactly as the C API escapes them") {
+        assertContentEquals(bytes("\"plain\""), Mrtr.jsonString("plain"))
+        assertContentEquals(bytes("\"a\\\"b\\\\c/d\""), Mrtr.jsonString("a\"b\\c/d"))
+        assertContentEquals(bytes("\"\\n\\r\\t\\b\\f\\u0001\\u001f\""), Mrtr.jsonString("\n\r\t\b\u000c\u0001\u001f"))
+        assertContentEquals(bytes("\"a\\u0000b\""), Mrtr.jsonString("a\u0000b"))
+        assertContentEquals(bytes("\"caf\u00e9 \uD83D\uDE00\""), Mrtr.jsonString("caf\u00e9 \uD83D\uDE00"))
+        assertContentEquals(bytes("\"\""), Mrtr.jsonString(""))
+        // Longer than the first guess: the second, exactly sized attempt is used.
+        val long = "\u0001".repeat(100)
+        assertEquals(2 + 6 * 100, Mrtr.jsonString(long).size)
+    }
+}

@@ -1,0 +1,351 @@
+import CMrtr
+
+/// One question of an `input_required` round, copied out of the call (it stays valid after
+/// the call moves on). `index` is its position in the server's order, `key` the server's key
+/// (escapes decoded).
+public enum InputRequest: Sendable, Equatable {
+    public var index: Int {
+        switch self {
+        case .elicitForm(let r): return r.index
+        case .elicitUrl(let r): return r.index
+        case .sampling(let r): return r.index
+        case .roots(let r): return r.index
+        }
+    }
+
+    public var key: String {
+        switch self {
+        case .elicitForm(let r): return r.key
+        case .elicitUrl(let r): return r.key
+        case .sampling(let r): return r.key
+        case .roots(let r): return r.key
+        }
+    }
+
+    public var answered: Bool {
+        switch self {
+        case .elicitForm(let r): return r.answered
+        case .elicitUrl(let r): return r.answered
+        case .sampling(let r): return r.answered
+        case .roots(let r): return r.answered
+        }
+    }
+
+    /// `elicitation/create` in form mode (see `ElicitForm`).
+    case elicitForm(ElicitForm)
+    /// `elicitation/create` in URL mode (see `ElicitUrl`).
+    case elicitUrl(ElicitUrl)
+    /// `sampling/createMessage` (see `Sampling`).
+    case sampling(Sampling)
+    /// `roots/list`.
+    case roots(Roots)
+
+    /// Form mode. `fields` are the form's typed fields when the library accepted
+    /// `requestedSchema`; otherwise nil and `schemaError` says why (decline rather than guess).
+    public struct ElicitForm: Sendable, Equatable {
+        public let index: Int
+        public let key: String
+        public let answered: Bool
+        public let message: String
+        public let requestedSchema: [UInt8]
+        public let fields: [FormField]?
+        public let schemaError: SchemaError?
+
+        /// nil when `content` (a JSON object) answers this form; else its first problem.
+        public func validate(_ content: [UInt8]) throws -> FormError? { try Form.validate(requestedSchema, content) }
+    }
+
+    /// URL mode. `consent` holds the facts to show before opening `url` (its real host,
+    /// warnings); when the library refuses the URL, `consent` is nil and `refusal` says why:
+    /// never offer to open it.
+    public struct ElicitUrl: Sendable, Equatable {
+        public let index: Int
+        public let key: String
+        public let answered: Bool
+        public let message: String
+        public let url: String
+        public let consent: UrlConsent?
+        public let refusal: UrlRefusal?
+    }
+
+    /// Run `params` (raw JSON) through a model, answer with a `CreateMessageResult`.
+    public struct Sampling: Sendable, Equatable {
+        public let index: Int
+        public let key: String
+        public let answered: Bool
+        public let params: [UInt8]
+        public let maxTokens: UInt64
+        public let systemPrompt: String?
+        public let hasTools: Bool
+        public let wantsContext: Bool
+    }
+
+    /// Answer with the roots the user shares.
+    public struct Roots: Sendable, Equatable {
+        public let index: Int
+        public let key: String
+        public let answered: Bool
+    }
+}
+
+/// The kind of a form field (`mrtr_field_kind`).
+public enum FieldKind: UInt32, Sendable, CaseIterable {
+    case text = 1
+    case number = 2
+    case integer = 3
+    case boolean = 4
+    case singleSelect = 5
+    case multiSelect = 6
+}
+
+/// The syntax a text field requires (`mrtr_string_format`).
+public enum StringFormat: UInt32, Sendable, CaseIterable {
+    case none = 0
+    case email = 1
+    case uri = 2
+    case date = 3
+    case dateTime = 4
+}
+
+/// What is wrong with a form value (`mrtr_field_error`).
+public enum FieldError: UInt32, Sendable, CaseIterable {
+    case none = 0
+    case missing = 1
+    case wrongType = 2
+    case tooShort = 3
+    case tooLong = 4
+    case belowMinimum = 5
+    case aboveMaximum = 6
+    case notAnInteger = 7
+    case badEmail = 8
+    case badUri = 9
+    case badDate = 10
+    case badDateTime = 11
+    case notAnOption = 12
+    case tooFewItems = 13
+    case tooManyItems = 14
+    case duplicateItem = 15
+    case unknownField = 16
+    case duplicateField = 17
+}
+
+/// One field of an elicitation form, from the library's form helper. Bounds are nil when absent.
+public struct FormField: Sendable, Equatable {
+    /// The property name: the key of the answer.
+    public let name: String
+    public let title: String?
+    public let description: String?
+    public let kind: FieldKind
+    public let format: StringFormat
+    public let required: Bool
+    public let minLength: UInt64?
+    public let maxLength: UInt64?
+    public let minimum: Double?
+    public let maximum: Double?
+    public let minItems: UInt64?
+    public let maxItems: UInt64?
+    /// Select fields: the options in schema order.
+    public let options: [FormOption]
+    /// The default value as raw JSON (already checked against the field), or nil.
+    public let defaultJson: [UInt8]?
+}
+
+/// One option of a select field: the `value` sent, the `title` shown (nil: show the value).
+public struct FormOption: Sendable, Equatable {
+    public let value: String
+    public let title: String?
+}
+
+/// Why a `requestedSchema` was refused.
+public struct SchemaError: Sendable, Equatable {
+    /// The property at fault, nil for the schema's top level.
+    public let property: String?
+    /// The keyword or option value at fault, when the error names one (raw text).
+    public let keyword: String?
+    /// The error's name (`"UnsupportedKeyword"`, `"InvalidDefault"`, ...).
+    public let reason: String
+    public let defaultError: FieldError
+}
+
+/// The first problem of a form answer.
+public struct FormError: Sendable, Equatable {
+    /// The field's name (nil when the content is not an object).
+    public let field: String?
+    /// The field's index in the form, nil when the form has no such field.
+    public let fieldIndex: Int?
+    public let error: FieldError
+    /// `tooShort`, `tooLong`, `tooFewItems`, `tooManyItems`: the bound.
+    public let bound: UInt64
+    /// The error's name, for logs.
+    public let reason: String
+}
+
+/// A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out.
+public enum UrlWarning: UInt32, Sendable, CaseIterable {
+    case notHttps = 1
+    case unsupportedScheme = 2
+    case punycode = 4
+    case userinfo = 8
+    case ipLiteral = 16
+    case nonAsciiHost = 32
+    case noHost = 64
+}
+
+/// A URL split for the consent screen. Show `host` as the destination, never `userinfo`.
+public struct UrlConsent: Sendable, Equatable {
+    public let scheme: String
+    public let userinfo: String?
+    public let host: String
+    public let port: Int?
+    public let path: String
+    public let query: String?
+    public let fragment: String?
+    public let warnings: Set<UrlWarning>
+}
+
+/// Why a URL was refused: `reason` names the cause, `offset` the offending byte when known.
+public struct UrlRefusal: Sendable, Equatable {
+    public let reason: String
+    public let offset: Int?
+}
+
+/// The form and URL helpers of the C API, over bytes the app holds.
+public enum Form {
+    /// The fields of `schema` (a `requestedSchema`), or throws `.invalidSchema` / `.json`.
+    public static func fields(_ schema: [UInt8]) throws -> [FormField] {
+        var count = 0
+        var err = mrtr_schema_error()
+        try withStr(schema) { s in try check(mrtr_form_parse(s, &count, &err), "mrtr_form_parse") }
+        return try (0..<count).map { try field(schema, $0) }
+    }
+
+    /// nil when `schema` is acceptable, else why not. Other failures (not JSON, too deep) throw.
+    public static func schemaError(_ schema: [UInt8]) throws -> SchemaError? {
+        try withStr(schema) { s in
+            var count = 0
+            var err = mrtr_schema_error()
+            let st = mrtr_form_parse(s, &count, &err)
+            if st == MRTR_OK { return nil }
+            guard st == MRTR_ERR_INVALID_SCHEMA else { throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_form_parse") }
+            return SchemaError(
+                property: err.property.len == 0 ? nil : try viewText(err.property, escaped: err.property_escaped),
+                keyword: err.keyword.len == 0 ? nil : try viewText(err.keyword, escaped: false),
+                reason: err.reason.map { String(cString: $0) } ?? "",
+                defaultError: FieldError(rawValue: err.default_error.rawValue) ?? .none)
+        }
+    }
+
+    /// nil when `content` answers the form of `schema`; else the first problem.
+    public static func validate(_ schema: [UInt8], _ content: [UInt8]) throws -> FormError? {
+        try withStr(schema) { s in
+            try withStr(content) { c in
+                var err = mrtr_form_error()
+                let st = mrtr_form_validate(s, c, &err)
+                if st == MRTR_OK { return nil }
+                guard st == MRTR_ERR_INVALID_VALUE else { throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_form_validate") }
+                return FormError(
+                    field: err.field.len == 0 ? nil : try viewText(err.field, escaped: err.field_escaped),
+                    fieldIndex: err.field_index == Int.max || err.field_index == -1 ? nil : err.field_index,
+                    error: FieldError(rawValue: err.error.rawValue) ?? .none,
+                    bound: err.bound,
+                    reason: err.reason.map { String(cString: $0) } ?? "")
+            }
+        }
+    }
+
+    /// The consent facts of `url`, or the refusal. Other misuse throws.
+    public static func urlConsent(_ url: String) throws -> (UrlConsent?, UrlRefusal?) {
+        try withStr(Array(url.utf8)) { u in
+            var info = mrtr_url_info()
+            var refusal = mrtr_url_refusal()
+            let st = mrtr_url_consent(u, &info, &refusal)
+            if st == MRTR_ERR_REFUSED_URL {
+                return (nil, UrlRefusal(reason: refusal.reason.map { String(cString: $0) } ?? "", offset: refusal.has_offset ? refusal.offset : nil))
+            }
+            try check(st, "mrtr_url_consent")
+            let consent = UrlConsent(
+                scheme: text(info.scheme), userinfo: info.has_userinfo ? text(info.userinfo) : nil, host: text(info.host),
+                port: info.has_port ? Int(info.port) : nil, path: text(info.path),
+                query: info.has_query ? text(info.query) : nil, fragment: info.has_fragment ? text(info.fragment) : nil,
+                warnings: Set(UrlWarning.allCases.filter { info.warnings & $0.rawValue != 0 }))
+            return (consent, nil)
+        }
+    }
+
+    private static func field(_ schema: [UInt8], _ i: Int) throws -> FormField {
+        var f = mrtr_form_field()
+        try withStr(schema) { s in try check(mrtr_form_field_at(s, i, &f), "mrtr_form_field_at") }
+        let options: [FormOption] = try (0..<f.option_count).map { o in
+            var opt = mrtr_form_option()
+            try withStr(schema) { s in try check(mrtr_form_option_at(s, i, o, &opt), "mrtr_form_option_at") }
+            return FormOption(
+                value: try formText(schema, i, o, textOptionValue) ?? "",
+                title: opt.has_title ? try formText(schema, i, o, textOptionTitle) : nil)
+        }
+        return FormField(
+            name: try formText(schema, i, 0, textName) ?? "",
+            title: try formText(schema, i, 0, textTitle),
+            description: try formText(schema, i, 0, textDescription),
+            kind: FieldKind(rawValue: f.kind.rawValue) ?? .text,
+            format: StringFormat(rawValue: f.format.rawValue) ?? .none,
+            required: f.required,
+            minLength: f.has_min_length ? f.min_length : nil,
+            maxLength: f.has_max_length ? f.max_length : nil,
+            minimum: f.has_minimum ? f.minimum : nil,
+            maximum: f.has_maximum ? f.maximum : nil,
+            minItems: f.has_min_items ? f.min_items : nil,
+            maxItems: f.has_max_items ? f.max_items : nil,
+            options: options,
+            defaultJson: f.default_json.len == 0 ? nil : bytes(f.default_json))
+    }
+
+    // MRTR_FORM_TEXT_* (written out: Swift imports shifted macros unevenly).
+    private static let textName: UInt32 = 1
+    private static let textTitle: UInt32 = 1 << 1
+    private static let textDescription: UInt32 = 1 << 2
+    private static let textOptionValue: UInt32 = 1 << 3
+    private static let textOptionTitle: UInt32 = 1 << 4
+
+    /// A decoded form text; nil when absent (`notFound`).
+    private static func formText(_ schema: [UInt8], _ field: Int, _ option: Int, _ which: UInt32) throws -> String? {
+        do {
+            let b = try withStr(schema) { s in
+                try writeOut("mrtr_form_text", guess: 64) { out, cap, w in mrtr_form_text(s, field, option, which, out, cap, w) }
+            }
+            return String(decoding: b, as: UTF8.self)
+        } catch let e as MrtrError where e.code == .notFound {
+            return nil
+        }
+    }
+}
+
+/// Calls `body` with `bytes` as an `mrtr_str` (valid only during the call).
+func withStr<T>(_ bytes: [UInt8], _ body: (mrtr_str) throws -> T) rethrows -> T {
+    try bytes.withUnsafeBufferPointer { b in
+        try b.withMemoryRebound(to: CChar.self) { c in try body(mrtr_str(ptr: c.baseAddress, len: c.count)) }
+    }
+}
+
+/// A copy of the bytes of a view.
+func bytes(_ s: mrtr_str) -> [UInt8] {
+    guard let p = s.ptr, s.len > 0 else { return [] }
+    return p.withMemoryRebound(to: UInt8.self, capacity: s.len) { Array(UnsafeBufferPointer(start: $0, count: s.len)) }
+}
+
+/// The text of a view (UTF-8, as the library checked it).
+func text(_ s: mrtr_str) -> String { String(decoding: bytes(s), as: UTF8.self) }
+
+/// The text of a view that may hold JSON-escaped text without quotes, decoded by the library.
+func viewText(_ s: mrtr_str, escaped: Bool) throws -> String {
+    guard escaped else { return text(s) }
+    return String(decoding: try decodeJsonString([0x22] + bytes(s) + [0x22]), as: UTF8.self)
+}
+
+/// The decoded bytes of a JSON string literal (quotes included).
+func decodeJsonString(_ token: [UInt8]) throws -> [UInt8] {
+    try token.withUnsafeBufferPointer { t in
+        try writeOut("mrtr_json_decode_string", guess: max(t.count, 1)) { out, cap, w in
+            mrtr_json_decode_string(t.baseAddress, t.count, out, cap, w)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import CMrtr
+
+/// Library-wide functions: versions and the JSON helpers of the C API.
+public enum Mrtr {
+    /// The library version (`"0.1.0"`).
+    public static var version: String { String(cString: mrtr_version()) }
+
+    /// The MCP revision implemented, `"2026-07-28"`: the value of the `MCP-Protocol-Version` header.
+    public static var protocolVersion: String { String(cString: mrtr_protocol_version()) }
+
+    /// The C name of a status code (`"MRTR_ERR_JSON"`), `"MRTR_UNKNOWN_STATUS"` for other integers.
+    public static func statusName(_ code: Int32) -> String { String(cString: mrtr_status_str(code)) }
+
+    /// nil when `json` is exactly one valid JSON document (RFC 8259) nested at
+    /// most `maxDepth` deep (0: the library default, 32); otherwise the byte
+    /// offset where reading stopped. Other failures (a depth over 256) throw.
+    public static func jsonErrorOffset(_ json: [UInt8], maxDepth: Int = 0) throws -> Int? {
+        var offset = 0
+        let st = json.withUnsafeBufferPointer { mrtr_json_validate($0.baseAddress, $0.count, maxDepth, &offset) }
+        switch st {
+        case MRTR_OK: return nil
+        case MRTR_ERR_JSON, MRTR_ERR_LIMIT_EXCEEDED: return offset
+        default: throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_json_validate")
+        }
+    }
+
+    /// Throws `.json` or `.limitExceeded` unless `json` is valid JSON.
+    public static func validateJson(_ json: [UInt8], maxDepth: Int = 0) throws {
+        let st = json.withUnsafeBufferPointer { mrtr_json_validate($0.baseAddress, $0.count, maxDepth, nil) }
+        try check(st, "mrtr_json_validate")
+    }
+
+    /// `text` as a JSON string literal, quotes included, escaped as the library escapes.
+    public static func jsonString(_ text: String) throws -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        return try writeOut("mrtr_json_write_string", guess: utf8.count + 16) { out, cap, written in
+            utf8.withUnsafeBufferPointer { t in
+                t.withMemoryRebound(to: CChar.self) { c in
+                    mrtr_json_write_string(mrtr_str(ptr: c.baseAddress, len: c.count), out, cap, written)
+                }
+            }
+        }
+    }
+}
+
+/// Runs a C writer that follows the header's output convention: first into a
+/// buffer of `guess` bytes, then, on `MRTR_ERR_BUFFER_TOO_SMALL`, once more into
+/// one of exactly the size the library reported. Returns the bytes written.
+func writeOut(
+    _ operation: String, guess: Int,
+    _ body: (UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>) -> mrtr_status
+) throws -> [UInt8] {
+    var buf = [UInt8](repeating: 0, count: max(guess, 1))
+    var written = 0
+    var st = buf.withUnsafeMutableBufferPointer { body($0.baseAddress, $0.count, &written) }
+    if st == MRTR_ERR_BUFFER_TOO_SMALL {
+        buf = [UInt8](repeating: 0, count: written)
+        st = buf.withUnsafeMutableBufferPointer { body($0.baseAddress, $0.count, &written) }
+    }
+    try check(st, operation)
+    guard written <= buf.count else { throw MrtrError(rawCode: Int32(MRTR_ERR_INTERNAL.rawValue), operation: operation) }
+    return Array(buf.prefix(written))
+}

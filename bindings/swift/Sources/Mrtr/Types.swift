@@ -1,0 +1,187 @@
+import CMrtr
+
+/// The method of a call (`mrtr_method`).
+public enum CallMethod: UInt32, Sendable, CaseIterable {
+    case toolsCall = 1
+    case promptsGet = 2
+    case resourcesRead = 3
+
+    /// The JSON-RPC method name.
+    public var wireName: String {
+        switch self {
+        case .toolsCall: return "tools/call"
+        case .promptsGet: return "prompts/get"
+        case .resourcesRead: return "resources/read"
+        }
+    }
+}
+
+/// A client capability a call declares on every leg (`MRTR_CAP_*`): the server may only ask these kinds.
+public enum Capability: UInt32, Sendable, CaseIterable {
+    case elicitationForm = 1
+    case elicitationUrl = 2
+    case sampling = 4
+    case samplingTools = 8
+    case samplingContext = 16
+    case roots = 32
+    case tasks = 64
+
+    static func bits(_ caps: Set<Capability>) -> UInt32 { caps.reduce(0) { $0 | $1.rawValue } }
+}
+
+/// Where a call is in its flow (`mrtr_phase`).
+public enum Phase: UInt32, Sendable, CaseIterable {
+    case ready = 1
+    case sent = 2
+    case answering = 3
+    case done = 4
+    case failed = 5
+}
+
+/// Every capacity and cap of a call (`mrtr_call_limits`). `CallLimits.default` comes from the
+/// library (1 MiB messages, depth 32, 64 inputs of keys up to 256 bytes, params/inputs/answers
+/// 16 KiB, `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms doubling to 250 ms).
+public struct CallLimits: Sendable, Equatable {
+    public var maxMessageBytes: Int
+    public var maxDepth: Int
+    public var maxInputRequests: Int
+    public var maxKeyBytes: Int
+    public var maxParamsBytes: Int
+    public var maxInputsBytes: Int
+    public var maxStateBytes: Int
+    public var maxAnswersBytes: Int
+    public var maxRounds: UInt32
+    public var maxStateOnlyRounds: UInt32
+    public var backoffInitialMs: UInt32
+    public var backoffMaxMs: UInt32
+
+    var c: mrtr_call_limits {
+        mrtr_call_limits(
+            max_message_bytes: maxMessageBytes, max_depth: maxDepth, max_input_requests: maxInputRequests,
+            max_key_bytes: maxKeyBytes, max_params_bytes: maxParamsBytes, max_inputs_bytes: maxInputsBytes,
+            max_state_bytes: maxStateBytes, max_answers_bytes: maxAnswersBytes, max_rounds: maxRounds,
+            max_state_only_rounds: maxStateOnlyRounds, backoff_initial_ms: backoffInitialMs, backoff_max_ms: backoffMaxMs)
+    }
+
+    /// The library's defaults.
+    public static let `default`: CallLimits = {
+        var l = mrtr_call_limits()
+        _ = mrtr_call_limits_default(&l)
+        return CallLimits(
+            maxMessageBytes: l.max_message_bytes, maxDepth: l.max_depth, maxInputRequests: l.max_input_requests,
+            maxKeyBytes: l.max_key_bytes, maxParamsBytes: l.max_params_bytes, maxInputsBytes: l.max_inputs_bytes,
+            maxStateBytes: l.max_state_bytes, maxAnswersBytes: l.max_answers_bytes, maxRounds: l.max_rounds,
+            maxStateOnlyRounds: l.max_state_only_rounds, backoffInitialMs: l.backoff_initial_ms, backoffMaxMs: l.backoff_max_ms)
+    }()
+}
+
+/// A task protocol (`mrtr_task_dialect`).
+public enum TaskDialect: UInt32, Sendable, CaseIterable {
+    case none = 0
+    case seed = 1
+    case `extension` = 2
+}
+
+/// The status of a task (`mrtr_task_status`).
+public enum TaskStatus: UInt32, Sendable, CaseIterable {
+    case none = 0
+    case working = 1
+    case inputRequired = 2
+    case completed = 3
+    case failed = 4
+    case cancelled = 5
+}
+
+/// What a fed message meant (`mrtr_event`). Byte fields are copies; nothing points into the call.
+public enum CallEvent: Sendable, Equatable {
+    /// The final result object (raw JSON). The call is done.
+    case complete(result: [UInt8])
+    /// The server asked questions: answer every one, then write the next request.
+    case inputRequired(inputs: [InputRequest])
+    /// A state-only round: write the next request after `waitMs` milliseconds.
+    case retryAfter(waitMs: UInt64)
+    /// A JSON-RPC error response. The call is done.
+    case rpcError(code: Int64, message: String, data: [UInt8]?)
+    /// The server moved the call to a task. `taskId` is the JSON string token as the server wrote it.
+    case taskCreated(taskId: [UInt8], dialect: TaskDialect, status: TaskStatus, pollMs: UInt64?)
+    /// Not the answer to the request in flight (another id, a notification): nothing changed.
+    case unrelated
+    /// Task: wait `waitMs`, then write the next request (`tasks/get`).
+    case taskPoll(waitMs: UInt64)
+    /// Task: write the next request now (seed dialect: `tasks/result`).
+    case taskNext
+    /// Task: the task failed with a JSON-RPC error (Tasks extension). The task is done.
+    case taskFailed(code: Int64, message: String, data: [UInt8]?)
+    /// Task: the task was cancelled. The task is done.
+    case taskCancelled
+}
+
+/// Why a call ended `failed` (`mrtr_failure`).
+public struct Failure: Sendable, Equatable {
+    public let status: MrtrError.Code?
+    public let kind: FailureKind?
+    /// The precise cause's name (`"TooDeep"`, `"UndeclaredCapability"`, ...), for logs.
+    public let reason: String
+    public let offset: Int
+    public let index: Int
+    public let code: Int64
+    public let needed: Int
+    public let limit: UInt64
+}
+
+/// The cause of a failure (`mrtr_failure_kind`).
+public enum FailureKind: UInt32, Sendable, CaseIterable {
+    case json = 1
+    case envelope = 2
+    case `protocol` = 3
+    case inputsTooLarge = 4
+    case stateTooLarge = 5
+    case tooManyRounds = 6
+    case tooManyStateOnlyRounds = 7
+    case tooManyPolls = 8
+    case answeredWithError = 9
+}
+
+/// The answer to an elicitation (`MRTR_ELICIT_*`).
+public enum ElicitAction: UInt32, Sendable, CaseIterable {
+    case accept = 1
+    case decline = 2
+    case cancel = 3
+}
+
+/// One root of a `roots/list` answer: a plain `file://` URI and an optional display name.
+public struct Root: Sendable, Equatable {
+    public let uri: String
+    public let name: String?
+    public init(uri: String, name: String? = nil) {
+        self.uri = uri
+        self.name = name
+    }
+}
+
+/// What the application answers to one `InputRequest`.
+public enum InputAnswer: Sendable, Equatable {
+    /// Elicitation accepted; `content` is the form's answer as a JSON object (form mode only; nil for URL mode).
+    case accept(content: [UInt8]? = nil)
+    /// Elicitation explicitly declined.
+    case decline
+    /// Elicitation dismissed without a choice.
+    case cancel
+    /// A raw JSON result: a `CreateMessageResult` for sampling (or an `ElicitResult` / `ListRootsResult`).
+    case json(json: [UInt8])
+    /// The roots for a `roots/list` request.
+    case roots(roots: [Root])
+    /// The application cannot answer: the call ends `failed` (MRTR has no error input response).
+    case error(code: Int64)
+}
+
+/// Answers the questions of a call's rounds, for `run`.
+public protocol InputHandler: Sendable {
+    /// The answer to `input`; may suspend (show a form, run a model).
+    func answer(_ input: InputRequest) async throws -> InputAnswer
+}
+
+/// The call ended with a task instead of a result: follow the task with the task API.
+public struct TaskCreatedError: Error, Sendable {
+    public let event: CallEvent
+}

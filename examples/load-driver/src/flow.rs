@@ -1,0 +1,317 @@
+//! One logical request driven through all its legs by the core's `Call`,
+//! over any [`Transport`]: answers forms with the scripted user, sleeps the
+//! state-only backoff, and after a transport failure resends the leg in
+//! flight with a fresh id (`Call::resend`), so the balancer can route it
+//! to another instance.
+
+use crate::answer::{self, Policy};
+use crate::transport::{LegInfo, Transport, TransportError};
+use mrtr_core::client::{Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Event};
+use mrtr_core::wire::ClientCapabilities;
+use std::time::{Duration, Instant};
+
+/// How flows are driven.
+#[derive(Debug, Clone)]
+pub struct FlowOpts {
+    /// The call's limits (round caps, region sizes, message limit).
+    pub limits: CallLimits,
+    /// Capabilities declared on every leg.
+    pub caps: ClientCapabilities,
+    /// The scripted user.
+    pub policy: Policy,
+    /// Resends of one leg after transport failures before the flow fails.
+    pub max_resends: u32,
+    /// Pause before the n-th resend: n times this.
+    pub resend_backoff: Duration,
+    /// Upper bound of the pause between answering and retrying (a user
+    /// thinking); the actual pause is drawn from the flow's seed.
+    pub think: Duration,
+    /// The moment legs are timed from (the start of the run), so a slow
+    /// leg can be matched with what the operator did then.
+    pub epoch: Instant,
+}
+
+/// How a flow ended.
+#[derive(Debug, Clone)]
+pub enum End {
+    /// The final result (raw JSON).
+    Complete(Vec<u8>),
+    /// A JSON-RPC error answered the request.
+    RpcError {
+        /// The code.
+        code: i64,
+        /// The message, unescaped.
+        message: String,
+    },
+    /// The server broke the protocol or a cap was hit.
+    Violation(String),
+    /// No answer after every resend.
+    Transport(String),
+    /// The scripted user could not answer.
+    Answer(String),
+}
+
+/// One attempt at one leg.
+#[derive(Debug, Clone)]
+pub struct Leg {
+    /// Which round the attempt belongs to (1 = the first request).
+    pub round: u32,
+    /// Whether it got its answer.
+    pub ok: bool,
+    /// Send to answer (or failure).
+    pub latency: Duration,
+    /// When it was sent, from [`FlowOpts::epoch`].
+    pub sent_at: Duration,
+    /// Which instance served it.
+    pub info: LegInfo,
+    /// The transport failure, when `!ok`.
+    pub error: Option<String>,
+    /// The key id prefix of the `requestState` this leg received (the
+    /// driver peeks at it only to count tokens per sealing key; the call
+    /// echoes it untouched).
+    pub state_kid: Option<String>,
+}
+
+/// Everything one flow did.
+#[derive(Debug, Clone)]
+pub struct FlowReport {
+    /// How it ended.
+    pub end: End,
+    /// Every attempt, in order.
+    pub legs: Vec<Leg>,
+    /// Legs sent again after a transport failure.
+    pub resends: u32,
+    /// Start to end.
+    pub duration: Duration,
+}
+
+enum Outcome {
+    Complete(Vec<u8>),
+    InputRequired,
+    RetryAfter(u32),
+    RpcError(i64, String),
+    Failed(CallError),
+    Other(String),
+}
+
+/// The key id part of an `m1.` token: base64url of kid[4] leads the body,
+/// and its first 5 characters encode 30 bits of the kid only.
+fn kid_of(state: Option<&[u8]>) -> Option<String> {
+    let s = std::str::from_utf8(state?).ok()?.trim_matches('"');
+    let body = s.strip_prefix("m1.")?;
+    body.get(..5).map(str::to_string)
+}
+
+fn describe_event(ev: &Event<'_>) -> Outcome {
+    match ev {
+        Event::Complete(r) => Outcome::Complete(r.to_vec()),
+        Event::InputRequired(_) => Outcome::InputRequired,
+        Event::RetryAfter(ms) => Outcome::RetryAfter(*ms),
+        Event::RpcError(e) => {
+            let mut buf = vec![0u8; e.message.decoded_len()];
+            let msg = e
+                .message
+                .unescape_into(&mut buf)
+                .map(str::to_string)
+                .unwrap_or_else(|_| "(unreadable message)".into());
+            Outcome::RpcError(e.code, msg)
+        }
+        Event::TaskCreated(_) => Outcome::Other("server created a task (not declared)".into()),
+        Event::Unrelated(_) => Outcome::Other("unrelated".into()),
+    }
+}
+
+/// A small deterministic PRNG for think times (no RNG in the core; the
+/// driver only needs spread, not secrecy).
+pub fn mix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Drives one call to its end. `next_id` hands out increasing ids.
+pub fn run_flow(
+    method: CallMethod,
+    params: &[u8],
+    opts: &FlowOpts,
+    seed: u64,
+    transport: &mut dyn Transport,
+    next_id: &mut dyn FnMut() -> i64,
+) -> FlowReport {
+    let start = Instant::now();
+    let mut report = FlowReport {
+        end: End::Violation("not started".into()),
+        legs: Vec::new(),
+        resends: 0,
+        duration: Duration::ZERO,
+    };
+    let mut config = CallConfig::new(method, params);
+    config.caps = opts.caps;
+    config.limits = opts.limits;
+    let mut state = CallState::default();
+    let mut ws = vec![0u8; Call::workspace_size(&opts.limits)];
+    let mut call = match Call::init(&mut state, &mut ws, &config) {
+        Ok(c) => c,
+        Err(e) => {
+            report.end = End::Violation(format!("cannot start the call: {e:?}"));
+            return report;
+        }
+    };
+    let mut out = vec![0u8; 8 * 1024];
+    let mut resend = false;
+    let mut leg_resends = 0u32;
+    let mut round = 1u32;
+    let mut rng = mix(seed);
+    let end = loop {
+        let id = next_id();
+        let written = if resend {
+            call.resend(id, &mut out)
+        } else {
+            call.write_request(id, &mut out)
+        };
+        let n = match written {
+            Ok(n) => n,
+            Err(CallError::BufferTooSmall { needed }) => {
+                out.resize(needed, 0);
+                // The id was not used; the next one is larger, which the
+                // call accepts.
+                continue;
+            }
+            Err(e) => break End::Violation(describe_call_error(&e)),
+        };
+        let t0 = Instant::now();
+        let mut outcome = None;
+        let res = transport.exchange(&out[..n], &mut |bytes| match call.feed(bytes) {
+            Ok(Event::Unrelated(_)) => false,
+            Ok(ev) => {
+                outcome = Some(describe_event(&ev));
+                true
+            }
+            Err(e) => {
+                outcome = Some(Outcome::Failed(e));
+                true
+            }
+        });
+        let latency = t0.elapsed();
+        let (info, err) = match res {
+            Ok(info) => (info, None),
+            Err(e) => (LegInfo::default(), Some(e)),
+        };
+        let ok = outcome.is_some();
+        report.legs.push(Leg {
+            round,
+            ok,
+            latency,
+            sent_at: t0.saturating_duration_since(opts.epoch),
+            info,
+            error: err.as_ref().map(ToString::to_string),
+            state_kid: None,
+        });
+        let Some(outcome) = outcome else {
+            let e = err.unwrap_or(TransportError::NoAnswer);
+            if e.is_final() {
+                break End::Transport(format!("round {round}: {e}"));
+            }
+            leg_resends += 1;
+            if leg_resends > opts.max_resends {
+                break End::Transport(format!(
+                    "round {round}: {e} (after {} resends)",
+                    opts.max_resends
+                ));
+            }
+            report.resends += 1;
+            std::thread::sleep(opts.resend_backoff * leg_resends);
+            resend = true;
+            continue;
+        };
+        resend = false;
+        leg_resends = 0;
+        match outcome {
+            Outcome::Complete(r) => break End::Complete(r),
+            Outcome::RpcError(code, message) => break End::RpcError { code, message },
+            Outcome::Failed(e) => break End::Violation(describe_call_error(&e)),
+            Outcome::Other(why) => break End::Violation(why),
+            Outcome::RetryAfter(ms) => {
+                if let Some(l) = report.legs.last_mut() {
+                    l.state_kid = kid_of(call.request_state());
+                }
+                round += 1;
+                std::thread::sleep(Duration::from_millis(u64::from(ms)));
+            }
+            Outcome::InputRequired => {
+                if let Some(l) = report.legs.last_mut() {
+                    l.state_kid = kid_of(call.request_state());
+                }
+                round += 1;
+                let mut answers = Vec::new();
+                let mut failed = None;
+                for i in 0..call.input_count() {
+                    if let Some((_, req)) = call.input_at(i) {
+                        match answer::answer(&req, &opts.policy) {
+                            Ok(a) => answers.push((i, a)),
+                            Err(e) => {
+                                failed = Some(e);
+                                break;
+                            }
+                        }
+                    }
+                }
+                if let Some(e) = failed {
+                    break End::Answer(e);
+                }
+                for (i, a) in &answers {
+                    if let Err(e) = call.answer_at(*i, a.as_answer()) {
+                        failed = Some(describe_call_error(&e));
+                        break;
+                    }
+                }
+                if let Some(e) = failed {
+                    break End::Answer(e);
+                }
+                if !opts.think.is_zero() {
+                    rng = mix(rng);
+                    let us = rng % (opts.think.as_micros() as u64 + 1);
+                    std::thread::sleep(Duration::from_micros(us));
+                }
+            }
+        }
+    };
+    report.end = end;
+    report.duration = start.elapsed();
+    report
+}
+
+/// A one-line account of a call error for people.
+pub fn describe_call_error(e: &CallError) -> String {
+    match e {
+        CallError::TooManyRounds { limit } => {
+            format!("round cap reached: the server asked for input more than {limit} times")
+        }
+        CallError::TooManyStateOnlyRounds { limit } => format!(
+            "state-only round cap reached: more than {limit} consecutive rounds without questions"
+        ),
+        CallError::StateTooLarge { needed, limit } => {
+            format!("requestState too large: {needed} bytes, limit {limit}")
+        }
+        CallError::InputsTooLarge { needed, limit } => {
+            format!("inputRequests too large: {needed} bytes, limit {limit}")
+        }
+        CallError::Malformed(w) => format!("malformed message from the server: {w:?}"),
+        CallError::Protocol(v) => format!("protocol violation by the server: {v:?}"),
+        other => format!("{other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kid_prefix_of_a_sealed_token() {
+        assert_eq!(kid_of(Some(b"\"m1.AbCdEfGhIj\"")).as_deref(), Some("AbCdE"));
+        assert_eq!(kid_of(Some(b"\"opaque\"")), None);
+        assert_eq!(kid_of(Some(b"\"m1.abc\"")), None);
+        assert_eq!(kid_of(None), None);
+    }
+}
