@@ -357,11 +357,13 @@ fn is_invisible(c: char) -> bool {
 }
 
 /// Characters browsers map to ASCII before reading a host (UTS #46):
-/// full-width ASCII forms and the ideographic, full-width and half-width
-/// full stops. `１２７．０．０．１` reaches 127.0.0.1.
+/// full-width ASCII forms, and the full stops and dot leaders that map to
+/// `.`. `１２７．０．０．１` reaches 127.0.0.1. Other characters that map to
+/// ASCII digits or letters (`²`, `①`, `𝟏`, `ˣ`, ...) are judged by
+/// [`Label::push`] instead of being mapped one by one.
 fn fold(c: char) -> char {
     match c as u32 {
-        0x3002 | 0xFF0E | 0xFF61 => '.',
+        0x2024..=0x2026 | 0x3002 | 0xFE52 | 0xFF0E | 0xFF61 => '.',
         v @ 0xFF01..=0xFF5E => char::from_u32(v - 0xFF01 + 0x21).unwrap_or(c),
         _ => c,
     }
@@ -380,14 +382,23 @@ struct Label {
 }
 
 impl Label {
+    /// Reads one (folded) character. Beyond ASCII, a numeric character
+    /// (`²`, `①`, `𝟏`: UTS #46 maps many to ASCII digits) counts as a digit,
+    /// and a letter or number as a possible `x` or hex digit: a last label
+    /// that could become a number in the browser must not be shown as a
+    /// name. (Only the last label decides, and no top-level domain starts
+    /// with a digit, so real names are not caught.)
     fn push(&mut self, c: char) {
         let i = self.len;
-        self.len += 1;
-        self.digits = (i == 0 || self.digits) && c.is_ascii_digit();
+        self.len = self.len.saturating_add(1);
+        let wide = !c.is_ascii();
+        let digit = c.is_ascii_digit() || (wide && c.is_numeric());
+        let letter_like = wide && c.is_alphanumeric();
+        self.digits = (i == 0 || self.digits) && digit;
         self.hex = match i {
-            0 => c == '0',
-            1 => self.hex && (c == 'x' || c == 'X'),
-            _ => self.hex && c.is_ascii_hexdigit(),
+            0 => c == '0' || (wide && c.is_numeric()),
+            1 => self.hex && (c == 'x' || c == 'X' || letter_like),
+            _ => self.hex && (c.is_ascii_hexdigit() || letter_like),
         };
         let next = b"xn--".get(i).copied().map(char::from);
         if self.xn == i && next == Some(c.to_ascii_lowercase()) {

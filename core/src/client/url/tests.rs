@@ -196,6 +196,36 @@ fn ip_literals_are_flagged_and_ambiguous_numbers_refused() {
     assert!(ok("https://a.b2").warnings.is_empty());
 }
 
+/// Found by the `url` fuzz target (WHATWG parser as oracle): `https://D@1²/`
+/// was shown as the name `1²` while a browser maps `²` to `2` (UTS #46) and
+/// connects to the IPv4 address 0.0.0.12. Digits, `x` and dots that IDNA
+/// maps to ASCII now count as such in the last label, so such hosts are
+/// refused as ambiguous like their full-width forms.
+#[test]
+fn a_host_a_browser_maps_to_an_ipv4_address_is_refused() {
+    for bad in [
+        "https://D@1\u{b2}/ckkikk&kkkkkkom/",
+        "https://1\u{b2}/",
+        "https://x.\u{2460}/",
+        "https://\u{1d7cf}\u{1d7d0}\u{1d7d5}.0.0.1/",
+        "https://127.0.0.\u{2081}/",
+        "https://0\u{2e3}7f/",
+        "https://127\u{2024}0\u{2024}0\u{2024}1/",
+        "https://127\u{fe52}0\u{fe52}0\u{fe52}1/",
+    ] {
+        assert_eq!(err(bad), UrlError::AmbiguousIpv4, "{bad}");
+    }
+    // Names in other scripts, and digits inside names, are still names.
+    let u = ok("https://b\u{fc}cher.example/");
+    assert_eq!(
+        (u.host, u.warnings),
+        ("b\u{fc}cher.example", Warnings::NON_ASCII_HOST)
+    );
+    let u = ok("https://\u{4f8b}\u{3048}.\u{30c6}\u{30b9}\u{30c8}/");
+    assert_eq!(u.warnings, Warnings::NON_ASCII_HOST);
+    assert_eq!(ok("https://a\u{b2}b.example/").host, "a\u{b2}b.example");
+}
+
 #[test]
 fn hidden_characters_are_refused() {
     assert_eq!(
