@@ -6,7 +6,13 @@
 //! mrtr-callgrind seal JOB SIZE N             N seal+open (mrtr, floor, rmcp)
 //! mrtr-callgrind dump DIR                    inputs + expected results as files
 //! mrtr-callgrind list                        contender / job / input names
+//! mrtr-callgrind check                       contenders agree, mrtr allocates 0
 //! ```
+//!
+//! `check` is what the test command runs (`scripts/test`, stage bench-check):
+//! for every input, every contender gives the same summary and retry
+//! (`jobs::check`), and every mrtr job (Rust and C ABI, sealing included)
+//! runs without one allocation. No timing.
 //!
 //! Only `mrtr_bench_measured` is counted (`--collect-atstart=no
 //! --toggle-collect=mrtr_bench_measured`): setup and one warm-up operation
@@ -14,11 +20,11 @@
 
 use std::hint::black_box;
 
-use mrtr_bench::alloc_count::Counting;
+use mrtr_bench::alloc_count::{self, Counting};
 use mrtr_bench::contenders::{mrtr, rmcp_sdk};
 use mrtr_bench::inputs;
-use mrtr_bench::jobs::{runner, Contender, Job};
-use mrtr_seal_variants::{SealJob, SealRunner};
+use mrtr_bench::jobs::{check, runner, Contender, Job};
+use mrtr_seal_variants::{SealJob, SealRunner, SIZES};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -76,6 +82,7 @@ fn main() {
             println!("{}", mrtr_bench_measured(&mut op, n));
         }
         "dump" => dump(std::path::Path::new(arg(&args, 2))),
+        "check" => check_all(),
         "list" => {
             for input in inputs::all() {
                 for job in Job::ALL {
@@ -89,6 +96,58 @@ fn main() {
         }
         _ => usage(),
     }
+}
+
+/// `check`: the contenders agree on every input; every mrtr job runs
+/// without allocating. Panics (exit 101) on the first disagreement.
+fn check_all() {
+    let mut jobs = 0;
+    let all = inputs::all();
+    for input in &all {
+        check(input);
+        for job in Job::ALL {
+            for c in Contender::ALL {
+                let Some(mut run) = runner(c, job, input) else {
+                    continue;
+                };
+                assert_ne!(
+                    run(),
+                    0,
+                    "{} {} {}: the job failed",
+                    c.name(),
+                    job.name(),
+                    input.name
+                );
+                if c.is_mrtr() {
+                    let per_op = alloc_count::per_op(3, &mut run);
+                    assert_eq!(
+                        per_op,
+                        0.0,
+                        "{} {} {} allocates",
+                        c.name(),
+                        job.name(),
+                        input.name
+                    );
+                }
+                jobs += 1;
+            }
+        }
+    }
+    for size in SIZES {
+        for job in SealJob::ALL {
+            let mut r = SealRunner::new(job, size);
+            assert_ne!(r.run(), 0, "seal {} {size} B failed", job.name());
+            if job != SealJob::RawAead {
+                let per_op = alloc_count::per_op(3, || r.run());
+                assert_eq!(per_op, 0.0, "seal {} {size} B allocates", job.name());
+            }
+            jobs += 1;
+        }
+    }
+    println!(
+        "bench check: {} inputs, contenders agree; {jobs} jobs ran; every mrtr job allocates 0",
+        all.len()
+    );
 }
 
 /// Writes, for the Python bench: `<input>.json` (the message), a manifest
