@@ -8,8 +8,8 @@ mod vectors;
 
 use mrtr_core::json;
 use mrtr_core::wire::{
-    self, classify_result_from, parse_message, ClientCapabilities, InputRequest, Message,
-    ResultOutcome, ServerRevision, WireError, WireLimits,
+    self, classify_result_from, parse_message, parse_message_indexed, ClientCapabilities,
+    InputRequest, Message, ResultOutcome, ServerRevision, WireError, WireLimits,
 };
 use serde_json::{json as j, Value as J};
 
@@ -25,15 +25,23 @@ fn category(e: &WireError) -> J {
     }})
 }
 
-/// What a 2026-07-28 client concludes about one response.
+/// What a 2026-07-28 client concludes about one response, read with a skip
+/// index of `slots` slots (0: `parse_message`).
 fn client_view(
     bytes: &[u8],
     method: &str,
     revision: ServerRevision,
     caps: &ClientCapabilities,
+    slots: usize,
 ) -> J {
     let limits = WireLimits::default();
-    let msg = match parse_message(bytes, &limits) {
+    let mut index = vec![json::IndexSlot::EMPTY; slots];
+    let parsed = if slots == 0 {
+        parse_message(bytes, &limits)
+    } else {
+        parse_message_indexed(bytes, &limits, &mut index)
+    };
+    let msg = match parsed {
         Ok(m) => m,
         Err(e) => return category(&e),
     };
@@ -105,7 +113,17 @@ fn client_side_wire_agrees_with_every_server_response_vector() {
         let caps_text = serde_json::to_vec(&caps_json).unwrap();
         let caps = ClientCapabilities::parse(json::parse(&caps_text).unwrap().as_object().unwrap())
             .unwrap();
-        let got = client_view(&v.message, method, revision, &caps);
+        let got = client_view(&v.message, method, revision, &caps, 0);
+        // The skip index changes nothing, whether it holds a few of the
+        // containers or all of them.
+        for slots in [2, 32] {
+            assert_eq!(
+                client_view(&v.message, method, revision, &caps, slots),
+                got,
+                "{} with {slots} index slots",
+                v.name
+            );
+        }
         let mut want = file["expect"].clone();
         if want["outcome"] == "input_required" {
             // Compare only the documented fields.

@@ -3,8 +3,8 @@
 use mrtr_core::client::{Answer, Call, CallConfig, CallLimits, CallMethod, CallState, Event};
 use mrtr_core::json;
 use mrtr_core::wire::{
-    classify_result, parse_message, ClientCapabilities, ClientInfo, ElicitAction, InputKind,
-    Message, ResultOutcome, Root, WireLimits,
+    classify_result, parse_message_indexed, ClientCapabilities, ClientInfo, ElicitAction,
+    InputKind, Message, ResultOutcome, Root, WireLimits,
 };
 
 use crate::inputs::TOOL_PARAMS;
@@ -27,10 +27,16 @@ pub fn validate_runner(bytes: Vec<u8>) -> Runner {
     Box::new(move || json::parse_with(&bytes, &limits).is_ok() as u64)
 }
 
-/// `parse`: `wire::parse_message` + `classify_result` + iterate the inputs.
+/// Skip-index slots of the parse job (on the stack, 512 bytes).
+const INDEX_SLOTS: usize = 32;
+
+/// `parse`: `wire::parse_message_indexed` (a skip index of
+/// [`INDEX_SLOTS`] on the stack) + `classify_result` + iterate the inputs.
 pub fn parse(bytes: &[u8]) -> Option<Summary> {
     let limits = WireLimits::default();
-    let Message::Result { result, .. } = parse_message(bytes, &limits).ok()? else {
+    let mut slots = [json::IndexSlot::EMPTY; INDEX_SLOTS];
+    let Message::Result { result, .. } = parse_message_indexed(bytes, &limits, &mut slots).ok()?
+    else {
         return None;
     };
     let mut s = Summary::default();

@@ -29,8 +29,8 @@ mod reader;
 mod writer;
 
 pub use reader::{
-    parse, parse_with, Array, Chars, Elements, JsonStr, Kind, Members, Object, Value,
-    UNIQUE_KEYS_BLOCK,
+    parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
+    Object, Value, UNIQUE_KEYS_BLOCK,
 };
 pub use writer::{BufferTooSmall, Writer};
 

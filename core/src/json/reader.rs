@@ -242,9 +242,62 @@ impl BitStack {
     }
 }
 
+/// Containers nested deeper than this are not recorded in a skip index
+/// (their ancestors are; the stack array below stays 128 bytes).
+const INDEX_MAX_DEPTH: usize = 32;
+
+/// Where [`scan_value`] records containers: the caller's slots, how many are
+/// filled, and the open slot of each nesting level.
+struct Recorder<'s> {
+    slots: &'s mut [IndexSlot],
+    filled: usize,
+    open: [u32; INDEX_MAX_DEPTH],
+}
+
+impl Recorder<'_> {
+    const NONE: u32 = u32::MAX;
+
+    /// A non-empty container opens at `b[i]`, at nesting level `depth`
+    /// (0 = outermost).
+    #[inline]
+    fn open(&mut self, b: &[u8], i: usize, depth: usize) {
+        let Some(level) = self.open.get_mut(depth) else {
+            return;
+        };
+        *level = Self::NONE;
+        if let (Some(slot), Ok(n)) = (self.slots.get_mut(self.filled), u32::try_from(self.filled)) {
+            *slot = IndexSlot {
+                start: (b.as_ptr() as usize).wrapping_add(i),
+                len: 0,
+            };
+            *level = n;
+            self.filled += 1;
+        }
+    }
+
+    /// The container open at nesting level `depth` closes at `b[i]`.
+    #[inline]
+    fn close(&mut self, b: &[u8], i: usize, depth: usize) {
+        let Some(&n) = self.open.get(depth) else {
+            return;
+        };
+        if let Some(slot) = self.slots.get_mut(n as usize) {
+            slot.len = (b.as_ptr() as usize)
+                .wrapping_add(i + 1)
+                .wrapping_sub(slot.start);
+        }
+    }
+}
+
 /// Validates one value starting at `i` (after optional whitespace), with
-/// nesting at most `max_depth`. Returns `(value_start, value_end)`.
-fn scan_value(b: &[u8], i: usize, max_depth: usize) -> Result<(usize, usize), Error> {
+/// nesting at most `max_depth`, recording non-empty containers in `rec`.
+/// Returns `(value_start, value_end)`.
+fn scan_value(
+    b: &[u8],
+    i: usize,
+    max_depth: usize,
+    rec: &mut Recorder<'_>,
+) -> Result<(usize, usize), Error> {
     let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
     let mut stack = BitStack {
         bits: [0; MAX_DEPTH_LIMIT / 64],
@@ -260,6 +313,7 @@ fn scan_value(b: &[u8], i: usize, max_depth: usize) -> Result<(usize, usize), Er
                     return Err(Error::new(ErrorKind::TooDeep, i));
                 }
                 let is_object = open == b'{';
+                let open_at = i;
                 stack.push(is_object);
                 i = skip_ws(b, i + 1);
                 let close = if is_object { b'}' } else { b']' };
@@ -267,9 +321,11 @@ fn scan_value(b: &[u8], i: usize, max_depth: usize) -> Result<(usize, usize), Er
                     stack.depth -= 1;
                     i += 1;
                 } else if is_object {
+                    rec.open(b, open_at, stack.depth - 1);
                     i = scan_key(b, i)?;
                     continue 'value;
                 } else {
+                    rec.open(b, open_at, stack.depth - 1);
                     continue 'value;
                 }
             }
@@ -297,10 +353,12 @@ fn scan_value(b: &[u8], i: usize, max_depth: usize) -> Result<(usize, usize), Er
                 }
                 b'}' if in_object => {
                     stack.depth -= 1;
+                    rec.close(b, i, stack.depth);
                     i += 1;
                 }
                 b']' if !in_object => {
                     stack.depth -= 1;
+                    rec.close(b, i, stack.depth);
                     i += 1;
                 }
                 _ => return Err(end_or(b, i, ErrorKind::UnexpectedByte)),
@@ -330,27 +388,91 @@ pub fn parse(input: &[u8]) -> Result<Value<'_>, Error> {
 /// Parses and validates a whole document: exactly one value, surrounded by
 /// optional whitespace. The size limit is checked before reading.
 pub fn parse_with<'a>(input: &'a [u8], limits: &ParseLimits) -> Result<Value<'a>, Error> {
+    parse_indexed(input, limits, &mut [])
+}
+
+/// One slot of a skip index (see [`parse_indexed`]): where a container of
+/// the document starts and how long it is. Two machine words; the fields are
+/// private, so a slot only ever holds what the reader recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct IndexSlot {
+    /// Address of the container's first byte (`{` or `[`).
+    start: usize,
+    /// Its length in bytes, brackets included.
+    len: usize,
+}
+
+impl IndexSlot {
+    /// An unused slot, to initialise arrays: `[IndexSlot::EMPTY; 32]`.
+    pub const EMPTY: IndexSlot = IndexSlot { start: 0, len: 0 };
+}
+
+/// [`parse_with`], recording a skip index into `slots`: the extent of every
+/// non-empty object and array nested at most 32 deep, in document order,
+/// until the slots run out.
+///
+/// Navigation is lazy: walking an object's members skips each member's value
+/// to find the next key, and without an index a skip scans the value's bytes
+/// again, so a document walked level by level is scanned once per level. A
+/// recorded container is skipped by a binary search over the filled slots
+/// instead. Containers past the last slot are scanned as with [`parse_with`],
+/// so any number of slots (zero included) gives the same results; the first
+/// ones in document order are the outer, most walked levels. The returned
+/// spans borrow the slots. Slots are two machine words each; a message of the
+/// protocol has a few dozen non-empty containers (the spec's InputRequiredResult
+/// example: 17).
+pub fn parse_indexed<'a>(
+    input: &'a [u8],
+    limits: &ParseLimits,
+    slots: &'a mut [IndexSlot],
+) -> Result<Value<'a>, Error> {
     if input.len() > limits.max_bytes {
         return Err(Error::new(ErrorKind::TooLarge, limits.max_bytes));
     }
-    let (start, end) = scan_value(input, 0, limits.max_depth)?;
+    let mut rec = Recorder {
+        slots,
+        filled: 0,
+        open: [Recorder::NONE; INDEX_MAX_DEPTH],
+    };
+    let (start, end) = scan_value(input, 0, limits.max_depth, &mut rec)?;
     let rest = skip_ws(input, end);
     if rest != input.len() {
         return Err(Error::new(ErrorKind::TrailingCharacters, rest));
     }
+    let Recorder { slots, filled, .. } = rec;
+    let slots: &'a [IndexSlot] = slots;
     Ok(Value {
         src: sub(input, start, end),
+        ix: slots.get(..filled).unwrap_or(&[]),
     })
+}
+
+/// The end of the recorded container at `b[i]`, if `ix` has it.
+#[inline]
+fn indexed_end(b: &[u8], i: usize, ix: &[IndexSlot]) -> Option<usize> {
+    if ix.is_empty() {
+        return None;
+    }
+    let addr = (b.as_ptr() as usize).wrapping_add(i);
+    let k = ix.binary_search_by(|s| s.start.cmp(&addr)).ok()?;
+    let end = i.checked_add(ix.get(k)?.len)?;
+    // Recorded by the reader for this very document, so always true; checked
+    // so that a wrong slot could only ever cost a rescan, never a bad span.
+    (end <= b.len() && matches!(at(b, end.wrapping_sub(1)), b'}' | b']')).then_some(end)
 }
 
 // ---------------------------------------------------------------------------
 // Navigation over validated spans. These never fail: their input was checked.
 
-/// Skips one validated value starting at `i`; returns its end.
-fn skip_value(b: &[u8], i: usize) -> usize {
+/// Skips one validated value starting at `i`; returns its end. A container
+/// recorded in `ix` is skipped without reading it.
+fn skip_value(b: &[u8], i: usize, ix: &[IndexSlot]) -> usize {
     match at(b, i) {
         b'"' => skip_string(b, i).0,
         b'{' | b'[' => {
+            if let Some(end) = indexed_end(b, i, ix) {
+                return end;
+            }
             let mut depth = 0usize;
             let mut j = i;
             loop {
@@ -439,10 +561,36 @@ pub enum Kind {
 }
 
 /// A validated JSON value: a span into the input, without surrounding whitespace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// Equality compares the bytes (not the skip index a span may carry).
+#[derive(Clone, Copy)]
 pub struct Value<'a> {
     src: &'a [u8],
+    /// The document's skip index ([`parse_indexed`]), possibly empty.
+    ix: &'a [IndexSlot],
 }
+
+/// Debug, equality and hashing of the span types look at their bytes only.
+macro_rules! span_traits {
+    ($t:ident) => {
+        impl core::fmt::Debug for $t<'_> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($t))
+                    .field("src", &self.src)
+                    .finish()
+            }
+        }
+        impl PartialEq for $t<'_> {
+            fn eq(&self, other: &Self) -> bool {
+                self.src == other.src
+            }
+        }
+        impl Eq for $t<'_> {}
+    };
+}
+span_traits!(Value);
+span_traits!(Object);
+span_traits!(Array);
 
 impl<'a> Value<'a> {
     /// The exact bytes of the value as they appeared in the input.
@@ -464,12 +612,18 @@ impl<'a> Value<'a> {
 
     /// The value as an object, if it is one.
     pub fn as_object(&self) -> Option<Object<'a>> {
-        (self.kind() == Kind::Object).then_some(Object { src: self.src })
+        (self.kind() == Kind::Object).then_some(Object {
+            src: self.src,
+            ix: self.ix,
+        })
     }
 
     /// The value as an array, if it is one.
     pub fn as_array(&self) -> Option<Array<'a>> {
-        (self.kind() == Kind::Array).then_some(Array { src: self.src })
+        (self.kind() == Kind::Array).then_some(Array {
+            src: self.src,
+            ix: self.ix,
+        })
     }
 
     /// The value as a string, if it is one.
@@ -541,9 +695,10 @@ impl<'a> Value<'a> {
 pub const UNIQUE_KEYS_BLOCK: usize = 16;
 
 /// A validated JSON object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Object<'a> {
     src: &'a [u8],
+    ix: &'a [IndexSlot],
 }
 
 impl<'a> Object<'a> {
@@ -556,6 +711,7 @@ impl<'a> Object<'a> {
     pub fn iter(&self) -> Members<'a> {
         Members {
             src: self.src,
+            ix: self.ix,
             pos: 1,
         }
     }
@@ -624,7 +780,7 @@ impl<'a> Object<'a> {
     /// value, which made the check quadratic in the *bytes* of the object,
     /// not just in its member count: ~46x the validation cost on a 1 MiB map.)
     pub fn check_unique_keys(&self, max_members: usize) -> Result<usize, Error> {
-        let mut block: [Option<(JsonStr<'a>, Value<'a>)>; UNIQUE_KEYS_BLOCK] =
+        let mut block: [Option<(JsonStr<'a>, &'a [u8])>; UNIQUE_KEYS_BLOCK] =
             [None; UNIQUE_KEYS_BLOCK];
         let mut members = self.iter();
         let mut seen = 0usize; // members checked in earlier blocks
@@ -638,7 +794,7 @@ impl<'a> Object<'a> {
                     over_limit = Some(v);
                     break;
                 }
-                *slot = Some((k, v));
+                *slot = Some((k, v.src));
                 len += 1;
             }
             if len == 0 {
@@ -677,7 +833,7 @@ impl<'a> Object<'a> {
                 }
             }
             if let Some((_, v)) = first_dup {
-                return Err(Error::new(ErrorKind::DuplicateKey, self.offset_of(v)));
+                return Err(Error::new(ErrorKind::DuplicateKey, self.offset_in(v)));
             }
             if let Some(v) = over_limit {
                 return Err(Error::new(ErrorKind::TooManyMembers, self.offset_of(v)));
@@ -690,7 +846,11 @@ impl<'a> Object<'a> {
     }
 
     fn offset_of(&self, v: Value<'a>) -> usize {
-        (v.src.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
+        self.offset_in(v.src)
+    }
+
+    fn offset_in(&self, span: &[u8]) -> usize {
+        (span.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
     }
 
     /// Byte offset of a member's key within this object, for a key that this
@@ -717,6 +877,7 @@ impl<'a> Object<'a> {
         }
         Members {
             src: self.src,
+            ix: self.ix,
             pos: offset,
         }
         .next()
@@ -727,6 +888,7 @@ impl<'a> Object<'a> {
 #[derive(Debug, Clone)]
 pub struct Members<'a> {
     src: &'a [u8],
+    ix: &'a [IndexSlot],
     pos: usize,
 }
 
@@ -750,21 +912,23 @@ impl<'a> Iterator for Members<'a> {
         };
         let mut j = skip_ws(b, key_end);
         j = skip_ws(b, j + 1); // the colon
-        let end = skip_value(b, j);
+        let end = skip_value(b, j, self.ix);
         self.pos = end;
         Some((
             key,
             Value {
                 src: sub(b, j, end),
+                ix: self.ix,
             },
         ))
     }
 }
 
 /// A validated JSON array.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Array<'a> {
     src: &'a [u8],
+    ix: &'a [IndexSlot],
 }
 
 impl<'a> Array<'a> {
@@ -776,6 +940,7 @@ impl<'a> Array<'a> {
     pub fn iter(&self) -> Elements<'a> {
         Elements {
             src: self.src,
+            ix: self.ix,
             pos: 1,
         }
     }
@@ -793,6 +958,7 @@ impl<'a> Array<'a> {
 #[derive(Debug, Clone)]
 pub struct Elements<'a> {
     src: &'a [u8],
+    ix: &'a [IndexSlot],
     pos: usize,
 }
 
@@ -808,10 +974,11 @@ impl<'a> Iterator for Elements<'a> {
             self.pos = b.len();
             return None;
         }
-        let end = skip_value(b, i);
+        let end = skip_value(b, i, self.ix);
         self.pos = end;
         Some(Value {
             src: sub(b, i, end),
+            ix: self.ix,
         })
     }
 }
@@ -983,5 +1150,88 @@ impl Iterator for Chars<'_> {
             .ok()
             .and_then(|s| s.chars().next())
             .or(Some('\u{FFFD}'))
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    fn filled<'a>(v: &Value<'a>) -> &'a [IndexSlot] {
+        v.ix
+    }
+
+    #[test]
+    fn every_non_empty_container_is_recorded_in_document_order() {
+        let doc = br#"{"a":[1,{}],"b":{"c":[],"d":{"e":[[2]]}}}"#;
+        let mut slots = [IndexSlot::EMPTY; 16];
+        let v = parse_indexed(doc, &ParseLimits::default(), &mut slots).unwrap();
+        let ix = filled(&v);
+        // Root, [1,{}], {"c":..}, {"e":..}, [[2]], [2]; `{}` and `[]` are not.
+        let expect: [(usize, &[u8]); 6] = [
+            (0, doc),
+            (5, b"[1,{}]"),
+            (16, br#"{"c":[],"d":{"e":[[2]]}}"#),
+            (28, br#"{"e":[[2]]}"#),
+            (33, b"[[2]]"),
+            (34, b"[2]"),
+        ];
+        assert_eq!(ix.len(), expect.len());
+        for (slot, (at, raw)) in ix.iter().zip(expect) {
+            assert_eq!(slot.start, doc.as_ptr() as usize + at);
+            assert_eq!(slot.len, raw.len());
+            assert_eq!(indexed_end(doc, at, ix), Some(at + raw.len()));
+            assert_eq!(&doc[at..at + raw.len()], raw);
+        }
+        // An empty container and a scalar are not in the index.
+        assert_eq!(indexed_end(doc, 8, ix), None);
+        assert_eq!(indexed_end(doc, 6, ix), None);
+    }
+
+    #[test]
+    fn the_first_containers_fill_the_slots_and_the_rest_are_scanned() {
+        let doc = br#"[[1],[2],[3],[4]]"#;
+        let mut slots = [IndexSlot::EMPTY; 2];
+        let v = parse_indexed(doc, &ParseLimits::default(), &mut slots).unwrap();
+        assert_eq!(filled(&v).len(), 2);
+        assert_eq!(indexed_end(doc, 1, filled(&v)), Some(4));
+        assert_eq!(indexed_end(doc, 5, filled(&v)), None);
+        let raws: [&[u8]; 4] = [b"[1]", b"[2]", b"[3]", b"[4]"];
+        let got = v.as_array().unwrap().iter().map(|e| e.raw());
+        assert!(got.eq(raws));
+        // No slots: nothing recorded, same navigation.
+        let v = parse_indexed(doc, &ParseLimits::default(), &mut []).unwrap();
+        assert!(filled(&v).is_empty());
+        assert!(v.as_array().unwrap().iter().map(|e| e.raw()).eq(raws));
+    }
+
+    #[test]
+    fn containers_deeper_than_32_levels_are_not_recorded() {
+        let mut doc = [0u8; 80];
+        doc[..40].fill(b'[');
+        doc[40..].fill(b']');
+        let mut slots = [IndexSlot::EMPTY; 64];
+        let limits = ParseLimits {
+            max_depth: 64,
+            ..ParseLimits::default()
+        };
+        let v = parse_indexed(&doc, &limits, &mut slots).unwrap();
+        let ix = filled(&v);
+        // Levels 0..=31 hold the 32 outer arrays; the innermost `[]` of
+        // level 39 is empty anyway.
+        assert_eq!(ix.len(), INDEX_MAX_DEPTH);
+        for (d, slot) in ix.iter().enumerate() {
+            assert_eq!(indexed_end(&doc, d, ix), Some(80 - d));
+            assert_eq!(slot.len, 80 - 2 * d);
+        }
+        assert_eq!(indexed_end(&doc, 32, ix), None);
+        assert_eq!(skip_value(&doc, 32, ix), 48);
+    }
+
+    #[test]
+    fn a_failed_parse_returns_no_index() {
+        let mut slots = [IndexSlot::EMPTY; 4];
+        let e = parse_indexed(br#"{"a":[1,2}"#, &ParseLimits::default(), &mut slots).unwrap_err();
+        assert_eq!(e, Error::new(ErrorKind::UnexpectedByte, 9));
     }
 }

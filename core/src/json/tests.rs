@@ -358,12 +358,49 @@ mod properties {
         }
     }
 
+    /// Every value of the tree in document order, as raw spans, through
+    /// the navigation API (objects: key token, then value).
+    fn spans<'a>(v: Value<'a>, out: &mut Vec<&'a [u8]>) {
+        out.push(v.raw());
+        if let Some(o) = v.as_object() {
+            for (k, val) in o.iter() {
+                out.push(k.raw_token());
+                spans(val, out);
+            }
+        } else if let Some(a) = v.as_array() {
+            for e in a.iter() {
+                spans(e, out);
+            }
+        }
+    }
+
     fn check_against_serde(bytes: &[u8]) {
         let limits = ParseLimits {
             max_depth: 64,
             max_bytes: usize::MAX,
         };
         let ours = parse_with(bytes, &limits);
+        // With a skip index of any size: the same outcome and the very same
+        // spans everywhere in the tree.
+        let mut plain = Vec::new();
+        if let Ok(v) = ours {
+            spans(v, &mut plain);
+        }
+        for n in [0usize, 1, 3, 64] {
+            let mut slots = std::vec![IndexSlot::EMPTY; n];
+            let indexed = parse_indexed(bytes, &limits, &mut slots);
+            assert_eq!(indexed.map(|v| v.raw()), ours.map(|v| v.raw()));
+            let mut with_index = Vec::new();
+            if let Ok(v) = indexed {
+                spans(v, &mut with_index);
+            }
+            assert_eq!(
+                with_index,
+                plain,
+                "{n} slots: {:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
         let theirs = serde_json::from_slice::<serde_json::Value>(bytes);
         match (&ours, &theirs) {
             (Ok(v), Ok(t)) => assert_eq!(&to_serde(*v), t, "{:?}", String::from_utf8_lossy(bytes)),

@@ -85,7 +85,20 @@ pub enum Message<'a> {
 /// envelope strictly: `jsonrpc` must be `"2.0"`, envelope members must be
 /// unique, a response carries exactly one of `result` and `error`.
 pub fn parse_message<'a>(bytes: &'a [u8], limits: &WireLimits) -> Result<Message<'a>, WireError> {
-    let doc = json::parse_with(bytes, &limits.json)?;
+    parse_message_indexed(bytes, limits, &mut [])
+}
+
+/// [`parse_message`] with a skip index in `slots` (see
+/// [`json::parse_indexed`]): the same result, and reading what it returns
+/// (classifying a result, iterating its input requests) no longer rescans
+/// nested values at every level. 32 slots (512 bytes on 64-bit targets)
+/// cover a typical message; the spans borrow the slots.
+pub fn parse_message_indexed<'a>(
+    bytes: &'a [u8],
+    limits: &WireLimits,
+    slots: &'a mut [json::IndexSlot],
+) -> Result<Message<'a>, WireError> {
+    let doc = json::parse_indexed(bytes, &limits.json, slots)?;
     let obj = doc.as_object().ok_or(EnvelopeError::NotAnObject)?;
     let mut jsonrpc = None;
     let mut id = None;

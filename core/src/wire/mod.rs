@@ -12,7 +12,7 @@ pub mod result;
 pub mod task;
 
 pub use caps::{ClientCapabilities, ClientInfo};
-pub use envelope::{parse_message, Id, Message};
+pub use envelope::{parse_message, parse_message_indexed, Id, Message};
 pub use error::{EnvelopeError, ErrorCode, Violation, WireError};
 pub use input::{InputKind, InputRequest, InputRequests};
 pub use response::{ElicitAction, InputResponse, InputResponses, ResponseKind, Root};
