@@ -14,7 +14,11 @@
 //!   serde_json) to the same value as its subtree; spans carry no outer
 //!   whitespace; keys, strings and integers decode as serde_json reads them;
 //!   `len`, `get`, `get_unique` and `check_unique_keys` agree with the
-//!   members.
+//!   members;
+//! - a skip index changes nothing: `parse_indexed` (with 0 to 6 slots, so
+//!   some containers are recorded and some scanned, and with 64) and
+//!   `Value::with_index` give the same outcome and the same span for every
+//!   key and value of the tree.
 
 use std::collections::HashMap;
 
@@ -27,11 +31,13 @@ use crate::oracle::to_serde;
 /// The target.
 pub fn run(data: &[u8]) {
     let mut ours = json::parse(data);
+    let mut limits = ParseLimits::default();
     if matches!(ours, Err(e) if e.kind == ErrorKind::TooDeep) {
         let deep = ParseLimits {
             max_depth: MAX_DEPTH_LIMIT,
             max_bytes: usize::MAX,
         };
+        limits = deep;
         ours = json::parse_with(data, &deep);
         if let Ok(v) = ours {
             assert!(
@@ -42,6 +48,7 @@ pub fn run(data: &[u8]) {
     } else if let Ok(v) = ours {
         assert!(depth(v) <= DEFAULT_MAX_DEPTH);
     }
+    check_index(data, &limits, ours);
     let theirs = serde_json::from_slice::<serde_json::Value>(data);
     match (ours, theirs) {
         (Ok(v), Ok(t)) => {
@@ -64,6 +71,49 @@ pub fn run(data: &[u8]) {
                 "error offset {} past the input",
                 e.offset
             );
+        }
+    }
+}
+
+/// Every key and value of the tree in document order, as raw spans.
+fn spans<'a>(v: Value<'a>, out: &mut Vec<&'a [u8]>) {
+    out.push(v.raw());
+    if let Some(o) = v.as_object() {
+        for (k, val) in o.iter() {
+            out.push(k.raw_token());
+            spans(val, out);
+        }
+    } else if let Some(a) = v.as_array() {
+        for e in a.iter() {
+            spans(e, out);
+        }
+    }
+}
+
+/// The skip index property (see the module comment).
+fn check_index(data: &[u8], limits: &ParseLimits, ours: Result<Value<'_>, json::Error>) {
+    let mut plain = Vec::new();
+    if let Ok(v) = ours {
+        spans(v, &mut plain);
+    }
+    for n in [data.len() % 7, 64] {
+        let mut slots = [json::IndexSlot::EMPTY; 64];
+        let indexed = json::parse_indexed(data, limits, &mut slots[..n]);
+        assert_eq!(
+            indexed.map(|v| v.raw()),
+            ours.map(|v| v.raw()),
+            "parse_indexed with {n} slots: another outcome"
+        );
+        let mut got = Vec::new();
+        if let Ok(v) = indexed {
+            spans(v, &mut got);
+        }
+        assert_eq!(got, plain, "parse_indexed with {n} slots: other spans");
+        if let Ok(v) = ours {
+            let mut slots = [json::IndexSlot::EMPTY; 64];
+            let mut later = Vec::new();
+            spans(v.with_index(&mut slots[..n]), &mut later);
+            assert_eq!(later, plain, "with_index with {n} slots: other spans");
         }
     }
 }

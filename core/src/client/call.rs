@@ -1004,12 +1004,20 @@ impl<'w> Call<'w> {
             }
             Ok(Incoming::Result(r)) => r,
         };
-        let outcome = match classify_result(result, self.st.method.as_str(), &self.st.limits.wire) {
+        // Classification and the input requests walk the result level by
+        // level: index it once (on the stack) so those walks skip nested
+        // values without rescanning them. What the event borrows comes
+        // from `result` itself (the outcomes carry that same object).
+        let mut slots = [json::IndexSlot::EMPTY; exchange::FEED_INDEX_SLOTS];
+        let indexed = result.with_index(&mut slots);
+        let outcome = match classify_result(indexed, self.st.method.as_str(), &self.st.limits.wire)
+        {
             Ok(o) => o,
             Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
         };
         match outcome {
-            ResultOutcome::Complete(obj) => {
+            ResultOutcome::Complete(_) => {
+                let obj = result;
                 if self.st.seed_task {
                     match created_task(obj, TaskDialect::Seed) {
                         Err(v) => return Err(self.fail(CallError::Protocol(v))),
@@ -1039,7 +1047,8 @@ impl<'w> Call<'w> {
                 self.done();
                 Ok((Event::Complete(raw), copied))
             }
-            ResultOutcome::Task(obj) => {
+            ResultOutcome::Task(_) => {
+                let obj = result;
                 if !self.st.caps.tasks {
                     return Err(self.fail(CallError::Protocol(Violation::UndeclaredCapability)));
                 }

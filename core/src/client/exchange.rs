@@ -550,6 +550,11 @@ fn write_index(dst: &mut [u8], obj: Object<'_>) -> Option<()> {
     Some(())
 }
 
+/// Skip-index slots for reading a fed result (`Call::feed`,
+/// `TaskCall::feed`): on the stack, two machine words each. 32 cover the
+/// containers of a typical `InputRequiredResult`; the rest are scanned.
+pub(crate) const FEED_INDEX_SLOTS: usize = 32;
+
 fn copy_into(dst: &mut [u8], src: &[u8]) -> Result<(), CallError> {
     match dst.get_mut(..src.len()) {
         Some(d) => {

@@ -688,8 +688,12 @@ impl<'w> TaskCall<'w> {
         };
         self.st.ex.in_flight = None;
         let kind = self.st.next;
+        // As in `Call::feed`: classify over a skip index on the stack; what
+        // the event borrows comes from `result` itself.
+        let mut slots = [json::IndexSlot::EMPTY; exchange::FEED_INDEX_SLOTS];
+        let indexed = result.with_index(&mut slots);
         let outcome =
-            match classify_result(result, kind.method(self.st.dialect), &self.st.limits.wire) {
+            match classify_result(indexed, kind.method(self.st.dialect), &self.st.limits.wire) {
                 Ok(o) => o,
                 Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
             };
@@ -697,8 +701,8 @@ impl<'w> TaskCall<'w> {
             (_, ResultOutcome::Task(_)) => {
                 Err(self.fail(CallError::Protocol(Violation::UnexpectedResultType)))
             }
-            (TaskRequest::Get, ResultOutcome::Complete(obj)) => self.on_status(bytes, obj),
-            (TaskRequest::Result, ResultOutcome::Complete(obj)) => Ok(self.complete(bytes, obj)),
+            (TaskRequest::Get, ResultOutcome::Complete(_)) => self.on_status(bytes, result),
+            (TaskRequest::Result, ResultOutcome::Complete(_)) => Ok(self.complete(bytes, result)),
             (TaskRequest::Result, ResultOutcome::InputRequired(ir)) => match ir.input_requests {
                 // The MRTR page: tasks/result MUST carry inputRequests.
                 None => Err(self.fail(CallError::Protocol(Violation::BadTask))),

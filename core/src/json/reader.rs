@@ -447,6 +447,67 @@ pub fn parse_indexed<'a>(
     })
 }
 
+/// Records the non-empty containers of the validated span `b` (nested at
+/// most [`INDEX_MAX_DEPTH`] deep, in document order, until the slots run out)
+/// as [`parse_indexed`] does, without validating again: one pass of the
+/// skipping scanner. Returns the number of slots filled.
+fn index_validated(b: &[u8], slots: &mut [IndexSlot]) -> usize {
+    let base = b.as_ptr() as usize;
+    let mut open = [Recorder::NONE; INDEX_MAX_DEPTH];
+    let mut depth = 0usize;
+    let mut filled = 0usize;
+    let mut j = 0usize;
+    loop {
+        // As in `skip_value`: jump to the next quote or bracket.
+        if let Some(w) = word_at(b, j) {
+            let folded = w | SPACES;
+            let m = eq_mask(w, b'"') | eq_mask(folded, b'{') | eq_mask(folded, b'}');
+            if m == 0 {
+                j += 8;
+                continue;
+            }
+            j += first(m);
+        }
+        match b.get(j) {
+            None => return filled,
+            Some(b'"') => {
+                j = skip_string(b, j).0;
+                continue;
+            }
+            Some(b'{' | b'[') => {
+                if let Some(level) = open.get_mut(depth) {
+                    *level = Recorder::NONE;
+                    if let (Some(slot), Ok(n)) = (slots.get_mut(filled), u32::try_from(filled)) {
+                        *slot = IndexSlot {
+                            start: base.wrapping_add(j),
+                            len: 0,
+                        };
+                        *level = n;
+                        filled += 1;
+                    }
+                }
+                depth += 1;
+            }
+            Some(b'}' | b']') => {
+                depth = depth.saturating_sub(1);
+                let n = open.get(depth).map_or(usize::MAX, |&n| n as usize);
+                if let Some(slot) = slots.get_mut(n) {
+                    let at = slot.start.wrapping_sub(base);
+                    slot.len = (j + 1).wrapping_sub(at);
+                    // Nothing but whitespace inside: not recorded (the
+                    // validating scan never records it), so the slot is
+                    // the last one filled and is handed back.
+                    if n + 1 == filled && skip_ws(b, at + 1) == j {
+                        filled -= 1;
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+        j += 1;
+    }
+}
+
 /// The end of the recorded container at `b[i]`, if `ix` has it.
 #[inline]
 fn indexed_end(b: &[u8], i: usize, ix: &[IndexSlot]) -> Option<usize> {
@@ -455,7 +516,11 @@ fn indexed_end(b: &[u8], i: usize, ix: &[IndexSlot]) -> Option<usize> {
     }
     let addr = (b.as_ptr() as usize).wrapping_add(i);
     let k = ix.binary_search_by(|s| s.start.cmp(&addr)).ok()?;
-    let end = i.checked_add(ix.get(k)?.len)?;
+    let len = ix.get(k)?.len;
+    if len < 2 {
+        return None;
+    }
+    let end = i.checked_add(len)?;
     // Recorded by the reader for this very document, so always true; checked
     // so that a wrong slot could only ever cost a rescan, never a bad span.
     (end <= b.len() && matches!(at(b, end.wrapping_sub(1)), b'}' | b']')).then_some(end)
@@ -610,6 +675,23 @@ impl<'a> Value<'a> {
         }
     }
 
+    /// This value with a skip index in `slots`, built in one pass of the
+    /// skipping scanner (the value was validated when it was parsed), for a
+    /// value parsed without one that is about to be walked level by level.
+    /// Reads exactly as `self` does (see [`parse_indexed`]); the result
+    /// borrows the slots.
+    pub fn with_index<'s>(&self, slots: &'s mut [IndexSlot]) -> Value<'s>
+    where
+        'a: 's,
+    {
+        let filled = index_validated(self.src, slots);
+        let slots: &'s [IndexSlot] = slots;
+        Value {
+            src: self.src,
+            ix: slots.get(..filled).unwrap_or(&[]),
+        }
+    }
+
     /// The value as an object, if it is one.
     pub fn as_object(&self) -> Option<Object<'a>> {
         (self.kind() == Kind::Object).then_some(Object {
@@ -705,6 +787,26 @@ impl<'a> Object<'a> {
     /// The exact bytes of the object.
     pub fn raw(&self) -> &'a [u8] {
         self.src
+    }
+
+    /// The object as a [`Value`].
+    pub fn as_value(&self) -> Value<'a> {
+        Value {
+            src: self.src,
+            ix: self.ix,
+        }
+    }
+
+    /// This object with a skip index in `slots`: see [`Value::with_index`].
+    pub fn with_index<'s>(&self, slots: &'s mut [IndexSlot]) -> Object<'s>
+    where
+        'a: 's,
+    {
+        let v = self.as_value().with_index(slots);
+        Object {
+            src: v.src,
+            ix: v.ix,
+        }
     }
 
     /// The members in document order.
@@ -1226,6 +1328,42 @@ mod index_tests {
         }
         assert_eq!(indexed_end(&doc, 32, ix), None);
         assert_eq!(skip_value(&doc, 32, ix), 48);
+    }
+
+    #[test]
+    fn indexing_a_parsed_value_records_what_parse_indexed_records() {
+        let docs: [&[u8]; 6] = [
+            br#"{"a":[1,{}],"b":{"c":[],"d":{"e":[[2]]}}}"#,
+            b"[ { } , [\n] , {\"k\" : [ 1 ] } ]",
+            br#"{"s":"{[\"]}","t":["]","{"],"u":{"v":"\\"}}"#,
+            b"[[[[[[1]]]]]]",
+            b"{}",
+            b"\"[{\"",
+        ];
+        for doc in docs {
+            for n in [0usize, 1, 2, 3, 16] {
+                let mut a = [IndexSlot::EMPTY; 16];
+                let mut b = [IndexSlot::EMPTY; 16];
+                let direct = parse_indexed(doc, &ParseLimits::default(), &mut a[..n]).unwrap();
+                let plain = parse(doc).unwrap();
+                let later = plain.with_index(&mut b[..n]);
+                assert_eq!(filled(&later), filled(&direct), "{n} slots: {doc:?}");
+                assert_eq!(later.raw(), plain.raw());
+            }
+        }
+        // Deeper than the recorded levels.
+        let mut doc = [0u8; 80];
+        doc[..40].fill(b'[');
+        doc[40..].fill(b']');
+        let limits = ParseLimits {
+            max_depth: 64,
+            ..ParseLimits::default()
+        };
+        let (mut a, mut b) = ([IndexSlot::EMPTY; 64], [IndexSlot::EMPTY; 64]);
+        let direct = parse_indexed(&doc, &limits, &mut a).unwrap();
+        let later = parse_with(&doc, &limits).unwrap().with_index(&mut b);
+        assert_eq!(filled(&later), filled(&direct));
+        assert_eq!(filled(&later).len(), INDEX_MAX_DEPTH);
     }
 
     #[test]

@@ -400,6 +400,13 @@ mod properties {
                 "{n} slots: {:?}",
                 String::from_utf8_lossy(bytes)
             );
+            // Indexed after parsing: the same again.
+            if let Ok(v) = ours {
+                let mut slots = std::vec![IndexSlot::EMPTY; n];
+                let mut later = Vec::new();
+                spans(v.with_index(&mut slots), &mut later);
+                assert_eq!(later, plain, "{n} slots, indexed later");
+            }
         }
         let theirs = serde_json::from_slice::<serde_json::Value>(bytes);
         match (&ours, &theirs) {
