@@ -356,10 +356,20 @@ pub fn respond(
     }
 }
 
-/// Serves `demo` on `addr` with `workers` threads until the process ends.
+/// Serves `demo` on `addr` with `workers` threads until SIGTERM or SIGINT.
 /// Prints `listening on http://ADDR/mcp` (with the real port when `addr`
 /// asked for port 0) on stderr once bound.
+///
+/// Shutdown drains: on the first SIGTERM or SIGINT the server prints
+/// `draining`, every worker finishes the request it holds (and any request
+/// already received and queued ahead of the stop), then the listener closes
+/// and `serve` returns `Ok`. A load balancer's rolling restart therefore
+/// loses no request an instance has accepted.
 pub fn serve(demo: Arc<Demo>, addr: SocketAddr, workers: usize) -> io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+    ])?;
     let server = tiny_http::Server::http(addr).map_err(|e| io::Error::other(e.to_string()))?;
     let bound = server
         .server_addr()
@@ -368,7 +378,22 @@ pub fn serve(demo: Arc<Demo>, addr: SocketAddr, workers: usize) -> io::Result<()
     eprintln!("{}: listening on http://{bound}{ENDPOINT}", demo.name());
     let server = Arc::new(server);
     let loopback_only = bound.ip().is_loopback();
-    let handles: Vec<_> = (0..workers.max(1))
+    let workers = workers.max(1);
+    {
+        let server = Arc::clone(&server);
+        let name = demo.name().to_string();
+        thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                eprintln!("{name}: draining");
+                // One wake-up per worker: each `recv` returns an error once,
+                // after the requests queued before it.
+                for _ in 0..workers {
+                    server.unblock();
+                }
+            }
+        });
+    }
+    let handles: Vec<_> = (0..workers)
         .map(|_| {
             let server = Arc::clone(&server);
             let demo = Arc::clone(&demo);
@@ -382,6 +407,7 @@ pub fn serve(demo: Arc<Demo>, addr: SocketAddr, workers: usize) -> io::Result<()
     for h in handles {
         let _ = h.join();
     }
+    eprintln!("{}: stopped", demo.name());
     Ok(())
 }
 
