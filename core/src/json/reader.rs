@@ -458,16 +458,7 @@ fn index_validated(b: &[u8], slots: &mut [IndexSlot]) -> usize {
     let mut filled = 0usize;
     let mut j = 0usize;
     loop {
-        // As in `skip_value`: jump to the next quote or bracket.
-        if let Some(w) = word_at(b, j) {
-            let folded = w | SPACES;
-            let m = eq_mask(w, b'"') | eq_mask(folded, b'{') | eq_mask(folded, b'}');
-            if m == 0 {
-                j += 8;
-                continue;
-            }
-            j += first(m);
-        }
+        j = to_structural(b, j);
         match b.get(j) {
             None => return filled,
             Some(b'"') => {
@@ -529,6 +520,23 @@ fn indexed_end(b: &[u8], i: usize, ix: &[IndexSlot]) -> Option<usize> {
 // ---------------------------------------------------------------------------
 // Navigation over validated spans. These never fail: their input was checked.
 
+/// The offset of the first quote or bracket at or after `j`, eight bytes a
+/// step; in the last seven bytes of `b` it stops at `j` (the caller reads
+/// byte by byte there). `| 0x20` folds `[` onto `{` and `]` onto `}` (and
+/// nothing else onto them).
+#[inline]
+fn to_structural(b: &[u8], mut j: usize) -> usize {
+    while let Some(w) = word_at(b, j) {
+        let folded = w | SPACES;
+        let m = eq_mask(w, b'"') | eq_mask(folded, b'{') | eq_mask(folded, b'}');
+        if m != 0 {
+            return j + first(m);
+        }
+        j += 8;
+    }
+    j
+}
+
 /// Skips one validated value starting at `i`; returns its end. A container
 /// recorded in `ix` is skipped without reading it.
 fn skip_value(b: &[u8], i: usize, ix: &[IndexSlot]) -> usize {
@@ -541,17 +549,7 @@ fn skip_value(b: &[u8], i: usize, ix: &[IndexSlot]) -> usize {
             let mut depth = 0usize;
             let mut j = i;
             loop {
-                // Jump to the next quote or bracket: `| 0x20` folds `[`
-                // onto `{` and `]` onto `}` (and nothing else onto them).
-                if let Some(w) = word_at(b, j) {
-                    let folded = w | SPACES;
-                    let m = eq_mask(w, b'"') | eq_mask(folded, b'{') | eq_mask(folded, b'}');
-                    if m == 0 {
-                        j += 8;
-                        continue;
-                    }
-                    j += first(m);
-                }
+                j = to_structural(b, j);
                 match b.get(j) {
                     None => return b.len(),
                     Some(b'"') => {
