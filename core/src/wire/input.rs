@@ -215,6 +215,8 @@ impl<'a> InputRequest<'a> {
 pub struct InputRequests<'a> {
     obj: Object<'a>,
     len: usize,
+    /// The union of what the requests need, found while validating them.
+    caps: ClientCapabilities,
 }
 
 impl<'a> InputRequests<'a> {
@@ -227,14 +229,21 @@ impl<'a> InputRequests<'a> {
                 crate::json::ErrorKind::TooManyMembers => Violation::TooManyInputRequests,
                 _ => Violation::DuplicateInputKey,
             })?;
+        let mut caps = ClientCapabilities::default();
         for (k, v) in obj.iter() {
             let n = k.decoded_len();
             if n == 0 || n > limits.max_key_bytes {
                 return Err(Violation::BadInputKey);
             }
-            InputRequest::parse(v)?;
+            let c = InputRequest::parse(v)?.required_capabilities();
+            caps.elicitation_form |= c.elicitation_form;
+            caps.elicitation_url |= c.elicitation_url;
+            caps.sampling |= c.sampling;
+            caps.sampling_tools |= c.sampling_tools;
+            caps.sampling_context |= c.sampling_context;
+            caps.roots |= c.roots;
         }
-        Ok(InputRequests { obj, len })
+        Ok(InputRequests { obj, len, caps })
     }
 
     /// Number of requests.
@@ -264,18 +273,9 @@ impl<'a> InputRequests<'a> {
         self.obj.get(key).and_then(|v| InputRequest::parse(v).ok())
     }
 
-    /// The union of capabilities the requests need.
+    /// The union of capabilities the requests need (found by
+    /// [`InputRequests::parse`]; no walk).
     pub fn required_capabilities(&self) -> ClientCapabilities {
-        let mut all = ClientCapabilities::default();
-        for (_, r) in self.iter() {
-            let c = r.required_capabilities();
-            all.elicitation_form |= c.elicitation_form;
-            all.elicitation_url |= c.elicitation_url;
-            all.sampling |= c.sampling;
-            all.sampling_tools |= c.sampling_tools;
-            all.sampling_context |= c.sampling_context;
-            all.roots |= c.roots;
-        }
-        all
+        self.caps
     }
 }

@@ -68,6 +68,53 @@ fn spec_example_classifies_as_input_required_with_two_kinds() {
     assert!(need.elicitation_form && need.sampling && !need.roots && !need.elicitation_url);
 }
 
+/// The capabilities a map needs are the union over its requests, each
+/// flag set by exactly the request that needs it.
+#[test]
+fn required_capabilities_are_the_union_of_the_requests() {
+    let caps = |reqs: &str| {
+        let msg = std::format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{reqs}}}}}"#
+        );
+        let msg = std::boxed::Box::leak(msg.into_boxed_str());
+        match result_of(msg) {
+            Ok(ResultOutcome::InputRequired(ir)) => {
+                ir.input_requests.unwrap().required_capabilities()
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    let url = r#""u":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://a.example/"}}"#;
+    let roots = r#""r":{"method":"roots/list"}"#;
+    let tools = r#""s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#;
+    let context = r#""c":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"includeContext":"thisServer"}}"#;
+    let plain = r#""p":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"includeContext":"none","tools":[]}}"#;
+    assert_eq!(
+        caps(&std::format!("{{{url},{roots}}}")),
+        ClientCapabilities {
+            elicitation_url: true,
+            roots: true,
+            ..ClientCapabilities::default()
+        }
+    );
+    assert_eq!(
+        caps(&std::format!("{{{plain}}}")),
+        ClientCapabilities {
+            sampling: true,
+            ..ClientCapabilities::default()
+        }
+    );
+    assert_eq!(
+        caps(&std::format!("{{{plain},{tools},{context}}}")),
+        ClientCapabilities {
+            sampling: true,
+            sampling_tools: true,
+            sampling_context: true,
+            ..ClientCapabilities::default()
+        }
+    );
+}
+
 /// A result that names its kind or its MRTR fields twice is refused as a
 /// duplicate, not read by whichever copy a reader happens to keep (a
 /// hostile server's "input_required" then "complete" must not complete).
