@@ -551,8 +551,14 @@ fn write_index(dst: &mut [u8], obj: Object<'_>) -> Option<()> {
 }
 
 /// Skip-index slots for reading a fed result (`Call::feed`,
-/// `TaskCall::feed`): on the stack, two machine words each. 32 cover the
-/// containers of a typical `InputRequiredResult`; the rest are scanned.
+/// `TaskCall::feed`): on the stack, two machine words each. 32 (256 bytes on
+/// a 32-bit microcontroller) cover the containers of a typical
+/// `InputRequiredResult`; 64-bit targets take 128 (2 KiB), enough for about
+/// 6 KB of input requests; containers past the last slot are scanned.
+#[cfg(target_pointer_width = "64")]
+pub(crate) const FEED_INDEX_SLOTS: usize = 128;
+/// See the 64-bit definition.
+#[cfg(not(target_pointer_width = "64"))]
 pub(crate) const FEED_INDEX_SLOTS: usize = 32;
 
 fn copy_into(dst: &mut [u8], src: &[u8]) -> Result<(), CallError> {

@@ -30,7 +30,7 @@ mod writer;
 
 pub use reader::{
     parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
-    Object, Value, UNIQUE_KEYS_BLOCK,
+    Object, Value, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
 };
 pub use writer::{BufferTooSmall, Writer};
 

@@ -246,6 +246,11 @@ impl BitStack {
 /// (their ancestors are; the stack array below stays 128 bytes).
 const INDEX_MAX_DEPTH: usize = 32;
 
+/// Containers shorter than this (brackets included) are not recorded in a
+/// skip index: scanning them costs about what a lookup does, and the slots
+/// go further on a long message.
+pub const INDEX_MIN_LEN: usize = 32;
+
 /// Where [`scan_value`] records containers: the caller's slots, how many are
 /// filled, and the open slot of each nesting level.
 struct Recorder<'s> {
@@ -285,6 +290,12 @@ impl Recorder<'_> {
             slot.len = (b.as_ptr() as usize)
                 .wrapping_add(i + 1)
                 .wrapping_sub(slot.start);
+            // A short container is skipped as fast by scanning: hand its
+            // slot back. Its descendants are shorter still and were handed
+            // back first, so it holds the last slot filled.
+            if slot.len < INDEX_MIN_LEN && n as usize + 1 == self.filled {
+                self.filled -= 1;
+            }
         }
     }
 }
@@ -408,8 +419,8 @@ impl IndexSlot {
 }
 
 /// [`parse_with`], recording a skip index into `slots`: the extent of every
-/// non-empty object and array nested at most 32 deep, in document order,
-/// until the slots run out.
+/// object and array of at least [`INDEX_MIN_LEN`] bytes nested at most 32
+/// deep, in document order, until the slots run out.
 ///
 /// Navigation is lazy: walking an object's members skips each member's value
 /// to find the next key, and without an index a skip scans the value's bytes
@@ -419,8 +430,9 @@ impl IndexSlot {
 /// so any number of slots (zero included) gives the same results; the first
 /// ones in document order are the outer, most walked levels. The returned
 /// spans borrow the slots. Slots are two machine words each; a message of the
-/// protocol has a few dozen non-empty containers (the spec's InputRequiredResult
-/// example: 17).
+/// protocol has a few dozen such containers (the spec's InputRequiredResult
+/// example, indented as the spec page shows it: 17); one slot per 48 bytes
+/// of message recorded every such container of the benchmark inputs.
 pub fn parse_indexed<'a>(
     input: &'a [u8],
     limits: &ParseLimits,
@@ -447,9 +459,9 @@ pub fn parse_indexed<'a>(
     })
 }
 
-/// Records the non-empty containers of the validated span `b` (nested at
-/// most [`INDEX_MAX_DEPTH`] deep, in document order, until the slots run out)
-/// as [`parse_indexed`] does, without validating again: one pass of the
+/// Records the containers of the validated span `b` that [`parse_indexed`]
+/// records (at least [`INDEX_MIN_LEN`] bytes, nested at most
+/// [`INDEX_MAX_DEPTH`] deep, in document order, until the slots run out), as it does, without validating again: one pass of the
 /// skipping scanner. Returns the number of slots filled.
 fn index_validated(b: &[u8], slots: &mut [IndexSlot]) -> usize {
     let base = b.as_ptr() as usize;
@@ -485,10 +497,9 @@ fn index_validated(b: &[u8], slots: &mut [IndexSlot]) -> usize {
                 if let Some(slot) = slots.get_mut(n) {
                     let at = slot.start.wrapping_sub(base);
                     slot.len = (j + 1).wrapping_sub(at);
-                    // Nothing but whitespace inside: not recorded (the
-                    // validating scan never records it), so the slot is
-                    // the last one filled and is handed back.
-                    if n + 1 == filled && skip_ws(b, at + 1) == j {
+                    // As in the validating scan: a short container hands
+                    // its slot (the last one filled) back.
+                    if slot.len < INDEX_MIN_LEN && n + 1 == filled {
                         filled -= 1;
                     }
                 }
@@ -880,7 +891,9 @@ impl<'a> Object<'a> {
     /// value, which made the check quadratic in the *bytes* of the object,
     /// not just in its member count: ~46x the validation cost on a 1 MiB map.)
     pub fn check_unique_keys(&self, max_members: usize) -> Result<usize, Error> {
-        let mut block: [Option<(JsonStr<'a>, &'a [u8])>; UNIQUE_KEYS_BLOCK] =
+        // Each key with a hash of its decoded text: keys are compared only
+        // when their hashes agree.
+        let mut block: [Option<(JsonStr<'a>, &'a [u8], u32)>; UNIQUE_KEYS_BLOCK] =
             [None; UNIQUE_KEYS_BLOCK];
         let mut members = self.iter();
         let mut seen = 0usize; // members checked in earlier blocks
@@ -894,7 +907,7 @@ impl<'a> Object<'a> {
                     over_limit = Some(v);
                     break;
                 }
-                *slot = Some((k, v.src));
+                *slot = Some((k, v.src, k.text_hash()));
                 len += 1;
             }
             if len == 0 {
@@ -907,16 +920,17 @@ impl<'a> Object<'a> {
             // The first member of the block equal to an earlier one: in the
             // block (scanning in order) or in an earlier block (one walk).
             let mut first_dup = filled.iter().enumerate().find_map(|(i, m)| {
-                let (k, v) = (*m)?;
+                let (k, v, h) = (*m)?;
                 let earlier = filled.get(..i).unwrap_or(&[]);
                 earlier
                     .iter()
                     .flatten()
-                    .any(|(o, _)| o.eq_json_str(&k))
+                    .any(|(o, _, ho)| *ho == h && o.eq_json_str(&k))
                     .then_some((i, v))
             });
             if seen > 0 {
                 for (prev, _) in self.iter().take(seen) {
+                    let hp = prev.text_hash();
                     let limit = first_dup.map_or(len, |(i, _)| i);
                     let hit = filled
                         .get(..limit)
@@ -924,8 +938,8 @@ impl<'a> Object<'a> {
                         .iter()
                         .enumerate()
                         .find_map(|(i, m)| {
-                            let (k, v) = (*m)?;
-                            prev.eq_json_str(&k).then_some((i, v))
+                            let (k, v, h) = (*m)?;
+                            (h == hp && prev.eq_json_str(&k)).then_some((i, v))
                         });
                     if hit.is_some() {
                         first_dup = hit;
@@ -1148,6 +1162,26 @@ impl<'a> JsonStr<'a> {
         self.chars().eq(s.chars())
     }
 
+    /// FNV-1a of the decoded text's UTF-8 bytes: equal texts hash equally,
+    /// however they are escaped.
+    fn text_hash(&self) -> u32 {
+        let mut h: u32 = 0x811c_9dc5;
+        let mut eat = |bytes: &[u8]| {
+            for &b in bytes {
+                h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+            }
+        };
+        if self.escaped {
+            let mut buf = [0u8; 4];
+            for c in self.chars() {
+                eat(c.encode_utf8(&mut buf).as_bytes());
+            }
+        } else {
+            eat(self.raw_inner());
+        }
+        h
+    }
+
     /// Whether two tokens decode to the same text.
     pub fn eq_json_str(&self, other: &JsonStr<'_>) -> bool {
         if !self.escaped && !other.escaped {
@@ -1262,54 +1296,72 @@ mod index_tests {
     }
 
     #[test]
-    fn every_non_empty_container_is_recorded_in_document_order() {
-        let doc = br#"{"a":[1,{}],"b":{"c":[],"d":{"e":[[2]]}}}"#;
+    fn containers_of_32_bytes_or_more_are_recorded_in_document_order() {
+        let doc = br#"{"a":[1,{"x":"0123456789abcdefghij"}],"b":{"c":[],"d":{"e":[["0123456789abcdefghijklmnop"]]}}}"#;
         let mut slots = [IndexSlot::EMPTY; 16];
         let v = parse_indexed(doc, &ParseLimits::default(), &mut slots).unwrap();
         let ix = filled(&v);
-        // Root, [1,{}], {"c":..}, {"e":..}, [[2]], [2]; `{}` and `[]` are not.
-        let expect: [(usize, &[u8]); 6] = [
-            (0, doc),
-            (5, b"[1,{}]"),
-            (16, br#"{"c":[],"d":{"e":[[2]]}}"#),
-            (28, br#"{"e":[[2]]}"#),
-            (33, b"[[2]]"),
-            (34, b"[2]"),
-        ];
+        // 32 bytes and up: the root (94), `[1,{..}]` (32), `{"c":..}` (51),
+        // `{"e":..}` (38), `[[..]]` (32); not `{"x":..}` (28), `[]` (2), nor
+        // `["0123..p"]` (30).
+        let expect: [(usize, usize); 5] = [(0, 94), (5, 32), (42, 51), (54, 38), (59, 32)];
         assert_eq!(ix.len(), expect.len());
-        for (slot, (at, raw)) in ix.iter().zip(expect) {
+        for (slot, (at, len)) in ix.iter().zip(expect) {
             assert_eq!(slot.start, doc.as_ptr() as usize + at);
-            assert_eq!(slot.len, raw.len());
-            assert_eq!(indexed_end(doc, at, ix), Some(at + raw.len()));
-            assert_eq!(&doc[at..at + raw.len()], raw);
+            assert_eq!(slot.len, len);
+            assert!(len >= INDEX_MIN_LEN);
+            assert!(matches!(doc[at], b'{' | b'['));
+            assert!(matches!(doc[at + len - 1], b'}' | b']'));
+            assert_eq!(indexed_end(doc, at, ix), Some(at + len));
         }
-        // An empty container and a scalar are not in the index.
+        // A short container, an empty one and a scalar are not in the index,
+        // and are skipped by scanning all the same.
         assert_eq!(indexed_end(doc, 8, ix), None);
+        assert_eq!(skip_value(doc, 8, ix), 36);
+        assert_eq!(indexed_end(doc, 47, ix), None);
+        assert_eq!(skip_value(doc, 47, ix), 49);
         assert_eq!(indexed_end(doc, 6, ix), None);
+        assert_eq!(indexed_end(doc, 60, ix), None);
+        assert_eq!(skip_value(doc, 60, ix), 90);
     }
 
     #[test]
     fn the_first_containers_fill_the_slots_and_the_rest_are_scanned() {
-        let doc = br#"[[1],[2],[3],[4]]"#;
+        let e = br#"["0123456789abcdefghijklmnopqrstuv"]"#; // 36 bytes
+        let mut doc = std::vec::Vec::from(&b"["[..]);
+        for k in 0..4 {
+            if k > 0 {
+                doc.push(b',');
+            }
+            doc.extend_from_slice(e);
+        }
+        doc.push(b']');
+        let doc = &doc[..];
         let mut slots = [IndexSlot::EMPTY; 2];
         let v = parse_indexed(doc, &ParseLimits::default(), &mut slots).unwrap();
+        // The root and the first element; the other three are scanned.
         assert_eq!(filled(&v).len(), 2);
-        assert_eq!(indexed_end(doc, 1, filled(&v)), Some(4));
-        assert_eq!(indexed_end(doc, 5, filled(&v)), None);
-        let raws: [&[u8]; 4] = [b"[1]", b"[2]", b"[3]", b"[4]"];
-        let got = v.as_array().unwrap().iter().map(|e| e.raw());
-        assert!(got.eq(raws));
+        assert_eq!(indexed_end(doc, 0, filled(&v)), Some(doc.len()));
+        assert_eq!(indexed_end(doc, 1, filled(&v)), Some(37));
+        assert_eq!(indexed_end(doc, 38, filled(&v)), None);
+        let got = v.as_array().unwrap().iter().map(|x| x.raw());
+        assert!(got.eq([&e[..]; 4]));
         // No slots: nothing recorded, same navigation.
         let v = parse_indexed(doc, &ParseLimits::default(), &mut []).unwrap();
         assert!(filled(&v).is_empty());
-        assert!(v.as_array().unwrap().iter().map(|e| e.raw()).eq(raws));
+        assert!(v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.raw())
+            .eq([&e[..]; 4]));
     }
 
     #[test]
     fn containers_deeper_than_32_levels_are_not_recorded() {
-        let mut doc = [0u8; 80];
-        doc[..40].fill(b'[');
-        doc[40..].fill(b']');
+        let mut doc = [0u8; 100];
+        doc[..50].fill(b'[');
+        doc[50..].fill(b']');
         let mut slots = [IndexSlot::EMPTY; 64];
         let limits = ParseLimits {
             max_depth: 64,
@@ -1317,21 +1369,22 @@ mod index_tests {
         };
         let v = parse_indexed(&doc, &limits, &mut slots).unwrap();
         let ix = filled(&v);
-        // Levels 0..=31 hold the 32 outer arrays; the innermost `[]` of
-        // level 39 is empty anyway.
+        // Levels 0..=31 are recordable; their lengths are 100 - 2 * level,
+        // all at least 32 bytes, so exactly those 32 are recorded.
         assert_eq!(ix.len(), INDEX_MAX_DEPTH);
         for (d, slot) in ix.iter().enumerate() {
-            assert_eq!(indexed_end(&doc, d, ix), Some(80 - d));
-            assert_eq!(slot.len, 80 - 2 * d);
+            assert_eq!(indexed_end(&doc, d, ix), Some(100 - d));
+            assert_eq!(slot.len, 100 - 2 * d);
         }
         assert_eq!(indexed_end(&doc, 32, ix), None);
-        assert_eq!(skip_value(&doc, 32, ix), 48);
+        assert_eq!(skip_value(&doc, 32, ix), 68);
     }
 
     #[test]
     fn indexing_a_parsed_value_records_what_parse_indexed_records() {
-        let docs: [&[u8]; 6] = [
-            br#"{"a":[1,{}],"b":{"c":[],"d":{"e":[[2]]}}}"#,
+        let docs: [&[u8]; 7] = [
+            br#"{"a":[1,{"x":"0123456789abcdefghij"}],"b":{"c":[],"d":{"e":[["0123456789abcdefghijklmnop"]]}}}"#,
+            br#"[{"k":"0123456789abcdefghijklmnopq"},{"k":"0123456789abcdefghijklmnop"},{ "k" : [ ] , "l" : "0123456789abcdef" }]"#,
             b"[ { } , [\n] , {\"k\" : [ 1 ] } ]",
             br#"{"s":"{[\"]}","t":["]","{"],"u":{"v":"\\"}}"#,
             b"[[[[[[1]]]]]]",
@@ -1361,7 +1414,8 @@ mod index_tests {
         let direct = parse_indexed(&doc, &limits, &mut a).unwrap();
         let later = parse_with(&doc, &limits).unwrap().with_index(&mut b);
         assert_eq!(filled(&later), filled(&direct));
-        assert_eq!(filled(&later).len(), INDEX_MAX_DEPTH);
+        // Levels 0..=24 are 32 bytes or longer (80 - 2 * level).
+        assert_eq!(filled(&later).len(), 25);
     }
 
     #[test]
