@@ -435,6 +435,149 @@ impl CallError {
     }
 }
 
+impl core::fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ParamsError::NotJson(e) => write!(f, "params are not valid JSON: {e}"),
+            ParamsError::NotAnObject => write!(f, "params are not a JSON object"),
+            ParamsError::Reserved => {
+                write!(f, "params contain inputResponses or requestState")
+            }
+            ParamsError::MissingTarget => write!(f, "params lack a string name or uri"),
+            ParamsError::BadMeta => write!(f, "params _meta is not an object or occurs twice"),
+            ParamsError::BadTask => write!(f, "params task is not an object or occurs twice"),
+            ParamsError::BadTaskId => write!(f, "task id is empty"),
+            ParamsError::TasksNotDeclared => {
+                write!(f, "extension task without the Tasks extension declared")
+            }
+        }
+    }
+}
+
+impl core::error::Error for ParamsError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            ParamsError::NotJson(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl core::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            AnswerError::NotJson(e) => write!(f, "answer is not valid JSON: {e}"),
+            AnswerError::NotAnObject => write!(f, "answer is not a JSON object"),
+            AnswerError::Wrapped => write!(f, "answer is wrapped in {{\"result\": ..}}"),
+            AnswerError::UnknownShape => {
+                write!(f, "answer is no elicitation, sampling or roots result")
+            }
+            AnswerError::KindMismatch { expected } => {
+                write!(f, "answer does not match the {expected:?} request")
+            }
+            AnswerError::ContentRequired => write!(f, "form accept needs content"),
+            AnswerError::ContentNotAllowed => {
+                write!(f, "URL mode, decline and cancel carry no content")
+            }
+        }
+    }
+}
+
+impl core::error::Error for AnswerError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            AnswerError::NotJson(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl core::fmt::Display for SaveError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SaveError::Decode => write!(f, "not a save"),
+            SaveError::Version(v) => write!(
+                f,
+                "save of format version {v}, expected {}",
+                persist::SAVE_VERSION
+            ),
+            SaveError::WrongKind => write!(f, "save of a task given to a call, or the reverse"),
+            SaveError::Inconsistent => write!(f, "save is inconsistent or exceeds these limits"),
+        }
+    }
+}
+
+impl core::error::Error for SaveError {}
+
+impl core::fmt::Display for CallError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            CallError::BadLimits => write!(f, "limits cannot be laid out"),
+            CallError::WorkspaceTooSmall { needed } => {
+                write!(f, "workspace too small: needs {needed} bytes")
+            }
+            CallError::NotInitialized => write!(f, "state was never initialized"),
+            CallError::BadParams(e) => write!(f, "bad params: {e}"),
+            CallError::ParamsTooLarge { needed, limit } => {
+                write!(f, "params too large: needs {needed} bytes, limit {limit}")
+            }
+            CallError::WrongState(phase) => write!(f, "not possible in phase {phase:?}"),
+            CallError::IdNotFresh { id, last } => {
+                write!(f, "id {id} is not greater than the last id {last}")
+            }
+            CallError::IdOutOfRange(id) => write!(f, "id {id} is outside +-(2^53-1)"),
+            CallError::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: needs {needed} bytes")
+            }
+            CallError::Unanswered { index } => write!(f, "input {index} has no answer yet"),
+            CallError::UnknownKey => write!(f, "no input of this round has that key"),
+            CallError::AlreadyAnswered { index } => {
+                write!(f, "input {index} is already answered")
+            }
+            CallError::BadAnswer { index, error } => {
+                write!(f, "answer to input {index} refused: {error}")
+            }
+            CallError::AnswersTooLarge { needed, limit } => {
+                write!(f, "answers too large: needs {needed} bytes, limit {limit}")
+            }
+            CallError::Malformed(e) => write!(f, "malformed response: {e}"),
+            CallError::Protocol(v) => write!(f, "protocol violation: {v}"),
+            CallError::InputsTooLarge { needed, limit } => write!(
+                f,
+                "inputRequests too large: needs {needed} bytes, limit {limit}"
+            ),
+            CallError::StateTooLarge { needed, limit } => write!(
+                f,
+                "requestState too large: needs {needed} bytes, limit {limit}"
+            ),
+            CallError::TooManyRounds { limit } => {
+                write!(f, "more than {limit} input_required rounds")
+            }
+            CallError::TooManyStateOnlyRounds { limit } => {
+                write!(f, "more than {limit} consecutive state-only rounds")
+            }
+            CallError::TooManyPolls { limit } => write!(f, "task polled more than {limit} times"),
+            CallError::AnsweredWithError { index, code } => {
+                write!(f, "input {index} answered with error {code}")
+            }
+            CallError::BadSave(e) => write!(f, "bad save: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for CallError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            CallError::BadParams(e) => Some(e),
+            CallError::BadAnswer { error, .. } => Some(error),
+            CallError::Malformed(e) => Some(e),
+            CallError::Protocol(v) => Some(v),
+            CallError::BadSave(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// The app's answer to one input request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Answer<'a> {
@@ -471,6 +614,15 @@ pub struct RpcError<'a> {
     /// Optional error data.
     pub data: Option<Value<'a>>,
 }
+
+impl core::fmt::Display for RpcError<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "JSON-RPC error {}: ", self.code)?;
+        self.message.write_chars(f)
+    }
+}
+
+impl core::error::Error for RpcError<'_> {}
 
 /// Bytes that are not the answer to the request in flight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

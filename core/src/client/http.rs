@@ -92,6 +92,15 @@ impl core::fmt::Display for HttpError {
     }
 }
 
+impl core::error::Error for HttpError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            HttpError::Wire(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Text given as a Rust string or as a validated JSON string token (whose
 /// escapes are decoded on the fly, without a copy).
 #[derive(Debug, Clone, Copy)]

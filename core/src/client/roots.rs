@@ -101,6 +101,70 @@ pub enum PathError {
     },
 }
 
+impl core::fmt::Display for RootUriError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RootUriError::NotFileUri => write!(f, "not a file:// URI"),
+            RootUriError::NoPath => write!(f, "no absolute path after the authority"),
+            RootUriError::BadHost { offset } => {
+                write!(f, "invalid host character at byte {offset}")
+            }
+            RootUriError::MustBeEncoded { offset } => {
+                write!(f, "character that must be percent-encoded at byte {offset}")
+            }
+            RootUriError::QueryOrFragment { offset } => {
+                write!(f, "query or fragment at byte {offset}")
+            }
+            RootUriError::BadPercentEncoding { offset } => {
+                write!(f, "malformed percent-encoding at byte {offset}")
+            }
+            RootUriError::EncodedNul { offset } => write!(f, "encoded NUL at byte {offset}"),
+            RootUriError::EncodedSlash { offset } => write!(f, "encoded slash at byte {offset}"),
+            RootUriError::NotUtf8 => write!(f, "decoded path is not UTF-8"),
+            RootUriError::DotSegment => write!(f, "path has a . or .. segment"),
+            RootUriError::EmptySegment => write!(f, "path has an empty segment"),
+        }
+    }
+}
+
+impl core::error::Error for RootUriError {}
+
+impl core::fmt::Display for RootsError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RootsError::InvalidRoot { index, error } => write!(f, "root {index}: {error}"),
+            RootsError::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: needs {needed} bytes")
+            }
+        }
+    }
+}
+
+impl core::error::Error for RootsError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            RootsError::InvalidRoot { error, .. } => Some(error),
+            RootsError::BufferTooSmall { .. } => None,
+        }
+    }
+}
+
+impl core::fmt::Display for PathError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            PathError::NotAbsolute => write!(f, "path is not absolute"),
+            PathError::Nul => write!(f, "path contains a NUL byte"),
+            PathError::DotSegment => write!(f, "path has a . or .. segment"),
+            PathError::EmptySegment => write!(f, "path has an empty segment"),
+            PathError::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: needs {needed} bytes")
+            }
+        }
+    }
+}
+
+impl core::error::Error for PathError {}
+
 const SCHEME: &str = "file://";
 
 fn is_unreserved(b: u8) -> bool {

@@ -90,6 +90,8 @@ impl core::fmt::Display for SseError {
     }
 }
 
+impl core::error::Error for SseError {}
+
 /// One dispatched event. Borrows the decoder: valid until the next call
 /// that mutates it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

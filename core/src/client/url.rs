@@ -149,6 +149,8 @@ impl core::fmt::Display for UrlError {
     }
 }
 
+impl core::error::Error for UrlError {}
+
 /// A URL split for the consent screen. All parts borrow the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UrlConsent<'a> {

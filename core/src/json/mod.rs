@@ -112,9 +112,15 @@ impl Error {
 
 impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{:?} at byte {}", self.kind, self.offset)
+        match self.kind {
+            // Here `offset` is the size needed, not a position.
+            ErrorKind::BufferTooSmall => write!(f, "BufferTooSmall: needs {} bytes", self.offset),
+            kind => write!(f, "{kind:?} at byte {}", self.offset),
+        }
     }
 }
+
+impl core::error::Error for Error {}
 
 #[cfg(test)]
 mod tests;

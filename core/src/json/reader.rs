@@ -1146,6 +1146,12 @@ impl<'a> JsonStr<'a> {
         }
     }
 
+    /// Writes the decoded text to `f` character by character (no copy, no
+    /// allocation), for `Display` impls.
+    pub(crate) fn write_chars(&self, f: &mut impl core::fmt::Write) -> core::fmt::Result {
+        self.chars().try_for_each(|c| f.write_char(c))
+    }
+
     /// Length of the decoded text in UTF-8 bytes.
     pub fn decoded_len(&self) -> usize {
         if !self.escaped {

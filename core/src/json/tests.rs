@@ -578,3 +578,20 @@ fn unique_key_check_at_block_boundaries() {
         );
     }
 }
+
+#[test]
+fn errors_display_their_kind_and_position() {
+    use std::string::ToString;
+    assert_eq!(
+        Error::new(ErrorKind::UnexpectedByte, 7).to_string(),
+        "UnexpectedByte at byte 7"
+    );
+    assert_eq!(
+        Error::new(ErrorKind::BufferTooSmall, 16).to_string(),
+        "BufferTooSmall: needs 16 bytes"
+    );
+    assert_eq!(
+        BufferTooSmall { needed: 42 }.to_string(),
+        "output buffer too small: needs 42 bytes"
+    );
+}

@@ -10,6 +10,14 @@ pub struct BufferTooSmall {
     pub needed: usize,
 }
 
+impl core::fmt::Display for BufferTooSmall {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "output buffer too small: needs {} bytes", self.needed)
+    }
+}
+
+impl core::error::Error for BufferTooSmall {}
+
 /// Writes JSON text into `&mut [u8]`.
 ///
 /// Every method appends; once the buffer is full the writer stops storing

@@ -100,6 +100,8 @@ impl core::fmt::Display for CanonError {
     }
 }
 
+impl core::error::Error for CanonError {}
+
 /// Where canonical bytes go.
 pub(crate) trait Sink {
     fn put(&mut self, bytes: &[u8]);

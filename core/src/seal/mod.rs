@@ -246,6 +246,8 @@ impl core::fmt::Display for KeyError {
     }
 }
 
+impl core::error::Error for KeyError {}
+
 /// Why [`Sealer::seal`] wrote no token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SealError {
@@ -285,6 +287,8 @@ impl core::fmt::Display for SealError {
         }
     }
 }
+
+impl core::error::Error for SealError {}
 
 /// Why an echoed `requestState` was refused. Every variant goes to the wire
 /// as the same error ([`Self::WIRE_CODE`], [`Self::WIRE_MESSAGE`]); the
@@ -351,6 +355,8 @@ impl core::fmt::Display for UnsealError {
         f.write_str(self.reason())
     }
 }
+
+impl core::error::Error for UnsealError {}
 
 /// One derived key of the ring.
 #[derive(Clone)]

@@ -1208,3 +1208,29 @@ proptest! {
         prop_assert_eq!(bind("tools/call", "t", Some(&a)), bind("tools/call", "t", Some(&b)));
     }
 }
+
+#[test]
+fn seal_errors_display_and_are_errors() {
+    fn is_error<E: core::error::Error>(e: E) -> String {
+        e.to_string()
+    }
+    assert_eq!(
+        is_error(KeyError::KeyTooShort { index: 1, len: 8 }),
+        "key shorter than MIN_KEY_BYTES"
+    );
+    assert_eq!(
+        is_error(SealError::TooLarge {
+            needed: 5000,
+            max: 4096
+        }),
+        "state too large for the maximum token size: needs 5000 bytes, max 4096"
+    );
+    assert_eq!(
+        is_error(UnsealError::WrongPrincipal),
+        "token bound to another principal"
+    );
+    assert_eq!(
+        is_error(canon::CanonError::TooDeep),
+        "arguments nest too deeply"
+    );
+}

@@ -62,6 +62,8 @@ impl fmt::Display for AnswerError {
     }
 }
 
+impl core::error::Error for AnswerError {}
+
 /// The user's answer to an elicitation (`ElicitResult`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ElicitAnswer<'a> {

@@ -85,6 +85,8 @@ impl fmt::Display for BuildError {
     }
 }
 
+impl core::error::Error for BuildError {}
+
 /// The shared part of the builders: the open map, its keys, the checks.
 #[derive(Debug)]
 pub(super) struct RequestsWriter<'o, 'k> {

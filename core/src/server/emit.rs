@@ -37,6 +37,15 @@ impl fmt::Display for CompleteError {
     }
 }
 
+impl core::error::Error for CompleteError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            CompleteError::InvalidJson(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Generous limits for checking the app's own result bytes: the app is not
 /// the attacker, the point is that the output is one well-formed object.
 const APP_JSON_LIMITS: ParseLimits = ParseLimits {

@@ -412,6 +412,47 @@ impl fmt::Display for ServerRequestError<'_> {
     }
 }
 
+impl core::error::Error for ServerRequestError<'_> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        core::error::Error::source(&self.kind)
+    }
+}
+
+impl fmt::Display for RequestErrorKind<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestErrorKind::Json(e) => write!(f, "invalid JSON: {e}"),
+            RequestErrorKind::Envelope(e) => write!(f, "not a JSON-RPC 2.0 request: {e}"),
+            RequestErrorKind::Missing(field) => write!(f, "missing {}", field.wire_name()),
+            RequestErrorKind::Malformed(field) => write!(f, "malformed {}", field.wire_name()),
+            RequestErrorKind::Duplicate(field) => write!(f, "duplicate {}", field.wire_name()),
+            RequestErrorKind::UnsupportedProtocolVersion { requested } => {
+                f.write_str("unsupported protocol version \"")?;
+                requested.write_chars(f)?;
+                f.write_str("\"")
+            }
+            RequestErrorKind::TooManyInputResponses => write!(f, "too many inputResponses"),
+            RequestErrorKind::InputResponseKeyTooLong => write!(f, "inputResponses key too long"),
+            RequestErrorKind::DuplicateInputResponseKey => {
+                write!(f, "duplicate inputResponses key")
+            }
+            RequestErrorKind::InputResponseNotAnObject => {
+                write!(f, "an inputResponses entry is not an object")
+            }
+        }
+    }
+}
+
+impl core::error::Error for RequestErrorKind<'_> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            RequestErrorKind::Json(e) => Some(e),
+            RequestErrorKind::Envelope(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 impl<'a> ServerRequest<'a> {
     /// Reads one incoming message under [`MetaPolicy::Required`].
     ///

@@ -97,6 +97,8 @@ impl fmt::Display for TaskWriteError {
     }
 }
 
+impl core::error::Error for TaskWriteError {}
+
 fn finish(w: Writer<'_>) -> Result<usize, TaskWriteError> {
     w.finish()
         .map_err(|e| TaskWriteError::BufferTooSmall { needed: e.needed })

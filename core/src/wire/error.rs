@@ -167,6 +167,82 @@ pub enum Violation {
     UnexpectedResultType,
 }
 
+impl core::fmt::Display for WireError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            WireError::Json(e) => write!(f, "invalid JSON: {e}"),
+            WireError::Envelope(e) => write!(f, "not JSON-RPC 2.0: {e}"),
+            WireError::Protocol(v) => write!(f, "MRTR violation: {v}"),
+        }
+    }
+}
+
+impl core::error::Error for WireError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            WireError::Json(e) => Some(e),
+            WireError::Envelope(e) => Some(e),
+            WireError::Protocol(v) => Some(v),
+        }
+    }
+}
+
+impl core::fmt::Display for EnvelopeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            EnvelopeError::NotAnObject => "message is not a JSON object",
+            EnvelopeError::BadVersion => "jsonrpc is missing or not \"2.0\"",
+            EnvelopeError::BadId => "id is missing or not a string or integer",
+            EnvelopeError::BadMethod => "method is not a string",
+            EnvelopeError::BadParams => "params is not an object",
+            EnvelopeError::ResultXorError => "response needs exactly one of result and error",
+            EnvelopeError::BadErrorObject => {
+                "error is not an object with an integer code and a string message"
+            }
+            EnvelopeError::DuplicateMember => "an envelope member occurs twice",
+        })
+    }
+}
+
+impl core::error::Error for EnvelopeError {}
+
+impl core::fmt::Display for Violation {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Violation::InputRequiredWithoutFields => {
+                "input_required without inputRequests or requestState"
+            }
+            Violation::UnknownResultType => "resultType is not a known string",
+            Violation::DuplicateResultMember => {
+                "resultType, inputRequests or requestState occurs twice"
+            }
+            Violation::InputRequiredNotAllowed => {
+                "input_required for a method that cannot carry it"
+            }
+            Violation::MissingResultType => "inputRequests or requestState without resultType",
+            Violation::BadInputRequests => "inputRequests is not an object",
+            Violation::BadRequestState => "requestState is not a string",
+            Violation::UnknownInputMethod => "input request method is missing or unknown",
+            Violation::BadInputRequest => "malformed input request",
+            Violation::BadElicitationMode => "elicitation mode is neither form nor url",
+            Violation::DuplicateInputKey => "an input key occurs twice",
+            Violation::TooManyInputRequests => "more input requests than the limit",
+            Violation::BadInputKey => "input key is empty or too long",
+            Violation::UndeclaredCapability => "input request for an undeclared capability",
+            Violation::BadInputResponses => "inputResponses or one of its entries is not an object",
+            Violation::BadMeta => "_meta is missing or malformed",
+            Violation::BadRequestParams => "request params are missing or mistyped",
+            Violation::ResultNotObject => "result is not an object",
+            Violation::BadTask => "malformed task record",
+            Violation::UnknownTaskStatus => "unknown task status",
+            Violation::TaskIdMismatch => "task response names another task",
+            Violation::UnexpectedResultType => "resultType the method cannot return",
+        })
+    }
+}
+
+impl core::error::Error for Violation {}
+
 use super::caps::ClientCapabilities;
 use super::envelope::Id;
 use crate::json::Writer;

@@ -198,6 +198,15 @@ impl<'a> TaskError<'a> {
     }
 }
 
+impl core::fmt::Display for TaskError<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "task failed with error {}: ", self.code)?;
+        self.message.write_chars(f)
+    }
+}
+
+impl core::error::Error for TaskError<'_> {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -441,3 +441,54 @@ fn input_responses_accept_bare_and_wrapped() {
         Err(Violation::DuplicateInputKey)
     );
 }
+
+#[test]
+fn wire_errors_display_specific_messages() {
+    use crate::json::{Error as JsonError, ErrorKind};
+    use core::error::Error as _;
+    use std::string::ToString;
+
+    let json = JsonError {
+        kind: ErrorKind::UnexpectedEnd,
+        offset: 9,
+    };
+    assert_eq!(
+        WireError::Json(json).to_string(),
+        "invalid JSON: UnexpectedEnd at byte 9"
+    );
+    assert_eq!(
+        WireError::Envelope(EnvelopeError::BadVersion).to_string(),
+        "not JSON-RPC 2.0: jsonrpc is missing or not \"2.0\""
+    );
+    assert_eq!(
+        WireError::Protocol(Violation::DuplicateInputKey).to_string(),
+        "MRTR violation: an input key occurs twice"
+    );
+    assert_eq!(
+        EnvelopeError::ResultXorError.to_string(),
+        "response needs exactly one of result and error"
+    );
+    assert_eq!(
+        Violation::InputRequiredWithoutFields.to_string(),
+        "input_required without inputRequests or requestState"
+    );
+    assert_eq!(Violation::BadTask.to_string(), "malformed task record");
+
+    // The wrapping variants expose the inner error as their source.
+    let e = WireError::Json(json);
+    assert_eq!(e.source().unwrap().to_string(), json.to_string());
+    let e = WireError::Protocol(Violation::BadMeta);
+    assert_eq!(
+        e.source().unwrap().to_string(),
+        "_meta is missing or malformed"
+    );
+    assert!(EnvelopeError::BadId.source().is_none());
+}
+
+#[test]
+fn task_error_displays_code_and_decoded_message() {
+    use std::string::ToString;
+    let v = crate::json::parse(br#"{"code":-32603,"message":"disk \u0066ull"}"#).unwrap();
+    let e = task::TaskError::parse(v).unwrap();
+    assert_eq!(e.to_string(), "task failed with error -32603: disk full");
+}

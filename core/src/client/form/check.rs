@@ -80,6 +80,8 @@ impl core::fmt::Display for FieldError {
     }
 }
 
+impl core::error::Error for FieldError {}
+
 /// One error in an answer, with the field it concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContentError<'n> {
@@ -88,6 +90,20 @@ pub struct ContentError<'n> {
     pub field: JsonStr<'n>,
     /// What is wrong.
     pub error: FieldError,
+}
+
+impl core::fmt::Display for ContentError<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("field \"")?;
+        self.field.write_chars(f)?;
+        write!(f, "\": {}", self.error)
+    }
+}
+
+impl core::error::Error for ContentError<'_> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        Some(&self.error)
+    }
 }
 
 /// Text from Rust or from a JSON token (decoded on the fly).

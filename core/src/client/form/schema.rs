@@ -597,12 +597,27 @@ pub enum SchemaErrorKind<'a> {
 
 impl core::fmt::Display for SchemaError<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        use SchemaErrorKind::*;
         match self.property {
             Some(p) => write!(f, "property {}: ", quoted(&p))?,
             None => write!(f, "schema: ")?,
         }
-        match self.kind {
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl core::error::Error for SchemaError<'_> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match &self.kind {
+            SchemaErrorKind::InvalidDefault(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl core::fmt::Display for SchemaErrorKind<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        use SchemaErrorKind::*;
+        match *self {
             NotAnObjectSchema => write!(f, "type must be \"object\""),
             MissingProperties => write!(f, "properties must be an object"),
             TooManyFields => write!(f, "more than {MAX_FORM_FIELDS} fields"),
@@ -627,6 +642,15 @@ impl core::fmt::Display for SchemaError<'_> {
             UnknownRequired => write!(f, "required but not defined"),
             DuplicateRequired => write!(f, "listed twice in required"),
             InvalidDefault(e) => write!(f, "invalid default: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for SchemaErrorKind<'_> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            SchemaErrorKind::InvalidDefault(e) => Some(e),
+            _ => None,
         }
     }
 }

@@ -37,6 +37,33 @@ pub enum WriteError<'a> {
     },
 }
 
+impl core::fmt::Display for WriteError<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            WriteError::UnknownField => write!(f, "not a field of this form"),
+            WriteError::AlreadySet => write!(f, "field already set"),
+            WriteError::Invalid(e) => write!(f, "invalid value: {e}"),
+            WriteError::MissingRequired(name) => {
+                f.write_str("required field \"")?;
+                name.write_chars(f)?;
+                f.write_str("\" not set")
+            }
+            WriteError::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: needs {needed} bytes")
+            }
+        }
+    }
+}
+
+impl core::error::Error for WriteError<'_> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            WriteError::Invalid(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Writes an answer `content` object field by field, checking each value
 /// against the form as it goes; nothing invalid is ever written.
 ///

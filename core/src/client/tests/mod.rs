@@ -8,6 +8,7 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
+mod errors;
 mod flows;
 mod persist;
 mod props;

@@ -144,3 +144,86 @@ fn a_complete_result_refuses_a_conflicting_result_type_and_broken_json() {
 }
 
 use std::string::String;
+
+#[test]
+fn server_errors_display_and_expose_their_sources() {
+    use crate::json::{self, ErrorKind};
+    use crate::wire::{EnvelopeError, ResponseKind};
+    use core::error::Error as _;
+    use std::string::ToString;
+
+    let json_error = json::Error {
+        kind: ErrorKind::InvalidUtf8,
+        offset: 5,
+    };
+    let e = ServerRequestError {
+        id: None,
+        kind: RequestErrorKind::Json(json_error),
+    };
+    assert_eq!(e.to_string(), "-32700 Parse error (InvalidUtf8 at byte 5)");
+    assert_eq!(e.source().unwrap().to_string(), json_error.to_string());
+    assert_eq!(e.kind.to_string(), "invalid JSON: InvalidUtf8 at byte 5");
+    assert_eq!(
+        e.kind.source().unwrap().to_string(),
+        "InvalidUtf8 at byte 5"
+    );
+
+    let kind = RequestErrorKind::Envelope(EnvelopeError::BadParams);
+    assert_eq!(
+        kind.to_string(),
+        "not a JSON-RPC 2.0 request: params is not an object"
+    );
+    assert_eq!(
+        kind.source().unwrap().to_string(),
+        "params is not an object"
+    );
+    assert_eq!(
+        RequestErrorKind::Missing(Field::RequestState).to_string(),
+        "missing requestState"
+    );
+    assert_eq!(
+        RequestErrorKind::Duplicate(Field::TaskId).to_string(),
+        "duplicate taskId"
+    );
+    let requested = json::parse(br#""2025-\u00306-18""#)
+        .unwrap()
+        .as_str()
+        .unwrap();
+    let kind = RequestErrorKind::UnsupportedProtocolVersion { requested };
+    assert_eq!(
+        kind.to_string(),
+        "unsupported protocol version \"2025-06-18\""
+    );
+    assert!(kind.source().is_none());
+    assert_eq!(
+        RequestErrorKind::InputResponseNotAnObject.to_string(),
+        "an inputResponses entry is not an object"
+    );
+
+    // The existing texts, now also `core::error::Error`s.
+    let e = CompleteError::InvalidJson(json_error);
+    assert_eq!(
+        e.to_string(),
+        "InvalidJson(Error { kind: InvalidUtf8, offset: 5 })"
+    );
+    assert_eq!(e.source().unwrap().to_string(), json_error.to_string());
+    assert!(CompleteError::ConflictingResultType.source().is_none());
+    assert_eq!(
+        BuildError::KeyTooLong { max: 64 }.to_string(),
+        "KeyTooLong { max: 64 }"
+    );
+    assert!(BuildError::EmptyKey.source().is_none());
+    assert_eq!(
+        TaskWriteError::BufferTooSmall { needed: 12 }.to_string(),
+        "BufferTooSmall { needed: 12 }"
+    );
+    let e = AnswerError::WrongKind {
+        expected: ResponseKind::Elicit,
+        found: ResponseKind::Roots,
+    };
+    assert_eq!(
+        e.to_string(),
+        "expected a Elicit result, found a Roots result"
+    );
+    assert!(e.source().is_none());
+}
