@@ -18,6 +18,14 @@
 //! [`Value`]: a span into the input. Navigation over a validated span cannot fail,
 //! so the accessors return `Option` rather than `Result`.
 //!
+//! Navigation is lazy: finding a member skips the values before it. A
+//! document walked level by level (envelope, result, `inputRequests`, each
+//! request, its params) would rescan nested values once per level, so
+//! [`parse_indexed`] (or [`Value::with_index`] for a value already parsed)
+//! records the extent of every container of [`INDEX_MIN_LEN`] bytes or more
+//! into caller-provided [`IndexSlot`]s, and skips become a binary search.
+//! Results are identical with any number of slots, zero included.
+//!
 //! Duplicate keys: the reader keeps every member (an object is a span). Lookups
 //! that matter for the protocol go through [`Object::get_unique`], which fails
 //! with [`ErrorKind::DuplicateKey`] when a key occurs twice, and open maps are
