@@ -87,7 +87,7 @@ impl core::fmt::Display for HttpError {
             HttpError::BadMethod => write!(f, "method is not a visible-ASCII token"),
             HttpError::MissingName => write!(f, "request has no params.name / params.uri"),
             HttpError::NotARequest => write!(f, "message is not a request or notification"),
-            HttpError::Wire(e) => write!(f, "unreadable message: {e:?}"),
+            HttpError::Wire(e) => write!(f, "unreadable message: {e}"),
         }
     }
 }

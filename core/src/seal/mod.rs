@@ -241,8 +241,27 @@ impl KeyError {
 }
 
 impl core::fmt::Display for KeyError {
+    /// [`KeyError::reason`], then the numbers the variant carries.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.reason())
+        f.write_str(self.reason())?;
+        match self {
+            KeyError::NoKeys | KeyError::EmptyAudience => Ok(()),
+            KeyError::TooManyKeys { count } => {
+                write!(f, ": {count} given, at most {MAX_KEYS}")
+            }
+            KeyError::KeyTooShort { index, len } => {
+                write!(f, ": key {index} has {len} bytes, at least {MIN_KEY_BYTES}")
+            }
+            KeyError::DuplicateKeyId { index, earlier } => {
+                write!(f, ": key {index} and key {earlier}")
+            }
+            KeyError::AudienceTooLong { len } => {
+                write!(f, ": {len} bytes, at most {MAX_AUDIENCE_BYTES}")
+            }
+            KeyError::MaxTokenTooSmall { needed } => {
+                write!(f, ": needs at least {needed} bytes")
+            }
+        }
     }
 }
 

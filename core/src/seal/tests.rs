@@ -706,6 +706,42 @@ fn key_ring_construction_errors_are_precise() {
 }
 
 #[test]
+fn key_errors_display_their_numbers() {
+    let cases = [
+        (KeyError::NoKeys, "no keys given"),
+        (
+            KeyError::TooManyKeys { count: 9 },
+            "more keys than MAX_KEYS: 9 given, at most 8",
+        ),
+        (
+            KeyError::KeyTooShort { index: 1, len: 31 },
+            "key shorter than MIN_KEY_BYTES: key 1 has 31 bytes, at least 32",
+        ),
+        (
+            KeyError::DuplicateKeyId {
+                index: 2,
+                earlier: 0,
+            },
+            "two keys share a key id: key 2 and key 0",
+        ),
+        (KeyError::EmptyAudience, "audience is empty"),
+        (
+            KeyError::AudienceTooLong { len: 257 },
+            "audience longer than MAX_AUDIENCE_BYTES: 257 bytes, at most 256",
+        ),
+        (
+            KeyError::MaxTokenTooSmall { needed: 77 },
+            "max_token_bytes cannot hold an empty token: needs at least 77 bytes",
+        ),
+    ];
+    for (e, text) in cases {
+        assert_eq!(e.to_string(), text);
+        // The text starts with the stable reason.
+        assert!(text.starts_with(e.reason()), "{text}");
+    }
+}
+
+#[test]
 fn the_debug_form_shows_key_ids_but_no_key_material() {
     let s = sealer(&[NEW]);
     let text = format!("{s:?}");
@@ -1216,7 +1252,7 @@ fn seal_errors_display_and_are_errors() {
     }
     assert_eq!(
         is_error(KeyError::KeyTooShort { index: 1, len: 8 }),
-        "key shorter than MIN_KEY_BYTES"
+        "key shorter than MIN_KEY_BYTES: key 1 has 8 bytes, at least 32"
     );
     assert_eq!(
         is_error(SealError::TooLarge {

@@ -50,15 +50,35 @@ impl AnswerError {
 
 impl fmt::Display for AnswerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnswerError::WrongKind { expected, found } => {
-                write!(
-                    f,
-                    "expected a {expected:?} result, found a {found:?} result"
-                )
+        match *self {
+            AnswerError::WrongKind { expected, found } => write!(
+                f,
+                "expected {} result, found {} result",
+                with_article(expected),
+                with_article(found)
+            ),
+            AnswerError::Malformed { expected } => {
+                write!(f, "malformed {} result", kind_name(expected))
             }
-            AnswerError::Malformed { expected } => write!(f, "malformed {expected:?} result"),
         }
+    }
+}
+
+/// The kind as the result's name says it: `elicitation`, `sampling`, `roots`.
+fn kind_name(kind: ResponseKind) -> &'static str {
+    match kind {
+        ResponseKind::Elicit => "elicitation",
+        ResponseKind::Sampling => "sampling",
+        ResponseKind::Roots => "roots",
+    }
+}
+
+/// [`kind_name`] with its indefinite article.
+fn with_article(kind: ResponseKind) -> &'static str {
+    match kind {
+        ResponseKind::Elicit => "an elicitation",
+        ResponseKind::Sampling => "a sampling",
+        ResponseKind::Roots => "a roots",
     }
 }
 

@@ -81,8 +81,74 @@ pub enum BuildError {
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
+        match self {
+            BuildError::MissingCapability { missing } => {
+                f.write_str("client did not declare the capabilities this request needs:")?;
+                write_capability_names(f, missing)
+            }
+            BuildError::EmptyKey => f.write_str("input request key is empty"),
+            BuildError::KeyTooLong { max } => {
+                write!(f, "input request key too long: at most {max} bytes")
+            }
+            BuildError::DuplicateKey => {
+                f.write_str("input request key already used in this result")
+            }
+            BuildError::TooManyRequests { max } => {
+                write!(f, "too many input requests: at most {max}")
+            }
+            BuildError::InvalidSchema => f.write_str(
+                "requestedSchema is not a JSON object with \"type\":\"object\" \
+                 and object properties, or nests too deep",
+            ),
+            BuildError::InvalidUrl => {
+                f.write_str("URL has no scheme, or contains spaces or control characters")
+            }
+            BuildError::InvalidSamplingParams => f.write_str(
+                "sampling params lack a messages array or an integer maxTokens, \
+                 or mistype a known member",
+            ),
+            BuildError::Empty => f.write_str("neither an input request nor a requestState"),
+            BuildError::MethodNotAllowed => f.write_str(
+                "method cannot be answered with input_required \
+                 (only tools/call, prompts/get, resources/read, tasks/result)",
+            ),
+            BuildError::StatusNotInputRequired => f.write_str("task status is not input_required"),
+            BuildError::InvalidTask => write!(
+                f,
+                "task ttl_ms or poll_interval_ms exceeds {}",
+                super::task::MAX_SAFE_INTEGER
+            ),
+            BuildError::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: needs {needed} bytes")
+            }
+        }
     }
+}
+
+/// Writes the names of the capabilities in `caps`, each after a space,
+/// comma-separated (`" elicitation.form, roots"`), as a client declares
+/// them.
+fn write_capability_names(f: &mut fmt::Formatter<'_>, caps: &ClientCapabilities) -> fmt::Result {
+    let names = [
+        (caps.elicitation_form, "elicitation.form"),
+        (caps.elicitation_url, "elicitation.url"),
+        (caps.sampling, "sampling"),
+        (caps.sampling_tools, "sampling.tools"),
+        (caps.sampling_context, "sampling.context"),
+        (caps.roots, "roots"),
+        // Last, so its name can follow: `extension io.modelcontextprotocol/tasks`.
+        (caps.tasks, "extension "),
+    ];
+    let mut sep = " ";
+    for (_, name) in names.iter().filter(|(set, _)| *set) {
+        f.write_str(sep)?;
+        f.write_str(name)?;
+        sep = ", ";
+    }
+    if caps.tasks {
+        f.write_str(crate::wire::TASKS_EXTENSION)?;
+    }
+    Ok(())
 }
 
 impl core::error::Error for BuildError {}

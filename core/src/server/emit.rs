@@ -33,7 +33,18 @@ pub enum CompleteError {
 
 impl fmt::Display for CompleteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
+        match self {
+            CompleteError::InvalidJson(e) => {
+                write!(f, "result is not a JSON object or object members: {e}")
+            }
+            CompleteError::ConflictingResultType => f.write_str(
+                "result has a resultType other than \"complete\", has it twice, \
+                 or names it in members form",
+            ),
+            CompleteError::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: needs {needed} bytes")
+            }
+        }
     }
 }
 

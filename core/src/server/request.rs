@@ -402,7 +402,7 @@ impl fmt::Display for ServerRequestError<'_> {
         )?;
         match self.kind {
             RequestErrorKind::Json(e) => write!(f, " ({e})"),
-            RequestErrorKind::Envelope(e) => write!(f, " ({e:?})"),
+            RequestErrorKind::Envelope(e) => write!(f, " ({e})"),
             // The wire message is frozen; the log says what was wrong.
             RequestErrorKind::Missing(Field::RequestState) => f.write_str(" (missing)"),
             RequestErrorKind::Malformed(Field::RequestState) => f.write_str(" (not a string)"),

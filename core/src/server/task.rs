@@ -93,7 +93,22 @@ pub enum TaskWriteError {
 
 impl fmt::Display for TaskWriteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
+        match self {
+            TaskWriteError::NumberOutOfRange => write!(
+                f,
+                "task ttl_ms or poll_interval_ms exceeds {MAX_SAFE_INTEGER}"
+            ),
+            TaskWriteError::StatusMismatch => f.write_str(
+                "task detail does not fit its status: completed needs a result, \
+                 failed an error, working and cancelled neither",
+            ),
+            TaskWriteError::InvalidPayload => {
+                f.write_str("task result is not a JSON object, or error data is not JSON")
+            }
+            TaskWriteError::BufferTooSmall { needed } => {
+                write!(f, "output buffer too small: needs {needed} bytes")
+            }
+        }
     }
 }
 

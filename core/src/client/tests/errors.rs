@@ -248,6 +248,15 @@ fn http_error_source_is_the_wire_error() {
     let e = HttpError::Wire(inner);
     assert_eq!(e.source().unwrap().to_string(), inner.to_string());
     assert!(HttpError::BadMethod.source().is_none());
+    // The inner error's own text, not its Debug form.
+    assert_eq!(
+        e.to_string(),
+        "unreadable message: invalid JSON: TrailingCharacters at byte 3"
+    );
+    assert_eq!(
+        HttpError::Wire(WireError::Envelope(EnvelopeError::BadMethod)).to_string(),
+        "unreadable message: not JSON-RPC 2.0: method is not a string"
+    );
 }
 
 #[test]

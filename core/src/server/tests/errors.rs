@@ -200,30 +200,199 @@ fn server_errors_display_and_expose_their_sources() {
         "an inputResponses entry is not an object"
     );
 
-    // The existing texts, now also `core::error::Error`s.
     let e = CompleteError::InvalidJson(json_error);
     assert_eq!(
         e.to_string(),
-        "InvalidJson(Error { kind: InvalidUtf8, offset: 5 })"
+        "result is not a JSON object or object members: InvalidUtf8 at byte 5"
     );
     assert_eq!(e.source().unwrap().to_string(), json_error.to_string());
     assert!(CompleteError::ConflictingResultType.source().is_none());
-    assert_eq!(
-        BuildError::KeyTooLong { max: 64 }.to_string(),
-        "KeyTooLong { max: 64 }"
-    );
     assert!(BuildError::EmptyKey.source().is_none());
-    assert_eq!(
-        TaskWriteError::BufferTooSmall { needed: 12 }.to_string(),
-        "BufferTooSmall { needed: 12 }"
-    );
     let e = AnswerError::WrongKind {
         expected: ResponseKind::Elicit,
         found: ResponseKind::Roots,
     };
     assert_eq!(
         e.to_string(),
-        "expected a Elicit result, found a Roots result"
+        "expected an elicitation result, found a roots result"
     );
     assert!(e.source().is_none());
+}
+
+#[test]
+fn complete_errors_display_every_variant() {
+    use std::string::ToString;
+    let json_error = crate::json::Error {
+        kind: crate::json::ErrorKind::UnexpectedEnd,
+        offset: 9,
+    };
+    let cases = [
+        (
+            CompleteError::InvalidJson(json_error),
+            "result is not a JSON object or object members: UnexpectedEnd at byte 9",
+        ),
+        (
+            CompleteError::ConflictingResultType,
+            "result has a resultType other than \"complete\", has it twice, \
+             or names it in members form",
+        ),
+        (
+            CompleteError::BufferTooSmall { needed: 81 },
+            "output buffer too small: needs 81 bytes",
+        ),
+    ];
+    for (e, text) in cases {
+        assert_eq!(e.to_string(), text);
+    }
+}
+
+#[test]
+fn build_errors_display_every_variant() {
+    use std::string::ToString;
+    let need = ClientCapabilities {
+        elicitation_url: true,
+        sampling_tools: true,
+        ..Default::default()
+    };
+    let cases = [
+        (
+            BuildError::MissingCapability { missing: need },
+            "client did not declare the capabilities this request needs: \
+             elicitation.url, sampling.tools",
+        ),
+        (
+            BuildError::MissingCapability {
+                missing: ClientCapabilities::ALL,
+            },
+            "client did not declare the capabilities this request needs: \
+             elicitation.form, elicitation.url, sampling, sampling.tools, \
+             sampling.context, roots, extension io.modelcontextprotocol/tasks",
+        ),
+        (BuildError::EmptyKey, "input request key is empty"),
+        (
+            BuildError::KeyTooLong { max: 64 },
+            "input request key too long: at most 64 bytes",
+        ),
+        (
+            BuildError::DuplicateKey,
+            "input request key already used in this result",
+        ),
+        (
+            BuildError::TooManyRequests { max: 16 },
+            "too many input requests: at most 16",
+        ),
+        (
+            BuildError::InvalidSchema,
+            "requestedSchema is not a JSON object with \"type\":\"object\" \
+             and object properties, or nests too deep",
+        ),
+        (
+            BuildError::InvalidUrl,
+            "URL has no scheme, or contains spaces or control characters",
+        ),
+        (
+            BuildError::InvalidSamplingParams,
+            "sampling params lack a messages array or an integer maxTokens, \
+             or mistype a known member",
+        ),
+        (
+            BuildError::Empty,
+            "neither an input request nor a requestState",
+        ),
+        (
+            BuildError::MethodNotAllowed,
+            "method cannot be answered with input_required \
+             (only tools/call, prompts/get, resources/read, tasks/result)",
+        ),
+        (
+            BuildError::StatusNotInputRequired,
+            "task status is not input_required",
+        ),
+        (
+            BuildError::InvalidTask,
+            "task ttl_ms or poll_interval_ms exceeds 9007199254740991",
+        ),
+        (
+            BuildError::BufferTooSmall { needed: 300 },
+            "output buffer too small: needs 300 bytes",
+        ),
+    ];
+    for (e, text) in cases {
+        assert_eq!(e.to_string(), text);
+    }
+}
+
+#[test]
+fn task_write_errors_display_every_variant() {
+    use std::string::ToString;
+    let cases = [
+        (
+            TaskWriteError::NumberOutOfRange,
+            "task ttl_ms or poll_interval_ms exceeds 9007199254740991",
+        ),
+        (
+            TaskWriteError::StatusMismatch,
+            "task detail does not fit its status: completed needs a result, \
+             failed an error, working and cancelled neither",
+        ),
+        (
+            TaskWriteError::InvalidPayload,
+            "task result is not a JSON object, or error data is not JSON",
+        ),
+        (
+            TaskWriteError::BufferTooSmall { needed: 12 },
+            "output buffer too small: needs 12 bytes",
+        ),
+    ];
+    for (e, text) in cases {
+        assert_eq!(e.to_string(), text);
+    }
+}
+
+#[test]
+fn answer_errors_name_the_kinds_in_words() {
+    use crate::wire::ResponseKind::{Elicit, Roots, Sampling};
+    use std::string::ToString;
+    assert_eq!(
+        AnswerError::WrongKind {
+            expected: Elicit,
+            found: Sampling
+        }
+        .to_string(),
+        "expected an elicitation result, found a sampling result"
+    );
+    assert_eq!(
+        AnswerError::WrongKind {
+            expected: Roots,
+            found: Elicit
+        }
+        .to_string(),
+        "expected a roots result, found an elicitation result"
+    );
+    assert_eq!(
+        AnswerError::Malformed { expected: Sampling }.to_string(),
+        "malformed sampling result"
+    );
+    assert_eq!(
+        AnswerError::Malformed { expected: Roots }.to_string(),
+        "malformed roots result"
+    );
+    assert_eq!(
+        AnswerError::Malformed { expected: Elicit }.to_string(),
+        "malformed elicitation result"
+    );
+}
+
+#[test]
+fn an_envelope_error_shows_its_text_not_its_debug_form() {
+    use crate::wire::EnvelopeError;
+    use std::string::ToString;
+    let e = ServerRequestError {
+        id: None,
+        kind: RequestErrorKind::Envelope(EnvelopeError::BadVersion),
+    };
+    assert_eq!(
+        e.to_string(),
+        "-32600 Invalid Request (jsonrpc is missing or not \"2.0\")"
+    );
 }

@@ -589,7 +589,10 @@ fn errors_display_their_code_message_and_log_detail() {
         "-32700 Parse error (UnexpectedEnd at byte 24)"
     );
     let e = refused(br#"{"jsonrpc":"2.0","id":1,"method":7}"#);
-    assert_eq!(std::format!("{e}"), "-32600 Invalid Request (BadMethod)");
+    assert_eq!(
+        std::format!("{e}"),
+        "-32600 Invalid Request (method is not a string)"
+    );
     let bytes = call_with(r#""name":"x","requestState":1"#);
     let e = refused(&bytes);
     assert_eq!(
