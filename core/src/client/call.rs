@@ -1110,6 +1110,10 @@ impl<'w> Call<'w> {
 
     /// Feeds bytes received while `Sent` (see the module doc for how they
     /// are attributed). Terminal errors move the call to `Failed`.
+    ///
+    /// Reading a result builds a skip index on the stack (see
+    /// [`json::parse_indexed`]): 256 slots, 4 KiB, on 64-bit targets; 32
+    /// slots, 256 bytes, elsewhere.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<Event<'a>, CallError> {
         self.feed_inner(bytes, None).map(|(e, _)| e)
     }
