@@ -163,6 +163,8 @@ pub fn run_flow(
     let mut leg_resends = 0u32;
     let mut round = 1u32;
     let mut rng = mix(seed);
+    // A new flow: no previous leg to route around.
+    transport.avoid_next(None);
     let end = loop {
         let id = next_id();
         let written = if resend {
@@ -199,6 +201,10 @@ pub fn run_flow(
             Err(e) => (LegInfo::default(), Some(e)),
         };
         let ok = outcome.is_some();
+        if ok && info.upstream.is_some() {
+            // Every next leg of this flow goes to another instance.
+            transport.avoid_next(info.upstream.as_deref());
+        }
         report.legs.push(Leg {
             round,
             ok,

@@ -62,6 +62,9 @@ pub struct HttpClient {
     timeout: Duration,
     max_message: usize,
     conn: Option<BufReader<Timed>>,
+    /// `X-Mrtr-Avoid` for the next requests: the upstream of the flow's
+    /// previous leg (the fleet's nginx routes around it).
+    avoid: Option<String>,
 }
 
 /// A socket whose reads share one deadline: a peer that trickles a byte at
@@ -108,6 +111,7 @@ impl HttpClient {
             timeout,
             max_message,
             conn: None,
+            avoid: None,
         }
     }
 
@@ -146,6 +150,9 @@ impl HttpClient {
         }
         if let Some(token) = &self.bearer {
             write!(req, "Authorization: Bearer {token}\r\n").map_err(TransportError::Io)?;
+        }
+        if let Some(upstream) = &self.avoid {
+            write!(req, "X-Mrtr-Avoid: {upstream}\r\n").map_err(TransportError::Io)?;
         }
         req.extend_from_slice(b"\r\n");
         req.extend_from_slice(body);
@@ -337,6 +344,18 @@ fn body_done(framing: &Framing) -> bool {
 }
 
 impl Transport for HttpClient {
+    fn avoid_next(&mut self, upstream: Option<&str>) {
+        // Only a plain host:port can name an upstream (it becomes a header).
+        self.avoid = upstream
+            .filter(|u| {
+                !u.is_empty()
+                    && u.bytes().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'.' | b':' | b'[' | b']')
+                    })
+            })
+            .map(str::to_string);
+    }
+
     fn exchange(
         &mut self,
         body: &[u8],
@@ -538,6 +557,23 @@ mod tests {
 
     fn client(url: Url, max: usize) -> HttpClient {
         HttpClient::new(url, Some("alice".into()), Duration::from_secs(5), max)
+    }
+
+    #[test]
+    fn the_previous_upstream_is_sent_as_x_mrtr_avoid() {
+        let url = Url::parse("http://127.0.0.1:9/mcp").unwrap();
+        let mut c = client(url, 1 << 20);
+        let text = |c: &HttpClient| String::from_utf8(c.request_bytes(BODY).unwrap()).unwrap();
+        assert!(!text(&c).contains("X-Mrtr-Avoid"));
+        c.avoid_next(Some("127.0.0.1:40001"));
+        assert!(text(&c).contains("\r\nX-Mrtr-Avoid: 127.0.0.1:40001\r\n"));
+        // Anything that is not a plain host:port never becomes a header.
+        c.avoid_next(Some("127.0.0.1:1\r\nX-Evil: 1"));
+        assert!(!text(&c).contains("X-Mrtr-Avoid") && !text(&c).contains("X-Evil"));
+        c.avoid_next(Some("[::1]:40002"));
+        assert!(text(&c).contains("\r\nX-Mrtr-Avoid: [::1]:40002\r\n"));
+        c.avoid_next(None);
+        assert!(!text(&c).contains("X-Mrtr-Avoid"));
     }
 
     #[test]

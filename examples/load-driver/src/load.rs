@@ -415,6 +415,8 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
     let _ = writeln!(kv, "instances={}", per_instance.len());
     let _ = writeln!(kv, "kids={}", per_kid.len());
     let _ = writeln!(kv, "switch_pct={switch_pct:.1}");
+    let _ = writeln!(kv, "follow_ups={follow_ups}");
+    let _ = writeln!(kv, "switched={switched}");
     let _ = writeln!(kv, "p50_ms={}", ms(percentile(&all_lat, 50.0)));
     let _ = writeln!(kv, "p99_ms={}", ms(percentile(&all_lat, 99.0)));
     let _ = writeln!(kv, "max_flow_ms={}", ms(max_flow));

@@ -90,4 +90,9 @@ pub trait Transport {
         body: &[u8],
         on_message: &mut dyn FnMut(&[u8]) -> bool,
     ) -> Result<LegInfo, TransportError>;
+
+    /// Asks the balancer to send the next requests to an instance other
+    /// than `upstream` (the one that served the previous leg of the flow),
+    /// or lifts that with `None`. A transport without a balancer ignores it.
+    fn avoid_next(&mut self, _upstream: Option<&str>) {}
 }
