@@ -172,7 +172,11 @@ stop_instance() {
 # driver sends the previous leg's upstream back as X-Mrtr-Avoid, and nginx
 # then balances that leg over the other two instances only, so every leg of
 # a flow lands on another instance than the leg before (no stickiness, no
-# shared store: only the sealed requestState carries the flow).
+# shared store: only the sealed requestState carries the flow). Those
+# two-instance pools keep no failure marks (max_fails=0): with rolling
+# restarts 1.2 s apart, a 1 s mark on each of two instances would leave
+# the pool with "no live upstreams"; a refused connect costs nothing on
+# loopback and moves on to the other instance.
 mkdir -p "$WORK/logs" "$WORK/tmp"
 cat >"$WORK/nginx.conf" <<EOF
 worker_processes 1;
@@ -200,18 +204,18 @@ http {
         keepalive 32;
     }
     upstream mrtr_not0 {
-        server 127.0.0.1:${PORTS[1]} max_fails=1 fail_timeout=1s;
-        server 127.0.0.1:${PORTS[2]} max_fails=1 fail_timeout=1s;
+        server 127.0.0.1:${PORTS[1]} max_fails=0;
+        server 127.0.0.1:${PORTS[2]} max_fails=0;
         keepalive 16;
     }
     upstream mrtr_not1 {
-        server 127.0.0.1:${PORTS[0]} max_fails=1 fail_timeout=1s;
-        server 127.0.0.1:${PORTS[2]} max_fails=1 fail_timeout=1s;
+        server 127.0.0.1:${PORTS[0]} max_fails=0;
+        server 127.0.0.1:${PORTS[2]} max_fails=0;
         keepalive 16;
     }
     upstream mrtr_not2 {
-        server 127.0.0.1:${PORTS[0]} max_fails=1 fail_timeout=1s;
-        server 127.0.0.1:${PORTS[1]} max_fails=1 fail_timeout=1s;
+        server 127.0.0.1:${PORTS[0]} max_fails=0;
+        server 127.0.0.1:${PORTS[1]} max_fails=0;
         keepalive 16;
     }
     map \$http_x_mrtr_avoid \$mrtr_pool {
