@@ -259,8 +259,16 @@ struct Recorder<'s> {
     open: [u32; INDEX_MAX_DEPTH],
 }
 
-impl Recorder<'_> {
+impl<'s> Recorder<'s> {
     const NONE: u32 = u32::MAX;
+
+    fn new(slots: &'s mut [IndexSlot]) -> Self {
+        Recorder {
+            slots,
+            filled: 0,
+            open: [Self::NONE; INDEX_MAX_DEPTH],
+        }
+    }
 
     /// A non-empty container opens at `b[i]`, at nesting level `depth`
     /// (0 = outermost).
@@ -441,11 +449,7 @@ pub fn parse_indexed<'a>(
     if input.len() > limits.max_bytes {
         return Err(Error::new(ErrorKind::TooLarge, limits.max_bytes));
     }
-    let mut rec = Recorder {
-        slots,
-        filled: 0,
-        open: [Recorder::NONE; INDEX_MAX_DEPTH],
-    };
+    let mut rec = Recorder::new(slots);
     let (start, end) = scan_value(input, 0, limits.max_depth, &mut rec)?;
     let rest = skip_ws(input, end);
     if rest != input.len() {
@@ -464,45 +468,26 @@ pub fn parse_indexed<'a>(
 /// [`INDEX_MAX_DEPTH`] deep, in document order, until the slots run out), as it does, without validating again: one pass of the
 /// skipping scanner. Returns the number of slots filled.
 fn index_validated(b: &[u8], slots: &mut [IndexSlot]) -> usize {
-    let base = b.as_ptr() as usize;
-    let mut open = [Recorder::NONE; INDEX_MAX_DEPTH];
+    let mut rec = Recorder::new(slots);
     let mut depth = 0usize;
-    let mut filled = 0usize;
     let mut j = 0usize;
     loop {
         j = to_structural(b, j);
         match b.get(j) {
-            None => return filled,
+            None => return rec.filled,
             Some(b'"') => {
                 j = skip_string(b, j).0;
                 continue;
             }
             Some(b'{' | b'[') => {
-                if let Some(level) = open.get_mut(depth) {
-                    *level = Recorder::NONE;
-                    if let (Some(slot), Ok(n)) = (slots.get_mut(filled), u32::try_from(filled)) {
-                        *slot = IndexSlot {
-                            start: base.wrapping_add(j),
-                            len: 0,
-                        };
-                        *level = n;
-                        filled += 1;
-                    }
-                }
+                // Empty ones too: they are short, so `close` hands their
+                // slot back, as the validating scan never takes one.
+                rec.open(b, j, depth);
                 depth += 1;
             }
             Some(b'}' | b']') => {
                 depth = depth.saturating_sub(1);
-                let n = open.get(depth).map_or(usize::MAX, |&n| n as usize);
-                if let Some(slot) = slots.get_mut(n) {
-                    let at = slot.start.wrapping_sub(base);
-                    slot.len = (j + 1).wrapping_sub(at);
-                    // As in the validating scan: a short container hands
-                    // its slot (the last one filled) back.
-                    if slot.len < INDEX_MIN_LEN && n + 1 == filled {
-                        filled -= 1;
-                    }
-                }
+                rec.close(b, j, depth);
             }
             Some(_) => {}
         }
