@@ -20,6 +20,10 @@ MRTR_VENV="$MRTR_ROOT/.venv"
 MRTR_PY_REQUIREMENTS="$MRTR_ROOT/scripts/python-requirements.txt"
 # Cargo-installed tools live outside the clone, per user, so that a fresh clone
 # (as CI makes on every run) reuses them instead of compiling them again.
+# Installers (apt, rustup) of concurrent runs on one machine take turns on
+# this lock instead of failing on each other's package-manager locks.
+mkdir -p "${XDG_CACHE_HOME:-$HOME/.cache}/mrtr"
+MRTR_INSTALL_LOCK="${XDG_CACHE_HOME:-$HOME/.cache}/mrtr/install.lock"
 MRTR_CARGO_TOOLS="${MRTR_CARGO_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/mrtr/cargo-tools}"
 
 # log MESSAGE...: one timestamped line on stderr.
@@ -91,11 +95,11 @@ ensure_apt() {
     fi
     if [[ -z "$MRTR_APT_UPDATED" ]]; then
         log "apt: apt-get update"
-        "${sudo[@]}" apt-get update -qq
+        flock "$MRTR_INSTALL_LOCK" "${sudo[@]}" apt-get update -qq
         MRTR_APT_UPDATED=1
     fi
     log "apt: installing ${missing[*]}"
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    flock "$MRTR_INSTALL_LOCK" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
         apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
@@ -142,7 +146,7 @@ ensure_rustup_target() {
         return 0
     fi
     log "rustup: adding target $target"
-    rustup target add "${tc[@]}" "$target"
+    flock "$MRTR_INSTALL_LOCK" rustup target add "${tc[@]}" "$target"
 }
 
 # ensure_rustup_component TOOLCHAIN COMPONENT: add a component (rust-src,
@@ -158,5 +162,5 @@ ensure_rustup_component() {
         return 0
     fi
     log "rustup: adding $component to $toolchain"
-    rustup component add --toolchain "$toolchain" "$component"
+    flock "$MRTR_INSTALL_LOCK" rustup component add --toolchain "$toolchain" "$component"
 }
