@@ -3,6 +3,11 @@
 official 2026-07-28 JSON Schema, and optionally validates messages our
 emitters wrote (--emitted DIR).
 
+The schema is derived at run time from the pinned PyPI package `mcp-types`
+(the official SDK's wire types; see mcp_schema.py); no copy of the schema text
+is kept here. `--schema FILE` validates against a schema file instead (the
+official schema-2026-07-28.json, say, to compare verdicts).
+
 For every vector file:
   * the file is UTF-8 JSON with no duplicate keys and no lone surrogates
     (every language's JSON library must be able to read it);
@@ -29,9 +34,10 @@ import sys
 
 from jsonschema import Draft202012Validator
 
+import mcp_schema
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-DEFAULT_SCHEMA = os.path.join(os.path.dirname(REPO), "shared", "spec", "schema-2026-07-28.json")
 DEFAULT_VECTORS = os.path.join(REPO, "tests", "vectors")
 
 MAX_DEPTH = 32  # the runners' default nesting limit; the outermost value counts as 1
@@ -143,9 +149,8 @@ def message_bytes(v):
 # ---------------------------------------------------------------- schema
 
 class Schema:
-    def __init__(self, path):
-        with open(path, encoding="utf-8") as f:
-            self.root = json.load(f)
+    def __init__(self, root):
+        self.root = root
         Draft202012Validator.check_schema(self.root)
         self.defs = self.root["$defs"]
         self._validators = {}
@@ -389,13 +394,21 @@ def check_emitted(path, schema):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--schema", default=DEFAULT_SCHEMA, help="official schema (default: ../shared/spec/...)")
+    ap.add_argument("--schema", metavar="FILE",
+                    help="validate against this JSON Schema file (default: the schema derived from mcp-types)")
     ap.add_argument("--vectors", default=DEFAULT_VECTORS, help="vector directory (default: tests/vectors)")
     ap.add_argument("--emitted", metavar="DIR", help="also validate DIR/<SchemaDef>__*.json")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every file")
     args = ap.parse_args()
 
-    schema = Schema(args.schema)
+    if args.schema:
+        with open(args.schema, encoding="utf-8") as f:
+            schema = Schema(json.load(f))
+        print(f"schema: {args.schema}")
+    else:
+        schema = Schema(mcp_schema.schema())
+        print(f"schema: {mcp_schema.REVISION}, derived from mcp-types {mcp_schema.MCP_TYPES_VERSION} "
+              f"({len(schema.defs)} definitions)")
     jobs = []
     for dirpath, dirnames, filenames in os.walk(args.vectors):
         dirnames.sort()
