@@ -489,6 +489,11 @@ SEP_NO_RESULT_TYPE = (
     "2026-07-28 therefore rejects this result as a protocol violation instead of guessing "
     "(see the matching server_protocol_version 2025-11-25 case for the legacy reading)."
 )
+ABSENT_RESULT_TYPE_IS_COMPLETE = (
+    "Expectation: complete. The schema says a client MUST treat an absent resultType as \"complete\", and "
+    "the official conformance suite (client check sep-2322-default-result-type-complete) sends exactly such a "
+    "result from a 2026-07-28 server and requires the client to accept it as complete without retrying."
+)
 SEP_REQUEST = (
     "SEP-era request: no `_meta`, so protocolVersion is null (schema-invalid for 2026-07-28, which "
     "requires `_meta` with protocolVersion and clientCapabilities). The server side still parses it "
@@ -614,8 +619,8 @@ def group_sep():
                 f"\"foo\" with the SEP's wrapped `{{\"result\": ...}}` inputResponses, which a mrtr server accepts. "
                 f"{SEP_REQUEST}", sep_retry, schema_valid=False)
     sep_done = {"content": [{"type": "text", "text": WEATHER_TEXT}], "isError": False}
-    add_response(g, "weather-4-result", f"{SEP}, ephemeral example step 4: the final result. {SEP_NO_RESULT_TYPE}",
-                 response(3, sep_done), expect=x_invalid("protocol"), schema_valid=False)
+    add_response(g, "weather-4-result", f"{SEP}, ephemeral example step 4: the final result, which has no "
+                 f"`resultType`. {ABSENT_RESULT_TYPE_IS_COMPLETE}", response(3, sep_done), schema_valid=False)
     add_response(g, "weather-4-result-from-2025-11-25-server",
                  f"{SEP}, ephemeral example step 4, received from a server that negotiated 2025-11-25: the "
                  "revision says a client MUST treat an absent resultType from an earlier-revision server as "
@@ -666,8 +671,8 @@ def group_sep():
                     "requestState": ADO_STATE}),
                 schema_valid=False)
     ado_done = {"content": [{"type": "text", "text": ADO_DONE}], "isError": False}
-    add_response(g, "ado-final-result", f"{ado}, final step 6: the completed update. {SEP_NO_RESULT_TYPE}",
-                 response(3, ado_done), expect=x_invalid("protocol"), schema_valid=False)
+    add_response(g, "ado-final-result", f"{ado}, final step 6: the completed update, which has no `resultType`. "
+                 f"{ABSENT_RESULT_TYPE_IS_COMPLETE}", response(3, ado_done), schema_valid=False)
 
     add_response(g, "ado-2026-round1-input-required", f"{m}Azure DevOps round 1 step 2.{modern_note}",
                  response(1, input_required({"resolution": copy.deepcopy(ADO_RESOLUTION)})))
@@ -1086,9 +1091,6 @@ def group_protocol():
         {"resultType": "Complete", "content": []}, schema_valid=True)
     bad("result-type-number", "resultType is the number 1.", {"resultType": 1, "content": []}, schema_valid=False)
     bad("result-type-null", "resultType is null.", {"resultType": None, "content": []}, schema_valid=False)
-    bad("result-type-missing", "A tools/call result without resultType from a server that negotiated 2026-07-28 "
-        "(servers of this revision MUST include it).", {"content": [{"type": "text", "text": "done"}]},
-        schema_valid=False)
     bad("result-not-object", "result is a string: MCP results are objects.", msg={"jsonrpc": "2.0", "id": 1,
                                                                                    "result": "done"},
         schema_valid=False)
@@ -1279,6 +1281,10 @@ def group_edge():
         schema_valid=True, schema_def="CallToolResultResponse")
     add_response(g, "request-state-long", "A 3000-character requestState (base64url alphabet); well under the "
                  "1 MiB message limit.", response(1, input_required(None, ("AbC-_09xyz" * 300))))
+    add_response(g, "result-type-missing-means-complete", "A tools/call result without resultType from a server "
+                 "that negotiated 2026-07-28 (servers of this revision MUST include it, but clients must still "
+                 f"read it). {ABSENT_RESULT_TYPE_IS_COMPLETE}",
+                 response(1, {"content": [{"type": "text", "text": "done"}]}), schema_valid=False)
     add_response(g, "input-requests-empty-with-state", "inputRequests {} next to a requestState: nothing to "
                  "answer, but a state to echo, so it reads like a state-only result.",
                  response(1, input_required({}, "st-empty")))
