@@ -2,14 +2,19 @@
 """Writes the seed set of shared test vectors (tests/vectors/<group>/<name>.json).
 
 Why a script: the seed cases wrap the official examples of the 2026-07-28
-revision (read from ../shared/spec/examples-2026-07-28 next to the repo) and
-build the malformed cases programmatically (65 input requests, 10,000-deep
-nesting, raw invalid UTF-8), which is error-prone by hand. The JSON files it
-writes are the source of truth: runners in every language read those, and
-cases added later may be written by hand. Re-running this script rewrites the
-files it owns (`--out` to write elsewhere and diff).
+revision and build the malformed cases programmatically (65 input requests,
+10,000-deep nesting, raw invalid UTF-8), which is error-prone by hand. The JSON
+files it writes are the source of truth: runners in every language read those,
+and cases added later may be written by hand. Re-running this script rewrites
+the files it owns (`--out` to write elsewhere and diff).
 
-Usage: python3 tests/vectors/seed.py [--spec DIR] [--out DIR]
+The official examples are not part of this repository: `--examples DIR` names
+a folder holding them as the MCP specification publishes them next to the
+2026-07-28 schema, one folder per type (`DIR/CallToolRequest/
+call-tool-request.json`, ...). The other groups are written from the texts
+quoted in this file.
+
+Usage: python3 tests/vectors/seed.py --examples DIR [--out DIR]
 """
 
 import argparse
@@ -20,7 +25,6 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 
 PV = "2026-07-28"
 ALL_CAPS = {"elicitation": {"form": {}, "url": {}}, "sampling": {"tools": {}}, "roots": {}}
@@ -228,39 +232,39 @@ def depth(v):
 
 # ------------------------------------------------------------- the groups
 
-def load(spec, rel):
-    with open(os.path.join(spec, "examples-2026-07-28", rel), encoding="utf-8") as f:
+def load(examples, rel):
+    with open(os.path.join(examples, rel), encoding="utf-8") as f:
         return json.load(f)
 
 
-def group_examples(spec):
+def group_examples(examples):
     g = "examples"
-    src = "official example examples-2026-07-28/"
+    src = "official 2026-07-28 example "
 
     # InputRequiredResult: bare results, wrapped in a JSON-RPC response.
     rel = "InputRequiredResult/input-required-result-with-elicitation-and-sampling-and-request-state.json"
     add_response(g, "input-required-result-elicitation-sampling-state",
                  f"{src}{rel}, a bare result wrapped in a JSON-RPC response (id 1) to tools/call. "
                  "The elicitation omits `mode`, which means form mode.",
-                 response(1, load(spec, rel)), schema_parts={"/result": "InputRequiredResult"})
+                 response(1, load(examples, rel)), schema_parts={"/result": "InputRequiredResult"})
     rel = "InputRequiredResult/input-required-result-with-request-state-only.json"
     add_response(g, "input-required-result-request-state-only",
                  f"{src}{rel}, wrapped in a JSON-RPC response (id 1) to tools/call. No inputRequests: "
                  "the client may retry at once, echoing requestState.",
-                 response(1, load(spec, rel)), schema_parts={"/result": "InputRequiredResult"})
+                 response(1, load(examples, rel)), schema_parts={"/result": "InputRequiredResult"})
 
     rel = "InputRequests/elicitation-and-sampling-input-requests.json"
     add_response(g, "input-requests-elicitation-sampling",
                  f"{src}{rel}: the map placed as `inputRequests` of an InputRequiredResult (no requestState) "
                  "in a JSON-RPC response (id 1) to tools/call.",
-                 response(1, input_required(load(spec, rel))), schema_parts={"/result": "InputRequiredResult"})
+                 response(1, input_required(load(examples, rel))), schema_parts={"/result": "InputRequiredResult"})
 
     rel = "InputResponses/elicitation-and-sampling-input-responses.json"
-    call = load(spec, "CallToolRequest/call-tool-request.json")
+    call = load(examples, "CallToolRequest/call-tool-request.json")
     retry = copy.deepcopy(call)
     retry["id"] = "call-tool-example-2"
     retry["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = {"elicitation": {"form": {}}, "sampling": {}}
-    retry["params"]["inputResponses"] = load(spec, rel)
+    retry["params"]["inputResponses"] = load(examples, rel)
     retry["params"]["requestState"] = "eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0"
     add_request(g, "input-responses-elicitation-sampling",
                 f"{src}{rel}: the map placed as `inputResponses` of a retry of "
@@ -270,41 +274,41 @@ def group_examples(spec):
 
     rel = "CallToolRequest/call-tool-request.json"
     add_request(g, "call-tool-request", f"{src}{rel}, as is: a first leg, no inputResponses, no requestState.",
-                load(spec, rel))
+                load(examples, rel))
     for stem in ("get-weather-tool-call-params", "tool-call-params-with-progress-token"):
         rel = f"CallToolRequestParams/{stem}.json"
         add_request(g, f"call-tool-request-params-{stem}",
                     f"{src}{rel}: params wrapped in a tools/call JSON-RPC request (id 7).",
-                    request(7, "tools/call", load(spec, rel)))
+                    request(7, "tools/call", load(examples, rel)))
     for stem in ("invalid-tool-input-error", "result-with-array-structured-content",
                  "result-with-structured-content", "result-with-unstructured-text"):
         rel = f"CallToolResult/{stem}.json"
         add_response(g, f"call-tool-result-{stem}",
                      f"{src}{rel}: a bare result wrapped in a JSON-RPC response (id 1) to tools/call. "
                      "resultType complete" + (" (isError true is still a complete result)." if "error" in stem else "."),
-                     response(1, load(spec, rel)))
+                     response(1, load(examples, rel)))
     rel = "CallToolResultResponse/call-tool-result-response.json"
-    add_response(g, "call-tool-result-response", f"{src}{rel}, as is.", load(spec, rel))
+    add_response(g, "call-tool-result-response", f"{src}{rel}, as is.", load(examples, rel))
 
     rel = "GetPromptRequest/get-prompt-request.json"
-    add_request(g, "get-prompt-request", f"{src}{rel}, as is.", load(spec, rel))
+    add_request(g, "get-prompt-request", f"{src}{rel}, as is.", load(examples, rel))
     rel = "GetPromptRequestParams/get-code-review-prompt.json"
     add_request(g, "get-prompt-request-params", f"{src}{rel}: params wrapped in a prompts/get request (id 8).",
-                request(8, "prompts/get", load(spec, rel)))
+                request(8, "prompts/get", load(examples, rel)))
     rel = "GetPromptResult/code-review-prompt.json"
     add_response(g, "get-prompt-result", f"{src}{rel}: wrapped in a JSON-RPC response (id 1) to prompts/get.",
-                 response(1, load(spec, rel)), method="prompts/get")
+                 response(1, load(examples, rel)), method="prompts/get")
     rel = "GetPromptResultResponse/get-prompt-result-response.json"
-    add_response(g, "get-prompt-result-response", f"{src}{rel}, as is.", load(spec, rel), method="prompts/get")
+    add_response(g, "get-prompt-result-response", f"{src}{rel}, as is.", load(examples, rel), method="prompts/get")
 
     rel = "ReadResourceRequest/read-resource-request.json"
-    add_request(g, "read-resource-request", f"{src}{rel}, as is.", load(spec, rel))
+    add_request(g, "read-resource-request", f"{src}{rel}, as is.", load(examples, rel))
     rel = "ReadResourceResult/file-resource-contents.json"
     add_response(g, "read-resource-result", f"{src}{rel}: wrapped in a JSON-RPC response (id 1) to resources/read.",
-                 response(1, load(spec, rel)), method="resources/read")
+                 response(1, load(examples, rel)), method="resources/read")
     for stem in ("read-resource-result-response", "read-resource-result-response-with-ttl"):
         rel = f"ReadResourceResultResponse/{stem}.json"
-        add_response(g, stem, f"{src}{rel}, as is.", load(spec, rel), method="resources/read")
+        add_response(g, stem, f"{src}{rel}, as is.", load(examples, rel), method="resources/read")
 
     # Input request kinds, each as the one entry of an InputRequiredResult.
     def one_input(name, rel, req, note):
@@ -314,24 +318,24 @@ def group_examples(spec):
                      response(1, input_required({"q": req})), schema_parts={"/result": "InputRequiredResult"})
 
     rel = "ElicitRequest/elicitation-request.json"
-    one_input("elicit-request", rel, load(spec, rel), "")
+    one_input("elicit-request", rel, load(examples, rel), "")
     for stem in ("elicit-multiple-fields", "elicit-single-field"):
         rel = f"ElicitRequestFormParams/{stem}.json"
         one_input(f"elicit-form-params-{stem}", rel,
-                  {"method": "elicitation/create", "params": load(spec, rel)}, " (params of an elicitation/create)")
+                  {"method": "elicitation/create", "params": load(examples, rel)}, " (params of an elicitation/create)")
     rel = "ElicitRequestURLParams/elicit-sensitive-data.json"
     one_input("elicit-url-params-sensitive-data", rel,
-              {"method": "elicitation/create", "params": load(spec, rel)}, " (params of a URL-mode elicitation/create)")
+              {"method": "elicitation/create", "params": load(examples, rel)}, " (params of a URL-mode elicitation/create)")
     rel = "CreateMessageRequest/sampling-request.json"
-    one_input("create-message-request", rel, load(spec, rel), "")
+    one_input("create-message-request", rel, load(examples, rel), "")
     for stem in ("basic-request", "follow-up-with-tool-results", "request-with-tools"):
         rel = f"CreateMessageRequestParams/{stem}.json"
         one_input(f"create-message-params-{stem}", rel,
-                  {"method": "sampling/createMessage", "params": load(spec, rel)},
+                  {"method": "sampling/createMessage", "params": load(examples, rel)},
                   " (params of a sampling/createMessage" + (", with tools: the client declared sampling.tools)"
-                                                           if "tools" in load(spec, rel) else ")"))
+                                                           if "tools" in load(examples, rel) else ")"))
     rel = "ListRootsRequest/list-roots-request.json"
-    one_input("list-roots-request", rel, load(spec, rel),
+    one_input("list-roots-request", rel, load(examples, rel),
               " (it carries a stray `id` member, which the client ignores: input requests have no JSON-RPC id)")
 
     # Input response kinds, each as the one entry of a retry's inputResponses.
@@ -346,20 +350,20 @@ def group_examples(spec):
 
     for stem in ("multiple-root-directories", "single-root-directory"):
         rel = f"ListRootsResult/{stem}.json"
-        one_response(f"list-roots-result-{stem}", rel, load(spec, rel), {"roots": {}})
+        one_response(f"list-roots-result-{stem}", rel, load(examples, rel), {"roots": {}})
     for stem in ("accept-url-mode-no-content", "input-multiple-fields", "input-single-field"):
         rel = f"ElicitResult/{stem}.json"
-        one_response(f"elicit-result-{stem}", rel, load(spec, rel), {"elicitation": {"form": {}, "url": {}}})
+        one_response(f"elicit-result-{stem}", rel, load(examples, rel), {"elicitation": {"form": {}, "url": {}}})
     for stem in ("final-response", "text-response", "tool-use-response"):
         rel = f"CreateMessageResult/{stem}.json"
-        one_response(f"create-message-result-{stem}", rel, load(spec, rel), {"sampling": {"tools": {}}})
+        one_response(f"create-message-result-{stem}", rel, load(examples, rel), {"sampling": {"tools": {}}})
 
     # Errors.
     for d, stem, code in (("HeaderMismatchError", "header-mismatch", -32020),
                           ("MissingRequiredClientCapabilityError", "missing-elicitation-capability", -32021),
                           ("UnsupportedProtocolVersionError", "unsupported-version", -32022)):
         rel = f"{d}/{stem}.json"
-        msg = load(spec, rel)
+        msg = load(examples, rel)
         add_response(g, f"error-{stem}", f"{src}{rel}, as is: a JSON-RPC error response (code {code}).", msg,
                      expect=x_error(code, msg["error"]["message"]), schema_def=d)
     for d, stem in (("InvalidParamsError", "invalid-cursor"), ("InvalidParamsError", "invalid-tool-arguments"),
@@ -367,7 +371,7 @@ def group_examples(spec):
                     ("InternalError", "unexpected-error"), ("MethodNotFoundError", "prompts-not-supported"),
                     ("ParseError", "invalid-json")):
         rel = f"{d}/{stem}.json"
-        err = load(spec, rel)
+        err = load(examples, rel)
         add_response(g, f"error-{stem}",
                      f"{src}{rel}: a bare error object wrapped in a JSON-RPC error response (id 1) to tools/call.",
                      error_response(1, err), expect=x_error(err["code"], err["message"]),
@@ -449,7 +453,7 @@ def strip_line_comments(text):
 
 def group_spec():
     g = "spec"
-    src = "MRTR spec page (mrtr-spec-2026-07-28.txt)"
+    src = "MRTR spec page (2026-07-28)"
     add_response(g, "input-requests-map",
                  f"{src}, section InputRequests: the github_login + capital_of_france map, placed as "
                  "`inputRequests` of an InputRequiredResult (no requestState) in a response (id 1) to tools/call.",
@@ -482,7 +486,7 @@ def group_spec():
 # The SEP's worked examples are written against the draft: results carry no
 # resultType, requests carry no _meta, inputResponses values are wrapped in
 # {"result": ...}, and some texts are not valid JSON.
-SEP = "SEP draft (sep-multi-round-trip-requests.md)"
+SEP = "SEP-2322 draft (Multi Round-Trip Requests)"
 SEP_NO_RESULT_TYPE = (
     "It has no `resultType`. A 2026-07-28 server MUST include it, and the revision treats a missing "
     "resultType as complete only for servers of an earlier revision; a client that negotiated "
@@ -826,7 +830,7 @@ def group_tasks():
         f"{pt}, step 12 verbatim: the final result ends in a trailing comma, so it is not JSON.",
         "server_response", x_invalid("json"), method="tasks/result", message_text=SEP_TASK_FINAL_TEXT)
     add_request(g, "ext-update-input-responses",
-                "Tasks extension (ext-tasks-draft.schema.json, UpdateTaskRequest): tasks/update with taskId and "
+                "Tasks extension draft schema (UpdateTaskRequest): tasks/update with taskId and "
                 "bare inputResponses, the extension's way of answering a task in status input_required. "
                 "Checked against the core schema as a plain JSONRPCRequest.",
                 request(10, "tasks/update", {"_meta": meta({"elicitation": {"form": {}}}), "taskId": TASK_ID,
@@ -1444,10 +1448,13 @@ def write(out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--spec", default=os.path.join(os.path.dirname(REPO), "shared", "spec"))
-    ap.add_argument("--out", default=HERE)
+    ap.add_argument("--examples", metavar="DIR", required=True,
+                    help="the official 2026-07-28 examples, one folder per type")
+    ap.add_argument("--out", metavar="DIR", default=HERE, help="where to write (default: tests/vectors)")
     args = ap.parse_args()
-    group_examples(args.spec)
+    if not os.path.isfile(os.path.join(args.examples, "CallToolRequest", "call-tool-request.json")):
+        ap.error(f"{args.examples}: not the official examples (no CallToolRequest/call-tool-request.json)")
+    group_examples(args.examples)
     group_spec()
     group_sep()
     group_tasks()

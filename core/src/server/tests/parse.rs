@@ -4,7 +4,7 @@
 use super::*;
 use crate::wire::{ClientCapabilities, ResponseKind};
 
-/// `examples-2026-07-28/CallToolRequest/call-tool-request.json`.
+/// The official 2026-07-28 example `CallToolRequest/call-tool-request.json`.
 const CALL_TOOL_EXAMPLE: &str = r#"{
   "jsonrpc": "2.0",
   "id": "call-tool-example",
@@ -174,7 +174,7 @@ fn method_names_are_compared_decoded() {
 
 #[test]
 fn notifications_and_responses_get_no_answer() {
-    // examples-2026-07-28/CancelledNotification
+    // The official 2026-07-28 example of CancelledNotification.
     let cancelled = br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"123","reason":"User requested cancellation"}}"#;
     match ServerRequest::parse(cancelled, &WireLimits::default()).unwrap() {
         Incoming::Notification(n) => {
