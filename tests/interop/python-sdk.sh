@@ -53,7 +53,7 @@ CASES=(
     'form, every field kind|0|profile: name=Ada Lovelace email=ada@example.com age=36 plan=pro newsletter=True|tool form_flow'
     'two rounds with state|0|Bug #4522 resolved as Duplicate of Bug #4301.|tool two_round_state {"work_item_id":4522}'
     'sampling|0|summary by interop-model: MRTR retries the request with the answers.|tool sampling_flow'
-    'roots|0|roots: file:///work/project|tool roots_flow'
+    'roots|0|roots: file:///srv/project|tool roots_flow'
     'URL elicitation|0|link: accept|tool url_flow'
     'state-only rounds|0|state-only: done after 2 state-only rounds|tool state_only'
     'multi-kind, re-asked|0|multi: city=Lisbon idea=See the tiles. roots=1|tool multi_kind'
