@@ -1,7 +1,7 @@
 //! Argument checking shared by every exported function: the one place where
 //! raw C pointers become Rust references.
 //!
-//! Rules (DESIGN.md section 5):
+//! Rules (docs/ARCHITECTURE.md, section 9):
 //! - an input `(ptr, len)` with `len == 0` is the empty input, whatever `ptr`
 //!   is (NULL included); a NULL `ptr` with `len > 0` is `MRTR_ERR_NULL_POINTER`;
 //! - a length above `isize::MAX` (`PTRDIFF_MAX`), or a range that wraps the

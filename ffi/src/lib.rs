@@ -6,7 +6,8 @@
 //! the crate; C tests are in `tests/c/`). The header `include/mrtr.h` is
 //! generated from this crate by cbindgen (`scripts/gen-header`) and committed.
 //!
-//! The contract (DESIGN.md section 5), which every exported function keeps:
+//! The contract (docs/ARCHITECTURE.md, section 9), which every exported
+//! function keeps:
 //! - every fallible function returns [`mrtr_status`] (`MRTR_OK` = 0);
 //! - out-params are written only on success, except where a function names
 //!   one written on a specific failure (the needed size on

@@ -1,5 +1,5 @@
-//! `mrtr_seal*` / `mrtr_unseal`: sealing `requestState` (DESIGN.md section
-//! 4) for servers written in C. A sealer is a key ring, an audience and
+//! `mrtr_seal*` / `mrtr_unseal`: sealing `requestState` (docs/ARCHITECTURE.md,
+//! section 7) for servers written in C. A sealer is a key ring, an audience and
 //! limits, held by value in caller memory (`mrtr_sealer_size` bytes); it
 //! holds key material, so wipe it with `mrtr_sealer_wipe` when done.
 

@@ -1,5 +1,5 @@
 //! One logical `tools/call`, `prompts/get` or `resources/read` through all
-//! its legs (DESIGN.md section 3).
+//! its legs (docs/ARCHITECTURE.md, section 4).
 //!
 //! ```text
 //!  init(config) -> [Ready]

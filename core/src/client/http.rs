@@ -9,7 +9,7 @@
 //! A server rejects a request whose headers disagree with its body (error
 //! `-32020`), so the values here are taken from the same strings.
 //!
-//! Value encoding. The texts in `spec/` do not define it; this follows the
+//! Value encoding. The revision's texts do not define it; this follows the
 //! HTTP standardization proposal (SEP-2243) adopted by the revision: a value
 //! is sent as it is when every byte is printable ASCII (0x20..=0x7E), it
 //! neither starts nor ends with a space, and it does not itself start with
