@@ -172,7 +172,7 @@ fn saves() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     // A call with its first leg in flight, under an id past 32 bits.
     let mut c = OwnedCall::new(
         CallMethod::ResourcesRead,
-        r#"{"uri":"file:///tmp/r\u00e9sum\u00e9.txt"}"#,
+        r#"{"uri":"file:///docs/r\u00e9sum\u00e9.txt"}"#,
         FORM_AND_SAMPLING,
     );
     let mut call = c.call();
