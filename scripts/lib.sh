@@ -164,3 +164,28 @@ ensure_rustup_component() {
     log "rustup: adding $component to $toolchain"
     flock "$MRTR_INSTALL_LOCK" rustup component add --toolchain "$toolchain" "$component"
 }
+
+# cross_linux TRIPLE: sets up a Linux cross target whose programs run here
+# under qemu-user: the rustup target, Debian's cross gcc and C library for it
+# and qemu-user. Exports MRTR_CROSS_CC (the cross gcc), MRTR_CROSS_RUNNER
+# (the qemu-user command that runs one of its programs, with the cross C
+# library as the root of its dynamic loader) and cargo's
+# CARGO_TARGET_<TRIPLE>_LINKER and _RUNNER, so that 'cargo test --target
+# TRIPLE' links with the cross gcc and runs the tests under qemu-user.
+cross_linux() {
+    local triple="$1" gnu arch qemu var
+    case "$triple" in
+        aarch64-unknown-linux-gnu) gnu=aarch64-linux-gnu arch=arm64 qemu=qemu-aarch64 ;;
+        armv7-unknown-linux-gnueabihf) gnu=arm-linux-gnueabihf arch=armhf qemu=qemu-arm ;;
+        s390x-unknown-linux-gnu) gnu=s390x-linux-gnu arch=s390x qemu=qemu-s390x ;;
+        *) die "cross_linux: no setup for $triple (aarch64-unknown-linux-gnu, armv7-unknown-linux-gnueabihf, s390x-unknown-linux-gnu)" ;;
+    esac
+    ensure_rustup_target "$triple"
+    ensure_apt qemu-user "gcc-$gnu" "libc6-dev-$arch-cross"
+    need_cmd "$gnu-gcc" "$qemu"
+    export MRTR_CROSS_CC="$gnu-gcc"
+    export MRTR_CROSS_RUNNER="$qemu -L /usr/$gnu"
+    var="$(tr 'a-z-' 'A-Z_' <<<"$triple")"
+    export "CARGO_TARGET_${var}_LINKER=$MRTR_CROSS_CC"
+    export "CARGO_TARGET_${var}_RUNNER=$MRTR_CROSS_RUNNER"
+}

@@ -44,6 +44,8 @@ pub mod form;
 pub mod http;
 pub mod info;
 pub mod json;
+#[cfg(all(test, feature = "client", feature = "server", feature = "seal"))]
+mod layout;
 #[cfg(any(feature = "client", feature = "server"))]
 mod names;
 #[cfg(any(feature = "client", feature = "seal"))]

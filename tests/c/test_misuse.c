@@ -116,12 +116,16 @@ static void test_call_getters_refuse_null_and_dead_handles(void) {
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_write_request(call, 1, NULL, 10, &o.size), MRTR_ERR_NULL_POINTER);
     CHECK(untouched(&o, sizeof o));
-    /* Misaligned out-params (4 bytes off an 8-byte boundary). */
+    /* Misaligned out-params: half their size off an 8-byte boundary (4 bytes
+     * for the 64-bit types; 2 for the 32-bit size_t of a 32-bit target, which
+     * 4 bytes off would align). */
     {
-        uint8_t *odd = o.buf + 8 - ((uintptr_t)o.buf % 8) + 4;
-        CHECK_STATUS(mrtr_call_input_count(call, (size_t *)(void *)odd), MRTR_ERR_MISALIGNED);
-        CHECK_STATUS(mrtr_call_last_id(call, (int64_t *)(void *)odd), MRTR_ERR_MISALIGNED);
-        CHECK_STATUS(mrtr_call_next_id(call, (int64_t *)(void *)odd), MRTR_ERR_MISALIGNED);
+        uint8_t *even = o.buf + 8 - ((uintptr_t)o.buf % 8);
+        size_t *odd_size = (size_t *)(void *)(even + sizeof(size_t) / 2);
+        int64_t *odd_id = (int64_t *)(void *)(even + sizeof(int64_t) / 2);
+        CHECK_STATUS(mrtr_call_input_count(call, odd_size), MRTR_ERR_MISALIGNED);
+        CHECK_STATUS(mrtr_call_last_id(call, odd_id), MRTR_ERR_MISALIGNED);
+        CHECK_STATUS(mrtr_call_next_id(call, odd_id), MRTR_ERR_MISALIGNED);
     }
     CHECK(untouched(&o, sizeof o));
     /* Getters in the wrong state. */
