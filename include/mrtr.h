@@ -241,14 +241,37 @@
 #define MRTR_SEAL_MAX_KEYS 8
 
 /**
- * Shortest key, in bytes (secret, high-entropy bytes).
+ * Shortest key, in bytes (secret bytes from a CSPRNG or a KDF; keys whose
+ * bytes are all equal are refused).
  */
 #define MRTR_SEAL_MIN_KEY_BYTES 32
 
 /**
- * Bytes of the nonce each seal needs (from a CSPRNG).
+ * Bytes of the caller's nonce each seal takes: random bytes or a counter.
+ * A repeated caller nonce is safe (the nonce the token uses is derived
+ * from it, the key and everything sealed).
  */
 #define MRTR_SEAL_NONCE_BYTES 24
+
+/**
+ * Longest token lifetime `mrtr_sealer_init` accepts: one day.
+ */
+#define MRTR_SEAL_MAX_TTL_SECONDS 86400
+
+/**
+ * Largest clock skew allowance `mrtr_sealer_init` accepts: five minutes.
+ */
+#define MRTR_SEAL_MAX_SKEW_SECONDS 300
+
+/**
+ * Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z.
+ */
+#define MRTR_SEAL_MAX_UNIX_TIME 253402300799
+
+/**
+ * Bytes of `mrtr_unsealed_info.token_id`.
+ */
+#define MRTR_SEAL_TOKEN_ID_BYTES 16
 
 /**
  * Bytes of a binding digest.
@@ -266,9 +289,10 @@
 #define MRTR_SEAL_DEFAULT_SKEW_SECONDS 60
 
 /**
- * Default largest token (`max_token` 0 selects it): 4 KiB.
+ * Default largest token (`max_token` 0 selects it): 4,094 bytes, so that
+ * with its quotes it fits a default call's `requestState` bound (4 KiB).
  */
-#define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4096
+#define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4094
 
 /**
  * The JSON-RPC error code for every `requestState` that fails to unseal.
@@ -872,6 +896,10 @@ typedef enum mrtr_unseal_reason {
    * Bound to another principal (or to one / none).
    */
   MRTR_UNSEAL_WRONG_PRINCIPAL = 9,
+  /**
+   * `now` is past `MRTR_SEAL_MAX_UNIX_TIME`: the server's clock is broken.
+   */
+  MRTR_UNSEAL_CLOCK_OUT_OF_RANGE = 10,
 } mrtr_unseal_reason;
 
 /**
@@ -1617,6 +1645,23 @@ typedef struct mrtr_bytes {
    */
   size_t len;
 } mrtr_bytes;
+
+/**
+ * What `mrtr_unseal` reports about an accepted token, for a replay cache.
+ */
+typedef struct mrtr_unsealed_info {
+  /**
+   * A stable id of the token (its key id and the first 12 bytes of its
+   * nonce, from the decoded token: re-escaping the JSON string does not
+   * change it). Distinct seals have distinct ids.
+   */
+  uint8_t token_id[MRTR_SEAL_TOKEN_ID_BYTES];
+  /**
+   * The last unix second the token is accepted (expiry plus skew): a
+   * replay cache may forget the id after it.
+   */
+  uint64_t expires_at;
+} mrtr_unsealed_info;
 
 /**
  * A JSON-RPC request id, to answer with.
@@ -2914,20 +2959,23 @@ size_t mrtr_unseal_scratch_len(size_t token_len);
  * aligned to `MRTR_WORKSPACE_ALIGN`) and writes its handle to `*out`.
  *
  * `keys` (1 to `MRTR_SEAL_MAX_KEYS`, each at least
- * `MRTR_SEAL_MIN_KEY_BYTES` of secret random bytes): `keys[0]` seals,
+ * `MRTR_SEAL_MIN_KEY_BYTES` of secret bytes from a CSPRNG or a KDF, not all
+ * equal): `keys[0]` seals,
  * every key unseals, chosen by the token's key id. Rotate with `[OLD,
  * NEW]`, then `[NEW, OLD]`, then one TTL later `[NEW]`. `audience` (1 to
  * 256 bytes) names the service. `ttl_seconds` is the token lifetime (0:
- * `MRTR_SEAL_DEFAULT_TTL_SECONDS`); `skew_seconds` the allowance for
- * clocks that disagree (taken as given; `MRTR_SEAL_DEFAULT_SKEW_SECONDS`
- * is a good value); `max_token` the largest token in bytes on both sides
- * (0: `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
+ * `MRTR_SEAL_DEFAULT_TTL_SECONDS`; at most `MRTR_SEAL_MAX_TTL_SECONDS`);
+ * `skew_seconds` the allowance for clocks that disagree (taken as given, at
+ * most `MRTR_SEAL_MAX_SKEW_SECONDS`; `MRTR_SEAL_DEFAULT_SKEW_SECONDS` is a
+ * good value); `max_token` the largest token in bytes on both sides (0:
+ * `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
  * they need not outlive the call.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too
- * short, two with the same key id), `MRTR_ERR_INVALID_ARGUMENT` (empty or
- * too long audience, `max_token` below the smallest token, overlapping
- * arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
+ * short, one of all-equal bytes, two with the same key id),
+ * `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token`
+ * below the smallest token, `ttl_seconds` or `skew_seconds` above its
+ * maximum, overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
  * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
  *
  * # Safety
@@ -2947,8 +2995,9 @@ enum mrtr_status mrtr_sealer_init(void *mem,
                                   struct mrtr_sealer **out);
 
 /**
- * Overwrites the sealer's memory (key material included) with zeros; the
- * handle is invalid afterwards. A NULL or invalid handle is ignored.
+ * Overwrites the sealer's memory (derived keys included) with zeros, and
+ * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack below this call; the handle
+ * is invalid afterwards. A NULL or invalid handle is ignored.
  *
  * # Safety
  * `sealer` must be NULL or a live handle.
@@ -2981,17 +3030,22 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
 /**
  * Seals `state` (the server's own bytes, up to what `max_token` allows)
  * into a token written to `out`: the `requestState` to send. `now` is the
- * current unix time in seconds; `nonce` 24 fresh bytes from a CSPRNG;
+ * current unix time in seconds (at most `MRTR_SEAL_MAX_UNIX_TIME`); `nonce`
+ * 24 bytes, random or a counter (a repeated one is safe: the nonce the
+ * token uses is derived from it, the key and everything sealed; distinct
+ * caller nonces only keep two seals of the same state for the same request
+ * in the same second distinct tokens);
  * `binding` the 32-byte `mrtr_binding_digest` of the request being
  * answered; `principal` (NULL for none) identifies the authenticated
- * caller. The token is ASCII (`m1.` + base64url) and
+ * caller. The token is ASCII (`m2.` + base64url) and
  * `mrtr_seal_token_len(state.len, principal != NULL)` bytes long. Output
  * convention of `mrtr_json_write_string`.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
  * (the token would exceed `max_token`), `MRTR_ERR_NULL_POINTER`,
  * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
- * overlapping arguments).
+ * overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
+ * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
  *
  * # Safety
  * `sealer` must be a live handle; `nonce` must point to 24 and `binding`
@@ -3015,7 +3069,14 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
  * `*out_state` (a view into `scratch`, which receives the decrypted
  * bytes: at least `mrtr_unseal_scratch_len(token.len)` bytes;
  * `max_token` bytes always suffice). `now`, `binding` and `principal`
- * are those of the request that echoed the token.
+ * are those of the request that echoed the token; `token` is the decoded
+ * JSON string (`mrtr_json_decode_string` of the raw `request_state`; a
+ * token still carrying escapes is refused as malformed). `out_info` (NULL
+ * when not wanted) receives the token id and last valid second of an
+ * accepted token, for a replay cache: a server that wants one-shot tokens
+ * refuses a `token_id` it has seen before `expires_at`. On every refusal
+ * the scratch bytes written are zeroed (no decrypted state stays behind),
+ * and `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack are scrubbed.
  *
  * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise
  * reason in `*out_reason` (for the log; answer the client with error
@@ -3030,7 +3091,7 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
  * `sealer` must be a live handle; `token` readable; `binding` must point
  * to 32 readable bytes; `principal` NULL or readable; `scratch` must point
  * to `scratch_len` writable bytes (unless 0); `out_state` and `out_reason`
- * writable.
+ * writable; `out_info` NULL or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
@@ -3041,7 +3102,8 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
                              uint8_t *scratch,
                              size_t scratch_len,
                              struct mrtr_bytes *out_state,
-                             enum mrtr_unseal_reason *out_reason);
+                             enum mrtr_unseal_reason *out_reason,
+                             struct mrtr_unsealed_info *out_info);
 
 /**
  * Reads one incoming message (`len` bytes at `msg`) under the 2026-07-28

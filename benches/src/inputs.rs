@@ -101,7 +101,7 @@ fn replace_once(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 /// Key material and claims of the benchmark's sealed states.
 pub mod sealing {
     /// The server's key (32 bytes, fixed for reproducible tokens).
-    pub const KEY: [u8; 32] = [0x42; 32];
+    pub const KEY: [u8; 32] = *b"bench key: 32 bytes, not uniform";
     /// The audience (the server's name).
     pub const AUDIENCE: &[u8] = b"bench.example";
     /// The authenticated principal bound into tokens.

@@ -440,14 +440,15 @@ fn seal_cases() -> Vec<SealCase> {
             keys: vec![key_b],
             audience: "https://mcp.example.com/\u{1F5FC}",
             ttl_seconds: 86_400,
-            now: 0x1_0000_0000_0000,
+            // Past 2^32, within the sealer's clock range (MAX_UNIX_TIME).
+            now: 0x3A_0000_0000,
             nonce: [0xFF; 24],
             method: "prompts/get",
             target: "review",
             arguments: Some("{}"),
             principal: Some(""),
             state: b"{\"step\":2,\"cart\":[\"a\",\"b\"]}".to_vec(),
-            unseal_now: 0x1_0000_0000_0000 - 60,
+            unseal_now: 0x3A_0000_0000 - 60,
             unseal_ring: vec![0],
         },
     ]
@@ -502,7 +503,7 @@ fn unseal(case: &SealCase, token: &str) -> Result<Vec<u8>, String> {
         case.principal.map(str::as_bytes),
         &mut scratch,
     )
-    .map(<[u8]>::to_vec)
+    .map(|u| u.state.to_vec())
     .map_err(|e| format!("unseal failed: {}", e.reason()))
 }
 

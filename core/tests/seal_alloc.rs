@@ -90,7 +90,7 @@ fn seal_and_unseal_perform_zero_allocations() {
         .expect("unseal");
     let after = allocations();
 
-    assert_eq!(opened, &state[..]);
+    assert_eq!(opened.state, &state[..]);
     assert_eq!(n, sealed_len(state.len()));
     assert_eq!(after - before, 0, "seal + unseal allocated");
 

@@ -68,6 +68,7 @@ fn table() -> Vec<(&'static str, usize, usize)> {
         task::mrtr_task_request,
         exchange::mrtr_task_status,
         seal::mrtr_unseal_reason,
+        seal::mrtr_unsealed_info,
         url::mrtr_url_info,
         url::mrtr_url_refusal,
     ]);

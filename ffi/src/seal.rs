@@ -7,9 +7,10 @@ use core::ffi::{c_char, c_void, CStr};
 
 use mrtr_core::json::{self, ParseLimits};
 use mrtr_core::seal::{
-    binding_digest, token_len, unseal_scratch_len, CanonError, KeyError, SealConfig, SealError,
-    Sealer, UnsealError, DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS,
-    MAX_KEYS, MIN_KEY_BYTES, NONCE_BYTES,
+    binding_digest, scrub_stack, token_len, unseal_scratch_len, CanonError, KeyError, SealConfig,
+    SealError, Sealer, UnsealError, DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_TOKEN_BYTES,
+    DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_SECONDS, MAX_KEYS, MAX_TTL_SECONDS, MAX_UNIX_TIME,
+    MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
 use crate::abi::{finish_output, in_array, in_bytes, in_ref, in_str, out_bytes, Out, Span};
@@ -26,18 +27,35 @@ pub struct mrtr_sealer {
 
 /// Most keys in a ring (`keys[0]` seals, every key unseals).
 pub const MRTR_SEAL_MAX_KEYS: usize = 8;
-/// Shortest key, in bytes (secret, high-entropy bytes).
+/// Shortest key, in bytes (secret bytes from a CSPRNG or a KDF; keys whose
+/// bytes are all equal are refused).
 pub const MRTR_SEAL_MIN_KEY_BYTES: usize = 32;
-/// Bytes of the nonce each seal needs (from a CSPRNG).
+/// Bytes of the caller's nonce each seal takes: random bytes or a counter.
+/// A repeated caller nonce is safe (the nonce the token uses is derived
+/// from it, the key and everything sealed).
 pub const MRTR_SEAL_NONCE_BYTES: usize = 24;
+/// Longest token lifetime `mrtr_sealer_init` accepts: one day.
+pub const MRTR_SEAL_MAX_TTL_SECONDS: u64 = 86_400;
+/// Largest clock skew allowance `mrtr_sealer_init` accepts: five minutes.
+pub const MRTR_SEAL_MAX_SKEW_SECONDS: u64 = 300;
+/// Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z.
+pub const MRTR_SEAL_MAX_UNIX_TIME: u64 = 253_402_300_799;
+/// Bytes of `mrtr_unsealed_info.token_id`.
+pub const MRTR_SEAL_TOKEN_ID_BYTES: usize = 16;
+/// Bytes of stack below their own frame that `mrtr_sealer_init`,
+/// `mrtr_seal`, `mrtr_unseal` and `mrtr_sealer_wipe` overwrite with zeros
+/// before returning, in a release build (32 KiB in a build with debug
+/// assertions): the stack they need is this much plus their own frames.
+pub const MRTR_SEAL_SCRUB_STACK_BYTES: usize = if usize::BITS >= 64 { 8192 } else { 4096 };
 /// Bytes of a binding digest.
 pub const MRTR_BINDING_BYTES: usize = 32;
 /// Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
 pub const MRTR_SEAL_DEFAULT_TTL_SECONDS: u64 = 600;
 /// Suggested clock skew allowance: 60 s.
 pub const MRTR_SEAL_DEFAULT_SKEW_SECONDS: u64 = 60;
-/// Default largest token (`max_token` 0 selects it): 4 KiB.
-pub const MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES: usize = 4096;
+/// Default largest token (`max_token` 0 selects it): 4,094 bytes, so that
+/// with its quotes it fits a default call's `requestState` bound (4 KiB).
+pub const MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES: usize = 4094;
 /// The JSON-RPC error code for every `requestState` that fails to unseal.
 pub const MRTR_INVALID_REQUEST_STATE_CODE: i32 = -32602;
 
@@ -48,6 +66,11 @@ const _: () = assert!(MRTR_SEAL_DEFAULT_TTL_SECONDS == DEFAULT_TTL_SECONDS);
 const _: () = assert!(MRTR_SEAL_DEFAULT_SKEW_SECONDS == DEFAULT_CLOCK_SKEW_SECONDS);
 const _: () = assert!(MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES == DEFAULT_MAX_TOKEN_BYTES);
 const _: () = assert!(MRTR_INVALID_REQUEST_STATE_CODE as i64 == UnsealError::WIRE_CODE);
+const _: () = assert!(MRTR_SEAL_MAX_TTL_SECONDS == MAX_TTL_SECONDS);
+const _: () = assert!(MRTR_SEAL_MAX_SKEW_SECONDS == MAX_CLOCK_SKEW_SECONDS);
+const _: () = assert!(MRTR_SEAL_MAX_UNIX_TIME == MAX_UNIX_TIME);
+const _: () = assert!(MRTR_SEAL_TOKEN_ID_BYTES == TOKEN_ID_BYTES);
+const _: () = assert!(cfg!(debug_assertions) || MRTR_SEAL_SCRUB_STACK_BYTES == SCRUB_STACK_BYTES);
 
 /// The message for every `requestState` that fails to unseal, NUL-terminated.
 const WIRE_MESSAGE: &CStr = c"Invalid or expired requestState";
@@ -76,6 +99,22 @@ pub enum mrtr_unseal_reason {
     MRTR_UNSEAL_WRONG_REQUEST = 8,
     /// Bound to another principal (or to one / none).
     MRTR_UNSEAL_WRONG_PRINCIPAL = 9,
+    /// `now` is past `MRTR_SEAL_MAX_UNIX_TIME`: the server's clock is broken.
+    MRTR_UNSEAL_CLOCK_OUT_OF_RANGE = 10,
+}
+
+/// What `mrtr_unseal` reports about an accepted token, for a replay cache.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_unsealed_info {
+    /// A stable id of the token (its key id and the first 12 bytes of its
+    /// nonce, from the decoded token: re-escaping the JSON string does not
+    /// change it). Distinct seals have distinct ids.
+    pub token_id: [u8; MRTR_SEAL_TOKEN_ID_BYTES],
+    /// The last unix second the token is accepted (expiry plus skew): a
+    /// replay cache may forget the id after it.
+    pub expires_at: u64,
 }
 
 fn reason_of(e: UnsealError) -> Option<mrtr_unseal_reason> {
@@ -90,6 +129,7 @@ fn reason_of(e: UnsealError) -> Option<mrtr_unseal_reason> {
         UnsealError::WrongAudience => R::MRTR_UNSEAL_WRONG_AUDIENCE,
         UnsealError::WrongRequest => R::MRTR_UNSEAL_WRONG_REQUEST,
         UnsealError::WrongPrincipal => R::MRTR_UNSEAL_WRONG_PRINCIPAL,
+        UnsealError::ClockOutOfRange => R::MRTR_UNSEAL_CLOCK_OUT_OF_RANGE,
         UnsealError::BufferTooSmall { .. } => return None,
     })
 }
@@ -110,6 +150,7 @@ pub extern "C" fn mrtr_unseal_reason_str(reason: i32) -> *const c_char {
         7 => c"token sealed for another audience",
         8 => c"token bound to another request",
         9 => c"token bound to another principal",
+        10 => c"now is past MAX_UNIX_TIME",
         _ => c"unknown reason",
     };
     s.as_ptr()
@@ -162,20 +203,23 @@ unsafe fn with_sealer<R>(
 /// aligned to `MRTR_WORKSPACE_ALIGN`) and writes its handle to `*out`.
 ///
 /// `keys` (1 to `MRTR_SEAL_MAX_KEYS`, each at least
-/// `MRTR_SEAL_MIN_KEY_BYTES` of secret random bytes): `keys[0]` seals,
+/// `MRTR_SEAL_MIN_KEY_BYTES` of secret bytes from a CSPRNG or a KDF, not all
+/// equal): `keys[0]` seals,
 /// every key unseals, chosen by the token's key id. Rotate with `[OLD,
 /// NEW]`, then `[NEW, OLD]`, then one TTL later `[NEW]`. `audience` (1 to
 /// 256 bytes) names the service. `ttl_seconds` is the token lifetime (0:
-/// `MRTR_SEAL_DEFAULT_TTL_SECONDS`); `skew_seconds` the allowance for
-/// clocks that disagree (taken as given; `MRTR_SEAL_DEFAULT_SKEW_SECONDS`
-/// is a good value); `max_token` the largest token in bytes on both sides
-/// (0: `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
+/// `MRTR_SEAL_DEFAULT_TTL_SECONDS`; at most `MRTR_SEAL_MAX_TTL_SECONDS`);
+/// `skew_seconds` the allowance for clocks that disagree (taken as given, at
+/// most `MRTR_SEAL_MAX_SKEW_SECONDS`; `MRTR_SEAL_DEFAULT_SKEW_SECONDS` is a
+/// good value); `max_token` the largest token in bytes on both sides (0:
+/// `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
 /// they need not outlive the call.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too
-/// short, two with the same key id), `MRTR_ERR_INVALID_ARGUMENT` (empty or
-/// too long audience, `max_token` below the smallest token, overlapping
-/// arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
+/// short, one of all-equal bytes, two with the same key id),
+/// `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token`
+/// below the smallest token, `ttl_seconds` or `skew_seconds` above its
+/// maximum, overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
 /// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
 ///
 /// # Safety
@@ -186,6 +230,42 @@ unsafe fn with_sealer<R>(
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn mrtr_sealer_init(
+    mem: *mut c_void,
+    len: usize,
+    keys: *const mrtr_bytes,
+    nkeys: usize,
+    audience: mrtr_str,
+    ttl_seconds: u64,
+    skew_seconds: u64,
+    max_token: usize,
+    out: *mut *mut mrtr_sealer,
+) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    let status = unsafe {
+        sealer_init_in(
+            mem,
+            len,
+            keys,
+            nkeys,
+            audience,
+            ttl_seconds,
+            skew_seconds,
+            max_token,
+            out,
+        )
+    };
+    scrub_stack();
+    status
+}
+
+/// The body of [`mrtr_sealer_init`], in a frame of its own below the
+/// export's, so that [`scrub_stack`] covers everything it left.
+///
+/// # Safety
+/// As [`mrtr_sealer_init`].
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn sealer_init_in(
     mem: *mut c_void,
     len: usize,
     keys: *const mrtr_bytes,
@@ -239,10 +319,13 @@ pub unsafe extern "C" fn mrtr_sealer_init(
             KeyError::NoKeys
             | KeyError::TooManyKeys { .. }
             | KeyError::KeyTooShort { .. }
+            | KeyError::WeakKey { .. }
             | KeyError::DuplicateKeyId { .. } => mrtr_status::MRTR_ERR_KEY_ERROR,
             KeyError::EmptyAudience
             | KeyError::AudienceTooLong { .. }
-            | KeyError::MaxTokenTooSmall { .. } => mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
+            | KeyError::MaxTokenTooSmall { .. }
+            | KeyError::TtlOutOfRange { .. }
+            | KeyError::SkewOutOfRange { .. } => mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
         })?;
         let ws = mem.cast::<u8>();
         // SAFETY: caller contract; overlaps refused.
@@ -253,8 +336,9 @@ pub unsafe extern "C" fn mrtr_sealer_init(
     })())
 }
 
-/// Overwrites the sealer's memory (key material included) with zeros; the
-/// handle is invalid afterwards. A NULL or invalid handle is ignored.
+/// Overwrites the sealer's memory (derived keys included) with zeros, and
+/// `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack below this call; the handle
+/// is invalid afterwards. A NULL or invalid handle is ignored.
 ///
 /// # Safety
 /// `sealer` must be NULL or a live handle.
@@ -273,6 +357,7 @@ pub unsafe extern "C" fn mrtr_sealer_wipe(sealer: *mut mrtr_sealer) {
         // consider dead.
         unsafe { p.add(i).write_volatile(0) };
     }
+    scrub_stack();
 }
 
 /// Writes to `out` (32 bytes) the binding digest of a request: SHA-256 over
@@ -355,17 +440,22 @@ unsafe fn principal_of<'a>(p: *const mrtr_bytes) -> Result<Option<&'a [u8]>, mrt
 
 /// Seals `state` (the server's own bytes, up to what `max_token` allows)
 /// into a token written to `out`: the `requestState` to send. `now` is the
-/// current unix time in seconds; `nonce` 24 fresh bytes from a CSPRNG;
+/// current unix time in seconds (at most `MRTR_SEAL_MAX_UNIX_TIME`); `nonce`
+/// 24 bytes, random or a counter (a repeated one is safe: the nonce the
+/// token uses is derived from it, the key and everything sealed; distinct
+/// caller nonces only keep two seals of the same state for the same request
+/// in the same second distinct tokens);
 /// `binding` the 32-byte `mrtr_binding_digest` of the request being
 /// answered; `principal` (NULL for none) identifies the authenticated
-/// caller. The token is ASCII (`m1.` + base64url) and
+/// caller. The token is ASCII (`m2.` + base64url) and
 /// `mrtr_seal_token_len(state.len, principal != NULL)` bytes long. Output
 /// convention of `mrtr_json_write_string`.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
 /// (the token would exceed `max_token`), `MRTR_ERR_NULL_POINTER`,
 /// `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
-/// overlapping arguments).
+/// overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
+/// `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
 ///
 /// # Safety
 /// `sealer` must be a live handle; `nonce` must point to 24 and `binding`
@@ -376,6 +466,42 @@ unsafe fn principal_of<'a>(p: *const mrtr_bytes) -> Result<Option<&'a [u8]>, mrt
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn mrtr_seal(
+    sealer: *const mrtr_sealer,
+    now: u64,
+    nonce: *const u8,
+    binding: *const u8,
+    principal: *const mrtr_bytes,
+    state: mrtr_bytes,
+    out: *mut u8,
+    out_len: usize,
+    out_written: *mut usize,
+) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    let status = unsafe {
+        seal_in(
+            sealer,
+            now,
+            nonce,
+            binding,
+            principal,
+            state,
+            out,
+            out_len,
+            out_written,
+        )
+    };
+    scrub_stack();
+    status
+}
+
+/// The body of [`mrtr_seal`], in a frame of its own (see
+/// [`sealer_init_in`]).
+///
+/// # Safety
+/// As [`mrtr_seal`].
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn seal_in(
     sealer: *const mrtr_sealer,
     now: u64,
     nonce: *const u8,
@@ -420,6 +546,7 @@ pub unsafe extern "C" fn mrtr_seal(
                     finish_output(Err(json::BufferTooSmall { needed }), out_written)
                 }
                 Err(SealError::TooLarge { .. }) => Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED),
+                Err(SealError::ClockOutOfRange) => Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
             }
         })
     })
@@ -429,7 +556,14 @@ pub unsafe extern "C" fn mrtr_seal(
 /// `*out_state` (a view into `scratch`, which receives the decrypted
 /// bytes: at least `mrtr_unseal_scratch_len(token.len)` bytes;
 /// `max_token` bytes always suffice). `now`, `binding` and `principal`
-/// are those of the request that echoed the token.
+/// are those of the request that echoed the token; `token` is the decoded
+/// JSON string (`mrtr_json_decode_string` of the raw `request_state`; a
+/// token still carrying escapes is refused as malformed). `out_info` (NULL
+/// when not wanted) receives the token id and last valid second of an
+/// accepted token, for a replay cache: a server that wants one-shot tokens
+/// refuses a `token_id` it has seen before `expires_at`. On every refusal
+/// the scratch bytes written are zeroed (no decrypted state stays behind),
+/// and `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack are scrubbed.
 ///
 /// Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise
 /// reason in `*out_reason` (for the log; answer the client with error
@@ -444,7 +578,7 @@ pub unsafe extern "C" fn mrtr_seal(
 /// `sealer` must be a live handle; `token` readable; `binding` must point
 /// to 32 readable bytes; `principal` NULL or readable; `scratch` must point
 /// to `scratch_len` writable bytes (unless 0); `out_state` and `out_reason`
-/// writable.
+/// writable; `out_info` NULL or writable.
 #[must_use]
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
@@ -458,12 +592,55 @@ pub unsafe extern "C" fn mrtr_unseal(
     scratch_len: usize,
     out_state: *mut mrtr_bytes,
     out_reason: *mut mrtr_unseal_reason,
+    out_info: *mut mrtr_unsealed_info,
+) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    let status = unsafe {
+        unseal_in(
+            sealer,
+            now,
+            token,
+            binding,
+            principal,
+            scratch,
+            scratch_len,
+            out_state,
+            out_reason,
+            out_info,
+        )
+    };
+    scrub_stack();
+    status
+}
+
+/// The body of [`mrtr_unseal`], in a frame of its own (see
+/// [`sealer_init_in`]).
+///
+/// # Safety
+/// As [`mrtr_unseal`].
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn unseal_in(
+    sealer: *const mrtr_sealer,
+    now: u64,
+    token: mrtr_bytes,
+    binding: *const u8,
+    principal: *const mrtr_bytes,
+    scratch: *mut u8,
+    scratch_len: usize,
+    out_state: *mut mrtr_bytes,
+    out_reason: *mut mrtr_unseal_reason,
+    out_info: *mut mrtr_unsealed_info,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
     status_of(unsafe {
         with_sealer(sealer, |s, ws| {
             let out_state = Out::required(out_state)?;
             let out_reason = Out::required(out_reason)?;
+            let out_info = Out::optional(out_info)?;
+            let info_span = out_info
+                .as_ref()
+                .map_or(Span::of_one(core::ptr::null::<u8>()), Out::span);
             if binding.is_null() {
                 return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
             }
@@ -479,12 +656,17 @@ pub unsafe extern "C" fn mrtr_unseal(
                 }),
                 out_state.span(),
                 out_reason.span(),
+                info_span,
             ];
-            if out_state.span().overlaps(out_reason.span())
+            let outs = [out_state.span(), out_reason.span(), info_span];
+            if outs
+                .iter()
+                .enumerate()
+                .any(|(i, a)| outs.iter().skip(i + 1).any(|b| a.overlaps(*b)))
                 || inputs
                     .iter()
                     .take(4)
-                    .any(|i| i.overlaps(out_state.span()) || i.overlaps(out_reason.span()))
+                    .any(|i| outs.iter().any(|o| i.overlaps(*o)))
             {
                 return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
             }
@@ -493,11 +675,17 @@ pub unsafe extern "C" fn mrtr_unseal(
                 .try_into()
                 .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
             match s.unseal(now, token, binding, principal, scratch) {
-                Ok(state) => {
+                Ok(u) => {
                     out_state.write(mrtr_bytes {
-                        ptr: state.as_ptr(),
-                        len: state.len(),
+                        ptr: u.state.as_ptr(),
+                        len: u.state.len(),
                     });
+                    if let Some(info) = out_info {
+                        info.write(mrtr_unsealed_info {
+                            token_id: u.token_id,
+                            expires_at: u.expires_at,
+                        });
+                    }
                     Ok(())
                 }
                 Err(e) => match reason_of(e) {

@@ -77,7 +77,7 @@ static mrtr_status unseal(const mrtr_sealer *s, uint64_t now, const uint8_t *tok
     mrtr_status st;
     t.ptr = tok;
     t.len = len;
-    st = mrtr_unseal(s, now, t, binding, principal, scratch, scratch_len, &state, &r);
+    st = mrtr_unseal(s, now, t, binding, principal, scratch, scratch_len, &state, &r, NULL);
     if (st == MRTR_OK && expect != NULL) {
         CHECK_EQ_TEXT(state.ptr, state.len, expect);
         CHECK(state.ptr >= scratch && state.ptr + state.len <= scratch + scratch_len);
@@ -98,7 +98,7 @@ static void test_seal_round_trip_and_refusals(void) {
     CHECK_STATUS(make(&a, keys, 1, AUDIENCE), MRTR_OK);
     binding_of("{\"location\":\"Paris\",\"units\":\"c\"}", bind);
     tok = seal(a.s, 1000, bind, NULL, "round=1", &len);
-    CHECK(len > 3 && memcmp(tok, "m1.", 3) == 0);
+    CHECK(len > 3 && memcmp(tok, "m2.", 3) == 0);
     CHECK_STATUS(unseal(a.s, 1000, tok, len, bind, NULL, "round=1", &reason), MRTR_OK);
     CHECK(reason == 0);
     /* The same arguments, re-serialized, bind the same request. */
@@ -269,17 +269,17 @@ static void test_seal_limits_and_misuse(void) {
         t.ptr = tok;
         t.len = n;
         CHECK(need > 0 && need < n);
-        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, scratch, need - 1, &st, &r),
+        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, scratch, need - 1, &st, &r, NULL),
                      MRTR_ERR_BUFFER_TOO_SMALL);
-        CHECK_STATUS(mrtr_unseal(s, 1, t, NULL, NULL, scratch, need, &st, &r),
+        CHECK_STATUS(mrtr_unseal(s, 1, t, NULL, NULL, scratch, need, &st, &r, NULL),
                      MRTR_ERR_NULL_POINTER);
-        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, scratch, need, NULL, &r),
+        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, scratch, need, NULL, &r, NULL),
                      MRTR_ERR_NULL_POINTER);
-        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, scratch, need, &st, NULL),
+        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, scratch, need, &st, NULL, NULL),
                      MRTR_ERR_NULL_POINTER);
         /* The scratch may not overlap the token. */
-        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, tok, n, &st, &r), MRTR_ERR_INVALID_ARGUMENT);
-        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, scratch, need, &st, &r), MRTR_OK);
+        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, tok, n, &st, &r, NULL), MRTR_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(mrtr_unseal(s, 1, t, bind, NULL, scratch, need, &st, &r, NULL), MRTR_OK);
         CHECK_EQ_BYTES(st.ptr, st.len, "abc");
         free(scratch);
         free(tok);
@@ -332,9 +332,196 @@ static void test_reasons_and_wire_constants(void) {
                  "token bound to another principal");
     CHECK_EQ_STR(mrtr_unseal_reason_str(0), "unknown reason");
     CHECK_EQ_STR(mrtr_unseal_reason_str(-1), "unknown reason");
-    CHECK_EQ_STR(mrtr_unseal_reason_str(10), "unknown reason");
+    CHECK_EQ_STR(mrtr_unseal_reason_str(MRTR_UNSEAL_CLOCK_OUT_OF_RANGE),
+                 "now is past MAX_UNIX_TIME");
+    CHECK_EQ_STR(mrtr_unseal_reason_str(11), "unknown reason");
     CHECK(mrtr_seal_token_len(0, false) < mrtr_seal_token_len(0, true));
     CHECK(mrtr_seal_token_len(SIZE_MAX, true) == SIZE_MAX);
+}
+
+/* Builds a sealer over one key of `keylen` bytes with the given lifetime. */
+static mrtr_status make_one(void **mem, mrtr_sealer **s, const uint8_t *key, size_t keylen,
+                            uint64_t ttl, uint64_t skew) {
+    mrtr_bytes ring[1];
+    ring[0].ptr = key;
+    ring[0].len = keylen;
+    *mem = ws_new(mrtr_sealer_size());
+    *s = NULL;
+    return mrtr_sealer_init(*mem, mrtr_sealer_size(), ring, 1, str_of(AUDIENCE), ttl, skew, 0, s);
+}
+
+/* Issue 16: weak keys, bounded lifetime and clock, default sizes. */
+static void test_weak_keys_and_bounded_time(void) {
+    static const uint8_t zeros[32] = {0};
+    uint8_t ones[48], almost[32];
+    void *mem;
+    mrtr_sealer *s;
+    uint8_t bind[32], out[512];
+    size_t n = 0, i;
+    int reason = 0;
+    uint8_t *tok;
+    mrtr_bytes state;
+    memset(ones, 0xff, sizeof ones);
+    memset(almost, 0, sizeof almost);
+    almost[31] = 1;
+    CHECK_STATUS(make_one(&mem, &s, zeros, 32, 0, 60), MRTR_ERR_KEY_ERROR);
+    free(mem);
+    CHECK_STATUS(make_one(&mem, &s, ones, sizeof ones, 0, 60), MRTR_ERR_KEY_ERROR);
+    free(mem);
+    CHECK_STATUS(make_one(&mem, &s, almost, 32, 0, 60), MRTR_OK);
+    free(mem);
+    CHECK_STATUS(make_one(&mem, &s, KEY_A, 32, MRTR_SEAL_MAX_TTL_SECONDS + 1, 60),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    free(mem);
+    CHECK_STATUS(make_one(&mem, &s, KEY_A, 32, UINT64_MAX, 60), MRTR_ERR_INVALID_ARGUMENT);
+    free(mem);
+    CHECK_STATUS(make_one(&mem, &s, KEY_A, 32, 0, MRTR_SEAL_MAX_SKEW_SECONDS + 1),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    free(mem);
+    CHECK_STATUS(make_one(&mem, &s, KEY_A, 32, 0, UINT64_MAX), MRTR_ERR_INVALID_ARGUMENT);
+    free(mem);
+    CHECK(MRTR_SEAL_MAX_TTL_SECONDS == 86400 && MRTR_SEAL_MAX_SKEW_SECONDS == 300);
+    CHECK(MRTR_SEAL_MAX_UNIX_TIME == UINT64_C(253402300799));
+    CHECK(MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES == 4094);
+
+    CHECK_STATUS(make_one(&mem, &s, KEY_A, 32, MRTR_SEAL_MAX_TTL_SECONDS,
+                          MRTR_SEAL_MAX_SKEW_SECONDS),
+                 MRTR_OK);
+    binding_of("{}", bind);
+    state.ptr = (const uint8_t *)"st";
+    state.len = 2;
+    /* A clock past year 9999 is refused, nothing written. */
+    memset(out, 0xee, sizeof out);
+    CHECK_STATUS(mrtr_seal(s, MRTR_SEAL_MAX_UNIX_TIME + 1, NONCE, bind, NULL, state, out,
+                           sizeof out, &n),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_seal(s, UINT64_MAX, NONCE, bind, NULL, state, out, sizeof out, &n),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    for (i = 0; i < sizeof out && out[i] == 0xee; i++) {
+    }
+    CHECK_EQ_SIZE(i, sizeof out);
+    /* The widest window: valid through iat + ttl + skew, then expired. */
+    tok = seal(s, 1000, bind, NULL, "st", &n);
+    CHECK_STATUS(unseal(s, 1000 + 86400 + 300, tok, n, bind, NULL, "st", &reason), MRTR_OK);
+    CHECK_STATUS(unseal(s, 1000 + 86400 + 301, tok, n, bind, NULL, NULL, &reason),
+                 MRTR_ERR_INVALID_REQUEST_STATE);
+    CHECK(reason == MRTR_UNSEAL_EXPIRED);
+    CHECK_STATUS(unseal(s, MRTR_SEAL_MAX_UNIX_TIME + 1, tok, n, bind, NULL, NULL, &reason),
+                 MRTR_ERR_INVALID_REQUEST_STATE);
+    CHECK(reason == MRTR_UNSEAL_CLOCK_OUT_OF_RANGE);
+    free(tok);
+    /* Sealing at the last second of year 9999 works and unseals. */
+    tok = seal(s, MRTR_SEAL_MAX_UNIX_TIME, bind, NULL, "st", &n);
+    CHECK_STATUS(unseal(s, MRTR_SEAL_MAX_UNIX_TIME, tok, n, bind, NULL, "st", &reason), MRTR_OK);
+    free(tok);
+    mrtr_sealer_wipe(s);
+    free(mem);
+}
+
+/* Issue 16: a repeated caller nonce no longer repeats the AEAD nonce. The
+ * synthetic nonce is token bytes 4..28, base64 characters 3 + 8 .. 3 + 36
+ * cover bytes 6..27 of it. */
+static void test_a_repeated_nonce_is_harmless(void) {
+    const uint8_t *keys[1];
+    struct sealer a;
+    uint8_t bind[32];
+    uint8_t *t1, *t2, *t3;
+    size_t n1 = 0, n2 = 0, n3 = 0;
+    int reason = 0;
+    keys[0] = KEY_A;
+    CHECK_STATUS(make(&a, keys, 1, AUDIENCE), MRTR_OK);
+    binding_of("{\"to\":\"bob\"}", bind);
+    t1 = seal(a.s, 1000, bind, NULL, "{\"amount\":1}", &n1);
+    t2 = seal(a.s, 1000, bind, NULL, "{\"amount\":9}", &n2);
+    t3 = seal(a.s, 1000, bind, NULL, "{\"amount\":1}", &n3);
+    CHECK_EQ_SIZE(n1, n2);
+    CHECK(memcmp(t1, "m2.", 3) == 0);
+    CHECK(memcmp(t1 + 11, t2 + 11, 28) != 0);
+    /* The same claims and caller nonce: the same token. */
+    CHECK(n3 == n1 && memcmp(t1, t3, n1) == 0);
+    CHECK_STATUS(unseal(a.s, 1000, t1, n1, bind, NULL, "{\"amount\":1}", &reason), MRTR_OK);
+    CHECK_STATUS(unseal(a.s, 1000, t2, n2, bind, NULL, "{\"amount\":9}", &reason), MRTR_OK);
+    free(t1);
+    free(t2);
+    free(t3);
+    mrtr_sealer_wipe(a.s);
+    free(a.mem);
+}
+
+/* Issue 16: a token refused after decryption leaves nothing in the
+ * scratch; an accepted one reports its id and last valid second. */
+static void test_scratch_wiped_and_token_info(void) {
+    const uint8_t *keys[1];
+    struct sealer a;
+    uint8_t bind[32], other[32];
+    uint8_t *tok, *tok2, *scratch;
+    size_t n = 0, n2 = 0, need, i;
+    mrtr_bytes t, st = {NULL, 0}, alice, mallory;
+    mrtr_unseal_reason r = MRTR_UNSEAL_MALFORMED;
+    mrtr_unsealed_info info, info2;
+    uint8_t zero_id[16];
+    keys[0] = KEY_A;
+    CHECK_STATUS(make(&a, keys, 1, AUDIENCE), MRTR_OK);
+    binding_of("{\"door\":1}", bind);
+    binding_of("{\"door\":2}", other);
+    alice.ptr = (const uint8_t *)"sub=alice";
+    alice.len = 9;
+    mallory.ptr = (const uint8_t *)"sub=mallory";
+    mallory.len = 11;
+    tok = seal(a.s, 1000, bind, &alice, "secret: unlock code 4711", &n);
+    t.ptr = tok;
+    t.len = n;
+    need = mrtr_unseal_scratch_len(n);
+    scratch = (uint8_t *)ws_new(need + 16);
+    /* Wrong principal, wrong request, expired: all refused after decryption. */
+    {
+        const mrtr_bytes *who[3];
+        const uint8_t *bnd[3];
+        uint64_t when[3];
+        mrtr_unseal_reason want[3];
+        int k;
+        who[0] = &mallory, bnd[0] = bind, when[0] = 1000, want[0] = MRTR_UNSEAL_WRONG_PRINCIPAL;
+        who[1] = &alice, bnd[1] = other, when[1] = 1000, want[1] = MRTR_UNSEAL_WRONG_REQUEST;
+        who[2] = &alice, bnd[2] = bind, when[2] = 1000 + 661, want[2] = MRTR_UNSEAL_EXPIRED;
+        for (k = 0; k < 3; k++) {
+            memset(scratch, 0xee, need + 16);
+            memset(&info, 0xab, sizeof info);
+            CHECK_STATUS(mrtr_unseal(a.s, when[k], t, bnd[k], who[k], scratch, need + 16, &st, &r,
+                                     &info),
+                         MRTR_ERR_INVALID_REQUEST_STATE);
+            CHECK(r == want[k]);
+            for (i = 0; i < need && scratch[i] == 0; i++) {
+            }
+            CHECK_EQ_SIZE(i, need);
+            for (i = need; i < need + 16 && scratch[i] == 0xee; i++) {
+            }
+            CHECK_EQ_SIZE(i, need + 16);
+        }
+    }
+    /* Accepted: the id and the last second (iat 1000 + ttl 600 + skew 60). */
+    memset(zero_id, 0, sizeof zero_id);
+    CHECK_STATUS(mrtr_unseal(a.s, 1000, t, bind, &alice, scratch, need, &st, &r, &info), MRTR_OK);
+    CHECK_EQ_TEXT(st.ptr, st.len, "secret: unlock code 4711");
+    CHECK(info.expires_at == 1660);
+    CHECK(memcmp(info.token_id, zero_id, 16) != 0);
+    /* A replay has the same id; another seal another id. */
+    CHECK_STATUS(mrtr_unseal(a.s, 1001, t, bind, &alice, scratch, need, &st, &r, &info2), MRTR_OK);
+    CHECK(memcmp(info.token_id, info2.token_id, 16) == 0);
+    tok2 = seal(a.s, 1001, bind, &alice, "secret: unlock code 4711", &n2);
+    t.ptr = tok2;
+    t.len = n2;
+    CHECK_STATUS(mrtr_unseal(a.s, 1001, t, bind, &alice, scratch, need, &st, &r, &info2), MRTR_OK);
+    CHECK(memcmp(info.token_id, info2.token_id, 16) != 0);
+    CHECK(info2.expires_at == 1661);
+    /* out_info may not overlap the other outputs or the inputs. */
+    CHECK_STATUS(mrtr_unseal(a.s, 1001, t, bind, &alice, scratch, need, &st, &r,
+                             (mrtr_unsealed_info *)(void *)&st),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    free(scratch);
+    free(tok);
+    free(tok2);
+    mrtr_sealer_wipe(a.s);
+    free(a.mem);
 }
 
 void suite_seal(void) {
@@ -342,4 +529,8 @@ void suite_seal(void) {
     RUN(test_key_rotation);
     RUN(test_seal_limits_and_misuse);
     RUN(test_reasons_and_wire_constants);
+    RUN(test_weak_keys_and_bounded_time);
+    RUN(test_a_repeated_nonce_is_harmless);
+    RUN(test_scratch_wiped_and_token_info);
+    suite_seal_wipe();
 }

@@ -60,6 +60,7 @@ void suite_run(void);
 void suite_task(void);
 void suite_helpers(void);
 void suite_seal(void);
+void suite_seal_wipe(void);
 void suite_server(void);
 void suite_misuse(void);
 void suite_vectors(void);

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 pub const SIZES: [usize; 4] = [0, 64, 256, 1024];
 
 /// The server's key (fixed: the benchmark needs no secrecy).
-pub const KEY: [u8; 32] = [0x42; 32];
+pub const KEY: [u8; 32] = *b"bench key: 32 bytes, not uniform";
 /// The audience.
 pub const AUDIENCE: &[u8] = b"bench.example";
 /// The principal bound into every token.

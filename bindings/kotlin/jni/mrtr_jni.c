@@ -1727,7 +1727,7 @@ JNIEXPORT jint JNI_FN(unseal)(JNIEnv *env, jclass cls, jobject ws, jlong now, jb
   mrtr_unseal_reason reason = MRTR_UNSEAL_MALFORMED;
   st = (jint)mrtr_unseal((const mrtr_sealer *)ws_object(env, ws), (uint64_t)now, mbytes_of(&t),
                          (const uint8_t *)bb, principal == NULL ? NULL : &pb, (uint8_t *)sc.ptr,
-                         (size_t)sc.len, &state, &reason);
+                         (size_t)sc.len, &state, &reason, NULL);
   jlong v[3] = {0, 0, 0};
   if (st == MRTR_OK && view_in(&sc, state.ptr, state.len, &v[0], &v[1]) != 0) {
     st = MRTR_ERR_INTERNAL;

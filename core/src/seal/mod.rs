@@ -9,9 +9,27 @@
 //! # Token format
 //!
 //! ```text
-//! token = "m1." || base64url_nopad( kid[4] || nonce[24] || ciphertext || tag[16] )
-//! AEAD  = XChaCha20-Poly1305, associated data = "m1." || kid || audience
+//! token = "m2." || base64url_nopad( kid[4] || nonce[24] || ciphertext || tag[16] )
+//! AEAD  = XChaCha20-Poly1305, associated data = "m2." || kid || audience
+//! nonce = HMAC-SHA-256( K_siv, "mrtr requestState v2 siv\0" || caller_nonce[24]
+//!                              || len(AD) as u16 LE || AD || plaintext )[0..24]
 //! ```
+//!
+//! The nonce in the token is *synthetic* (the SIV construction): derived
+//! inside the library from a key of its own and from everything sealed, the
+//! caller's nonce included. Two seals share a nonce only when they seal the
+//! same claims with the same caller nonce, and then they are the same token,
+//! so a repeated caller nonce (a device without a random source that counts
+//! from zero after every reboot, a buggy RNG, a caller that passes a
+//! constant) never reuses a (key, nonce) pair for two different plaintexts:
+//! it reveals at most that two identical seals are identical. The caller's
+//! nonce still matters for one thing: two seals of the *same* state for the
+//! same request in the same second give the same token unless the caller's
+//! nonces differ, so a counter (or random bytes) keeps the tokens, and the
+//! [`Unsealed::token_id`] a replay cache keys on, distinct.
+//!
+//! Tokens of the first format (`"m1."`, caller nonce used as given) are
+//! refused as [`UnsealError::Malformed`]: they lived at most one TTL.
 //!
 //! The plaintext is a postcard-encoded claims record:
 //!
@@ -32,9 +50,17 @@
 //!
 //! # Keys
 //!
-//! Each input key (at least [`MIN_KEY_BYTES`]) is turned into the AEAD key
-//! `SHA-256("mrtr requestState v1\0" || key)`; its key id is the first four
-//! bytes of `SHA-256("mrtr kid v1\0" || derived key)`. `keys[0]` seals; every
+//! Each input key must be at least [`MIN_KEY_BYTES`] of secret bytes from a
+//! CSPRNG or a KDF; a key whose bytes are all equal (all zero, an erased
+//! flash page of `0xff`) is refused as [`KeyError::WeakKey`]. Three keys are
+//! derived from it with HMAC-SHA-256 under distinct labels: the AEAD key
+//! `K_enc = HMAC(key, "mrtr requestState v2 enc")`, the nonce key
+//! `K_siv = HMAC(key, "mrtr requestState v2 siv")` and the key id, the first
+//! four bytes of `HMAC(key, "mrtr requestState v2 kid")`.
+//! Derived keys are zeroized when the [`Sealer`] is dropped, as are the
+//! AEAD and hash states the operations build; [`scrub_stack`] overwrites what
+//! the operations leave in dead stack memory (the C ABI calls it after every
+//! sealing operation). `keys[0]` seals; every
 //! key unseals, chosen by the token's key id, so a token under an unknown key
 //! is rejected before any AEAD work and no key is ever tried in turn.
 //! Rotation without dropping in-flight tokens is three roll-outs:
@@ -43,8 +69,28 @@
 //! # Sans-IO
 //!
 //! Nothing here reads a clock or draws randomness: the caller passes `now`
-//! (unix seconds) and 24 nonce bytes, which must come from a CSPRNG (random
-//! 24-byte nonces make a repeat under one key negligible).
+//! (unix seconds, at most [`MAX_UNIX_TIME`]) and 24 caller-nonce bytes. The
+//! caller nonce need not be secret nor random: 24 random bytes, or a counter
+//! that only has to differ between seals of the same state for the same
+//! request within one second (see above), are both safe.
+//!
+//! # Time
+//!
+//! [`SealConfig::ttl_seconds`] is 1 to [`MAX_TTL_SECONDS`] and
+//! [`SealConfig::clock_skew_seconds`] at most [`MAX_CLOCK_SKEW_SECONDS`]
+//! ([`KeyError::TtlOutOfRange`], [`KeyError::SkewOutOfRange`]); `now` past
+//! [`MAX_UNIX_TIME`] (the end of year 9999) is refused by both operations,
+//! so no expiry arithmetic saturates into "never expires".
+//!
+//! # Replay
+//!
+//! A token is valid for any number of presentations until it expires. A
+//! server that wants one-shot tokens keeps a replay cache keyed by
+//! [`Unsealed::token_id`] until [`Unsealed::expires_at`] (after that the
+//! token is refused as expired anyway). The id is computed from the decoded
+//! token, so re-spelling the JSON string (`\u006d2.` for `m2.`) does not
+//! change it. A server that wants a token usable for one round only can also
+//! put a round number into its state and check it.
 //!
 //! # Errors on the wire
 //!
@@ -65,8 +111,10 @@ pub use canon::{
 
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize, Serializer};
 use sha2::{Digest, Sha256};
+use zeroize::Zeroize;
 
 /// Most keys a [`Sealer`] holds.
 pub const MAX_KEYS: usize = 8;
@@ -78,17 +126,44 @@ pub const MAX_AUDIENCE_BYTES: usize = 256;
 pub const DEFAULT_TTL_SECONDS: u64 = 600;
 /// Default allowance for clocks that disagree between instances: 60 seconds.
 pub const DEFAULT_CLOCK_SKEW_SECONDS: u64 = 60;
-/// Default largest token, in bytes of token text: 4 KiB.
-pub const DEFAULT_MAX_TOKEN_BYTES: usize = 4096;
+/// Default largest token, in bytes of token text: 4,094, so that the token
+/// with its two quotes fits the client's default `requestState` bound of
+/// 4 KiB (`client::DEFAULT_MAX_STATE_BYTES`).
+pub const DEFAULT_MAX_TOKEN_BYTES: usize = 4094;
+/// Longest token lifetime a [`SealConfig`] accepts: one day. Every round
+/// re-seals, so this bounds the think time of one round.
+pub const MAX_TTL_SECONDS: u64 = 86_400;
+/// Largest clock skew allowance a [`SealConfig`] accepts: five minutes.
+pub const MAX_CLOCK_SKEW_SECONDS: u64 = 300;
+/// Latest `now` either operation accepts: 9999-12-31T23:59:59Z in unix
+/// seconds. Later clocks are refused, never saturated.
+pub const MAX_UNIX_TIME: u64 = 253_402_300_799;
 /// The token's text prefix, which also names the format version.
-pub const TOKEN_PREFIX: &[u8] = b"m1.";
+pub const TOKEN_PREFIX: &[u8] = b"m2.";
 /// Size of the nonce the caller supplies for each seal.
 pub const NONCE_BYTES: usize = 24;
+/// Size of [`Unsealed::token_id`]: the key id and the first 12 bytes of the
+/// token's synthetic nonce.
+pub const TOKEN_ID_BYTES: usize = 16;
+/// Bytes of stack [`scrub_stack`] overwrites: 8 KiB on 64-bit targets, 4 KiB
+/// on smaller ones (above the deepest sealing operation in a release
+/// build), 32 KiB in builds with debug assertions (unoptimised frames).
+pub const SCRUB_STACK_BYTES: usize = if cfg!(debug_assertions) {
+    32 * 1024
+} else if usize::BITS >= 64 {
+    8 * 1024
+} else {
+    4 * 1024
+};
 
 /// Domain label of the AEAD key derivation.
-const KEY_LABEL: &[u8] = b"mrtr requestState v1\0";
+const ENC_LABEL: &[u8] = b"mrtr requestState v2 enc";
+/// Domain label of the nonce key derivation.
+const SIV_KEY_LABEL: &[u8] = b"mrtr requestState v2 siv";
 /// Domain label of the key id derivation.
-const KID_LABEL: &[u8] = b"mrtr kid v1\0";
+const KID_LABEL: &[u8] = b"mrtr requestState v2 kid";
+/// Domain label that starts the input of the synthetic nonce.
+const SIV_LABEL: &[u8] = b"mrtr requestState v2 siv\0";
 /// The claims format version.
 const CLAIMS_VERSION: u8 = 1;
 
@@ -162,11 +237,11 @@ pub const fn unseal_scratch_len(token_len: usize) -> usize {
 pub struct SealConfig {
     /// Lifetime of a token in seconds: `exp = now + ttl_seconds`. Every round
     /// re-seals, so this bounds think time per round, not the whole flow.
-    /// Default [`DEFAULT_TTL_SECONDS`].
+    /// 1 to [`MAX_TTL_SECONDS`]; default [`DEFAULT_TTL_SECONDS`].
     pub ttl_seconds: u64,
     /// Allowance for clock disagreement between the sealing and the
-    /// unsealing instance, applied to both expiry and issue time. Default
-    /// [`DEFAULT_CLOCK_SKEW_SECONDS`].
+    /// unsealing instance, applied to both expiry and issue time. At most
+    /// [`MAX_CLOCK_SKEW_SECONDS`]; default [`DEFAULT_CLOCK_SKEW_SECONDS`].
     pub clock_skew_seconds: u64,
     /// Largest token in bytes of text, on both sides: sealing a state that
     /// would exceed it fails, and a longer token is rejected before it is
@@ -202,6 +277,12 @@ pub enum KeyError {
         /// Its length in bytes.
         len: usize,
     },
+    /// A key's bytes are all equal (all zero, or an erased flash page): not
+    /// a secret, whatever its length.
+    WeakKey {
+        /// Position of the key in the list.
+        index: usize,
+    },
     /// Two keys have the same key id (most likely the same key twice), so a
     /// token could not name which one sealed it.
     DuplicateKeyId {
@@ -223,6 +304,16 @@ pub enum KeyError {
         /// The smallest workable limit, [`sealed_len`]`(0)`.
         needed: usize,
     },
+    /// [`SealConfig::ttl_seconds`] is 0 or above [`MAX_TTL_SECONDS`].
+    TtlOutOfRange {
+        /// The configured lifetime.
+        ttl_seconds: u64,
+    },
+    /// [`SealConfig::clock_skew_seconds`] is above [`MAX_CLOCK_SKEW_SECONDS`].
+    SkewOutOfRange {
+        /// The configured allowance.
+        clock_skew_seconds: u64,
+    },
 }
 
 impl KeyError {
@@ -232,10 +323,13 @@ impl KeyError {
             KeyError::NoKeys => "no keys given",
             KeyError::TooManyKeys { .. } => "more keys than MAX_KEYS",
             KeyError::KeyTooShort { .. } => "key shorter than MIN_KEY_BYTES",
+            KeyError::WeakKey { .. } => "key bytes all equal",
             KeyError::DuplicateKeyId { .. } => "two keys share a key id",
             KeyError::EmptyAudience => "audience is empty",
             KeyError::AudienceTooLong { .. } => "audience longer than MAX_AUDIENCE_BYTES",
             KeyError::MaxTokenTooSmall { .. } => "max_token_bytes cannot hold an empty token",
+            KeyError::TtlOutOfRange { .. } => "ttl_seconds out of range",
+            KeyError::SkewOutOfRange { .. } => "clock_skew_seconds out of range",
         }
     }
 }
@@ -251,6 +345,16 @@ impl core::fmt::Display for KeyError {
             }
             KeyError::KeyTooShort { index, len } => {
                 write!(f, ": key {index} has {len} bytes, at least {MIN_KEY_BYTES}")
+            }
+            KeyError::WeakKey { index } => write!(f, ": key {index}"),
+            KeyError::TtlOutOfRange { ttl_seconds } => {
+                write!(f, ": {ttl_seconds}, must be 1 to {MAX_TTL_SECONDS}")
+            }
+            KeyError::SkewOutOfRange { clock_skew_seconds } => {
+                write!(
+                    f,
+                    ": {clock_skew_seconds}, at most {MAX_CLOCK_SKEW_SECONDS}"
+                )
             }
             KeyError::DuplicateKeyId { index, earlier } => {
                 write!(f, ": key {index} and key {earlier}")
@@ -282,6 +386,9 @@ pub enum SealError {
         /// Exact length of the token.
         needed: usize,
     },
+    /// `now` is past [`MAX_UNIX_TIME`]: a broken clock, refused rather than
+    /// sealed with an expiry that never comes.
+    ClockOutOfRange,
 }
 
 impl SealError {
@@ -290,6 +397,7 @@ impl SealError {
         match self {
             SealError::TooLarge { .. } => "state too large for the maximum token size",
             SealError::BufferTooSmall { .. } => "output buffer too small for the token",
+            SealError::ClockOutOfRange => "now is past MAX_UNIX_TIME",
         }
     }
 }
@@ -303,6 +411,7 @@ impl core::fmt::Display for SealError {
             SealError::BufferTooSmall { needed } => {
                 write!(f, "{}: needs {needed} bytes", self.reason())
             }
+            SealError::ClockOutOfRange => f.write_str(self.reason()),
         }
     }
 }
@@ -344,6 +453,9 @@ pub enum UnsealError {
         /// Scratch bytes needed.
         needed: usize,
     },
+    /// `now` is past [`MAX_UNIX_TIME`]: the server's clock is broken, and
+    /// no expiry can be judged with it.
+    ClockOutOfRange,
 }
 
 impl UnsealError {
@@ -365,6 +477,7 @@ impl UnsealError {
             UnsealError::WrongRequest => "token bound to another request",
             UnsealError::WrongPrincipal => "token bound to another principal",
             UnsealError::BufferTooSmall { .. } => "scratch buffer too small",
+            UnsealError::ClockOutOfRange => "now is past MAX_UNIX_TIME",
         }
     }
 }
@@ -377,13 +490,37 @@ impl core::fmt::Display for UnsealError {
 
 impl core::error::Error for UnsealError {}
 
-/// One derived key of the ring.
+/// One key of the ring, derived; zeroized on drop.
 #[derive(Clone)]
 struct RingKey {
     kid: [u8; KID_BYTES],
-    key: [u8; 32],
+    /// `K_enc`, the XChaCha20-Poly1305 key.
+    enc: [u8; 32],
+    /// `K_siv`, the key of the synthetic nonce.
+    siv: [u8; 32],
 }
 
+impl Drop for RingKey {
+    fn drop(&mut self) {
+        self.enc.zeroize();
+        self.siv.zeroize();
+    }
+}
+
+/// What [`Sealer::unseal`] returns for a token that passed every check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unsealed<'o> {
+    /// The application state the token carries (in the caller's scratch).
+    pub state: &'o [u8],
+    /// A stable identifier of this token: its key id and the first 12 bytes
+    /// of its synthetic nonce, taken from the decoded token (so escaping the
+    /// JSON string differently does not change it). Distinct seals get
+    /// distinct ids; key a replay cache on it.
+    pub token_id: [u8; TOKEN_ID_BYTES],
+    /// The last unix second at which the token is accepted (its expiry plus
+    /// the clock skew allowance): a replay cache can forget the id after it.
+    pub expires_at: u64,
+}
 /// A key ring plus audience and limits: seals and unseals `requestState`.
 ///
 /// Holds everything by value (no borrows, no heap), so it can live anywhere,
@@ -417,6 +554,30 @@ impl core::fmt::Debug for Sealer {
             .field("config", &self.config)
             .finish_non_exhaustive()
     }
+}
+
+/// HMAC-SHA-256 of the concatenated `parts` under `key`.
+fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+    // HMAC takes keys of any length: this cannot fail.
+    let Ok(mut mac) = <Hmac<Sha256> as KeyInit>::new_from_slice(key) else {
+        return [0; 32];
+    };
+    for p in parts {
+        mac.update(p);
+    }
+    mac.finalize().into_bytes().into()
+}
+
+/// Overwrites [`SCRUB_STACK_BYTES`] of the stack below the caller's frame
+/// with zeros (volatile writes the compiler keeps), so that key schedules,
+/// subkeys and plaintext copies the sealing operations left in dead stack
+/// memory are gone. The C ABI calls it after every sealing operation; a Rust
+/// server that cares calls it after [`Sealer::seal`] / [`Sealer::unseal`].
+#[inline(never)]
+pub fn scrub_stack() {
+    let mut area = [0u8; SCRUB_STACK_BYTES];
+    area.zeroize();
+    core::hint::black_box(&area);
 }
 
 fn sha256(parts: &[&[u8]]) -> [u8; 32] {
@@ -455,8 +616,10 @@ struct Claims<'a> {
 
 impl Sealer {
     /// Builds a sealer. `keys[0]` seals; every key unseals. Each key must be
-    /// at least [`MIN_KEY_BYTES`] of secret, high-entropy bytes; at most
-    /// [`MAX_KEYS`]. `audience` (1 to [`MAX_AUDIENCE_BYTES`] bytes) names the
+    /// at least [`MIN_KEY_BYTES`] of secret bytes from a CSPRNG or a KDF
+    /// (keys of all-equal bytes are refused); at most [`MAX_KEYS`]. The
+    /// configuration is checked against [`MAX_TTL_SECONDS`] and
+    /// [`MAX_CLOCK_SKEW_SECONDS`]. `audience` (1 to [`MAX_AUDIENCE_BYTES`] bytes) names the
     /// service, so a token minted by another service that shares a key is
     /// still refused.
     pub fn new(keys: &[&[u8]], audience: &[u8], config: SealConfig) -> Result<Sealer, KeyError> {
@@ -478,6 +641,16 @@ impl Sealer {
         if config.max_token_bytes < min_token {
             return Err(KeyError::MaxTokenTooSmall { needed: min_token });
         }
+        if config.ttl_seconds == 0 || config.ttl_seconds > MAX_TTL_SECONDS {
+            return Err(KeyError::TtlOutOfRange {
+                ttl_seconds: config.ttl_seconds,
+            });
+        }
+        if config.clock_skew_seconds > MAX_CLOCK_SKEW_SECONDS {
+            return Err(KeyError::SkewOutOfRange {
+                clock_skew_seconds: config.clock_skew_seconds,
+            });
+        }
         let mut ring = heapless::Vec::<RingKey, MAX_KEYS>::new();
         for (index, input) in keys.iter().enumerate() {
             if input.len() < MIN_KEY_BYTES {
@@ -486,13 +659,20 @@ impl Sealer {
                     len: input.len(),
                 });
             }
-            let key = sha256(&[KEY_LABEL, input]);
-            let id = sha256(&[KID_LABEL, &key]);
+            if input.iter().all(|b| Some(b) == input.first()) {
+                return Err(KeyError::WeakKey { index });
+            }
+            let id = hmac_sha256(input, &[KID_LABEL]);
             let kid = [id[0], id[1], id[2], id[3]];
             if let Some(earlier) = ring.iter().position(|k| k.kid == kid) {
                 return Err(KeyError::DuplicateKeyId { index, earlier });
             }
-            if ring.push(RingKey { kid, key }).is_err() {
+            let key = RingKey {
+                kid,
+                enc: hmac_sha256(input, &[ENC_LABEL]),
+                siv: hmac_sha256(input, &[SIV_KEY_LABEL]),
+            };
+            if ring.push(key).is_err() {
                 return Err(KeyError::TooManyKeys { count: keys.len() });
             }
         }
@@ -540,7 +720,7 @@ impl Sealer {
         self.max_state_len
     }
 
-    /// `"m1." || kid || audience`, on the stack.
+    /// `"m2." || kid || audience`, on the stack.
     fn associated_data(&self, kid: &[u8; KID_BYTES]) -> ([u8; AD_MAX_BYTES], usize) {
         let mut ad = self.associated_data;
         if let Some(slot) = ad.get_mut(TOKEN_PREFIX.len()..TOKEN_PREFIX.len() + KID_BYTES) {
@@ -553,11 +733,15 @@ impl Sealer {
     /// length, which is always [`token_len`]`(state.len(), principal.is_some())`
     /// and at most [`sealed_len`]`(state.len())`.
     ///
-    /// `now` is the current unix time in seconds; `nonce` must be 24 fresh
-    /// bytes from a CSPRNG. `binding` is the [`binding_digest`] of the request
-    /// being answered; `principal` identifies the authenticated caller (for
-    /// example issuer, client and subject of a validated access token), or
-    /// `None` when there is none. Nothing is written on error.
+    /// `now` is the current unix time in seconds (at most [`MAX_UNIX_TIME`]).
+    /// `nonce` is the caller's nonce: 24 random bytes or a counter; a repeated
+    /// one is harmless (the nonce the token uses is derived from it, the key
+    /// and everything sealed; see the module documentation), it only makes
+    /// two seals of the same claims the same token. `binding` is the
+    /// [`binding_digest`] of the request being answered; `principal`
+    /// identifies the authenticated caller (for example issuer, client and
+    /// subject of a validated access token), or `None` when there is none.
+    /// Nothing is written on error.
     pub fn seal(
         &self,
         now: u64,
@@ -567,6 +751,9 @@ impl Sealer {
         state: &[u8],
         out: &mut [u8],
     ) -> Result<usize, SealError> {
+        if now > MAX_UNIX_TIME {
+            return Err(SealError::ClockOutOfRange);
+        }
         let bound = principal.is_some();
         let total = token_len(state.len(), bound);
         if total > self.config.max_token_bytes {
@@ -585,6 +772,7 @@ impl Sealer {
         let claims = Claims {
             version: CLAIMS_VERSION,
             iat: now,
+            // Both bounded (MAX_UNIX_TIME, MAX_TTL_SECONDS): no overflow.
             exp: now.saturating_add(self.config.ttl_seconds),
             audience: self.audience_digest,
             binding: *binding,
@@ -615,18 +803,17 @@ impl Sealer {
             return Err(SealError::BufferTooSmall { needed: total });
         };
         kid_out.copy_from_slice(&key.kid);
-        nonce_out.copy_from_slice(nonce);
         if postcard::to_slice(&claims, plaintext).is_err() {
             // Unreachable: the slice is exactly the claims' encoded length.
             return Err(SealError::BufferTooSmall { needed: total });
         }
         let (ad, ad_len) = self.associated_data(&key.kid);
-        let cipher = XChaCha20Poly1305::new(&key.key.into());
-        let Ok(tag) = cipher.encrypt_inout_detached(
-            &XNonce::from(*nonce),
-            ad.get(..ad_len).unwrap_or(&[]),
-            plaintext.into(),
-        ) else {
+        let ad = ad.get(..ad_len).unwrap_or(&[]);
+        let synthetic = synthetic_nonce(&key.siv, nonce, ad, plaintext);
+        nonce_out.copy_from_slice(&synthetic);
+        let cipher = XChaCha20Poly1305::new(&key.enc.into());
+        let Ok(tag) = cipher.encrypt_inout_detached(&XNonce::from(synthetic), ad, plaintext.into())
+        else {
             // Unreachable: XChaCha20 rejects only messages of 256 GiB and more.
             return Err(SealError::TooLarge {
                 needed: total,
@@ -651,14 +838,19 @@ impl Sealer {
 
     /// Checks a token and returns the application state it carries, decoded
     /// and decrypted in `scratch` (at least [`unseal_scratch_len`]`(token.len())`
-    /// bytes; `max_token_bytes` always suffices).
+    /// bytes; `max_token_bytes` always suffices), with the token's
+    /// [`Unsealed::token_id`] and [`Unsealed::expires_at`] for a replay cache.
     ///
     /// `now`, `binding` and `principal` are those of the request that echoed
-    /// the token. The checks run in this order, each failing with its own
-    /// [`UnsealError`]: size (before any decoding), prefix, strict base64url,
-    /// length, key id, authentication, claims decoding and version, audience,
-    /// expiry (`now > exp + skew`), issue time (`iat > now + skew`), request
-    /// binding, principal.
+    /// the token; `token` is the decoded JSON string (escapes resolved, as
+    /// the server request parser hands it out). The checks run in this
+    /// order, each failing with its own [`UnsealError`]: clock range, size
+    /// (before any decoding), prefix, strict base64url, length, key id,
+    /// authentication, claims decoding and version, audience, expiry
+    /// (`now > exp + skew`), issue time (`iat > now + skew`), request binding,
+    /// principal. On every refusal the bytes written to `scratch` are
+    /// zeroed, so a token refused after decryption leaves no plaintext
+    /// behind.
     pub fn unseal<'o>(
         &self,
         now: u64,
@@ -666,7 +858,43 @@ impl Sealer {
         binding: &[u8; 32],
         principal: Option<&[u8]>,
         scratch: &'o mut [u8],
-    ) -> Result<&'o [u8], UnsealError> {
+    ) -> Result<Unsealed<'o>, UnsealError> {
+        let mut written = 0usize;
+        match self.unseal_in(now, token, binding, principal, scratch, &mut written) {
+            Ok(found) => {
+                let scratch: &'o [u8] = scratch;
+                let state = scratch
+                    .get(found.state_start..found.state_end)
+                    .unwrap_or(&[]);
+                Ok(Unsealed {
+                    state,
+                    token_id: found.token_id,
+                    expires_at: found.expires_at,
+                })
+            }
+            Err(e) => {
+                if let Some(used) = scratch.get_mut(..written) {
+                    used.zeroize();
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Sealer::unseal`] without the wipe: `written` is how many scratch
+    /// bytes were written (to zero on a refusal).
+    fn unseal_in(
+        &self,
+        now: u64,
+        token: &[u8],
+        binding: &[u8; 32],
+        principal: Option<&[u8]>,
+        scratch: &mut [u8],
+        written: &mut usize,
+    ) -> Result<Found, UnsealError> {
+        if now > MAX_UNIX_TIME {
+            return Err(UnsealError::ClockOutOfRange);
+        }
         if token.len() > self.config.max_token_bytes {
             return Err(UnsealError::TooLarge);
         }
@@ -677,6 +905,8 @@ impl Sealer {
         if scratch.len() < bin_len {
             return Err(UnsealError::BufferTooSmall { needed: bin_len });
         }
+        // The decoder may write before it finds a bad character.
+        *written = bin_len;
         if base64::decode(body, scratch) != Some(bin_len) {
             return Err(UnsealError::Malformed);
         }
@@ -694,6 +924,10 @@ impl Sealer {
             .split_at_checked(KID_BYTES)
             .ok_or(UnsealError::Malformed)?;
         let kid: [u8; KID_BYTES] = kid.try_into().map_err(|_| UnsealError::Malformed)?;
+        let mut token_id = [0u8; TOKEN_ID_BYTES];
+        for (dst, src) in token_id.iter_mut().zip(kid.iter().chain(nonce)) {
+            *dst = *src;
+        }
         let key = self
             .keys
             .iter()
@@ -702,7 +936,7 @@ impl Sealer {
         let nonce = XNonce::try_from(nonce).map_err(|_| UnsealError::Malformed)?;
         let tag = Tag::try_from(&*tag).map_err(|_| UnsealError::Malformed)?;
         let (ad, ad_len) = self.associated_data(&kid);
-        XChaCha20Poly1305::new(&key.key.into())
+        XChaCha20Poly1305::new(&key.enc.into())
             .decrypt_inout_detached(
                 &nonce,
                 ad.get(..ad_len).unwrap_or(&[]),
@@ -711,26 +945,35 @@ impl Sealer {
             )
             .map_err(|_| UnsealError::Tampered)?;
 
-        let scratch: &'o [u8] = scratch;
+        let plain_end = bin_len.saturating_sub(TAG_BYTES);
         let plaintext = scratch
-            .get(HEADER_BYTES..bin_len.saturating_sub(TAG_BYTES))
+            .get(HEADER_BYTES..plain_end)
             .ok_or(UnsealError::Malformed)?;
         // Only a holder of the key can produce these bytes, so a claims record
         // that does not decode comes from another format version.
         if plaintext.first() != Some(&CLAIMS_VERSION) {
             return Err(UnsealError::Malformed);
         }
-        let (claims, trailing) = postcard::take_from_bytes::<Claims<'o>>(plaintext)
+        let (claims, trailing) = postcard::take_from_bytes::<Claims<'_>>(plaintext)
             .map_err(|_| UnsealError::Malformed)?;
         if !trailing.is_empty() {
+            return Err(UnsealError::Malformed);
+        }
+        // A lifetime no sealer of this format makes.
+        if claims.exp < claims.iat || claims.exp - claims.iat > MAX_TTL_SECONDS {
             return Err(UnsealError::Malformed);
         }
         if !digests_equal(&claims.audience, &self.audience_digest) {
             return Err(UnsealError::WrongAudience);
         }
-        if now > claims.exp.saturating_add(self.config.clock_skew_seconds) {
+        let expires_at = claims
+            .exp
+            .checked_add(self.config.clock_skew_seconds)
+            .ok_or(UnsealError::Malformed)?;
+        if now > expires_at {
             return Err(UnsealError::Expired);
         }
+        // now <= MAX_UNIX_TIME and skew <= MAX_CLOCK_SKEW_SECONDS.
         if claims.iat > now.saturating_add(self.config.clock_skew_seconds) {
             return Err(UnsealError::NotYetValid);
         }
@@ -745,8 +988,45 @@ impl Sealer {
         if !principal_matches {
             return Err(UnsealError::WrongPrincipal);
         }
-        Ok(claims.state)
+        // The state is the tail of the plaintext (postcard writes it last).
+        let state_end = plain_end;
+        let state_start = state_end
+            .checked_sub(claims.state.len())
+            .ok_or(UnsealError::Malformed)?;
+        Ok(Found {
+            state_start,
+            state_end,
+            token_id,
+            expires_at,
+        })
     }
+}
+
+/// Where an accepted token's state lies in the scratch, and its replay data.
+struct Found {
+    state_start: usize,
+    state_end: usize,
+    token_id: [u8; TOKEN_ID_BYTES],
+    expires_at: u64,
+}
+
+/// The nonce a token uses: HMAC-SHA-256 under `K_siv` of the label, the
+/// caller's nonce, the associated data (length-prefixed) and the plaintext,
+/// cut to 24 bytes.
+fn synthetic_nonce(
+    siv_key: &[u8; 32],
+    caller_nonce: &[u8; NONCE_BYTES],
+    ad: &[u8],
+    plaintext: &[u8],
+) -> [u8; NONCE_BYTES] {
+    // AD is at most AD_MAX_BYTES (263), well within a u16.
+    let ad_len = u16::try_from(ad.len()).unwrap_or(u16::MAX).to_le_bytes();
+    let mac = hmac_sha256(siv_key, &[SIV_LABEL, caller_nonce, &ad_len, ad, plaintext]);
+    let mut out = [0u8; NONCE_BYTES];
+    for (dst, src) in out.iter_mut().zip(mac.iter()) {
+        *dst = *src;
+    }
+    out
 }
 
 /// The largest state whose token fits in `max_token_bytes`.

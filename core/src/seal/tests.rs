@@ -68,7 +68,7 @@ fn unseal_with(
 ) -> Result<Vec<u8>, UnsealError> {
     let mut scratch = vec![0u8; unseal_scratch_len(token.len())];
     s.unseal(now, token, binding, principal, &mut scratch)
-        .map(<[u8]>::to_vec)
+        .map(|u| u.state.to_vec())
 }
 
 fn unseal(s: &Sealer, token: &[u8]) -> Result<Vec<u8>, UnsealError> {
@@ -84,7 +84,7 @@ fn round_trip_returns_the_state_for_0_64_256_1024_bytes() {
     for len in [0, 64, 256, 1024] {
         let st = state(len);
         let token = seal(&s, &st);
-        assert!(token.starts_with(b"m1."));
+        assert!(token.starts_with(b"m2."));
         assert!(token[3..]
             .iter()
             .all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_'));
@@ -226,7 +226,7 @@ fn forge(s: &Sealer, plaintext: &[u8]) -> Vec<u8> {
     bin.extend_from_slice(&nonce(9));
     let mut body = plaintext.to_vec();
     let (ad, ad_len) = s.associated_data(&key.kid);
-    let tag = XChaCha20Poly1305::new(&key.key.into())
+    let tag = XChaCha20Poly1305::new(&key.enc.into())
         .encrypt_inout_detached(
             &XNonce::from(nonce(9)),
             &ad[..ad_len],
@@ -235,7 +235,7 @@ fn forge(s: &Sealer, plaintext: &[u8]) -> Vec<u8> {
         .unwrap();
     bin.extend_from_slice(&body);
     bin.extend_from_slice(&tag);
-    let mut token = b"m1.".to_vec();
+    let mut token = b"m2.".to_vec();
     let mut text = vec![0u8; base64::encoded_len(bin.len())];
     base64::encode(&bin, &mut text).unwrap();
     token.extend_from_slice(&text);
@@ -381,9 +381,348 @@ fn ttl_and_skew_follow_the_config() {
         unseal_with(&s, NOW - 1, &token, &b, None),
         Err(UnsealError::NotYetValid)
     );
-    // Near the end of time nothing overflows.
-    let late = seal_with(&s, u64::MAX - 1, &b, None, b"st");
-    assert!(unseal_with(&s, u64::MAX, &late, &b, None).is_ok());
+    // Up to the end of year 9999 nothing overflows; past it the clock is
+    // refused (it used to saturate into a token that never expires).
+    let late = seal_with(&s, MAX_UNIX_TIME, &b, None, b"st");
+    assert_eq!(
+        unseal_with(&s, MAX_UNIX_TIME, &late, &b, None),
+        Ok(b"st".to_vec())
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Issue 16: bounded time, nonce misuse, wiping, weak keys, replay ids
+
+#[test]
+fn a_clock_past_year_9999_is_refused_by_seal_and_unseal() {
+    let s = sealer(&[NEW]);
+    let b = call_binding();
+    let mut out = vec![0u8; sealed_len(2)];
+    for now in [MAX_UNIX_TIME + 1, u64::MAX - 1, u64::MAX] {
+        assert_eq!(
+            s.seal(now, &nonce(1), &b, None, b"st", &mut out),
+            Err(SealError::ClockOutOfRange)
+        );
+    }
+    assert!(out.iter().all(|&x| x == 0), "nothing written");
+    let token = seal(&s, b"st");
+    for now in [MAX_UNIX_TIME + 1, u64::MAX] {
+        assert_eq!(
+            unseal_with(&s, now, &token, &b, None),
+            Err(UnsealError::ClockOutOfRange)
+        );
+    }
+}
+
+#[test]
+fn ttl_and_skew_out_of_range_are_refused_at_construction() {
+    let cfg = SealConfig::default();
+    for ttl in [0, MAX_TTL_SECONDS + 1, u64::MAX] {
+        let c = SealConfig {
+            ttl_seconds: ttl,
+            ..cfg
+        };
+        assert_eq!(
+            Sealer::new(&[NEW], AUDIENCE, c).unwrap_err(),
+            KeyError::TtlOutOfRange { ttl_seconds: ttl }
+        );
+    }
+    for skew in [MAX_CLOCK_SKEW_SECONDS + 1, u64::MAX] {
+        let c = SealConfig {
+            clock_skew_seconds: skew,
+            ..cfg
+        };
+        assert_eq!(
+            Sealer::new(&[NEW], AUDIENCE, c).unwrap_err(),
+            KeyError::SkewOutOfRange {
+                clock_skew_seconds: skew
+            }
+        );
+    }
+    let widest = SealConfig {
+        ttl_seconds: MAX_TTL_SECONDS,
+        clock_skew_seconds: MAX_CLOCK_SKEW_SECONDS,
+        ..cfg
+    };
+    let s = Sealer::new(&[NEW], AUDIENCE, widest).unwrap();
+    let b = call_binding();
+    let token = seal(&s, b"st");
+    let last = NOW + MAX_TTL_SECONDS + MAX_CLOCK_SKEW_SECONDS;
+    assert!(unseal_with(&s, last, &token, &b, None).is_ok());
+    assert_eq!(
+        unseal_with(&s, last + 1, &token, &b, None),
+        Err(UnsealError::Expired)
+    );
+    // A zero skew is allowed.
+    let c = SealConfig {
+        clock_skew_seconds: 0,
+        ..cfg
+    };
+    assert!(Sealer::new(&[NEW], AUDIENCE, c).is_ok());
+}
+
+#[test]
+fn a_claims_record_with_a_lifetime_no_sealer_makes_is_malformed() {
+    let s = sealer(&[NEW]);
+    let st = b"st";
+    // exp before iat, and a lifetime past MAX_TTL_SECONDS (a forged
+    // "never expires"): only a key holder can make them, none does.
+    for (iat, exp) in [
+        (NOW, NOW - 1),
+        (NOW, NOW + MAX_TTL_SECONDS + 1),
+        (NOW, u64::MAX),
+    ] {
+        let mut c = claims_for(&s, st);
+        c.iat = iat;
+        c.exp = exp;
+        assert_eq!(
+            unseal(&s, &forge(&s, &encode_claims(&c))),
+            Err(UnsealError::Malformed)
+        );
+    }
+    let c = claims_for(&s, st);
+    assert_eq!(unseal(&s, &forge(&s, &encode_claims(&c))), Ok(st.to_vec()));
+}
+
+/// XChaCha20-Poly1305 with a repeated (key, nonce) gives away the keystream
+/// and the Poly1305 key. With the caller's nonce used as given, two tokens
+/// for the same request and a repeated caller nonce had the same nonce and
+/// `c1 ^ c2 == p1 ^ p2`; now each has its own synthetic nonce.
+#[test]
+fn a_repeated_caller_nonce_gives_distinct_nonces_for_distinct_seals() {
+    let s = sealer(&[NEW]);
+    let b = call_binding();
+    let (p1, p2) = (br#"{"amount":1}"#, br#"{"amount":9}"#);
+    let mut t1 = vec![0u8; sealed_len(p1.len())];
+    let mut t2 = vec![0u8; sealed_len(p2.len())];
+    let n1 = s.seal(NOW, &[0u8; 24], &b, None, p1, &mut t1).unwrap();
+    let n2 = s.seal(NOW, &[0u8; 24], &b, None, p2, &mut t2).unwrap();
+    let (bin1, bin2) = (decode_token(&t1[..n1]), decode_token(&t2[..n2]));
+    assert_eq!(bin1.len(), bin2.len());
+    let (nonce1, nonce2) = (&bin1[4..28], &bin2[4..28]);
+    assert_ne!(nonce1, nonce2, "distinct plaintexts, distinct nonces");
+    assert_ne!(
+        nonce1,
+        &[0u8; 24][..],
+        "the caller's nonce is not used as given"
+    );
+    // The ciphertexts are not one keystream XORed with two plaintexts.
+    let xor_c: Vec<u8> = bin1[28..bin1.len() - 16]
+        .iter()
+        .zip(&bin2[28..bin2.len() - 16])
+        .map(|(a, b)| a ^ b)
+        .collect();
+    let claims = |st: &[u8]| {
+        let mut c = claims_for(&s, st);
+        c.iat = NOW;
+        c.exp = NOW + DEFAULT_TTL_SECONDS;
+        c.binding = b;
+        encode_claims(&c)
+    };
+    let xor_p: Vec<u8> = claims(p1)
+        .iter()
+        .zip(&claims(p2))
+        .map(|(a, b)| a ^ b)
+        .collect();
+    assert_ne!(xor_c, xor_p);
+    // Each token verifies for what it sealed, and splicing one's ciphertext
+    // under the other's nonce and tag fails.
+    assert_eq!(unseal(&s, &t1[..n1]), Ok(p1.to_vec()));
+    assert_eq!(unseal(&s, &t2[..n2]), Ok(p2.to_vec()));
+    let mut spliced = bin1.clone();
+    spliced[28..bin1.len() - 16].copy_from_slice(&bin2[28..bin2.len() - 16]);
+    assert_eq!(
+        unseal(&s, &token_from_binary(&spliced)),
+        Err(UnsealError::Tampered)
+    );
+    // The same claims with the same caller nonce: the same token.
+    let n3 = s.seal(NOW, &[0u8; 24], &b, None, p1, &mut t2).unwrap();
+    assert_eq!(&t2[..n3], &t1[..n1]);
+}
+
+#[test]
+fn the_synthetic_nonce_depends_on_every_sealed_input() {
+    let s = sealer(&[NEW]);
+    let b = call_binding();
+    let other_b = bind("tools/call", "get_weather", Some(r#"{"city":"Rome"}"#));
+    let nonce_of = |s: &Sealer, now: u64, caller: u8, b: &[u8; 32], p: Option<&[u8]>, st: &[u8]| {
+        let mut out = vec![0u8; sealed_len(st.len())];
+        let n = s.seal(now, &nonce(caller), b, p, st, &mut out).unwrap();
+        decode_token(&out[..n])[4..28].to_vec()
+    };
+    let base = nonce_of(&s, NOW, 1, &b, None, b"st");
+    assert_eq!(base, nonce_of(&s, NOW, 1, &b, None, b"st"));
+    let other_audience = Sealer::new(&[NEW], b"another", SealConfig::default()).unwrap();
+    let other_key = sealer(&[OLD]);
+    for variant in [
+        nonce_of(&s, NOW + 1, 1, &b, None, b"st"),
+        nonce_of(&s, NOW, 2, &b, None, b"st"),
+        nonce_of(&s, NOW, 1, &other_b, None, b"st"),
+        nonce_of(&s, NOW, 1, &b, Some(PRINCIPAL), b"st"),
+        nonce_of(&s, NOW, 1, &b, None, b"sT"),
+        nonce_of(&other_audience, NOW, 1, &b, None, b"st"),
+        nonce_of(&other_key, NOW, 1, &b, None, b"st"),
+    ] {
+        assert_ne!(variant, base);
+    }
+}
+
+/// The derivation, pinned: a change of labels or construction is a new
+/// token format and must change [`TOKEN_PREFIX`]. The C test
+/// `tests/c/test_seal_wipe.c` scans memory for these same bytes.
+#[test]
+fn derived_keys_and_the_first_subkey_of_the_wipe_vector_are_pinned() {
+    let key: Vec<u8> = (0..32u8)
+        .map(|i| i.wrapping_mul(7).wrapping_add(1))
+        .collect();
+    let s = Sealer::new(&[&key], b"wipe-test", SealConfig::default()).unwrap();
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let k = &s.keys[0];
+    let mut out = vec![0u8; sealed_len(5)];
+    let n = s
+        .seal(
+            1_780_000_000,
+            &[0x5a; 24],
+            &[0x11; 32],
+            None,
+            b"hello",
+            &mut out,
+        )
+        .unwrap();
+    let bin = decode_token(&out[..n]);
+    let subkey = chacha20::hchacha::<chacha20::R20>(
+        &k.enc.into(),
+        &<[u8; 16]>::try_from(&bin[4..20]).unwrap().into(),
+    );
+    let got = [hex(&k.kid), hex(&k.enc), hex(&k.siv), hex(&subkey)];
+    println!("{got:?}");
+    assert_eq!(
+        got,
+        [
+            "d3d3f839".to_string(),
+            "a580692c95fcc1e1b8a76fbcf3b86fc277677f4e8f11329b99a96d845d237cb6".to_string(),
+            "825389c87d2fd5d872f61754a49711835123f6c85bdb0095c8d872ae969a2733".to_string(),
+            "589af7d5f822f677656caaddb45e6c97752b76dec1f419a05bf7f26a3b6636a6".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn a_refusal_after_decryption_leaves_no_plaintext_in_the_scratch() {
+    let s = sealer(&[NEW]);
+    let b = call_binding();
+    let secret = b"the first answer: launch code 0000";
+    let token = seal_with(&s, NOW, &b, Some(PRINCIPAL), secret);
+    let other_b = bind("tools/call", "delete_everything", None);
+    type Case<'a> = (u64, &'a [u8; 32], Option<&'a [u8]>, UnsealError);
+    let cases: [Case<'_>; 4] = [
+        (NOW + 10_000, &b, Some(PRINCIPAL), UnsealError::Expired),
+        (NOW - 1_000, &b, Some(PRINCIPAL), UnsealError::NotYetValid),
+        (NOW, &other_b, Some(PRINCIPAL), UnsealError::WrongRequest),
+        (NOW, &b, Some(b"sub=mallory"), UnsealError::WrongPrincipal),
+    ];
+    for (now, binding, principal, expected) in cases {
+        let mut scratch = vec![0xeeu8; unseal_scratch_len(token.len()) + 8];
+        let used = unseal_scratch_len(token.len());
+        assert_eq!(
+            s.unseal(now, &token, binding, principal, &mut scratch),
+            Err(expected)
+        );
+        assert!(
+            scratch[..used].iter().all(|&x| x == 0),
+            "{expected:?}: wiped"
+        );
+        assert!(
+            scratch[used..].iter().all(|&x| x == 0xee),
+            "beyond: untouched"
+        );
+    }
+    // Malformed base64 and a tampered token: what was decoded is gone too.
+    let mut bad = token.clone();
+    let last = bad.len() - 1;
+    bad[last] = b'*';
+    let mut tampered = token.clone();
+    tampered[40] = if tampered[40] == b'A' { b'B' } else { b'A' };
+    for t in [bad, tampered] {
+        let mut scratch = vec![0xeeu8; unseal_scratch_len(t.len())];
+        assert!(s
+            .unseal(NOW, &t, &b, Some(PRINCIPAL), &mut scratch)
+            .is_err());
+        assert!(scratch.iter().all(|&x| x == 0));
+    }
+    // Accepted: the state is there.
+    let mut scratch = vec![0u8; unseal_scratch_len(token.len())];
+    let u = s
+        .unseal(NOW, &token, &b, Some(PRINCIPAL), &mut scratch)
+        .unwrap();
+    assert_eq!(u.state, secret);
+}
+
+#[test]
+fn keys_of_all_equal_bytes_are_weak() {
+    let cfg = SealConfig::default();
+    for bad in [[0u8; 32], [0xff; 32], [7u8; 32]] {
+        assert_eq!(
+            Sealer::new(&[&bad], AUDIENCE, cfg).unwrap_err(),
+            KeyError::WeakKey { index: 0 }
+        );
+        assert_eq!(
+            Sealer::new(&[NEW, &bad[..], &[9u8; 64][..]], AUDIENCE, cfg).unwrap_err(),
+            KeyError::WeakKey { index: 1 }
+        );
+    }
+    let mut almost = [0u8; 32];
+    almost[31] = 1;
+    assert!(Sealer::new(&[&almost], AUDIENCE, cfg).is_ok());
+    assert_eq!(
+        KeyError::WeakKey { index: 1 }.to_string(),
+        "key bytes all equal: key 1"
+    );
+}
+
+#[test]
+fn unseal_returns_a_token_id_stable_across_json_escapes_and_the_expiry() {
+    let s = sealer(&[NEW]);
+    let b = call_binding();
+    let t1 = seal(&s, b"st");
+    let mut scratch = vec![0u8; 4096];
+    let u = s.unseal(NOW + 5, &t1, &b, None, &mut scratch).unwrap();
+    let bin = decode_token(&t1);
+    assert_eq!(&u.token_id[..4], &bin[..4]);
+    assert_eq!(&u.token_id[4..], &bin[4..16]);
+    assert_eq!(
+        u.expires_at,
+        NOW + DEFAULT_TTL_SECONDS + DEFAULT_CLOCK_SKEW_SECONDS
+    );
+    let id = u.token_id;
+    // The same token again (a replay) has the same id; another seal does not.
+    let again = s.unseal(NOW + 6, &t1, &b, None, &mut scratch).unwrap();
+    assert_eq!(again.token_id, id);
+    let mut out = vec![0u8; sealed_len(2)];
+    let n = s.seal(NOW, &nonce(8), &b, None, b"st", &mut out).unwrap();
+    let other = s.unseal(NOW, &out[..n], &b, None, &mut scratch).unwrap();
+    assert_ne!(other.token_id, id);
+    // A server reads the token from JSON: re-escaping one character gives
+    // the same decoded token, so the same id.
+    let mut json = br#"{"requestState":"\u006d"#.to_vec();
+    json.extend_from_slice(&t1[1..]);
+    json.extend_from_slice(br#""}"#);
+    let v = json::parse(&json).unwrap();
+    let text = v
+        .as_object()
+        .unwrap()
+        .get_unique("requestState")
+        .unwrap()
+        .unwrap()
+        .as_str()
+        .unwrap();
+    let mut decoded = vec![0u8; text.raw_inner().len()];
+    let decoded = text.unescape_into(&mut decoded).unwrap();
+    assert_ne!(text.raw_inner(), &t1[..]);
+    let replay = s
+        .unseal(NOW, decoded.as_bytes(), &b, None, &mut scratch)
+        .unwrap();
+    assert_eq!(replay.token_id, id);
 }
 
 // ---------------------------------------------------------------------------
@@ -646,7 +985,7 @@ fn a_token_under_an_unknown_key_is_unknown_key_without_trial_decryption() {
 fn token_from_binary(bin: &[u8]) -> Vec<u8> {
     let mut text = vec![0u8; base64::encoded_len(bin.len())];
     base64::encode(bin, &mut text).unwrap();
-    let mut t = b"m1.".to_vec();
+    let mut t = b"m2.".to_vec();
     t.extend_from_slice(&text);
     t
 }
@@ -665,7 +1004,9 @@ fn key_ring_construction_errors_are_precise() {
         Sealer::new(&[], AUDIENCE, cfg).unwrap_err(),
         KeyError::NoKeys
     );
-    let many: Vec<Vec<u8>> = (0..9u8).map(|i| vec![i; 32]).collect();
+    let many: Vec<Vec<u8>> = (0..9u8)
+        .map(|i| (0..32u8).map(|j| i ^ j).collect())
+        .collect();
     let many: Vec<&[u8]> = many.iter().map(Vec::as_slice).collect();
     assert!(Sealer::new(&many[..8], AUDIENCE, cfg).is_ok());
     assert_eq!(
@@ -676,7 +1017,8 @@ fn key_ring_construction_errors_are_precise() {
         Sealer::new(&[NEW, &[1u8; 31]], AUDIENCE, cfg).unwrap_err(),
         KeyError::KeyTooShort { index: 1, len: 31 }
     );
-    assert!(Sealer::new(&[&[1u8; 64]], AUDIENCE, cfg).is_ok());
+    let long: Vec<u8> = (0..64u8).collect();
+    assert!(Sealer::new(&[&long], AUDIENCE, cfg).is_ok());
     assert_eq!(
         Sealer::new(&[NEW, OLD, NEW], AUDIENCE, cfg).unwrap_err(),
         KeyError::DuplicateKeyId {
@@ -746,7 +1088,8 @@ fn the_debug_form_shows_key_ids_but_no_key_material() {
     let s = sealer(&[NEW]);
     let text = format!("{s:?}");
     assert!(text.contains("key_ids"));
-    assert!(!text.contains(&format!("{:?}", s.keys[0].key)));
+    assert!(!text.contains(&format!("{:?}", s.keys[0].enc)));
+    assert!(!text.contains(&format!("{:?}", s.keys[0].siv)));
 }
 
 // ---------------------------------------------------------------------------
@@ -905,7 +1248,7 @@ fn a_wrong_prefix_or_impossible_length_is_malformed() {
     let s = sealer(&[NEW]);
     let token = seal(&s, b"st");
     let mut t = token.clone();
-    t[1] = b'2';
+    t[1] = b'1';
     assert_eq!(unseal(&s, &t), Err(UnsealError::Malformed));
     assert_eq!(unseal(&s, &token[3..]), Err(UnsealError::Malformed));
     assert_eq!(unseal(&s, b""), Err(UnsealError::Malformed));
@@ -1017,7 +1360,7 @@ proptest! {
         let s = sealer(&[NEW, OLD]);
         let mut scratch = vec![0u8; 4096];
         prop_assert!(s.unseal(NOW, &bytes, &call_binding(), None, &mut scratch).is_err());
-        let mut prefixed = b"m1.".to_vec();
+        let mut prefixed = b"m2.".to_vec();
         prefixed.extend_from_slice(&bytes);
         prop_assert!(s.unseal(NOW, &prefixed, &call_binding(), None, &mut scratch).is_err());
     }

@@ -11,12 +11,16 @@ pub const DEFAULT_NAME: &str = "mrtr-demo-server";
 /// The usage text of `--help`.
 pub const USAGE: &str = "\
 usage: mrtr-demo-server [--http ADDR] [--audience NAME] [--log] [--workers N]
+                       [--replay-cache N]
 
   (no --http)      serve newline-delimited JSON-RPC on stdin/stdout
   --http ADDR      serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8080), POST /mcp
   --audience NAME  server name and requestState audience (default mrtr-demo-server)
   --log            one readable line per request on stderr
   --workers N      HTTP worker threads (default 4, at most 64)
+  --replay-cache N one-shot requestState: refuse a token seen before, keeping
+                   up to N live token ids (1 to 1000000; when full of live
+                   ids, new tokens are refused: fail closed)
 
 environment:
   MRTR_KEYS        requestState keys, hex, comma separated, each >= 32 bytes;
@@ -41,7 +45,14 @@ pub struct Options {
     pub workers: usize,
     /// `--help` was given.
     pub help: bool,
+    /// `--replay-cache N`: refuse a `requestState` token presented twice,
+    /// remembering up to N live tokens; `None`: tokens may be replayed
+    /// within their lifetime.
+    pub replay_cache: Option<usize>,
 }
+
+/// Most entries `--replay-cache` accepts.
+pub const MAX_REPLAY_CACHE: usize = 1_000_000;
 
 /// A startup error: the process prints it and exits with status 2.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,6 +78,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, Co
         log: false,
         workers: DEFAULT_WORKERS,
         help: false,
+        replay_cache: None,
     };
     let mut it = args.into_iter();
     while let Some(arg) = it.next() {
@@ -94,6 +106,13 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, Co
                 match v.parse::<usize>() {
                     Ok(n) if (1..=MAX_WORKERS).contains(&n) => opts.workers = n,
                     _ => return err(format!("--workers: 1 to {MAX_WORKERS}")),
+                }
+            }
+            "--replay-cache" => {
+                let v = value("--replay-cache")?;
+                match v.parse::<usize>() {
+                    Ok(n) if (1..=MAX_REPLAY_CACHE).contains(&n) => opts.replay_cache = Some(n),
+                    _ => return err(format!("--replay-cache: 1 to {MAX_REPLAY_CACHE}")),
                 }
             }
             "--log" => opts.log = true,
@@ -195,5 +214,19 @@ mod tests {
             parse_args(["--bogus".to_string()]).unwrap_err().0,
             "unknown argument \"--bogus\" (see --help)"
         );
+    }
+    #[test]
+    fn replay_cache_takes_1_to_a_million() {
+        let parse = |v: &str| parse_args(["--replay-cache", v].map(String::from));
+        assert_eq!(parse("1").unwrap().replay_cache, Some(1));
+        assert_eq!(parse("1000000").unwrap().replay_cache, Some(1_000_000));
+        assert_eq!(parse_args(Vec::<String>::new()).unwrap().replay_cache, None);
+        for bad in ["0", "1000001", "-1", "x", "18446744073709551616"] {
+            assert_eq!(
+                parse(bad).unwrap_err().0,
+                "--replay-cache: 1 to 1000000",
+                "{bad}"
+            );
+        }
     }
 }

@@ -23,4 +23,4 @@ pub mod state;
 pub mod stdio;
 pub mod tasks;
 
-pub use server::{Caller, Demo, Reply};
+pub use server::{Caller, Demo, ReplayCache, ReplayRefusal, Reply};

@@ -51,6 +51,10 @@ fn run() -> Result<(), String> {
         opts.log,
     )
     .map_err(|e| format!("MRTR_KEYS: {e}"))?;
+    let demo = match opts.replay_cache {
+        Some(n) => demo.with_replay_cache(n),
+        None => demo,
+    };
     let key_ids: Vec<String> = demo_key_ids(&keys);
     if opts.log {
         eprintln!("{}: key ids {}", opts.audience, key_ids.join(","));

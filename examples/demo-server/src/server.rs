@@ -7,7 +7,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use mrtr_core::json::{JsonStr, Value};
-use mrtr_core::seal::{sealed_len, unseal_scratch_len, SealConfig, Sealer, NONCE_BYTES};
+use mrtr_core::seal::{
+    sealed_len, unseal_scratch_len, SealConfig, Sealer, NONCE_BYTES, TOKEN_ID_BYTES,
+};
 use mrtr_core::server::{
     write_answer_error, write_complete, write_internal_error, write_invalid_params,
     write_invalid_request_state, write_method_not_found, write_missing_capability, AnswerError,
@@ -40,6 +42,66 @@ pub struct Demo {
     pub(crate) tasks: Mutex<TaskStore>,
     log: bool,
     limits: WireLimits,
+    /// `--replay-cache`: ids of tokens already accepted.
+    replay: Option<Mutex<ReplayCache>>,
+}
+
+/// Ids of accepted `requestState` tokens until they expire (one-shot
+/// tokens). Bounded: when every slot holds a live id, a new token is
+/// refused rather than an old id forgotten, so a replay never slips through.
+#[derive(Debug)]
+pub struct ReplayCache {
+    /// (token id, last second the token is valid).
+    seen: Vec<([u8; TOKEN_ID_BYTES], u64)>,
+    capacity: usize,
+}
+
+/// Why [`ReplayCache::admit`] refused a token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplayRefusal {
+    /// The token was accepted before.
+    Replayed,
+    /// Every slot holds a live id.
+    Full,
+}
+
+impl ReplayCache {
+    /// An empty cache of `capacity` ids (at least 1).
+    pub fn new(capacity: usize) -> ReplayCache {
+        ReplayCache {
+            seen: Vec::with_capacity(capacity.min(4096)),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// Records `id` (valid until `expires_at`) at time `now`; refuses an id
+    /// already recorded.
+    pub fn admit(
+        &mut self,
+        id: [u8; TOKEN_ID_BYTES],
+        expires_at: u64,
+        now: u64,
+    ) -> Result<(), ReplayRefusal> {
+        self.seen.retain(|&(_, until)| until >= now);
+        if self.seen.iter().any(|(seen, _)| *seen == id) {
+            return Err(ReplayRefusal::Replayed);
+        }
+        if self.seen.len() >= self.capacity {
+            return Err(ReplayRefusal::Full);
+        }
+        self.seen.push((id, expires_at));
+        Ok(())
+    }
+
+    /// How many live ids it holds (after the last [`ReplayCache::admit`]).
+    pub fn len(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// Whether it holds no id.
+    pub fn is_empty(&self) -> bool {
+        self.seen.is_empty()
+    }
 }
 
 /// Who is calling, as far as the transport knows.
@@ -328,7 +390,16 @@ impl Demo {
             tasks: Mutex::new(TaskStore::default()),
             log,
             limits: WireLimits::default(),
+            replay: None,
         })
+    }
+
+    /// Makes every `requestState` token one-shot: a token accepted once is
+    /// refused afterwards (the frozen invalid-state error), however its JSON
+    /// string is escaped. Keeps up to `capacity` live ids.
+    pub fn with_replay_cache(mut self, capacity: usize) -> Demo {
+        self.replay = Some(Mutex::new(ReplayCache::new(capacity)));
+        self
     }
 
     /// The server name.
@@ -481,17 +552,31 @@ impl Demo {
         let binding =
             state::binding(req).map_err(|e| format!("arguments have no canonical form: {e}"))?;
         let mut scratch = vec![0u8; unseal_scratch_len(token.len())];
-        let plaintext = self
+        let now = self.now();
+        let opened = self
             .sealer
             .unseal(
-                self.now(),
+                now,
                 token.as_bytes(),
                 &binding,
                 caller.principal.as_ref().map(|p| &p[..]),
                 &mut scratch,
             )
             .map_err(|e| e.reason().to_string())?;
-        Ok(Some(AppState::new(plaintext.to_vec())))
+        if let Some(cache) = &self.replay {
+            // The id comes from the decoded token: `\u006d2.` for `m2.` is
+            // the same token, the same id.
+            let mut cache = cache
+                .lock()
+                .map_err(|_| "replay cache poisoned".to_string())?;
+            cache
+                .admit(opened.token_id, opened.expires_at, now)
+                .map_err(|r| match r {
+                    ReplayRefusal::Replayed => "token replayed".to_string(),
+                    ReplayRefusal::Full => "replay cache full of live tokens".to_string(),
+                })?;
+        }
+        Ok(Some(AppState::new(opened.state.to_vec())))
     }
 
     /// Seals `plaintext` for this request and caller.

@@ -19,7 +19,7 @@ fn start() -> (Child, String, BufReader<ChildStderr>) {
         .args(["--http", "127.0.0.1:0"])
         .env(
             "MRTR_KEYS",
-            "0707070707070707070707070707070707070707070707070707070707070707",
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
         )
         .stdin(Stdio::null())
         .stdout(Stdio::null())

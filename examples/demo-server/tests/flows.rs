@@ -577,7 +577,7 @@ fn every_request_state_failure_is_the_one_frozen_error() {
     // Another key ring (another deployment) cannot open it.
     let sibling = mrtr_demo_server::Demo::new(
         NAME,
-        &[vec![9u8; 32]],
+        &[b"another deployment: another key!".to_vec()],
         Box::new(|| NOW),
         Box::new(|b: &mut [u8]| b.fill(1)),
         false,
@@ -671,4 +671,83 @@ fn hostile_state_and_arguments() {
         text(&h.send(dup)),
         r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"arguments have no canonical form: arguments contain a duplicate object key"}}"#
     );
+}
+
+/// `--replay-cache`: a token is accepted once; the same token again, even
+/// with its JSON string re-escaped (`\u006d2.` for `m2.`), is the frozen
+/// invalid-state error. Without the cache the replay is accepted.
+#[test]
+fn a_replay_cache_refuses_a_token_presented_twice_however_it_is_escaped() {
+    let caps = all_caps();
+    let state = token(
+        "tools/call",
+        "update_work_item",
+        Some(&wi_args()),
+        r#"{"t":"update_work_item","resolution":"Duplicate"}"#,
+    );
+    assert!(state.starts_with("m2."), "{state}");
+    let retry = |id: i64, escaped: bool| {
+        let text = String::from_utf8(tool_call(
+            id,
+            "update_work_item",
+            &wi_args(),
+            json!({
+                "inputResponses": {"duplicate_of": accept(json!({"duplicateOfId": 4301}))},
+                "requestState": state,
+            }),
+            &caps,
+        ))
+        .unwrap();
+        if escaped {
+            let quoted = format!("\"{state}\"");
+            assert!(text.contains(&quoted));
+            text.replace(&quoted, &format!("\"\\u006d{}\"", &state[1..]))
+                .into_bytes()
+        } else {
+            text.into_bytes()
+        }
+    };
+    let done = "Bug #4522 resolved as Duplicate of Bug #4301. State set to Resolved and duplicate link created.";
+
+    // Control: without the cache a token may be replayed in its lifetime.
+    let h = harness();
+    assert_eq!(result_text(&h.send(&retry(1, false))), done);
+    assert_eq!(result_text(&h.send(&retry(2, true))), done);
+    assert_eq!(result_text(&h.send(&retry(3, false))), done);
+
+    // With it: once, then refused, escaped or not.
+    let h = harness();
+    let h = Harness {
+        demo: h.demo.with_replay_cache(2),
+        clock: h.clock,
+    };
+    assert_eq!(result_text(&h.send(&retry(1, false))), done);
+    assert_eq!(text(&h.send(&retry(2, true))), invalid_state(2));
+    assert_eq!(text(&h.send(&retry(3, false))), invalid_state(3));
+    // The escaped spelling first: the plain one is then the replay.
+    let h = harness();
+    let h = Harness {
+        demo: h.demo.with_replay_cache(2),
+        clock: h.clock,
+    };
+    assert_eq!(result_text(&h.send(&retry(4, true))), done);
+    assert_eq!(text(&h.send(&retry(5, false))), invalid_state(5));
+}
+
+#[test]
+fn the_replay_cache_forgets_expired_ids_and_fails_closed_when_full() {
+    use mrtr_demo_server::{ReplayCache, ReplayRefusal};
+    let mut c = ReplayCache::new(2);
+    assert_eq!(c.admit([1; 16], 100, 10), Ok(()));
+    assert_eq!(c.admit([1; 16], 100, 11), Err(ReplayRefusal::Replayed));
+    assert_eq!(c.admit([2; 16], 50, 12), Ok(()));
+    // Full of live ids: a new token is refused, not an old id forgotten.
+    assert_eq!(c.admit([3; 16], 100, 13), Err(ReplayRefusal::Full));
+    assert_eq!(c.admit([1; 16], 100, 14), Err(ReplayRefusal::Replayed));
+    // Id 2 lived until 50: at 51 it is gone, and there is room again.
+    assert_eq!(c.admit([3; 16], 100, 51), Ok(()));
+    assert_eq!(c.len(), 2);
+    // At 101 everything has expired (the token itself would be refused).
+    assert_eq!(c.admit([1; 16], 200, 101), Ok(()));
+    assert_eq!(c.len(), 1);
 }

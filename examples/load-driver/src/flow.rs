@@ -94,11 +94,11 @@ enum Outcome {
     Other(String),
 }
 
-/// The key id part of an `m1.` token: base64url of kid[4] leads the body,
+/// The key id part of an `m2.` token: base64url of kid[4] leads the body,
 /// and its first 5 characters encode 30 bits of the kid only.
 fn kid_of(state: Option<&[u8]>) -> Option<String> {
     let s = std::str::from_utf8(state?).ok()?.trim_matches('"');
-    let body = s.strip_prefix("m1.")?;
+    let body = s.strip_prefix("m2.")?;
     body.get(..5).map(str::to_string)
 }
 
@@ -315,9 +315,9 @@ mod tests {
 
     #[test]
     fn kid_prefix_of_a_sealed_token() {
-        assert_eq!(kid_of(Some(b"\"m1.AbCdEfGhIj\"")).as_deref(), Some("AbCdE"));
+        assert_eq!(kid_of(Some(b"\"m2.AbCdEfGhIj\"")).as_deref(), Some("AbCdE"));
         assert_eq!(kid_of(Some(b"\"opaque\"")), None);
-        assert_eq!(kid_of(Some(b"\"m1.abc\"")), None);
+        assert_eq!(kid_of(Some(b"\"m2.abc\"")), None);
         assert_eq!(kid_of(None), None);
     }
 }

@@ -12,6 +12,7 @@ public enum UnsealReason: Int32, Sendable, CaseIterable {
     case wrongAudience = 7
     case wrongRequest = 8
     case wrongPrincipal = 9
+    case clockOutOfRange = 10
 
     /// The library's short description (`"token expired"`, ...).
     public var description: String { String(cString: mrtr_unseal_reason_str(rawValue)) }
@@ -22,10 +23,10 @@ public enum UnsealReason: Int32, Sendable, CaseIterable {
 /// lifetime and optionally a principal. The key material lives in memory this object owns;
 /// `close()` (or `deinit`) wipes and frees it; use after `close()` throws `MrtrCallClosed`.
 ///
-/// `keys`: 1 to 8 secrets of at least 32 random bytes; `keys[0]` seals, every key unseals
+/// `keys`: 1 to 8 secrets of at least 32 random bytes (not all one byte value); `keys[0]` seals, every key unseals
 /// (rotate with `[OLD, NEW]`, then `[NEW, OLD]`, then one TTL later `[NEW]`). `audience`
-/// names the service. `ttlSeconds` 0: 600 s. `skewSeconds`: clock disagreement allowed.
-/// `maxTokenBytes` 0: 4 KiB.
+/// names the service. `ttlSeconds` 0: 600 s, at most 86,400. `skewSeconds`: clock disagreement allowed, at most 300.
+/// `maxTokenBytes` 0: 4,094 bytes (with its quotes a token then fits a default call's 4 KiB `requestState` bound).
 public final class MrtrSealer: @unchecked Sendable {
     private var ws: UnsafeMutableRawPointer?
     private let size: Int
@@ -34,7 +35,7 @@ public final class MrtrSealer: @unchecked Sendable {
 
     public init(keys: [[UInt8]], audience: String, ttlSeconds: UInt64 = 0, skewSeconds: UInt64 = 60, maxTokenBytes: Int = 0) throws {
         size = mrtr_sealer_size()
-        maxToken = maxTokenBytes == 0 ? 4096 : maxTokenBytes
+        maxToken = maxTokenBytes == 0 ? 4094 : maxTokenBytes
         let w = allocWorkspace(size)
         // Every key's bytes in one buffer, so the mrtr_bytes views stay valid during init.
         var storage: [UInt8] = [0]
@@ -97,7 +98,7 @@ public final class MrtrSealer: @unchecked Sendable {
 
     /// Seals `state` into a token (ASCII) to send as `requestState`. `nowSeconds`: unix time;
     /// `binding`: `bindingDigest` of the request being answered; `principal`: the
-    /// authenticated caller, or nil; `nonce`: 24 fresh random bytes.
+    /// authenticated caller, or nil; `nonce`: 24 random bytes or a counter (a repeat is safe: the token's nonce is derived from it, the key and everything sealed).
     public func seal(nowSeconds: UInt64, binding: [UInt8], state: [UInt8], principal: [UInt8]? = nil, nonce: [UInt8] = MrtrSealer.freshNonce()) throws -> [UInt8] {
         try locked { h in
             guard nonce.count == 24, binding.count == 32 else {
@@ -129,7 +130,7 @@ public final class MrtrSealer: @unchecked Sendable {
                 token.withUnsafeBufferPointer { t in
                     scratch.withUnsafeMutableBufferPointer { sc in
                         mrtr_unseal(h, nowSeconds, mrtr_bytes(ptr: t.baseAddress, len: t.count), binding, p,
-                                    sc.baseAddress, sc.count, &state, &reason)
+                                    sc.baseAddress, sc.count, &state, &reason, nil)
                     }
                 }
             }

@@ -53,5 +53,11 @@ final class ServerTests: XCTestCase {
         expectError(.keyError) { try MrtrSealer(keys: [[UInt8](repeating: 1, count: 31)], audience: "svc") }
         expectError(.keyError) { try MrtrSealer(keys: [], audience: "svc") }
         expectError(.invalidArgument) { try MrtrSealer(keys: [keyA], audience: "") }
+        // Weak keys (all one byte value) and out-of-range lifetimes (issue 16).
+        expectError(.keyError) { try MrtrSealer(keys: [[UInt8](repeating: 0, count: 32)], audience: "svc") }
+        expectError(.keyError) { try MrtrSealer(keys: [keyA, [UInt8](repeating: 0xff, count: 64)], audience: "svc") }
+        expectError(.invalidArgument) { try MrtrSealer(keys: [keyA], audience: "svc", ttlSeconds: 86_401) }
+        expectError(.invalidArgument) { try MrtrSealer(keys: [keyA], audience: "svc", skewSeconds: 301) }
+        XCTAssertNoThrow(try MrtrSealer(keys: [keyA], audience: "svc", ttlSeconds: 86_400, skewSeconds: 300))
     }
 }

@@ -12,7 +12,9 @@ use mrtr_demo_server::http::{self, HttpResponse};
 use mrtr_demo_server::{Caller, Demo, Reply};
 use serde_json::{json, Value};
 
-pub const KEY: [u8; 32] = [7; 32];
+/// The harness key: fixed, so every sealed token is known (not all one byte:
+/// such keys are refused as weak).
+pub const KEY: [u8; 32] = *b"demo harness key, 32 bytes long!";
 pub const NOW: u64 = 1_800_000_000;
 pub const NAME: &str = "mrtr-demo-server";
 /// Every random byte the harness hands out.

@@ -14,6 +14,7 @@ enum class UnsealReason(val code: Int) {
     WRONG_AUDIENCE(7),
     WRONG_REQUEST(8),
     WRONG_PRINCIPAL(9),
+    CLOCK_OUT_OF_RANGE(10),
     ;
 
     /** The library's short description (`"token expired"`, ...). */
@@ -26,10 +27,11 @@ enum class UnsealReason(val code: Int) {
  * lifetime and optionally a principal. The key material lives in native memory this
  * object owns; [close] wipes and frees it (use after close throws [IllegalStateException]).
  *
- * [keys]: 1 to 8 secrets of at least 32 random bytes; `keys[0]` seals, every key unseals
- * (rotate with `[OLD, NEW]`, then `[NEW, OLD]`, then one TTL later `[NEW]`). [audience]
- * names the service. [ttlSeconds] 0: 600 s. [skewSeconds]: clock disagreement allowed.
- * [maxTokenBytes] 0: 4 KiB.
+ * [keys]: 1 to 8 secrets of at least 32 random bytes (not all one byte value); `keys[0]`
+ * seals, every key unseals (rotate with `[OLD, NEW]`, then `[NEW, OLD]`, then one TTL later
+ * `[NEW]`). [audience] names the service. [ttlSeconds] 0: 600 s, at most 86,400.
+ * [skewSeconds]: clock disagreement allowed, at most 300. [maxTokenBytes] 0: 4,094 bytes
+ * (with its quotes a token then fits a default call's 4 KiB `requestState` bound).
  */
 class MrtrSealer(
     keys: List<ByteArray>,
@@ -40,7 +42,7 @@ class MrtrSealer(
 ) : AutoCloseable {
     private var ws: ByteBuffer? = null
     /** The largest token this sealer accepts (for the unseal scratch). */
-    private val maxToken: Long = if (maxTokenBytes == 0L) 4096 else maxTokenBytes
+    private val maxToken: Long = if (maxTokenBytes == 0L) 4094 else maxTokenBytes
 
     init {
         val w = allocWorkspace(Native.sealerSize())
@@ -82,7 +84,7 @@ class MrtrSealer(
 
     /**
      * Seals [state] into a token (ASCII) to send as `requestState`. [nowSeconds]: unix
-     * time; [nonce]: 24 fresh random bytes; [binding]: [bindingDigest] of the request
+     * time; [nonce]: 24 random bytes or a counter (a repeat is safe: the token's nonce is derived from it, the key and everything sealed); [binding]: [bindingDigest] of the request
      * being answered; [principal]: the authenticated caller, or null.
      */
     @Synchronized

@@ -34,7 +34,7 @@ fun registerServerTests(t: Tests) {
         MrtrSealer(listOf(KEY_A), "svc").use { s ->
             val state = bytes("{\"step\":2,\"answers\":[\"prod\"]}")
             val token = s.seal(NOW, binding, state, nonce = nonce)
-            assertTrue(String(token, Charsets.US_ASCII).startsWith("m1."))
+            assertTrue(String(token, Charsets.US_ASCII).startsWith("m2."))
             assertEquals(MrtrSealer.tokenLength(state.size, false), token.size.toLong())
             assertContentEquals(token, s.seal(NOW, binding, state, nonce = nonce))
             assertNotEquals(token.toList(), s.seal(NOW, binding, state).toList())
@@ -73,6 +73,12 @@ fun registerServerTests(t: Tests) {
         assertEquals(Status.ERR_KEY_ERROR, assertFailsWith<MrtrSealException> { MrtrSealer(List(9) { ByteArray(32) { b -> (b + it).toByte() } }, "svc") }.status)
         assertEquals(Status.ERR_KEY_ERROR, assertFailsWith<MrtrSealException> { MrtrSealer(listOf(KEY_A, KEY_A.copyOf()), "svc") }.status)
         assertEquals(Status.ERR_INVALID_ARGUMENT, assertFailsWith<MrtrArgumentException> { MrtrSealer(listOf(KEY_A), "") }.status)
+        // Weak keys (all one byte value) and out-of-range lifetimes (issue 16).
+        assertEquals(Status.ERR_KEY_ERROR, assertFailsWith<MrtrSealException> { MrtrSealer(listOf(ByteArray(32)), "svc") }.status)
+        assertEquals(Status.ERR_KEY_ERROR, assertFailsWith<MrtrSealException> { MrtrSealer(listOf(KEY_A, ByteArray(64) { -1 }), "svc") }.status)
+        assertEquals(Status.ERR_INVALID_ARGUMENT, assertFailsWith<MrtrArgumentException> { MrtrSealer(listOf(KEY_A), "svc", ttlSeconds = 86_401) }.status)
+        assertEquals(Status.ERR_INVALID_ARGUMENT, assertFailsWith<MrtrArgumentException> { MrtrSealer(listOf(KEY_A), "svc", skewSeconds = 301) }.status)
+        MrtrSealer(listOf(KEY_A), "svc", ttlSeconds = 86_400, skewSeconds = 300).close()
         val s = MrtrSealer(listOf(KEY_A), "svc")
         val binding = ByteArray(32)
         assertFailsWith<MrtrArgumentException> { s.seal(NOW, ByteArray(31), bytes("x")) }
