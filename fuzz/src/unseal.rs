@@ -19,10 +19,18 @@
 //! request, principal, audience or ring, it fails with the precise error.
 //! Then the mutations are applied to the token text: any token that differs
 //! from the genuine one by a single byte must be refused.
+//!
+//! Nonce misuse (issue 16): a second state (the first with its last byte
+//! changed, or one byte longer) is sealed with the *same* caller nonce. The
+//! two tokens must carry different nonces, each must unseal to its own
+//! state, and a token made of one's nonce and the other's ciphertext and
+//! tag (or its ciphertext with the other's tag) must be refused: a
+//! repeated caller nonce reveals nothing that forges. A `now` past
+//! `MAX_UNIX_TIME` must be refused by both operations.
 
 use mrtr_core::seal::{
     binding_digest, sealed_len, token_len, unseal_scratch_len, SealConfig, SealError, Sealer,
-    UnsealError, NONCE_BYTES,
+    UnsealError, MAX_UNIX_TIME, NONCE_BYTES,
 };
 
 const KEYS: [&[u8]; 3] = [
@@ -62,7 +70,7 @@ fn unseal(
 ) -> Result<Vec<u8>, UnsealError> {
     let mut scratch = vec![0u8; unseal_scratch_len(token.len())];
     s.unseal(now, token, binding, principal, &mut scratch)
-        .map(<[u8]>::to_vec)
+        .map(|u| u.state.to_vec())
 }
 
 fn u64_le(bytes: &[u8]) -> u64 {
@@ -104,7 +112,8 @@ fn arbitrary(data: &[u8]) {
 
 fn genuine(data: &[u8]) {
     let sel = data.get(1).copied().unwrap_or(0);
-    let now = u64_le(data.get(2..10).unwrap_or(&[]));
+    let raw_now = u64_le(data.get(2..10).unwrap_or(&[]));
+    let now = raw_now % (MAX_UNIX_TIME + 1);
     let mut nonce = [0u8; NONCE_BYTES];
     for (d, s) in nonce.iter_mut().zip(data.get(10..34).unwrap_or(&[])) {
         *d = *s;
@@ -129,6 +138,12 @@ fn genuine(data: &[u8]) {
     let bind = binding(0);
 
     let mut out = vec![0u8; sealed_len(state.len())];
+    if raw_now > MAX_UNIX_TIME {
+        assert_eq!(
+            s.seal(raw_now, &nonce, &bind, principal, state, &mut out),
+            Err(SealError::ClockOutOfRange)
+        );
+    }
     let n = match s.seal(now, &nonce, &bind, principal, state, &mut out) {
         Ok(n) => n,
         Err(SealError::TooLarge { needed, max }) => panic!(
@@ -139,7 +154,7 @@ fn genuine(data: &[u8]) {
     };
     assert_eq!(n, token_len(state.len(), principal.is_some()));
     let token = &out[..n];
-    assert!(token.starts_with(b"m1."));
+    assert!(token.starts_with(b"m2."));
     assert!(token[3..]
         .iter()
         .all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_'));
@@ -171,14 +186,22 @@ fn genuine(data: &[u8]) {
     // The validity window, to the second.
     let (ttl, skew) = (config.ttl_seconds, config.clock_skew_seconds);
     if let Some(last) = now.checked_add(ttl).and_then(|e| e.checked_add(skew)) {
+        // Past the end of year 9999 the clock itself is refused.
+        let at = |t: u64| {
+            if t > MAX_UNIX_TIME {
+                Err(UnsealError::ClockOutOfRange)
+            } else {
+                Ok(())
+            }
+        };
         assert_eq!(
-            unseal(&s, last, token, &bind, principal).as_deref(),
-            Ok(state)
+            unseal(&s, last, token, &bind, principal),
+            at(last).map(|()| state.to_vec())
         );
         if let Some(late) = last.checked_add(1) {
             assert_eq!(
                 unseal(&s, late, token, &bind, principal),
-                Err(UnsealError::Expired)
+                at(late).and(Err(UnsealError::Expired))
             );
         }
     }
@@ -213,6 +236,14 @@ fn genuine(data: &[u8]) {
             Err(UnsealError::WrongPrincipal)
         );
     }
+
+    if raw_now > MAX_UNIX_TIME {
+        assert_eq!(
+            unseal(&s, raw_now, token, &bind, principal),
+            Err(UnsealError::ClockOutOfRange)
+        );
+    }
+    nonce_reuse(&s, now, &nonce, &bind, principal, state, token);
 
     // Mutations of the text: each single step must be refused unless it
     // gave the genuine token back.
@@ -281,4 +312,84 @@ fn mutate(t: &mut Vec<u8>, kind: u8, pos: usize, value: u8) {
             }
         }
     }
+}
+
+/// Seals a second, different state with the same caller nonce and checks
+/// that nothing of one token helps forge another (see the module docs).
+fn nonce_reuse(
+    s: &Sealer,
+    now: u64,
+    nonce: &[u8; NONCE_BYTES],
+    bind: &[u8; 32],
+    principal: Option<&[u8]>,
+    state: &[u8],
+    token: &[u8],
+) {
+    let mut second = state.to_vec();
+    let full = second.len() >= s.max_state_len();
+    match second.last_mut() {
+        Some(b) if full => *b ^= 0x01,
+        _ => second.push(0x5a),
+    }
+    let mut out = vec![0u8; sealed_len(second.len())];
+    let n = s
+        .seal(now, nonce, bind, principal, &second, &mut out)
+        .expect("the second state fits");
+    let token2 = &out[..n];
+    assert_eq!(
+        unseal(s, now, token2, bind, principal).as_deref(),
+        Ok(&second[..])
+    );
+    let (b1, b2) = (decode(&token[3..]), decode(&token2[3..]));
+    // kid 4, nonce 24, then ciphertext, then a 16-byte tag.
+    assert_ne!(b1[4..28], b2[4..28], "two plaintexts, one nonce");
+    // The same seal again is the same token (deterministic, no leak).
+    let mut again = vec![0u8; sealed_len(state.len())];
+    let m = s
+        .seal(now, nonce, bind, principal, state, &mut again)
+        .expect("seal");
+    assert_eq!(&again[..m], token);
+    // Splices: one token's nonce with the other's body; one's ciphertext
+    // with the other's tag (equal lengths only).
+    let mut splice = b1[..28].to_vec();
+    splice.extend_from_slice(&b2[28..]);
+    assert!(unseal(s, now, &encode(&splice), bind, principal).is_err());
+    if b1.len() == b2.len() {
+        let mut mixed = b1[..b1.len() - 16].to_vec();
+        mixed.extend_from_slice(&b2[b2.len() - 16..]);
+        assert!(unseal(s, now, &encode(&mixed), bind, principal).is_err());
+    }
+}
+
+fn sextet(c: u8) -> u32 {
+    ALPHABET.iter().position(|a| *a == c).expect("base64url") as u32
+}
+
+/// base64url without padding, decoded (the harness's own, for splicing).
+fn decode(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    for chunk in text.chunks(4) {
+        let mut acc = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            acc |= sextet(*c) << (18 - 6 * i);
+        }
+        let bytes = acc.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    out
+}
+
+/// base64url without padding, with the token prefix.
+fn encode(bin: &[u8]) -> Vec<u8> {
+    let mut out = b"m2.".to_vec();
+    for chunk in bin.chunks(3) {
+        let mut acc = 0u32;
+        for (i, b) in chunk.iter().enumerate() {
+            acc |= u32::from(*b) << (16 - 8 * i);
+        }
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[((acc >> (18 - 6 * i)) & 63) as usize]);
+        }
+    }
+    out
 }
