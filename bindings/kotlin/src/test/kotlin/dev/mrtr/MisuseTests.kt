@@ -115,7 +115,7 @@ fun registerMisuseTests(t: Tests) {
         assertEquals(null, Native.wsAlloc(-5))
         val sealerWs = allocWorkspace(Native.sealerSize())
         try {
-            assertEquals(Status.OK.code, Native.sealerInit(sealerWs, arrayOf(ByteArray(32) { 7 }), bytes("svc"), 0, 60, 0))
+            assertEquals(Status.OK.code, Native.sealerInit(sealerWs, arrayOf(ByteArray(32) { (it * 7 + 1).toByte() }), bytes("svc"), 0, 60, 0))
             assertEquals(a, Native.callWriteRequest(sealerWs, 1, ByteArray(64), written), "a sealer is not a call")
             assertEquals(a, Native.callState(sealerWs, LongArray(1)))
         } finally {
