@@ -1156,7 +1156,8 @@ typedef struct mrtr_call_config {
    */
   uint32_t flags;
   /**
-   * The first JSON-RPC id `mrtr_call_next_id` suggests (0 means 1).
+   * The first JSON-RPC id `mrtr_call_next_id` suggests (0 means 1):
+   * within +-(2^53-1), or `mrtr_call_init` refuses the config.
    */
   int64_t first_id;
   /**
@@ -1616,6 +1617,8 @@ typedef struct mrtr_run_callbacks {
                    uint64_t ms);
   /**
    * The id of the first request this run writes; 0: `mrtr_call_next_id`.
+   * Within +-(2^53-1), or the run returns `MRTR_ERR_INVALID_ARGUMENT`
+   * before sending anything.
    */
   int64_t first_id;
   /**
@@ -2090,7 +2093,8 @@ typedef struct mrtr_task_config {
    */
   uint64_t poll_ms;
   /**
-   * The first JSON-RPC id `mrtr_task_next_id` suggests (0 means 1).
+   * The first JSON-RPC id `mrtr_task_next_id` suggests (0 means 1):
+   * within +-(2^53-1), or `mrtr_task_init` refuses the config.
    */
   int64_t first_id;
   /**
@@ -2226,7 +2230,8 @@ enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
  * Returns `MRTR_OK`; `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`
  * (workspace or structs); `MRTR_ERR_WORKSPACE_TOO_SMALL` (the size needed
  * goes to `config->out_needed` when set); `MRTR_ERR_INVALID_ARGUMENT` (an
- * unknown method, capability bit or flag, bad limits, params that are not
+ * unknown method, capability bit or flag, bad limits, a `first_id` outside
+ * +-(2^53-1), params that are not
  * an object, lack `name`/`uri`, contain `inputResponses`/`requestState`,
  * have a malformed `_meta`/`task`, or any argument inside the workspace);
  * `MRTR_ERR_INVALID_UTF8` (client name/version); `MRTR_ERR_JSON` (params

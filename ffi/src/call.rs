@@ -124,7 +124,8 @@ pub struct mrtr_call_config {
     pub client_version: mrtr_str,
     /// `MRTR_CALL_*` flags.
     pub flags: u32,
-    /// The first JSON-RPC id `mrtr_call_next_id` suggests (0 means 1).
+    /// The first JSON-RPC id `mrtr_call_next_id` suggests (0 means 1):
+    /// within +-(2^53-1), or `mrtr_call_init` refuses the config.
     pub first_id: i64,
     /// The limits; NULL for the defaults.
     pub limits: *const mrtr_call_limits,
@@ -340,7 +341,8 @@ pub unsafe extern "C" fn mrtr_call_workspace_size(
 /// Returns `MRTR_OK`; `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`
 /// (workspace or structs); `MRTR_ERR_WORKSPACE_TOO_SMALL` (the size needed
 /// goes to `config->out_needed` when set); `MRTR_ERR_INVALID_ARGUMENT` (an
-/// unknown method, capability bit or flag, bad limits, params that are not
+/// unknown method, capability bit or flag, bad limits, a `first_id` outside
+/// +-(2^53-1), params that are not
 /// an object, lack `name`/`uri`, contain `inputResponses`/`requestState`,
 /// have a malformed `_meta`/`task`, or any argument inside the workspace);
 /// `MRTR_ERR_INVALID_UTF8` (client name/version); `MRTR_ERR_JSON` (params
@@ -409,6 +411,11 @@ unsafe fn init(
         0 => 1,
         id => id,
     };
+    // An id no request could carry would only fail at the first leg (and
+    // `mrtr_run` would send nothing): refuse it here.
+    if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&first_id) {
+        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+    }
     let info_spans = client_info.map_or([Span::of_one(core::ptr::null::<u8>()); 2], |i| {
         [
             Span::of(i.name.as_ptr(), i.name.len()),

@@ -5,6 +5,7 @@
 
 use core::ffi::c_void;
 
+use mrtr_core::client::call::MAX_SAFE_ID;
 use mrtr_core::client::Phase;
 use mrtr_core::wire::InputKind;
 
@@ -108,6 +109,8 @@ pub struct mrtr_run_callbacks {
     /// retried; NULL retries at once.
     pub sleep_ms: Option<unsafe extern "C" fn(user: *mut c_void, ms: u64)>,
     /// The id of the first request this run writes; 0: `mrtr_call_next_id`.
+    /// Within +-(2^53-1), or the run returns `MRTR_ERR_INVALID_ARGUMENT`
+    /// before sending anything.
     pub first_id: i64,
     /// Added to the id for each further request (> 0; 0 means 1), e.g. 2
     /// when two runs share a connection with odd and even ids.
@@ -215,6 +218,9 @@ unsafe fn run(
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
     if cb.first_id != 0 {
+        if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&cb.first_id) {
+            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+        }
         next_id = cb.first_id;
     }
     let step = match cb.id_step {

@@ -126,7 +126,8 @@ pub struct mrtr_task_config {
     pub client_version: mrtr_str,
     /// The poll hint the task was created with, ms; 0 for none.
     pub poll_ms: u64,
-    /// The first JSON-RPC id `mrtr_task_next_id` suggests (0 means 1).
+    /// The first JSON-RPC id `mrtr_task_next_id` suggests (0 means 1):
+    /// within +-(2^53-1), or `mrtr_task_init` refuses the config.
     pub first_id: i64,
     /// The limits; NULL for the defaults.
     pub limits: *const mrtr_task_limits,
@@ -356,9 +357,13 @@ unsafe fn init(
         out_task.span(),
         out_needed.as_ref().map_or(none, |o| o.span()),
     ];
+    let first_id = if cfg.first_id == 0 { 1 } else { cfg.first_id };
+    if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&first_id) {
+        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+    }
     let value = TaskValue {
         state: TaskState::default(),
-        first_id: if cfg.first_id == 0 { 1 } else { cfg.first_id },
+        first_id,
     };
     // SAFETY: caller contract; overlaps refused.
     let placed = unsafe {

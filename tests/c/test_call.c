@@ -1014,9 +1014,110 @@ static void test_client_info_choices(void) {
     free(f.ws);
 }
 
+/* ---- issue 16: restore invariants and the id range ----------------------- */
+
+/* Skips a postcard varint at `*pos`. */
+static void skip_varint(const uint8_t *b, size_t n, size_t *pos) {
+    while (*pos < n && (b[*pos] & 0x80) != 0) {
+        (*pos)++;
+    }
+    (*pos)++;
+}
+
+/* A call answering the spec's two questions with only the first answered,
+ * saved (phase ANSWERING), then the same save re-encoded as SENT with the
+ * retry id 1 in flight: a retry missing an answer. Refused, where it used
+ * to restore and `resend` wrote the incomplete retry. */
+static void test_restore_refuses_a_sent_call_with_a_partly_answered_round(void) {
+    struct fixture f;
+    mrtr_event ev;
+    size_t need = 0, n = 0, ws_len = 0, pos, i;
+    uint8_t *saved, *forged;
+    void *ws2;
+    mrtr_call *call2 = NULL;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL,
+                       "{\"name\":\"get_weather\",\"arguments\":{\"location\":\"New York\"}}",
+                       MRTR_CAP_ELICITATION_FORM | MRTR_CAP_SAMPLING, NULL),
+                 MRTR_OK);
+    free(leg(f.call, 1));
+    CHECK_STATUS(feed(f.call, SPEC_INPUT_REQUIRED, &ev, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_ACCEPT,
+                                         str_of("{\"name\":\"octocat\"}")),
+                 MRTR_OK);
+    CHECK_STATUS(mrtr_call_save(f.call, NULL, 0, &need), MRTR_ERR_BUFFER_TOO_SMALL);
+    saved = (uint8_t *)ws_new(need);
+    CHECK_STATUS(mrtr_call_save(f.call, saved, need, &n), MRTR_OK);
+    stop(&f);
+    /* magic 4, version, kind, phase (offset 6), variant, next, flags; then
+     * rounds, state_only, polls, poll_ms (varints); last_id Some(1) (01 02);
+     * in_flight None (00). */
+    CHECK(saved[6] == 3);
+    pos = 10;
+    for (i = 0; i < 4; i++) {
+        skip_varint(saved, n, &pos);
+    }
+    CHECK(pos + 3 <= n && saved[pos] == 1 && saved[pos + 1] == 2 && saved[pos + 2] == 0);
+    forged = (uint8_t *)ws_new(n + 1);
+    memcpy(forged, saved, pos + 2);
+    forged[6] = 2; /* SENT */
+    forged[pos + 2] = 1; /* in_flight = Some(1) */
+    forged[pos + 3] = 2;
+    memcpy(forged + pos + 4, saved + pos + 3, n - pos - 3);
+
+    CHECK_STATUS(mrtr_call_workspace_size(NULL, &ws_len), MRTR_OK);
+    ws2 = ws_new(ws_len);
+    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, forged, n + 1, &call2),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK(call2 == NULL);
+    /* Control: the genuine save restores, answering, one answer given. */
+    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, n, &call2), MRTR_OK);
+    CHECK(phase(call2) == MRTR_PHASE_ANSWERING);
+    free(saved);
+    free(forged);
+    free(ws2);
+}
+
+/* The first id is a JSON-safe integer, +-(2^53-1), or init refuses it; the
+ * next id past the top is LIMIT_EXCEEDED, never a wrapped or unsendable id. */
+static void test_first_id_range_and_the_last_id(void) {
+    static const int64_t MAX = INT64_C(9007199254740991);
+    mrtr_call_config cfg;
+    mrtr_str params = heap_str("{\"name\":\"t\"}");
+    size_t len = 0, n = 0;
+    void *ws;
+    mrtr_call *call = NULL;
+    int64_t id = 0;
+    uint8_t out[1024];
+    const int64_t bad[4] = {MAX + 1, -MAX - 1, INT64_MIN, INT64_MAX};
+    int k;
+    CHECK_STATUS(mrtr_call_workspace_size(NULL, &len), MRTR_OK);
+    ws = ws_new(len);
+    cfg = config_of(MRTR_METHOD_TOOLS_CALL, params, 0, NULL);
+    for (k = 0; k < 4; k++) {
+        cfg.first_id = bad[k];
+        CHECK_STATUS(mrtr_call_init(ws, len, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
+    }
+    cfg.first_id = -MAX;
+    CHECK_STATUS(mrtr_call_init(ws, len, &cfg, &call), MRTR_OK);
+    CHECK_STATUS(mrtr_call_next_id(call, &id), MRTR_OK);
+    CHECK(id == -MAX);
+    CHECK_STATUS(mrtr_call_write_request(call, id, out, sizeof out, &n), MRTR_OK);
+    cfg.first_id = MAX;
+    CHECK_STATUS(mrtr_call_init(ws, len, &cfg, &call), MRTR_OK);
+    CHECK_STATUS(mrtr_call_next_id(call, &id), MRTR_OK);
+    CHECK(id == MAX);
+    CHECK_STATUS(mrtr_call_write_request(call, id, out, sizeof out, &n), MRTR_OK);
+    /* The top id is used: there is no next one. */
+    CHECK_STATUS(mrtr_call_next_id(call, &id), MRTR_ERR_LIMIT_EXCEEDED);
+    free(ws);
+    str_free(params);
+}
+
 void suite_call(void) {
     RUN(test_work_item_takes_two_rounds_and_echoes_request_state);
     RUN(test_github_login_and_capital_of_france_in_one_round);
+    RUN(test_restore_refuses_a_sent_call_with_a_partly_answered_round);
+    RUN(test_first_id_range_and_the_last_id);
     RUN(test_load_shedding_retries_with_state_only_and_backoff);
     RUN(test_request_state_is_echoed_byte_for_byte);
     RUN(test_escaped_keys_and_messages_decode_on_request);
@@ -1217,6 +1318,14 @@ static void test_run_waits_the_backoff_of_state_only_rounds(void) {
     s.steps = steps;
     s.n = 4;
     CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"crunch\"}", 0, NULL), MRTR_OK);
+    /* A first id no request can carry is refused before anything is sent
+     * (issue 16: it used to be accepted, and the run sent nothing). */
+    cb.first_id = INT64_MIN;
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_INVALID_ARGUMENT);
+    cb.first_id = INT64_C(9007199254740992);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK(s.sends == 0 && s.reads == 0);
+    cb.first_id = 0;
     CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_COMPLETE);
     CHECK(s.nsleeps == 3);

@@ -328,6 +328,12 @@ static void test_task_init_misuse(void) {
     tc.caps = MRTR_CAP_ELICITATION_FORM; /* no tasks extension */
     CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.caps = MRTR_CAP_TASKS;
+    /* The first id must be a JSON-safe integer (issue 16). */
+    tc.first_id = INT64_MIN;
+    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.first_id = INT64_C(9007199254740992);
+    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.first_id = 0;
     tc.task_id = str_of("");
     CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.task_id = str_of("b-7");

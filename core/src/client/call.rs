@@ -303,6 +303,49 @@ pub enum SaveError {
     WrongKind,
     /// Decodes, but its content is invalid or does not fit these limits.
     Inconsistent,
+    /// Decodes and its regions are valid, but it describes a machine no
+    /// live call or task can be in.
+    Invariant(SaveInvariant),
+}
+
+/// An invariant of a live call or task that a save breaks (checked by one
+/// function for both on restore).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveInvariant {
+    /// Saved as sent, but no request is in flight.
+    SentWithoutRequest,
+    /// A request in flight newer than the last id used.
+    InFlightNotLast,
+    /// A retry in flight, or ready to go, with a round only partly
+    /// answered: every key must be answered before the retry.
+    PartlyAnswered {
+        /// Inputs answered.
+        answered: usize,
+        /// Inputs in the round.
+        inputs: usize,
+    },
+    /// Saved while answering, but the round has no inputs.
+    AnsweringWithoutInputs,
+}
+
+impl core::fmt::Display for SaveInvariant {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SaveInvariant::SentWithoutRequest => {
+                f.write_str("saved as sent with no request in flight")
+            }
+            SaveInvariant::InFlightNotLast => {
+                f.write_str("the request in flight is not the last one sent")
+            }
+            SaveInvariant::PartlyAnswered { answered, inputs } => write!(
+                f,
+                "a retry with the round partly answered: {answered} of {inputs} inputs"
+            ),
+            SaveInvariant::AnsweringWithoutInputs => {
+                f.write_str("saved while answering a round without inputs")
+            }
+        }
+    }
 }
 
 /// Everything that can go wrong with a call or a task.
@@ -503,6 +546,7 @@ impl core::fmt::Display for SaveError {
             ),
             SaveError::WrongKind => write!(f, "save of a task given to a call, or the reverse"),
             SaveError::Inconsistent => write!(f, "save is inconsistent or exceeds these limits"),
+            SaveError::Invariant(i) => write!(f, "save breaks an invariant: {i}"),
         }
     }
 }
@@ -1325,7 +1369,7 @@ impl<'w> Call<'w> {
         let s = persist::load(saved, persist::KIND_CALL)?;
         let bad = CallError::BadSave(SaveError::Inconsistent);
         let method = CallMethod::from_code(s.variant).ok_or(bad)?;
-        let mut phase = persist::phase_of(s.phase)?;
+        let phase = persist::phase_of(s.phase)?;
         let fits = s.head.len() <= limits.max_params_bytes
             && s.inputs.len() <= limits.max_inputs_bytes
             && s.state.len() <= limits.max_state_bytes
@@ -1371,16 +1415,11 @@ impl<'w> Call<'w> {
         };
         ex.validate(buf, &layout, &limits.ex(), &caps)
             .map_err(|_| bad)?;
-        match phase {
-            Phase::Sent if ex.in_flight.is_none() => return Err(bad),
-            Phase::Answering if ex.input_count == 0 => return Err(bad),
-            Phase::Answering if ex.all_answered() => phase = Phase::Ready,
-            Phase::Ready if ex.input_count > 0 && !ex.all_answered() => return Err(bad),
-            _ => {}
-        }
-        if phase != Phase::Sent {
-            ex.in_flight = None;
-        }
+        // A call's request in flight with inputs in the round is the retry
+        // that carries their answers.
+        let phase = ex
+            .check_phase(phase, true)
+            .map_err(|i| CallError::BadSave(SaveError::Invariant(i)))?;
         *state = CallState {
             magic: CALL_MAGIC,
             limits: *limits,

@@ -12,7 +12,7 @@
 //! re-validating the whole map. Answers are stored as records
 //! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
 
-use super::call::{Answer, AnswerError, CallError, RpcError, Unrelated};
+use super::call::{Answer, AnswerError, CallError, Phase, RpcError, SaveInvariant, Unrelated};
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
 use crate::wire::response::{write_elicit_result, write_roots_result};
 use crate::wire::{
@@ -406,6 +406,45 @@ impl Exchange {
             }
         }
         w.byte(b'}');
+    }
+
+    /// The invariants of a live machine that a restore checks, for calls
+    /// and tasks alike; returns the phase to resume in (a round answered in
+    /// full resumes `Ready`) and forgets the in-flight id outside `Sent`.
+    /// `answers_in_flight`: the request in flight (or about to go) carries
+    /// the round's answers, so the round must be answered in full.
+    pub fn check_phase(
+        &mut self,
+        phase: Phase,
+        answers_in_flight: bool,
+    ) -> Result<Phase, SaveInvariant> {
+        let partly = SaveInvariant::PartlyAnswered {
+            answered: self.answered,
+            inputs: self.input_count,
+        };
+        let has_inputs = self.input_count > 0;
+        let phase = match phase {
+            Phase::Sent => {
+                let Some(flight) = self.in_flight else {
+                    return Err(SaveInvariant::SentWithoutRequest);
+                };
+                if self.last_id != Some(flight) {
+                    return Err(SaveInvariant::InFlightNotLast);
+                }
+                if answers_in_flight && has_inputs && !self.all_answered() {
+                    return Err(partly);
+                }
+                Phase::Sent
+            }
+            Phase::Answering if !has_inputs => return Err(SaveInvariant::AnsweringWithoutInputs),
+            Phase::Answering if self.all_answered() => Phase::Ready,
+            Phase::Ready if has_inputs && !self.all_answered() => return Err(partly),
+            other => other,
+        };
+        if phase != Phase::Sent {
+            self.in_flight = None;
+        }
+        Ok(phase)
     }
 
     /// Checks that `id` is usable for the next leg: within the safe integer

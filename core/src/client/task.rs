@@ -845,7 +845,7 @@ impl<'w> TaskCall<'w> {
             _ => return Err(bad),
         };
         let next = TaskRequest::from_code(s.next).ok_or(bad)?;
-        let mut phase = persist::phase_of(s.phase)?;
+        let phase = persist::phase_of(s.phase)?;
         let meta_len = usize::try_from(s.head_split).map_err(|_| bad)?;
         let fits = s.head.len() <= limits.max_params_bytes
             && s.inputs.len() <= limits.max_inputs_bytes
@@ -894,25 +894,18 @@ impl<'w> TaskCall<'w> {
         };
         ex.validate(buf, &layout, &limits.ex(), &caps)
             .map_err(|_| bad)?;
+        // The checks every machine shares (a task's answers travel with the
+        // respond request), then the task's own.
+        let phase = ex
+            .check_phase(phase, next == TaskRequest::Respond)
+            .map_err(|i| CallError::BadSave(SaveError::Invariant(i)))?;
         let has_inputs = ex.input_count > 0;
         match (phase, next) {
-            (Phase::Sent, _) if ex.in_flight.is_none() => return Err(bad),
-            (Phase::Sent, TaskRequest::Respond) if !has_inputs || !ex.all_answered() => {
-                return Err(bad)
-            }
-            (Phase::Answering, TaskRequest::Respond) if has_inputs && ex.all_answered() => {
-                phase = Phase::Ready;
-            }
-            (Phase::Answering, TaskRequest::Respond) if has_inputs => {}
+            (Phase::Sent | Phase::Ready, TaskRequest::Respond) if !has_inputs => return Err(bad),
+            (Phase::Answering, TaskRequest::Respond) => {}
             (Phase::Answering, _) => return Err(bad),
-            (Phase::Ready, TaskRequest::Respond) if !has_inputs || !ex.all_answered() => {
-                return Err(bad)
-            }
             (Phase::Ready, TaskRequest::Cancel) => return Err(bad),
             _ => {}
-        }
-        if phase != Phase::Sent {
-            ex.in_flight = None;
         }
         *state = TaskState {
             magic: TASK_MAGIC,
