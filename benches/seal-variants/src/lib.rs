@@ -127,7 +127,7 @@ impl SealRunner {
                 &mut self.scratch,
             )
             .expect("unseal");
-        (n + state.len()) as u64
+        (n + state.state.len()) as u64
     }
 
     fn raw(&mut self) -> u64 {
