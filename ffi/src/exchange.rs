@@ -5,7 +5,6 @@
 use core::ffi::{c_char, CStr};
 
 use mrtr_core::client::call::{AnswerError, ParamsError, SaveError};
-use mrtr_core::client::roots::check_root_uri;
 use mrtr_core::client::task::TaskEvent;
 use mrtr_core::client::{Answer, Call, CallError, Event, Phase, TaskCall};
 use mrtr_core::json::JsonStr;
@@ -868,7 +867,6 @@ pub(crate) unsafe fn answer_roots(
         // SAFETY: caller contract for the strings of each root.
         let uri = unsafe { in_str(r.uri) }?;
         outside(ws, uri.as_bytes())?;
-        check_root_uri(uri).map_err(|_| mrtr_status::MRTR_ERR_INVALID_VALUE)?;
         let name = if r.name.ptr.is_null() {
             None
         } else {

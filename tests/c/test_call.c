@@ -343,6 +343,18 @@ static void test_github_login_and_capital_of_france_in_one_round(void) {
     CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_DECLINE, str_of("")),
                  MRTR_ERR_WRONG_STATE);
     CHECK(phase(f.call) == MRTR_PHASE_ANSWERING);
+    /* A sampling result the server half refuses (role twice, a role the
+     * schema does not allow) is refused here too (issue 16). */
+    CHECK_STATUS(mrtr_call_answer_json(
+                     f.call, 1,
+                     str_of("{\"role\":\"assistant\",\"role\":\"user\",\"content\":{\"type\":"
+                            "\"text\",\"text\":\"x\"},\"model\":\"m\"}")),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK_STATUS(mrtr_call_answer_json(
+                     f.call, 1,
+                     str_of("{\"role\":\"system\",\"content\":{\"type\":\"text\",\"text\":"
+                            "\"x\"},\"model\":\"m\"}")),
+                 MRTR_ERR_INVALID_VALUE);
     {
         mrtr_str a = heap_str(SAMPLING_ANSWER);
         CHECK_STATUS(mrtr_call_answer_json(f.call, 1, a), MRTR_OK);
@@ -634,6 +646,18 @@ static void test_roots_answers_are_checked_and_exact(void) {
         CHECK_STATUS(mrtr_call_answer_roots(f.call, 0, &bad, 1), MRTR_ERR_INVALID_VALUE);
     }
     CHECK_STATUS(mrtr_call_answer_json(f.call, 0, str_of("{\"action\":\"decline\"}")),
+                 MRTR_ERR_INVALID_VALUE);
+    /* answer_json runs the same root check as answer_roots (issue 16: it
+     * sent these), escaped dot segments included. */
+    CHECK_STATUS(mrtr_call_answer_json(
+                     f.call, 0, str_of("{\"roots\":[{\"uri\":\"file:///etc/../root/.ssh\"}]}")),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK_STATUS(
+        mrtr_call_answer_json(f.call, 0,
+                              str_of("{\"roots\":[{\"uri\":\"file:///etc/\\u002e\\u002e/root\"}]}")),
+        MRTR_ERR_INVALID_VALUE);
+    CHECK_STATUS(mrtr_call_answer_json(
+                     f.call, 0, str_of("{\"roots\":[{\"uri\":\"https://evil.example/x\"}]}")),
                  MRTR_ERR_INVALID_VALUE);
     CHECK_STATUS(mrtr_call_answer_roots(f.call, 0, roots, 2), MRTR_OK);
     check_leg(f.call, 2,

@@ -290,6 +290,35 @@ pub enum AnswerError {
     ContentRequired,
     /// URL mode, `decline` and `cancel` carry no content.
     ContentNotAllowed,
+    /// A member of the result appears more than once (`role` twice, ...):
+    /// the server half refuses such an answer, so the client never sends it.
+    Duplicate {
+        /// The member.
+        member: &'static str,
+    },
+    /// A member of the result is missing, mistyped or not allowed (a
+    /// sampling `role` other than `assistant`/`user`, `content` that is not
+    /// an object or array, ...), as the server half judges it.
+    BadMember {
+        /// The member.
+        member: &'static str,
+    },
+    /// Root `index` is not a root this library would send (the rules of
+    /// [`crate::client::roots::check_root_uri`]: `file://`, no dot segments,
+    /// strict percent-encoding, ...).
+    BadRoot {
+        /// Position of the root in the list.
+        index: usize,
+        /// What is wrong with its URI.
+        error: crate::client::roots::RootUriError,
+    },
+    /// Root `index` of a JSON answer spells its `uri` with JSON escapes: a
+    /// root URI is plain percent-encoded ASCII, and an escape could hide a
+    /// dot segment (`\u002e\u002e`) from a check of the raw text.
+    EscapedRootUri {
+        /// Position of the root in the list.
+        index: usize,
+    },
 }
 
 /// Why a save could not be restored.
@@ -519,6 +548,16 @@ impl core::fmt::Display for AnswerError {
                 write!(f, "answer does not match the {expected:?} request")
             }
             AnswerError::ContentRequired => write!(f, "form accept needs content"),
+            AnswerError::Duplicate { member } => {
+                write!(f, "answer has member {member:?} more than once")
+            }
+            AnswerError::BadMember { member } => {
+                write!(f, "answer member {member:?} is missing or invalid")
+            }
+            AnswerError::BadRoot { index, error } => write!(f, "root {index}: {error}"),
+            AnswerError::EscapedRootUri { index } => {
+                write!(f, "root {index}: uri written with JSON escapes")
+            }
             AnswerError::ContentNotAllowed => {
                 write!(f, "URL mode, decline and cancel carry no content")
             }

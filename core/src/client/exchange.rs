@@ -13,11 +13,15 @@
 //! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
 
 use super::call::{Answer, AnswerError, CallError, Phase, RpcError, SaveInvariant, Unrelated};
+use super::roots::check_root_uri;
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
-use crate::wire::response::{write_elicit_result, write_roots_result};
+use crate::wire::response::{
+    read_elicit_result, read_root_entry, read_roots_result, read_sampling_result,
+    write_elicit_result, write_roots_result,
+};
 use crate::wire::{
     parse_message, ClientCapabilities, ElicitAction, InputKind, InputRequest, InputRequests,
-    InputResponse, Message, ResponseKind, Violation, WireError, WireLimits,
+    InputResponse, Message, ResponseKind, ShapeError, Violation, WireError, WireLimits,
 };
 
 /// Bytes in front of each stored answer: the input's index (`u16`) and the
@@ -689,6 +693,9 @@ pub(crate) fn render_answer(
             if expected != ResponseKind::Roots {
                 return Err(AnswerError::KindMismatch { expected: kind });
             }
+            for (index, r) in roots.iter().enumerate() {
+                check_root_uri(r.uri).map_err(|error| AnswerError::BadRoot { index, error })?;
+            }
             write_roots_result(w, roots);
         }
         Answer::Sampling(bytes) | Answer::Json(bytes) => {
@@ -705,20 +712,33 @@ pub(crate) fn render_answer(
             if got != expected {
                 return Err(AnswerError::KindMismatch { expected: kind });
             }
-            if got == ResponseKind::Elicit {
-                let action = obj
-                    .get_unique("action")
-                    .map_err(|_| AnswerError::UnknownShape)?
-                    .and_then(|a| a.as_str())
-                    .and_then(|a| ElicitAction::parse(&a))
-                    .ok_or(AnswerError::UnknownShape)?;
-                let content = obj
-                    .get_unique("content")
-                    .map_err(|_| AnswerError::UnknownShape)?;
-                if content.is_some_and(|c| c.as_object().is_none()) {
-                    return Err(AnswerError::NotAnObject);
+            // The readers the server half runs: what it would refuse, the
+            // client does not send.
+            let shape = |e: ShapeError| match e {
+                ShapeError::Duplicate(member) => AnswerError::Duplicate { member },
+                ShapeError::BadMember("content") => AnswerError::NotAnObject,
+                ShapeError::BadMember(member) => AnswerError::BadMember { member },
+            };
+            match got {
+                ResponseKind::Elicit => {
+                    let (action, content) = read_elicit_result(obj).map_err(shape)?;
+                    check_elicit(kind, action, content.is_some())?;
                 }
-                check_elicit(kind, action, content.is_some())?;
+                ResponseKind::Sampling => {
+                    read_sampling_result(obj).map_err(shape)?;
+                }
+                ResponseKind::Roots => {
+                    let roots = read_roots_result(obj).map_err(shape)?;
+                    for (index, r) in roots.iter().enumerate() {
+                        let entry = read_root_entry(r).map_err(shape)?;
+                        let uri = entry
+                            .uri
+                            .as_borrowed()
+                            .ok_or(AnswerError::EscapedRootUri { index })?;
+                        check_root_uri(uri)
+                            .map_err(|error| AnswerError::BadRoot { index, error })?;
+                    }
+                }
             }
             w.raw(obj.raw());
         }

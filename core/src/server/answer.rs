@@ -10,6 +10,10 @@
 use core::fmt;
 
 use crate::json::{Array, JsonStr, Object, Value};
+pub use crate::wire::response::RootEntry;
+use crate::wire::response::{
+    read_elicit_result, read_root_entry, read_roots_result, read_sampling_result,
+};
 use crate::wire::{ElicitAction, ErrorCode, InputResponse, InputResponses, ResponseKind};
 
 /// A present answer the server cannot use.
@@ -137,15 +141,6 @@ impl<'a> SamplingAnswer<'a> {
     }
 }
 
-/// One root the client offered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RootEntry<'a> {
-    /// `uri` (the spec requires `file://`; check it before use).
-    pub uri: JsonStr<'a>,
-    /// `name`, when given.
-    pub name: Option<JsonStr<'a>>,
-}
-
 /// The client's roots (`ListRootsResult`). Every entry was validated on
 /// lookup, so iteration cannot fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +151,7 @@ pub struct RootsAnswer<'a> {
 impl<'a> RootsAnswer<'a> {
     /// The roots in the order sent.
     pub fn iter(&self) -> impl Iterator<Item = RootEntry<'a>> + 'a {
-        self.roots.iter().filter_map(|v| root_entry(v).ok())
+        self.roots.iter().filter_map(|v| read_root_entry(v).ok())
     }
 
     /// Number of roots.
@@ -168,23 +163,6 @@ impl<'a> RootsAnswer<'a> {
     pub fn is_empty(&self) -> bool {
         self.roots.is_empty()
     }
-}
-
-fn root_entry(v: Value<'_>) -> Result<RootEntry<'_>, AnswerError> {
-    let bad = AnswerError::Malformed {
-        expected: ResponseKind::Roots,
-    };
-    let o = v.as_object().ok_or(bad)?;
-    let uri = o
-        .get_unique("uri")
-        .map_err(|_| bad)?
-        .and_then(|u| u.as_str())
-        .ok_or(bad)?;
-    let name = match o.get_unique("name").map_err(|_| bad)? {
-        None => None,
-        Some(n) => Some(n.as_str().ok_or(bad)?),
-    };
-    Ok(RootEntry { uri, name })
 }
 
 /// Finds `key` and checks it answers `expected`. `Ok(None)`: absent.
@@ -217,19 +195,9 @@ pub fn elicit_answer<'a>(
     let Some(o) = lookup(responses, key, ResponseKind::Elicit)? else {
         return Ok(None);
     };
-    let bad = AnswerError::Malformed {
+    let (action, content) = read_elicit_result(o).map_err(|_| AnswerError::Malformed {
         expected: ResponseKind::Elicit,
-    };
-    let action = o
-        .get_unique("action")
-        .map_err(|_| bad)?
-        .and_then(|a| a.as_str())
-        .and_then(|a| ElicitAction::parse(&a))
-        .ok_or(bad)?;
-    let content = match o.get_unique("content").map_err(|_| bad)? {
-        None => None,
-        Some(c) => Some(c.as_object().ok_or(bad)?),
-    };
+    })?;
     Ok(Some(ElicitAnswer {
         action,
         content: if action == ElicitAction::Accept {
@@ -248,23 +216,10 @@ pub fn sampling_answer<'a>(
     let Some(o) = lookup(responses, key, ResponseKind::Sampling)? else {
         return Ok(None);
     };
-    let bad = AnswerError::Malformed {
+    let r = read_sampling_result(o).map_err(|_| AnswerError::Malformed {
         expected: ResponseKind::Sampling,
-    };
-    let field = |k: &str| o.get_unique(k).map_err(|_| bad);
-    let role = field("role")?.and_then(|r| r.as_str()).ok_or(bad)?;
-    if !(role.eq_str("assistant") || role.eq_str("user")) {
-        return Err(bad);
-    }
-    let model = field("model")?.and_then(|m| m.as_str()).ok_or(bad)?;
-    let content = field("content")?.ok_or(bad)?;
-    if content.as_object().is_none() && content.as_array().is_none() {
-        return Err(bad);
-    }
-    let stop_reason = match field("stopReason")? {
-        None => None,
-        Some(s) => Some(s.as_str().ok_or(bad)?),
-    };
+    })?;
+    let (role, content, model, stop_reason) = (r.role, r.content, r.model, r.stop_reason);
     Ok(Some(SamplingAnswer {
         role,
         content,
@@ -282,17 +237,9 @@ pub fn roots_answer<'a>(
     let Some(o) = lookup(responses, key, ResponseKind::Roots)? else {
         return Ok(None);
     };
-    let bad = AnswerError::Malformed {
+    let roots = read_roots_result(o).map_err(|_| AnswerError::Malformed {
         expected: ResponseKind::Roots,
-    };
-    let roots = o
-        .get_unique("roots")
-        .map_err(|_| bad)?
-        .and_then(|r| r.as_array())
-        .ok_or(bad)?;
-    for r in roots.iter() {
-        root_entry(r)?;
-    }
+    })?;
     Ok(Some(RootsAnswer { roots }))
 }
 

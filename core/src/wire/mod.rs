@@ -15,7 +15,7 @@ pub use caps::{ClientCapabilities, ClientInfo};
 pub use envelope::{parse_message, parse_message_indexed, Id, Message};
 pub use error::{EnvelopeError, ErrorCode, Violation, WireError};
 pub use input::{InputKind, InputRequest, InputRequests};
-pub use response::{ElicitAction, InputResponse, InputResponses, ResponseKind, Root};
+pub use response::{ElicitAction, InputResponse, InputResponses, ResponseKind, Root, ShapeError};
 pub use result::{
     classify_result, classify_result_from, InputRequiredResult, ResultKind, ResultOutcome,
     ServerRevision,

@@ -135,6 +135,121 @@ impl<'a> InputResponse<'a> {
     }
 }
 
+/// Why a result object is not a valid answer of its kind. Both halves run
+/// the same readers ([`read_elicit_result`], [`read_sampling_result`],
+/// [`read_roots_result`]): what a client may send is exactly what a server
+/// accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShapeError {
+    /// The member appears more than once (`role` twice, ...).
+    Duplicate(&'static str),
+    /// The member is missing, of the wrong type, or has a value the schema
+    /// does not allow.
+    BadMember(&'static str),
+}
+
+impl core::fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ShapeError::Duplicate(m) => write!(f, "member {m:?} appears more than once"),
+            ShapeError::BadMember(m) => write!(f, "member {m:?} is missing or invalid"),
+        }
+    }
+}
+
+/// A member that must appear at most once.
+fn unique<'a>(o: Object<'a>, name: &'static str) -> Result<Option<Value<'a>>, ShapeError> {
+    o.get_unique(name).map_err(|_| ShapeError::Duplicate(name))
+}
+
+/// Reads an `ElicitResult`: `action` (accept, decline, cancel) and an
+/// optional `content` object.
+pub fn read_elicit_result(o: Object<'_>) -> Result<(ElicitAction, Option<Object<'_>>), ShapeError> {
+    let action = unique(o, "action")?
+        .and_then(|a| a.as_str())
+        .and_then(|a| ElicitAction::parse(&a))
+        .ok_or(ShapeError::BadMember("action"))?;
+    let content = match unique(o, "content")? {
+        None => None,
+        Some(c) => Some(c.as_object().ok_or(ShapeError::BadMember("content"))?),
+    };
+    Ok((action, content))
+}
+
+/// The members of a `CreateMessageResult`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SamplingResult<'a> {
+    /// `role`: `assistant` or `user`.
+    pub role: JsonStr<'a>,
+    /// `content`: one content block or an array of them.
+    pub content: Value<'a>,
+    /// `model`.
+    pub model: JsonStr<'a>,
+    /// `stopReason`, when present.
+    pub stop_reason: Option<JsonStr<'a>>,
+}
+
+/// Reads a `CreateMessageResult`: `role` (assistant or user), `content`
+/// (object or array), `model` (string), optional `stopReason` (string);
+/// each at most once.
+pub fn read_sampling_result(o: Object<'_>) -> Result<SamplingResult<'_>, ShapeError> {
+    let role = unique(o, "role")?
+        .and_then(|r| r.as_str())
+        .filter(|r| r.eq_str("assistant") || r.eq_str("user"))
+        .ok_or(ShapeError::BadMember("role"))?;
+    let model = unique(o, "model")?
+        .and_then(|m| m.as_str())
+        .ok_or(ShapeError::BadMember("model"))?;
+    let content = unique(o, "content")?
+        .filter(|c| c.as_object().is_some() || c.as_array().is_some())
+        .ok_or(ShapeError::BadMember("content"))?;
+    let stop_reason = match unique(o, "stopReason")? {
+        None => None,
+        Some(s) => Some(s.as_str().ok_or(ShapeError::BadMember("stopReason"))?),
+    };
+    Ok(SamplingResult {
+        role,
+        content,
+        model,
+        stop_reason,
+    })
+}
+
+/// One entry of a `ListRootsResult`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootEntry<'a> {
+    /// `uri`, as received (JSON string token).
+    pub uri: JsonStr<'a>,
+    /// `name`, when present.
+    pub name: Option<JsonStr<'a>>,
+}
+
+/// Reads one `roots` entry: an object with a string `uri` and an optional
+/// string `name`, each at most once.
+pub fn read_root_entry(v: Value<'_>) -> Result<RootEntry<'_>, ShapeError> {
+    let o = v.as_object().ok_or(ShapeError::BadMember("roots"))?;
+    let uri = unique(o, "uri")?
+        .and_then(|u| u.as_str())
+        .ok_or(ShapeError::BadMember("uri"))?;
+    let name = match unique(o, "name")? {
+        None => None,
+        Some(n) => Some(n.as_str().ok_or(ShapeError::BadMember("name"))?),
+    };
+    Ok(RootEntry { uri, name })
+}
+
+/// Reads a `ListRootsResult`: a `roots` array (at most once) whose every
+/// entry passes [`read_root_entry`].
+pub fn read_roots_result(o: Object<'_>) -> Result<crate::json::Array<'_>, ShapeError> {
+    let roots = unique(o, "roots")?
+        .and_then(|r| r.as_array())
+        .ok_or(ShapeError::BadMember("roots"))?;
+    for r in roots.iter() {
+        read_root_entry(r)?;
+    }
+    Ok(roots)
+}
+
 /// A received `inputResponses` map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InputResponses<'a> {
