@@ -189,3 +189,25 @@ cross_linux() {
     export "CARGO_TARGET_${var}_LINKER=$MRTR_CROSS_CC"
     export "CARGO_TARGET_${var}_RUNNER=$MRTR_CROSS_RUNNER"
 }
+
+# cross_windows: sets up x86_64-pc-windows-gnu, whose programs run here
+# under wine: the rustup target, Debian's MinGW-w64 gcc/g++ and wine64.
+# Exports MRTR_CROSS_CC, MRTR_CROSS_CXX, MRTR_CROSS_RUNNER (wine64 with a
+# private prefix under the per-user cache, quiet) and cargo's linker and
+# runner for the target, as cross_linux does.
+cross_windows() {
+    local wine=/usr/lib/wine/wine64
+    ensure_rustup_target x86_64-pc-windows-gnu
+    ensure_apt gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64
+    need_cmd x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++
+    [[ -x "$wine" ]] || wine="$(command -v wine64 || true)"
+    [[ -n "$wine" && -x "$wine" ]] || die "cross_windows: wine64 not found"
+    export WINEPREFIX="${XDG_CACHE_HOME:-$HOME/.cache}/mrtr/wine"
+    export WINEDEBUG=-all
+    mkdir -p "$WINEPREFIX"
+    export MRTR_CROSS_CC=x86_64-w64-mingw32-gcc
+    export MRTR_CROSS_CXX=x86_64-w64-mingw32-g++
+    export MRTR_CROSS_RUNNER="$wine"
+    export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER="$MRTR_CROSS_CC"
+    export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$MRTR_CROSS_RUNNER"
+}
