@@ -185,6 +185,22 @@ pub extern "C" fn mrtr_unseal_scratch_len(token_len: usize) -> usize {
     unseal_scratch_len(token_len)
 }
 
+/// Runs `f` in a frame of its own below the caller's (a generic function
+/// marked `inline(never)` keeps its frame), then zeroes
+/// `SCRUB_STACK_BYTES` of the dead stack below the caller's frame, where
+/// that frame and everything it called lived: what the sealing code left
+/// there (key schedules, subkeys, plaintext copies) is gone when a sealing
+/// function returns.
+fn in_own_frame_then_scrub<R>(f: impl FnOnce() -> R) -> R {
+    #[inline(never)]
+    fn own_frame<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+    let r = own_frame(f);
+    scrub_stack();
+    r
+}
+
 /// Runs `f` on the live sealer behind `sealer`.
 ///
 /// # Safety
@@ -240,100 +256,66 @@ pub unsafe extern "C" fn mrtr_sealer_init(
     max_token: usize,
     out: *mut *mut mrtr_sealer,
 ) -> mrtr_status {
-    // SAFETY: forwarded contract.
-    let status = unsafe {
-        sealer_init_in(
-            mem,
-            len,
-            keys,
-            nkeys,
-            audience,
-            ttl_seconds,
-            skew_seconds,
-            max_token,
-            out,
-        )
-    };
-    scrub_stack();
-    status
-}
-
-/// The body of [`mrtr_sealer_init`], in a frame of its own below the
-/// export's, so that [`scrub_stack`] covers everything it left.
-///
-/// # Safety
-/// As [`mrtr_sealer_init`].
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn sealer_init_in(
-    mem: *mut c_void,
-    len: usize,
-    keys: *const mrtr_bytes,
-    nkeys: usize,
-    audience: mrtr_str,
-    ttl_seconds: u64,
-    skew_seconds: u64,
-    max_token: usize,
-    out: *mut *mut mrtr_sealer,
-) -> mrtr_status {
-    status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Out::required(out) }?;
-        // SAFETY: caller contract.
-        let given = unsafe { in_array(keys, nkeys) }?;
-        if given.len() > MAX_KEYS {
-            return Err(mrtr_status::MRTR_ERR_KEY_ERROR);
-        }
-        let mut ring: [&[u8]; MAX_KEYS] = [&[]; MAX_KEYS];
-        let mut spans = [Span::of_one(core::ptr::null::<u8>()); MAX_KEYS + 4];
-        for ((slot, span), k) in ring.iter_mut().zip(spans.iter_mut()).zip(given) {
+    in_own_frame_then_scrub(|| {
+        status_of((|| {
             // SAFETY: caller contract.
-            *slot = unsafe { in_bytes(k.ptr, k.len) }?;
-            *span = Span::of(slot.as_ptr(), slot.len());
-        }
-        // SAFETY: caller contract.
-        let audience = unsafe { in_str(audience) }?;
-        let tail = spans.get_mut(MAX_KEYS..).unwrap_or(&mut []);
-        for (slot, s) in tail.iter_mut().zip([
-            Span::of(audience.as_ptr(), audience.len()),
-            out.span(),
-            Span::of(given.as_ptr().cast::<u8>(), core::mem::size_of_val(given)),
-        ]) {
-            *slot = s;
-        }
-        let config = SealConfig {
-            ttl_seconds: if ttl_seconds == 0 {
-                DEFAULT_TTL_SECONDS
-            } else {
-                ttl_seconds
-            },
-            clock_skew_seconds: skew_seconds,
-            max_token_bytes: if max_token == 0 {
-                DEFAULT_MAX_TOKEN_BYTES
-            } else {
-                max_token
-            },
-        };
-        let keys = ring.get(..given.len()).unwrap_or(&[]);
-        let sealer = Sealer::new(keys, audience.as_bytes(), config).map_err(|e| match e {
-            KeyError::NoKeys
-            | KeyError::TooManyKeys { .. }
-            | KeyError::KeyTooShort { .. }
-            | KeyError::WeakKey { .. }
-            | KeyError::DuplicateKeyId { .. } => mrtr_status::MRTR_ERR_KEY_ERROR,
-            KeyError::EmptyAudience
-            | KeyError::AudienceTooLong { .. }
-            | KeyError::MaxTokenTooSmall { .. }
-            | KeyError::TtlOutOfRange { .. }
-            | KeyError::SkewOutOfRange { .. } => mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
-        })?;
-        let ws = mem.cast::<u8>();
-        // SAFETY: caller contract; overlaps refused.
-        let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &spans) }?;
-        obj.activate(magic::SEALER);
-        out.write(ws.cast());
-        Ok(())
-    })())
+            let out = unsafe { Out::required(out) }?;
+            // SAFETY: caller contract.
+            let given = unsafe { in_array(keys, nkeys) }?;
+            if given.len() > MAX_KEYS {
+                return Err(mrtr_status::MRTR_ERR_KEY_ERROR);
+            }
+            let mut ring: [&[u8]; MAX_KEYS] = [&[]; MAX_KEYS];
+            let mut spans = [Span::of_one(core::ptr::null::<u8>()); MAX_KEYS + 4];
+            for ((slot, span), k) in ring.iter_mut().zip(spans.iter_mut()).zip(given) {
+                // SAFETY: caller contract.
+                *slot = unsafe { in_bytes(k.ptr, k.len) }?;
+                *span = Span::of(slot.as_ptr(), slot.len());
+            }
+            // SAFETY: caller contract.
+            let audience = unsafe { in_str(audience) }?;
+            let tail = spans.get_mut(MAX_KEYS..).unwrap_or(&mut []);
+            for (slot, s) in tail.iter_mut().zip([
+                Span::of(audience.as_ptr(), audience.len()),
+                out.span(),
+                Span::of(given.as_ptr().cast::<u8>(), core::mem::size_of_val(given)),
+            ]) {
+                *slot = s;
+            }
+            let config = SealConfig {
+                ttl_seconds: if ttl_seconds == 0 {
+                    DEFAULT_TTL_SECONDS
+                } else {
+                    ttl_seconds
+                },
+                clock_skew_seconds: skew_seconds,
+                max_token_bytes: if max_token == 0 {
+                    DEFAULT_MAX_TOKEN_BYTES
+                } else {
+                    max_token
+                },
+            };
+            let keys = ring.get(..given.len()).unwrap_or(&[]);
+            let sealer = Sealer::new(keys, audience.as_bytes(), config).map_err(|e| match e {
+                KeyError::NoKeys
+                | KeyError::TooManyKeys { .. }
+                | KeyError::KeyTooShort { .. }
+                | KeyError::WeakKey { .. }
+                | KeyError::DuplicateKeyId { .. } => mrtr_status::MRTR_ERR_KEY_ERROR,
+                KeyError::EmptyAudience
+                | KeyError::AudienceTooLong { .. }
+                | KeyError::MaxTokenTooSmall { .. }
+                | KeyError::TtlOutOfRange { .. }
+                | KeyError::SkewOutOfRange { .. } => mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
+            })?;
+            let ws = mem.cast::<u8>();
+            // SAFETY: caller contract; overlaps refused.
+            let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &spans) }?;
+            obj.activate(magic::SEALER);
+            out.write(ws.cast());
+            Ok(())
+        })())
+    })
 }
 
 /// Overwrites the sealer's memory (derived keys included) with zeros, and
@@ -476,78 +458,44 @@ pub unsafe extern "C" fn mrtr_seal(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    // SAFETY: forwarded contract.
-    let status = unsafe {
-        seal_in(
-            sealer,
-            now,
-            nonce,
-            binding,
-            principal,
-            state,
-            out,
-            out_len,
-            out_written,
-        )
-    };
-    scrub_stack();
-    status
-}
-
-/// The body of [`mrtr_seal`], in a frame of its own (see
-/// [`sealer_init_in`]).
-///
-/// # Safety
-/// As [`mrtr_seal`].
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn seal_in(
-    sealer: *const mrtr_sealer,
-    now: u64,
-    nonce: *const u8,
-    binding: *const u8,
-    principal: *const mrtr_bytes,
-    state: mrtr_bytes,
-    out: *mut u8,
-    out_len: usize,
-    out_written: *mut usize,
-) -> mrtr_status {
-    // SAFETY: forwarded contract.
-    status_of(unsafe {
-        with_sealer(sealer, |s, ws| {
-            let out_written = Out::required(out_written)?;
-            if nonce.is_null() || binding.is_null() {
-                return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-            }
-            let nonce = in_bytes(nonce, NONCE_BYTES)?;
-            let binding = in_bytes(binding, MRTR_BINDING_BYTES)?;
-            let principal = principal_of(principal)?;
-            let state = in_bytes(state.ptr, state.len)?;
-            let inputs = [
-                ws,
-                Span::of(nonce.as_ptr(), nonce.len()),
-                Span::of(binding.as_ptr(), binding.len()),
-                principal.map_or(Span::of_one(core::ptr::null::<u8>()), |p| {
-                    Span::of(p.as_ptr(), p.len())
-                }),
-                Span::of(state.as_ptr(), state.len()),
-                out_written.span(),
-            ];
-            let out = out_bytes(out, out_len, &inputs)?;
-            let nonce: &[u8; NONCE_BYTES] = nonce
-                .try_into()
-                .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
-            let binding: &[u8; 32] = binding
-                .try_into()
-                .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
-            match s.seal(now, nonce, binding, principal, state, out) {
-                Ok(n) => finish_output(Ok(n), out_written),
-                Err(SealError::BufferTooSmall { needed }) => {
-                    finish_output(Err(json::BufferTooSmall { needed }), out_written)
+    in_own_frame_then_scrub(|| {
+        // SAFETY: forwarded contract.
+        status_of(unsafe {
+            with_sealer(sealer, |s, ws| {
+                let out_written = Out::required(out_written)?;
+                if nonce.is_null() || binding.is_null() {
+                    return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
                 }
-                Err(SealError::TooLarge { .. }) => Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED),
-                Err(SealError::ClockOutOfRange) => Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
-            }
+                let nonce = in_bytes(nonce, NONCE_BYTES)?;
+                let binding = in_bytes(binding, MRTR_BINDING_BYTES)?;
+                let principal = principal_of(principal)?;
+                let state = in_bytes(state.ptr, state.len)?;
+                let inputs = [
+                    ws,
+                    Span::of(nonce.as_ptr(), nonce.len()),
+                    Span::of(binding.as_ptr(), binding.len()),
+                    principal.map_or(Span::of_one(core::ptr::null::<u8>()), |p| {
+                        Span::of(p.as_ptr(), p.len())
+                    }),
+                    Span::of(state.as_ptr(), state.len()),
+                    out_written.span(),
+                ];
+                let out = out_bytes(out, out_len, &inputs)?;
+                let nonce: &[u8; NONCE_BYTES] = nonce
+                    .try_into()
+                    .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
+                let binding: &[u8; 32] = binding
+                    .try_into()
+                    .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
+                match s.seal(now, nonce, binding, principal, state, out) {
+                    Ok(n) => finish_output(Ok(n), out_written),
+                    Err(SealError::BufferTooSmall { needed }) => {
+                        finish_output(Err(json::BufferTooSmall { needed }), out_written)
+                    }
+                    Err(SealError::TooLarge { .. }) => Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED),
+                    Err(SealError::ClockOutOfRange) => Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
+                }
+            })
         })
     })
 }
@@ -594,108 +542,72 @@ pub unsafe extern "C" fn mrtr_unseal(
     out_reason: *mut mrtr_unseal_reason,
     out_info: *mut mrtr_unsealed_info,
 ) -> mrtr_status {
-    // SAFETY: forwarded contract.
-    let status = unsafe {
-        unseal_in(
-            sealer,
-            now,
-            token,
-            binding,
-            principal,
-            scratch,
-            scratch_len,
-            out_state,
-            out_reason,
-            out_info,
-        )
-    };
-    scrub_stack();
-    status
-}
-
-/// The body of [`mrtr_unseal`], in a frame of its own (see
-/// [`sealer_init_in`]).
-///
-/// # Safety
-/// As [`mrtr_unseal`].
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn unseal_in(
-    sealer: *const mrtr_sealer,
-    now: u64,
-    token: mrtr_bytes,
-    binding: *const u8,
-    principal: *const mrtr_bytes,
-    scratch: *mut u8,
-    scratch_len: usize,
-    out_state: *mut mrtr_bytes,
-    out_reason: *mut mrtr_unseal_reason,
-    out_info: *mut mrtr_unsealed_info,
-) -> mrtr_status {
-    // SAFETY: forwarded contract.
-    status_of(unsafe {
-        with_sealer(sealer, |s, ws| {
-            let out_state = Out::required(out_state)?;
-            let out_reason = Out::required(out_reason)?;
-            let out_info = Out::optional(out_info)?;
-            let info_span = out_info
-                .as_ref()
-                .map_or(Span::of_one(core::ptr::null::<u8>()), Out::span);
-            if binding.is_null() {
-                return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-            }
-            let token = in_bytes(token.ptr, token.len)?;
-            let binding = in_bytes(binding, MRTR_BINDING_BYTES)?;
-            let principal = principal_of(principal)?;
-            let inputs = [
-                ws,
-                Span::of(token.as_ptr(), token.len()),
-                Span::of(binding.as_ptr(), binding.len()),
-                principal.map_or(Span::of_one(core::ptr::null::<u8>()), |p| {
-                    Span::of(p.as_ptr(), p.len())
-                }),
-                out_state.span(),
-                out_reason.span(),
-                info_span,
-            ];
-            let outs = [out_state.span(), out_reason.span(), info_span];
-            if outs
-                .iter()
-                .enumerate()
-                .any(|(i, a)| outs.iter().skip(i + 1).any(|b| a.overlaps(*b)))
-                || inputs
-                    .iter()
-                    .take(4)
-                    .any(|i| outs.iter().any(|o| i.overlaps(*o)))
-            {
-                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-            }
-            let scratch = out_bytes(scratch, scratch_len, &inputs)?;
-            let binding: &[u8; 32] = binding
-                .try_into()
-                .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
-            match s.unseal(now, token, binding, principal, scratch) {
-                Ok(u) => {
-                    out_state.write(mrtr_bytes {
-                        ptr: u.state.as_ptr(),
-                        len: u.state.len(),
-                    });
-                    if let Some(info) = out_info {
-                        info.write(mrtr_unsealed_info {
-                            token_id: u.token_id,
-                            expires_at: u.expires_at,
-                        });
-                    }
-                    Ok(())
+    in_own_frame_then_scrub(|| {
+        // SAFETY: forwarded contract.
+        status_of(unsafe {
+            with_sealer(sealer, |s, ws| {
+                let out_state = Out::required(out_state)?;
+                let out_reason = Out::required(out_reason)?;
+                let out_info = Out::optional(out_info)?;
+                let info_span = out_info
+                    .as_ref()
+                    .map_or(Span::of_one(core::ptr::null::<u8>()), Out::span);
+                if binding.is_null() {
+                    return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
                 }
-                Err(e) => match reason_of(e) {
-                    Some(r) => {
-                        out_reason.write(r);
-                        Err(mrtr_status::MRTR_ERR_INVALID_REQUEST_STATE)
+                let token = in_bytes(token.ptr, token.len)?;
+                let binding = in_bytes(binding, MRTR_BINDING_BYTES)?;
+                let principal = principal_of(principal)?;
+                let inputs = [
+                    ws,
+                    Span::of(token.as_ptr(), token.len()),
+                    Span::of(binding.as_ptr(), binding.len()),
+                    principal.map_or(Span::of_one(core::ptr::null::<u8>()), |p| {
+                        Span::of(p.as_ptr(), p.len())
+                    }),
+                    out_state.span(),
+                    out_reason.span(),
+                    info_span,
+                ];
+                let outs = [out_state.span(), out_reason.span(), info_span];
+                if outs
+                    .iter()
+                    .enumerate()
+                    .any(|(i, a)| outs.iter().skip(i + 1).any(|b| a.overlaps(*b)))
+                    || inputs
+                        .iter()
+                        .take(4)
+                        .any(|i| outs.iter().any(|o| i.overlaps(*o)))
+                {
+                    return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+                }
+                let scratch = out_bytes(scratch, scratch_len, &inputs)?;
+                let binding: &[u8; 32] = binding
+                    .try_into()
+                    .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
+                match s.unseal(now, token, binding, principal, scratch) {
+                    Ok(u) => {
+                        out_state.write(mrtr_bytes {
+                            ptr: u.state.as_ptr(),
+                            len: u.state.len(),
+                        });
+                        if let Some(info) = out_info {
+                            info.write(mrtr_unsealed_info {
+                                token_id: u.token_id,
+                                expires_at: u.expires_at,
+                            });
+                        }
+                        Ok(())
                     }
-                    None => Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL),
-                },
-            }
+                    Err(e) => match reason_of(e) {
+                        Some(r) => {
+                            out_reason.write(r);
+                            Err(mrtr_status::MRTR_ERR_INVALID_REQUEST_STATE)
+                        }
+                        None => Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL),
+                    },
+                }
+            })
         })
     })
 }

@@ -9,7 +9,7 @@
 
 use core::fmt;
 
-use crate::json::{Array, JsonStr, Object, Value};
+use crate::json::{Array, Object, Value};
 pub use crate::wire::response::RootEntry;
 use crate::wire::response::{
     read_elicit_result, read_root_entry, read_roots_result, read_sampling_result,
@@ -113,33 +113,9 @@ impl<'a> ElicitAnswer<'a> {
     }
 }
 
-/// An LLM's answer to a sampling request (`CreateMessageResult`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SamplingAnswer<'a> {
-    /// `role` (`"assistant"` or `"user"`).
-    pub role: JsonStr<'a>,
-    /// `content`: one content block (object) or an array of them, raw.
-    pub content: Value<'a>,
-    /// `model`: the model that answered.
-    pub model: JsonStr<'a>,
-    /// `stopReason`, when given.
-    pub stop_reason: Option<JsonStr<'a>>,
-    /// The whole result object.
-    pub raw: Object<'a>,
-}
-
-impl<'a> SamplingAnswer<'a> {
-    /// The text of the answer when `content` is a single text block.
-    pub fn text(&self) -> Option<JsonStr<'a>> {
-        let c = self.content.as_object()?;
-        let is_text = c.get("type").and_then(|t| t.as_str())?.eq_str("text");
-        if is_text {
-            c.get("text").and_then(|t| t.as_str())
-        } else {
-            None
-        }
-    }
-}
+/// An LLM's answer to a sampling request (`CreateMessageResult`): the
+/// reader both halves share.
+pub type SamplingAnswer<'a> = crate::wire::response::SamplingResult<'a>;
 
 /// The client's roots (`ListRootsResult`). Every entry was validated on
 /// lookup, so iteration cannot fail.
@@ -216,17 +192,11 @@ pub fn sampling_answer<'a>(
     let Some(o) = lookup(responses, key, ResponseKind::Sampling)? else {
         return Ok(None);
     };
-    let r = read_sampling_result(o).map_err(|_| AnswerError::Malformed {
-        expected: ResponseKind::Sampling,
-    })?;
-    let (role, content, model, stop_reason) = (r.role, r.content, r.model, r.stop_reason);
-    Ok(Some(SamplingAnswer {
-        role,
-        content,
-        model,
-        stop_reason,
-        raw: o,
-    }))
+    read_sampling_result(o)
+        .map(Some)
+        .map_err(|_| AnswerError::Malformed {
+            expected: ResponseKind::Sampling,
+        })
 }
 
 /// The roots answer under `key`.

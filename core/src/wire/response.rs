@@ -176,17 +176,33 @@ pub fn read_elicit_result(o: Object<'_>) -> Result<(ElicitAction, Option<Object<
     Ok((action, content))
 }
 
-/// The members of a `CreateMessageResult`.
+/// An LLM's answer to a sampling request (`CreateMessageResult`), read by
+/// [`read_sampling_result`] (the server half calls it `SamplingAnswer`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SamplingResult<'a> {
-    /// `role`: `assistant` or `user`.
+    /// `role` (`"assistant"` or `"user"`).
     pub role: JsonStr<'a>,
-    /// `content`: one content block or an array of them.
+    /// `content`: one content block (object) or an array of them, raw.
     pub content: Value<'a>,
-    /// `model`.
+    /// `model`: the model that answered.
     pub model: JsonStr<'a>,
-    /// `stopReason`, when present.
+    /// `stopReason`, when given.
     pub stop_reason: Option<JsonStr<'a>>,
+    /// The whole result object.
+    pub raw: Object<'a>,
+}
+
+impl<'a> SamplingResult<'a> {
+    /// The text of the answer when `content` is a single text block.
+    pub fn text(&self) -> Option<JsonStr<'a>> {
+        let c = self.content.as_object()?;
+        let is_text = c.get("type").and_then(|t| t.as_str())?.eq_str("text");
+        if is_text {
+            c.get("text").and_then(|t| t.as_str())
+        } else {
+            None
+        }
+    }
 }
 
 /// Reads a `CreateMessageResult`: `role` (assistant or user), `content`
@@ -212,6 +228,7 @@ pub fn read_sampling_result(o: Object<'_>) -> Result<SamplingResult<'_>, ShapeEr
         content,
         model,
         stop_reason,
+        raw: o,
     })
 }
 
