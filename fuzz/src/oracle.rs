@@ -95,8 +95,11 @@ const ROOTS_TWO: &[Root<'static>] = &[
         uri: "file:///home/u/proj",
         name: Some("proj \"main\""),
     },
+    // A non-ASCII path percent-encoded, as a root URI must be: the raw
+    // `file:///tmp/\u{e9}` is refused since every answer path checks roots
+    // (issue 16).
     Root {
-        uri: "file:///tmp/\u{e9}",
+        uri: "file:///tmp/%C3%A9",
         name: None,
     },
 ];
@@ -140,7 +143,7 @@ pub fn valid_answer(kind: InputKind, ch: &mut Choices<'_>) -> (Answer<'static>, 
             Answer::Roots(ROOTS_TWO),
             json!({ "roots": [
                 { "uri": "file:///home/u/proj", "name": "proj \"main\"" },
-                { "uri": "file:///tmp/\u{e9}" }
+                { "uri": "file:///tmp/%C3%A9" }
             ] }),
         ),
         (InputKind::Roots, _) => (Answer::Json(ROOTS_JSON), parsed(ROOTS_JSON)),
