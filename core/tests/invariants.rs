@@ -8,7 +8,7 @@
 //! answers (the task restore already refused it).
 #![cfg(feature = "client")]
 
-use mrtr_core::client::call::{SaveError, SaveInvariant};
+use mrtr_core::client::call::{AnswerError, SaveError, SaveInvariant, SaveRegion, MAX_SAFE_ID};
 use mrtr_core::client::{
     Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Event, Phase, TaskCall,
     TaskConfig, TaskLimits, TaskState,
@@ -115,7 +115,11 @@ fn call_partly_answered() -> Vec<u8> {
 }
 
 fn restore_call(bytes: &[u8]) -> Result<Phase, CallError> {
-    let limits = CallLimits::default();
+    restore_call_under(&CallLimits::default(), bytes)
+}
+
+fn restore_call_under(limits: &CallLimits, bytes: &[u8]) -> Result<Phase, CallError> {
+    let limits = *limits;
     let mut st = CallState::default();
     let mut buf = vec![0u8; Call::workspace_size(&limits)];
     Call::restore(&mut st, &mut buf, &limits, bytes).map(|c| c.state())
@@ -261,4 +265,335 @@ fn invariant_errors_say_what_is_wrong() {
         .to_string(),
         "save breaks an invariant: a retry with the round partly answered: 1 of 2 inputs"
     );
+}
+
+/// `s` re-encoded, restored as a call.
+fn call_with(s: &Saved) -> Result<Phase, CallError> {
+    restore_call(&encode(s))
+}
+
+/// An answer record: the input's index (u16 LE), the length (u32 LE), the
+/// body.
+fn record(index: u16, body: &[u8]) -> Vec<u8> {
+    let mut r = index.to_le_bytes().to_vec();
+    r.extend_from_slice(&u32::try_from(body.len()).unwrap().to_le_bytes());
+    r.extend_from_slice(body);
+    r
+}
+
+#[test]
+fn codes_a_save_cannot_hold_are_named() {
+    let genuine = decode(&call_partly_answered());
+    let mut s = genuine.clone();
+    s.phase = 9;
+    assert_eq!(call_with(&s), invariant(SaveInvariant::UnknownPhase(9)));
+    s.phase = 4; // Done: never saved
+    assert_eq!(call_with(&s), invariant(SaveInvariant::UnknownPhase(4)));
+    let mut s = genuine.clone();
+    s.variant = 7;
+    assert_eq!(call_with(&s), invariant(SaveInvariant::UnknownVariant(7)));
+}
+
+#[test]
+fn regions_must_fit_the_limits_restored_under() {
+    let save = call_partly_answered();
+    let genuine = decode(&save);
+    let small = |f: fn(&mut CallLimits)| {
+        let mut l = CallLimits::default();
+        f(&mut l);
+        restore_call_under(&l, &save)
+    };
+    assert_eq!(
+        small(|l| l.max_params_bytes = 10),
+        invariant(SaveInvariant::TooLarge {
+            region: SaveRegion::Head,
+            len: genuine.head.len(),
+            limit: 10
+        })
+    );
+    assert_eq!(
+        small(|l| l.max_inputs_bytes = 100),
+        invariant(SaveInvariant::TooLarge {
+            region: SaveRegion::Inputs,
+            len: genuine.inputs.len(),
+            limit: 100
+        })
+    );
+    // The request-state token `"st"` is 4 bytes, quotes included.
+    assert_eq!(genuine.state, br#""st""#);
+    assert_eq!(
+        small(|l| l.max_state_bytes = 3),
+        invariant(SaveInvariant::TooLarge {
+            region: SaveRegion::State,
+            len: 4,
+            limit: 3
+        })
+    );
+    assert_eq!(
+        small(|l| l.max_answers_bytes = 10),
+        invariant(SaveInvariant::TooLarge {
+            region: SaveRegion::Answers,
+            len: genuine.answers.len() - 6,
+            limit: 10
+        })
+    );
+    assert_eq!(
+        small(|l| l.max_rounds = 0),
+        invariant(SaveInvariant::TooManyRounds {
+            rounds: 1,
+            limit: 0
+        })
+    );
+}
+
+#[test]
+fn every_region_is_checked_as_untrusted_input() {
+    let genuine = decode(&call_partly_answered());
+    let with = |f: &dyn Fn(&mut Saved)| {
+        let mut s = genuine.clone();
+        f(&mut s);
+        call_with(&s)
+    };
+    // Params without the target, or with trailing bytes.
+    assert_eq!(
+        with(&|s| s.head = b"{}".to_vec()),
+        invariant(SaveInvariant::BadHead)
+    );
+    assert_eq!(
+        with(&|s| s.head.push(b' ')),
+        invariant(SaveInvariant::BadHead)
+    );
+    // Inputs: not a map, an empty map, a kind the call did not declare.
+    assert_eq!(
+        with(&|s| s.inputs = b"[]".to_vec()),
+        invariant(SaveInvariant::BadInputs)
+    );
+    assert_eq!(
+        with(&|s| {
+            s.inputs = b"{}".to_vec();
+            s.answers.clear();
+        }),
+        invariant(SaveInvariant::BadInputs)
+    );
+    assert_eq!(
+        with(&|s| {
+            s.inputs = br#"{"r":{"method":"roots/list"}}"#.to_vec();
+            s.answers.clear();
+        }),
+        invariant(SaveInvariant::UndeclaredInput)
+    );
+    assert_eq!(
+        with(&|s| s.state = b"12".to_vec()),
+        invariant(SaveInvariant::BadRequestState)
+    );
+    // Answers: broken framing, a key not asked, a key twice, an answer
+    // the call would refuse.
+    assert_eq!(
+        with(&|s| {
+            s.answers.pop();
+        }),
+        invariant(SaveInvariant::BadAnswerRecord)
+    );
+    assert_eq!(
+        with(&|s| s.answers[0] = 5),
+        invariant(SaveInvariant::AnswerKeyNotAsked { index: 5 })
+    );
+    assert_eq!(
+        with(&|s| s.answers = [s.answers.clone(), s.answers.clone()].concat()),
+        invariant(SaveInvariant::DuplicateAnswer { index: 0 })
+    );
+    assert_eq!(
+        with(&|s| s.answers = record(0, br#"{"action":"accept"}"#)),
+        invariant(SaveInvariant::BadAnswer {
+            index: 0,
+            error: AnswerError::ContentRequired
+        })
+    );
+    // The sampling question answered with a duplicate member.
+    assert_eq!(
+        with(&|s| {
+            s.answers = record(1, br#"{"role":"assistant","role":"user","content":{"type":"text","text":"Paris"},"model":"m"}"#)
+        }),
+        invariant(SaveInvariant::BadAnswer {
+            index: 1,
+            error: AnswerError::Duplicate { member: "role" }
+        })
+    );
+}
+
+#[test]
+fn counters_and_ids_hold_what_a_live_call_holds() {
+    let genuine = decode(&call_partly_answered());
+    let with = |f: &dyn Fn(&mut Saved)| {
+        let mut s = genuine.clone();
+        f(&mut s);
+        call_with(&s)
+    };
+    assert_eq!(
+        with(&|s| s.rounds = 11),
+        invariant(SaveInvariant::TooManyRounds {
+            rounds: 11,
+            limit: 10
+        })
+    );
+    assert_eq!(
+        with(&|s| s.rounds = 0),
+        invariant(SaveInvariant::RoundNotCounted)
+    );
+    assert_eq!(
+        with(&|s| s.state_only = 4),
+        invariant(SaveInvariant::TooManyStateOnlyRounds { count: 4, limit: 3 })
+    );
+    assert_eq!(
+        with(&|s| s.state_only = 1),
+        invariant(SaveInvariant::StateOnlyWithInputs)
+    );
+    for bad in [MAX_SAFE_ID + 1, -MAX_SAFE_ID - 1, i64::MIN, i64::MAX] {
+        assert_eq!(
+            with(&|s| s.last_id = Some(bad)),
+            invariant(SaveInvariant::IdOutOfRange(bad))
+        );
+    }
+    // The top of the range is a live id.
+    assert_eq!(
+        with(&|s| s.last_id = Some(MAX_SAFE_ID)),
+        Ok(Phase::Answering)
+    );
+    assert_eq!(
+        with(&|s| s.in_flight = Some(1)),
+        invariant(SaveInvariant::InFlightOutsideSent)
+    );
+    assert_eq!(
+        with(&|s| {
+            s.phase = SENT;
+            s.last_id = None;
+            s.in_flight = Some(1);
+        }),
+        invariant(SaveInvariant::InFlightNotLast)
+    );
+}
+
+/// A fresh task (nothing asked yet), saved ready to poll.
+fn task_fresh(dialect: TaskDialect, caps: ClientCapabilities) -> Vec<u8> {
+    let config = TaskConfig {
+        caps,
+        ..TaskConfig::new(dialect, "task-1")
+    };
+    let mut st = TaskState::default();
+    let mut buf = vec![0u8; TaskCall::workspace_size(&config.limits)];
+    let task = TaskCall::init(&mut st, &mut buf, &config).unwrap();
+    let mut save = vec![0u8; 1 << 14];
+    let n = task.save(&mut save).unwrap();
+    save.truncate(n);
+    save
+}
+
+#[test]
+fn a_task_holds_the_shared_invariants_and_its_own() {
+    let genuine = decode(&task_partly_answered());
+    let with = |f: &dyn Fn(&mut Saved)| {
+        let mut s = genuine.clone();
+        f(&mut s);
+        restore_task(&encode(&s))
+    };
+    // Shared with calls, by the same check.
+    assert_eq!(
+        with(&|s| s.rounds = 0),
+        invariant(SaveInvariant::RoundNotCounted)
+    );
+    assert_eq!(
+        with(&|s| s.answers[0] = 2),
+        invariant(SaveInvariant::AnswerKeyNotAsked { index: 2 })
+    );
+    assert_eq!(
+        with(&|s| s.last_id = Some(i64::MIN)),
+        invariant(SaveInvariant::IdOutOfRange(i64::MIN))
+    );
+    assert_eq!(
+        with(&|s| s.inputs = b"[]".to_vec()),
+        invariant(SaveInvariant::BadInputs)
+    );
+    // A task's own.
+    assert_eq!(
+        with(&|s| s.variant = 3),
+        invariant(SaveInvariant::UnknownVariant(3))
+    );
+    assert_eq!(
+        with(&|s| s.next = 9),
+        invariant(SaveInvariant::UnknownNextRequest(9))
+    );
+    assert_eq!(
+        with(&|s| s.head_split = 0),
+        invariant(SaveInvariant::BadHead)
+    );
+    assert_eq!(
+        with(&|s| s.next = 1),
+        invariant(SaveInvariant::AnsweringOtherRequest)
+    );
+    assert_eq!(
+        with(&|s| s.polls = 100_001),
+        invariant(SaveInvariant::TooManyPolls {
+            polls: 100_001,
+            limit: 100_000
+        })
+    );
+    assert_eq!(
+        with(&|s| {
+            s.phase = READY;
+            s.inputs.clear();
+            s.answers.clear();
+        }),
+        invariant(SaveInvariant::RespondWithoutInputs)
+    );
+    assert_eq!(
+        with(&|s| {
+            s.phase = READY;
+            s.next = 4;
+            s.inputs.clear();
+            s.answers.clear();
+        }),
+        invariant(SaveInvariant::CancelNotSent)
+    );
+    // An extension task needs the Tasks extension declared.
+    let no_tasks = ClientCapabilities {
+        tasks: false,
+        ..CAPS
+    };
+    let seed = task_fresh(TaskDialect::Seed, no_tasks);
+    assert_eq!(restore_task(&seed), Ok(Phase::Ready));
+    let mut s = decode(&seed);
+    s.variant = 2;
+    assert_eq!(
+        restore_task(&encode(&s)),
+        invariant(SaveInvariant::TasksNotDeclared)
+    );
+}
+
+#[test]
+fn every_invariant_names_itself() {
+    let cases = [
+        (
+            SaveInvariant::TooLarge {
+                region: SaveRegion::State,
+                len: 4,
+                limit: 3,
+            },
+            "state region of 4 bytes over the limit 3",
+        ),
+        (
+            SaveInvariant::AnswerKeyNotAsked { index: 5 },
+            "an answer to input 5, which was not asked",
+        ),
+        (
+            SaveInvariant::IdOutOfRange(i64::MIN),
+            "id -9223372036854775808 outside +-(2^53-1)",
+        ),
+        (
+            SaveInvariant::InFlightOutsideSent,
+            "a request in flight outside the sent phase",
+        ),
+    ];
+    for (i, text) in cases {
+        assert_eq!(i.to_string(), text);
+    }
 }

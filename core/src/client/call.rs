@@ -330,21 +330,117 @@ pub enum SaveError {
     Version(u8),
     /// A task save given to a call, or the reverse.
     WrongKind,
-    /// Decodes, but its content is invalid or does not fit these limits.
-    Inconsistent,
-    /// Decodes and its regions are valid, but it describes a machine no
-    /// live call or task can be in.
+    /// Decodes, but describes a machine no live call or task can be in (or
+    /// one that does not fit the limits it is restored under): the
+    /// invariant it breaks.
     Invariant(SaveInvariant),
 }
 
-/// An invariant of a live call or task that a save breaks (checked by one
-/// function for both on restore).
+/// A region of a saved call or task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveRegion {
+    /// A call's rendered params, a task's `_meta` and id.
+    Head,
+    /// The round's `inputRequests` copy.
+    Inputs,
+    /// The round's `requestState` token.
+    State,
+    /// The round's answers.
+    Answers,
+}
+
+/// An invariant of a live call or task that a save breaks. Restore checks
+/// them all, the shared ones with one function for calls and tasks, in the
+/// order listed here (codes, sizes, the head, the regions, the counters,
+/// the ids, the phase).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SaveInvariant {
+    /// The phase code is not `Ready`, `Sent` or `Answering` (the phases a
+    /// save can hold).
+    UnknownPhase(u8),
+    /// The variant code is no method (call) or dialect (task).
+    UnknownVariant(u8),
+    /// A task's next-request code is no [`TaskRequest`](super::task::TaskRequest).
+    UnknownNextRequest(u8),
+    /// A region is larger than the limits it is restored under allow (a
+    /// save cannot raise them).
+    TooLarge {
+        /// The region.
+        region: SaveRegion,
+        /// Its bytes (for the answers, the JSON bytes when over
+        /// `max_answers_bytes`).
+        len: usize,
+        /// The bound.
+        limit: usize,
+    },
+    /// The head is not what init renders: a call's params that are not
+    /// this method's params with the call's `_meta` (capabilities
+    /// included), a task's `_meta` and id that do not read back.
+    BadHead,
+    /// An extension-dialect task without the Tasks extension declared.
+    TasksNotDeclared,
+    /// The inputs region is not a non-empty `inputRequests` map as a
+    /// server may send it.
+    BadInputs,
+    /// The inputs ask a kind the machine does not declare.
+    UndeclaredInput,
+    /// The state region is not one JSON string token.
+    BadRequestState,
+    /// The answers region is not a sequence of answer records.
+    BadAnswerRecord,
+    /// An answer names input `index`, which the round does not have: every
+    /// answer key must be an asked key.
+    AnswerKeyNotAsked {
+        /// The index named.
+        index: usize,
+    },
+    /// Input `index` is answered twice.
+    DuplicateAnswer {
+        /// The input.
+        index: usize,
+    },
+    /// The answer to input `index` is one the machine would refuse.
+    BadAnswer {
+        /// The input.
+        index: usize,
+        /// Why it would be refused.
+        error: AnswerError,
+    },
+    /// More `input_required` rounds than `max_rounds` (a live machine
+    /// fails instead).
+    TooManyRounds {
+        /// Rounds in the save.
+        rounds: u32,
+        /// The limit.
+        limit: u32,
+    },
+    /// More consecutive state-only rounds than `max_state_only_rounds`.
+    TooManyStateOnlyRounds {
+        /// Rounds in the save.
+        count: u32,
+        /// The limit.
+        limit: u32,
+    },
+    /// A task polled more often than `max_polls` allows.
+    TooManyPolls {
+        /// Polls in the save.
+        polls: u32,
+        /// The limit.
+        limit: u32,
+    },
+    /// Inputs or a `requestState` without a round counted for them.
+    RoundNotCounted,
+    /// A call's state-only streak with questions in the round (a round
+    /// that asks questions ends the streak).
+    StateOnlyWithInputs,
+    /// An id outside +-(2^53-1).
+    IdOutOfRange(i64),
     /// Saved as sent, but no request is in flight.
     SentWithoutRequest,
-    /// A request in flight newer than the last id used.
+    /// A request in flight that is not the last id used.
     InFlightNotLast,
+    /// A request in flight outside `Sent`.
+    InFlightOutsideSent,
     /// A retry in flight, or ready to go, with a round only partly
     /// answered: every key must be answered before the retry.
     PartlyAnswered {
@@ -355,24 +451,72 @@ pub enum SaveInvariant {
     },
     /// Saved while answering, but the round has no inputs.
     AnsweringWithoutInputs,
+    /// A task answering, but its next request is not the answers.
+    AnsweringOtherRequest,
+    /// A task's answers ready or in flight without a round of inputs.
+    RespondWithoutInputs,
+    /// A task ready to write `tasks/cancel`: cancel is written at once, so
+    /// a live task has it in flight or not at all.
+    CancelNotSent,
+}
+
+impl core::fmt::Display for SaveRegion {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            SaveRegion::Head => "head",
+            SaveRegion::Inputs => "inputs",
+            SaveRegion::State => "state",
+            SaveRegion::Answers => "answers",
+        })
+    }
 }
 
 impl core::fmt::Display for SaveInvariant {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        use SaveInvariant as I;
         match self {
-            SaveInvariant::SentWithoutRequest => {
-                f.write_str("saved as sent with no request in flight")
+            I::UnknownPhase(c) => write!(f, "unknown phase code {c}"),
+            I::UnknownVariant(c) => write!(f, "unknown method or dialect code {c}"),
+            I::UnknownNextRequest(c) => write!(f, "unknown next request code {c}"),
+            I::TooLarge { region, len, limit } => {
+                write!(f, "{region} region of {len} bytes over the limit {limit}")
             }
-            SaveInvariant::InFlightNotLast => {
-                f.write_str("the request in flight is not the last one sent")
+            I::BadHead => f.write_str("the params or task head are not what init renders"),
+            I::TasksNotDeclared => {
+                f.write_str("an extension task without the Tasks extension declared")
             }
-            SaveInvariant::PartlyAnswered { answered, inputs } => write!(
+            I::BadInputs => f.write_str("the inputs are not a valid inputRequests map"),
+            I::UndeclaredInput => f.write_str("the inputs ask a kind that is not declared"),
+            I::BadRequestState => f.write_str("the requestState is not a JSON string"),
+            I::BadAnswerRecord => f.write_str("the answers region is not answer records"),
+            I::AnswerKeyNotAsked { index } => {
+                write!(f, "an answer to input {index}, which was not asked")
+            }
+            I::DuplicateAnswer { index } => write!(f, "input {index} answered twice"),
+            I::BadAnswer { index, error } => write!(f, "answer to input {index}: {error}"),
+            I::TooManyRounds { rounds, limit } => {
+                write!(f, "{rounds} input_required rounds, over the cap {limit}")
+            }
+            I::TooManyStateOnlyRounds { count, limit } => {
+                write!(f, "{count} state-only rounds, over the cap {limit}")
+            }
+            I::TooManyPolls { polls, limit } => write!(f, "{polls} polls, over the cap {limit}"),
+            I::RoundNotCounted => f.write_str("a round that was never counted"),
+            I::StateOnlyWithInputs => f.write_str("a state-only streak with inputs in the round"),
+            I::IdOutOfRange(id) => write!(f, "id {id} outside +-(2^53-1)"),
+            I::SentWithoutRequest => f.write_str("saved as sent with no request in flight"),
+            I::InFlightNotLast => f.write_str("the request in flight is not the last one sent"),
+            I::InFlightOutsideSent => f.write_str("a request in flight outside the sent phase"),
+            I::PartlyAnswered { answered, inputs } => write!(
                 f,
                 "a retry with the round partly answered: {answered} of {inputs} inputs"
             ),
-            SaveInvariant::AnsweringWithoutInputs => {
+            I::AnsweringWithoutInputs => {
                 f.write_str("saved while answering a round without inputs")
             }
+            I::AnsweringOtherRequest => f.write_str("a task answering with another request next"),
+            I::RespondWithoutInputs => f.write_str("a task's answers without a round of inputs"),
+            I::CancelNotSent => f.write_str("a task ready to cancel (cancel goes out at once)"),
         }
     }
 }
@@ -584,13 +728,21 @@ impl core::fmt::Display for SaveError {
                 persist::SAVE_VERSION
             ),
             SaveError::WrongKind => write!(f, "save of a task given to a call, or the reverse"),
-            SaveError::Inconsistent => write!(f, "save is inconsistent or exceeds these limits"),
             SaveError::Invariant(i) => write!(f, "save breaks an invariant: {i}"),
         }
     }
 }
 
-impl core::error::Error for SaveError {}
+impl core::error::Error for SaveError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            SaveError::Invariant(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl core::error::Error for SaveInvariant {}
 
 impl core::fmt::Display for CallError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -1390,9 +1542,12 @@ impl<'w> Call<'w> {
 
     /// Restores a saved call into `state` and `buf` under `limits` (the
     /// app's current limits bound the restored regions; a save cannot raise
-    /// them). Every region is re-validated as untrusted input; on error
-    /// `state` is unchanged while `buf` may have been written (it is scratch
-    /// until a state owns it).
+    /// them). Every region is re-validated as untrusted input and every
+    /// invariant of a live call is checked (the shared ones by the same
+    /// function as [`TaskCall::restore`](super::task::TaskCall::restore));
+    /// a breach is [`SaveError::Invariant`] naming it. On error `state` is
+    /// unchanged while `buf` may have been written (it is scratch until a
+    /// state owns it).
     pub fn restore(
         state: &'w mut CallState,
         buf: &'w mut [u8],
@@ -1406,23 +1561,25 @@ impl<'w> Call<'w> {
             });
         }
         let s = persist::load(saved, persist::KIND_CALL)?;
-        let bad = CallError::BadSave(SaveError::Inconsistent);
-        let method = CallMethod::from_code(s.variant).ok_or(bad)?;
+        let broken = |i: SaveInvariant| CallError::BadSave(SaveError::Invariant(i));
         let phase = persist::phase_of(s.phase)?;
-        let fits = s.head.len() <= limits.max_params_bytes
-            && s.inputs.len() <= limits.max_inputs_bytes
-            && s.state.len() <= limits.max_state_bytes
-            && s.answers.len() <= layout.answers.len;
-        if !fits {
-            return Err(bad);
+        let method = CallMethod::from_code(s.variant)
+            .ok_or(broken(SaveInvariant::UnknownVariant(s.variant)))?;
+        if s.head.len() > limits.max_params_bytes {
+            return Err(broken(SaveInvariant::TooLarge {
+                region: SaveRegion::Head,
+                len: s.head.len(),
+                limit: limits.max_params_bytes,
+            }));
         }
         // The params must read back as this method's params with our _meta.
-        let doc = json::parse_with(s.head, &limits.wire.json).map_err(|_| bad)?;
-        let params = doc.as_object().ok_or(bad)?;
+        let bad_head = broken(SaveInvariant::BadHead);
+        let doc = json::parse_with(s.head, &limits.wire.json).map_err(|_| bad_head)?;
+        let params = doc.as_object().ok_or(bad_head)?;
         if doc.raw().len() != s.head.len() {
-            return Err(bad);
+            return Err(bad_head);
         }
-        let seed_task = check_params(params, method).map_err(|_| bad)?;
+        let seed_task = check_params(params, method).map_err(|_| bad_head)?;
         let caps = params
             .get_unique("_meta")
             .ok()
@@ -1431,34 +1588,23 @@ impl<'w> Call<'w> {
             .and_then(|m| m.get_unique(META_CLIENT_CAPABILITIES).ok().flatten())
             .and_then(|c| c.as_object())
             .and_then(|c| ClientCapabilities::parse(c).ok())
-            .ok_or(bad)?;
-        for (region, bytes) in [
-            (layout.head, s.head),
-            (layout.inputs, s.inputs),
-            (layout.state, s.state),
-            (layout.answers, s.answers),
-        ] {
-            let dst = region.tail_mut(buf, 0);
-            dst.get_mut(..bytes.len())
-                .ok_or(bad)?
-                .copy_from_slice(bytes);
-        }
-        let mut ex = Exchange {
-            inputs_len: s.inputs.len(),
-            state_len: s.state.len(),
-            answers_len: s.answers.len(),
-            rounds: s.rounds,
-            last_id: s.last_id,
-            in_flight: s.in_flight,
-            ..Exchange::default()
-        };
-        ex.validate(buf, &layout, &limits.ex(), &caps)
-            .map_err(|_| bad)?;
+            .ok_or(bad_head)?;
+        let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
         // A call's request in flight with inputs in the round is the retry
         // that carries their answers.
         let phase = ex
-            .check_phase(phase, true)
-            .map_err(|i| CallError::BadSave(SaveError::Invariant(i)))?;
+            .check_invariants(buf, &layout, &limits.ex(), &caps, phase, true)
+            .map_err(broken)?;
+        // What only a call has: the state-only streak.
+        if s.state_only > limits.max_state_only_rounds {
+            return Err(broken(SaveInvariant::TooManyStateOnlyRounds {
+                count: s.state_only,
+                limit: limits.max_state_only_rounds,
+            }));
+        }
+        if s.state_only > 0 && ex.input_count > 0 {
+            return Err(broken(SaveInvariant::StateOnlyWithInputs));
+        }
         *state = CallState {
             magic: CALL_MAGIC,
             limits: *limits,

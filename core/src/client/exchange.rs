@@ -12,7 +12,9 @@
 //! re-validating the whole map. Answers are stored as records
 //! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
 
-use super::call::{Answer, AnswerError, CallError, Phase, RpcError, SaveInvariant, Unrelated};
+use super::call::{
+    Answer, AnswerError, CallError, Phase, RpcError, SaveInvariant, SaveRegion, Unrelated,
+};
 use super::roots::check_root_uri;
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
 use crate::wire::response::{
@@ -412,45 +414,6 @@ impl Exchange {
         w.byte(b'}');
     }
 
-    /// The invariants of a live machine that a restore checks, for calls
-    /// and tasks alike; returns the phase to resume in (a round answered in
-    /// full resumes `Ready`) and forgets the in-flight id outside `Sent`.
-    /// `answers_in_flight`: the request in flight (or about to go) carries
-    /// the round's answers, so the round must be answered in full.
-    pub fn check_phase(
-        &mut self,
-        phase: Phase,
-        answers_in_flight: bool,
-    ) -> Result<Phase, SaveInvariant> {
-        let partly = SaveInvariant::PartlyAnswered {
-            answered: self.answered,
-            inputs: self.input_count,
-        };
-        let has_inputs = self.input_count > 0;
-        let phase = match phase {
-            Phase::Sent => {
-                let Some(flight) = self.in_flight else {
-                    return Err(SaveInvariant::SentWithoutRequest);
-                };
-                if self.last_id != Some(flight) {
-                    return Err(SaveInvariant::InFlightNotLast);
-                }
-                if answers_in_flight && has_inputs && !self.all_answered() {
-                    return Err(partly);
-                }
-                Phase::Sent
-            }
-            Phase::Answering if !has_inputs => return Err(SaveInvariant::AnsweringWithoutInputs),
-            Phase::Answering if self.all_answered() => Phase::Ready,
-            Phase::Ready if has_inputs && !self.all_answered() => return Err(partly),
-            other => other,
-        };
-        if phase != Phase::Sent {
-            self.in_flight = None;
-        }
-        Ok(phase)
-    }
-
     /// Checks that `id` is usable for the next leg: within the safe integer
     /// range and greater than every id this machine used before.
     pub fn check_id(&self, id: i64) -> Result<(), CallError> {
@@ -469,84 +432,175 @@ impl Exchange {
         self.in_flight = Some(id);
     }
 
-    /// Re-validates state restored from a save: every region parses, the
-    /// answers are well-formed records for distinct, asked keys.
-    pub fn validate(
+    /// The one check of a restored save, for calls and tasks alike: every
+    /// invariant a live machine holds over the shared state. The regions
+    /// are re-validated as untrusted input (the `inputRequests` copy as the
+    /// network would deliver it, the `requestState` token, each answer by
+    /// the rules of [`render_answer`] for the key it names), then the
+    /// limits, the ids and the phase. Fills in the derived counts and
+    /// returns the phase to resume in (a round answered in full while
+    /// `Answering` resumes `Ready`).
+    ///
+    /// `answers_in_flight`: the request in flight (or about to go) carries
+    /// the round's answers (a call's retry, a task's respond request), so
+    /// the round must be answered in full. The machine-specific checks
+    /// (the head, a call's state-only count, a task's request kind and
+    /// polls) stay with each restore.
+    pub fn check_invariants(
         &mut self,
         buf: &mut [u8],
         layout: &Layout,
         limits: &ExLimits,
         caps: &ClientCapabilities,
-    ) -> Result<(), ()> {
+        phase: Phase,
+        answers_in_flight: bool,
+    ) -> Result<Phase, SaveInvariant> {
+        self.check_regions(buf, layout, limits, caps)?;
+        if self.rounds > limits.max_rounds {
+            return Err(SaveInvariant::TooManyRounds {
+                rounds: self.rounds,
+                limit: limits.max_rounds,
+            });
+        }
+        if self.rounds == 0 && (self.inputs_len > 0 || self.state_len > 0) {
+            return Err(SaveInvariant::RoundNotCounted);
+        }
+        for id in [self.last_id, self.in_flight].into_iter().flatten() {
+            if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&id) {
+                return Err(SaveInvariant::IdOutOfRange(id));
+            }
+        }
+        self.check_phase(phase, answers_in_flight)
+    }
+
+    /// The regions of a save: sizes within the limits, the inputs a valid
+    /// `inputRequests` map of declared kinds, the state one JSON string,
+    /// the answers well-formed records for distinct asked keys.
+    fn check_regions(
+        &mut self,
+        buf: &mut [u8],
+        layout: &Layout,
+        limits: &ExLimits,
+        caps: &ClientCapabilities,
+    ) -> Result<(), SaveInvariant> {
+        use SaveInvariant as I;
         let wire = &limits.wire;
-        if self.inputs_len > limits.max_inputs_bytes || self.state_len > limits.max_state_bytes {
-            return Err(());
+        for (region, len, limit) in [
+            (SaveRegion::Inputs, self.inputs_len, limits.max_inputs_bytes),
+            (SaveRegion::State, self.state_len, limits.max_state_bytes),
+            (SaveRegion::Answers, self.answers_len, layout.answers.len),
+        ] {
+            if len > limit {
+                return Err(I::TooLarge { region, len, limit });
+            }
         }
         self.input_count = 0;
         if self.inputs_len > 0 {
             // The inputs region lies before the index region.
             let (lo, hi) = buf.split_at_mut(layout.index.start.min(buf.len()));
             let raw = layout.inputs.prefix(lo, self.inputs_len);
-            let v = json::parse_with(raw, &wire.json).map_err(|_| ())?;
-            let reqs = InputRequests::parse(v, wire).map_err(|_| ())?;
+            let v = json::parse_with(raw, &wire.json).map_err(|_| I::BadInputs)?;
+            let reqs = InputRequests::parse(v, wire).map_err(|_| I::BadInputs)?;
             if reqs.is_empty() || v.raw().len() != raw.len() {
-                return Err(());
+                return Err(I::BadInputs);
             }
             if !caps.covers(&reqs.required_capabilities()) {
-                return Err(());
+                return Err(I::UndeclaredInput);
             }
-            let index = hi.get_mut(..layout.index.len).ok_or(())?;
-            write_index(index, reqs.raw()).ok_or(())?;
+            let index = hi.get_mut(..layout.index.len).ok_or(I::BadInputs)?;
+            write_index(index, reqs.raw()).ok_or(I::BadInputs)?;
             self.input_count = reqs.len();
         }
         let buf: &[u8] = buf;
         if self.state_len > 0 {
             let raw = layout.state.prefix(buf, self.state_len);
-            let v = json::parse_with(raw, &wire.json).map_err(|_| ())?;
+            let v = json::parse_with(raw, &wire.json).map_err(|_| I::BadRequestState)?;
             if v.as_str().is_none() || v.raw().len() != raw.len() {
-                return Err(());
+                return Err(I::BadRequestState);
             }
         }
         // Walk the records by hand: the iterator stops at the first defect,
         // which must be an error here.
         let bytes = layout.answers.prefix(buf, self.answers_len);
         if bytes.len() != self.answers_len {
-            return Err(());
+            return Err(I::BadAnswerRecord);
         }
         let (mut pos, mut count, mut sum) = (0usize, 0usize, 0usize);
         while pos < bytes.len() {
-            let (index, body, next) = read_record(bytes, pos).ok_or(())?;
-            if index >= self.input_count
-                || self
-                    .records(buf, layout)
-                    .take(count)
-                    .any(|(i, _)| i == index)
-            {
-                return Err(());
+            let (index, body, next) = read_record(bytes, pos).ok_or(I::BadAnswerRecord)?;
+            if index >= self.input_count {
+                return Err(I::AnswerKeyNotAsked { index });
             }
-            let kind = self.entry(buf, layout, index).map(|e| e.kind).ok_or(())?;
+            if self
+                .records(buf, layout)
+                .take(count)
+                .any(|(i, _)| i == index)
+            {
+                return Err(I::DuplicateAnswer { index });
+            }
+            let kind = self
+                .entry(buf, layout, index)
+                .map(|e| e.kind)
+                .ok_or(I::BadInputs)?;
             let mut sink = Writer::new(&mut []);
-            render_answer(&mut sink, kind, &Answer::Json(body), &wire.json).map_err(|_| ())?;
+            render_answer(&mut sink, kind, &Answer::Json(body), &wire.json)
+                .map_err(|error| I::BadAnswer { index, error })?;
             count += 1;
             sum = sum.saturating_add(body.len());
             pos = next;
         }
         if sum > limits.max_answers_bytes {
-            return Err(());
+            return Err(I::TooLarge {
+                region: SaveRegion::Answers,
+                len: sum,
+                limit: limits.max_answers_bytes,
+            });
         }
         self.answered = count;
         self.answer_bytes = sum;
-        match (self.last_id, self.in_flight) {
-            (None, Some(_)) => return Err(()),
-            (Some(last), Some(f)) if f > last => return Err(()),
-            _ => {}
-        }
-        for id in [self.last_id, self.in_flight].into_iter().flatten() {
-            if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&id) {
-                return Err(());
+        Ok(())
+    }
+
+    /// The phase against the round and the ids: `Sent` needs the last
+    /// request in flight, no other phase has one; a retry in flight or
+    /// ready needs every answer of its round; `Answering` needs inputs.
+    fn check_phase(
+        &mut self,
+        phase: Phase,
+        answers_in_flight: bool,
+    ) -> Result<Phase, SaveInvariant> {
+        let partly = SaveInvariant::PartlyAnswered {
+            answered: self.answered,
+            inputs: self.input_count,
+        };
+        let has_inputs = self.input_count > 0;
+        if let (Some(f), last) = (self.in_flight, self.last_id) {
+            if last.is_none_or(|l| f > l) {
+                return Err(SaveInvariant::InFlightNotLast);
             }
         }
-        Ok(())
+        let phase = match phase {
+            Phase::Sent => {
+                let Some(flight) = self.in_flight else {
+                    return Err(SaveInvariant::SentWithoutRequest);
+                };
+                if self.last_id != Some(flight) {
+                    return Err(SaveInvariant::InFlightNotLast);
+                }
+                if answers_in_flight && has_inputs && !self.all_answered() {
+                    return Err(partly);
+                }
+                Phase::Sent
+            }
+            Phase::Answering if !has_inputs => return Err(SaveInvariant::AnsweringWithoutInputs),
+            Phase::Answering if self.all_answered() => Phase::Ready,
+            Phase::Ready if has_inputs && !self.all_answered() => return Err(partly),
+            other => other,
+        };
+        if phase != Phase::Sent && self.in_flight.is_some() {
+            return Err(SaveInvariant::InFlightOutsideSent);
+        }
+        Ok(phase)
     }
 }
 

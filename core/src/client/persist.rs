@@ -8,7 +8,8 @@
 //! version, that nothing trails the record; the owner then re-validates every
 //! region as if it came from the network (a save file is untrusted input).
 
-use super::call::{CallError, Phase, SaveError};
+use super::call::{CallError, Phase, SaveError, SaveInvariant, SaveRegion};
+use super::exchange::{ExLimits, Exchange, Layout};
 use serde::{Deserialize, Serialize};
 
 /// First bytes of every save.
@@ -89,6 +90,63 @@ pub(crate) fn phase_of(code: u8) -> Result<Phase, CallError> {
         1 => Ok(Phase::Ready),
         2 => Ok(Phase::Sent),
         3 => Ok(Phase::Answering),
-        _ => Err(CallError::BadSave(SaveError::Inconsistent)),
+        c => Err(CallError::BadSave(SaveError::Invariant(
+            SaveInvariant::UnknownPhase(c),
+        ))),
     }
+}
+
+/// Copies the regions of a save into the workspace `buf` and returns the
+/// exchange they describe (counts not yet derived: the owner runs
+/// [`Exchange::check_invariants`] next). A region larger than its
+/// workspace region is [`SaveInvariant::TooLarge`].
+pub(crate) fn exchange_of(
+    s: &Saved<'_>,
+    buf: &mut [u8],
+    layout: &Layout,
+    limits: &ExLimits,
+) -> Result<Exchange, CallError> {
+    for (region, bytes, area, limit) in [
+        (SaveRegion::Head, s.head, layout.head, layout.head.len),
+        (
+            SaveRegion::Inputs,
+            s.inputs,
+            layout.inputs,
+            limits.max_inputs_bytes,
+        ),
+        (
+            SaveRegion::State,
+            s.state,
+            layout.state,
+            limits.max_state_bytes,
+        ),
+        (
+            SaveRegion::Answers,
+            s.answers,
+            layout.answers,
+            layout.answers.len,
+        ),
+    ] {
+        let too_large = CallError::BadSave(SaveError::Invariant(SaveInvariant::TooLarge {
+            region,
+            len: bytes.len(),
+            limit,
+        }));
+        if bytes.len() > limit {
+            return Err(too_large);
+        }
+        area.tail_mut(buf, 0)
+            .get_mut(..bytes.len())
+            .ok_or(too_large)?
+            .copy_from_slice(bytes);
+    }
+    Ok(Exchange {
+        inputs_len: s.inputs.len(),
+        state_len: s.state.len(),
+        answers_len: s.answers.len(),
+        rounds: s.rounds,
+        last_id: s.last_id,
+        in_flight: s.in_flight,
+        ..Exchange::default()
+    })
 }

@@ -31,7 +31,8 @@
 //! for [`Call`](super::call::Call).
 
 use super::call::{
-    Answer, CallError, ParamsError, Phase, RpcError, SaveError, TaskHandoff, Unrelated,
+    Answer, CallError, ParamsError, Phase, RpcError, SaveError, SaveInvariant, SaveRegion,
+    TaskHandoff, Unrelated,
 };
 use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
 use super::persist::{self, Saved};
@@ -823,8 +824,11 @@ impl<'w> TaskCall<'w> {
         persist::save(&saved, out)
     }
 
-    /// Restores a saved task under `limits`; every region is re-validated.
-    /// On error `state` is unchanged (the workspace is scratch).
+    /// Restores a saved task under `limits`; every region is re-validated
+    /// and every invariant of a live task checked (the shared ones by the
+    /// same function as [`Call::restore`](super::call::Call::restore)), a
+    /// breach being [`SaveError::Invariant`]. On error `state` is unchanged
+    /// (the workspace is scratch).
     pub fn restore(
         state: &'w mut TaskState,
         buf: &'w mut [u8],
@@ -838,73 +842,75 @@ impl<'w> TaskCall<'w> {
             });
         }
         let s = persist::load(saved, persist::KIND_TASK)?;
-        let bad = CallError::BadSave(SaveError::Inconsistent);
+        let broken = |i: SaveInvariant| CallError::BadSave(SaveError::Invariant(i));
+        let phase = persist::phase_of(s.phase)?;
         let dialect = match s.variant {
             1 => TaskDialect::Seed,
             2 => TaskDialect::Extension,
-            _ => return Err(bad),
+            v => return Err(broken(SaveInvariant::UnknownVariant(v))),
         };
-        let next = TaskRequest::from_code(s.next).ok_or(bad)?;
-        let phase = persist::phase_of(s.phase)?;
-        let meta_len = usize::try_from(s.head_split).map_err(|_| bad)?;
-        let fits = s.head.len() <= limits.max_params_bytes
-            && s.inputs.len() <= limits.max_inputs_bytes
-            && s.state.len() <= limits.max_state_bytes
-            && s.answers.len() <= layout.answers.len;
-        let (meta, token) = match (fits, s.head.split_at_checked(meta_len)) {
-            (true, Some(parts)) => parts,
-            _ => return Err(bad),
-        };
-        let meta_doc = json::parse_with(meta, &limits.wire.json).map_err(|_| bad)?;
+        let next = TaskRequest::from_code(s.next)
+            .ok_or(broken(SaveInvariant::UnknownNextRequest(s.next)))?;
+        if s.head.len() > limits.max_params_bytes {
+            return Err(broken(SaveInvariant::TooLarge {
+                region: SaveRegion::Head,
+                len: s.head.len(),
+                limit: limits.max_params_bytes,
+            }));
+        }
+        let bad_head = broken(SaveInvariant::BadHead);
+        let meta_len = usize::try_from(s.head_split).map_err(|_| bad_head)?;
+        let (meta, token) = s.head.split_at_checked(meta_len).ok_or(bad_head)?;
+        let meta_doc = json::parse_with(meta, &limits.wire.json).map_err(|_| bad_head)?;
         let caps = meta_doc
             .as_object()
             .filter(|_| meta_doc.raw().len() == meta.len())
             .and_then(|m| m.get_unique(META_CLIENT_CAPABILITIES).ok().flatten())
             .and_then(|c| c.as_object())
             .and_then(|c| ClientCapabilities::parse(c).ok())
-            .ok_or(bad)?;
+            .ok_or(bad_head)?;
         let id_ok = json::parse(token)
             .ok()
             .filter(|v| v.raw().len() == token.len())
             .and_then(|v| v.as_str())
             .is_some_and(|t| t.decoded_len() > 0);
-        if !id_ok || (dialect == TaskDialect::Extension && !caps.tasks) {
-            return Err(bad);
+        if !id_ok {
+            return Err(bad_head);
         }
-        for (region, bytes) in [
-            (layout.head, s.head),
-            (layout.inputs, s.inputs),
-            (layout.state, s.state),
-            (layout.answers, s.answers),
-        ] {
-            region
-                .tail_mut(buf, 0)
-                .get_mut(..bytes.len())
-                .ok_or(bad)?
-                .copy_from_slice(bytes);
+        if dialect == TaskDialect::Extension && !caps.tasks {
+            return Err(broken(SaveInvariant::TasksNotDeclared));
         }
-        let mut ex = Exchange {
-            inputs_len: s.inputs.len(),
-            state_len: s.state.len(),
-            answers_len: s.answers.len(),
-            rounds: s.rounds,
-            last_id: s.last_id,
-            in_flight: s.in_flight,
-            ..Exchange::default()
-        };
-        ex.validate(buf, &layout, &limits.ex(), &caps)
-            .map_err(|_| bad)?;
+        let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
         // The checks every machine shares (a task's answers travel with the
         // respond request), then the task's own.
         let phase = ex
-            .check_phase(phase, next == TaskRequest::Respond)
-            .map_err(|i| CallError::BadSave(SaveError::Invariant(i)))?;
+            .check_invariants(
+                buf,
+                &layout,
+                &limits.ex(),
+                &caps,
+                phase,
+                next == TaskRequest::Respond,
+            )
+            .map_err(broken)?;
+        // The first request goes out before any poll is counted against
+        // the cap, so a live task can hold one poll under a cap of 0.
+        if s.polls > limits.max_polls.max(1) {
+            return Err(broken(SaveInvariant::TooManyPolls {
+                polls: s.polls,
+                limit: limits.max_polls,
+            }));
+        }
         let has_inputs = ex.input_count > 0;
         match (phase, next) {
-            (Phase::Sent | Phase::Ready, TaskRequest::Respond) if !has_inputs => return Err(bad),
+            (Phase::Sent | Phase::Ready, TaskRequest::Respond) if !has_inputs => {
+                return Err(broken(SaveInvariant::RespondWithoutInputs))
+            }
             (Phase::Answering, TaskRequest::Respond) => {}
-            (Phase::Answering, _) => return Err(bad),
-            (Phase::Ready, TaskRequest::Cancel) => return Err(bad),
+            (Phase::Answering, _) => return Err(broken(SaveInvariant::AnsweringOtherRequest)),
+            (Phase::Ready, TaskRequest::Cancel) => {
+                return Err(broken(SaveInvariant::CancelNotSent))
+            }
             _ => {}
         }
         *state = TaskState {

@@ -2,7 +2,9 @@
 //! fresh process; corrupted or truncated saves are errors, never panics.
 
 use super::*;
-use crate::client::call::{Answer, CallError, Counter, Event, Phase, SaveError};
+use crate::client::call::{
+    Answer, CallError, Counter, Event, Phase, SaveError, SaveInvariant, SaveRegion,
+};
 use crate::client::task::{TaskEvent, TaskLimits, TaskRequest};
 use crate::wire::{ElicitAction, TaskDialect};
 use proptest::prelude::*;
@@ -145,9 +147,17 @@ fn a_save_is_checked_against_kind_version_and_the_current_limits() {
         ..CallLimits::default()
     };
     let mut buf2 = vec![0u8; Call::workspace_size(&small)];
-    assert_eq!(
-        restore(&saved, &small, &mut st, &mut buf2),
-        Err(CallError::BadSave(SaveError::Inconsistent))
+    let r = restore(&saved, &small, &mut st, &mut buf2);
+    assert!(
+        matches!(
+            r,
+            Err(CallError::BadSave(SaveError::Invariant(SaveInvariant::TooLarge {
+                region: SaveRegion::Inputs,
+                len,
+                limit: 100,
+            }))) if len > 100
+        ),
+        "{r:?}"
     );
     // Capabilities are part of the saved params: a save cannot claim less
     // than the questions it holds need.
@@ -158,7 +168,9 @@ fn a_save_is_checked_against_kind_version_and_the_current_limits() {
     tampered[at..at + from.len()].copy_from_slice(to);
     assert_eq!(
         restore(&tampered, &limits, &mut st, &mut buf),
-        Err(CallError::BadSave(SaveError::Inconsistent))
+        Err(CallError::BadSave(SaveError::Invariant(
+            SaveInvariant::UndeclaredInput
+        )))
     );
     assert_eq!(st, CallState::default(), "failed restores leave the state");
 }
