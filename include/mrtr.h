@@ -1618,7 +1618,9 @@ typedef struct mrtr_run_callbacks {
   /**
    * The id of the first request this run writes; 0: `mrtr_call_next_id`.
    * Within +-(2^53-1), or the run returns `MRTR_ERR_INVALID_ARGUMENT`
-   * before sending anything.
+   * before sending anything. When a further request would need an id
+   * past 2^53-1 the run stops with `MRTR_ERR_LIMIT_EXCEEDED` before
+   * writing it.
    */
   int64_t first_id;
   /**
@@ -2902,7 +2904,8 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
  * roots request); `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or
  * one returned `MRTR_CB_ANSWERED` without answering);
  * `MRTR_ERR_BUFFER_TOO_SMALL` (a request does not fit `buf`);
- * `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated messages);
+ * `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated messages, or the ids are
+ * used up: the next would pass 2^53-1);
  * `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
  * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not
  * increasing, `buf` inside the workspace, a transport that reports more

@@ -22,7 +22,7 @@
 
 use core::ffi::c_void;
 
-use mrtr_core::client::call::{CallMethod, MAX_SAFE_ID};
+use mrtr_core::client::call::{check_id_range, CallMethod};
 use mrtr_core::client::{Call, CallConfig, CallError, CallLimits, CallState};
 use mrtr_core::json::ParseLimits;
 use mrtr_core::wire::{ClientInfo, WireLimits};
@@ -407,15 +407,13 @@ unsafe fn init(
     // SAFETY: caller contract.
     let (limits, limits_span) = unsafe { read_limits(cfg.limits) }?;
     let region = Call::workspace_size(&limits);
-    let first_id = match cfg.first_id {
-        0 => 1,
-        id => id,
-    };
     // An id no request could carry would only fail at the first leg (and
     // `mrtr_run` would send nothing): refuse it here.
-    if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&first_id) {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
+    let first_id = check_id_range(match cfg.first_id {
+        0 => 1,
+        id => id,
+    })
+    .map_err(|e| status_of(&e))?;
     let info_spans = client_info.map_or([Span::of_one(core::ptr::null::<u8>()); 2], |i| {
         [
             Span::of(i.name.as_ptr(), i.name.len()),
@@ -553,12 +551,7 @@ pub unsafe extern "C" fn mrtr_call_next_id(
         with_call(call, |c, ws, first| {
             let out = Out::required(out_id)?;
             out_outside(&out, ws)?;
-            let next = c
-                .last_id()
-                .map_or(Some(first), |l| l.checked_add(1))
-                .filter(|id| *id <= MAX_SAFE_ID)
-                .ok_or(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED)?;
-            out.write(next);
+            out.write(c.next_id(first).map_err(|e| status_of(&e))?);
             Ok(())
         })
     })

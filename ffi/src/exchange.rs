@@ -524,6 +524,7 @@ pub(crate) fn status_of(e: &CallError) -> mrtr_status {
         E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } => S::MRTR_ERR_LIMIT_EXCEEDED,
         E::WrongState(_) | E::AlreadyAnswered { .. } => S::MRTR_ERR_WRONG_STATE,
         E::IdNotFresh { .. } | E::IdOutOfRange(_) => S::MRTR_ERR_INVALID_ARGUMENT,
+        E::IdsExhausted => S::MRTR_ERR_LIMIT_EXCEEDED,
         E::BufferTooSmall { .. } => S::MRTR_ERR_BUFFER_TOO_SMALL,
         E::Unanswered { .. } => S::MRTR_ERR_UNANSWERED_INPUT,
         E::UnknownKey => S::MRTR_ERR_NOT_FOUND,

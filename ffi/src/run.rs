@@ -5,7 +5,7 @@
 
 use core::ffi::c_void;
 
-use mrtr_core::client::call::MAX_SAFE_ID;
+use mrtr_core::client::call::{check_id_range, id_after};
 use mrtr_core::client::Phase;
 use mrtr_core::wire::InputKind;
 
@@ -110,7 +110,9 @@ pub struct mrtr_run_callbacks {
     pub sleep_ms: Option<unsafe extern "C" fn(user: *mut c_void, ms: u64)>,
     /// The id of the first request this run writes; 0: `mrtr_call_next_id`.
     /// Within +-(2^53-1), or the run returns `MRTR_ERR_INVALID_ARGUMENT`
-    /// before sending anything.
+    /// before sending anything. When a further request would need an id
+    /// past 2^53-1 the run stops with `MRTR_ERR_LIMIT_EXCEEDED` before
+    /// writing it.
     pub first_id: i64,
     /// Added to the id for each further request (> 0; 0 means 1), e.g. 2
     /// when two runs share a connection with odd and even ids.
@@ -144,7 +146,8 @@ pub struct mrtr_run_callbacks {
 /// roots request); `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or
 /// one returned `MRTR_CB_ANSWERED` without answering);
 /// `MRTR_ERR_BUFFER_TOO_SMALL` (a request does not fit `buf`);
-/// `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated messages);
+/// `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated messages, or the ids are
+/// used up: the next would pass 2^53-1);
 /// `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
 /// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not
 /// increasing, `buf` inside the workspace, a transport that reports more
@@ -208,20 +211,13 @@ unsafe fn run(
     }
     let buf_span = Span::of(buf.cast_const(), buf_len);
     // SAFETY: caller contract.
-    let (ws, mut next_id) = unsafe {
-        with_call(call, |c, ws, first| {
-            Ok((ws, c.last_id().map_or(first, |l| l.saturating_add(1))))
-        })
-    }?;
+    let (ws, mut next_id) = unsafe { with_call(call, |c, ws, first| Ok((ws, c.next_id(first)))) }?;
     if buf_span.overlaps(ws) || out_event.span().overlaps(ws) || out_event.span().overlaps(buf_span)
     {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
     if cb.first_id != 0 {
-        if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&cb.first_id) {
-            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-        }
-        next_id = cb.first_id;
+        next_id = Ok(check_id_range(cb.first_id).map_err(|e| status_of(&e))?);
     }
     let step = match cb.id_step {
         0 => 1,
@@ -237,8 +233,10 @@ unsafe fn run(
         let phase = unsafe { with_call(call, |c, _, _| Ok(c.state())) }?;
         match phase {
             Phase::Ready | Phase::Sent => {
-                let id = next_id;
-                next_id = next_id.saturating_add(step);
+                // Past 2^53-1 the ids are used up: LIMIT_EXCEEDED before
+                // anything is written, never a wrapped or unsendable id.
+                let id = next_id.map_err(|e| status_of(&e))?;
+                next_id = id_after(id, step);
                 // SAFETY: `buf` is checked and only borrowed for this step.
                 let out = unsafe { bytes_mut(buf, buf_len) };
                 // SAFETY: caller contract.

@@ -18,7 +18,7 @@
 
 use core::ffi::c_void;
 
-use mrtr_core::client::call::MAX_SAFE_ID;
+use mrtr_core::client::call::check_id_range;
 use mrtr_core::client::task::TaskIdRef;
 use mrtr_core::client::{TaskCall, TaskConfig, TaskLimits, TaskRequest, TaskState};
 use mrtr_core::json;
@@ -357,10 +357,8 @@ unsafe fn init(
         out_task.span(),
         out_needed.as_ref().map_or(none, |o| o.span()),
     ];
-    let first_id = if cfg.first_id == 0 { 1 } else { cfg.first_id };
-    if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&first_id) {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
+    let first_id = check_id_range(if cfg.first_id == 0 { 1 } else { cfg.first_id })
+        .map_err(|e| status_of(&e))?;
     let value = TaskValue {
         state: TaskState::default(),
         first_id,
@@ -484,12 +482,7 @@ pub unsafe extern "C" fn mrtr_task_next_id(
             if out.span().overlaps(ws) {
                 return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
             }
-            let next = t
-                .last_id()
-                .map_or(Some(first), |l| l.checked_add(1))
-                .filter(|id| *id <= MAX_SAFE_ID)
-                .ok_or(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED)?;
-            out.write(next);
+            out.write(t.next_id(first).map_err(|e| status_of(&e))?);
             Ok(())
         })
     })

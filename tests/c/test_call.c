@@ -1318,6 +1318,37 @@ static void test_run_drives_the_work_item_flow(void) {
     free(buf);
 }
 
+/* A run whose next leg would need an id past 2^53-1 stops with
+ * LIMIT_EXCEEDED before writing it (issue 16: it used to fail the write
+ * with INVALID_ARGUMENT, as if the caller had passed a bad id). */
+static void test_run_stops_when_the_ids_are_used_up(void) {
+    struct fixture f;
+    struct step steps[1];
+    struct script s;
+    mrtr_run_callbacks cb = callbacks();
+    mrtr_event ev;
+    uint8_t buf[2048];
+    int64_t id = 0;
+    steps[0].expect = HEAD(9007199254740991) SHED_P "}}";
+    steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":9007199254740991,\"result\":{"
+                     "\"resultType\":\"input_required\",\"requestState\":\"s1\"}}";
+    steps[0].notify_first = 0;
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 1;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"crunch\"}", 0, NULL), MRTR_OK);
+    cb.first_id = INT64_C(9007199254740991);
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_LIMIT_EXCEEDED);
+    CHECK(s.sends == 1 && s.nsleeps == 1);
+    CHECK(phase(f.call) == MRTR_PHASE_READY);
+    CHECK_STATUS(mrtr_call_next_id(f.call, &id), MRTR_ERR_LIMIT_EXCEEDED);
+    /* Run again: nothing left to send with. */
+    cb.first_id = 0;
+    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_LIMIT_EXCEEDED);
+    CHECK(s.sends == 1);
+    stop(&f);
+}
+
 static void test_run_waits_the_backoff_of_state_only_rounds(void) {
     struct fixture f;
     struct step steps[4];
@@ -1535,6 +1566,7 @@ static void test_run_caps_rounds_and_unrelated_messages(void) {
 void suite_run(void) {
     RUN(test_run_drives_the_work_item_flow);
     RUN(test_run_waits_the_backoff_of_state_only_rounds);
+    RUN(test_run_stops_when_the_ids_are_used_up);
     RUN(test_run_outcomes_and_misuse);
     RUN(test_run_caps_rounds_and_unrelated_messages);
 }

@@ -299,6 +299,41 @@ static void test_cancel_failure_and_save(void) {
     free(ws2);
 }
 
+/* Task ids at the ends of +-(2^53-1): both ends are ids, one past is
+ * refused at init, and after the top id there is no next one (issue 16). */
+static void test_task_ids_at_the_ends_of_the_range(void) {
+    static const int64_t MAX = INT64_C(9007199254740991);
+    mrtr_task_config tc = task_config(MRTR_TASK_DIALECT_EXTENSION, str_of("b-7"), 0,
+                                      MRTR_CAP_TASKS);
+    size_t need = 0, n = 0;
+    uint8_t *ws;
+    uint8_t out[1024];
+    mrtr_task *task = NULL;
+    int64_t id = 0;
+    CHECK_STATUS(mrtr_task_workspace_size(NULL, &need), MRTR_OK);
+    ws = (uint8_t *)ws_new(need);
+    tc.first_id = -MAX - 1;
+    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.first_id = INT64_MAX;
+    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.first_id = -MAX;
+    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_OK);
+    CHECK_STATUS(mrtr_task_next_id(task, &id), MRTR_OK);
+    CHECK(id == -MAX);
+    CHECK_STATUS(mrtr_task_write_request(task, id, out, sizeof out, &n), MRTR_OK);
+    CHECK_STATUS(mrtr_task_next_id(task, &id), MRTR_OK);
+    CHECK(id == -MAX + 1);
+    tc.first_id = MAX;
+    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_OK);
+    CHECK_STATUS(mrtr_task_next_id(task, &id), MRTR_OK);
+    CHECK(id == MAX);
+    CHECK_STATUS(mrtr_task_write_request(task, id, out, sizeof out, &n), MRTR_OK);
+    CHECK_STATUS(mrtr_task_next_id(task, &id), MRTR_ERR_LIMIT_EXCEEDED);
+    CHECK_STATUS(mrtr_task_write_cancel(task, MAX + 1, out, sizeof out, &n),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    free(ws);
+}
+
 static void test_task_init_misuse(void) {
     struct tfix t;
     mrtr_task_config tc = task_config(MRTR_TASK_DIALECT_EXTENSION, str_of("b-7"), 0,
@@ -376,4 +411,5 @@ void suite_task(void) {
     RUN(test_seed_dialect_echoes_request_state);
     RUN(test_cancel_failure_and_save);
     RUN(test_task_init_misuse);
+    RUN(test_task_ids_at_the_ends_of_the_range);
 }

@@ -558,6 +558,8 @@ pub enum CallError {
     },
     /// The id is outside +-(2^53-1).
     IdOutOfRange(i64),
+    /// No id is left: the next one would pass 2^53-1 (ids never wrap).
+    IdsExhausted,
     /// The output buffer is too small; nothing changed.
     BufferTooSmall {
         /// Bytes needed.
@@ -761,6 +763,7 @@ impl core::fmt::Display for CallError {
                 write!(f, "id {id} is not greater than the last id {last}")
             }
             CallError::IdOutOfRange(id) => write!(f, "id {id} is outside +-(2^53-1)"),
+            CallError::IdsExhausted => write!(f, "no id left: the next would pass 2^53-1"),
             CallError::BufferTooSmall { needed } => {
                 write!(f, "output buffer too small: needs {needed} bytes")
             }
@@ -901,6 +904,29 @@ pub trait IdSource {
     fn next_id(&mut self) -> i64;
 }
 
+/// Checks that `id` is one a request can carry: a JSON-RPC number within
+/// +-(2^53-1) ([`MAX_SAFE_ID`], what a JavaScript peer echoes unchanged).
+/// Returns it, or [`CallError::IdOutOfRange`].
+pub const fn check_id_range(id: i64) -> Result<i64, CallError> {
+    if id < -MAX_SAFE_ID || id > MAX_SAFE_ID {
+        return Err(CallError::IdOutOfRange(id));
+    }
+    Ok(id)
+}
+
+/// The id `step` after `id`, or [`CallError::IdsExhausted`] when it would
+/// pass [`MAX_SAFE_ID`] (ids never wrap). `step` must be positive
+/// ([`CallError::IdOutOfRange`] otherwise: ids must increase).
+pub const fn id_after(id: i64, step: i64) -> Result<i64, CallError> {
+    if step <= 0 {
+        return Err(CallError::IdOutOfRange(step));
+    }
+    match id.checked_add(step) {
+        Some(next) if next <= MAX_SAFE_ID => check_id_range(next),
+        _ => Err(CallError::IdsExhausted),
+    }
+}
+
 /// The usual id source: a counter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counter {
@@ -908,9 +934,20 @@ pub struct Counter {
 }
 
 impl Counter {
-    /// A counter whose first id is `first`.
+    /// A counter whose first id is `first`, unchecked (`const`); an id
+    /// outside +-(2^53-1) is refused by `write_request` when it is used.
+    /// [`Counter::new`] refuses it at once.
     pub const fn starting_at(first: i64) -> Self {
         Counter { next: first }
+    }
+
+    /// A counter whose first id is `first`, which must be within
+    /// +-(2^53-1) ([`CallError::IdOutOfRange`] otherwise).
+    pub const fn new(first: i64) -> Result<Self, CallError> {
+        match check_id_range(first) {
+            Ok(next) => Ok(Counter { next }),
+            Err(e) => Err(e),
+        }
     }
 
     /// A counter that continues after `last` (1 when `None`): use it with
@@ -1220,6 +1257,13 @@ impl<'w> Call<'w> {
     /// The last JSON-RPC id used.
     pub fn last_id(&self) -> Option<i64> {
         self.st.ex.last_id
+    }
+
+    /// The id for the next request: `first` before any, else one past
+    /// [`last_id`](Self::last_id). [`CallError::IdOutOfRange`] for a `first`
+    /// outside +-(2^53-1), [`CallError::IdsExhausted`] once 2^53-1 is used.
+    pub fn next_id(&self, first: i64) -> Result<i64, CallError> {
+        self.st.ex.next_id(first)
     }
 
     /// The id of the request in flight.

@@ -13,7 +13,8 @@
 //! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
 
 use super::call::{
-    Answer, AnswerError, CallError, Phase, RpcError, SaveInvariant, SaveRegion, Unrelated,
+    check_id_range, id_after, Answer, AnswerError, CallError, Phase, RpcError, SaveInvariant,
+    SaveRegion, Unrelated,
 };
 use super::roots::check_root_uri;
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
@@ -417,12 +418,19 @@ impl Exchange {
     /// Checks that `id` is usable for the next leg: within the safe integer
     /// range and greater than every id this machine used before.
     pub fn check_id(&self, id: i64) -> Result<(), CallError> {
-        if !(-MAX_SAFE_ID..=MAX_SAFE_ID).contains(&id) {
-            return Err(CallError::IdOutOfRange(id));
-        }
+        check_id_range(id)?;
         match self.last_id {
             Some(last) if id <= last => Err(CallError::IdNotFresh { id, last }),
             _ => Ok(()),
+        }
+    }
+
+    /// The id for the next leg: `first` before any leg, else one past the
+    /// last id used.
+    pub fn next_id(&self, first: i64) -> Result<i64, CallError> {
+        match self.last_id {
+            None => check_id_range(first),
+            Some(last) => id_after(last, 1),
         }
     }
 

@@ -481,6 +481,13 @@ impl<'w> TaskCall<'w> {
         self.st.ex.last_id
     }
 
+    /// The id for the next request: `first` before any, else one past
+    /// [`last_id`](Self::last_id). [`CallError::IdOutOfRange`] for a `first`
+    /// outside +-(2^53-1), [`CallError::IdsExhausted`] once 2^53-1 is used.
+    pub fn next_id(&self, first: i64) -> Result<i64, CallError> {
+        self.st.ex.next_id(first)
+    }
+
     /// The id of the request in flight.
     pub fn in_flight_id(&self) -> Option<i64> {
         self.st.ex.in_flight
