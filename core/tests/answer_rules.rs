@@ -1,6 +1,7 @@
 //! `answer_json` validates exactly as the typed answers and the server half
 //! do (issue 16): the same readers (`wire::response::read_*_result`) and the
-//! same root URI check (`client::roots::check_root_uri`) for every path.
+//! same root URI rules (`client::roots::check_root_uri`, on the decoded
+//! `uri` for JSON answers) for every path.
 //! Before, a sampling result with `role` twice (which the server refuses)
 //! and a root `file:///etc/../root/.ssh` (which `mrtr_call_answer_roots`
 //! refused) went out through `answer_json`, and `Answer::Roots` wrote any
@@ -110,7 +111,7 @@ fn a_sampling_result_the_server_would_refuse_is_refused_on_every_path() {
 
 #[test]
 fn roots_are_checked_on_every_path_including_escaped_dot_segments() {
-    let cases: [(&[u8], AnswerError); 4] = [
+    let cases: [(&[u8], AnswerError); 7] = [
         (
             br#"{"roots":[{"uri":"file:///home/ada"},{"uri":"file:///etc/../root/.ssh"}]}"#,
             AnswerError::BadRoot {
@@ -125,9 +126,37 @@ fn roots_are_checked_on_every_path_including_escaped_dot_segments() {
                 error: RootUriError::NotFileUri,
             },
         ),
+        // The uri is checked decoded, as the server reads it: escapes
+        // cannot hide a dot segment, whatever their case or mix.
         (
             br#"{"roots":[{"uri":"file:///etc/\u002e\u002e/root"}]}"#,
-            AnswerError::EscapedRootUri { index: 0 },
+            AnswerError::BadRoot {
+                index: 0,
+                error: RootUriError::DotSegment,
+            },
+        ),
+        (
+            br#"{"roots":[{"uri":"file:///ok"},{"uri":"file:\/\/\/etc\/\u002E%2e\/root"}]}"#,
+            AnswerError::BadRoot {
+                index: 1,
+                error: RootUriError::DotSegment,
+            },
+        ),
+        // A decoded character that must be percent-encoded (offsets are
+        // into the decoded text).
+        (
+            br#"{"roots":[{"uri":"file:///tmp/\u00e9"}]}"#,
+            AnswerError::BadRoot {
+                index: 0,
+                error: RootUriError::MustBeEncoded { offset: 12 },
+            },
+        ),
+        (
+            br#"{"roots":[{"uri":"file:///a\u0000b"}]}"#,
+            AnswerError::BadRoot {
+                index: 0,
+                error: RootUriError::MustBeEncoded { offset: 9 },
+            },
         ),
         (
             br#"{"roots":[{"uri":"file:///a","uri":"file:///b"}]}"#,
@@ -232,8 +261,17 @@ fn answer_errors_name_the_member_and_the_root() {
         .to_string(),
         "root 1: path has a . or .. segment"
     );
-    assert_eq!(
-        AnswerError::EscapedRootUri { index: 0 }.to_string(),
-        "root 0: uri written with JSON escapes"
-    );
+}
+
+/// A valid root written with harmless escapes (`\/`, as some JSON encoders
+/// write every slash) is the same root: accepted, and sent exactly as
+/// given.
+#[test]
+fn a_valid_root_with_escaped_slashes_is_accepted_as_written() {
+    let bytes: &[u8] = br#"{"roots":[{"uri":"file:\/\/\/home\/ada\/project","name":"project"}]}"#;
+    let mut o = asked();
+    assert_eq!(answer(&mut o, "dirs", Answer::Json(bytes)), Ok(()));
+    let call = Call::attach(&mut o.st, &mut o.buf).unwrap();
+    let i = call.index_of("dirs").unwrap();
+    assert_eq!(call.answer_json(i), Some(bytes));
 }

@@ -668,6 +668,36 @@ static void test_roots_answers_are_checked_and_exact(void) {
     stop(&f);
 }
 
+/* A JSON root uri is checked decoded, as the server reads it: escapes
+ * cannot hide a dot segment, and a valid root spelled with escaped slashes
+ * (as some JSON encoders write them) is accepted and sent as given. */
+static void test_json_root_uris_are_checked_decoded(void) {
+    struct fixture f;
+    mrtr_event ev;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", MRTR_CAP_ROOTS, NULL),
+                 MRTR_OK);
+    free(leg(f.call, 1));
+    CHECK_STATUS(feed(f.call,
+                      "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\","
+                      "\"inputRequests\":{\"r\":{\"method\":\"roots/list\"}}}}",
+                      &ev, NULL),
+                 MRTR_OK);
+    CHECK_STATUS(mrtr_call_answer_json(
+                     f.call, 0,
+                     str_of("{\"roots\":[{\"uri\":\"file:\\/\\/\\/etc\\/\\u002E%2e\\/root\"}]}")),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK(phase(f.call) == MRTR_PHASE_ANSWERING);
+    CHECK_STATUS(mrtr_call_answer_json(
+                     f.call, 0,
+                     str_of("{\"roots\":[{\"uri\":\"file:\\/\\/\\/home\\/u\\/project\"}]}")),
+                 MRTR_OK);
+    check_leg(f.call, 2,
+              HEAD(2) "{" META("{\"roots\":{}}") ",\"name\":\"t\",\"inputResponses\":{\"r\":{"
+                                               "\"roots\":[{\"uri\":"
+                                               "\"file:\\/\\/\\/home\\/u\\/project\"}]}}}}");
+    stop(&f);
+}
+
 static void test_answering_with_an_error_ends_the_call(void) {
     struct fixture f;
     mrtr_event ev;
@@ -1149,6 +1179,7 @@ void suite_call(void) {
     RUN(test_unrelated_messages_change_nothing);
     RUN(test_an_undeclared_kind_is_a_protocol_violation);
     RUN(test_roots_answers_are_checked_and_exact);
+    RUN(test_json_root_uris_are_checked_decoded);
     RUN(test_answering_with_an_error_ends_the_call);
     RUN(test_wrong_states_and_ids);
     RUN(test_save_and_restore_continue_the_call_elsewhere);

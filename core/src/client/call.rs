@@ -305,19 +305,13 @@ pub enum AnswerError {
     },
     /// Root `index` is not a root this library would send (the rules of
     /// [`crate::client::roots::check_root_uri`]: `file://`, no dot segments,
-    /// strict percent-encoding, ...).
+    /// strict percent-encoding, ...). A JSON answer's `uri` is checked
+    /// decoded, as the server reads it, so `\u002e\u002e` is a dot segment.
     BadRoot {
         /// Position of the root in the list.
         index: usize,
         /// What is wrong with its URI.
         error: crate::client::roots::RootUriError,
-    },
-    /// Root `index` of a JSON answer spells its `uri` with JSON escapes: a
-    /// root URI is plain percent-encoded ASCII, and an escape could hide a
-    /// dot segment (`\u002e\u002e`) from a check of the raw text.
-    EscapedRootUri {
-        /// Position of the root in the list.
-        index: usize,
     },
 }
 
@@ -701,9 +695,6 @@ impl core::fmt::Display for AnswerError {
                 write!(f, "answer member {member:?} is missing or invalid")
             }
             AnswerError::BadRoot { index, error } => write!(f, "root {index}: {error}"),
-            AnswerError::EscapedRootUri { index } => {
-                write!(f, "root {index}: uri written with JSON escapes")
-            }
             AnswerError::ContentNotAllowed => {
                 write!(f, "URL mode, decline and cancel carry no content")
             }

@@ -16,7 +16,7 @@ use super::call::{
     check_id_range, id_after, Answer, AnswerError, CallError, Phase, RpcError, SaveInvariant,
     SaveRegion, Unrelated,
 };
-use super::roots::check_root_uri;
+use super::roots::{check_root_uri, check_root_uri_json};
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
 use crate::wire::response::{
     read_elicit_result, read_root_entry, read_roots_result, read_sampling_result,
@@ -792,12 +792,9 @@ pub(crate) fn render_answer(
                 ResponseKind::Roots => {
                     let roots = read_roots_result(obj).map_err(shape)?;
                     for (index, r) in roots.iter().enumerate() {
+                        // The decoded uri, as the server reads it.
                         let entry = read_root_entry(r).map_err(shape)?;
-                        let uri = entry
-                            .uri
-                            .as_borrowed()
-                            .ok_or(AnswerError::EscapedRootUri { index })?;
-                        check_root_uri(uri)
+                        check_root_uri_json(&entry.uri)
                             .map_err(|error| AnswerError::BadRoot { index, error })?;
                     }
                 }

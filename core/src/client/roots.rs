@@ -12,7 +12,7 @@
 //! `..` segments (also when encoded), no empty segments except a trailing
 //! slash, no query or fragment.
 
-use crate::json::{BufferTooSmall, Writer};
+use crate::json::{BufferTooSmall, JsonStr, Writer};
 use crate::wire::response::{write_roots_result, Root};
 
 /// Why a root URI is refused. Offsets are byte offsets into the URI.
@@ -187,43 +187,86 @@ fn hex_value(b: u8) -> Option<u8> {
 
 /// Checks one root URI (see the module docs for the rules).
 pub fn check_root_uri(uri: &str) -> Result<(), RootUriError> {
-    let rest = uri.strip_prefix(SCHEME).ok_or(RootUriError::NotFileUri)?;
-    let slash = rest.find('/').ok_or(RootUriError::NoPath)?;
-    let (host, path) = rest.split_at(slash);
-    if let Some(i) = host.bytes().position(|b| !is_unreserved(b)) {
-        return Err(RootUriError::BadHost {
-            offset: SCHEME.len() + i,
-        });
+    check_uri_bytes(uri.bytes())
+}
+
+/// Checks a root URI given as a JSON string token: the rules of
+/// [`check_root_uri`] applied to the decoded text, which is what the server
+/// reads. An escape cannot hide anything (`\u002e\u002e` is a `..`
+/// segment), and a harmless one (`\/`, as some JSON encoders write every
+/// slash) does not refuse a valid root. Offsets are into the decoded text.
+pub fn check_root_uri_json(uri: &JsonStr<'_>) -> Result<(), RootUriError> {
+    // Every character a root URI may hold is ASCII; anything else is
+    // refused where it occurs (all characters before it were one byte).
+    check_uri_bytes(
+        uri.chars()
+            .map(|c| u8::try_from(c).ok().filter(u8::is_ascii).unwrap_or(0xFF)),
+    )
+}
+
+/// The one implementation of the root URI rules, over the URI's bytes (or
+/// its decoded characters) in order, without a buffer.
+fn check_uri_bytes(mut it: impl Iterator<Item = u8>) -> Result<(), RootUriError> {
+    for want in SCHEME.bytes() {
+        if it.next() != Some(want) {
+            return Err(RootUriError::NotFileUri);
+        }
     }
-    let at = SCHEME.len() + slash;
-    let b = path.as_bytes();
+    // The authority runs to the first `/`; without one there is no path,
+    // whatever the authority holds.
+    let mut at = SCHEME.len();
+    let mut bad_host = None;
+    loop {
+        match it.next() {
+            None => return Err(RootUriError::NoPath),
+            Some(b'/') => break,
+            Some(b) => {
+                if bad_host.is_none() && !is_unreserved(b) {
+                    bad_host = Some(at);
+                }
+                at += 1;
+            }
+        }
+    }
+    if let Some(offset) = bad_host {
+        return Err(RootUriError::BadHost { offset });
+    }
+    // The path after its leading `/`: characters, escapes and UTF-8 first
+    // (in order), then the segments (the first bad one).
+    let mut offset = at + 1;
     // Decoded bytes of the current UTF-8 sequence, to validate it whole.
     let mut seq = [0u8; 4];
     let (mut seq_len, mut seq_need) = (0usize, 0usize);
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        let offset = at + i;
-        let byte = match c {
+    let mut segment = Segment::default();
+    let mut segment_error = None;
+    while let Some(c) = it.next() {
+        let (byte, width) = match c {
             b'?' | b'#' => return Err(RootUriError::QueryOrFragment { offset }),
             b'%' => {
-                let hi = b.get(i + 1).copied().and_then(hex_value);
-                let lo = b.get(i + 2).copied().and_then(hex_value);
+                let hi = it.next().and_then(hex_value);
+                let lo = hi.and(it.next()).and_then(hex_value);
                 let (Some(hi), Some(lo)) = (hi, lo) else {
                     return Err(RootUriError::BadPercentEncoding { offset });
                 };
-                i += 3;
                 match hi << 4 | lo {
                     0 => return Err(RootUriError::EncodedNul { offset }),
                     b'/' => return Err(RootUriError::EncodedSlash { offset }),
-                    d => d,
+                    d => (d, 3),
                 }
             }
-            c if is_path_char(c) => {
-                i += 1;
-                c
-            }
+            c if is_path_char(c) => (c, 1),
             _ => return Err(RootUriError::MustBeEncoded { offset }),
         };
+        offset += width;
+        if c == b'/' {
+            if segment_error.is_none() {
+                segment_error = segment.error(false);
+            }
+            segment = Segment::default();
+        } else {
+            segment.units += 1;
+            segment.dots += usize::from(byte == b'.');
+        }
         if seq_need == 0 {
             seq_need = match byte {
                 0x00..=0x7F => 1,
@@ -247,27 +290,32 @@ pub fn check_root_uri(uri: &str) -> Result<(), RootUriError> {
     if seq_need != 0 {
         return Err(RootUriError::NotUtf8);
     }
-    check_segments(path.get(1..).unwrap_or(""), is_dot_encoded).map_err(|e| match e {
-        PathError::DotSegment => RootUriError::DotSegment,
-        _ => RootUriError::EmptySegment,
-    })
+    match segment_error.or(segment.error(true)) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
-/// Whether a URI path segment decodes to `.` or `..`.
-fn is_dot_encoded(segment: &str) -> bool {
-    let mut dots = 0usize;
-    let mut rest = segment;
-    while !rest.is_empty() {
-        rest = match rest.strip_prefix('.') {
-            Some(r) => r,
-            None => match rest.get(..3) {
-                Some(e) if e.eq_ignore_ascii_case("%2e") => rest.get(3..).unwrap_or(""),
-                _ => return false,
-            },
-        };
-        dots += 1;
+/// One path segment as it streams by: its units (a character or a
+/// percent-escape) and how many of them decode to `.`.
+#[derive(Default)]
+struct Segment {
+    units: usize,
+    dots: usize,
+}
+
+impl Segment {
+    /// A `.` or `..` segment (literal or encoded), or an empty one that is
+    /// not the last (a trailing slash is allowed).
+    fn error(&self, last: bool) -> Option<RootUriError> {
+        if self.units == self.dots && matches!(self.dots, 1 | 2) {
+            Some(RootUriError::DotSegment)
+        } else if self.units == 0 && !last {
+            Some(RootUriError::EmptySegment)
+        } else {
+            None
+        }
     }
-    matches!(dots, 1 | 2)
 }
 
 /// Checks the segments after the leading `/`: none is a dot segment, none

@@ -65,6 +65,59 @@ fn refuses_what_reads_two_ways() {
     }
 }
 
+/// `text` as a JSON string token: minimal escapes, or every UTF-16 unit
+/// as `\uXXXX`.
+fn json_token(text: &str, all_escaped: bool) -> std::vec::Vec<u8> {
+    let mut out = std::vec![0u8; 16 * text.len() + 8];
+    let n = if all_escaped {
+        let mut t = String::from("\"");
+        for unit in text.encode_utf16() {
+            t.push_str(&std::format!("\\u{unit:04x}"));
+        }
+        t.push('"');
+        out[..t.len()].copy_from_slice(t.as_bytes());
+        t.len()
+    } else {
+        let mut w = Writer::new(&mut out);
+        w.str(text);
+        w.finish().unwrap()
+    };
+    out.truncate(n);
+    out
+}
+
+fn check_json(token: &[u8]) -> Result<(), RootUriError> {
+    let v = crate::json::parse(token).unwrap();
+    check_root_uri_json(&v.as_str().unwrap())
+}
+
+/// The JSON form is checked decoded: whatever the escapes, the verdict
+/// (and the offset) is the plain text's.
+#[test]
+fn a_json_uri_gets_the_verdict_of_its_decoded_text() {
+    for uri in [
+        "file:///home/user/projects/myproject",
+        "file:///a%20b/caf%C3%A9/%E4%B8%96",
+        "file:///.hidden/..dots/...",
+        "file://host:80/x",
+        "file:///café",
+        "file:///a\\b",
+        "file:///a\"b",
+        "file:///a\nb",
+        "file:///a%2",
+        "file:///%C3x",
+        "file:///home/../etc",
+        "file:///home/.%2e",
+        "file:///a//b",
+        "file://host",
+        "https://example.com/",
+    ] {
+        let want = check_root_uri(uri);
+        assert_eq!(check_json(&json_token(uri, false)), want, "{uri:?}");
+        assert_eq!(check_json(&json_token(uri, true)), want, "{uri:?} escaped");
+    }
+}
+
 #[test]
 fn writes_a_list_roots_result_of_checked_roots() {
     let roots = [
@@ -186,6 +239,14 @@ mod proptests {
         fn check_never_panics(s in "\\PC{0,60}") {
             let _ = check_root_uri(&s);
             let _ = check_root_uri(&std::format!("file:///{s}"));
+        }
+
+        #[test]
+        fn escapes_never_change_the_verdict(s in "\\PC{0,40}") {
+            let uri = std::format!("file:///{s}");
+            let want = check_root_uri(&uri);
+            prop_assert_eq!(check_json(&json_token(&uri, false)), want);
+            prop_assert_eq!(check_json(&json_token(&uri, true)), want);
         }
 
         #[test]
