@@ -159,6 +159,34 @@ final class MisuseTests: XCTestCase {
         XCTAssertThrowsError(try call.phase) { XCTAssertTrue($0 is MrtrCallClosed) }
     }
 
+    func testIdsStayWithinTheSafeIntegers() throws {
+        let max: Int64 = 9_007_199_254_740_991
+        for bad in [max + 1, -max - 1, Int64.min] {
+            expectError(.invalidArgument) {
+                try MrtrCall.create(method: .toolsCall, params: bytes("{\"name\":\"x\"}"), capabilities: [], firstId: bad)
+            }
+        }
+        let low = try MrtrCall.create(method: .toolsCall, params: bytes("{\"name\":\"x\"}"), capabilities: [], firstId: -max)
+        XCTAssertEqual(try low.nextId, -max)
+        low.close()
+        let call = try MrtrCall.create(method: .toolsCall, params: bytes("{\"name\":\"x\"}"), capabilities: [], firstId: max)
+        XCTAssertEqual(try call.nextId, max)
+        _ = try call.writeRequest()
+        expectError(.limitExceeded) { try call.nextId }
+        call.close()
+    }
+
+    func testJsonRootUrisAreCheckedDecoded() throws {
+        let call = try exampleCall("{\"name\":\"x\"}", [.roots])
+        _ = try call.writeRequest(id: 1)
+        _ = try call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"r\":{\"method\":\"roots/list\"}}}}"))
+        expectError(.invalidValue) { try call.answerJson(0, bytes("{\"roots\":[{\"uri\":\"file:///etc/\\u002e\\u002e/root\"}]}")) }
+        expectError(.invalidValue) { try call.answerJson(0, bytes("{\"roots\":[{\"uri\":\"file:///etc/../root/.ssh\"}]}")) }
+        try call.answerJson(0, bytes("{\"roots\":[{\"uri\":\"file:\\/\\/\\/home\\/u\"}]}"))
+        XCTAssertEqual(try call.phase, .ready)
+        call.close()
+    }
+
     func testWrongStatesAndBadInputs() throws {
         expectError(.json) { try exampleCall("{\"name\":", []) }
         expectError(.invalidArgument) { try exampleCall("[1]", []) }

@@ -46,6 +46,34 @@ fun registerMisuseTests(t: Tests) {
         }
     }
 
+    t.test("misuse: ids stay within +-(2^53-1): a first id outside is refused, none after the top") {
+        val max = 9_007_199_254_740_991L
+        for (bad in listOf(max + 1, -max - 1, Long.MIN_VALUE)) {
+            assertStatus(Status.ERR_INVALID_ARGUMENT) {
+                MrtrCall.create(CallMethod.TOOLS_CALL, bytes("{\"name\":\"x\"}"), emptySet(), firstId = bad)
+            }
+        }
+        MrtrCall.create(CallMethod.TOOLS_CALL, bytes("{\"name\":\"x\"}"), emptySet(), firstId = -max).use { call ->
+            assertEquals(-max, call.nextId)
+        }
+        MrtrCall.create(CallMethod.TOOLS_CALL, bytes("{\"name\":\"x\"}"), emptySet(), firstId = max).use { call ->
+            assertEquals(max, call.nextId)
+            call.writeRequest()
+            assertStatus(Status.ERR_LIMIT_EXCEEDED) { call.nextId }
+        }
+    }
+
+    t.test("misuse: a JSON root uri is checked decoded; escaped slashes are a valid root") {
+        exampleCall("{\"name\":\"x\"}", setOf(Capability.ROOTS)).use { call ->
+            call.writeRequest(1)
+            call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"r\":{\"method\":\"roots/list\"}}}}"))
+            assertStatus(Status.ERR_INVALID_VALUE) { call.answerJson(0, bytes("{\"roots\":[{\"uri\":\"file:///etc/\\u002e\\u002e/root\"}]}")) }
+            assertStatus(Status.ERR_INVALID_VALUE) { call.answerJson(0, bytes("{\"roots\":[{\"uri\":\"file:///etc/../root/.ssh\"}]}")) }
+            call.answerJson(0, bytes("{\"roots\":[{\"uri\":\"file:\\/\\/\\/home\\/u\"}]}"))
+            assertEquals(Phase.READY, call.phase)
+        }
+    }
+
     t.test("misuse: bad params and hostile messages are exceptions, the call FAILED with the reason") {
         assertStatus(Status.ERR_JSON) { exampleCall("{\"name\":", emptySet()) }
         assertStatus(Status.ERR_INVALID_ARGUMENT) { exampleCall("[1]", emptySet()) }
