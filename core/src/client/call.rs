@@ -67,7 +67,7 @@
 //! the connection is broken; an app that multiplexes many requests over one
 //! stream routes by id before feeding.
 
-use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
+use super::exchange::{self, Common, ExLimits, Exchange, Incoming, Layout, ResultSpan};
 use super::persist::{self, Saved};
 use crate::json::{self, JsonStr, Object, Value, Writer};
 use crate::wire::caps::write_request_meta_members;
@@ -141,7 +141,7 @@ impl Default for CallLimits {
 }
 
 impl CallLimits {
-    const fn layout(&self) -> Result<Layout, CallError> {
+    pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
         if let Err(e) = exchange::check_wire_limits(&self.wire) {
             return Err(e);
         }
@@ -628,6 +628,8 @@ pub enum CallError {
     },
     /// A save could not be restored.
     BadSave(SaveError),
+    /// A task operation (`tasks/cancel`) on a machine in the call flow.
+    NotATask,
 }
 
 impl CallError {
@@ -790,6 +792,7 @@ impl core::fmt::Display for CallError {
                 write!(f, "input {index} answered with error {code}")
             }
             CallError::BadSave(e) => write!(f, "bad save: {e}"),
+            CallError::NotATask => f.write_str("not a task: the machine is in the call flow"),
         }
     }
 }
@@ -997,17 +1000,17 @@ const CALL_MAGIC: u32 = 0x4D52_4331; // "MRC1"
 /// [`Call::init`] or [`Call::restore`] it together with a workspace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallState {
-    magic: u32,
-    limits: CallLimits,
-    method: CallMethod,
-    caps: ClientCapabilities,
-    seed_task: bool,
-    phase: Phase,
-    params_len: usize,
-    ex: Exchange,
-    state_only: u32,
-    error: Option<CallError>,
-    result: Option<ResultSpan>,
+    pub(crate) magic: u32,
+    pub(crate) limits: CallLimits,
+    pub(crate) method: CallMethod,
+    pub(crate) caps: ClientCapabilities,
+    pub(crate) seed_task: bool,
+    pub(crate) phase: Phase,
+    pub(crate) params_len: usize,
+    pub(crate) ex: Exchange,
+    pub(crate) state_only: u32,
+    pub(crate) error: Option<CallError>,
+    pub(crate) result: Option<ResultSpan>,
 }
 
 impl Default for CallState {
@@ -1025,6 +1028,49 @@ impl Default for CallState {
             error: None,
             result: None,
         }
+    }
+}
+
+impl CallState {
+    /// What every flow shares, read without a view (see `Machine`).
+    pub(crate) fn common(&self) -> Common<'_> {
+        Common {
+            phase: self.phase,
+            caps: self.caps,
+            ex: &self.ex,
+            layout: self.limits.layout().unwrap_or_default(),
+            json: self.limits.wire.json,
+            error: self.error,
+            result: self.result,
+        }
+    }
+
+    /// Saves this state with its workspace `buf` (see `save`).
+    pub(crate) fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
+        let phase = persist::phase_code(self.phase).ok_or(CallError::WrongState(self.phase))?;
+        let layout = self.limits.layout().unwrap_or_default();
+        let ex = &self.ex;
+        let saved = Saved {
+            magic: persist::SAVE_MAGIC,
+            version: persist::SAVE_VERSION,
+            kind: persist::KIND_CALL,
+            phase,
+            variant: self.method as u8,
+            next: 0,
+            flags: 0,
+            rounds: ex.rounds,
+            state_only: self.state_only,
+            polls: 0,
+            poll_ms: 0,
+            last_id: ex.last_id,
+            in_flight: ex.in_flight,
+            head_split: 0,
+            head: layout.head.prefix(buf, self.params_len),
+            inputs: layout.inputs.prefix(buf, ex.inputs_len),
+            state: layout.state.prefix(buf, ex.state_len),
+            answers: layout.answers.prefix(buf, ex.answers_len),
+        };
+        persist::save(&saved, out)
     }
 }
 
@@ -1364,7 +1410,8 @@ impl<'w> Call<'w> {
         let layout = self.layout();
         if let Answer::Error { code } = answer {
             self.st.ex.open_input(self.buf, &layout, index)?;
-            return Err(self.fail(CallError::AnsweredWithError { index, code }));
+            self.fail(CallError::AnsweredWithError { index, code });
+            return Ok(());
         }
         let limits = self.st.limits.ex();
         self.st
@@ -1547,32 +1594,7 @@ impl<'w> Call<'w> {
     /// After a restore in `Sent` the response to the old request is lost
     /// with the old process: call [`Call::resend`].
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
-        let phase =
-            persist::phase_code(self.st.phase).ok_or(CallError::WrongState(self.st.phase))?;
-        let layout = self.layout();
-        let buf: &[u8] = self.buf;
-        let ex = &self.st.ex;
-        let saved = Saved {
-            magic: persist::SAVE_MAGIC,
-            version: persist::SAVE_VERSION,
-            kind: persist::KIND_CALL,
-            phase,
-            variant: self.st.method as u8,
-            next: 0,
-            flags: 0,
-            rounds: ex.rounds,
-            state_only: self.st.state_only,
-            polls: 0,
-            poll_ms: 0,
-            last_id: ex.last_id,
-            in_flight: ex.in_flight,
-            head_split: 0,
-            head: layout.head.prefix(buf, self.st.params_len),
-            inputs: layout.inputs.prefix(buf, ex.inputs_len),
-            state: layout.state.prefix(buf, ex.state_len),
-            answers: layout.answers.prefix(buf, ex.answers_len),
-        };
-        persist::save(&saved, out)
+        self.st.save_into(self.buf, out)
     }
 
     /// Restores a saved call into `state` and `buf` under `limits` (the

@@ -164,6 +164,19 @@ pub(crate) struct ExLimits {
     pub max_rounds: u32,
 }
 
+/// What a call and a task share, read from their plain-data state without
+/// building a view (for [`super::machine::Machine`]'s `&self` accessors).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Common<'s> {
+    pub phase: Phase,
+    pub caps: ClientCapabilities,
+    pub ex: &'s Exchange,
+    pub layout: Layout,
+    pub json: ParseLimits,
+    pub error: Option<CallError>,
+    pub result: Option<ResultSpan>,
+}
+
 /// The per-round bookkeeping (plain data: lengths and counters only).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Exchange {

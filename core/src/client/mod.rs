@@ -6,6 +6,7 @@
 pub mod call;
 pub mod form;
 pub mod http;
+pub mod machine;
 pub mod roots;
 pub mod sse;
 pub mod task;
@@ -18,6 +19,7 @@ pub use call::{
     Answer, AnswerError, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Counter,
     Event, IdSource, Phase, RpcError, TaskHandoff, Unrelated,
 };
+pub use machine::{Flow, Machine, MachineConfig, MachineEvent, MachineLimits, MachineSlot, Start};
 pub use task::{TaskCall, TaskConfig, TaskEvent, TaskLimits, TaskRequest, TaskState};
 
 #[cfg(test)]

@@ -74,6 +74,16 @@ pub(crate) fn load(bytes: &[u8], kind: u8) -> Result<Saved<'_>, CallError> {
     Ok(saved)
 }
 
+/// The kind of a save (magic, version and exact length checked).
+pub(crate) fn kind_of(bytes: &[u8]) -> Result<u8, CallError> {
+    let (saved, _) = postcard::take_from_bytes::<Saved<'_>>(bytes)
+        .map_err(|_| CallError::BadSave(SaveError::Decode))?;
+    if saved.kind != KIND_CALL && saved.kind != KIND_TASK {
+        return Err(CallError::BadSave(SaveError::WrongKind));
+    }
+    load(bytes, saved.kind).map(|s| s.kind)
+}
+
 /// The phase code of a savable phase.
 pub(crate) fn phase_code(p: Phase) -> Option<u8> {
     match p {

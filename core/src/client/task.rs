@@ -34,7 +34,7 @@ use super::call::{
     Answer, CallError, ParamsError, Phase, RpcError, SaveError, SaveInvariant, SaveRegion,
     TaskHandoff, Unrelated,
 };
-use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
+use super::exchange::{self, Common, ExLimits, Exchange, Incoming, Layout, ResultSpan};
 use super::persist::{self, Saved};
 use crate::json::{self, JsonStr, Object, Writer};
 use crate::wire::caps::write_request_meta_members;
@@ -100,7 +100,7 @@ impl Default for TaskLimits {
 }
 
 impl TaskLimits {
-    const fn layout(&self) -> Result<Layout, CallError> {
+    pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
         if let Err(e) = exchange::check_wire_limits(&self.wire) {
             return Err(e);
         }
@@ -258,19 +258,19 @@ const TASK_MAGIC: u32 = 0x4D52_5431; // "MRT1"
 /// The plain-data state of a task (see [`super::call::CallState`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TaskState {
-    magic: u32,
-    limits: TaskLimits,
-    dialect: TaskDialect,
-    caps: ClientCapabilities,
-    phase: Phase,
-    next: TaskRequest,
-    meta_len: usize,
-    id_len: usize,
-    ex: Exchange,
-    polls: u32,
-    poll_ms: u64,
-    error: Option<CallError>,
-    result: Option<ResultSpan>,
+    pub(crate) magic: u32,
+    pub(crate) limits: TaskLimits,
+    pub(crate) dialect: TaskDialect,
+    pub(crate) caps: ClientCapabilities,
+    pub(crate) phase: Phase,
+    pub(crate) next: TaskRequest,
+    pub(crate) meta_len: usize,
+    pub(crate) id_len: usize,
+    pub(crate) ex: Exchange,
+    pub(crate) polls: u32,
+    pub(crate) poll_ms: u64,
+    pub(crate) error: Option<CallError>,
+    pub(crate) result: Option<ResultSpan>,
 }
 
 impl Default for TaskState {
@@ -290,6 +290,51 @@ impl Default for TaskState {
             error: None,
             result: None,
         }
+    }
+}
+
+impl TaskState {
+    /// What every flow shares, read without a view (see `Machine`).
+    pub(crate) fn common(&self) -> Common<'_> {
+        Common {
+            phase: self.phase,
+            caps: self.caps,
+            ex: &self.ex,
+            layout: self.limits.layout().unwrap_or_default(),
+            json: self.limits.wire.json,
+            error: self.error,
+            result: self.result,
+        }
+    }
+
+    /// Saves this state with its workspace `buf` (see `save`).
+    pub(crate) fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
+        let phase = persist::phase_code(self.phase).ok_or(CallError::WrongState(self.phase))?;
+        let layout = self.limits.layout().unwrap_or_default();
+        let ex = &self.ex;
+        let saved = Saved {
+            magic: persist::SAVE_MAGIC,
+            version: persist::SAVE_VERSION,
+            kind: persist::KIND_TASK,
+            phase,
+            variant: self.dialect as u8,
+            next: self.next as u8,
+            flags: 0,
+            rounds: ex.rounds,
+            state_only: 0,
+            polls: self.polls,
+            poll_ms: self.poll_ms,
+            last_id: ex.last_id,
+            in_flight: ex.in_flight,
+            head_split: u32::try_from(self.meta_len).unwrap_or(u32::MAX),
+            head: layout
+                .head
+                .prefix(buf, self.meta_len.saturating_add(self.id_len)),
+            inputs: layout.inputs.prefix(buf, ex.inputs_len),
+            state: layout.state.prefix(buf, ex.state_len),
+            answers: layout.answers.prefix(buf, ex.answers_len),
+        };
+        persist::save(&saved, out)
     }
 }
 
@@ -316,6 +361,21 @@ impl<'w> TaskCall<'w> {
         buf: &'w mut [u8],
         config: &TaskConfig<'_>,
     ) -> Result<Self, CallError> {
+        Self::init_with(state, buf, config, None, None)
+    }
+
+    /// [`TaskCall::init`] for a task that continues a call in place: with
+    /// `meta = Some(n)` the head already holds the call's own `_meta`
+    /// members at offset 1 (`n` bytes, moved there by the machine), so the
+    /// task declares byte for byte what the call declared; ids continue
+    /// after `last_id`.
+    pub(crate) fn init_with(
+        state: &'w mut TaskState,
+        buf: &'w mut [u8],
+        config: &TaskConfig<'_>,
+        meta: Option<usize>,
+        last_id: Option<i64>,
+    ) -> Result<Self, CallError> {
         let limits = config.limits;
         let layout = limits.layout()?;
         if buf.len() < layout.total {
@@ -333,19 +393,37 @@ impl<'w> TaskCall<'w> {
         if empty {
             return Err(CallError::BadParams(ParamsError::BadTaskId));
         }
-        let mut w = Writer::new(layout.head.tail_mut(buf, 0));
-        w.byte(b'{');
-        write_request_meta_members(&mut w, &config.caps, config.client_info.as_ref());
+        let skip = match meta {
+            // `{` then the members already in place.
+            Some(n) if n.saturating_add(2) <= layout.head.len => n.saturating_add(1),
+            Some(n) => {
+                return Err(CallError::ParamsTooLarge {
+                    needed: n.saturating_add(2),
+                    limit: limits.max_params_bytes,
+                })
+            }
+            None => 0,
+        };
+        if skip > 0 {
+            if let Some(b) = layout.head.tail_mut(buf, 0).first_mut() {
+                *b = b'{';
+            }
+        }
+        let mut w = Writer::new(layout.head.tail_mut(buf, skip));
+        if meta.is_none() {
+            w.byte(b'{');
+            write_request_meta_members(&mut w, &config.caps, config.client_info.as_ref());
+        }
         w.byte(b'}');
-        let meta_len = w.len();
+        let meta_len = skip.saturating_add(w.len());
         match config.task_id {
             TaskIdRef::Text(t) => w.str(t),
             TaskIdRef::Token(t) => w.json_str_raw(&t),
         };
-        let total = w.finish().map_err(|e| CallError::ParamsTooLarge {
-            needed: e.needed,
+        let total = skip.saturating_add(w.finish().map_err(|e| CallError::ParamsTooLarge {
+            needed: e.needed.saturating_add(skip),
             limit: limits.max_params_bytes,
-        })?;
+        })?);
         *state = TaskState {
             magic: TASK_MAGIC,
             limits,
@@ -355,7 +433,10 @@ impl<'w> TaskCall<'w> {
             next: TaskRequest::Get,
             meta_len,
             id_len: total.saturating_sub(meta_len),
-            ex: Exchange::default(),
+            ex: Exchange {
+                last_id,
+                ..Exchange::default()
+            },
             polls: 0,
             poll_ms: limits.poll_interval(config.poll_ms),
             error: None,
@@ -608,7 +689,8 @@ impl<'w> TaskCall<'w> {
         let layout = self.layout();
         if let Answer::Error { code } = answer {
             self.st.ex.open_input(self.buf, &layout, index)?;
-            return Err(self.fail(CallError::AnsweredWithError { index, code }));
+            self.fail(CallError::AnsweredWithError { index, code });
+            return Ok(());
         }
         let limits = self.st.limits.ex();
         self.st
@@ -801,34 +883,7 @@ impl<'w> TaskCall<'w> {
     /// Saves the task (in `Ready`, `Sent` or `Answering`); see
     /// [`super::call::Call::save`].
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
-        let phase =
-            persist::phase_code(self.st.phase).ok_or(CallError::WrongState(self.st.phase))?;
-        let layout = self.layout();
-        let buf: &[u8] = self.buf;
-        let ex = &self.st.ex;
-        let saved = Saved {
-            magic: persist::SAVE_MAGIC,
-            version: persist::SAVE_VERSION,
-            kind: persist::KIND_TASK,
-            phase,
-            variant: self.st.dialect as u8,
-            next: self.st.next as u8,
-            flags: 0,
-            rounds: ex.rounds,
-            state_only: 0,
-            polls: self.st.polls,
-            poll_ms: self.st.poll_ms,
-            last_id: ex.last_id,
-            in_flight: ex.in_flight,
-            head_split: u32::try_from(self.st.meta_len).unwrap_or(u32::MAX),
-            head: layout
-                .head
-                .prefix(buf, self.st.meta_len.saturating_add(self.st.id_len)),
-            inputs: layout.inputs.prefix(buf, ex.inputs_len),
-            state: layout.state.prefix(buf, ex.state_len),
-            answers: layout.answers.prefix(buf, ex.answers_len),
-        };
-        persist::save(&saved, out)
+        self.st.save_into(self.buf, out)
     }
 
     /// Restores a saved task under `limits`; every region is re-validated

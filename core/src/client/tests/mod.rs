@@ -10,6 +10,7 @@ use std::vec::Vec;
 
 mod errors;
 mod flows;
+mod machine;
 mod persist;
 mod props;
 mod rules;

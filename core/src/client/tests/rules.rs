@@ -508,7 +508,8 @@ fn an_explicit_error_answer_ends_the_call_locally() {
         index: 0,
         code: -32603,
     };
-    assert_eq!(call.answer("k", Answer::Error { code: -32603 }), Err(err));
+    // An error answer succeeds: it ends the call locally, which `error()` reports.
+    assert_eq!(call.answer("k", Answer::Error { code: -32603 }), Ok(()));
     assert_eq!(call.state(), Phase::Failed);
     assert_eq!(call.error(), Some(err));
     assert!(err.is_terminal());

@@ -1,0 +1,663 @@
+//! One client machine for one logical request: a call
+//! (`tools/call`, `prompts/get`, `resources/read`) that, when the server
+//! moves it to a task, follows the task in place; or a task restarted from a
+//! stored id. This is what the C ABI and every binding drive, so every
+//! protocol decision (ids, the hand-over, which request comes next) is made
+//! here once.
+//!
+//! ```text
+//!  init(Start::Call)  -> [Ready]  write_request -> [Sent] feed ->
+//!     Complete / RpcError                       -> [Done]
+//!     InputRequired(n) -> [Answering] answer_at ... -> [Ready]
+//!     RetryAfter(ms)                            -> [Ready]
+//!     TaskCreated(handoff)                      -> [Ready] now a task
+//!  init(Start::Task)  -> [Ready] as a task: see [`super::task`]
+//! ```
+//!
+//! The machine is a [`Call`] or a [`TaskCall`] underneath: [`MachineSlot`]
+//! is their plain data, the workspace is sized for either
+//! ([`Machine::workspace_size`]), so the hand-over needs no new memory. The
+//! task keeps the call's `_meta` (protocol version, capabilities, client
+//! info, byte for byte) and its ids continue after the call's.
+
+use super::call::{
+    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Event,
+    Phase,
+};
+use super::exchange::{Common, Layout};
+use super::persist;
+use super::task::{
+    TaskCall, TaskConfig, TaskEvent, TaskIdRef, TaskLimits, TaskRequest, TaskState,
+    DEFAULT_MAX_POLLS, DEFAULT_MAX_POLL_MS, DEFAULT_MIN_POLL_MS, DEFAULT_POLL_MS,
+};
+use crate::json::{self, JsonStr};
+use crate::wire::{
+    ClientCapabilities, ClientInfo, InputRequest, TaskDialect, META_CLIENT_CAPABILITIES,
+    META_CLIENT_INFO, META_PROTOCOL_VERSION,
+};
+
+/// Every capacity and cap of a machine: the call's, and the polling bounds
+/// that apply once it follows a task. The task's fixed request part (its
+/// `_meta` and id) is bounded by `call.max_params_bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MachineLimits {
+    /// The call's limits (regions, rounds, state-only backoff).
+    pub call: CallLimits,
+    /// Most `tasks/get` requests.
+    pub max_polls: u32,
+    /// Poll interval when the server gives none, in milliseconds.
+    pub default_poll_ms: u64,
+    /// Floor of the poll interval (a hostile hint cannot busy-poll).
+    pub min_poll_ms: u64,
+    /// Ceiling of the poll interval.
+    pub max_poll_ms: u64,
+}
+
+impl Default for MachineLimits {
+    fn default() -> Self {
+        MachineLimits {
+            call: CallLimits::default(),
+            max_polls: DEFAULT_MAX_POLLS,
+            default_poll_ms: DEFAULT_POLL_MS,
+            min_poll_ms: DEFAULT_MIN_POLL_MS,
+            max_poll_ms: DEFAULT_MAX_POLL_MS,
+        }
+    }
+}
+
+impl MachineLimits {
+    /// The limits of the task flow: the call's regions and rounds, these
+    /// polling bounds.
+    pub const fn task(&self) -> TaskLimits {
+        TaskLimits {
+            wire: self.call.wire,
+            max_params_bytes: self.call.max_params_bytes,
+            max_inputs_bytes: self.call.max_inputs_bytes,
+            max_state_bytes: self.call.max_state_bytes,
+            max_answers_bytes: self.call.max_answers_bytes,
+            max_rounds: self.call.max_rounds,
+            max_polls: self.max_polls,
+            default_poll_ms: self.default_poll_ms,
+            min_poll_ms: self.min_poll_ms,
+            max_poll_ms: self.max_poll_ms,
+        }
+    }
+
+    /// Both flows' layouts are the same regions; the task's also checks
+    /// the polling bounds.
+    const fn layout(&self) -> Result<Layout, CallError> {
+        if let Err(e) = self.call.layout() {
+            return Err(e);
+        }
+        self.task().layout()
+    }
+}
+
+/// How a machine starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start<'a> {
+    /// A call: the method and the caller's params object (see
+    /// [`CallConfig::params`]).
+    Call {
+        /// The method.
+        method: CallMethod,
+        /// The params object, raw JSON.
+        params: &'a [u8],
+    },
+    /// A task restarted from a stored id.
+    Task {
+        /// Which task protocol the server speaks.
+        dialect: TaskDialect,
+        /// The server's task id.
+        task_id: TaskIdRef<'a>,
+        /// The poll hint the task was created with.
+        poll_ms: Option<u64>,
+    },
+}
+
+/// How to start a machine. Everything is copied at init.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MachineConfig<'a> {
+    /// A call or a task.
+    pub start: Start<'a>,
+    /// What the client declares it can answer, sent on every request.
+    pub caps: ClientCapabilities,
+    /// Sent as `io.modelcontextprotocol/clientInfo`; `None` omits it.
+    pub client_info: Option<ClientInfo<'a>>,
+    /// Capacities and caps.
+    pub limits: MachineLimits,
+    /// The id [`Machine::next_id`] suggests before the first request:
+    /// within +-(2^53-1).
+    pub first_id: i64,
+}
+
+impl<'a> MachineConfig<'a> {
+    /// A call with no capabilities, this library's client info, the default
+    /// limits and ids from 1.
+    pub fn call(method: CallMethod, params: &'a [u8]) -> Self {
+        MachineConfig {
+            start: Start::Call { method, params },
+            caps: ClientCapabilities::default(),
+            client_info: Some(ClientInfo::DEFAULT),
+            limits: MachineLimits::default(),
+            first_id: 1,
+        }
+    }
+}
+
+/// Which flow a machine is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Flow {
+    /// The call's own request and its retries.
+    Call = 1,
+    /// A task's polls, answers and cancel.
+    Task = 2,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Inner {
+    Call(CallState),
+    Task(TaskState),
+}
+
+const MACHINE_MAGIC: u32 = 0x4D52_4D31; // "MRM1"
+
+/// The plain data of a machine (no references): place it anywhere with
+/// `MachineSlot::default()`, then [`Machine::init`] or
+/// [`Machine::restore`] it together with a workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MachineSlot {
+    magic: u32,
+    limits: MachineLimits,
+    first_id: i64,
+    inner: Inner,
+}
+
+impl Default for MachineSlot {
+    fn default() -> Self {
+        MachineSlot {
+            magic: 0,
+            limits: MachineLimits::default(),
+            first_id: 1,
+            inner: Inner::Call(CallState::default()),
+        }
+    }
+}
+
+/// What a fed response meant, in the flow that read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MachineEvent<'a> {
+    /// Read by the call. After [`Event::TaskCreated`] the machine follows
+    /// the task: [`Phase::Ready`] for its first `tasks/get`.
+    Call(Event<'a>),
+    /// Read by the task.
+    Task(TaskEvent<'a>),
+}
+
+/// A view of one machine: its slot and its workspace.
+#[derive(Debug)]
+pub struct Machine<'w> {
+    slot: &'w mut MachineSlot,
+    buf: &'w mut [u8],
+}
+
+/// Runs `$body` with `$v` bound to the flow's view.
+macro_rules! with_view {
+    ($self:ident, $v:ident => $body:expr) => {
+        match &mut $self.slot.inner {
+            Inner::Call(st) => {
+                let mut $v = Call::attach(st, $self.buf)?;
+                $body
+            }
+            Inner::Task(st) => {
+                let mut $v = TaskCall::attach(st, $self.buf)?;
+                $body
+            }
+        }
+    };
+}
+
+impl<'w> Machine<'w> {
+    /// Bytes of workspace a machine with these limits needs (either flow);
+    /// `usize::MAX` for limits that cannot be laid out. A `const fn`, so
+    /// firmware can size a `static` workspace.
+    pub const fn workspace_size(limits: &MachineLimits) -> usize {
+        match limits.layout() {
+            Ok(layout) => layout.total,
+            Err(_) => usize::MAX,
+        }
+    }
+
+    fn check(limits: &MachineLimits, buf: &[u8]) -> Result<(), CallError> {
+        let layout = limits.layout()?;
+        if buf.len() < layout.total {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            });
+        }
+        Ok(())
+    }
+
+    /// Starts a machine. On error `slot` is unchanged (the workspace is
+    /// scratch until a slot owns it).
+    pub fn init(
+        slot: &'w mut MachineSlot,
+        buf: &'w mut [u8],
+        config: &MachineConfig<'_>,
+    ) -> Result<Self, CallError> {
+        let limits = config.limits;
+        Self::check(&limits, buf)?;
+        let first_id = check_id_range(config.first_id)?;
+        let inner = match config.start {
+            Start::Call { method, params } => {
+                let cfg = CallConfig {
+                    method,
+                    params,
+                    caps: config.caps,
+                    client_info: config.client_info,
+                    limits: limits.call,
+                };
+                let mut st = CallState::default();
+                Call::init(&mut st, buf, &cfg)?;
+                Inner::Call(st)
+            }
+            Start::Task {
+                dialect,
+                task_id,
+                poll_ms,
+            } => {
+                let cfg = TaskConfig {
+                    dialect,
+                    task_id,
+                    caps: config.caps,
+                    client_info: config.client_info,
+                    limits: limits.task(),
+                    poll_ms,
+                };
+                let mut st = TaskState::default();
+                TaskCall::init(&mut st, buf, &cfg)?;
+                Inner::Task(st)
+            }
+        };
+        *slot = MachineSlot {
+            magic: MACHINE_MAGIC,
+            limits,
+            first_id,
+            inner,
+        };
+        Ok(Machine { slot, buf })
+    }
+
+    /// Rebuilds the view over a slot and workspace that `init` or `restore`
+    /// prepared (O(1)).
+    pub fn attach(slot: &'w mut MachineSlot, buf: &'w mut [u8]) -> Result<Self, CallError> {
+        if slot.magic != MACHINE_MAGIC {
+            return Err(CallError::NotInitialized);
+        }
+        Self::check(&slot.limits, buf)?;
+        Ok(Machine { slot, buf })
+    }
+
+    /// Restores a save of either flow (from [`Machine::save`], or from a
+    /// [`Call`] or [`TaskCall`]) under `limits`, which bound the restored
+    /// regions. Every region is re-validated as untrusted input; see
+    /// [`Call::restore`]. The next id is one past the saved last id (1 if
+    /// the save used none). On error `slot` is unchanged.
+    pub fn restore(
+        slot: &'w mut MachineSlot,
+        buf: &'w mut [u8],
+        limits: &MachineLimits,
+        saved: &[u8],
+    ) -> Result<Self, CallError> {
+        Self::check(limits, buf)?;
+        let inner = match persist::kind_of(saved)? {
+            persist::KIND_CALL => {
+                let mut st = CallState::default();
+                Call::restore(&mut st, buf, &limits.call, saved)?;
+                Inner::Call(st)
+            }
+            _ => {
+                let mut st = TaskState::default();
+                TaskCall::restore(&mut st, buf, &limits.task(), saved)?;
+                Inner::Task(st)
+            }
+        };
+        *slot = MachineSlot {
+            magic: MACHINE_MAGIC,
+            limits: *limits,
+            first_id: 1,
+            inner,
+        };
+        Ok(Machine { slot, buf })
+    }
+
+    fn common(&self) -> Common<'_> {
+        match &self.slot.inner {
+            Inner::Call(st) => st.common(),
+            Inner::Task(st) => st.common(),
+        }
+    }
+
+    // ----------------------------------------------------------------- accessors
+
+    /// The flow the machine is in.
+    pub fn flow(&self) -> Flow {
+        match self.slot.inner {
+            Inner::Call(_) => Flow::Call,
+            Inner::Task(_) => Flow::Task,
+        }
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.common().phase
+    }
+
+    /// The capabilities declared on every request.
+    pub fn caps(&self) -> ClientCapabilities {
+        self.common().caps
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &MachineLimits {
+        &self.slot.limits
+    }
+
+    /// The call's method (`None` for a task restarted from an id).
+    pub fn method(&self) -> Option<CallMethod> {
+        match &self.slot.inner {
+            Inner::Call(st) => Some(st.method),
+            Inner::Task(_) => None,
+        }
+    }
+
+    /// The task's dialect (task flow only).
+    pub fn dialect(&self) -> Option<TaskDialect> {
+        match &self.slot.inner {
+            Inner::Call(_) => None,
+            Inner::Task(st) => Some(st.dialect),
+        }
+    }
+
+    /// The task request written next (in `Ready`) or in flight (in `Sent`);
+    /// task flow only.
+    pub fn task_request(&self) -> Option<TaskRequest> {
+        match &self.slot.inner {
+            Inner::Call(_) => None,
+            Inner::Task(st) => Some(st.next),
+        }
+    }
+
+    /// The task id token as sent, quotes included (task flow only).
+    pub fn task_id(&self) -> Option<&[u8]> {
+        match &self.slot.inner {
+            Inner::Call(_) => None,
+            Inner::Task(st) => {
+                let c = st.common();
+                let head = c
+                    .layout
+                    .head
+                    .prefix(self.buf, st.meta_len.saturating_add(st.id_len));
+                head.get(st.meta_len..)
+            }
+        }
+    }
+
+    /// The current poll interval in milliseconds (0 in the call flow).
+    pub fn poll_ms(&self) -> u64 {
+        match &self.slot.inner {
+            Inner::Call(_) => 0,
+            Inner::Task(st) => st.poll_ms,
+        }
+    }
+
+    /// `tasks/get` requests written so far (0 in the call flow).
+    pub fn polls(&self) -> u32 {
+        match &self.slot.inner {
+            Inner::Call(_) => 0,
+            Inner::Task(st) => st.polls,
+        }
+    }
+
+    /// Input rounds received so far in the current flow.
+    pub fn round(&self) -> u32 {
+        self.common().ex.rounds
+    }
+
+    /// Number of input requests in the current round.
+    pub fn input_count(&self) -> usize {
+        self.common().ex.input_count
+    }
+
+    /// Number of inputs answered in the current round.
+    pub fn answered_count(&self) -> usize {
+        self.common().ex.answered
+    }
+
+    /// The input request at `index` (server order): key token and request.
+    pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
+        let c = self.common();
+        c.ex.input_at(self.buf, &c.layout, &c.json, index)
+    }
+
+    /// The current round's input requests.
+    pub fn inputs(&self) -> impl Iterator<Item = (JsonStr<'_>, InputRequest<'_>)> + '_ {
+        (0..self.input_count()).filter_map(move |i| self.input_at(i))
+    }
+
+    /// The current round's `inputRequests` object exactly as received.
+    pub fn inputs_json(&self) -> Option<&[u8]> {
+        let c = self.common();
+        (c.ex.input_count > 0).then(|| c.layout.inputs.prefix(self.buf, c.ex.inputs_len))
+    }
+
+    /// The index of the input whose key decodes to `key`.
+    pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
+        let c = self.common();
+        c.ex.index_of(self.buf, &c.layout, key)
+    }
+
+    /// The stored answer to input `index`, as it will be sent.
+    pub fn answer_json(&self, index: usize) -> Option<&[u8]> {
+        let c = self.common();
+        c.ex.answer_of(self.buf, &c.layout, index)
+    }
+
+    /// The `requestState` the next request echoes, as its raw token.
+    pub fn request_state(&self) -> Option<&[u8]> {
+        let c = self.common();
+        c.ex.request_state(self.buf, &c.layout)
+    }
+
+    /// The last JSON-RPC id used (the call's ids count for its task).
+    pub fn last_id(&self) -> Option<i64> {
+        self.common().ex.last_id
+    }
+
+    /// The id for the next request: the configured first id before any,
+    /// else one past [`last_id`](Self::last_id);
+    /// [`CallError::IdsExhausted`] once 2^53-1 is used.
+    pub fn next_id(&self) -> Result<i64, CallError> {
+        self.common().ex.next_id(self.slot.first_id)
+    }
+
+    /// The id of the request in flight.
+    pub fn in_flight_id(&self) -> Option<i64> {
+        self.common().ex.in_flight
+    }
+
+    /// The terminal error, once [`Phase::Failed`].
+    pub fn error(&self) -> Option<CallError> {
+        self.common().error
+    }
+
+    /// The final result, found again in `fed` (the bytes whose feeding
+    /// completed the request); `None` before completion or for other bytes.
+    pub fn result<'b>(&self, fed: &'b [u8]) -> Option<&'b [u8]> {
+        self.common().result.and_then(|s| s.get(fed))
+    }
+
+    // ------------------------------------------------------------------- writing
+
+    /// Writes the next request with `id` (the call's leg, or the request
+    /// [`task_request`](Self::task_request) names) and returns its length.
+    /// `Ready` -> `Sent`; in `Answering`, [`CallError::Unanswered`].
+    pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        with_view!(self, v => v.write_request(id, out))
+    }
+
+    /// [`write_request`](Self::write_request) with [`next_id`](Self::next_id).
+    pub fn write_next(&mut self, out: &mut [u8]) -> Result<usize, CallError> {
+        let id = self.next_id()?;
+        self.write_request(id, out)
+    }
+
+    /// After a transport failure (`Sent`): the request in flight again with
+    /// a fresh `id`.
+    pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        with_view!(self, v => v.resend(id, out))
+    }
+
+    /// Writes `tasks/cancel` (task flow, in `Ready`, `Sent` or
+    /// `Answering`); [`CallError::NotATask`] in the call flow.
+    pub fn write_cancel(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        match &mut self.slot.inner {
+            Inner::Call(_) => Err(CallError::NotATask),
+            Inner::Task(st) => TaskCall::attach(st, self.buf)?.write_cancel(id, out),
+        }
+    }
+
+    // ------------------------------------------------------------------ answering
+
+    /// Answers the input whose key decodes to `key`.
+    pub fn answer(&mut self, key: &str, answer: Answer<'_>) -> Result<(), CallError> {
+        let index = self.index_of(key)?;
+        self.answer_at(index, answer)
+    }
+
+    /// Answers the input at `index`: checked against the request's kind
+    /// (roots by [`super::roots::check_root_uri`]) and stored; the last
+    /// answer makes the machine `Ready`. [`Answer::Error`] ends it locally
+    /// ([`Phase::Failed`], [`CallError::AnsweredWithError`]) and is `Ok`.
+    pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
+        with_view!(self, v => v.answer_at(index, answer))
+    }
+
+    // -------------------------------------------------------------------- feeding
+
+    /// Feeds one complete message received while `Sent`. Terminal errors
+    /// move the machine to `Failed`. When the server moves the call to a
+    /// task, the machine follows it in place: [`Flow::Task`], `Ready` for
+    /// its first `tasks/get`.
+    pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<MachineEvent<'a>, CallError> {
+        let (ev, handoff) = match &mut self.slot.inner {
+            Inner::Task(st) => {
+                return TaskCall::attach(st, self.buf)?
+                    .feed(bytes)
+                    .map(MachineEvent::Task)
+            }
+            Inner::Call(st) => {
+                let ev = Call::attach(st, self.buf)?.feed(bytes)?;
+                match ev {
+                    Event::TaskCreated(h) => (ev, Some(h)),
+                    _ => (ev, None),
+                }
+            }
+        };
+        if let Some(h) = handoff {
+            self.follow(h.dialect, h.task.task_id, h.task.poll_interval_ms)?;
+        }
+        Ok(MachineEvent::Call(ev))
+    }
+
+    /// Turns the (done) call into its task, in the same workspace.
+    fn follow(
+        &mut self,
+        dialect: TaskDialect,
+        task_id: JsonStr<'_>,
+        poll_ms: Option<u64>,
+    ) -> Result<(), CallError> {
+        let Inner::Call(call) = &mut self.slot.inner else {
+            return Ok(());
+        };
+        let result = move_meta_to_task_head(call, self.buf).and_then(|meta_len| {
+            let cfg = TaskConfig {
+                dialect,
+                task_id: TaskIdRef::Token(task_id),
+                caps: call.caps,
+                client_info: None,
+                limits: self.slot.limits.task(),
+                poll_ms,
+            };
+            let mut st = TaskState::default();
+            TaskCall::init_with(&mut st, self.buf, &cfg, Some(meta_len), call.ex.last_id)?;
+            Ok(st)
+        });
+        match result {
+            Ok(st) => {
+                self.slot.inner = Inner::Task(st);
+                Ok(())
+            }
+            Err(e) => {
+                call.phase = Phase::Failed;
+                call.error = Some(e);
+                Err(e)
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- persistence
+
+    /// Saves the machine (in `Ready`, `Sent` or `Answering`) as a versioned
+    /// record of its flow; returns its length or the size needed.
+    pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
+        match &self.slot.inner {
+            Inner::Call(st) => st.save_into(self.buf, out),
+            Inner::Task(st) => st.save_into(self.buf, out),
+        }
+    }
+}
+
+/// The `_meta` members the call wrote itself (protocol version,
+/// capabilities, client info) are the first members of its rendered params
+/// `{"_meta":{M,...},...}`. Moves `M` to offset 1 of the head, where a
+/// task's `{M}` starts, and returns its length.
+fn move_meta_to_task_head(call: &CallState, buf: &mut [u8]) -> Result<usize, CallError> {
+    const PREFIX: &[u8] = b"{\"_meta\":{";
+    let c = call.common();
+    let head = c.layout.head;
+    let params = head.prefix(buf, call.params_len);
+    let broken = CallError::NotInitialized;
+    if !params.starts_with(PREFIX) {
+        return Err(broken);
+    }
+    let doc = json::parse_with(params, &c.json).map_err(|_| broken)?;
+    let meta = doc
+        .as_object()
+        .and_then(|o| o.get("_meta"))
+        .and_then(|m| m.as_object())
+        .ok_or(broken)?;
+    let base = params.as_ptr() as usize;
+    let mut end = PREFIX.len();
+    for (k, v) in meta.iter() {
+        let owned = k.eq_str(META_PROTOCOL_VERSION)
+            || k.eq_str(META_CLIENT_CAPABILITIES)
+            || k.eq_str(META_CLIENT_INFO);
+        if !owned {
+            break;
+        }
+        let raw = v.raw();
+        end = (raw.as_ptr() as usize)
+            .saturating_sub(base)
+            .saturating_add(raw.len());
+    }
+    let len = end.saturating_sub(PREFIX.len());
+    let from = head.start.saturating_add(PREFIX.len());
+    let to = head.start.saturating_add(1);
+    if len == 0 || end > params.len() || from.saturating_add(len) > buf.len() {
+        return Err(broken);
+    }
+    buf.copy_within(from..from + len, to);
+    Ok(len)
+}

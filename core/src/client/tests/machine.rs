@@ -1,0 +1,306 @@
+//! The one client machine: a call that follows its task in place, a task
+//! restarted from a stored id, ids, saves of both flows, and the answer
+//! rules every caller gets.
+
+use super::*;
+use crate::client::call::AnswerError;
+use crate::client::machine::{
+    Flow, Machine, MachineConfig, MachineEvent, MachineLimits, MachineSlot, Start,
+};
+use crate::client::roots::RootUriError;
+use crate::client::task::{TaskEvent, TaskIdRef, TaskRequest};
+use crate::client::{Answer, CallError, Event, Phase};
+use crate::wire::{ElicitAction, Root, TaskDialect};
+use std::format;
+
+const CAPS: ClientCapabilities = ClientCapabilities {
+    elicitation_form: true,
+    elicitation_url: false,
+    sampling: false,
+    sampling_tools: false,
+    sampling_context: false,
+    roots: true,
+    tasks: true,
+};
+const CAPS_JSON: &str =
+    r#"{"elicitation":{"form":{}},"roots":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}"#;
+
+struct Owned {
+    slot: MachineSlot,
+    buf: Vec<u8>,
+}
+
+impl Owned {
+    fn new(config: &MachineConfig<'_>) -> Self {
+        let mut o = Owned {
+            slot: MachineSlot::default(),
+            buf: vec![0u8; Machine::workspace_size(&config.limits)],
+        };
+        Machine::init(&mut o.slot, &mut o.buf, config).unwrap();
+        o
+    }
+
+    fn m(&mut self) -> Machine<'_> {
+        Machine::attach(&mut self.slot, &mut self.buf).unwrap()
+    }
+}
+
+fn call_config(params: &str) -> MachineConfig<'_> {
+    MachineConfig {
+        caps: CAPS,
+        client_info: Some(EXAMPLE_CLIENT),
+        first_id: 7,
+        ..MachineConfig::call(CallMethod::ToolsCall, params.as_bytes())
+    }
+}
+
+fn write(m: &mut Machine<'_>) -> String {
+    let mut out = vec![0u8; 4096];
+    let n = m.write_next(&mut out).unwrap();
+    String::from_utf8(out[..n].to_vec()).unwrap()
+}
+
+#[test]
+fn a_call_follows_its_task_in_place_with_the_same_meta_and_the_next_id() {
+    // The caller's own `_meta` member stays on the call and is not sent on
+    // the task's requests; the three members the call wrote are.
+    let mut o = Owned::new(&call_config(
+        r#"{"name":"build","_meta":{"progressToken":"p1"}}"#,
+    ));
+    let mut m = o.m();
+    assert_eq!(m.flow(), Flow::Call);
+    assert_eq!(m.next_id(), Ok(7));
+    let meta = example_meta(CAPS_JSON);
+    let own = &meta[..meta.len() - 1];
+    assert_eq!(
+        write(&mut m),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{{own},"progressToken":"p1"}},"name":"build"}}}}"#
+        )
+    );
+    let created = br#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"task","taskId":"b\u002d7","status":"working","createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":60000,"pollIntervalMs":500}}"#;
+    let Ok(MachineEvent::Call(Event::TaskCreated(h))) = m.feed(created) else {
+        panic!("expected the hand-over")
+    };
+    assert_eq!(h.dialect, TaskDialect::Extension);
+    assert_eq!(m.flow(), Flow::Task);
+    assert_eq!(m.phase(), Phase::Ready);
+    assert_eq!(m.dialect(), Some(TaskDialect::Extension));
+    assert_eq!(m.task_request(), Some(TaskRequest::Get));
+    assert_eq!(m.task_id(), Some(&br#""b\u002d7""#[..]));
+    assert_eq!(m.poll_ms(), 500);
+    assert_eq!(m.method(), None);
+    assert_eq!(m.last_id(), Some(7));
+    assert_eq!(m.next_id(), Ok(8));
+    // The id token is echoed exactly as the server wrote it.
+    assert_eq!(
+        write(&mut m),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":8,"method":"tasks/get","params":{{{meta},"taskId":"b\u002d7"}}}}"#
+        )
+    );
+    assert_eq!(m.polls(), 1);
+    let done = br#"{"jsonrpc":"2.0","id":8,"result":{"resultType":"complete","taskId":"b-7","status":"completed","createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:01Z","ttlMs":null,"result":{"resultType":"complete","content":[]}}}"#;
+    assert_eq!(
+        m.feed(done),
+        Ok(MachineEvent::Task(TaskEvent::Complete(
+            br#"{"resultType":"complete","content":[]}"#
+        )))
+    );
+    assert_eq!(m.phase(), Phase::Done);
+    assert_eq!(
+        m.result(done),
+        Some(&br#"{"resultType":"complete","content":[]}"#[..])
+    );
+}
+
+#[test]
+fn without_client_info_the_task_declares_what_the_call_declared() {
+    let mut o = Owned::new(&MachineConfig {
+        client_info: None,
+        ..call_config(r#"{"name":"build"}"#)
+    });
+    let mut m = o.m();
+    write(&mut m);
+    let created = br#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"task","taskId":"t","status":"working","createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":null}}"#;
+    assert!(matches!(
+        m.feed(created),
+        Ok(MachineEvent::Call(Event::TaskCreated(_)))
+    ));
+    assert_eq!(
+        write(&mut m),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":8,"method":"tasks/get","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{CAPS_JSON}}},"taskId":"t"}}}}"#
+        )
+    );
+    // The poll interval is the default when the server gave no hint.
+    assert_eq!(m.poll_ms(), 1_000);
+}
+
+#[test]
+fn a_task_restarts_from_a_stored_id_and_cancel_is_a_task_operation() {
+    let mut o = Owned::new(&MachineConfig {
+        start: Start::Task {
+            dialect: TaskDialect::Extension,
+            task_id: TaskIdRef::Text("job \"9\""),
+            poll_ms: Some(5),
+        },
+        ..call_config("")
+    });
+    let mut m = o.m();
+    assert_eq!(m.flow(), Flow::Task);
+    // A hint under the floor is raised to it (100 ms).
+    assert_eq!(m.poll_ms(), 100);
+    assert_eq!(m.task_id(), Some(&br#""job \"9\"""#[..]));
+    let mut out = [0u8; 1024];
+    let n = m.write_cancel(7, &mut out).unwrap();
+    let meta = example_meta(CAPS_JSON);
+    assert_eq!(
+        std::str::from_utf8(&out[..n]).unwrap(),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":7,"method":"tasks/cancel","params":{{{meta},"taskId":"job \"9\""}}}}"#
+        )
+    );
+    assert_eq!(m.task_request(), Some(TaskRequest::Cancel));
+
+    let mut c = Owned::new(&call_config(r#"{"name":"x"}"#));
+    let mut m = c.m();
+    assert_eq!(m.write_cancel(7, &mut out), Err(CallError::NotATask));
+    assert_eq!(m.phase(), Phase::Ready);
+    assert_eq!(m.task_request(), None);
+}
+
+#[test]
+fn saves_of_either_flow_restore_into_a_machine() {
+    let mut o = Owned::new(&call_config(r#"{"name":"build"}"#));
+    let mut m = o.m();
+    write(&mut m);
+    let mut saved = [0u8; 2048];
+    let n = m.save(&mut saved).unwrap();
+    let limits = MachineLimits::default();
+    let mut slot = MachineSlot::default();
+    let mut buf = vec![0u8; Machine::workspace_size(&limits)];
+    let mut r = Machine::restore(&mut slot, &mut buf, &limits, &saved[..n]).unwrap();
+    assert_eq!(
+        (r.flow(), r.phase(), r.in_flight_id()),
+        (Flow::Call, Phase::Sent, Some(7))
+    );
+    let created = br#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"task","taskId":"t","status":"working","createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":null}}"#;
+    // After a restore the call still knows its `_meta` and follows.
+    r.feed(created).unwrap();
+    let first = write(&mut r);
+    assert!(first.starts_with(r#"{"jsonrpc":"2.0","id":8,"method":"tasks/get""#));
+    let n = r.save(&mut saved).unwrap();
+    let mut slot2 = MachineSlot::default();
+    let mut buf2 = vec![0u8; Machine::workspace_size(&limits)];
+    let mut t = Machine::restore(&mut slot2, &mut buf2, &limits, &saved[..n]).unwrap();
+    assert_eq!(
+        (t.flow(), t.phase(), t.polls()),
+        (Flow::Task, Phase::Sent, 1)
+    );
+    let mut out = [0u8; 2048];
+    let k = t.resend(9, &mut out).unwrap();
+    assert_eq!(&out[..k], first.replace("\"id\":8", "\"id\":9").as_bytes());
+    // Anything else is not a save.
+    assert!(matches!(
+        Machine::restore(&mut slot2, &mut buf2, &limits, b"MRTR"),
+        Err(CallError::BadSave(_))
+    ));
+}
+
+#[test]
+fn every_caller_of_the_core_gets_root_uris_checked() {
+    let mut o = Owned::new(&call_config(r#"{"name":"ls"}"#));
+    let mut m = o.m();
+    write(&mut m);
+    let ask = br#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}}}}"#;
+    assert_eq!(m.feed(ask), Ok(MachineEvent::Call(Event::InputRequired(1))));
+    for (uri, error) in [
+        ("https://evil.example/x", RootUriError::NotFileUri),
+        ("file:///srv/../etc", RootUriError::DotSegment),
+    ] {
+        let roots = [Root { uri, name: None }];
+        assert_eq!(
+            m.answer("r", Answer::Roots(&roots)),
+            Err(CallError::BadAnswer {
+                index: 0,
+                error: AnswerError::BadRoot { index: 0, error },
+            })
+        );
+        assert_eq!(m.answered_count(), 0);
+    }
+    let ok = [Root {
+        uri: "file:///srv/app",
+        name: None,
+    }];
+    m.answer("r", Answer::Roots(&ok)).unwrap();
+    assert_eq!(
+        m.answer_json(0),
+        Some(&br#"{"roots":[{"uri":"file:///srv/app"}]}"#[..])
+    );
+    assert_eq!(m.phase(), Phase::Ready);
+}
+
+#[test]
+fn an_error_answer_succeeds_and_ends_the_machine_locally() {
+    let mut o = Owned::new(&call_config(r#"{"name":"x"}"#));
+    let mut m = o.m();
+    write(&mut m);
+    let ask = br#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}}}}"#;
+    m.feed(ask).unwrap();
+    assert_eq!(m.answer("k", Answer::Error { code: -3 }), Ok(()));
+    assert_eq!(m.phase(), Phase::Failed);
+    assert_eq!(
+        m.error(),
+        Some(CallError::AnsweredWithError { index: 0, code: -3 })
+    );
+    assert_eq!(
+        m.answer(
+            "k",
+            Answer::Elicit {
+                action: ElicitAction::Decline,
+                content: None
+            }
+        ),
+        Err(CallError::WrongState(Phase::Failed))
+    );
+}
+
+#[test]
+fn bad_first_ids_and_small_workspaces_are_refused_and_leave_the_slot_alone() {
+    let limits = MachineLimits::default();
+    let size = Machine::workspace_size(&limits);
+    let mut slot = MachineSlot::default();
+    let mut buf = vec![0u8; size];
+    for id in [crate::client::call::MAX_SAFE_ID + 1, i64::MIN] {
+        let cfg = MachineConfig {
+            first_id: id,
+            ..call_config(r#"{"name":"x"}"#)
+        };
+        assert_eq!(
+            Machine::init(&mut slot, &mut buf, &cfg).map(|_| ()),
+            Err(CallError::IdOutOfRange(id))
+        );
+    }
+    assert_eq!(slot, MachineSlot::default());
+    let mut short = vec![0u8; size - 1];
+    assert_eq!(
+        Machine::init(&mut slot, &mut short, &call_config(r#"{"name":"x"}"#)).map(|_| ()),
+        Err(CallError::WorkspaceTooSmall { needed: size })
+    );
+    assert_eq!(
+        Machine::attach(&mut slot, &mut buf).map(|_| ()),
+        Err(CallError::NotInitialized)
+    );
+    // The machine's workspace fits either flow.
+    assert_eq!(
+        size,
+        Call::workspace_size(&limits.call).max(TaskCall::workspace_size(&limits.task()))
+    );
+    let bad = MachineLimits {
+        min_poll_ms: 10,
+        max_poll_ms: 5,
+        ..limits
+    };
+    assert_eq!(Machine::workspace_size(&bad), usize::MAX);
+}
