@@ -60,6 +60,13 @@
 #define MRTR_CALL_NO_CLIENT_INFO 1
 
 /**
+ * `mrtr_call_config.flags`: `task_id` is a JSON string token (quotes and
+ * escapes included, as in `mrtr_progress.task_id`), echoed exactly as the
+ * server wrote it; without the flag it is plain text.
+ */
+#define MRTR_CALL_TASK_ID_JSON (1 << 1)
+
+/**
  * Capability bit: form-mode elicitation (`elicitation.form`).
  */
 #define MRTR_CAP_ELICITATION_FORM 1
@@ -341,18 +348,6 @@
  * `mrtr_answer_error.error`: a malformed result.
  */
 #define MRTR_ANSWER_MALFORMED 2
-
-/**
- * `mrtr_task_config.flags`: `task_id` is a JSON string token (quotes and
- * escapes included, as in `mrtr_event.task_id`), echoed exactly as the
- * server wrote it; without the flag it is plain text.
- */
-#define MRTR_TASK_ID_JSON 1
-
-/**
- * `mrtr_task_config.flags`: send no `io.modelcontextprotocol/clientInfo`.
- */
-#define MRTR_TASK_NO_CLIENT_INFO (1 << 1)
 
 /**
  * URL warning: the scheme is not `https`.
@@ -650,6 +645,47 @@ typedef enum mrtr_phase {
    */
   MRTR_PHASE_FAILED = 5,
 } mrtr_phase;
+
+/**
+ * Which flow a call is in.
+ */
+typedef enum mrtr_flow {
+  /**
+   * The call's own request and its retries.
+   */
+  MRTR_FLOW_CALL = 1,
+  /**
+   * The task the call became (or was restarted as).
+   */
+  MRTR_FLOW_TASK = 2,
+} mrtr_flow;
+
+/**
+ * The task request a call writes next (or has in flight).
+ */
+typedef enum mrtr_task_request {
+  /**
+   * Not a task: the call's own request.
+   */
+  MRTR_TASK_REQUEST_NONE = 0,
+  /**
+   * `tasks/get`: poll the status.
+   */
+  MRTR_TASK_REQUEST_GET = 1,
+  /**
+   * `tasks/result` (seed dialect): fetch the questions or the outcome.
+   */
+  MRTR_TASK_REQUEST_RESULT = 2,
+  /**
+   * The answers: `tasks/input_response` (seed) or `tasks/update`
+   * (extension).
+   */
+  MRTR_TASK_REQUEST_RESPOND = 3,
+  /**
+   * `tasks/cancel`.
+   */
+  MRTR_TASK_REQUEST_CANCEL = 4,
+} mrtr_task_request;
 
 /**
  * The kind of an input request.
@@ -985,29 +1021,6 @@ typedef enum mrtr_answer_kind {
 } mrtr_answer_kind;
 
 /**
- * The request a task sends next (or has in flight).
- */
-typedef enum mrtr_task_request {
-  /**
-   * `tasks/get`: poll the status.
-   */
-  MRTR_TASK_REQUEST_GET = 1,
-  /**
-   * `tasks/result` (seed dialect): fetch the questions or the outcome.
-   */
-  MRTR_TASK_REQUEST_RESULT = 2,
-  /**
-   * The answers: `tasks/input_response` (seed) or `tasks/update`
-   * (extension).
-   */
-  MRTR_TASK_REQUEST_RESPOND = 3,
-  /**
-   * `tasks/cancel`.
-   */
-  MRTR_TASK_REQUEST_CANCEL = 4,
-} mrtr_task_request;
-
-/**
  * The method of a call.
  */
 typedef enum mrtr_method {
@@ -1041,14 +1054,9 @@ typedef struct mrtr_sealer mrtr_sealer;
 typedef struct mrtr_sse_decoder mrtr_sse_decoder;
 
 /**
- * A task living in caller memory (opaque; the pointer is the workspace).
- */
-typedef struct mrtr_task mrtr_task;
-
-/**
- * Every capacity and cap of a call. Get the defaults from
- * `mrtr_call_limits_default`, then change what you need; there are no
- * "0 means default" fields.
+ * Every capacity and cap of a call and of the task it may become. Get the
+ * defaults from `mrtr_call_limits_default`, then change what you need;
+ * there are no "0 means default" fields.
  */
 typedef struct mrtr_call_limits {
   /**
@@ -1069,8 +1077,8 @@ typedef struct mrtr_call_limits {
    */
   size_t max_key_bytes;
   /**
-   * Bound of the params as sent: the caller's params plus `_meta`
-   * (default 16 KiB).
+   * Bound of the params as sent, `_meta` included, or of a task's `_meta`
+   * and id (default 16 KiB).
    */
   size_t max_params_bytes;
   /**
@@ -1086,7 +1094,7 @@ typedef struct mrtr_call_limits {
    */
   size_t max_answers_bytes;
   /**
-   * Most `input_required` rounds one call accepts (default 10).
+   * Most `input_required` rounds (default 10).
    */
   uint32_t max_rounds;
   /**
@@ -1101,6 +1109,23 @@ typedef struct mrtr_call_limits {
    * Ceiling of the doubling backoff, ms (default 250).
    */
   uint32_t backoff_max_ms;
+  /**
+   * Most `tasks/get` requests (default 100,000).
+   */
+  uint32_t max_polls;
+  /**
+   * Poll interval when the server gives none, ms (default 1,000).
+   */
+  uint64_t default_poll_ms;
+  /**
+   * Floor of the poll interval, ms (default 100): a hostile hint cannot
+   * make the app busy-poll.
+   */
+  uint64_t min_poll_ms;
+  /**
+   * Ceiling of the poll interval, ms (default 60,000).
+   */
+  uint64_t max_poll_ms;
 } mrtr_call_limits;
 
 /**
@@ -1121,12 +1146,14 @@ typedef struct mrtr_str {
 } mrtr_str;
 
 /**
- * How to start a call. Zero-initialize it, then set the fields; strings
- * and the params are copied at init and need not outlive `mrtr_call_init`.
+ * How to start a call: a method with params, or (with `task_dialect` set)
+ * a task restarted from a stored id. Zero-initialize it, then set the
+ * fields; everything is copied at init and need not outlive
+ * `mrtr_call_init`.
  */
 typedef struct mrtr_call_config {
   /**
-   * A `mrtr_method` value.
+   * A `mrtr_method` value; 0 when restarting a task.
    */
   uint32_t method;
   /**
@@ -1134,12 +1161,14 @@ typedef struct mrtr_call_config {
    * `{"name":"get_weather","arguments":{"location":"Paris"}}`. It must
    * not contain `inputResponses` or `requestState` (the call owns them);
    * a `_meta` object is merged (the three keys the call writes are
-   * replaced); a `task` object asks for a seed-dialect task.
+   * replaced); a `task` object asks for a seed-dialect task. Empty when
+   * restarting a task.
    */
   struct mrtr_str params;
   /**
    * `MRTR_CAP_*` bits: what the call declares it can answer, sent on
-   * every leg. The server may only ask these kinds.
+   * every request. The server may only ask these kinds; the extension
+   * dialect needs `MRTR_CAP_TASKS`.
    */
   uint32_t caps;
   /**
@@ -1156,8 +1185,8 @@ typedef struct mrtr_call_config {
    */
   uint32_t flags;
   /**
-   * The first JSON-RPC id `mrtr_call_next_id` suggests (0 means 1):
-   * within +-(2^53-1), or `mrtr_call_init` refuses the config.
+   * The first JSON-RPC id `mrtr_progress.next_id` suggests (0 means 1):
+   * within +-(2^53-1).
    */
   int64_t first_id;
   /**
@@ -1169,6 +1198,18 @@ typedef struct mrtr_call_config {
    * returns `MRTR_ERR_WORKSPACE_TOO_SMALL`.
    */
   size_t *out_needed;
+  /**
+   * Restart a task: a `mrtr_task_dialect` value; `NONE` (0) for a call.
+   */
+  uint32_t task_dialect;
+  /**
+   * Restart a task: the server's task id (see `MRTR_CALL_TASK_ID_JSON`).
+   */
+  struct mrtr_str task_id;
+  /**
+   * Restart a task: the poll hint it was created with, ms; 0 for none.
+   */
+  uint64_t task_poll_ms;
 } mrtr_call_config;
 
 /**
@@ -1247,6 +1288,76 @@ typedef struct mrtr_event {
    */
   bool has_task_poll_ms;
 } mrtr_event;
+
+/**
+ * Where a call is: every scalar at once. Views point into the workspace
+ * (valid until the next mutating function).
+ */
+typedef struct mrtr_progress {
+  /**
+   * The phase.
+   */
+  enum mrtr_phase phase;
+  /**
+   * The flow.
+   */
+  enum mrtr_flow flow;
+  /**
+   * Task flow: the request written next or in flight.
+   */
+  enum mrtr_task_request task_request;
+  /**
+   * Task flow: the dialect.
+   */
+  enum mrtr_task_dialect task_dialect;
+  /**
+   * Input rounds received in the current flow.
+   */
+  uint32_t round;
+  /**
+   * Task flow: `tasks/get` requests written.
+   */
+  uint32_t polls;
+  /**
+   * Inputs asked in the current round.
+   */
+  size_t input_count;
+  /**
+   * Inputs answered in the current round.
+   */
+  size_t answered_count;
+  /**
+   * The last JSON-RPC id used (when `has_last_id`).
+   */
+  int64_t last_id;
+  /**
+   * The id to use for the next request: the config's `first_id` before
+   * the first, then one past `last_id` (when `has_next_id`; false once
+   * the ids are used up past 2^53-1).
+   */
+  int64_t next_id;
+  /**
+   * Task flow: the poll interval, ms (the server's hint, clamped).
+   */
+  uint64_t poll_ms;
+  /**
+   * The `requestState` the next request echoes, raw token; empty when
+   * none.
+   */
+  struct mrtr_str request_state;
+  /**
+   * Task flow: the task id as sent, a JSON string token.
+   */
+  struct mrtr_str task_id;
+  /**
+   * `last_id` is set.
+   */
+  bool has_last_id;
+  /**
+   * `next_id` is set.
+   */
+  bool has_next_id;
+} mrtr_progress;
 
 /**
  * One input request of the current round, as views into the call's (or
@@ -1995,122 +2106,6 @@ typedef struct mrtr_sse_event {
 } mrtr_sse_event;
 
 /**
- * Every capacity and cap of a task. Get the defaults from
- * `mrtr_task_limits_default`.
- */
-typedef struct mrtr_task_limits {
-  /**
-   * Largest server message read, in bytes (default 1 MiB).
-   */
-  size_t max_message_bytes;
-  /**
-   * Deepest JSON nesting read (default 32; 4 to `MRTR_JSON_MAX_DEPTH`).
-   */
-  size_t max_depth;
-  /**
-   * Most input requests in one round (default 64; 1 to 256).
-   */
-  size_t max_input_requests;
-  /**
-   * Longest input key, decoded bytes (default 256).
-   */
-  size_t max_key_bytes;
-  /**
-   * Bound of the fixed request part: `_meta` and the task id (default
-   * 1 KiB).
-   */
-  size_t max_params_bytes;
-  /**
-   * Bound of one round's `inputRequests` (default 16 KiB).
-   */
-  size_t max_inputs_bytes;
-  /**
-   * Bound of the `requestState` token (seed dialect; default 4 KiB).
-   */
-  size_t max_state_bytes;
-  /**
-   * Bound of one round's answers (default 16 KiB).
-   */
-  size_t max_answers_bytes;
-  /**
-   * Most input rounds (default 10).
-   */
-  uint32_t max_rounds;
-  /**
-   * Most `tasks/get` requests (default 100,000).
-   */
-  uint32_t max_polls;
-  /**
-   * Poll interval when the server gives none, ms (default 1,000).
-   */
-  uint64_t default_poll_ms;
-  /**
-   * Floor of the poll interval, ms (default 100): a hostile hint cannot
-   * make the app busy-poll.
-   */
-  uint64_t min_poll_ms;
-  /**
-   * Ceiling of the poll interval, ms (default 60,000).
-   */
-  uint64_t max_poll_ms;
-} mrtr_task_limits;
-
-/**
- * How to start following a task. Zero-initialize it, then set the
- * fields; everything is copied at init.
- *
- * From a `MRTR_EVENT_TASK_CREATED` event `ev` of message `msg`:
- * `dialect = ev.task_dialect`, `task_id = {msg + ev.task_id.offset,
- * ev.task_id.len}`, `flags = MRTR_TASK_ID_JSON`, `poll_ms =
- * ev.task_poll_ms`, and the call's capabilities.
- */
-typedef struct mrtr_task_config {
-  /**
-   * A `mrtr_task_dialect` value (not `NONE`).
-   */
-  uint32_t dialect;
-  /**
-   * The server's task id (see `MRTR_TASK_ID_JSON`); not empty.
-   */
-  struct mrtr_str task_id;
-  /**
-   * `MRTR_TASK_*` flags.
-   */
-  uint32_t flags;
-  /**
-   * `MRTR_CAP_*` bits declared on every request; the extension dialect
-   * needs `MRTR_CAP_TASKS`.
-   */
-  uint32_t caps;
-  /**
-   * `clientInfo.name`; with `ptr` NULL the library's own identity.
-   */
-  struct mrtr_str client_name;
-  /**
-   * `clientInfo.version`.
-   */
-  struct mrtr_str client_version;
-  /**
-   * The poll hint the task was created with, ms; 0 for none.
-   */
-  uint64_t poll_ms;
-  /**
-   * The first JSON-RPC id `mrtr_task_next_id` suggests (0 means 1):
-   * within +-(2^53-1), or `mrtr_task_init` refuses the config.
-   */
-  int64_t first_id;
-  /**
-   * The limits; NULL for the defaults.
-   */
-  const struct mrtr_task_limits *limits;
-  /**
-   * Optional: receives the workspace size needed on
-   * `MRTR_ERR_WORKSPACE_TOO_SMALL`.
-   */
-  size_t *out_needed;
-} mrtr_task_config;
-
-/**
  * A URL split for the consent screen: views into the URL given.
  */
 typedef struct mrtr_url_info {
@@ -2192,24 +2187,22 @@ extern "C" {
  * Writes the default limits to `*out` (1 MiB messages, depth 32, 64 input
  * requests of keys up to 256 bytes, params/inputs/answers 16 KiB each,
  * `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms
- * doubling to 250 ms).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` or `MRTR_ERR_MISALIGNED`.
+ * doubling to 250 ms, 100,000 polls every 1 s clamped to 0.1-60 s).
+ * Common statuses only.
  *
  * # Safety
- * `out` must be NULL or point to a writable `mrtr_call_limits`.
+ * `out` must point to a writable `mrtr_call_limits`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
 
 /**
  * Writes to `*out_size` the workspace bytes a call needs under `limits`
- * (NULL: the defaults, 54,720 bytes of regions plus the state record).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`, or
+ * (NULL: the defaults): enough for the call and the task it may become.
  * `MRTR_ERR_INVALID_ARGUMENT` for limits that cannot be laid out (0 or
  * more than 256 input requests, a depth under 4 or over
- * `MRTR_JSON_MAX_DEPTH`, a region over 4 GiB, overflow).
+ * `MRTR_JSON_MAX_DEPTH`, a poll floor over its ceiling, a region over
+ * 4 GiB, overflow).
  *
  * # Safety
  * `limits` must be NULL or point to a readable `mrtr_call_limits`;
@@ -2222,23 +2215,25 @@ enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
 /**
  * Starts a call in `workspace` (`len` bytes, aligned to
  * `MRTR_WORKSPACE_ALIGN`, at least `mrtr_call_workspace_size` of the
- * config's limits) and writes its handle to `*out_call`. The params are
- * validated and rendered once, with `_meta` first (protocol version,
- * capabilities, client info, then the caller's own `_meta` members).
+ * config's limits) and writes its handle to `*out_call`. A call's params
+ * are validated and rendered once, `_meta` first (protocol version,
+ * capabilities, client info, then the caller's own `_meta` members). With
+ * `config->task_dialect` set, the call restarts that task instead (its
+ * first request is `tasks/get`).
  *
  * Whatever lived in the workspace before is gone once the arguments pass
  * their checks, even if init then fails (old handles stop working).
  *
- * Returns `MRTR_OK`; `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`
- * (workspace or structs); `MRTR_ERR_WORKSPACE_TOO_SMALL` (the size needed
- * goes to `config->out_needed` when set); `MRTR_ERR_INVALID_ARGUMENT` (an
- * unknown method, capability bit or flag, bad limits, a `first_id` outside
- * +-(2^53-1), params that are not
- * an object, lack `name`/`uri`, contain `inputResponses`/`requestState`,
- * have a malformed `_meta`/`task`, or any argument inside the workspace);
- * `MRTR_ERR_INVALID_UTF8` (client name/version); `MRTR_ERR_JSON` (params
- * not JSON); `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`,
- * too deep or too large).
+ * Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL` (the size goes to
+ * `config->out_needed` when set); `MRTR_ERR_INVALID_ARGUMENT` (an unknown
+ * method, dialect, capability bit or flag, bad limits, a `first_id`
+ * outside +-(2^53-1), params that are not an object, lack `name`/`uri`,
+ * contain `inputResponses`/`requestState`, have a malformed
+ * `_meta`/`task`, an empty or malformed task id, the extension dialect
+ * without `MRTR_CAP_TASKS`, params given with a task or a task id with a
+ * method); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON` (params not JSON);
+ * `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`, too deep or
+ * too large).
  *
  * # Safety
  * `workspace` must point to `len` writable bytes lent to the call until
@@ -2253,19 +2248,17 @@ enum mrtr_status mrtr_call_init(void *workspace,
                                 struct mrtr_call **out_call);
 
 /**
- * Writes the next leg of the call, with JSON-RPC id `id`, into `out`
- * (`READY` -> `SENT`). Ids must increase over the call's life and stay
- * within +-(2^53-1); `mrtr_call_next_id` suggests one.
+ * Writes the next request, with JSON-RPC id `id`, into `out` (`READY` ->
+ * `SENT`): the call's leg, or the task request `mrtr_progress.task_request`
+ * names. Ids must increase and stay within +-(2^53-1);
+ * `mrtr_progress.next_id` suggests one.
  *
  * Output convention of `mrtr_json_write_string`: `*out_written` receives
  * the length, or with `MRTR_ERR_BUFFER_TOO_SMALL` the size needed (the
- * call is unchanged then).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
- * (not `READY`), `MRTR_ERR_UNANSWERED_INPUT` (`ANSWERING` with inputs
- * left), `MRTR_ERR_INVALID_ARGUMENT` (id not fresh or out of range, a bad
- * handle, `out` overlapping the workspace), `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`.
+ * call is unchanged then). Statuses: `MRTR_ERR_BUFFER_TOO_SMALL`,
+ * `MRTR_ERR_WRONG_STATE` (not `READY`), `MRTR_ERR_UNANSWERED_INPUT`
+ * (`ANSWERING` with inputs left), `MRTR_ERR_INVALID_ARGUMENT` (id not
+ * fresh or out of range).
  *
  * # Safety
  * `call` must be a live handle (see `mrtr_call_init`); `out` must point
@@ -2296,39 +2289,35 @@ enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
                                   size_t *out_written);
 
 /**
- * Writes to `*out_id` the id to use for the next leg: one past the last
- * id the call used, or the config's `first_id` before the first leg.
- * (After a restore, one past the restored call's last id.)
- *
- * Returns `MRTR_OK`, `MRTR_ERR_LIMIT_EXCEEDED` (the ids are used up:
- * past 2^53-1), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ * Task flow: writes `tasks/cancel` with `id` (from `READY`, `SENT` or
+ * `ANSWERING`; a response to a request in flight then counts as
+ * unrelated) -> `SENT`; the acknowledgement is `MRTR_EVENT_TASK_CANCELLED`.
+ * Output and statuses as `mrtr_call_write_request`;
+ * `MRTR_ERR_WRONG_STATE` in the call flow or once done.
  *
  * # Safety
- * `call` must be a live handle; `out_id` must point to a writable
- * `int64_t`.
+ * As `mrtr_call_write_request`.
  */
 MRTR_NODISCARD
-enum mrtr_status mrtr_call_next_id(const struct mrtr_call *call,
-                                   int64_t *out_id);
+enum mrtr_status mrtr_call_write_cancel(struct mrtr_call *call,
+                                        int64_t id,
+                                        uint8_t *out,
+                                        size_t out_len,
+                                        size_t *out_written);
 
 /**
  * Feeds `len` bytes the transport received while `SENT`: one complete
  * JSON-RPC message. Writes what it meant to `*out_event` (see
  * `mrtr_event_kind`); spans point into `msg`. A valid message that is not
  * the answer (another id, a notification) is `MRTR_EVENT_UNRELATED` and
- * changes nothing.
+ * changes nothing. On `MRTR_EVENT_TASK_CREATED` the call follows the task
+ * in place: `READY` for its first `tasks/get`, ids continuing.
  *
  * Terminal errors end the call (`FAILED`, details from
- * `mrtr_call_failure`): `MRTR_ERR_JSON`, `MRTR_ERR_ENVELOPE` (the answer,
- * or bytes no other request can claim, are unreadable),
- * `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_UNDECLARED_CAPABILITY` (the
- * server asked a kind the call did not declare), `MRTR_ERR_LIMIT_EXCEEDED`
- * (too many inputs, inputs or state over their regions, too deep, too
- * large), `MRTR_ERR_ROUND_CAP`. Other statuses leave the call unchanged:
- * `MRTR_ERR_WRONG_STATE` (not `SENT`), `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `msg`
- * or `out_event` inside the workspace or overlapping each other).
+ * `mrtr_call_failure`): `MRTR_ERR_JSON`, `MRTR_ERR_ENVELOPE`,
+ * `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_UNDECLARED_CAPABILITY`,
+ * `MRTR_ERR_LIMIT_EXCEEDED`, `MRTR_ERR_ROUND_CAP`. `MRTR_ERR_WRONG_STATE`
+ * (not `SENT`) leaves the call unchanged.
  *
  * # Safety
  * `call` must be a live handle; `msg` must point to `len` readable bytes;
@@ -2341,51 +2330,22 @@ enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
                                 struct mrtr_event *out_event);
 
 /**
- * Writes the call's phase to `*out_state`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
- *
- * # Safety
- * `call` must be a live handle; `out_state` must point to a writable
- * `mrtr_phase`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_call_state(const struct mrtr_call *call,
-                                 enum mrtr_phase *out_state);
-
-/**
- * Writes to `*out_round` the number of `input_required` results received
- * so far. Statuses as `mrtr_call_state`.
+ * Writes where the call is to `*out`: phase, flow, round, inputs, ids,
+ * the task's next request and poll interval, the `requestState` echoed.
+ * Common statuses only.
  *
  * # Safety
- * `call` must be a live handle; `out_round` must point to a writable
- * `uint32_t`.
+ * `call` must be a live handle; `out` must point to a writable
+ * `mrtr_progress`.
  */
 MRTR_NODISCARD
-enum mrtr_status mrtr_call_round(const struct mrtr_call *call,
-                                 uint32_t *out_round);
+enum mrtr_status mrtr_call_progress(const struct mrtr_call *call,
+                                    struct mrtr_progress *out);
 
 /**
- * Writes to `*out_count` the number of input requests of the current
- * round (0 before the first round and after a state-only round).
- * Statuses as `mrtr_call_state`.
- *
- * # Safety
- * `call` must be a live handle; `out_count` must point to a writable
- * `size_t`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_call_input_count(const struct mrtr_call *call,
-                                       size_t *out_count);
-
-/**
- * Writes input request `index` (0-based, in the server's order) to
- * `*out`, as views into the workspace valid until the next mutating call.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index in this round),
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `out` inside the workspace).
+ * Writes input `index` of the current round (server order) to `*out`;
+ * its strings are views into the workspace. `MRTR_ERR_NOT_FOUND` past the
+ * last input.
  *
  * # Safety
  * `call` must be a live handle; `out` must point to a writable
@@ -2398,15 +2358,12 @@ enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
 
 /**
  * Writes to `*out_index` the index of the input whose key decodes to
- * `key` (compared after decoding JSON escapes).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND`, `MRTR_ERR_INVALID_UTF8`,
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ * `key` (UTF-8). `MRTR_ERR_NOT_FOUND` when no input has it,
+ * `MRTR_ERR_INVALID_UTF8`.
  *
  * # Safety
- * `call` must be a live handle; `key.ptr` must point to `key.len`
- * readable bytes; `out_index` to a writable `size_t`.
+ * `call` must be a live handle; `key` must be readable; `out_index` must
+ * point to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
@@ -2414,14 +2371,11 @@ enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
                                       size_t *out_index);
 
 /**
- * Decodes text field `field` (one `MRTR_TEXT_*` value) of input `index`
- * into `out`, JSON escapes resolved, not NUL-terminated. Output
- * convention of `mrtr_json_write_string`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
- * such input, or the input has no such field), `MRTR_ERR_INVALID_ARGUMENT`
- * (unknown field, bad handle, `out` inside the workspace),
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ * Decodes one text field of input `index` (`field`: one `MRTR_TEXT_*`
+ * bit) into `out` as UTF-8, with the output convention of
+ * `mrtr_json_write_string`. `MRTR_ERR_NOT_FOUND` (no such input, or the
+ * input has no such field), `MRTR_ERR_INVALID_ARGUMENT` (not one known
+ * bit), `MRTR_ERR_BUFFER_TOO_SMALL`.
  *
  * # Safety
  * `call` must be a live handle; `out` must point to `out_len` writable
@@ -2440,19 +2394,15 @@ enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
  * `_DECLINE` or `_CANCEL`; `content` is the form's answer as a JSON object
  * (form mode `accept` only; empty otherwise). Check content against the
  * form first with `mrtr_form_validate`. The last answer makes the call
- * `READY`.
- *
- * Returns `MRTR_OK`; `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already
+ * `READY`. Statuses: `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already
  * answered); `MRTR_ERR_NOT_FOUND`; `MRTR_ERR_JSON` (content not JSON);
  * `MRTR_ERR_INVALID_VALUE` (not an elicitation, content missing for a form
  * `accept`, content given for URL mode / decline / cancel, not an object);
  * `MRTR_ERR_LIMIT_EXCEEDED` (over `max_answers_bytes`);
- * `MRTR_ERR_INVALID_ARGUMENT` (unknown action, bad handle, content inside
- * the workspace); `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`.
+ * `MRTR_ERR_INVALID_ARGUMENT` (unknown action).
  *
  * # Safety
- * `call` must be a live handle; `content.ptr` must point to `content.len`
- * readable bytes.
+ * `call` must be a live handle; `content` must be readable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
@@ -2461,17 +2411,15 @@ enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
                                          struct mrtr_str content);
 
 /**
- * Answers input `index` with a raw JSON result: a `CreateMessageResult`
- * for sampling (`{"role":"assistant","content":{..},"model":".."}`), or an
- * `ElicitResult` / `ListRootsResult` (the bare result, never wrapped in
- * `{"result": ..}`). Its shape must match the request's kind.
- *
- * Returns as `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: not an
- * object, wrapped, an unknown shape, or a kind that does not match).
+ * Answers input `index` with a raw JSON result of its kind (a
+ * `CreateMessageResult` for sampling, a `ListRootsResult` for roots, an
+ * elicitation result; the bare result, never wrapped in `{"result": ..}`).
+ * Statuses as `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: not an
+ * object, wrapped, an unknown shape, a kind that does not match, or a root
+ * URI the core refuses, checked decoded).
  *
  * # Safety
- * `call` must be a live handle; `json.ptr` must point to `json.len`
- * readable bytes.
+ * `call` must be a live handle; `json` must be readable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
@@ -2479,14 +2427,12 @@ enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
                                        struct mrtr_str json);
 
 /**
- * Answers `roots/list` input `index` with `n` roots (at most
- * `MRTR_MAX_ROOTS`; 0 is an empty list). Each URI must be a plain
- * `file://` URI (absolute path, no `.`/`..`, no query, well-formed
- * percent-escapes; see `mrtr_core::client::roots`).
- *
- * Returns as `mrtr_call_answer_elicit`, plus `MRTR_ERR_INVALID_VALUE` (a
- * refused URI, or not a roots input), `MRTR_ERR_LIMIT_EXCEEDED` (more than
- * `MRTR_MAX_ROOTS`), `MRTR_ERR_INVALID_UTF8`.
+ * Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOTS`);
+ * every URI must be a `file://` URI without dot segments (the core's one
+ * rule set, the same for every language). Statuses as
+ * `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: a refused URI),
+ * plus `MRTR_ERR_LIMIT_EXCEEDED` (too many roots) and
+ * `MRTR_ERR_INVALID_UTF8`.
  *
  * # Safety
  * `call` must be a live handle; `roots` must point to `n` readable
@@ -2499,14 +2445,11 @@ enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
                                         size_t n);
 
 /**
- * The application cannot or will not answer input `index`: MRTR has no
- * error input response, so the call ends here (`FAILED`, failure kind
- * `MRTR_FAILURE_ANSWERED_WITH_ERROR` recording `index` and `code`).
- *
- * Returns `MRTR_OK` (the call is now `FAILED`), `MRTR_ERR_WRONG_STATE`
- * (not `ANSWERING`, or already answered), `MRTR_ERR_NOT_FOUND`,
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ * Ends the call locally because the app cannot answer input `index`
+ * (MRTR has no error input response): returns `MRTR_OK` and the call is
+ * `FAILED` with `MRTR_FAILURE_ANSWERED_WITH_ERROR` carrying `code`.
+ * `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already answered),
+ * `MRTR_ERR_NOT_FOUND`.
  *
  * # Safety
  * `call` must be a live handle.
@@ -2517,15 +2460,10 @@ enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
                                         int64_t code);
 
 /**
- * Writes to `*out` the final result object: a view into `fed`, the exact
- * bytes (same length) whose feeding completed the call. The call keeps
- * only the result's position, so results can be larger than any
- * workspace.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_WRONG_STATE` (no result: not completed, or
- * ended otherwise), `MRTR_ERR_INVALID_ARGUMENT` (`fed` is not the
- * completing message's length, bad handle), `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`.
+ * Writes to `*out` the final result, found again in `fed` (the bytes whose
+ * feeding completed the call; the call keeps only its position).
+ * `MRTR_ERR_WRONG_STATE` before completion, `MRTR_ERR_INVALID_ARGUMENT`
+ * for other bytes.
  *
  * # Safety
  * `call` must be a live handle; `fed` must point to `fed_len` readable
@@ -2538,17 +2476,15 @@ enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
                                   struct mrtr_str *out);
 
 /**
- * Saves the call (in `READY`, `SENT` or `ANSWERING`) into `out` as a
- * versioned record, for an app that must survive a restart mid-call.
- * Output convention of `mrtr_json_write_string`. After a restore in
- * `SENT`, the response to the old request is lost: `mrtr_call_resend`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`,
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `out` inside the workspace).
+ * Saves the call (`READY`, `SENT` or `ANSWERING`, either flow) into
+ * `out`, with the output convention of `mrtr_json_write_string`. After a
+ * restore in `SENT` the response to the old request is lost with the old
+ * process: `mrtr_call_resend`. `MRTR_ERR_WRONG_STATE` once done or
+ * failed, `MRTR_ERR_BUFFER_TOO_SMALL`.
  *
  * # Safety
- * As `mrtr_call_write_request`.
+ * `call` must be a live handle; `out` must point to `out_len` writable
+ * bytes (unless 0); `out_written` to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
@@ -2557,21 +2493,16 @@ enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
                                 size_t *out_written);
 
 /**
- * Restores a saved call into `workspace` under `limits` (NULL: the
- * defaults; they bound the restored regions, a save cannot raise them)
- * and writes its handle to `*out_call`. The save is untrusted input:
- * every region is validated again. Workspace rules as `mrtr_call_init`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
- * `MRTR_ERR_UNSUPPORTED_VERSION` (a save of another format version),
- * `MRTR_ERR_INVALID_ARGUMENT` (not a call save, inconsistent, over the
- * limits, bad limits, arguments inside the workspace),
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ * Restores a save into `workspace` under `limits` (NULL: the defaults),
+ * which bound the restored regions: a save cannot raise them. Every
+ * region is re-validated as untrusted input. The next id is one past the
+ * saved last id. Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+ * `MRTR_ERR_INVALID_ARGUMENT` (not a save of this format, a broken
+ * invariant, a region over its limit, bad limits).
  *
  * # Safety
- * `workspace` as for `mrtr_call_init`; `limits` NULL or readable; `saved`
- * must point to `saved_len` readable bytes; `out_call` to a writable
- * `mrtr_call *`.
+ * As `mrtr_call_init` for `workspace`, `len` and `out_call`; `limits` must
+ * be NULL or readable; `saved` must point to `saved_len` readable bytes.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_restore(void *workspace,
@@ -2582,45 +2513,8 @@ enum mrtr_status mrtr_call_restore(void *workspace,
                                    struct mrtr_call **out_call);
 
 /**
- * Writes to `*out` the `requestState` the next leg echoes: the raw JSON
- * string token exactly as the server sent it (quotes and escapes
- * included; decode it with `mrtr_json_decode_string`), a view into the
- * workspace valid until the next mutating call. For logs and audits: the
- * call echoes it by itself.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (the last round carried none),
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
- *
- * # Safety
- * `call` must be a live handle; `out` must point to a writable
- * `mrtr_str`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_call_request_state(const struct mrtr_call *call,
-                                         struct mrtr_str *out);
-
-/**
- * Writes to `*out_id` the last JSON-RPC id the call used.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no request written yet),
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
- *
- * # Safety
- * `call` must be a live handle; `out_id` must point to a writable
- * `int64_t`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_call_last_id(const struct mrtr_call *call,
-                                   int64_t *out_id);
-
-/**
- * Writes to `*out` why the call is `FAILED`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_WRONG_STATE` (the call has not failed),
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ * Writes why the call failed to `*out` (`FAILED` only;
+ * `MRTR_ERR_WRONG_STATE` otherwise).
  *
  * # Safety
  * `call` must be a live handle; `out` must point to a writable
@@ -3471,332 +3365,6 @@ enum mrtr_status mrtr_sse_retry_ms(const struct mrtr_sse_decoder *dec,
  * program and must not be freed.
  */
 const char *mrtr_status_str(int32_t status);
-
-/**
- * Writes the default task limits to `*out` (those of a call, with 1 KiB
- * of params, 100,000 polls, polls every 1 s unless the server hints,
- * clamped to 100 ms .. 60 s).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` or `MRTR_ERR_MISALIGNED`.
- *
- * # Safety
- * `out` must be NULL or point to a writable `mrtr_task_limits`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_limits_default(struct mrtr_task_limits *out);
-
-/**
- * Writes to `*out_size` the workspace bytes a task needs under `limits`
- * (NULL: the defaults). Statuses as `mrtr_call_workspace_size` (also
- * `MRTR_ERR_INVALID_ARGUMENT` for `min_poll_ms` above `max_poll_ms`).
- *
- * # Safety
- * `limits` must be NULL or readable; `out_size` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_workspace_size(const struct mrtr_task_limits *limits,
-                                          size_t *out_size);
-
-/**
- * Starts following a task in `workspace` (rules of `mrtr_call_init`) and
- * writes its handle to `*out_task`. The first request is `tasks/get`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_WORKSPACE_TOO_SMALL` (size to `config->out_needed`),
- * `MRTR_ERR_INVALID_ARGUMENT` (unknown dialect, flag or capability bit,
- * an empty task id, a `MRTR_TASK_ID_JSON` id that is not one JSON string,
- * the extension dialect without `MRTR_CAP_TASKS`, bad limits, arguments
- * inside the workspace), `MRTR_ERR_INVALID_UTF8`,
- * `MRTR_ERR_LIMIT_EXCEEDED` (over `max_params_bytes`).
- *
- * # Safety
- * As `mrtr_call_init`, for a `mrtr_task_config` and a `mrtr_task *`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_init(void *workspace,
-                                size_t len,
-                                const struct mrtr_task_config *config,
-                                struct mrtr_task **out_task);
-
-/**
- * Writes the next request (the one `mrtr_task_next_request` names) with
- * `id` into `out` (`READY` -> `SENT`). Output convention and statuses as
- * `mrtr_call_write_request`.
- *
- * # Safety
- * `task` must be a live handle; `out` must point to `out_len` writable
- * bytes (unless 0); `out_written` to a writable `size_t`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_write_request(struct mrtr_task *task,
-                                         int64_t id,
-                                         uint8_t *out,
-                                         size_t out_len,
-                                         size_t *out_written);
-
-/**
- * Writes `tasks/cancel` with `id` (from `READY`, `SENT` or `ANSWERING`;
- * a response to a request in flight then counts as unrelated) -> `SENT`;
- * the acknowledgement yields `MRTR_EVENT_TASK_CANCELLED`. Output and
- * statuses as `mrtr_call_write_request`.
- *
- * # Safety
- * As `mrtr_task_write_request`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_write_cancel(struct mrtr_task *task,
-                                        int64_t id,
-                                        uint8_t *out,
-                                        size_t out_len,
-                                        size_t *out_written);
-
-/**
- * Writes the request in flight again with a fresh `id` (only in `SENT`).
- * Output and statuses as `mrtr_call_resend`.
- *
- * # Safety
- * As `mrtr_task_write_request`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_resend(struct mrtr_task *task,
-                                  int64_t id,
-                                  uint8_t *out,
-                                  size_t out_len,
-                                  size_t *out_written);
-
-/**
- * Writes to `*out_id` the id to use for the next request (as
- * `mrtr_call_next_id`).
- *
- * # Safety
- * `task` must be a live handle; `out_id` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_next_id(const struct mrtr_task *task,
-                                   int64_t *out_id);
-
-/**
- * Feeds one message received while `SENT` and writes what it meant to
- * `*out_event` (spans into `msg`). Statuses as `mrtr_call_feed`; a task
- * that names another task id, an unknown status or a malformed record is
- * `MRTR_ERR_PROTOCOL_VIOLATION`, polls past `max_polls`
- * `MRTR_ERR_ROUND_CAP`.
- *
- * # Safety
- * `task` must be a live handle; `msg` must point to `len` readable bytes;
- * `out_event` to a writable `mrtr_event`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_feed(struct mrtr_task *task,
-                                const uint8_t *msg,
-                                size_t len,
-                                struct mrtr_event *out_event);
-
-/**
- * Writes the task's phase to `*out_state`.
- *
- * # Safety
- * `task` must be a live handle; `out_state` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_state(const struct mrtr_task *task,
-                                 enum mrtr_phase *out_state);
-
-/**
- * Writes to `*out` the request `mrtr_task_write_request` sends next (in
- * `READY`) or the one in flight (in `SENT`).
- *
- * # Safety
- * `task` must be a live handle; `out` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_next_request(const struct mrtr_task *task,
-                                        enum mrtr_task_request *out);
-
-/**
- * Writes to `*out_ms` the current poll interval: the server's latest
- * hint, else `default_poll_ms`, clamped to `[min_poll_ms, max_poll_ms]`.
- *
- * # Safety
- * `task` must be a live handle; `out_ms` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_poll_ms(const struct mrtr_task *task,
-                                   uint64_t *out_ms);
-
-/**
- * Writes to `*out_round` the number of input rounds so far.
- *
- * # Safety
- * `task` must be a live handle; `out_round` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_round(const struct mrtr_task *task,
-                                 uint32_t *out_round);
-
-/**
- * Writes to `*out_count` the number of input requests of the current
- * round.
- *
- * # Safety
- * `task` must be a live handle; `out_count` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_input_count(const struct mrtr_task *task,
-                                       size_t *out_count);
-
-/**
- * Writes input request `index` to `*out` (as `mrtr_call_input_at`).
- *
- * # Safety
- * `task` must be a live handle; `out` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_input_at(const struct mrtr_task *task,
-                                    size_t index,
-                                    struct mrtr_input *out);
-
-/**
- * Writes to `*out_index` the index of the input keyed `key` (as
- * `mrtr_call_input_find`).
- *
- * # Safety
- * `task` must be a live handle; `key` readable; `out_index` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_input_find(const struct mrtr_task *task,
-                                      struct mrtr_str key,
-                                      size_t *out_index);
-
-/**
- * Decodes text field `field` of input `index` (as
- * `mrtr_call_input_text`).
- *
- * # Safety
- * `task` must be a live handle; `out` must point to `out_len` writable
- * bytes (unless 0); `out_written` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_input_text(const struct mrtr_task *task,
-                                      size_t index,
-                                      uint32_t field,
-                                      uint8_t *out,
-                                      size_t out_len,
-                                      size_t *out_written);
-
-/**
- * Answers elicitation input `index` (as `mrtr_call_answer_elicit`).
- *
- * # Safety
- * `task` must be a live handle; `content` readable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_answer_elicit(struct mrtr_task *task,
-                                         size_t index,
-                                         uint32_t action,
-                                         struct mrtr_str content);
-
-/**
- * Answers input `index` with a raw JSON result (as
- * `mrtr_call_answer_json`).
- *
- * # Safety
- * `task` must be a live handle; `json` readable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_answer_json(struct mrtr_task *task,
-                                       size_t index,
-                                       struct mrtr_str json);
-
-/**
- * Answers `roots/list` input `index` (as `mrtr_call_answer_roots`).
- *
- * # Safety
- * `task` must be a live handle; `roots` must point to `n` readable
- * `mrtr_root`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_answer_roots(struct mrtr_task *task,
-                                        size_t index,
-                                        const struct mrtr_root *roots,
-                                        size_t n);
-
-/**
- * Ends the task locally because the app will not answer input `index`
- * (as `mrtr_call_answer_error`; cancel it on the server with a fresh
- * task if needed).
- *
- * # Safety
- * `task` must be a live handle.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_answer_error(struct mrtr_task *task,
-                                        size_t index,
-                                        int64_t code);
-
-/**
- * Writes to `*out` the task's result object, found again in `fed` (as
- * `mrtr_call_result`; `MRTR_ERR_NOT_FOUND` when the task ended without a
- * result or `fed` is not the completing message).
- *
- * # Safety
- * `task` must be a live handle; `fed` must point to `fed_len` readable
- * bytes; `out` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_result(const struct mrtr_task *task,
-                                  const uint8_t *fed,
-                                  size_t fed_len,
-                                  struct mrtr_str *out);
-
-/**
- * Saves the task (in `READY`, `SENT` or `ANSWERING`; as
- * `mrtr_call_save`).
- *
- * # Safety
- * As `mrtr_task_write_request`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_save(const struct mrtr_task *task,
-                                uint8_t *out,
-                                size_t out_len,
-                                size_t *out_written);
-
-/**
- * Restores a saved task under `limits` (as `mrtr_call_restore`).
- *
- * # Safety
- * As `mrtr_call_restore`, for `mrtr_task_limits` and `mrtr_task *`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_restore(void *workspace,
-                                   size_t len,
-                                   const struct mrtr_task_limits *limits,
-                                   const uint8_t *saved,
-                                   size_t saved_len,
-                                   struct mrtr_task **out_task);
-
-/**
- * Writes to `*out_id` the last JSON-RPC id the task used
- * (`MRTR_ERR_NOT_FOUND` before the first request).
- *
- * # Safety
- * `task` must be a live handle; `out_id` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_last_id(const struct mrtr_task *task,
-                                   int64_t *out_id);
-
-/**
- * Writes to `*out` why the task is `FAILED` (`MRTR_ERR_WRONG_STATE` when
- * it has not failed).
- *
- * # Safety
- * `task` must be a live handle; `out` writable.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_task_failure(const struct mrtr_task *task,
-                                   struct mrtr_failure *out);
 
 /**
  * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the

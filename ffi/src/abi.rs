@@ -232,6 +232,185 @@ impl<'a, T: Copy> Out<'a, T> {
     }
 }
 
+/// Most pointer arguments one function takes (inputs and outputs).
+const MAX_ARGS: usize = 12;
+
+/// The pointer arguments of one exported function, checked as they are
+/// taken: the only way a function body gets at a caller's pointer, so a
+/// forgotten check cannot happen. Every argument is refused
+/// (`MRTR_ERR_INVALID_ARGUMENT`) when it overlaps the object's workspace;
+/// an output also when it overlaps any other argument. Inputs may overlap
+/// each other (two strings may share bytes).
+pub(crate) struct Args {
+    ws: Span,
+    reads: [Span; MAX_ARGS],
+    writes: [Span; MAX_ARGS],
+    n_reads: usize,
+    n_writes: usize,
+}
+
+impl Args {
+    /// The arguments of a function working on the object whose workspace
+    /// is `ws` (an empty span for functions without one).
+    pub(crate) fn new(ws: Span) -> Self {
+        let none = Span::of_one(core::ptr::null::<u8>());
+        Args {
+            ws,
+            reads: [none; MAX_ARGS],
+            writes: [none; MAX_ARGS],
+            n_reads: 0,
+            n_writes: 0,
+        }
+    }
+
+    /// Every span taken, for a workspace placed after the checks.
+    pub(crate) fn spans(&self) -> impl Iterator<Item = Span> + '_ {
+        let r = self.reads.get(..self.n_reads).unwrap_or(&[]);
+        let w = self.writes.get(..self.n_writes).unwrap_or(&[]);
+        r.iter().chain(w).copied()
+    }
+
+    /// Claims a span checked elsewhere (a buffer lent to callbacks).
+    pub(crate) fn claim_span(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
+        self.claim(s, write)
+    }
+
+    fn claim(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
+        let clash = s.overlaps(self.ws)
+            || self
+                .writes
+                .iter()
+                .take(self.n_writes)
+                .any(|w| w.overlaps(s))
+            || (write && self.reads.iter().take(self.n_reads).any(|r| r.overlaps(s)));
+        if clash {
+            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+        }
+        let (list, n) = if write {
+            (&mut self.writes, &mut self.n_writes)
+        } else {
+            (&mut self.reads, &mut self.n_reads)
+        };
+        *list.get_mut(*n).ok_or(mrtr_status::MRTR_ERR_INTERNAL)? = s;
+        *n = n.saturating_add(1);
+        Ok(())
+    }
+
+    /// A required out-param (see [`Out::required`]).
+    ///
+    /// # Safety
+    /// As [`Out::required`].
+    pub(crate) unsafe fn out<'a, T: Copy>(&mut self, p: *mut T) -> Result<Out<'a, T>, mrtr_status> {
+        // SAFETY: forwarded contract.
+        let o = unsafe { Out::required(p) }?;
+        self.claim(o.span(), true)?;
+        Ok(o)
+    }
+
+    /// An optional out-param: NULL is `None`.
+    ///
+    /// # Safety
+    /// As [`Out::optional`].
+    pub(crate) unsafe fn out_opt<'a, T: Copy>(
+        &mut self,
+        p: *mut T,
+    ) -> Result<Option<Out<'a, T>>, mrtr_status> {
+        // SAFETY: forwarded contract.
+        let o = unsafe { Out::optional(p) }?;
+        if let Some(o) = &o {
+            self.claim(o.span(), true)?;
+        }
+        Ok(o)
+    }
+
+    /// Input bytes (see [`in_bytes`]).
+    ///
+    /// # Safety
+    /// As [`in_bytes`].
+    pub(crate) unsafe fn bytes<'a>(
+        &mut self,
+        ptr: *const u8,
+        len: usize,
+    ) -> Result<&'a [u8], mrtr_status> {
+        // SAFETY: forwarded contract.
+        let b = unsafe { in_bytes(ptr, len) }?;
+        self.claim(Span::of(b.as_ptr(), b.len()), false)?;
+        Ok(b)
+    }
+
+    /// An input string (see [`in_str`]).
+    ///
+    /// # Safety
+    /// As [`in_str`].
+    pub(crate) unsafe fn str<'a>(&mut self, s: mrtr_str) -> Result<&'a str, mrtr_status> {
+        // SAFETY: forwarded contract.
+        let b = unsafe { self.bytes(s.ptr.cast::<u8>(), s.len) }?;
+        core::str::from_utf8(b).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
+    }
+
+    /// An input struct (see [`in_ref`]).
+    ///
+    /// # Safety
+    /// As [`in_ref`].
+    pub(crate) unsafe fn reference<'a, T>(&mut self, p: *const T) -> Result<&'a T, mrtr_status> {
+        // SAFETY: forwarded contract.
+        let r = unsafe { in_ref(p) }?;
+        self.claim(Span::of_one(p), false)?;
+        Ok(r)
+    }
+
+    /// An optional input struct: NULL is `None`.
+    ///
+    /// # Safety
+    /// As [`in_ref`].
+    pub(crate) unsafe fn reference_opt<'a, T>(
+        &mut self,
+        p: *const T,
+    ) -> Result<Option<&'a T>, mrtr_status> {
+        if p.is_null() {
+            return Ok(None);
+        }
+        // SAFETY: forwarded contract.
+        unsafe { self.reference(p) }.map(Some)
+    }
+
+    /// An input array (see [`in_array`]).
+    ///
+    /// # Safety
+    /// As [`in_array`].
+    pub(crate) unsafe fn array<'a, T>(
+        &mut self,
+        ptr: *const T,
+        n: usize,
+    ) -> Result<&'a [T], mrtr_status> {
+        // SAFETY: forwarded contract.
+        let a = unsafe { in_array(ptr, n) }?;
+        self.claim(
+            Span::of(a.as_ptr().cast::<u8>(), core::mem::size_of_val(a)),
+            false,
+        )?;
+        Ok(a)
+    }
+
+    /// An output buffer of the `out, out_len, out_written` convention
+    /// (NULL allowed when `len` is 0), taken after every other argument.
+    ///
+    /// # Safety
+    /// As [`out_bytes`].
+    pub(crate) unsafe fn out_buf<'a>(
+        &mut self,
+        ptr: *mut u8,
+        len: usize,
+    ) -> Result<&'a mut [u8], mrtr_status> {
+        if len > 0 && !ptr.is_null() {
+            check_range(ptr as usize, len)?;
+            self.claim(Span::of(ptr.cast_const(), len), true)?;
+        }
+        // SAFETY: forwarded contract; overlaps refused by `claim`.
+        unsafe { out_bytes(ptr, len, &[]) }
+    }
+}
+
 /// Ends a function of the `out, out_len, out_written` convention: on success
 /// writes the length produced, on a short buffer writes the size needed and
 /// returns `MRTR_ERR_BUFFER_TOO_SMALL`.

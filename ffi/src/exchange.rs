@@ -6,14 +6,14 @@ use core::ffi::{c_char, CStr};
 
 use mrtr_core::client::call::{AnswerError, ParamsError, SaveError};
 use mrtr_core::client::task::TaskEvent;
-use mrtr_core::client::{Answer, Call, CallError, Event, Phase, TaskCall};
+use mrtr_core::client::{Answer, CallError, Event, Machine, MachineEvent, Phase};
 use mrtr_core::json::JsonStr;
 use mrtr_core::wire::{
     ClientCapabilities, ElicitAction, InputKind, InputRequest, Root, TaskDialect, TaskStatus,
     WireError,
 };
 
-use crate::abi::{finish_output, in_array, in_bytes, in_str, out_bytes, Out, Span};
+use crate::abi::{finish_output, Args, Out};
 use crate::mrtr_status;
 use crate::names;
 use crate::types::{mrtr_span, mrtr_str};
@@ -418,6 +418,14 @@ pub(crate) fn call_event(fed: &[u8], ev: &Event<'_>) -> mrtr_event {
     }
 }
 
+/// The C event for what the machine read.
+pub(crate) fn machine_event(fed: &[u8], ev: &MachineEvent<'_>) -> mrtr_event {
+    match ev {
+        MachineEvent::Call(e) => call_event(fed, e),
+        MachineEvent::Task(e) => task_event(fed, e),
+    }
+}
+
 /// The C event for a task event.
 pub(crate) fn task_event(fed: &[u8], ev: &TaskEvent<'_>) -> mrtr_event {
     use mrtr_event_kind as K;
@@ -542,6 +550,7 @@ pub(crate) fn status_of(e: &CallError) -> mrtr_status {
         E::AnsweredWithError { .. } => S::MRTR_ERR_ABORTED,
         E::BadSave(SaveError::Version(_)) => S::MRTR_ERR_UNSUPPORTED_VERSION,
         E::BadSave(_) => S::MRTR_ERR_INVALID_ARGUMENT,
+        E::NotATask => S::MRTR_ERR_WRONG_STATE,
     }
 }
 
@@ -610,42 +619,8 @@ pub(crate) fn failure_of(e: &CallError) -> Option<mrtr_failure> {
 
 // ---------------------------------------------------------- calls and tasks alike
 
-/// The operations calls and tasks share, so each exported input and answer
-/// function exists once.
-pub(crate) trait Machine {
-    fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)>;
-    fn index_of(&self, key: &str) -> Result<usize, CallError>;
-    fn answer_json(&self, index: usize) -> Option<&[u8]>;
-    fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError>;
-    fn error(&self) -> Option<CallError>;
-}
-
-macro_rules! impl_machine {
-    ($t:ident) => {
-        impl Machine for $t<'_> {
-            fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
-                $t::input_at(self, index)
-            }
-            fn index_of(&self, key: &str) -> Result<usize, CallError> {
-                $t::index_of(self, key)
-            }
-            fn answer_json(&self, index: usize) -> Option<&[u8]> {
-                $t::answer_json(self, index)
-            }
-            fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
-                $t::answer_at(self, index, answer)
-            }
-            fn error(&self) -> Option<CallError> {
-                $t::error(self)
-            }
-        }
-    };
-}
-impl_machine!(Call);
-impl_machine!(TaskCall);
-
 /// Fills a `mrtr_input` for input `index`.
-pub(crate) fn input_view(m: &impl Machine, index: usize) -> Result<mrtr_input, mrtr_status> {
+pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mrtr_status> {
     let (key, req) = m.input_at(index).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
     let (key_view, key_esc) = text_view(&key);
     let mut input = mrtr_input {
@@ -705,7 +680,7 @@ pub(crate) fn input_view(m: &impl Machine, index: usize) -> Result<mrtr_input, m
 
 /// The JSON string behind text `field` of input `index`.
 fn input_text_field<'m>(
-    m: &'m impl Machine,
+    m: &'m Machine<'_>,
     index: usize,
     field: u32,
 ) -> Result<JsonStr<'m>, mrtr_status> {
@@ -727,8 +702,8 @@ fn input_text_field<'m>(
 /// `out` must point to `out_len` writable bytes (unless `out_len` is 0),
 /// `out_written` to a writable `size_t`; `ws` is the object's workspace.
 pub(crate) unsafe fn input_text(
-    m: &impl Machine,
-    ws: Span,
+    m: &Machine<'_>,
+    args: &mut Args,
     index: usize,
     field: u32,
     out: *mut u8,
@@ -736,15 +711,10 @@ pub(crate) unsafe fn input_text(
     out_written: *mut usize,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract.
-    let out_written = unsafe { Out::required(out_written) }?;
-    let written_span = out_written.span();
-    if written_span.overlaps(ws) {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
+    let out_written = unsafe { args.out(out_written) }?;
     let s = input_text_field(m, index, field)?;
-    // SAFETY: caller contract; overlap with the workspace (which the text
-    // lives in) and with `out_written` is refused by `out_bytes`.
-    let out = unsafe { out_bytes(out, out_len, &[ws, written_span]) }?;
+    // SAFETY: caller contract; overlaps refused by the collector.
+    let out = unsafe { args.out_buf(out, out_len) }?;
     decode_json_str(&s, out, out_written)
 }
 
@@ -763,44 +733,9 @@ pub(crate) fn decode_json_str(
     finish_output(Ok(n), out_written)
 }
 
-/// The index of the input whose key decodes to `key`.
-///
-/// # Safety
-/// `key` must be readable; `out_index` writable.
-pub(crate) unsafe fn input_find(
-    m: &impl Machine,
-    ws: Span,
-    key: mrtr_str,
-    out_index: *mut usize,
-) -> Result<(), mrtr_status> {
-    // SAFETY: caller contract.
-    let out_index = unsafe { Out::required(out_index) }?;
-    if out_index.span().overlaps(ws) {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
-    // SAFETY: caller contract.
-    let key = unsafe { in_str(key) }?;
-    let i = m.index_of(key).map_err(|e| status_of(&e))?;
-    out_index.write(i);
-    Ok(())
-}
-
-/// Refuses caller bytes that lie inside the object's workspace: the core
-/// may write the workspace while it reads them.
-fn outside(ws: Span, b: &[u8]) -> Result<(), mrtr_status> {
-    if Span::of(b.as_ptr(), b.len()).overlaps(ws) {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
-    Ok(())
-}
-
-/// Stores an answer; `AnsweredWithError` is the success of an error answer.
-fn answer(m: &mut impl Machine, index: usize, a: Answer<'_>) -> Result<(), mrtr_status> {
-    match m.answer_at(index, a) {
-        Ok(()) => Ok(()),
-        Err(CallError::AnsweredWithError { .. }) if matches!(a, Answer::Error { .. }) => Ok(()),
-        Err(e) => Err(status_of(&e)),
-    }
+/// Stores an answer.
+pub(crate) fn answer(m: &mut Machine<'_>, index: usize, a: Answer<'_>) -> Result<(), mrtr_status> {
+    m.answer_at(index, a).map_err(|e| status_of(&e))
 }
 
 /// `mrtr_*_answer_elicit`.
@@ -808,16 +743,15 @@ fn answer(m: &mut impl Machine, index: usize, a: Answer<'_>) -> Result<(), mrtr_
 /// # Safety
 /// `content` must be readable.
 pub(crate) unsafe fn answer_elicit(
-    m: &mut impl Machine,
-    ws: Span,
+    m: &mut Machine<'_>,
+    args: &mut Args,
     index: usize,
     action: u32,
     content: mrtr_str,
 ) -> Result<(), mrtr_status> {
     let action = action_of(action)?;
     // SAFETY: caller contract.
-    let content = unsafe { in_bytes(content.ptr.cast(), content.len) }?;
-    outside(ws, content)?;
+    let content = unsafe { args.bytes(content.ptr.cast(), content.len) }?;
     let content = (!content.is_empty()).then_some(content);
     answer(m, index, Answer::Elicit { action, content })
 }
@@ -827,14 +761,13 @@ pub(crate) unsafe fn answer_elicit(
 /// # Safety
 /// `json` must be readable.
 pub(crate) unsafe fn answer_json(
-    m: &mut impl Machine,
-    ws: Span,
+    m: &mut Machine<'_>,
+    args: &mut Args,
     index: usize,
     json: mrtr_str,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract.
-    let json = unsafe { in_bytes(json.ptr.cast(), json.len) }?;
-    outside(ws, json)?;
+    let json = unsafe { args.bytes(json.ptr.cast(), json.len) }?;
     answer(m, index, Answer::Json(json))
 }
 
@@ -844,37 +777,29 @@ pub(crate) unsafe fn answer_json(
 /// `roots` must point to `n` readable `mrtr_root` whose strings are
 /// readable.
 pub(crate) unsafe fn answer_roots(
-    m: &mut impl Machine,
-    ws: Span,
+    m: &mut Machine<'_>,
+    args: &mut Args,
     index: usize,
     roots: *const mrtr_root,
     n: usize,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract.
-    let given = unsafe { in_array(roots, n) }?;
+    let given = unsafe { args.array(roots, n) }?;
     if given.len() > MRTR_MAX_ROOTS {
         return Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED);
     }
-    outside(ws, {
-        let bytes = core::mem::size_of_val(given);
-        // SAFETY: only the address range is used, for the overlap check.
-        unsafe { core::slice::from_raw_parts(given.as_ptr().cast::<u8>(), bytes) }
-    })?;
     let mut list = [Root {
         uri: "",
         name: None,
     }; MRTR_MAX_ROOTS];
     for (slot, r) in list.iter_mut().zip(given) {
         // SAFETY: caller contract for the strings of each root.
-        let uri = unsafe { in_str(r.uri) }?;
-        outside(ws, uri.as_bytes())?;
+        let uri = unsafe { args.str(r.uri) }?;
         let name = if r.name.ptr.is_null() {
             None
         } else {
             // SAFETY: caller contract.
-            let name = unsafe { in_str(r.name) }?;
-            outside(ws, name.as_bytes())?;
-            Some(name)
+            Some(unsafe { args.str(r.name) }?)
         };
         *slot = Root { uri, name };
     }
@@ -882,24 +807,8 @@ pub(crate) unsafe fn answer_roots(
     answer(m, index, Answer::Roots(list))
 }
 
-/// `mrtr_*_answer_error`.
-pub(crate) fn answer_error(
-    m: &mut impl Machine,
-    index: usize,
-    code: i64,
-) -> Result<(), mrtr_status> {
-    answer(m, index, Answer::Error { code })
-}
-
-/// `mrtr_*_failure`.
-pub(crate) fn failure(
-    m: &impl Machine,
-    ws: Span,
-    out: Out<'_, mrtr_failure>,
-) -> Result<(), mrtr_status> {
-    if out.span().overlaps(ws) {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
+/// `mrtr_call_failure`.
+pub(crate) fn failure(m: &Machine<'_>, out: Out<'_, mrtr_failure>) -> Result<(), mrtr_status> {
     let f = m
         .error()
         .as_ref()

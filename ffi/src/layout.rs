@@ -21,7 +21,7 @@ macro_rules! layouts {
 }
 
 /// Every struct and enum the header declares with a body (the opaque
-/// handles `mrtr_call`, `mrtr_task`, `mrtr_sealer`, `mrtr_sse_decoder`
+/// handles `mrtr_call`, `mrtr_sealer`, `mrtr_sse_decoder`
 /// have no C size).
 fn table() -> Vec<(&'static str, usize, usize)> {
     let mut all = Vec::from(layouts![
@@ -47,6 +47,8 @@ fn table() -> Vec<(&'static str, usize, usize)> {
         server::mrtr_input_required,
         server::mrtr_input_spec,
         call::mrtr_method,
+        call::mrtr_flow,
+        call::mrtr_progress,
         exchange::mrtr_phase,
         server::mrtr_request_id,
         exchange::mrtr_root,
@@ -62,10 +64,8 @@ fn table() -> Vec<(&'static str, usize, usize)> {
         status::mrtr_status,
         types::mrtr_str,
         form::mrtr_string_format,
-        task::mrtr_task_config,
         exchange::mrtr_task_dialect,
-        task::mrtr_task_limits,
-        task::mrtr_task_request,
+        call::mrtr_task_request,
         exchange::mrtr_task_status,
         seal::mrtr_unseal_reason,
         seal::mrtr_unsealed_info,

@@ -59,8 +59,6 @@ pub mod server;
 #[cfg(feature = "client")]
 pub mod sse;
 pub mod status;
-#[cfg(feature = "client")]
-pub mod task;
 pub mod types;
 #[cfg(feature = "client")]
 pub mod url;

@@ -232,10 +232,7 @@ pub(crate) unsafe fn attach<'a, T>(
 pub(crate) mod magic {
     /// `mrtr_call`.
     #[cfg(feature = "client")]
-    pub(crate) const CALL: u64 = u64::from_le_bytes(*b"mrtrCAL1");
-    /// `mrtr_task`.
-    #[cfg(feature = "client")]
-    pub(crate) const TASK: u64 = u64::from_le_bytes(*b"mrtrTSK1");
+    pub(crate) const CALL: u64 = u64::from_le_bytes(*b"mrtrCAL2");
     /// `mrtr_sse_decoder`.
     #[cfg(feature = "client")]
     pub(crate) const SSE: u64 = u64::from_le_bytes(*b"mrtrSSE1");

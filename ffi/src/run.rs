@@ -11,7 +11,7 @@ use mrtr_core::wire::InputKind;
 
 use crate::abi::{in_ref, Out, Span, MAX_LEN};
 use crate::call::{mrtr_call, with_call};
-use crate::exchange::{self, call_event, mrtr_event, mrtr_event_kind, mrtr_input, status_of};
+use crate::exchange::{self, machine_event, mrtr_event, mrtr_event_kind, mrtr_input, status_of};
 use crate::mrtr_status;
 use crate::status::status_of as status_of_result;
 
@@ -211,11 +211,15 @@ unsafe fn run(
     }
     let buf_span = Span::of(buf.cast_const(), buf_len);
     // SAFETY: caller contract.
-    let (ws, mut next_id) = unsafe { with_call(call, |c, ws, first| Ok((ws, c.next_id(first)))) }?;
-    if buf_span.overlaps(ws) || out_event.span().overlaps(ws) || out_event.span().overlaps(buf_span)
-    {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
+    let mut next_id = unsafe {
+        with_call(call, |m, a| {
+            // The buffer and the event must lie outside the workspace and
+            // apart; nothing is borrowed from them here.
+            a.claim_span(buf_span, true)?;
+            a.claim_span(out_event.span(), true)?;
+            Ok(m.next_id())
+        })
+    }?;
     if cb.first_id != 0 {
         next_id = Ok(check_id_range(cb.first_id).map_err(|e| status_of(&e))?);
     }
@@ -230,7 +234,7 @@ unsafe fn run(
     };
     loop {
         // SAFETY: caller contract (live handle); no reference outlives the step.
-        let phase = unsafe { with_call(call, |c, _, _| Ok(c.state())) }?;
+        let phase = unsafe { with_call(call, |m, _| Ok(m.phase())) }?;
         match phase {
             Phase::Ready | Phase::Sent => {
                 // Past 2^53-1 the ids are used up: LIMIT_EXCEEDED before
@@ -241,11 +245,11 @@ unsafe fn run(
                 let out = unsafe { bytes_mut(buf, buf_len) };
                 // SAFETY: caller contract.
                 let n = unsafe {
-                    with_call(call, |c, _, _| {
+                    with_call(call, |m, _| {
                         let r = if phase == Phase::Ready {
-                            c.write_request(id, out)
+                            m.write_request(id, out)
                         } else {
-                            c.resend(id, out)
+                            m.resend(id, out)
                         };
                         r.map_err(|e| status_of(&e))
                     })
@@ -254,23 +258,32 @@ unsafe fn run(
                 // out-param is disjoint from `buf` and the workspace.
                 let last =
                     unsafe { exchange_leg(call, transport, user, buf, buf_len, n, max_unrelated) }?;
-                match last.kind {
-                    mrtr_event_kind::MRTR_EVENT_COMPLETE
-                    | mrtr_event_kind::MRTR_EVENT_TASK_CREATED => {
+                use mrtr_event_kind as K;
+                let wait = match last.kind {
+                    K::MRTR_EVENT_COMPLETE => {
                         out_event.write(last);
                         return Ok(());
                     }
-                    mrtr_event_kind::MRTR_EVENT_RPC_ERROR => {
+                    K::MRTR_EVENT_RPC_ERROR | K::MRTR_EVENT_TASK_FAILED => {
                         out_event.write(last);
                         return Err(mrtr_status::MRTR_ERR_RPC_ERROR);
                     }
-                    mrtr_event_kind::MRTR_EVENT_RETRY_AFTER => {
-                        if let Some(sleep) = cb.sleep_ms {
-                            // SAFETY: a valid callback (caller contract).
-                            unsafe { sleep(user, last.wait_ms) };
-                        }
+                    K::MRTR_EVENT_TASK_CANCELLED => {
+                        out_event.write(last);
+                        return Err(mrtr_status::MRTR_ERR_ABORTED);
                     }
-                    _ => {}
+                    K::MRTR_EVENT_RETRY_AFTER | K::MRTR_EVENT_TASK_POLL => last.wait_ms,
+                    // The call follows its task: wait the task's interval
+                    // before the first poll.
+                    // SAFETY: caller contract (live handle).
+                    K::MRTR_EVENT_TASK_CREATED => {
+                        unsafe { with_call(call, |m, _| Ok(m.poll_ms())) }?
+                    }
+                    _ => 0,
+                };
+                if let (Some(sleep), true) = (cb.sleep_ms, wait > 0) {
+                    // SAFETY: a valid callback (caller contract).
+                    unsafe { sleep(user, wait) };
                 }
             }
             Phase::Answering => {
@@ -322,9 +335,9 @@ unsafe fn exchange_leg(
         // SAFETY: caller contract (live handle); `msg` lies outside the
         // workspace (the buffer was checked against it).
         let ev = unsafe {
-            with_call(call, |c, _, _| {
-                c.feed(msg)
-                    .map(|e| call_event(msg, &e))
+            with_call(call, |m, _| {
+                m.feed(msg)
+                    .map(|e| machine_event(msg, &e))
                     .map_err(|e| status_of(&e))
             })
         }?;
@@ -348,13 +361,13 @@ unsafe fn answer_round(
     user: *mut c_void,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract (live handle).
-    let count = unsafe { with_call(call, |c, _, _| Ok(c.input_count())) }?;
+    let count = unsafe { with_call(call, |m, _| Ok(m.input_count())) }?;
     for index in 0..count {
         // SAFETY: caller contract (live handle).
         let (input, kind) = unsafe {
-            with_call(call, |c, _, _| {
-                let kind = c.input_at(index).map(|(_, r)| r.kind());
-                Ok((exchange::input_view(c, index)?, kind))
+            with_call(call, |m, _| {
+                let kind = m.input_at(index).map(|(_, r)| r.kind());
+                Ok((exchange::input_view(m, index)?, kind))
             })
         }?;
         if input.answered {
@@ -379,11 +392,13 @@ unsafe fn answer_round(
         };
         // SAFETY: caller contract (live handle).
         unsafe {
-            with_call(call, |c, ws, _| match action {
+            with_call(call, |m, args| match action {
                 // The callback ended the call (mrtr_call_answer_error).
-                _ if c.state() == Phase::Failed => Err(mrtr_status::MRTR_ERR_ABORTED),
-                Some(a) => exchange::answer_elicit(c, ws, index, a, crate::types::mrtr_str::EMPTY),
-                None if c.answer_json(index).is_some() => Ok(()),
+                _ if m.phase() == Phase::Failed => Err(mrtr_status::MRTR_ERR_ABORTED),
+                Some(a) => {
+                    exchange::answer_elicit(m, args, index, a, crate::types::mrtr_str::EMPTY)
+                }
+                None if m.answer_json(index).is_some() => Ok(()),
                 None => Err(mrtr_status::MRTR_ERR_UNANSWERED_INPUT),
             })
         }?;

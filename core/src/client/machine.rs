@@ -498,6 +498,11 @@ impl<'w> Machine<'w> {
         self.common().result.and_then(|s| s.get(fed))
     }
 
+    /// The final result's offset and length in the fed bytes, once done.
+    pub fn result_span(&self) -> Option<(usize, usize)> {
+        self.common().result.map(|s| (s.offset, s.len))
+    }
+
     // ------------------------------------------------------------------- writing
 
     /// Writes the next request with `id` (the call's leg, or the request
