@@ -542,8 +542,9 @@ typedef enum mrtr_event_kind {
    */
   MRTR_EVENT_RPC_ERROR = 4,
   /**
-   * The server moved the call to a task (`task_*`): follow it with
-   * `mrtr_task_*`. The call is done.
+   * The server moved the call to a task (`task_*`). The call follows it
+   * in place: `READY` for its first `tasks/get` (after the task's poll
+   * interval, `mrtr_progress.poll_ms`).
    */
   MRTR_EVENT_TASK_CREATED = 5,
   /**
@@ -1266,8 +1267,9 @@ typedef struct mrtr_event {
    */
   struct mrtr_span error_data;
   /**
-   * `TASK_CREATED`: the task id (a JSON string, to pass to
-   * `mrtr_task_config.task_id` with `MRTR_TASK_ID_JSON`).
+   * `TASK_CREATED`: the task id (a JSON string; to restart the task
+   * later, store it and pass it as `mrtr_call_config.task_id` with
+   * `MRTR_CALL_TASK_ID_JSON`).
    */
   struct mrtr_span task_id;
   /**
@@ -1367,7 +1369,7 @@ typedef struct mrtr_progress {
  * itself when the server wrote them without JSON escapes. When it used
  * escapes (`\n`, `\"`, `\u00e9`, ...) the view holds the escaped JSON text
  * and the field's `MRTR_TEXT_*` bit is set in `escaped`: get the decoded
- * text with `mrtr_call_input_text` / `mrtr_task_input_text`. Absent fields
+ * text with `mrtr_call_input_text`. Absent fields
  * are empty (NULL, 0).
  */
 typedef struct mrtr_input {
@@ -1727,7 +1729,7 @@ typedef struct mrtr_run_callbacks {
   void (*sleep_ms)(void *user,
                    uint64_t ms);
   /**
-   * The id of the first request this run writes; 0: `mrtr_call_next_id`.
+   * The id of the first request this run writes; 0: `mrtr_progress.next_id`.
    * Within +-(2^53-1), or the run returns `MRTR_ERR_INVALID_ARGUMENT`
    * before sending anything. When a further request would need an id
    * past 2^53-1 the run stops with `MRTR_ERR_LIMIT_EXCEEDED` before
@@ -2104,6 +2106,28 @@ typedef struct mrtr_sse_event {
    */
   struct mrtr_str last_event_id;
 } mrtr_sse_event;
+
+/**
+ * What a client needs to reconnect to the stream: the last event id
+ * committed by a dispatch (send it as `Last-Event-ID`) and the server's
+ * reconnection time.
+ */
+typedef struct mrtr_sse_reconnect {
+  /**
+   * The last event id; empty when none. A view into the workspace, valid
+   * until the next call on the decoder.
+   */
+  struct mrtr_str last_event_id;
+  /**
+   * The reconnection time the server set with `retry`, ms (values beyond
+   * `uint64_t` saturate), when `has_retry_ms`.
+   */
+  uint64_t retry_ms;
+  /**
+   * The server set a reconnection time.
+   */
+  bool has_retry_ms;
+} mrtr_sse_reconnect;
 
 /**
  * A URL split for the consent screen: views into the URL given.
@@ -2785,11 +2809,16 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
  * after it, so it must hold the largest request plus the largest
  * response. On return `*out_event` (spans into `buf`, valid until `buf`
  * is reused) describes the last message:
- * - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`) or
- *   `MRTR_EVENT_TASK_CREATED` (follow it with `mrtr_task_*`);
- * - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` (`error_code`,
- *   `error_message`, `error_data`): the one failure that writes
- *   `*out_event`.
+ * - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
+ * - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
+ *   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
+ *   `error_data`);
+ * - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
+ *   cancelled the task).
+ *
+ * When the server moves the call to a task, the run follows it: it waits
+ * the task's poll interval (`sleep_ms`), polls, answers its input rounds
+ * and waits each `MRTR_EVENT_TASK_POLL` hint, to the task's end.
  *
  * Other statuses: the call's terminal errors as `mrtr_call_feed` returns
  * them (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
@@ -3331,32 +3360,16 @@ enum mrtr_status mrtr_sse_end_of_stream(struct mrtr_sse_decoder *dec,
                                         bool *out_discarded);
 
 /**
- * Writes to `*out` the last event id committed by a dispatch (send it as
- * `Last-Event-ID` when reconnecting; empty when none), a view into the
- * workspace valid until the next call on the decoder.
+ * Writes to `*out` what a reconnection needs (`Last-Event-ID` and the
+ * server's `retry`). Common statuses only.
  *
  * # Safety
- * `dec` must be a live handle; `out` must point to a writable `mrtr_str`.
+ * `dec` must be a live handle; `out` must point to a writable
+ * `mrtr_sse_reconnect`.
  */
 MRTR_NODISCARD
-enum mrtr_status mrtr_sse_last_event_id(const struct mrtr_sse_decoder *dec,
-                                        struct mrtr_str *out);
-
-/**
- * Writes to `*out_ms` the reconnection time the server set with `retry`
- * (values beyond `uint64_t` saturate).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (the server set none),
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
- *
- * # Safety
- * `dec` must be a live handle; `out_ms` must point to a writable
- * `uint64_t`.
- */
-MRTR_NODISCARD
-enum mrtr_status mrtr_sse_retry_ms(const struct mrtr_sse_decoder *dec,
-                                   uint64_t *out_ms);
+enum mrtr_status mrtr_sse_reconnect_info(const struct mrtr_sse_decoder *dec,
+                                         struct mrtr_sse_reconnect *out);
 
 /**
  * Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`, ...)

@@ -495,7 +495,7 @@ unsafe fn init(
     out_call: *mut *mut mrtr_call,
 ) -> Result<(), mrtr_status> {
     let mut args = Args::new(Span::of_one(core::ptr::null::<u8>()));
-    // SAFETY (whole function): caller contract; every pointer goes through
+    // SAFETY: caller contract (whole function); every pointer goes through
     // `args`, and `place` refuses a workspace overlapping any of them.
     unsafe {
         let out_call = args.out(out_call)?;

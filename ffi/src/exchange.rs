@@ -134,7 +134,7 @@ pub const MRTR_TEXT_SYSTEM_PROMPT: u32 = 1 << 3;
 /// itself when the server wrote them without JSON escapes. When it used
 /// escapes (`\n`, `\"`, `\u00e9`, ...) the view holds the escaped JSON text
 /// and the field's `MRTR_TEXT_*` bit is set in `escaped`: get the decoded
-/// text with `mrtr_call_input_text` / `mrtr_task_input_text`. Absent fields
+/// text with `mrtr_call_input_text`. Absent fields
 /// are empty (NULL, 0).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -228,8 +228,9 @@ pub enum mrtr_event_kind {
     /// A JSON-RPC error response (`error_code`, `error_message`,
     /// `error_data`). The call (task) is done.
     MRTR_EVENT_RPC_ERROR = 4,
-    /// The server moved the call to a task (`task_*`): follow it with
-    /// `mrtr_task_*`. The call is done.
+    /// The server moved the call to a task (`task_*`). The call follows it
+    /// in place: `READY` for its first `tasks/get` (after the task's poll
+    /// interval, `mrtr_progress.poll_ms`).
     MRTR_EVENT_TASK_CREATED = 5,
     /// Not the answer to the request in flight (another id, a notification,
     /// a server request): nothing changed, keep feeding.
@@ -322,8 +323,9 @@ pub struct mrtr_event {
     /// `RPC_ERROR`, `TASK_FAILED`: the error data, raw JSON; empty when
     /// absent.
     pub error_data: mrtr_span,
-    /// `TASK_CREATED`: the task id (a JSON string, to pass to
-    /// `mrtr_task_config.task_id` with `MRTR_TASK_ID_JSON`).
+    /// `TASK_CREATED`: the task id (a JSON string; to restart the task
+    /// later, store it and pass it as `mrtr_call_config.task_id` with
+    /// `MRTR_CALL_TASK_ID_JSON`).
     pub task_id: mrtr_span,
     /// `TASK_CREATED`: the dialect that created the task.
     pub task_dialect: mrtr_task_dialect,

@@ -61,6 +61,7 @@ fn table() -> Vec<(&'static str, usize, usize)> {
         server::mrtr_server_root,
         types::mrtr_span,
         sse::mrtr_sse_event,
+        sse::mrtr_sse_reconnect,
         status::mrtr_status,
         types::mrtr_str,
         form::mrtr_string_format,

@@ -108,7 +108,7 @@ pub struct mrtr_run_callbacks {
     /// Optional: waits `ms` milliseconds before a state-only round is
     /// retried; NULL retries at once.
     pub sleep_ms: Option<unsafe extern "C" fn(user: *mut c_void, ms: u64)>,
-    /// The id of the first request this run writes; 0: `mrtr_call_next_id`.
+    /// The id of the first request this run writes; 0: `mrtr_progress.next_id`.
     /// Within +-(2^53-1), or the run returns `MRTR_ERR_INVALID_ARGUMENT`
     /// before sending anything. When a further request would need an id
     /// past 2^53-1 the run stops with `MRTR_ERR_LIMIT_EXCEEDED` before
@@ -133,11 +133,16 @@ pub struct mrtr_run_callbacks {
 /// after it, so it must hold the largest request plus the largest
 /// response. On return `*out_event` (spans into `buf`, valid until `buf`
 /// is reused) describes the last message:
-/// - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`) or
-///   `MRTR_EVENT_TASK_CREATED` (follow it with `mrtr_task_*`);
-/// - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` (`error_code`,
-///   `error_message`, `error_data`): the one failure that writes
-///   `*out_event`.
+/// - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
+/// - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
+///   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
+///   `error_data`);
+/// - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
+///   cancelled the task).
+///
+/// When the server moves the call to a task, the run follows it: it waits
+/// the task's poll interval (`sleep_ms`), polls, answers its input rounds
+/// and waits each `MRTR_EVENT_TASK_POLL` hint, to the task's end.
 ///
 /// Other statuses: the call's terminal errors as `mrtr_call_feed` returns
 /// them (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
@@ -275,8 +280,8 @@ unsafe fn run(
                     K::MRTR_EVENT_RETRY_AFTER | K::MRTR_EVENT_TASK_POLL => last.wait_ms,
                     // The call follows its task: wait the task's interval
                     // before the first poll.
-                    // SAFETY: caller contract (live handle).
                     K::MRTR_EVENT_TASK_CREATED => {
+                        // SAFETY: caller contract (live handle).
                         unsafe { with_call(call, |m, _| Ok(m.poll_ms())) }?
                     }
                     _ => 0,

@@ -241,17 +241,34 @@ pub unsafe extern "C" fn mrtr_sse_end_of_stream(
     })
 }
 
-/// Writes to `*out` the last event id committed by a dispatch (send it as
-/// `Last-Event-ID` when reconnecting; empty when none), a view into the
-/// workspace valid until the next call on the decoder.
+/// What a client needs to reconnect to the stream: the last event id
+/// committed by a dispatch (send it as `Last-Event-ID`) and the server's
+/// reconnection time.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_sse_reconnect {
+    /// The last event id; empty when none. A view into the workspace, valid
+    /// until the next call on the decoder.
+    pub last_event_id: mrtr_str,
+    /// The reconnection time the server set with `retry`, ms (values beyond
+    /// `uint64_t` saturate), when `has_retry_ms`.
+    pub retry_ms: u64,
+    /// The server set a reconnection time.
+    pub has_retry_ms: bool,
+}
+
+/// Writes to `*out` what a reconnection needs (`Last-Event-ID` and the
+/// server's `retry`). Common statuses only.
 ///
 /// # Safety
-/// `dec` must be a live handle; `out` must point to a writable `mrtr_str`.
+/// `dec` must be a live handle; `out` must point to a writable
+/// `mrtr_sse_reconnect`.
 #[must_use]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn mrtr_sse_last_event_id(
+pub unsafe extern "C" fn mrtr_sse_reconnect_info(
     dec: *const mrtr_sse_decoder,
-    out: *mut mrtr_str,
+    out: *mut mrtr_sse_reconnect,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
     status_of(unsafe {
@@ -260,39 +277,12 @@ pub unsafe extern "C" fn mrtr_sse_last_event_id(
             if out.span().overlaps(ws) {
                 return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
             }
-            out.write(mrtr_str::from_str(d.last_event_id()));
-            Ok(())
-        })
-    })
-}
-
-/// Writes to `*out_ms` the reconnection time the server set with `retry`
-/// (values beyond `uint64_t` saturate).
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (the server set none),
-/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
-/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
-///
-/// # Safety
-/// `dec` must be a live handle; `out_ms` must point to a writable
-/// `uint64_t`.
-#[must_use]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn mrtr_sse_retry_ms(
-    dec: *const mrtr_sse_decoder,
-    out_ms: *mut u64,
-) -> mrtr_status {
-    // SAFETY: forwarded contract.
-    status_of(unsafe {
-        with_decoder(dec, |d, ws| {
-            let out = Out::required(out_ms)?;
-            if out.span().overlaps(ws) {
-                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-            }
-            out.write(
-                d.reconnection_time_ms()
-                    .ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?,
-            );
+            let retry = d.reconnection_time_ms();
+            out.write(mrtr_sse_reconnect {
+                last_event_id: mrtr_str::from_str(d.last_event_id()),
+                retry_ms: retry.unwrap_or(0),
+                has_retry_ms: retry.is_some(),
+            });
             Ok(())
         })
     })

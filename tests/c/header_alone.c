@@ -25,8 +25,8 @@ mrtr_status (*const header_check_call_feed)(mrtr_call *, const uint8_t *, size_t
                                             mrtr_event *) = mrtr_call_feed;
 mrtr_status (*const header_check_run)(mrtr_call *, const mrtr_run_callbacks *, void *, uint8_t *,
                                       size_t, mrtr_event *) = mrtr_run;
-mrtr_status (*const header_check_task_init)(void *, size_t, const mrtr_task_config *,
-                                            mrtr_task **) = mrtr_task_init;
+mrtr_status (*const header_check_progress)(const mrtr_call *, mrtr_progress *) =
+    mrtr_call_progress;
 mrtr_status (*const header_check_sse_feed)(mrtr_sse_decoder *, const uint8_t *, size_t, size_t *,
                                            mrtr_sse_event *) = mrtr_sse_feed;
 size_t (*const header_check_sealer_size)(void) = mrtr_sealer_size;

@@ -311,8 +311,7 @@ static void test_sse_decoder_in_caller_memory(void) {
     void *ws;
     mrtr_sse_decoder *d = NULL;
     char events[256], errors[64];
-    mrtr_str id;
-    uint64_t retry = 0;
+    mrtr_sse_reconnect rc;
     bool discarded = false;
     static const char stream[] = "\xef\xbb\xbf: comment\r\nevent: message\r\nid: 7\r\n"
                                  "data: {\"a\":\r\ndata: 1}\r\n\r\n"
@@ -326,15 +325,15 @@ static void test_sse_decoder_in_caller_memory(void) {
     /* Every chunk size gives the same events. */
     for (step = 1; step <= sizeof stream; step++) {
         CHECK_STATUS(mrtr_sse_init(ws, size, &d), MRTR_OK);
-        CHECK_STATUS(mrtr_sse_retry_ms(d, &retry), MRTR_ERR_NOT_FOUND);
+        CHECK_STATUS(mrtr_sse_reconnect_info(d, &rc), MRTR_OK);
+        CHECK(!rc.has_retry_ms && rc.retry_ms == 0 && rc.last_event_id.len == 0);
         sse_run(d, stream, step, events, errors);
         CHECK_EQ_STR(events, "{\"a\":\n1}|{\"b\":2}|");
         CHECK_EQ_STR(errors, "");
     }
-    CHECK_STATUS(mrtr_sse_last_event_id(d, &id), MRTR_OK);
-    CHECK_EQ_BYTES(id.ptr, id.len, "7");
-    CHECK_STATUS(mrtr_sse_retry_ms(d, &retry), MRTR_OK);
-    CHECK(retry == 3000);
+    CHECK_STATUS(mrtr_sse_reconnect_info(d, &rc), MRTR_OK);
+    CHECK_EQ_BYTES(rc.last_event_id.ptr, rc.last_event_id.len, "7");
+    CHECK(rc.has_retry_ms && rc.retry_ms == 3000);
     /* An unfinished event is discarded at the end of the stream. */
     sse_run(d, "data: half", 4, events, errors);
     CHECK_STATUS(mrtr_sse_end_of_stream(d, &discarded), MRTR_OK);
@@ -350,7 +349,7 @@ static void test_sse_decoder_in_caller_memory(void) {
     {
         void *copy = ws_new(size);
         memcpy(copy, ws, size);
-        CHECK_STATUS(mrtr_sse_last_event_id((const mrtr_sse_decoder *)copy, &id),
+        CHECK_STATUS(mrtr_sse_reconnect_info((const mrtr_sse_decoder *)copy, &rc),
                      MRTR_ERR_INVALID_ARGUMENT);
         free(copy);
     }

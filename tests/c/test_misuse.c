@@ -30,7 +30,7 @@ struct outs {
     mrtr_str str;
     mrtr_failure failure;
     mrtr_event event;
-    mrtr_task_request request;
+    mrtr_progress progress;
     uint8_t buf[64];
 };
 
@@ -68,24 +68,22 @@ static void test_call_getters_refuse_null_and_dead_handles(void) {
     for (i = 0; i < 3; i++) {
         mrtr_status want = i == 0 ? MRTR_ERR_NULL_POINTER : MRTR_ERR_INVALID_ARGUMENT;
         fill(&o);
-        CHECK_STATUS(mrtr_call_state(bad[i], &o.phase), want);
-        CHECK_STATUS(mrtr_call_round(bad[i], &o.u32), want);
-        CHECK_STATUS(mrtr_call_input_count(bad[i], &o.size), want);
+        CHECK_STATUS(mrtr_call_progress(bad[i], &o.progress), want);
         CHECK_STATUS(mrtr_call_input_at(bad[i], 0, &o.input), want);
         CHECK_STATUS(mrtr_call_input_find(bad[i], str_of("k"), &o.size), want);
         CHECK_STATUS(mrtr_call_input_text(bad[i], 0, MRTR_TEXT_KEY, o.buf, sizeof o.buf, &o.size),
                      want);
         CHECK_STATUS(mrtr_call_result(bad[i], o.buf, 4, &o.str), want);
         CHECK_STATUS(mrtr_call_save(bad[i], o.buf, sizeof o.buf, &o.size), want);
-        CHECK_STATUS(mrtr_call_last_id(bad[i], &o.id), want);
-        CHECK_STATUS(mrtr_call_next_id(bad[i], &o.id), want);
         CHECK_STATUS(mrtr_call_failure(bad[i], &o.failure), want);
-        CHECK_STATUS(mrtr_call_request_state(bad[i], &o.str), want);
         CHECK_STATUS(mrtr_call_write_request((mrtr_call *)(uintptr_t)bad[i], 1, o.buf,
                                              sizeof o.buf, &o.size),
                      want);
         CHECK_STATUS(mrtr_call_resend((mrtr_call *)(uintptr_t)bad[i], 1, o.buf, sizeof o.buf,
                                       &o.size),
+                     want);
+        CHECK_STATUS(mrtr_call_write_cancel((mrtr_call *)(uintptr_t)bad[i], 1, o.buf,
+                                            sizeof o.buf, &o.size),
                      want);
         CHECK_STATUS(mrtr_call_feed((mrtr_call *)(uintptr_t)bad[i], o.buf, 2, &o.event), want);
         CHECK_STATUS(mrtr_call_answer_elicit((mrtr_call *)(uintptr_t)bad[i], 0, 2, str_of("")),
@@ -98,9 +96,7 @@ static void test_call_getters_refuse_null_and_dead_handles(void) {
     }
     /* Each out-param NULL with a live handle. */
     fill(&o);
-    CHECK_STATUS(mrtr_call_state(call, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_call_round(call, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_call_input_count(call, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_call_progress(call, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_input_at(call, 0, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_input_find(call, str_of("k"), NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_input_text(call, 0, MRTR_TEXT_KEY, o.buf, sizeof o.buf, NULL),
@@ -108,10 +104,9 @@ static void test_call_getters_refuse_null_and_dead_handles(void) {
     CHECK_STATUS(mrtr_call_result(call, o.buf, 4, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_save(call, o.buf, sizeof o.buf, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_save(call, NULL, 5, &o.size), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_call_last_id(call, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_call_next_id(call, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_failure(call, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_call_request_state(call, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_call_write_cancel(call, 1, o.buf, sizeof o.buf, NULL),
+                 MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_write_request(call, 1, o.buf, sizeof o.buf, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_write_request(call, 1, NULL, 10, &o.size), MRTR_ERR_NULL_POINTER);
@@ -122,61 +117,25 @@ static void test_call_getters_refuse_null_and_dead_handles(void) {
     {
         uint8_t *even = o.buf + 8 - ((uintptr_t)o.buf % 8);
         size_t *odd_size = (size_t *)(void *)(even + sizeof(size_t) / 2);
-        int64_t *odd_id = (int64_t *)(void *)(even + sizeof(int64_t) / 2);
-        CHECK_STATUS(mrtr_call_input_count(call, odd_size), MRTR_ERR_MISALIGNED);
-        CHECK_STATUS(mrtr_call_last_id(call, odd_id), MRTR_ERR_MISALIGNED);
-        CHECK_STATUS(mrtr_call_next_id(call, odd_id), MRTR_ERR_MISALIGNED);
+        mrtr_progress *odd_progress = (mrtr_progress *)(void *)(even + sizeof(int64_t) / 2);
+        CHECK_STATUS(mrtr_call_input_find(call, str_of("k"), odd_size), MRTR_ERR_MISALIGNED);
+        CHECK_STATUS(mrtr_call_progress(call, odd_progress), MRTR_ERR_MISALIGNED);
     }
     CHECK(untouched(&o, sizeof o));
-    /* Getters in the wrong state. */
-    CHECK_STATUS(mrtr_call_request_state(call, &o.str), MRTR_ERR_NOT_FOUND);
+    /* Getters in the wrong state; a call is not a task. */
+    CHECK_STATUS(mrtr_call_write_cancel(call, 1, o.buf, sizeof o.buf, &o.size),
+                 MRTR_ERR_WRONG_STATE);
     CHECK_STATUS(mrtr_call_result(call, o.buf, 4, &o.str), MRTR_ERR_WRONG_STATE);
     CHECK_STATUS(mrtr_call_input_at(call, 0, &o.input), MRTR_ERR_NOT_FOUND);
     CHECK(untouched(&o, sizeof o));
     free(ws);
 }
 
-static void test_task_functions_refuse_null_and_dead_handles(void) {
-    uint64_t dead[64];
-    const mrtr_task *bad[2];
-    size_t i;
+static void test_limits_and_restore_refuse_null_pointers(void) {
     struct outs o;
-    memset(dead, 0, sizeof dead);
-    bad[0] = NULL;
-    bad[1] = (const mrtr_task *)(const void *)dead;
-    for (i = 0; i < 2; i++) {
-        mrtr_status want = i == 0 ? MRTR_ERR_NULL_POINTER : MRTR_ERR_INVALID_ARGUMENT;
-        mrtr_task *m = (mrtr_task *)(uintptr_t)bad[i];
-        fill(&o);
-        CHECK_STATUS(mrtr_task_state(bad[i], &o.phase), want);
-        CHECK_STATUS(mrtr_task_next_request(bad[i], &o.request), want);
-        CHECK_STATUS(mrtr_task_poll_ms(bad[i], &o.u64), want);
-        CHECK_STATUS(mrtr_task_round(bad[i], &o.u32), want);
-        CHECK_STATUS(mrtr_task_input_count(bad[i], &o.size), want);
-        CHECK_STATUS(mrtr_task_input_at(bad[i], 0, &o.input), want);
-        CHECK_STATUS(mrtr_task_input_find(bad[i], str_of("k"), &o.size), want);
-        CHECK_STATUS(mrtr_task_input_text(bad[i], 0, MRTR_TEXT_KEY, o.buf, sizeof o.buf, &o.size),
-                     want);
-        CHECK_STATUS(mrtr_task_result(bad[i], o.buf, 4, &o.str), want);
-        CHECK_STATUS(mrtr_task_save(bad[i], o.buf, sizeof o.buf, &o.size), want);
-        CHECK_STATUS(mrtr_task_last_id(bad[i], &o.id), want);
-        CHECK_STATUS(mrtr_task_next_id(bad[i], &o.id), want);
-        CHECK_STATUS(mrtr_task_failure(bad[i], &o.failure), want);
-        CHECK_STATUS(mrtr_task_write_request(m, 1, o.buf, sizeof o.buf, &o.size), want);
-        CHECK_STATUS(mrtr_task_write_cancel(m, 1, o.buf, sizeof o.buf, &o.size), want);
-        CHECK_STATUS(mrtr_task_resend(m, 1, o.buf, sizeof o.buf, &o.size), want);
-        CHECK_STATUS(mrtr_task_feed(m, o.buf, 2, &o.event), want);
-        CHECK_STATUS(mrtr_task_answer_elicit(m, 0, 2, str_of("")), want);
-        CHECK_STATUS(mrtr_task_answer_json(m, 0, str_of("{}")), want);
-        CHECK_STATUS(mrtr_task_answer_roots(m, 0, NULL, 0), want);
-        CHECK_STATUS(mrtr_task_answer_error(m, 0, 1), want);
-        CHECK(untouched(&o, sizeof o));
-    }
     fill(&o);
-    CHECK_STATUS(mrtr_task_limits_default(NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_task_workspace_size(NULL, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_task_restore(NULL, 100, NULL, o.buf, 4, (mrtr_task **)(void *)&o.id),
-                 MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_call_limits_default(NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_call_workspace_size(NULL, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_restore(NULL, 100, NULL, o.buf, 4, (mrtr_call **)(void *)&o.id),
                  MRTR_ERR_NULL_POINTER);
     CHECK(untouched(&o, sizeof o));
@@ -243,8 +202,8 @@ static void test_helpers_refuse_null_pointers(void) {
     CHECK_STATUS(mrtr_sse_decoder_size(10, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_sse_feed(NULL, o.buf, 1, &o.size, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_sse_end_of_stream(NULL, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_sse_last_event_id(NULL, &o.str), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_sse_retry_ms(NULL, &o.u64), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_sse_reconnect_info(NULL, (mrtr_sse_reconnect *)(void *)o.buf),
+                 MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_server_root_at(str_of("{}"), str_of("k"), 0, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_server_write_request_error((const uint8_t *)"{", 1, 0, o.buf, sizeof o.buf,
                                                  NULL),
@@ -286,6 +245,6 @@ static void test_helpers_refuse_null_pointers(void) {
 
 void suite_misuse(void) {
     RUN(test_call_getters_refuse_null_and_dead_handles);
-    RUN(test_task_functions_refuse_null_and_dead_handles);
+    RUN(test_limits_and_restore_refuse_null_pointers);
     RUN(test_helpers_refuse_null_pointers);
 }

@@ -1,6 +1,8 @@
 /*
- * mrtr_task_*: both task dialects end to end from the C API (every request
- * compared byte for byte), cancel, failure, save/restore, and misuse.
+ * Tasks through the one mrtr_call handle: a call that follows its task in
+ * place, a task restarted from a stored id, both dialects end to end from
+ * the C API (every request compared byte for byte), cancel, failure,
+ * save/restore, and misuse.
  */
 #include "testutil.h"
 
@@ -18,13 +20,14 @@
 struct tfix {
     void *ws;
     size_t len;
-    mrtr_task *task;
+    mrtr_call *task;
 };
 
-static mrtr_task_config task_config(uint32_t dialect, mrtr_str id, uint32_t flags, uint32_t caps) {
-    mrtr_task_config c;
+/* The config that restarts task `id` of `dialect`. */
+static mrtr_call_config task_config(uint32_t dialect, mrtr_str id, uint32_t flags, uint32_t caps) {
+    mrtr_call_config c;
     memset(&c, 0, sizeof c);
-    c.dialect = dialect;
+    c.task_dialect = dialect;
     c.task_id = id;
     c.flags = flags;
     c.caps = caps;
@@ -33,24 +36,31 @@ static mrtr_task_config task_config(uint32_t dialect, mrtr_str id, uint32_t flag
     return c;
 }
 
-static mrtr_status tstart(struct tfix *t, const mrtr_task_config *c) {
+static mrtr_status tstart(struct tfix *t, const mrtr_call_config *c) {
     t->len = 0;
     t->task = NULL;
-    CHECK_STATUS(mrtr_task_workspace_size(c->limits, &t->len), MRTR_OK);
+    CHECK_STATUS(mrtr_call_workspace_size(c->limits, &t->len), MRTR_OK);
     t->ws = ws_new(t->len);
-    return mrtr_task_init(t->ws, t->len, c, &t->task);
+    return mrtr_call_init(t->ws, t->len, c, &t->task);
+}
+
+static mrtr_progress tprogress(const mrtr_call *t) {
+    mrtr_progress p;
+    memset(&p, 0, sizeof p);
+    CHECK_STATUS(mrtr_call_progress(t, &p), MRTR_OK);
+    return p;
 }
 
 /* Writes the task's next request: size query, one byte short, exact. */
-static char *tleg(mrtr_task *task, int64_t id) {
+static char *tleg(mrtr_call *task, int64_t id) {
     size_t need = 0, n = 0;
     uint8_t *out;
     char *text;
-    CHECK_STATUS(mrtr_task_write_request(task, id, NULL, 0, &need), MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_STATUS(mrtr_call_write_request(task, id, NULL, 0, &need), MRTR_ERR_BUFFER_TOO_SMALL);
     out = (uint8_t *)ws_new(need);
-    CHECK_STATUS(mrtr_task_write_request(task, id, out, need - 1, &n), MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_STATUS(mrtr_call_write_request(task, id, out, need - 1, &n), MRTR_ERR_BUFFER_TOO_SMALL);
     CHECK_EQ_SIZE(n, need);
-    CHECK_STATUS(mrtr_task_write_request(task, id, out, need, &n), MRTR_OK);
+    CHECK_STATUS(mrtr_call_write_request(task, id, out, need, &n), MRTR_OK);
     CHECK_EQ_SIZE(n, need);
     text = (char *)ws_new(n + 1);
     memcpy(text, out, n);
@@ -59,16 +69,16 @@ static char *tleg(mrtr_task *task, int64_t id) {
     return text;
 }
 
-static void check_tleg(mrtr_task *task, int64_t id, const char *expected) {
+static void check_tleg(mrtr_call *task, int64_t id, const char *expected) {
     char *got = tleg(task, id);
     CHECK_EQ_TEXT(got, strlen(got), expected);
     free(got);
 }
 
-static mrtr_status tfeed(mrtr_task *task, const char *msg, mrtr_event *ev, uint8_t **keep) {
+static mrtr_status tfeed(mrtr_call *task, const char *msg, mrtr_event *ev, uint8_t **keep) {
     size_t len = strlen(msg);
     uint8_t *copy = heap_copy(msg, len);
-    mrtr_status s = mrtr_task_feed(task, copy, len, ev);
+    mrtr_status s = mrtr_call_feed(task, copy, len, ev);
     if (keep != NULL) {
         *keep = copy;
     } else {
@@ -77,24 +87,83 @@ static mrtr_status tfeed(mrtr_task *task, const char *msg, mrtr_event *ev, uint8
     return s;
 }
 
-static mrtr_task_request next_request(const mrtr_task *t) {
-    mrtr_task_request r = (mrtr_task_request)0;
-    CHECK_STATUS(mrtr_task_next_request(t, &r), MRTR_OK);
-    return r;
-}
+static mrtr_task_request next_request(const mrtr_call *t) { return tprogress(t).task_request; }
 
-static mrtr_phase tphase(const mrtr_task *t) {
-    mrtr_phase p = (mrtr_phase)0;
-    CHECK_STATUS(mrtr_task_state(t, &p), MRTR_OK);
-    return p;
-}
+static mrtr_phase tphase(const mrtr_call *t) { return tprogress(t).phase; }
 
 #define DETAILED(id, status, extra)                                            \
     "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"result\":{\"resultType\":\"complete\","              \
     "\"taskId\":\"b-7\",\"status\":\"" status "\",\"createdAt\":\"2026-07-28T10:00:00Z\","     \
     "\"lastUpdatedAt\":\"2026-07-28T10:00:01Z\",\"ttlMs\":null" extra "}}"
 
-static void test_extension_dialect_from_create_task_to_result(void) {
+/* The rest of the extension flow after the first tasks/get (id first),
+ * on any handle in the task flow at b-7 with a 500 ms hint. */
+static void extension_flow_from_first_poll(mrtr_call *task, int64_t first) {
+    mrtr_event ev;
+    uint8_t *done;
+    mrtr_input in;
+    mrtr_str result;
+    mrtr_progress pr;
+    char get[1024];
+    static const char done_msg[] = DETAILED(
+        5, "completed",
+        ",\"result\":{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":"
+        "\"deployed\"}],\"isError\":false}");
+    pr = tprogress(task);
+    CHECK(pr.flow == MRTR_FLOW_TASK && pr.phase == MRTR_PHASE_READY);
+    CHECK(pr.task_dialect == MRTR_TASK_DIALECT_EXTENSION);
+    CHECK(pr.poll_ms == 500);
+    CHECK(pr.task_request == MRTR_TASK_REQUEST_GET);
+    CHECK(pr.has_next_id && pr.next_id == first);
+    CHECK_EQ_BYTES(pr.task_id.ptr, pr.task_id.len, "\"b-7\"");
+    CHECK(first == 2);
+    check_tleg(task, 2, GET(2));
+    CHECK(tprogress(task).polls == 1);
+    CHECK_STATUS(tfeed(task, DETAILED(2, "working", ",\"pollIntervalMs\":2000"), &ev, NULL),
+                 MRTR_OK);
+    CHECK(ev.kind == MRTR_EVENT_TASK_POLL && ev.wait_ms == 2000);
+    CHECK(tprogress(task).poll_ms == 2000);
+    check_tleg(task, 3, GET(3));
+    CHECK_STATUS(tfeed(task,
+                       DETAILED(3, "input_required",
+                                ",\"inputRequests\":{\"confirm\":{\"method\":\"elicitation/"
+                                "create\",\"params\":{\"message\":\"Deploy?\",\"requestedSchema\":"
+                                "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\""
+                                "}}}}}}"),
+                       &ev, NULL),
+                 MRTR_OK);
+    CHECK(ev.kind == MRTR_EVENT_INPUT_REQUIRED && ev.input_count == 1);
+    CHECK(tphase(task) == MRTR_PHASE_ANSWERING);
+    CHECK(tprogress(task).round == 1 && tprogress(task).input_count == 1);
+    CHECK_STATUS(mrtr_call_input_at(task, 0, &in), MRTR_OK);
+    CHECK(in.kind == MRTR_INPUT_ELICIT_FORM);
+    CHECK_EQ_BYTES(in.message.ptr, in.message.len, "Deploy?");
+    CHECK_STATUS(mrtr_call_answer_elicit(task, 0, MRTR_ELICIT_ACCEPT, str_of("{\"ok\":true}")),
+                 MRTR_OK);
+    CHECK(tprogress(task).answered_count == 1);
+    CHECK(next_request(task) == MRTR_TASK_REQUEST_RESPOND);
+    check_tleg(task, 4,
+               "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tasks/update\",\"params\":{" EXT_META
+               ",\"taskId\":\"b-7\",\"inputResponses\":{\"confirm\":{\"action\":\"accept\","
+               "\"content\":{\"ok\":true}}}}}");
+    CHECK_STATUS(tfeed(task, "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"resultType\":\"complete\"}}",
+                       &ev, NULL),
+                 MRTR_OK);
+    CHECK(ev.kind == MRTR_EVENT_TASK_POLL && ev.wait_ms == 2000);
+    snprintf(get, sizeof get, "%s", GET(5));
+    check_tleg(task, 5, get);
+    CHECK_STATUS(tfeed(task, done_msg, &ev, &done), MRTR_OK);
+    CHECK(ev.kind == MRTR_EVENT_COMPLETE);
+    CHECK_EQ_BYTES(done + ev.result.offset, ev.result.len,
+                   "{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":"
+                   "\"deployed\"}],\"isError\":false}");
+    CHECK_STATUS(mrtr_call_result(task, done, sizeof done_msg - 1, &result), MRTR_OK);
+    CHECK((const uint8_t *)result.ptr == done + ev.result.offset);
+    CHECK(tphase(task) == MRTR_PHASE_DONE);
+    free(done);
+}
+
+static void test_a_call_follows_its_extension_task_in_place(void) {
     void *cws;
     size_t clen = 0;
     mrtr_call *call = NULL;
@@ -102,29 +171,27 @@ static void test_extension_dialect_from_create_task_to_result(void) {
     mrtr_event ev;
     uint8_t out[2048];
     size_t n = 0;
-    uint8_t *created, *done;
+    uint8_t *created;
     struct tfix t;
-    mrtr_task_config tc;
+    mrtr_call_config tc;
     mrtr_str id;
-    uint64_t poll = 0;
-    mrtr_input in;
-    mrtr_str result;
     static const char created_msg[] =
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"task\",\"taskId\":\"b-7\","
         "\"status\":\"working\",\"createdAt\":\"2026-07-28T10:00:00Z\",\"lastUpdatedAt\":"
         "\"2026-07-28T10:00:00Z\",\"ttlMs\":60000,\"pollIntervalMs\":500}}";
-    static const char done_msg[] = DETAILED(
-        5, "completed",
-        ",\"result\":{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":"
-        "\"deployed\"}],\"isError\":false}");
 
     memset(&cc, 0, sizeof cc);
     cc.method = MRTR_METHOD_TOOLS_CALL;
     cc.params = str_of("{\"name\":\"build\"}");
     cc.caps = MRTR_CAP_ELICITATION_FORM | MRTR_CAP_TASKS;
+    cc.client_name = str_of("ExampleClient");
+    cc.client_version = str_of("1.0.0");
     CHECK_STATUS(mrtr_call_workspace_size(NULL, &clen), MRTR_OK);
     cws = ws_new(clen);
     CHECK_STATUS(mrtr_call_init(cws, clen, &cc, &call), MRTR_OK);
+    CHECK(tprogress(call).flow == MRTR_FLOW_CALL);
+    CHECK(tprogress(call).task_request == MRTR_TASK_REQUEST_NONE);
+    CHECK(tprogress(call).task_dialect == MRTR_TASK_DIALECT_NONE);
     CHECK_STATUS(mrtr_call_write_request(call, 1, out, sizeof out, &n), MRTR_OK);
     created = heap_copy(created_msg, sizeof created_msg - 1);
     CHECK_STATUS(mrtr_call_feed(call, created, sizeof created_msg - 1, &ev), MRTR_OK);
@@ -134,62 +201,20 @@ static void test_extension_dialect_from_create_task_to_result(void) {
     CHECK(ev.has_task_poll_ms && ev.task_poll_ms == 500);
     CHECK_EQ_BYTES(created + ev.task_id.offset, ev.task_id.len, "\"b-7\"");
 
-    /* Follow it: the config straight from the event. */
+    /* A second handle restarts the same task from the event's id token,
+     * as an app does after a restart that kept only the id. */
     id.ptr = (const char *)created + ev.task_id.offset;
     id.len = ev.task_id.len;
-    tc = task_config((uint32_t)ev.task_dialect, id, MRTR_TASK_ID_JSON, cc.caps);
-    tc.poll_ms = ev.task_poll_ms;
+    tc = task_config((uint32_t)ev.task_dialect, id, MRTR_CALL_TASK_ID_JSON, cc.caps);
+    tc.task_poll_ms = ev.task_poll_ms;
     tc.first_id = 2;
     CHECK_STATUS(tstart(&t, &tc), MRTR_OK);
-    free(created); /* the id was copied */
+    free(created); /* the id was copied, by both handles */
+
+    /* The call itself follows its task in place. */
+    extension_flow_from_first_poll(call, tprogress(call).next_id);
     free(cws);
-    CHECK_STATUS(mrtr_task_poll_ms(t.task, &poll), MRTR_OK);
-    CHECK(poll == 500);
-    CHECK(next_request(t.task) == MRTR_TASK_REQUEST_GET);
-    {
-        int64_t next = 0;
-        CHECK_STATUS(mrtr_task_next_id(t.task, &next), MRTR_OK);
-        CHECK(next == 2);
-    }
-    check_tleg(t.task, 2, GET(2));
-    CHECK_STATUS(tfeed(t.task, DETAILED(2, "working", ",\"pollIntervalMs\":2000"), &ev, NULL),
-                 MRTR_OK);
-    CHECK(ev.kind == MRTR_EVENT_TASK_POLL && ev.wait_ms == 2000);
-    check_tleg(t.task, 3, GET(3));
-    CHECK_STATUS(tfeed(t.task,
-                       DETAILED(3, "input_required",
-                                ",\"inputRequests\":{\"confirm\":{\"method\":\"elicitation/"
-                                "create\",\"params\":{\"message\":\"Deploy?\",\"requestedSchema\":"
-                                "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\""
-                                "}}}}}}"),
-                       &ev, NULL),
-                 MRTR_OK);
-    CHECK(ev.kind == MRTR_EVENT_INPUT_REQUIRED && ev.input_count == 1);
-    CHECK(tphase(t.task) == MRTR_PHASE_ANSWERING);
-    CHECK_STATUS(mrtr_task_input_at(t.task, 0, &in), MRTR_OK);
-    CHECK(in.kind == MRTR_INPUT_ELICIT_FORM);
-    CHECK_EQ_BYTES(in.message.ptr, in.message.len, "Deploy?");
-    CHECK_STATUS(mrtr_task_answer_elicit(t.task, 0, MRTR_ELICIT_ACCEPT, str_of("{\"ok\":true}")),
-                 MRTR_OK);
-    CHECK(next_request(t.task) == MRTR_TASK_REQUEST_RESPOND);
-    check_tleg(t.task, 4,
-               "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tasks/update\",\"params\":{" EXT_META
-               ",\"taskId\":\"b-7\",\"inputResponses\":{\"confirm\":{\"action\":\"accept\","
-               "\"content\":{\"ok\":true}}}}}");
-    CHECK_STATUS(tfeed(t.task, "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"resultType\":\"complete\"}}",
-                       &ev, NULL),
-                 MRTR_OK);
-    CHECK(ev.kind == MRTR_EVENT_TASK_POLL && ev.wait_ms == 2000);
-    check_tleg(t.task, 5, GET(5));
-    CHECK_STATUS(tfeed(t.task, done_msg, &ev, &done), MRTR_OK);
-    CHECK(ev.kind == MRTR_EVENT_COMPLETE);
-    CHECK_EQ_BYTES(done + ev.result.offset, ev.result.len,
-                   "{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":"
-                   "\"deployed\"}],\"isError\":false}");
-    CHECK_STATUS(mrtr_task_result(t.task, done, sizeof done_msg - 1, &result), MRTR_OK);
-    CHECK((const uint8_t *)result.ptr == done + ev.result.offset);
-    CHECK(tphase(t.task) == MRTR_PHASE_DONE);
-    free(done);
+    extension_flow_from_first_poll(t.task, tprogress(t.task).next_id);
     free(t.ws);
 }
 
@@ -199,8 +224,8 @@ static void test_extension_dialect_from_create_task_to_result(void) {
 
 static void test_seed_dialect_echoes_request_state(void) {
     struct tfix t;
-    mrtr_task_config tc = task_config(MRTR_TASK_DIALECT_SEED, str_of("t\"1"),
-                                      MRTR_TASK_NO_CLIENT_INFO, MRTR_CAP_ELICITATION_FORM);
+    mrtr_call_config tc = task_config(MRTR_TASK_DIALECT_SEED, str_of("t\"1"),
+                                      MRTR_CALL_NO_CLIENT_INFO, MRTR_CAP_ELICITATION_FORM);
     mrtr_event ev;
     CHECK_STATUS(tstart(&t, &tc), MRTR_OK);
     check_tleg(t.task, 1,
@@ -222,7 +247,7 @@ static void test_seed_dialect_echoes_request_state(void) {
                        &ev, NULL),
                  MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_INPUT_REQUIRED);
-    CHECK_STATUS(mrtr_task_answer_elicit(t.task, 0, MRTR_ELICIT_DECLINE, str_of("")), MRTR_OK);
+    CHECK_STATUS(mrtr_call_answer_elicit(t.task, 0, MRTR_ELICIT_DECLINE, str_of("")), MRTR_OK);
     check_tleg(t.task, 3,
                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tasks/input_response\",\"params\":{" SEED_META
                ",\"io.modelcontextprotocol/related-task\":{\"taskId\":\"t\\\"1\"}},"
@@ -234,19 +259,19 @@ static void test_seed_dialect_echoes_request_state(void) {
 
 static void test_cancel_failure_and_save(void) {
     struct tfix t;
-    mrtr_task_config tc = task_config(MRTR_TASK_DIALECT_EXTENSION, str_of("b-7"), 0,
+    mrtr_call_config tc = task_config(MRTR_TASK_DIALECT_EXTENSION, str_of("b-7"), 0,
                                       MRTR_CAP_ELICITATION_FORM | MRTR_CAP_TASKS);
     mrtr_event ev;
     uint8_t out[2048], *msg, *saved;
     size_t n = 0, need = 0;
     char text[32];
     void *ws2;
-    mrtr_task *t2 = NULL;
+    mrtr_call *t2 = NULL;
     mrtr_failure fail;
 
     /* Cancel from READY. */
     CHECK_STATUS(tstart(&t, &tc), MRTR_OK);
-    CHECK_STATUS(mrtr_task_write_cancel(t.task, 1, out, sizeof out, &n), MRTR_OK);
+    CHECK_STATUS(mrtr_call_write_cancel(t.task, 1, out, sizeof out, &n), MRTR_OK);
     CHECK_EQ_TEXT(out, n,
                   "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/cancel\",\"params\":{" EXT_META
                   ",\"taskId\":\"b-7\"}}");
@@ -254,7 +279,8 @@ static void test_cancel_failure_and_save(void) {
     CHECK_STATUS(tfeed(t.task, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", &ev, NULL), MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_TASK_CANCELLED);
     CHECK(tphase(t.task) == MRTR_PHASE_DONE);
-    CHECK_STATUS(mrtr_task_result(t.task, out, 4, (mrtr_str *)(void *)text), MRTR_ERR_NOT_FOUND);
+    /* Cancelled: done without a result. */
+    CHECK_STATUS(mrtr_call_result(t.task, out, 4, (mrtr_str *)(void *)text), MRTR_ERR_WRONG_STATE);
     free(t.ws);
 
     /* A failed task reports the error with spans. */
@@ -284,17 +310,17 @@ static void test_cancel_failure_and_save(void) {
                                 "\"object\"}}}}"),
                        &ev, NULL),
                  MRTR_OK);
-    CHECK_STATUS(mrtr_task_save(t.task, NULL, 0, &need), MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_STATUS(mrtr_call_save(t.task, NULL, 0, &need), MRTR_ERR_BUFFER_TOO_SMALL);
     saved = (uint8_t *)ws_new(need);
-    CHECK_STATUS(mrtr_task_save(t.task, saved, need, &n), MRTR_OK);
+    CHECK_STATUS(mrtr_call_save(t.task, saved, need, &n), MRTR_OK);
     ws2 = ws_new(t.len);
-    CHECK_STATUS(mrtr_task_restore(ws2, t.len, NULL, saved, need, &t2), MRTR_OK);
+    CHECK_STATUS(mrtr_call_restore(ws2, t.len, NULL, saved, need, &t2), MRTR_OK);
     free(t.ws);
     free(saved);
     CHECK(tphase(t2) == MRTR_PHASE_ANSWERING);
     /* A call save is not a task save and the reverse. */
-    CHECK_STATUS(mrtr_task_answer_error(t2, 0, 3), MRTR_OK);
-    CHECK_STATUS(mrtr_task_failure(t2, &fail), MRTR_OK);
+    CHECK_STATUS(mrtr_call_answer_error(t2, 0, 3), MRTR_OK);
+    CHECK_STATUS(mrtr_call_failure(t2, &fail), MRTR_OK);
     CHECK(fail.kind == MRTR_FAILURE_ANSWERED_WITH_ERROR && fail.code == 3);
     free(ws2);
 }
@@ -303,89 +329,95 @@ static void test_cancel_failure_and_save(void) {
  * refused at init, and after the top id there is no next one (issue 16). */
 static void test_task_ids_at_the_ends_of_the_range(void) {
     static const int64_t MAX = INT64_C(9007199254740991);
-    mrtr_task_config tc = task_config(MRTR_TASK_DIALECT_EXTENSION, str_of("b-7"), 0,
+    mrtr_call_config tc = task_config(MRTR_TASK_DIALECT_EXTENSION, str_of("b-7"), 0,
                                       MRTR_CAP_TASKS);
     size_t need = 0, n = 0;
     uint8_t *ws;
     uint8_t out[1024];
-    mrtr_task *task = NULL;
+    mrtr_call *task = NULL;
     int64_t id = 0;
-    CHECK_STATUS(mrtr_task_workspace_size(NULL, &need), MRTR_OK);
+    CHECK_STATUS(mrtr_call_workspace_size(NULL, &need), MRTR_OK);
     ws = (uint8_t *)ws_new(need);
     tc.first_id = -MAX - 1;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.first_id = INT64_MAX;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.first_id = -MAX;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_OK);
-    CHECK_STATUS(mrtr_task_next_id(task, &id), MRTR_OK);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_OK);
+    id = tprogress(task).next_id;
     CHECK(id == -MAX);
-    CHECK_STATUS(mrtr_task_write_request(task, id, out, sizeof out, &n), MRTR_OK);
-    CHECK_STATUS(mrtr_task_next_id(task, &id), MRTR_OK);
-    CHECK(id == -MAX + 1);
+    CHECK_STATUS(mrtr_call_write_request(task, id, out, sizeof out, &n), MRTR_OK);
+    CHECK(tprogress(task).has_next_id && tprogress(task).next_id == -MAX + 1);
     tc.first_id = MAX;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_OK);
-    CHECK_STATUS(mrtr_task_next_id(task, &id), MRTR_OK);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_OK);
+    id = tprogress(task).next_id;
     CHECK(id == MAX);
-    CHECK_STATUS(mrtr_task_write_request(task, id, out, sizeof out, &n), MRTR_OK);
-    CHECK_STATUS(mrtr_task_next_id(task, &id), MRTR_ERR_LIMIT_EXCEEDED);
-    CHECK_STATUS(mrtr_task_write_cancel(task, MAX + 1, out, sizeof out, &n),
+    CHECK_STATUS(mrtr_call_write_request(task, id, out, sizeof out, &n), MRTR_OK);
+    CHECK(!tprogress(task).has_next_id);
+    CHECK_STATUS(mrtr_call_write_cancel(task, MAX + 1, out, sizeof out, &n),
                  MRTR_ERR_INVALID_ARGUMENT);
     free(ws);
 }
 
 static void test_task_init_misuse(void) {
     struct tfix t;
-    mrtr_task_config tc = task_config(MRTR_TASK_DIALECT_EXTENSION, str_of("b-7"), 0,
+    mrtr_call_config tc = task_config(MRTR_TASK_DIALECT_EXTENSION, str_of("b-7"), 0,
                                       MRTR_CAP_TASKS);
     size_t need = 0, reported = 0;
     uint8_t *ws;
-    mrtr_task *task = NULL;
-    mrtr_task_limits l;
-    CHECK_STATUS(mrtr_task_limits_default(&l), MRTR_OK);
+    mrtr_call *task = NULL;
+    mrtr_call_limits l;
+    CHECK_STATUS(mrtr_call_limits_default(&l), MRTR_OK);
     CHECK(l.max_polls == 100000 && l.default_poll_ms == 1000 && l.min_poll_ms == 100 &&
           l.max_poll_ms == 60000);
-    CHECK_EQ_SIZE(l.max_params_bytes, 1024);
-    CHECK_STATUS(mrtr_task_workspace_size(NULL, &need), MRTR_OK);
+    CHECK_EQ_SIZE(l.max_params_bytes, 16384);
+    CHECK_STATUS(mrtr_call_workspace_size(NULL, &need), MRTR_OK);
     ws = (uint8_t *)ws_new(need + 8);
-    CHECK_STATUS(mrtr_task_init(NULL, need, &tc, &task), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_task_init(ws, need, NULL, &task), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_task_init(ws + 4, need, &tc, &task), MRTR_ERR_MISALIGNED);
+    CHECK_STATUS(mrtr_call_init(NULL, need, &tc, &task), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_call_init(ws, need, NULL, &task), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_call_init(ws + 4, need, &tc, &task), MRTR_ERR_MISALIGNED);
     tc.out_needed = &reported;
-    CHECK_STATUS(mrtr_task_init(ws, need - 1, &tc, &task), MRTR_ERR_WORKSPACE_TOO_SMALL);
+    CHECK_STATUS(mrtr_call_init(ws, need - 1, &tc, &task), MRTR_ERR_WORKSPACE_TOO_SMALL);
     CHECK_EQ_SIZE(reported, need);
-    tc.dialect = 0;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
-    tc.dialect = 3;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
-    tc.dialect = MRTR_TASK_DIALECT_EXTENSION;
+    tc.task_dialect = 0; /* a call, but with a task id and no method */
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.task_dialect = MRTR_TASK_DIALECT_EXTENSION;
+    tc.method = MRTR_METHOD_TOOLS_CALL; /* a task with a method */
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.method = 0;
+    tc.params = str_of("{\"name\":\"x\"}"); /* a task with params */
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.params = str_of("");
+    tc.task_dialect = 3;
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.task_dialect = MRTR_TASK_DIALECT_EXTENSION;
     tc.caps = MRTR_CAP_ELICITATION_FORM; /* no tasks extension */
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.caps = MRTR_CAP_TASKS;
     /* The first id must be a JSON-safe integer (issue 16). */
     tc.first_id = INT64_MIN;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.first_id = INT64_C(9007199254740992);
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.first_id = 0;
     tc.task_id = str_of("");
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.task_id = str_of("b-7");
-    tc.flags = MRTR_TASK_ID_JSON; /* not a JSON string */
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    tc.flags = MRTR_CALL_TASK_ID_JSON; /* not a JSON string */
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.task_id = str_of("\"\"");
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.flags = 4;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.flags = 0;
     tc.task_id = str_of("b-7");
     l.min_poll_ms = 70000;
     tc.limits = &l;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     CHECK(task == NULL);
     tc.limits = NULL;
-    CHECK_STATUS(mrtr_task_init(ws, need, &tc, &task), MRTR_OK);
+    CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_OK);
     /* Wrong states. */
     {
         mrtr_event ev;
@@ -393,21 +425,15 @@ static void test_task_init_misuse(void) {
         size_t n = 0;
         CHECK_STATUS(tfeed(task, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", &ev, NULL),
                      MRTR_ERR_WRONG_STATE);
-        CHECK_STATUS(mrtr_task_resend(task, 1, out, sizeof out, &n), MRTR_ERR_WRONG_STATE);
-        CHECK_STATUS(mrtr_task_answer_json(task, 0, str_of("{}")), MRTR_ERR_WRONG_STATE);
+        CHECK_STATUS(mrtr_call_resend(task, 1, out, sizeof out, &n), MRTR_ERR_WRONG_STATE);
+        CHECK_STATUS(mrtr_call_answer_json(task, 0, str_of("{}")), MRTR_ERR_WRONG_STATE);
     }
-    /* A call handle is not a task. */
-    {
-        mrtr_phase p;
-        t.task = task;
-        CHECK_STATUS(mrtr_call_state((const mrtr_call *)(const void *)t.task, &p),
-                     MRTR_ERR_INVALID_ARGUMENT);
-    }
+    (void)t;
     free(ws);
 }
 
 void suite_task(void) {
-    RUN(test_extension_dialect_from_create_task_to_result);
+    RUN(test_a_call_follows_its_extension_task_in_place);
     RUN(test_seed_dialect_echoes_request_state);
     RUN(test_cancel_failure_and_save);
     RUN(test_task_init_misuse);

@@ -94,8 +94,12 @@ static int run_vector(const struct vector *v) {
                  same(key, klen, v->keys[i].bytes, v->keys[i].len);
         }
         if (ok) {
-            mrtr_str token;
-            mrtr_status st = mrtr_call_request_state(call, &token);
+            mrtr_progress pr;
+            mrtr_status st = mrtr_call_progress(call, &pr);
+            mrtr_str token = pr.request_state;
+            if (st == MRTR_OK && token.len == 0) {
+                st = MRTR_ERR_NOT_FOUND;
+            }
             if (!v->has_state) {
                 ok = st == MRTR_ERR_NOT_FOUND;
             } else {
