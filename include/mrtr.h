@@ -1,22 +1,136 @@
 /*
  * mrtr: MCP Multi Round-Trip Requests (protocol 2026-07-28) for C.
  *
- * Contract: every fallible function returns mrtr_status (MRTR_OK = 0).
- * Out-params are written only on success, except those a function documents
- * for a failure (the size needed, written to out_written with
- * MRTR_ERR_BUFFER_TOO_SMALL; error details such as the offset of
- * mrtr_json_validate, the reason of mrtr_unseal, the RPC error event of
- * mrtr_run).
+ * The contract, said once for every function:
+ * - Every fallible function returns mrtr_status (MRTR_OK = 0). Out-params
+ *   are written only on success, except those a function documents for a
+ *   failure (the size needed, written to out_written with
+ *   MRTR_ERR_BUFFER_TOO_SMALL; error details such as the offset of
+ *   mrtr_json_validate, the reason of mrtr_unseal, the event of mrtr_run).
+ * - Common statuses, not repeated per function: MRTR_ERR_NULL_POINTER (a
+ *   required pointer is NULL), MRTR_ERR_MISALIGNED (a pointer is not aligned
+ *   for its type), MRTR_ERR_INVALID_ARGUMENT (a handle that is not a live
+ *   object of its type, or an argument that overlaps the object's workspace
+ *   or an output). Each function lists only its own statuses.
+ * - Pointers: an input points to the stated number of readable bytes (NULL
+ *   is allowed when the length is 0) that do not change during the call; an
+ *   output to writable memory of its type; nothing is kept after return
+ *   except the workspace an object lives in.
+ * - Objects (calls, SSE decoders, sealers) live in caller memory aligned to
+ *   MRTR_WORKSPACE_ALIGN: size it with the _workspace_size (or _size)
+ *   function, start it with _init; the handle is the workspace's address.
+ *   The workspace stays lent to the object until the app stops using it:
+ *   do not move or copy it, nor use one object from two threads at once.
+ *   Views an object hands out stay valid until the next call that mutates
+ *   it. There is nothing to free.
+ * - Strings are UTF-8 mrtr_str (pointer + length, not NUL-terminated).
+ *   Nothing allocates; no globals, no threads, no I/O.
  *
- * Objects (calls, tasks, SSE decoders, sealers) live in caller memory
- * aligned to MRTR_WORKSPACE_ALIGN: size it with the _workspace_size (or
- * _size) function, start it with _init; the handle is the workspace's
- * address. Do not move or copy a workspace in use, nor use one object from
- * two threads at once. Views an object hands out stay valid until the next
- * call that mutates it.
- * NULL, misaligned, oversized or overlapping arguments give a status, never
- * a crash. Strings are UTF-8 mrtr_str (pointer + length, not
- * NUL-terminated). Nothing allocates; no globals, no threads, no I/O.
+ * Quick start: one tool call, answering what the server asks.
+ *
+ *   size_t size = 0, n = 0;
+ *   mrtr_call_workspace_size(NULL, &size);       // NULL: default limits
+ *   void *ws = aligned_alloc(MRTR_WORKSPACE_ALIGN, size); // or a static
+ *   mrtr_call_config cfg = {0};
+ *   cfg.method = MRTR_METHOD_TOOLS_CALL;
+ *   cfg.params = (mrtr_str){"{\"name\":\"deploy\"}", 17};
+ *   cfg.caps = MRTR_CAP_ELICITATION_FORM;
+ *   mrtr_call *call = NULL;
+ *   mrtr_call_init(ws, size, &cfg, &call);
+ *   for (;;) {
+ *       mrtr_progress p;
+ *       mrtr_call_progress(call, &p);
+ *       mrtr_call_write_request(call, p.next_id, out, sizeof out, &n);
+ *       // send out[0..n), receive one message msg[0..len)
+ *       mrtr_event ev;
+ *       mrtr_call_feed(call, msg, len, &ev);
+ *       if (ev.kind == MRTR_EVENT_COMPLETE) break; // msg + ev.result.offset
+ *       for (size_t i = 0; i < ev.input_count; i++) {   // INPUT_REQUIRED
+ *           mrtr_input in;
+ *           mrtr_call_input_at(call, i, &in);             // show in.message
+ *           mrtr_call_answer_elicit(call, i, MRTR_ELICIT_ACCEPT, content);
+ *       }
+ *       // RETRY_AFTER, TASK_POLL: wait ev.wait_ms first; UNRELATED: feed
+ *       // the next message instead; a TASK_CREATED call follows its task
+ *       // on the same handle.
+ *   }
+ *
+ * Check every status in real code. mrtr_run drives this loop for you over
+ * a transport callback.
+ */
+
+/*
+ * Contents (60 functions).
+ *
+ * Client calls (one handle for a call and the task it becomes):
+ *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
+ *   mrtr_call_workspace_size  Writes to `*out_size` the workspace bytes a call needs under `limi...
+ *   mrtr_call_init            Starts a call in `workspace` (`len` bytes, aligned to `MRTR_WORKSP...
+ *   mrtr_call_write_request   Writes the next request, with JSON-RPC id `id`, into `out` (`READY...
+ *   mrtr_call_resend          After a transport failure (`SENT`): writes the request in flight a...
+ *   mrtr_call_write_cancel    Task flow: writes `tasks/cancel` with `id` (from `READY`, `SENT` o...
+ *   mrtr_call_feed            Feeds `len` bytes the transport received while `SENT`: one complet...
+ *   mrtr_call_progress        Writes where the call is to `*out`: phase, flow, round, inputs, id...
+ *   mrtr_call_input_at        Writes input `index` of the current round (server order) to `*out`...
+ *   mrtr_call_input_find      Writes to `*out_index` the index of the input whose key decodes to...
+ *   mrtr_call_input_text      Decodes one text field of input `index` (`field`: one `MRTR_TEXT_*...
+ *   mrtr_call_answer_elicit   Answers elicitation input `index`: `action` is `MRTR_ELICIT_ACCEPT...
+ *   mrtr_call_answer_json     Answers input `index` with a raw JSON result of its kind (a `Creat...
+ *   mrtr_call_answer_roots    Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOT...
+ *   mrtr_call_answer_error    Ends the call locally because the app cannot answer input `index`...
+ *   mrtr_call_result          Writes to `*out` the final result, found again in `fed` (the bytes...
+ *   mrtr_call_save            Saves the call (`READY`, `SENT` or `ANSWERING`, either flow) into...
+ *   mrtr_call_restore         Restores a save into `workspace` under `limits` (NULL: the default...
+ *   mrtr_call_failure         Writes why the call failed to `*out` (`FAILED` only; `MRTR_ERR_WRO...
+ *   mrtr_run                  Runs `call` to its end: writes each leg into `buf`, has the transp...
+ *
+ * Client helpers: forms, URL consent, HTTP headers, SSE:
+ *   mrtr_form_parse                Checks `schema` (a `requestedSchema`, as `mrtr_input.requeste...
+ *   mrtr_form_field_at             Writes field `index` (schema order) of the form to `*out`
+ *   mrtr_form_option_at            Writes option `option` of select field `field` to `*out`
+ *   mrtr_form_text                 Decodes one text of the form into `out`, JSON escapes resolve...
+ *   mrtr_form_validate             Checks an answer `content` (a JSON object, as it will be sent...
+ *   mrtr_http_headers              The headers of a POST carrying a request or notification `met...
+ *   mrtr_http_headers_for_message  The headers of a POST carrying `body`, one JSON-RPC request o...
+ *   mrtr_sse_decoder_size          Writes to `*out_size` the workspace bytes of a decoder whose...
+ *   mrtr_sse_init                  Starts a decoder in `workspace` (`len` bytes, aligned to `MRT...
+ *   mrtr_sse_feed                  Feeds bytes of the event stream, in chunks of any size split...
+ *   mrtr_sse_end_of_stream         Ends the current stream (the connection closed): an unfinishe...
+ *   mrtr_sse_reconnect_info        Writes to `*out` what a reconnection needs (`Last-Event-ID` a...
+ *   mrtr_url_consent               Splits `url` (a URL-mode elicitation's `url`, decoded text) f...
+ *
+ * Server:
+ *   mrtr_server_parse_request                Reads one incoming message (`len` bytes at `msg`) u...
+ *   mrtr_server_write_request_error          Writes the error response for a message that `mrtr_...
+ *   mrtr_server_input_response               Looks up the answer the client sent under `key` in...
+ *   mrtr_server_root_at                      Writes root `index` of the roots answer under `key`...
+ *   mrtr_server_write_input_required         Writes an `InputRequiredResult` for request `ir->id...
+ *   mrtr_server_write_complete               Writes a complete result for request `id`: `result`...
+ *   mrtr_server_write_error                  Writes a JSON-RPC error response: `code`, `message`...
+ *   mrtr_server_write_missing_capability     Writes error `-32021` ("Missing required client cap...
+ *   mrtr_server_write_unsupported_version    Writes error `-32022` ("Unsupported protocol versio...
+ *   mrtr_server_write_invalid_request_state  Writes `-32602` "Invalid or expired requestState":...
+ *   mrtr_server_write_answer_error           Writes `-32602` for an answer the server cannot use...
+ *
+ * Sealing requestState:
+ *   mrtr_unseal_reason_str              Returns a short description of an unseal reason (`"token...
+ *   mrtr_invalid_request_state_message  Returns the one JSON-RPC error message for every `reques...
+ *   mrtr_sealer_size                    Returns the bytes (and the alignment is `MRTR_WORKSPACE_...
+ *   mrtr_seal_token_len                 Returns the exact length of a token carrying `state_len`...
+ *   mrtr_unseal_scratch_len             Returns the scratch bytes `mrtr_unseal` needs for a toke...
+ *   mrtr_sealer_init                    Builds a sealer in `mem` (`len` bytes, at least `mrtr_se...
+ *   mrtr_sealer_wipe                    Overwrites the sealer's memory (derived keys included) w...
+ *   mrtr_binding_digest                 Writes to `out` (32 bytes) the binding digest of a reque...
+ *   mrtr_seal                           Seals `state` (the server's own bytes, up to what `max_t...
+ *   mrtr_unseal                         Checks an echoed `token` and writes the state it carries...
+ *
+ * JSON, statuses, versions:
+ *   mrtr_version             Returns the library version (for example `"0.1.0"`) as a static NUL...
+ *   mrtr_protocol_version    Returns the MCP protocol revision this library implements, `"2026-0...
+ *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
+ *   mrtr_json_write_string   Writes `text` as a JSON string literal, quotes included: `"`, `\` a...
+ *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as the `mrtr_span...
+ *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  */
 
 #ifndef MRTR_H
@@ -2213,9 +2327,6 @@ extern "C" {
  * `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms
  * doubling to 250 ms, 100,000 polls every 1 s clamped to 0.1-60 s).
  * Common statuses only.
- *
- * # Safety
- * `out` must point to a writable `mrtr_call_limits`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
@@ -2227,10 +2338,6 @@ enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
  * more than 256 input requests, a depth under 4 or over
  * `MRTR_JSON_MAX_DEPTH`, a poll floor over its ceiling, a region over
  * 4 GiB, overflow).
- *
- * # Safety
- * `limits` must be NULL or point to a readable `mrtr_call_limits`;
- * `out_size` to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
@@ -2258,12 +2365,6 @@ enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
  * method); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON` (params not JSON);
  * `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`, too deep or
  * too large).
- *
- * # Safety
- * `workspace` must point to `len` writable bytes lent to the call until
- * the application stops using it (no other use meanwhile; do not move or
- * copy it); `config` to a readable `mrtr_call_config` whose strings and
- * limits are readable; `out_call` to a writable `mrtr_call *`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_init(void *workspace,
@@ -2283,11 +2384,6 @@ enum mrtr_status mrtr_call_init(void *workspace,
  * `MRTR_ERR_WRONG_STATE` (not `READY`), `MRTR_ERR_UNANSWERED_INPUT`
  * (`ANSWERING` with inputs left), `MRTR_ERR_INVALID_ARGUMENT` (id not
  * fresh or out of range).
- *
- * # Safety
- * `call` must be a live handle (see `mrtr_call_init`); `out` must point
- * to `out_len` writable bytes (unless 0); `out_written` to a writable
- * `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
@@ -2301,9 +2397,6 @@ enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
  * with a fresh `id`; answers and state are kept, and a late response to
  * the old id becomes `MRTR_EVENT_UNRELATED`. Output and statuses as
  * `mrtr_call_write_request` (`MRTR_ERR_WRONG_STATE` unless `SENT`).
- *
- * # Safety
- * As `mrtr_call_write_request`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
@@ -2318,9 +2411,6 @@ enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
  * unrelated) -> `SENT`; the acknowledgement is `MRTR_EVENT_TASK_CANCELLED`.
  * Output and statuses as `mrtr_call_write_request`;
  * `MRTR_ERR_WRONG_STATE` in the call flow or once done.
- *
- * # Safety
- * As `mrtr_call_write_request`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_write_cancel(struct mrtr_call *call,
@@ -2342,10 +2432,6 @@ enum mrtr_status mrtr_call_write_cancel(struct mrtr_call *call,
  * `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_UNDECLARED_CAPABILITY`,
  * `MRTR_ERR_LIMIT_EXCEEDED`, `MRTR_ERR_ROUND_CAP`. `MRTR_ERR_WRONG_STATE`
  * (not `SENT`) leaves the call unchanged.
- *
- * # Safety
- * `call` must be a live handle; `msg` must point to `len` readable bytes;
- * `out_event` to a writable `mrtr_event`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
@@ -2357,10 +2443,6 @@ enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
  * Writes where the call is to `*out`: phase, flow, round, inputs, ids,
  * the task's next request and poll interval, the `requestState` echoed.
  * Common statuses only.
- *
- * # Safety
- * `call` must be a live handle; `out` must point to a writable
- * `mrtr_progress`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_progress(const struct mrtr_call *call,
@@ -2370,10 +2452,6 @@ enum mrtr_status mrtr_call_progress(const struct mrtr_call *call,
  * Writes input `index` of the current round (server order) to `*out`;
  * its strings are views into the workspace. `MRTR_ERR_NOT_FOUND` past the
  * last input.
- *
- * # Safety
- * `call` must be a live handle; `out` must point to a writable
- * `mrtr_input`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
@@ -2384,10 +2462,6 @@ enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
  * Writes to `*out_index` the index of the input whose key decodes to
  * `key` (UTF-8). `MRTR_ERR_NOT_FOUND` when no input has it,
  * `MRTR_ERR_INVALID_UTF8`.
- *
- * # Safety
- * `call` must be a live handle; `key` must be readable; `out_index` must
- * point to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
@@ -2400,10 +2474,6 @@ enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
  * `mrtr_json_write_string`. `MRTR_ERR_NOT_FOUND` (no such input, or the
  * input has no such field), `MRTR_ERR_INVALID_ARGUMENT` (not one known
  * bit), `MRTR_ERR_BUFFER_TOO_SMALL`.
- *
- * # Safety
- * `call` must be a live handle; `out` must point to `out_len` writable
- * bytes (unless 0); `out_written` to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
@@ -2424,9 +2494,6 @@ enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
  * `accept`, content given for URL mode / decline / cancel, not an object);
  * `MRTR_ERR_LIMIT_EXCEEDED` (over `max_answers_bytes`);
  * `MRTR_ERR_INVALID_ARGUMENT` (unknown action).
- *
- * # Safety
- * `call` must be a live handle; `content` must be readable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
@@ -2441,9 +2508,6 @@ enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
  * Statuses as `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: not an
  * object, wrapped, an unknown shape, a kind that does not match, or a root
  * URI the core refuses, checked decoded).
- *
- * # Safety
- * `call` must be a live handle; `json` must be readable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
@@ -2457,10 +2521,6 @@ enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
  * `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: a refused URI),
  * plus `MRTR_ERR_LIMIT_EXCEEDED` (too many roots) and
  * `MRTR_ERR_INVALID_UTF8`.
- *
- * # Safety
- * `call` must be a live handle; `roots` must point to `n` readable
- * `mrtr_root` whose strings are readable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
@@ -2474,9 +2534,6 @@ enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
  * `FAILED` with `MRTR_FAILURE_ANSWERED_WITH_ERROR` carrying `code`.
  * `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already answered),
  * `MRTR_ERR_NOT_FOUND`.
- *
- * # Safety
- * `call` must be a live handle.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
@@ -2488,10 +2545,6 @@ enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
  * feeding completed the call; the call keeps only its position).
  * `MRTR_ERR_WRONG_STATE` before completion, `MRTR_ERR_INVALID_ARGUMENT`
  * for other bytes.
- *
- * # Safety
- * `call` must be a live handle; `fed` must point to `fed_len` readable
- * bytes; `out` to a writable `mrtr_str`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
@@ -2505,10 +2558,6 @@ enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
  * restore in `SENT` the response to the old request is lost with the old
  * process: `mrtr_call_resend`. `MRTR_ERR_WRONG_STATE` once done or
  * failed, `MRTR_ERR_BUFFER_TOO_SMALL`.
- *
- * # Safety
- * `call` must be a live handle; `out` must point to `out_len` writable
- * bytes (unless 0); `out_written` to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
@@ -2523,10 +2572,6 @@ enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
  * saved last id. Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL`,
  * `MRTR_ERR_INVALID_ARGUMENT` (not a save of this format, a broken
  * invariant, a region over its limit, bad limits).
- *
- * # Safety
- * As `mrtr_call_init` for `workspace`, `len` and `out_call`; `limits` must
- * be NULL or readable; `saved` must point to `saved_len` readable bytes.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_restore(void *workspace,
@@ -2539,10 +2584,6 @@ enum mrtr_status mrtr_call_restore(void *workspace,
 /**
  * Writes why the call failed to `*out` (`FAILED` only;
  * `MRTR_ERR_WRONG_STATE` otherwise).
- *
- * # Safety
- * `call` must be a live handle; `out` must point to a writable
- * `mrtr_failure`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
@@ -2559,10 +2600,6 @@ enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
  * `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger
  * than 1 MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_NULL_POINTER`;
  * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_ARGUMENT`.
- *
- * # Safety
- * `schema.ptr` must point to `schema.len` readable bytes;
- * `out_field_count` to a writable `size_t`; `out_error` NULL or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
@@ -2575,9 +2612,6 @@ enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
  * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema
  * statuses of `mrtr_form_parse`, `MRTR_ERR_NULL_POINTER`,
  * `MRTR_ERR_MISALIGNED`.
- *
- * # Safety
- * `schema` readable; `out` must point to a writable `mrtr_form_field`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
@@ -2590,9 +2624,6 @@ enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
  * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select,
  * or no such option), the schema statuses of `mrtr_form_parse`,
  * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
- *
- * # Safety
- * `schema` readable; `out` must point to a writable `mrtr_form_option`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
@@ -2610,10 +2641,6 @@ enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
  * of `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`,
  * `out` overlapping the schema), `MRTR_ERR_NULL_POINTER`,
  * `MRTR_ERR_MISALIGNED`.
- *
- * # Safety
- * `schema` readable; `out` must point to `out_len` writable bytes (unless
- * 0); `out_written` to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_text(struct mrtr_str schema,
@@ -2635,9 +2662,6 @@ enum mrtr_status mrtr_form_text(struct mrtr_str schema,
  * fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
  * JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_NULL_POINTER`;
  * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_UTF8`.
- *
- * # Safety
- * `schema` and `content` readable; `out_error` NULL or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
@@ -2661,11 +2685,6 @@ enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
  * non-visible-ASCII method, a missing name, `headers_cap` too small,
  * overlapping arguments), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_NULL_POINTER`,
  * `MRTR_ERR_MISALIGNED`.
- *
- * # Safety
- * `method` and `name` readable; `buf` must point to `buf_len` writable
- * bytes (unless 0); `out_written` and `out_count` to writable `size_t`;
- * `out_headers` to `headers_cap` writable `mrtr_http_header`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers(struct mrtr_str method,
@@ -2685,10 +2704,6 @@ enum mrtr_status mrtr_http_headers(struct mrtr_str method,
  * `mrtr_http_headers`, plus `MRTR_ERR_JSON` / `MRTR_ERR_ENVELOPE` for a
  * body that is not a readable message and `MRTR_ERR_INVALID_ARGUMENT` for
  * a response.
- *
- * # Safety
- * `body` must point to `body_len` readable bytes; the outputs as for
- * `mrtr_http_headers`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
@@ -2734,10 +2749,6 @@ const char *mrtr_protocol_version(void);
  * Returns `MRTR_OK`, `MRTR_ERR_JSON` (malformed), `MRTR_ERR_LIMIT_EXCEEDED`
  * (too deep), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_ARGUMENT` or
  * `MRTR_ERR_MISALIGNED` (`error_offset` not aligned for `size_t`).
- *
- * # Safety
- * `json` must point to `len` readable bytes (unless `len` is 0);
- * `error_offset` must be NULL or point to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_validate(const uint8_t *json,
@@ -2762,11 +2773,6 @@ enum mrtr_status mrtr_json_validate(const uint8_t *json,
  * non-zero length), `MRTR_ERR_MISALIGNED` (`out_written`) or
  * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, or `out`
  * overlapping `text` or `out_written`).
- *
- * # Safety
- * `text.ptr` must point to `text.len` readable bytes (unless `text.len` is
- * 0); `out` must point to `out_len` writable bytes (unless `out_len` is 0);
- * `out_written` must point to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_write_string(struct mrtr_str text,
@@ -2785,11 +2791,6 @@ enum mrtr_status mrtr_json_write_string(struct mrtr_str text,
  * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED` or
  * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out`
  * overlapping the input or `out_written`).
- *
- * # Safety
- * `token` must point to `len` readable bytes (unless `len` is 0); `out`
- * must point to `out_len` writable bytes (unless `out_len` is 0);
- * `out_written` to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
@@ -2835,13 +2836,6 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
  * bytes than `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`,
  * `out_event`, or `buf` with a length); `MRTR_ERR_MISALIGNED`. Whatever the
  * status, the call's own phase tells where it stopped.
- *
- * # Safety
- * `call` must be a live handle; `cb` must point to a readable
- * `mrtr_run_callbacks` whose function pointers are NULL or valid; `buf`
- * must point to `buf_len` writable bytes that only the runner and the
- * transport touch during the run; `out_event` to a writable
- * `mrtr_event`. Callbacks must not free or re-initialize the call.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_run(struct mrtr_call *call,
@@ -2908,11 +2902,6 @@ size_t mrtr_unseal_scratch_len(size_t token_len);
  * below the smallest token, `ttl_seconds` or `skew_seconds` above its
  * maximum, overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
  * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
- *
- * # Safety
- * `mem` must point to `len` writable bytes lent to the sealer while it is
- * used; `keys` to `nkeys` readable `mrtr_bytes` whose bytes are readable;
- * `audience` readable; `out` must point to a writable `mrtr_sealer *`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sealer_init(void *mem,
@@ -2929,9 +2918,6 @@ enum mrtr_status mrtr_sealer_init(void *mem,
  * Overwrites the sealer's memory (derived keys included) with zeros, and
  * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack below this call; the handle
  * is invalid afterwards. A NULL or invalid handle is ignored.
- *
- * # Safety
- * `sealer` must be NULL or a live handle.
  */
 void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
 
@@ -2946,10 +2932,6 @@ void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
  * a duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many
  * members), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_NULL_POINTER`,
  * `MRTR_ERR_INVALID_ARGUMENT` (`out` overlapping an input).
- *
- * # Safety
- * `method`, `target` readable; `arguments` NULL or pointing to
- * `arguments_len` readable bytes; `out` to 32 writable bytes.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
@@ -2977,12 +2959,6 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
  * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
  * overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
  * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
- *
- * # Safety
- * `sealer` must be a live handle; `nonce` must point to 24 and `binding`
- * to 32 readable bytes; `principal` NULL or readable; `state` readable;
- * `out` must point to `out_len` writable bytes (unless 0); `out_written`
- * to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
@@ -3017,12 +2993,6 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
  * `mrtr_unseal_scratch_len`); `MRTR_ERR_NULL_POINTER`;
  * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
  * overlapping arguments).
- *
- * # Safety
- * `sealer` must be a live handle; `token` readable; `binding` must point
- * to 32 readable bytes; `principal` NULL or readable; `scratch` must point
- * to `scratch_len` writable bytes (unless 0); `out_state` and `out_reason`
- * writable; `out_info` NULL or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
@@ -3054,10 +3024,6 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
  * `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`); and `MRTR_ERR_NULL_POINTER`,
  * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (unknown flag,
  * overlapping arguments).
- *
- * # Safety
- * `msg` must point to `len` readable bytes; `out` to a writable
- * `mrtr_server_request`; `out_error` NULL or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
@@ -3077,10 +3043,6 @@ enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
  * (the message is fine: nothing to report), `MRTR_ERR_NULL_POINTER`,
  * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT`.
- *
- * # Safety
- * `msg` must point to `len` readable bytes; `out` to `out_len` writable
- * bytes (unless 0); `out_written` to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
@@ -3107,10 +3069,6 @@ enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
  * `input_responses` that is not a valid map; `MRTR_ERR_INVALID_UTF8`,
  * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
  * `MRTR_ERR_INVALID_ARGUMENT`.
- *
- * # Safety
- * `input_responses` and `key` readable; `out` writable; `out_error` NULL
- * or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
@@ -3126,9 +3084,6 @@ enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
  * or no such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots
  * result), the map statuses of `mrtr_server_input_response`,
  * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
- *
- * # Safety
- * `input_responses` and `key` readable; `out` writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
@@ -3154,11 +3109,6 @@ enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
  * method or capability bit, a bad id); `MRTR_ERR_INVALID_UTF8`;
  * `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`. `*out_error` (optional)
  * is written on the refusals that name an input.
- *
- * # Safety
- * `ir` must point to a readable `mrtr_input_required` whose strings and
- * `inputs` array are readable; `out` to `out_len` writable bytes (unless
- * 0); `out_written` to a writable `size_t`; `out_error` NULL or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_required *ir,
@@ -3179,10 +3129,6 @@ enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_requir
  * than `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id,
  * overlapping arguments), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
  * `MRTR_ERR_INVALID_UTF8`.
- *
- * # Safety
- * `id` must point to a readable `mrtr_request_id`; `result` readable;
- * `out` writable for `out_len` bytes (unless 0); `out_written` writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
@@ -3200,10 +3146,6 @@ enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data`
  * not JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`,
  * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
- *
- * # Safety
- * `id` NULL or readable; `message` and `data` readable; `out` writable for
- * `out_len` bytes (unless 0); `out_written` writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
@@ -3220,9 +3162,6 @@ enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
  * bits; e.g. `mrtr_build_error.missing_caps`). Output convention and
  * statuses as `mrtr_server_write_complete` (an unknown bit is
  * `MRTR_ERR_INVALID_ARGUMENT`).
- *
- * # Safety
- * As `mrtr_server_write_complete`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_id *id,
@@ -3238,9 +3177,6 @@ enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_
  * (`["2026-07-28"]`). `id` may be NULL. Output convention and statuses as
  * `mrtr_server_write_error` (`MRTR_ERR_JSON`: `requested_json` is not a
  * JSON string).
- *
- * # Safety
- * As `mrtr_server_write_error`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request_id *id,
@@ -3253,9 +3189,6 @@ enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request
  * Writes `-32602` "Invalid or expired requestState": the one answer to
  * every `requestState` that fails to unseal, whatever the reason. Output
  * convention and statuses as `mrtr_server_write_complete`.
- *
- * # Safety
- * As `mrtr_server_write_complete`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_request_id *id,
@@ -3268,10 +3201,6 @@ enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_reque
  * `mrtr_server_input_response`), naming `key`. Output convention and
  * statuses as `mrtr_server_write_complete` (`MRTR_ERR_INVALID_ARGUMENT`
  * for an error record that names no kind).
- *
- * # Safety
- * As `mrtr_server_write_complete`; `key` readable; `err` must point to a
- * readable `mrtr_answer_error`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id,
@@ -3288,9 +3217,6 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
  *
  * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
  * `MRTR_ERR_INVALID_ARGUMENT` (overflow).
- *
- * # Safety
- * `out_size` must point to a writable `size_t`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_decoder_size(size_t max_event_bytes,
@@ -3304,11 +3230,6 @@ enum mrtr_status mrtr_sse_decoder_size(size_t max_event_bytes,
  *
  * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
  * `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_ARGUMENT`.
- *
- * # Safety
- * `workspace` must point to `len` writable bytes lent to the decoder
- * while it is used (not moved, copied or otherwise used meanwhile);
- * `out_dec` must point to a writable `mrtr_sse_decoder *`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_init(void *workspace,
@@ -3329,11 +3250,6 @@ enum mrtr_status mrtr_sse_init(void *workspace,
  * `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
  * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace
  * or overlapping).
- *
- * # Safety
- * `dec` must be a live handle; `chunk` must point to `len` readable
- * bytes; `consumed` to a writable `size_t`; `out` to a writable
- * `mrtr_sse_event`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
@@ -3351,9 +3267,6 @@ enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
  *
  * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
  * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
- *
- * # Safety
- * `dec` must be a live handle; `out_discarded` NULL or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_end_of_stream(struct mrtr_sse_decoder *dec,
@@ -3362,10 +3275,6 @@ enum mrtr_status mrtr_sse_end_of_stream(struct mrtr_sse_decoder *dec,
 /**
  * Writes to `*out` what a reconnection needs (`Last-Event-ID` and the
  * server's `retry`). Common statuses only.
- *
- * # Safety
- * `dec` must be a live handle; `out` must point to a writable
- * `mrtr_sse_reconnect`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_reconnect_info(const struct mrtr_sse_decoder *dec,
@@ -3391,10 +3300,6 @@ const char *mrtr_status_str(int32_t status);
  * `MRTR_ERR_REFUSED_URL` (`*out_refusal` written when not NULL);
  * `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
  * `MRTR_ERR_INVALID_ARGUMENT` (an out-param overlapping `url`).
- *
- * # Safety
- * `url.ptr` must point to `url.len` readable bytes; `out` to a writable
- * `mrtr_url_info`; `out_refusal` NULL or writable.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_url_consent(struct mrtr_str url,

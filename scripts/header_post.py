@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Finishes include/mrtr.h after cbindgen (called by scripts/gen-header).
+
+1. Drops the `# Safety` sections of the doc comments: they restate, for Rust
+   readers, the pointer contract the header's preamble states once for C
+   readers (the Rust sources keep them; clippy requires them there).
+2. Inserts a table of contents after the preamble: every function, grouped
+   by area, with the first sentence of its doc, so a reader finds a
+   function's neighbours without scrolling 3,000 lines.
+
+Usage: header_post.py FILE   (rewrites FILE in place; deterministic)
+"""
+import re
+import sys
+
+# Areas in reading order: (title, predicate on the function name).
+AREAS = [
+    ("Client calls (one handle for a call and the task it becomes)",
+     lambda n: n.startswith("mrtr_call_") or n == "mrtr_run"),
+    ("Client helpers: forms, URL consent, HTTP headers, SSE",
+     lambda n: n.startswith(("mrtr_form_", "mrtr_url_", "mrtr_http_", "mrtr_sse_"))),
+    ("Server", lambda n: n.startswith("mrtr_server_")),
+    ("Sealing requestState",
+     lambda n: n.startswith(("mrtr_seal", "mrtr_unseal", "mrtr_binding_", "mrtr_invalid_"))),
+    ("JSON, statuses, versions", lambda n: True),
+]
+
+FN = re.compile(r"^(?:MRTR_NODISCARD )?[A-Za-z_][\w *]*?\b(mrtr_\w+)\(", re.M)
+
+
+def strip_safety(text):
+    """Removes ` * # Safety` up to the end of its doc comment."""
+    out, skipping = [], False
+    for line in text.split("\n"):
+        if line.strip() == "* # Safety":
+            skipping = True
+            # Drop the blank ` *` line that introduced the section.
+            if out and out[-1].strip() == "*":
+                out.pop()
+            continue
+        if skipping:
+            if line.strip() == "*/":
+                skipping = False
+                out.append(line)
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def first_sentence(doc_lines, room):
+    text = " ".join(l.strip().lstrip("*").strip() for l in doc_lines)
+    text = re.sub(r"\s+", " ", text).strip()
+    m = re.match(r"(.+?)\.(\s|$)", text)
+    s = m.group(1) if m else text
+    return s if len(s) <= room else s[: room - 3].rstrip() + "..."
+
+
+def toc(text):
+    lines = text.split("\n")
+    entries = []
+    for i, line in enumerate(lines):
+        m = FN.match(line)
+        if not m:
+            continue
+        # The doc comment right above: from `/**` to ` */`.
+        j = i - 1
+        if j >= 0 and lines[j].strip() == "MRTR_NODISCARD":
+            j -= 1
+        doc = []
+        if j >= 0 and lines[j].strip() == "*/":
+            j -= 1
+            while j >= 0 and not lines[j].strip().startswith("/**"):
+                doc.insert(0, lines[j])
+                j -= 1
+        entries.append((m.group(1), doc))
+    groups = [(title, []) for title, _ in AREAS]
+    for name, summary in entries:
+        for k, (_, pred) in enumerate(AREAS):
+            if pred(name):
+                groups[k][1].append((name, summary))
+                break
+    out = ["/*", f" * Contents ({len(entries)} functions)."]
+    for title, items in groups:
+        if not items:
+            continue
+        out.append(" *")
+        out.append(f" * {title}:")
+        # Lines of at most 100 characters: " *   " + name + "  " + summary.
+        width = max(len(n) for n, _ in items)
+        room = 100 - 5 - width - 2
+        for name, doc in items:
+            summary = first_sentence(doc, room)
+            out.append(f" *   {name.ljust(width)}  {summary}".rstrip())
+    out.append(" */")
+    return "\n".join(out)
+
+
+def main():
+    path = sys.argv[1]
+    text = open(path, encoding="utf-8").read()
+    text = strip_safety(text)
+    contents = toc(text)
+    # After the preamble comment (the file's first comment block).
+    end = text.index("*/") + 2
+    text = text[:end] + "\n\n" + contents + text[end:]
+    open(path, "w", encoding="utf-8").write(text)
+
+
+if __name__ == "__main__":
+    main()
