@@ -13,7 +13,7 @@
 //! Run: `cargo run -p mrtr-core --example flow_workspace`.
 
 use mrtr_core::client::{
-    Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Event,
+    Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
 };
 use mrtr_core::wire::{ClientCapabilities, ClientInfo, ElicitAction, Root};
 use std::process::ExitCode;
@@ -235,7 +235,7 @@ fn run(flow: &Flow, limits: CallLimits) -> Result<Marks, CallError> {
         limits,
         ..CallConfig::new(CallMethod::ToolsCall, flow.params.as_bytes())
     };
-    let mut state = CallState::default();
+    let mut state = CallSlot::default();
     let mut workspace = vec![0u8; Call::workspace_size(&limits)];
     let mut call = Call::init(&mut state, &mut workspace, &config)?;
     let mut out = vec![0u8; 1 << 16];
@@ -356,9 +356,9 @@ fn main() -> ExitCode {
     }
     println!(
         "(bytes; workspace = Call::workspace_size of limits set to the marks, \
-         which adds 23 B per key; CallState = {} B; default limits: {} B; \
+         which adds 23 B per key; CallSlot = {} B; default limits: {} B; \
          longest = the largest request written, the message buffer to size)",
-        std::mem::size_of::<CallState>(),
+        std::mem::size_of::<CallSlot>(),
         Call::workspace_size(&CallLimits::default())
     );
     if failed {

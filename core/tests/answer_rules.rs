@@ -10,7 +10,7 @@
 
 use mrtr_core::client::roots::RootUriError;
 use mrtr_core::client::{
-    Answer, AnswerError, Call, CallConfig, CallError, CallMethod, CallState, Event,
+    Answer, AnswerError, Call, CallConfig, CallError, CallMethod, CallSlot, Event,
 };
 use mrtr_core::wire::{ClientCapabilities, Root};
 
@@ -27,7 +27,7 @@ const CAPS: ClientCapabilities = ClientCapabilities {
 const ASK: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"llm":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":10}},"dirs":{"method":"roots/list"},"form":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"n":{"type":"string"}}}}}}}}"#;
 
 struct Owned {
-    st: CallState,
+    st: CallSlot,
     buf: Vec<u8>,
 }
 
@@ -37,7 +37,7 @@ fn asked() -> Owned {
         ..CallConfig::new(CallMethod::ToolsCall, br#"{"name":"t"}"#)
     };
     let mut o = Owned {
-        st: CallState::default(),
+        st: CallSlot::default(),
         buf: vec![0u8; Call::workspace_size(&config.limits)],
     };
     Call::init(&mut o.st, &mut o.buf, &config).unwrap();

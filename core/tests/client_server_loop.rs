@@ -4,7 +4,7 @@
 //! real writers and parsers of both sides.
 #![cfg(all(feature = "client", feature = "server"))]
 
-use mrtr_core::client::{Answer, Call, CallConfig, CallLimits, CallMethod, CallState, Event};
+use mrtr_core::client::{Answer, Call, CallConfig, CallLimits, CallMethod, CallSlot, Event};
 use mrtr_core::server::{
     write_complete, write_invalid_request_state, Incoming, InputRequiredBuilder, ServerRequest,
 };
@@ -103,7 +103,7 @@ fn the_client_half_and_the_server_half_complete_a_three_kind_flow_over_bytes() {
         )
     };
     let limits = CallLimits::default();
-    let mut state = CallState::default();
+    let mut state = CallSlot::default();
     let mut work = vec![0u8; Call::workspace_size(&limits)];
     let mut call = Call::init(&mut state, &mut work, &config).unwrap();
     let mut legs = Vec::new();

@@ -4,8 +4,8 @@
 //! A counting global allocator counts allocations made on the test's own
 //! thread while the flows run; buffers are allocated before counting starts.
 
-use mrtr_core::client::call::{Answer, Call, CallConfig, CallMethod, CallState, Event, Phase};
-use mrtr_core::client::task::{TaskCall, TaskConfig, TaskEvent, TaskState};
+use mrtr_core::client::call::{Answer, Call, CallConfig, CallMethod, CallSlot, Event, Phase};
+use mrtr_core::client::task::{Task, TaskConfig, TaskEvent, TaskSlot};
 use mrtr_core::client::CallLimits;
 use mrtr_core::wire::{ClientCapabilities, ElicitAction, Root};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -65,7 +65,7 @@ fn elicit(content: &'static [u8]) -> Answer<'static> {
     }
 }
 
-fn spec_flow(st: &mut CallState, buf: &mut [u8], out: &mut [u8]) {
+fn spec_flow(st: &mut CallSlot, buf: &mut [u8], out: &mut [u8]) {
     let config = CallConfig {
         caps: ALL,
         ..CallConfig::new(
@@ -90,7 +90,7 @@ fn spec_flow(st: &mut CallState, buf: &mut [u8], out: &mut [u8]) {
     assert_eq!(call.result(SPEC_DONE), Some(&copy[..n]));
 }
 
-fn work_item_flow(st: &mut CallState, buf: &mut [u8], out: &mut [u8]) {
+fn work_item_flow(st: &mut CallSlot, buf: &mut [u8], out: &mut [u8]) {
     let config = CallConfig {
         caps: ALL,
         ..CallConfig::new(
@@ -116,7 +116,7 @@ fn work_item_flow(st: &mut CallState, buf: &mut [u8], out: &mut [u8]) {
     assert!(matches!(call.feed(done), Ok(Event::Complete(_))));
 }
 
-fn load_shedding_and_failures(st: &mut CallState, buf: &mut [u8], out: &mut [u8]) {
+fn load_shedding_and_failures(st: &mut CallSlot, buf: &mut [u8], out: &mut [u8]) {
     let config = CallConfig::new(CallMethod::PromptsGet, br#"{"name":"p"}"#);
     let mut call = Call::init(st, buf, &config).unwrap();
     let replies: [&[u8]; 3] = [
@@ -130,14 +130,14 @@ fn load_shedding_and_failures(st: &mut CallState, buf: &mut [u8], out: &mut [u8]
     }
     call.write_request(4, out).unwrap();
     assert!(call.feed(b"<html>502</html>").is_err());
-    assert_eq!(call.state(), Phase::Failed);
+    assert_eq!(call.phase(), Phase::Failed);
     let mut call = Call::init(st, buf, &config).unwrap();
     call.write_request(1, out).unwrap();
     let err = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid or expired requestState"}}"#;
     assert!(matches!(call.feed(err), Ok(Event::RpcError(_))));
 }
 
-fn save_restore(st: &mut CallState, buf: &mut [u8], out: &mut [u8], save: &mut [u8]) {
+fn save_restore(st: &mut CallSlot, buf: &mut [u8], out: &mut [u8], save: &mut [u8]) {
     let config = CallConfig {
         caps: ALL,
         ..CallConfig::new(CallMethod::ToolsCall, br#"{"name":"get_weather"}"#)
@@ -148,7 +148,7 @@ fn save_restore(st: &mut CallState, buf: &mut [u8], out: &mut [u8], save: &mut [
     call.answer("github_login", elicit(br#"{"name":"octocat"}"#))
         .unwrap();
     let n = call.save(save).unwrap();
-    let mut fresh = CallState::default();
+    let mut fresh = CallSlot::default();
     let mut call = Call::restore(&mut fresh, buf, &CallLimits::default(), &save[..n]).unwrap();
     let roots = [Root {
         uri: "file:///x",
@@ -163,9 +163,9 @@ fn save_restore(st: &mut CallState, buf: &mut [u8], out: &mut [u8], save: &mut [
 }
 
 fn seed_task(
-    st: &mut CallState,
+    st: &mut CallSlot,
     buf: &mut [u8],
-    ts: &mut TaskState,
+    ts: &mut TaskSlot,
     tbuf: &mut [u8],
     out: &mut [u8],
 ) {
@@ -182,7 +182,7 @@ fn seed_task(
     let Ok(Event::TaskCreated(handoff)) = call.feed(created) else {
         panic!()
     };
-    let mut task = TaskCall::init(ts, tbuf, &TaskConfig::from_handoff(&handoff, ALL)).unwrap();
+    let mut task = Task::init(ts, tbuf, &TaskConfig::from_handoff(&handoff, ALL)).unwrap();
     task.write_request(2, out).unwrap();
     let ir = br#"{"id":2,"jsonrpc":"2.0","result":{"taskId":"echo-1","status":"input_required","pollInterval":100}}"#;
     assert_eq!(task.feed(ir), Ok(TaskEvent::Next));
@@ -205,9 +205,9 @@ fn seed_task(
 }
 
 fn extension_task(
-    st: &mut CallState,
+    st: &mut CallSlot,
     buf: &mut [u8],
-    ts: &mut TaskState,
+    ts: &mut TaskSlot,
     tbuf: &mut [u8],
     out: &mut [u8],
 ) {
@@ -221,7 +221,7 @@ fn extension_task(
     let Ok(Event::TaskCreated(handoff)) = call.feed(created) else {
         panic!()
     };
-    let mut task = TaskCall::init(ts, tbuf, &TaskConfig::from_handoff(&handoff, ALL)).unwrap();
+    let mut task = Task::init(ts, tbuf, &TaskConfig::from_handoff(&handoff, ALL)).unwrap();
     task.write_request(2, out).unwrap();
     let ask = br#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","taskId":"b-7","status":"input_required","createdAt":"x","lastUpdatedAt":"x","ttlMs":null,"inputRequests":{"roots":{"method":"roots/list"}}}}"#;
     assert_eq!(task.feed(ask), Ok(TaskEvent::InputRequired(1)));
@@ -252,11 +252,11 @@ fn extension_task(
 fn every_client_flow_runs_without_allocating() {
     let limits = CallLimits::default();
     let mut buf = vec![0u8; Call::workspace_size(&limits)];
-    let mut tbuf = vec![0u8; TaskCall::workspace_size(&Default::default())];
+    let mut tbuf = vec![0u8; Task::workspace_size(&Default::default())];
     let mut out = vec![0u8; 8192];
     let mut save = vec![0u8; 4096];
-    let mut st = CallState::default();
-    let mut ts = TaskState::default();
+    let mut st = CallSlot::default();
+    let mut ts = TaskSlot::default();
 
     COUNTING.with(|c| c.set(true));
     spec_flow(&mut st, &mut buf, &mut out);

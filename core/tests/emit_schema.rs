@@ -16,7 +16,7 @@ mod vectors;
 
 use std::path::PathBuf;
 
-use mrtr_core::client::{Answer, Call, CallConfig, CallMethod, CallState, Event};
+use mrtr_core::client::{Answer, Call, CallConfig, CallMethod, CallSlot, Event};
 use mrtr_core::json;
 use mrtr_core::server::{self, InputRequiredBuilder};
 use mrtr_core::wire::{ClientCapabilities, ElicitAction, Id, InputKind, Root};
@@ -106,7 +106,7 @@ fn client_requests_of_every_input_required_vector_validate() {
             };
         let mut cfg = CallConfig::new(method, params);
         cfg.caps = ClientCapabilities::ALL;
-        let mut st = CallState::default();
+        let mut st = CallSlot::default();
         let mut ws = vec![0u8; Call::workspace_size(&cfg.limits)];
         let mut call = Call::init(&mut st, &mut ws, &cfg).unwrap();
         let mut buf = vec![0u8; 64 * 1024];

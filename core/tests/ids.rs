@@ -6,7 +6,7 @@
 
 use mrtr_core::client::call::{check_id_range, id_after, MAX_SAFE_ID};
 use mrtr_core::client::{
-    Call, CallConfig, CallError, CallMethod, CallState, Counter, TaskCall, TaskConfig, TaskState,
+    Call, CallConfig, CallError, CallMethod, CallSlot, Counter, Task, TaskConfig, TaskSlot,
 };
 use mrtr_core::wire::TaskDialect;
 
@@ -52,7 +52,7 @@ fn a_counter_refuses_a_first_id_outside_the_range() {
 #[test]
 fn a_call_suggests_ids_until_the_top_and_then_refuses() {
     let config = CallConfig::new(CallMethod::ToolsCall, br#"{"name":"t"}"#);
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
     let mut call = Call::init(&mut st, &mut buf, &config).unwrap();
     assert_eq!(
@@ -74,9 +74,9 @@ fn a_call_suggests_ids_until_the_top_and_then_refuses() {
 #[test]
 fn a_task_suggests_ids_the_same_way() {
     let config = TaskConfig::new(TaskDialect::Extension, "t-1");
-    let mut st = TaskState::default();
-    let mut buf = vec![0u8; TaskCall::workspace_size(&config.limits)];
-    let mut task = TaskCall::init(&mut st, &mut buf, &config).unwrap();
+    let mut st = TaskSlot::default();
+    let mut buf = vec![0u8; Task::workspace_size(&config.limits)];
+    let mut task = Task::init(&mut st, &mut buf, &config).unwrap();
     assert_eq!(
         task.next_id(-MAX - 1),
         Err(CallError::IdOutOfRange(-MAX - 1))

@@ -10,8 +10,8 @@
 
 use mrtr_core::client::call::{AnswerError, SaveError, SaveInvariant, SaveRegion, MAX_SAFE_ID};
 use mrtr_core::client::{
-    Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Event, Phase, TaskCall,
-    TaskConfig, TaskLimits, TaskState,
+    Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event, Phase, Task,
+    TaskConfig, TaskLimits, TaskSlot,
 };
 use mrtr_core::wire::{ClientCapabilities, ElicitAction, TaskDialect};
 use serde::{Deserialize, Serialize};
@@ -90,7 +90,7 @@ fn call_partly_answered() -> Vec<u8> {
         caps: CAPS,
         ..CallConfig::new(CallMethod::ToolsCall, br#"{"name":"t"}"#)
     };
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
     Call::init(&mut st, &mut buf, &config).unwrap();
     let mut call = Call::attach(&mut st, &mut buf).unwrap();
@@ -120,9 +120,9 @@ fn restore_call(bytes: &[u8]) -> Result<Phase, CallError> {
 
 fn restore_call_under(limits: &CallLimits, bytes: &[u8]) -> Result<Phase, CallError> {
     let limits = *limits;
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0u8; Call::workspace_size(&limits)];
-    Call::restore(&mut st, &mut buf, &limits, bytes).map(|c| c.state())
+    Call::restore(&mut st, &mut buf, &limits, bytes).map(|c| c.phase())
 }
 
 fn invariant(i: SaveInvariant) -> Result<Phase, CallError> {
@@ -197,10 +197,10 @@ fn task_partly_answered() -> Vec<u8> {
         caps: CAPS,
         ..TaskConfig::new(TaskDialect::Extension, "task-1")
     };
-    let mut st = TaskState::default();
-    let mut buf = vec![0u8; TaskCall::workspace_size(&config.limits)];
-    TaskCall::init(&mut st, &mut buf, &config).unwrap();
-    let mut task = TaskCall::attach(&mut st, &mut buf).unwrap();
+    let mut st = TaskSlot::default();
+    let mut buf = vec![0u8; Task::workspace_size(&config.limits)];
+    Task::init(&mut st, &mut buf, &config).unwrap();
+    let mut task = Task::attach(&mut st, &mut buf).unwrap();
     let mut out = vec![0u8; 1 << 14];
     task.write_request(1, &mut out).unwrap();
     let status = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","taskId":"task-1","status":"input_required","createdAt":"2026-07-28T00:00:00Z","lastUpdatedAt":"2026-07-28T00:00:00Z","ttlMs":60000,"inputRequests":{"name":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}},"capital":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Capital?"}}],"maxTokens":10}}}}}"#;
@@ -221,9 +221,9 @@ fn task_partly_answered() -> Vec<u8> {
 
 fn restore_task(bytes: &[u8]) -> Result<Phase, CallError> {
     let limits = TaskLimits::default();
-    let mut st = TaskState::default();
-    let mut buf = vec![0u8; TaskCall::workspace_size(&limits)];
-    TaskCall::restore(&mut st, &mut buf, &limits, bytes).map(|t| t.state())
+    let mut st = TaskSlot::default();
+    let mut buf = vec![0u8; Task::workspace_size(&limits)];
+    Task::restore(&mut st, &mut buf, &limits, bytes).map(|t| t.phase())
 }
 
 #[test]
@@ -479,9 +479,9 @@ fn task_fresh(dialect: TaskDialect, caps: ClientCapabilities) -> Vec<u8> {
         caps,
         ..TaskConfig::new(dialect, "task-1")
     };
-    let mut st = TaskState::default();
-    let mut buf = vec![0u8; TaskCall::workspace_size(&config.limits)];
-    let task = TaskCall::init(&mut st, &mut buf, &config).unwrap();
+    let mut st = TaskSlot::default();
+    let mut buf = vec![0u8; Task::workspace_size(&config.limits)];
+    let task = Task::init(&mut st, &mut buf, &config).unwrap();
     let mut save = vec![0u8; 1 << 14];
     let n = task.save(&mut save).unwrap();
     save.truncate(n);

@@ -1,5 +1,5 @@
 //! The persisted formats are the same bytes on every target: saved calls and
-//! tasks (`Call::save` / `TaskCall::save`) and sealed tokens (`Sealer::seal`).
+//! tasks (`Call::save` / `Task::save`) and sealed tokens (`Sealer::seal`).
 //!
 //! `tests/fixtures/portable.json` holds, for a fixed set of scenarios, the
 //! save bytes with the state a restore must show, and the tokens sealed from
@@ -21,8 +21,8 @@
 #![cfg(all(feature = "client", feature = "seal"))]
 
 use mrtr_core::client::{
-    Answer, Call, CallConfig, CallLimits, CallMethod, CallState, Event, Phase, TaskCall,
-    TaskConfig, TaskEvent, TaskState,
+    Answer, Call, CallConfig, CallLimits, CallMethod, CallSlot, Event, Phase, Task, TaskConfig,
+    TaskEvent, TaskSlot,
 };
 use mrtr_core::json;
 use mrtr_core::seal::{binding_digest, SealConfig, Sealer};
@@ -68,7 +68,7 @@ const SAMPLING_ANSWER: &[u8] = br#"{"role":"assistant","content":{"type":"text",
 
 /// A call's state and workspace, owned.
 struct OwnedCall {
-    st: CallState,
+    st: CallSlot,
     buf: Vec<u8>,
 }
 
@@ -80,7 +80,7 @@ impl OwnedCall {
             limits: CallLimits::default(),
             ..CallConfig::new(method, params.as_bytes())
         };
-        let mut st = CallState::default();
+        let mut st = CallSlot::default();
         let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
         Call::init(&mut st, &mut buf, &config).expect("init");
         OwnedCall { st, buf }
@@ -93,20 +93,20 @@ impl OwnedCall {
 
 /// A task's state and workspace, owned.
 struct OwnedTask {
-    st: TaskState,
+    st: TaskSlot,
     buf: Vec<u8>,
 }
 
 impl OwnedTask {
     fn new(config: &TaskConfig<'_>) -> Self {
-        let mut st = TaskState::default();
-        let mut buf = vec![0u8; TaskCall::workspace_size(&config.limits)];
-        TaskCall::init(&mut st, &mut buf, config).expect("init");
+        let mut st = TaskSlot::default();
+        let mut buf = vec![0u8; Task::workspace_size(&config.limits)];
+        Task::init(&mut st, &mut buf, config).expect("init");
         OwnedTask { st, buf }
     }
 
-    fn task(&mut self) -> TaskCall<'_> {
-        TaskCall::attach(&mut self.st, &mut self.buf).expect("attach")
+    fn task(&mut self) -> Task<'_> {
+        Task::attach(&mut self.st, &mut self.buf).expect("attach")
     }
 }
 
@@ -115,7 +115,7 @@ fn send(call: &mut Call<'_>, id: i64) {
     call.write_request(id, &mut out).expect("write_request");
 }
 
-fn send_task(task: &mut TaskCall<'_>, id: i64) {
+fn send_task(task: &mut Task<'_>, id: i64) {
     let mut out = vec![0u8; 1 << 16];
     task.write_request(id, &mut out).expect("write_request");
 }
@@ -127,7 +127,7 @@ fn save_call(call: &Call<'_>) -> Vec<u8> {
     out
 }
 
-fn save_task(task: &TaskCall<'_>) -> Vec<u8> {
+fn save_task(task: &Task<'_>) -> Vec<u8> {
     let mut out = vec![0u8; 1 << 16];
     let n = task.save(&mut out).expect("save");
     out.truncate(n);
@@ -292,7 +292,7 @@ fn id(id: Option<i64>) -> Value {
 /// the restored call saved again.
 fn restore_call(saved: &[u8]) -> Result<(Value, Vec<u8>), String> {
     let limits = CallLimits::default();
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0x5Au8; Call::workspace_size(&limits)];
     let mut call = Call::restore(&mut st, &mut buf, &limits, saved)
         .map_err(|e| format!("restore failed: {e}"))?;
@@ -301,7 +301,7 @@ fn restore_call(saved: &[u8]) -> Result<(Value, Vec<u8>), String> {
         .map(|i| text(call.answer_json(i)))
         .collect();
     let mut d = Map::new();
-    d.insert("phase".into(), json!(format!("{:?}", call.state())));
+    d.insert("phase".into(), json!(format!("{:?}", call.phase())));
     d.insert("method".into(), json!(call.method().as_str()));
     d.insert("caps".into(), json!(format!("{:?}", call.caps())));
     d.insert("round".into(), json!(call.round()));
@@ -316,7 +316,7 @@ fn restore_call(saved: &[u8]) -> Result<(Value, Vec<u8>), String> {
     d.insert("request_state".into(), text(call.request_state()));
     let mut out = vec![0u8; 1 << 16];
     let next_id = call.last_id().map_or(1, |i| i + 1);
-    let next = match call.state() {
+    let next = match call.phase() {
         // Nothing to send until every question is answered.
         Phase::Answering => None,
         Phase::Sent => Some(call.resend(next_id, &mut out)),
@@ -330,16 +330,16 @@ fn restore_call(saved: &[u8]) -> Result<(Value, Vec<u8>), String> {
 /// The same for a task save.
 fn restore_task(saved: &[u8]) -> Result<(Value, Vec<u8>), String> {
     let limits = mrtr_core::client::TaskLimits::default();
-    let mut st = TaskState::default();
-    let mut buf = vec![0x5Au8; TaskCall::workspace_size(&limits)];
-    let mut task = TaskCall::restore(&mut st, &mut buf, &limits, saved)
+    let mut st = TaskSlot::default();
+    let mut buf = vec![0x5Au8; Task::workspace_size(&limits)];
+    let mut task = Task::restore(&mut st, &mut buf, &limits, saved)
         .map_err(|e| format!("restore failed: {e}"))?;
     let resaved = save_task(&task);
     let answers: Vec<Value> = (0..task.input_count())
         .map(|i| text(task.answer_json(i)))
         .collect();
     let mut d = Map::new();
-    d.insert("phase".into(), json!(format!("{:?}", task.state())));
+    d.insert("phase".into(), json!(format!("{:?}", task.phase())));
     d.insert("dialect".into(), json!(format!("{:?}", task.dialect())));
     d.insert("next".into(), json!(format!("{:?}", task.next_request())));
     d.insert("task_id".into(), text(Some(task.task_id())));
@@ -356,7 +356,7 @@ fn restore_task(saved: &[u8]) -> Result<(Value, Vec<u8>), String> {
     d.insert("request_state".into(), text(task.request_state()));
     let mut out = vec![0u8; 1 << 16];
     let next_id = task.last_id().map_or(1, |i| i + 1);
-    let next = match task.state() {
+    let next = match task.phase() {
         // Nothing to send until every question is answered.
         Phase::Answering => None,
         Phase::Sent => Some(task.resend(next_id, &mut out)),

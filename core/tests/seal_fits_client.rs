@@ -7,7 +7,7 @@
 #![cfg(all(feature = "client", feature = "seal"))]
 
 use mrtr_core::client::call::DEFAULT_MAX_STATE_BYTES;
-use mrtr_core::client::{Call, CallConfig, CallMethod, CallState, Event};
+use mrtr_core::client::{Call, CallConfig, CallMethod, CallSlot, Event};
 use mrtr_core::seal::{
     binding_digest, token_len, SealConfig, SealError, Sealer, DEFAULT_MAX_TOKEN_BYTES,
 };
@@ -53,7 +53,7 @@ fn every_token_the_default_sealer_makes_is_accepted_by_a_default_call() {
             result.extend_from_slice(br#""}}"#);
 
             let config = CallConfig::new(CallMethod::ToolsCall, params);
-            let mut st = CallState::default();
+            let mut st = CallSlot::default();
             let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
             Call::init(&mut st, &mut buf, &config).unwrap();
             let mut call = Call::attach(&mut st, &mut buf).unwrap();

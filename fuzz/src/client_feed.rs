@@ -25,7 +25,7 @@
 //!   was, and rounds and legs stay within the caps.
 
 use mrtr_core::client::call::{CallError, Event, Phase};
-use mrtr_core::client::{Call, CallConfig, CallLimits, CallMethod, CallState};
+use mrtr_core::client::{Call, CallConfig, CallLimits, CallMethod, CallSlot};
 use mrtr_core::json::Value;
 use mrtr_core::wire::{ClientCapabilities, WireLimits};
 
@@ -104,7 +104,7 @@ fn answer_all(call: &mut Call<'_>, ch: &mut Choices<'_>, expect: &mut Expect) ->
                 matches!(e, CallError::BadAnswer { index, .. } if index == i),
                 "{e:?}"
             );
-            assert_eq!(call.state(), Phase::Answering);
+            assert_eq!(call.phase(), Phase::Answering);
             assert_eq!(call.answered_count(), before);
         }
         let (answer, want) = valid_answer(kind, ch);
@@ -118,7 +118,7 @@ fn answer_all(call: &mut Call<'_>, ch: &mut Choices<'_>, expect: &mut Expect) ->
             Ok(()) => answers[i] = Some(want),
             Err(CallError::AnswersTooLarge { needed, limit }) => {
                 assert!(needed > limit);
-                assert_eq!(call.state(), Phase::Answering);
+                assert_eq!(call.phase(), Phase::Answering);
                 return false;
             }
             Err(e) => panic!("valid answer {answer:?} for {kind:?} refused: {e:?}"),
@@ -129,7 +129,7 @@ fn answer_all(call: &mut Call<'_>, ch: &mut Choices<'_>, expect: &mut Expect) ->
             assert_eq!(again, Err(CallError::AlreadyAnswered { index: i }));
         }
     }
-    assert_eq!(call.state(), Phase::Ready, "every input answered");
+    assert_eq!(call.phase(), Phase::Ready, "every input answered");
     let keys = expect
         .responses
         .take()
@@ -160,7 +160,7 @@ pub fn run(data: &[u8]) {
         limits: limits(tight),
         ..CallConfig::new(method, params(method, options & 2 == 2))
     };
-    let mut state = CallState::default();
+    let mut state = CallSlot::default();
     let mut ws = vec![0u8; Call::workspace_size(&config.limits)];
     let mut call = Call::init(&mut state, &mut ws, &config).expect("init");
     let caps_limit = *call.limits();
@@ -172,7 +172,7 @@ pub fn run(data: &[u8]) {
     let mut writes = 0u32;
     let mut next = 0usize;
     loop {
-        match call.state() {
+        match call.phase() {
             Phase::Ready => {
                 let id = pick_id(msgs.get(next).copied(), call.last_id());
                 let prev = call.last_id();
@@ -190,7 +190,7 @@ pub fn run(data: &[u8]) {
                     Some(first) => assert_eq!(&members, first, "params kept on every leg"),
                 }
                 check_round_members(params, &expect);
-                assert_eq!(call.state(), Phase::Sent);
+                assert_eq!(call.phase(), Phase::Sent);
                 assert_eq!(call.in_flight_id(), Some(id));
                 last_sent = sent.to_vec();
                 writes += 1;
@@ -226,12 +226,12 @@ fn feed(call: &mut Call<'_>, msg: &[u8], ours: i64, expect: &mut Expect) {
     let rounds = call.round();
     match call.feed(msg) {
         Ok(Event::Unrelated(_)) => {
-            assert_eq!(call.state(), Phase::Sent);
+            assert_eq!(call.phase(), Phase::Sent);
             assert_eq!(call.in_flight_id(), Some(ours));
             assert_eq!(call.round(), rounds);
         }
         Ok(Event::InputRequired(n)) => {
-            assert_eq!(call.state(), Phase::Answering);
+            assert_eq!(call.phase(), Phase::Answering);
             let round = round_of(result_of(msg));
             let keys = round.keys.expect("questions come from inputRequests");
             assert_eq!(n, keys.len());
@@ -250,7 +250,7 @@ fn feed(call: &mut Call<'_>, msg: &[u8], ours: i64, expect: &mut Expect) {
             assert_eq!(call.round(), rounds + 1);
         }
         Ok(Event::RetryAfter(ms)) => {
-            assert_eq!(call.state(), Phase::Ready);
+            assert_eq!(call.phase(), Phase::Ready);
             let l = call.limits();
             assert!((l.backoff_initial_ms.min(l.backoff_max_ms)..=l.backoff_max_ms).contains(&ms));
             let round = round_of(result_of(msg));
@@ -264,13 +264,13 @@ fn feed(call: &mut Call<'_>, msg: &[u8], ours: i64, expect: &mut Expect) {
             expect.state = round.state;
         }
         Ok(Event::Complete(raw)) => {
-            assert_eq!(call.state(), Phase::Done);
+            assert_eq!(call.phase(), Phase::Done);
             assert_eq!(raw, result_of(msg).raw(), "the result is the message's own");
             assert_eq!(call.result(msg), Some(raw));
         }
-        Ok(Event::TaskCreated(_)) => assert_eq!(call.state(), Phase::Done),
+        Ok(Event::TaskCreated(_)) => assert_eq!(call.phase(), Phase::Done),
         Ok(Event::RpcError(e)) => {
-            assert_eq!(call.state(), Phase::Done);
+            assert_eq!(call.phase(), Phase::Done);
             let code = mrtr_core::json::parse(msg)
                 .ok()
                 .and_then(|v| v.as_object())
@@ -282,7 +282,7 @@ fn feed(call: &mut Call<'_>, msg: &[u8], ours: i64, expect: &mut Expect) {
         }
         Err(e) => {
             assert!(e.is_terminal(), "{e:?}");
-            assert_eq!(call.state(), Phase::Failed);
+            assert_eq!(call.phase(), Phase::Failed);
             assert_eq!(call.error(), Some(e));
             assert_eq!(call.in_flight_id(), None);
         }

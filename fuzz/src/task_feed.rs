@@ -1,5 +1,5 @@
 //! Target `task_feed`: arbitrary server message sequences against a live
-//! [`TaskCall`], in both dialects.
+//! [`Task`], in both dialects.
 //!
 //! Input: `control 0xFF msg1 0xFF msg2 ...`. Control: byte 0 = capabilities
 //! not declared (bits 0-5 as in [`crate::client_feed`]; the extension
@@ -23,7 +23,7 @@
 
 use mrtr_core::client::call::{CallError, Phase};
 use mrtr_core::client::task::{TaskIdRef, TaskRequest};
-use mrtr_core::client::{TaskCall, TaskConfig, TaskEvent, TaskLimits, TaskState};
+use mrtr_core::client::{Task, TaskConfig, TaskEvent, TaskLimits, TaskSlot};
 use mrtr_core::json::{self, Object};
 use mrtr_core::wire::TaskDialect;
 
@@ -56,7 +56,7 @@ fn limits(tight: bool) -> TaskLimits {
 
 /// Checks one emitted request; returns its id.
 fn check_request(
-    task: &TaskCall<'_>,
+    task: &Task<'_>,
     bytes: &[u8],
     expect: &Expect,
     first_meta: &mut Option<Vec<u8>>,
@@ -101,7 +101,7 @@ fn check_request(
     id
 }
 
-fn answer_all(task: &mut TaskCall<'_>, ch: &mut Choices<'_>, expect: &mut Expect) -> bool {
+fn answer_all(task: &mut Task<'_>, ch: &mut Choices<'_>, expect: &mut Expect) -> bool {
     let n = task.input_count();
     let mut answers: Vec<Option<serde_json::Value>> = vec![None; n];
     let start = ch.below(n);
@@ -119,7 +119,7 @@ fn answer_all(task: &mut TaskCall<'_>, ch: &mut Choices<'_>, expect: &mut Expect
                 matches!(e, CallError::BadAnswer { index, .. } if index == i),
                 "{e:?}"
             );
-            assert_eq!(task.state(), Phase::Answering);
+            assert_eq!(task.phase(), Phase::Answering);
             assert_eq!(task.answered_count(), before);
         }
         let (answer, want) = valid_answer(kind, ch);
@@ -132,13 +132,13 @@ fn answer_all(task: &mut TaskCall<'_>, ch: &mut Choices<'_>, expect: &mut Expect
             Ok(()) => answers[i] = Some(want),
             Err(CallError::AnswersTooLarge { needed, limit }) => {
                 assert!(needed > limit);
-                assert_eq!(task.state(), Phase::Answering);
+                assert_eq!(task.phase(), Phase::Answering);
                 return false;
             }
             Err(e) => panic!("valid answer {answer:?} for {kind:?} refused: {e:?}"),
         }
     }
-    assert_eq!(task.state(), Phase::Ready, "every input answered");
+    assert_eq!(task.phase(), Phase::Ready, "every input answered");
     assert_eq!(task.next_request(), TaskRequest::Respond);
     let keys = expect
         .responses
@@ -184,9 +184,9 @@ pub fn run(data: &[u8]) {
         poll_ms: (options & 2 != 0).then_some(u64::from(hint) * 10),
         ..TaskConfig::new(dialect, "t")
     };
-    let mut state = TaskState::default();
-    let mut ws = vec![0u8; TaskCall::workspace_size(&config.limits)];
-    let mut task = TaskCall::init(&mut state, &mut ws, &config).expect("init");
+    let mut state = TaskSlot::default();
+    let mut ws = vec![0u8; Task::workspace_size(&config.limits)];
+    let mut task = Task::init(&mut state, &mut ws, &config).expect("init");
     let lim = *task.limits();
     let want_id: &[u8] = if flags & 0x80 != 0 {
         br#""\u0074""#
@@ -202,7 +202,7 @@ pub fn run(data: &[u8]) {
     let mut writes = 0u32;
     let mut next = 0usize;
     loop {
-        let phase = task.state();
+        let phase = task.phase();
         if matches!(phase, Phase::Ready | Phase::Answering | Phase::Sent)
             && msgs.get(next).copied() == Some(CANCEL)
         {
@@ -259,18 +259,18 @@ pub fn run(data: &[u8]) {
     assert!(task.round() <= lim.max_rounds + 1);
 }
 
-fn feed(task: &mut TaskCall<'_>, msg: &[u8], ours: i64, expect: &mut Expect, lim: &TaskLimits) {
+fn feed(task: &mut Task<'_>, msg: &[u8], ours: i64, expect: &mut Expect, lim: &TaskLimits) {
     let rounds = task.round();
     let kind = task.next_request();
     let seed = task.dialect() == TaskDialect::Seed;
     match task.feed(msg) {
         Ok(TaskEvent::Unrelated(_)) => {
-            assert_eq!(task.state(), Phase::Sent);
+            assert_eq!(task.phase(), Phase::Sent);
             assert_eq!(task.in_flight_id(), Some(ours));
             assert_eq!(task.round(), rounds);
         }
         Ok(TaskEvent::Poll(ms)) => {
-            assert_eq!(task.state(), Phase::Ready);
+            assert_eq!(task.phase(), Phase::Ready);
             assert_eq!(task.next_request(), TaskRequest::Get);
             assert!((lim.min_poll_ms..=lim.max_poll_ms.max(lim.min_poll_ms)).contains(&ms));
             assert_eq!(ms, task.poll_ms());
@@ -279,11 +279,11 @@ fn feed(task: &mut TaskCall<'_>, msg: &[u8], ours: i64, expect: &mut Expect, lim
         }
         Ok(TaskEvent::Next) => {
             assert!(seed, "only the seed dialect fetches tasks/result");
-            assert_eq!(task.state(), Phase::Ready);
+            assert_eq!(task.phase(), Phase::Ready);
             assert_eq!(task.next_request(), TaskRequest::Result);
         }
         Ok(TaskEvent::InputRequired(n)) => {
-            assert_eq!(task.state(), Phase::Answering);
+            assert_eq!(task.phase(), Phase::Answering);
             let round = round_of(result_of(msg));
             let keys = round.keys.expect("questions come from inputRequests");
             assert_eq!(n, keys.len());
@@ -302,7 +302,7 @@ fn feed(task: &mut TaskCall<'_>, msg: &[u8], ours: i64, expect: &mut Expect, lim
             assert_eq!(task.round(), rounds + 1);
         }
         Ok(TaskEvent::Complete(raw)) => {
-            assert_eq!(task.state(), Phase::Done);
+            assert_eq!(task.phase(), Phase::Done);
             let result = result_of(msg);
             let want = match (kind, seed) {
                 (TaskRequest::Get, false) => result
@@ -315,11 +315,11 @@ fn feed(task: &mut TaskCall<'_>, msg: &[u8], ours: i64, expect: &mut Expect, lim
             assert_eq!(task.result(msg), Some(raw));
         }
         Ok(TaskEvent::Failed(_)) | Ok(TaskEvent::Cancelled) | Ok(TaskEvent::RpcError(_)) => {
-            assert_eq!(task.state(), Phase::Done);
+            assert_eq!(task.phase(), Phase::Done);
         }
         Err(e) => {
             assert!(e.is_terminal(), "{e:?}");
-            assert_eq!(task.state(), Phase::Failed);
+            assert_eq!(task.phase(), Phase::Failed);
             assert_eq!(task.error(), Some(e));
         }
     }

@@ -1,6 +1,6 @@
 //! mrtr-core through its Rust API.
 
-use mrtr_core::client::{Answer, Call, CallConfig, CallLimits, CallMethod, CallState, Event};
+use mrtr_core::client::{Answer, Call, CallConfig, CallLimits, CallMethod, CallSlot, Event};
 use mrtr_core::json;
 use mrtr_core::wire::{
     classify_result, parse_message_indexed, ClientCapabilities, ClientInfo, ElicitAction,
@@ -112,7 +112,7 @@ pub fn answer_for(kind: InputKind) -> Answer<'static> {
 /// A client leg through `client::Call`, with its state, workspace and
 /// output buffer allocated once (as an app would).
 pub struct Leg {
-    state: CallState,
+    state: CallSlot,
     workspace: Vec<u8>,
     out: Vec<u8>,
     limits: CallLimits,
@@ -129,7 +129,7 @@ impl Leg {
     pub fn new() -> Self {
         let limits = call_limits();
         Leg {
-            state: CallState::default(),
+            state: CallSlot::default(),
             workspace: vec![0; Call::workspace_size(&limits)],
             out: vec![0; 2 << 20],
             limits,

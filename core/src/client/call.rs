@@ -5,7 +5,7 @@
 //!  init(config) -> [Ready]
 //!  Ready:     write_request(id, out) -> [Sent]          a fresh id every leg
 //!  Sent:      feed(bytes) -> Complete(result)           -> [Done]
-//!                          | TaskCreated(task)          -> [Done] (hand to a TaskCall)
+//!                          | TaskCreated(task)          -> [Done] (hand to a Task)
 //!                          | InputRequired(n)           -> [Answering]
 //!                          | RetryAfter(ms)  state only -> [Ready]
 //!                          | RpcError(code, msg, data)  -> [Done]
@@ -16,7 +16,7 @@
 //! ```
 //!
 //! # Memory
-//! A call is a plain-data [`CallState`] (no references, no lifetimes) plus a
+//! A call is a plain-data [`CallSlot`] (no references, no lifetimes) plus a
 //! caller-provided byte workspace of [`Call::workspace_size`] bytes, viewed
 //! together as a [`Call`]. [`Call::attach`] rebuilds the view in O(1), so a C
 //! shell can keep both in caller memory and reattach on every call. The
@@ -67,15 +67,16 @@
 //! the connection is broken; an app that multiplexes many requests over one
 //! stream routes by id before feeding.
 
-use super::exchange::{self, Common, ExLimits, Exchange, Incoming, Layout, ResultSpan};
+use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
+use super::flow::{FlowSlot, FlowView, Shared};
 use super::persist::{self, Saved};
 use crate::json::{self, JsonStr, Object, Value, Writer};
 use crate::wire::caps::write_request_meta_members;
 use crate::wire::envelope::write_request_head;
 use crate::wire::task::created_task;
 use crate::wire::{
-    classify_result, ClientCapabilities, ClientInfo, ElicitAction, Id, InputKind, InputRequest,
-    Message, ResultOutcome, Root, TaskDialect, TaskRecord, Violation, WireError, WireLimits,
+    classify_result, ClientCapabilities, ClientInfo, ElicitAction, Id, InputKind, Message,
+    ResultOutcome, Root, TaskDialect, TaskRecord, Violation, WireError, WireLimits,
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
 };
 
@@ -178,10 +179,11 @@ impl CallLimits {
 }
 
 /// The methods that carry multi round-trip requests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(u8)]
 pub enum CallMethod {
     /// `tools/call` (params need `name`).
+    #[default]
     ToolsCall = 1,
     /// `prompts/get` (params need `name`).
     PromptsGet = 2,
@@ -866,7 +868,7 @@ pub enum Unrelated<'a> {
 }
 
 /// A task the server created for this call: hand it to a
-/// [`TaskCall`](super::task::TaskCall) (see `TaskConfig::from_handoff`).
+/// [`Task`](super::task::Task) (see `TaskConfig::from_handoff`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskHandoff<'a> {
     /// Which task protocol created it.
@@ -995,61 +997,64 @@ impl<'a> CallConfig<'a> {
 
 const CALL_MAGIC: u32 = 0x4D52_4331; // "MRC1"
 
-/// The plain-data state of a call: lengths, counters and flags, no
-/// references. Place it anywhere (`CallState::default()`), then
-/// [`Call::init`] or [`Call::restore`] it together with a workspace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallState {
-    pub(crate) magic: u32,
+/// The plain data of a call: lengths, counters and flags, no references.
+/// Place it anywhere (`CallSlot::default()`), then [`Call::init`] or
+/// [`Call::restore`] it together with a workspace.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CallSlot {
+    pub(crate) sh: Shared,
     pub(crate) limits: CallLimits,
     pub(crate) method: CallMethod,
-    pub(crate) caps: ClientCapabilities,
     pub(crate) seed_task: bool,
-    pub(crate) phase: Phase,
     pub(crate) params_len: usize,
-    pub(crate) ex: Exchange,
     pub(crate) state_only: u32,
-    pub(crate) error: Option<CallError>,
-    pub(crate) result: Option<ResultSpan>,
 }
 
-impl Default for CallState {
-    fn default() -> Self {
-        CallState {
-            magic: 0,
-            limits: CallLimits::default(),
-            method: CallMethod::ToolsCall,
-            caps: ClientCapabilities::default(),
-            seed_task: false,
-            phase: Phase::Failed,
-            params_len: 0,
-            ex: Exchange::default(),
-            state_only: 0,
-            error: None,
-            result: None,
-        }
-    }
-}
+#[allow(private_interfaces)]
+impl FlowSlot for CallSlot {
+    const MAGIC: u32 = CALL_MAGIC;
 
-impl CallState {
-    /// What every flow shares, read without a view (see `Machine`).
-    pub(crate) fn common(&self) -> Common<'_> {
-        Common {
-            phase: self.phase,
-            caps: self.caps,
-            ex: &self.ex,
-            layout: self.limits.layout().unwrap_or_default(),
-            json: self.limits.wire.json,
-            error: self.error,
-            result: self.result,
-        }
+    fn shared(&self) -> &Shared {
+        &self.sh
     }
 
-    /// Saves this state with its workspace `buf` (see `save`).
-    pub(crate) fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
-        let phase = persist::phase_code(self.phase).ok_or(CallError::WrongState(self.phase))?;
+    fn shared_mut(&mut self) -> &mut Shared {
+        &mut self.sh
+    }
+
+    fn layout(&self) -> Result<Layout, CallError> {
+        self.limits.layout()
+    }
+
+    fn ex_limits(&self) -> ExLimits {
+        self.limits.ex()
+    }
+
+    fn render(&self, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         let layout = self.limits.layout().unwrap_or_default();
-        let ex = &self.ex;
+        let ex = &self.sh.ex;
+        let mut w = Writer::new(out);
+        write_request_head(&mut w, &Id::Number(id), self.method.as_str());
+        let params = layout.head.prefix(buf, self.params_len);
+        // Drop the params' closing brace, append this leg's members, close.
+        w.raw(params.get(..params.len().saturating_sub(1)).unwrap_or(&[]));
+        if ex.input_count > 0 {
+            w.raw(b",\"inputResponses\":");
+            ex.write_responses(&mut w, buf, &layout);
+        }
+        if let Some(s) = ex.request_state(buf, &layout) {
+            w.raw(b",\"requestState\":").raw(s);
+        }
+        w.raw(b"}}");
+        w.finish()
+            .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
+    }
+
+    fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
+        let phase =
+            persist::phase_code(self.sh.phase).ok_or(CallError::WrongState(self.sh.phase))?;
+        let layout = self.limits.layout().unwrap_or_default();
+        let ex = &self.sh.ex;
         let saved = Saved {
             magic: persist::SAVE_MAGIC,
             version: persist::SAVE_VERSION,
@@ -1074,12 +1079,8 @@ impl CallState {
     }
 }
 
-/// A view of one call: its state and its workspace.
-#[derive(Debug)]
-pub struct Call<'w> {
-    st: &'w mut CallState,
-    buf: &'w mut [u8],
-}
+/// A call: its slot and its workspace.
+pub type Call<'w> = FlowView<'w, CallSlot>;
 
 /// Checks the caller's params; returns whether they ask for a (seed) task.
 fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsError> {
@@ -1153,7 +1154,7 @@ impl<'w> Call<'w> {
     /// Starts a call: checks the limits and the workspace size, validates and
     /// renders the params into the workspace. On error `state` is unchanged.
     pub fn init(
-        state: &'w mut CallState,
+        state: &'w mut CallSlot,
         buf: &'w mut [u8],
         config: &CallConfig<'_>,
     ) -> Result<Self, CallError> {
@@ -1176,66 +1177,27 @@ impl<'w> Call<'w> {
             needed: e.needed,
             limit: limits.max_params_bytes,
         })?;
-        *state = CallState {
-            magic: CALL_MAGIC,
+        *state = CallSlot {
+            sh: Shared::ready(CALL_MAGIC, config.caps, Exchange::default()),
             limits,
             method: config.method,
-            caps: config.caps,
             seed_task,
-            phase: Phase::Ready,
             params_len,
-            ex: Exchange::default(),
             state_only: 0,
-            error: None,
-            result: None,
         };
         Ok(Call { st: state, buf })
     }
 
-    /// Rebuilds the view over a state and workspace that `init` or `restore`
-    /// prepared (O(1)).
-    pub fn attach(state: &'w mut CallState, buf: &'w mut [u8]) -> Result<Self, CallError> {
-        if state.magic != CALL_MAGIC {
-            return Err(CallError::NotInitialized);
-        }
-        let layout = state.limits.layout()?;
-        if buf.len() < layout.total {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
-            });
-        }
-        Ok(Call { st: state, buf })
-    }
-
-    fn layout(&self) -> Layout {
-        self.st.limits.layout().unwrap_or_default()
-    }
-
     // ----------------------------------------------------------------- accessors
-
-    /// The phase.
-    pub fn state(&self) -> Phase {
-        self.st.phase
-    }
 
     /// The method.
     pub fn method(&self) -> CallMethod {
         self.st.method
     }
 
-    /// The capabilities declared on every leg.
-    pub fn caps(&self) -> ClientCapabilities {
-        self.st.caps
-    }
-
     /// The limits.
     pub fn limits(&self) -> &CallLimits {
         &self.st.limits
-    }
-
-    /// `input_required` results received so far.
-    pub fn round(&self) -> u32 {
-        self.st.ex.rounds
     }
 
     /// Consecutive state-only rounds so far.
@@ -1248,108 +1210,7 @@ impl<'w> Call<'w> {
         self.layout().head.prefix(self.buf, self.st.params_len)
     }
 
-    /// The current round's input requests: key token and request.
-    pub fn inputs(&self) -> impl Iterator<Item = (JsonStr<'_>, InputRequest<'_>)> + '_ {
-        (0..self.st.ex.input_count).filter_map(move |i| self.input_at(i))
-    }
-
-    /// The current round's `inputRequests` object exactly as received
-    /// (for logs and audits).
-    pub fn inputs_json(&self) -> Option<&[u8]> {
-        (self.st.ex.input_count > 0)
-            .then(|| self.layout().inputs.prefix(self.buf, self.st.ex.inputs_len))
-    }
-
-    /// Number of input requests in the current round.
-    pub fn input_count(&self) -> usize {
-        self.st.ex.input_count
-    }
-
-    /// The input request at `index` (server order).
-    pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
-        let json = &self.st.limits.wire.json;
-        self.st.ex.input_at(self.buf, &self.layout(), json, index)
-    }
-
-    /// The index of the input whose key decodes to `key`.
-    pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
-        self.st.ex.index_of(self.buf, &self.layout(), key)
-    }
-
-    /// The stored answer to input `index`, as it will be sent.
-    pub fn answer_json(&self, index: usize) -> Option<&[u8]> {
-        self.st.ex.answer_of(self.buf, &self.layout(), index)
-    }
-
-    /// Number of inputs answered in the current round.
-    pub fn answered_count(&self) -> usize {
-        self.st.ex.answered
-    }
-
-    /// The `requestState` the next leg echoes, as its raw token.
-    pub fn request_state(&self) -> Option<&[u8]> {
-        self.st.ex.request_state(self.buf, &self.layout())
-    }
-
-    /// The last JSON-RPC id used.
-    pub fn last_id(&self) -> Option<i64> {
-        self.st.ex.last_id
-    }
-
-    /// The id for the next request: `first` before any, else one past
-    /// [`last_id`](Self::last_id). [`CallError::IdOutOfRange`] for a `first`
-    /// outside +-(2^53-1), [`CallError::IdsExhausted`] once 2^53-1 is used.
-    pub fn next_id(&self, first: i64) -> Result<i64, CallError> {
-        self.st.ex.next_id(first)
-    }
-
-    /// The id of the request in flight.
-    pub fn in_flight_id(&self) -> Option<i64> {
-        self.st.ex.in_flight
-    }
-
-    /// The terminal error, once [`Phase::Failed`].
-    pub fn error(&self) -> Option<CallError> {
-        self.st.error
-    }
-
-    /// The final result: found again in `fed`, the bytes whose feeding
-    /// completed the call (the call keeps only the position, results can be
-    /// larger than any workspace). `None` before completion or for other
-    /// bytes.
-    pub fn result<'b>(&self, fed: &'b [u8]) -> Option<&'b [u8]> {
-        self.st.result.and_then(|s| s.get(fed))
-    }
-
-    /// The final result's offset and length in the fed bytes.
-    pub fn result_span(&self) -> Option<(usize, usize)> {
-        self.st.result.map(|s| (s.offset, s.len))
-    }
-
     // ------------------------------------------------------------------- writing
-
-    /// Writes the next leg with `id` into `out` and returns its length.
-    /// `Ready` -> `Sent`. In `Answering` this fails with
-    /// [`CallError::Unanswered`] naming the first unanswered input.
-    pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        match self.st.phase {
-            Phase::Ready => {}
-            Phase::Answering => {
-                let index = self
-                    .st
-                    .ex
-                    .first_unanswered(self.buf, &self.layout())
-                    .unwrap_or(0);
-                return Err(CallError::Unanswered { index });
-            }
-            p => return Err(CallError::WrongState(p)),
-        }
-        self.st.ex.check_id(id)?;
-        let n = self.render(id, out)?;
-        self.st.ex.sent(id);
-        self.st.phase = Phase::Sent;
-        Ok(n)
-    }
 
     /// [`Call::write_request`] with the id drawn from `ids`.
     pub fn write_request_from(
@@ -1360,68 +1221,7 @@ impl<'w> Call<'w> {
         self.write_request(ids.next_id(), out)
     }
 
-    /// After a transport failure: writes the request in flight again with a
-    /// fresh `id` (answers and state kept). A late response to the old id is
-    /// then [`Event::Unrelated`]. Only in `Sent`.
-    pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        if self.st.phase != Phase::Sent {
-            return Err(CallError::WrongState(self.st.phase));
-        }
-        self.st.ex.check_id(id)?;
-        let n = self.render(id, out)?;
-        self.st.ex.sent(id);
-        Ok(n)
-    }
-
-    fn render(&self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        let layout = self.layout();
-        let buf: &[u8] = self.buf;
-        let mut w = Writer::new(out);
-        write_request_head(&mut w, &Id::Number(id), self.st.method.as_str());
-        let params = layout.head.prefix(buf, self.st.params_len);
-        // Drop the params' closing brace, append this leg's members, close.
-        w.raw(params.get(..params.len().saturating_sub(1)).unwrap_or(&[]));
-        if self.st.ex.input_count > 0 {
-            w.raw(b",\"inputResponses\":");
-            self.st.ex.write_responses(&mut w, buf, &layout);
-        }
-        if let Some(s) = self.st.ex.request_state(buf, &layout) {
-            w.raw(b",\"requestState\":").raw(s);
-        }
-        w.raw(b"}}");
-        w.finish()
-            .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
-    }
-
     // ------------------------------------------------------------------ answering
-
-    /// Answers the input whose key decodes to `key`.
-    pub fn answer(&mut self, key: &str, answer: Answer<'_>) -> Result<(), CallError> {
-        let index = self.index_of(key)?;
-        self.answer_at(index, answer)
-    }
-
-    /// Answers the input at `index`. When the last one is answered the call
-    /// is `Ready` for the retry. [`Answer::Error`] ends the call.
-    pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
-        if self.st.phase != Phase::Answering {
-            return Err(CallError::WrongState(self.st.phase));
-        }
-        let layout = self.layout();
-        if let Answer::Error { code } = answer {
-            self.st.ex.open_input(self.buf, &layout, index)?;
-            self.fail(CallError::AnsweredWithError { index, code });
-            return Ok(());
-        }
-        let limits = self.st.limits.ex();
-        self.st
-            .ex
-            .store_answer(self.buf, &layout, &limits, index, &answer)?;
-        if self.st.ex.all_answered() {
-            self.st.phase = Phase::Ready;
-        }
-        Ok(())
-    }
 
     // -------------------------------------------------------------------- feeding
 
@@ -1447,24 +1247,12 @@ impl<'w> Call<'w> {
         self.feed_inner(bytes, Some(result_out))
     }
 
-    fn fail(&mut self, e: CallError) -> CallError {
-        self.st.phase = Phase::Failed;
-        self.st.error = Some(e);
-        self.st.ex.in_flight = None;
-        e
-    }
-
-    fn done(&mut self) {
-        self.st.phase = Phase::Done;
-        self.st.ex.in_flight = None;
-    }
-
     fn feed_inner<'a>(
         &mut self,
         bytes: &'a [u8],
         copy: Option<&mut [u8]>,
     ) -> Result<(Event<'a>, usize), CallError> {
-        let ours = match (self.st.phase, self.st.ex.in_flight) {
+        let ours = match (self.st.sh.phase, self.st.sh.ex.in_flight) {
             (Phase::Sent, Some(id)) => id,
             (p, _) => return Err(CallError::WrongState(p)),
         };
@@ -1516,13 +1304,13 @@ impl<'w> Call<'w> {
                         raw.len()
                     }
                 };
-                self.st.result = Some(ResultSpan::of(bytes, raw));
+                self.st.sh.result = Some(ResultSpan::of(bytes, raw));
                 self.done();
                 Ok((Event::Complete(raw), copied))
             }
             ResultOutcome::Task(_) => {
                 let obj = result;
-                if !self.st.caps.tasks {
+                if !self.st.sh.caps.tasks {
                     return Err(self.fail(CallError::Protocol(Violation::UndeclaredCapability)));
                 }
                 match created_task(obj, TaskDialect::Extension) {
@@ -1539,16 +1327,16 @@ impl<'w> Call<'w> {
                 }
             }
             ResultOutcome::InputRequired(ir) => {
-                self.st.ex.in_flight = None;
+                self.st.sh.ex.in_flight = None;
                 let limits = self.st.limits.ex();
-                if let Err(e) = self.st.ex.count_round(&limits) {
+                if let Err(e) = self.st.sh.ex.count_round(&limits) {
                     return Err(self.fail(e));
                 }
                 let layout = self.layout();
-                let caps = self.st.caps;
+                let caps = self.st.sh.caps;
                 match ir.input_requests {
                     Some(reqs) => {
-                        if let Err(e) = self.st.ex.take_round(
+                        if let Err(e) = self.st.sh.ex.take_round(
                             self.buf,
                             &layout,
                             &limits,
@@ -1559,7 +1347,7 @@ impl<'w> Call<'w> {
                             return Err(self.fail(e));
                         }
                         self.st.state_only = 0;
-                        self.st.phase = Phase::Answering;
+                        self.st.sh.phase = Phase::Answering;
                         Ok((Event::InputRequired(reqs.len()), 0))
                     }
                     None => {
@@ -1568,7 +1356,7 @@ impl<'w> Call<'w> {
                             let limit = self.st.limits.max_state_only_rounds;
                             return Err(self.fail(CallError::TooManyStateOnlyRounds { limit }));
                         }
-                        if let Err(e) = self.st.ex.take_round(
+                        if let Err(e) = self.st.sh.ex.take_round(
                             self.buf,
                             &layout,
                             &limits,
@@ -1578,7 +1366,7 @@ impl<'w> Call<'w> {
                         ) {
                             return Err(self.fail(e));
                         }
-                        self.st.phase = Phase::Ready;
+                        self.st.sh.phase = Phase::Ready;
                         let ms = self.st.limits.backoff_ms(self.st.state_only);
                         Ok((Event::RetryAfter(ms), 0))
                     }
@@ -1589,24 +1377,16 @@ impl<'w> Call<'w> {
 
     // ---------------------------------------------------------------- persistence
 
-    /// Saves the call (in `Ready`, `Sent` or `Answering`) into `out` as a
-    /// versioned postcard record; returns its length or the size needed.
-    /// After a restore in `Sent` the response to the old request is lost
-    /// with the old process: call [`Call::resend`].
-    pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
-        self.st.save_into(self.buf, out)
-    }
-
     /// Restores a saved call into `state` and `buf` under `limits` (the
     /// app's current limits bound the restored regions; a save cannot raise
     /// them). Every region is re-validated as untrusted input and every
     /// invariant of a live call is checked (the shared ones by the same
-    /// function as [`TaskCall::restore`](super::task::TaskCall::restore));
+    /// function as [`Task::restore`](super::task::Task::restore));
     /// a breach is [`SaveError::Invariant`] naming it. On error `state` is
     /// unchanged while `buf` may have been written (it is scratch until a
     /// state owns it).
     pub fn restore(
-        state: &'w mut CallState,
+        state: &'w mut CallSlot,
         buf: &'w mut [u8],
         limits: &CallLimits,
         saved: &[u8],
@@ -1662,18 +1442,16 @@ impl<'w> Call<'w> {
         if s.state_only > 0 && ex.input_count > 0 {
             return Err(broken(SaveInvariant::StateOnlyWithInputs));
         }
-        *state = CallState {
-            magic: CALL_MAGIC,
+        *state = CallSlot {
+            sh: Shared {
+                phase,
+                ..Shared::ready(CALL_MAGIC, caps, ex)
+            },
             limits: *limits,
             method,
-            caps,
             seed_task,
-            phase,
             params_len: s.head.len(),
-            ex,
             state_only: s.state_only,
-            error: None,
-            result: None,
         };
         Ok(Call { st: state, buf })
     }

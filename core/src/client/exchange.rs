@@ -1,4 +1,4 @@
-//! What a [`Call`](super::call::Call) and a [`TaskCall`](super::task::TaskCall)
+//! What a [`Call`](super::call::Call) and a [`Task`](super::task::Task)
 //! share: the workspace layout, the server's last `inputRequests` (a raw
 //! copy), its `requestState` (the raw token), the answers, the round counter,
 //! the JSON-RPC ids, and the attribution of incoming bytes to our request.
@@ -162,19 +162,6 @@ pub(crate) struct ExLimits {
     pub max_state_bytes: usize,
     pub max_answers_bytes: usize,
     pub max_rounds: u32,
-}
-
-/// What a call and a task share, read from their plain-data state without
-/// building a view (for [`super::machine::Machine`]'s `&self` accessors).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Common<'s> {
-    pub phase: Phase,
-    pub caps: ClientCapabilities,
-    pub ex: &'s Exchange,
-    pub layout: Layout,
-    pub json: ParseLimits,
-    pub error: Option<CallError>,
-    pub result: Option<ResultSpan>,
 }
 
 /// The per-round bookkeeping (plain data: lengths and counters only).
@@ -669,7 +656,7 @@ fn write_index(dst: &mut [u8], obj: Object<'_>) -> Option<()> {
 }
 
 /// Skip-index slots for reading a fed result (`Call::feed`,
-/// `TaskCall::feed`): on the stack, two machine words each. 32 (256 bytes on
+/// `Task::feed`): on the stack, two machine words each. 32 (256 bytes on
 /// a 32-bit microcontroller) cover the containers of a typical
 /// `InputRequiredResult`; 64-bit targets take 256 (4 KiB of stack), enough
 /// for about 12 KB of input requests (64 of the benchmark's requests need

@@ -14,21 +14,22 @@
 //!  init(Start::Task)  -> [Ready] as a task: see [`super::task`]
 //! ```
 //!
-//! The machine is a [`Call`] or a [`TaskCall`] underneath: [`MachineSlot`]
+//! The machine is a [`Call`] or a [`Task`] underneath: [`MachineSlot`]
 //! is their plain data, the workspace is sized for either
 //! ([`Machine::workspace_size`]), so the hand-over needs no new memory. The
 //! task keeps the call's `_meta` (protocol version, capabilities, client
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Event,
+    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
     Phase,
 };
-use super::exchange::{Common, Layout};
+use super::exchange::Layout;
+use super::flow::{Common, FlowSlot};
 use super::persist;
 use super::task::{
-    TaskCall, TaskConfig, TaskEvent, TaskIdRef, TaskLimits, TaskRequest, TaskState,
-    DEFAULT_MAX_POLLS, DEFAULT_MAX_POLL_MS, DEFAULT_MIN_POLL_MS, DEFAULT_POLL_MS,
+    Task, TaskConfig, TaskEvent, TaskIdRef, TaskLimits, TaskRequest, TaskSlot, DEFAULT_MAX_POLLS,
+    DEFAULT_MAX_POLL_MS, DEFAULT_MIN_POLL_MS, DEFAULT_POLL_MS,
 };
 use crate::json::{self, JsonStr};
 use crate::wire::{
@@ -157,8 +158,8 @@ pub enum Flow {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Inner {
-    Call(CallState),
-    Task(TaskState),
+    Call(CallSlot),
+    Task(TaskSlot),
 }
 
 const MACHINE_MAGIC: u32 = 0x4D52_4D31; // "MRM1"
@@ -180,7 +181,7 @@ impl Default for MachineSlot {
             magic: 0,
             limits: MachineLimits::default(),
             first_id: 1,
-            inner: Inner::Call(CallState::default()),
+            inner: Inner::Call(CallSlot::default()),
         }
     }
 }
@@ -211,7 +212,7 @@ macro_rules! with_view {
                 $body
             }
             Inner::Task(st) => {
-                let mut $v = TaskCall::attach(st, $self.buf)?;
+                let mut $v = Task::attach(st, $self.buf)?;
                 $body
             }
         }
@@ -258,7 +259,7 @@ impl<'w> Machine<'w> {
                     client_info: config.client_info,
                     limits: limits.call,
                 };
-                let mut st = CallState::default();
+                let mut st = CallSlot::default();
                 Call::init(&mut st, buf, &cfg)?;
                 Inner::Call(st)
             }
@@ -275,8 +276,8 @@ impl<'w> Machine<'w> {
                     limits: limits.task(),
                     poll_ms,
                 };
-                let mut st = TaskState::default();
-                TaskCall::init(&mut st, buf, &cfg)?;
+                let mut st = TaskSlot::default();
+                Task::init(&mut st, buf, &cfg)?;
                 Inner::Task(st)
             }
         };
@@ -300,7 +301,7 @@ impl<'w> Machine<'w> {
     }
 
     /// Restores a save of either flow (from [`Machine::save`], or from a
-    /// [`Call`] or [`TaskCall`]) under `limits`, which bound the restored
+    /// [`Call`] or [`Task`]) under `limits`, which bound the restored
     /// regions. Every region is re-validated as untrusted input; see
     /// [`Call::restore`]. The next id is one past the saved last id (1 if
     /// the save used none). On error `slot` is unchanged.
@@ -313,13 +314,13 @@ impl<'w> Machine<'w> {
         Self::check(limits, buf)?;
         let inner = match persist::kind_of(saved)? {
             persist::KIND_CALL => {
-                let mut st = CallState::default();
+                let mut st = CallSlot::default();
                 Call::restore(&mut st, buf, &limits.call, saved)?;
                 Inner::Call(st)
             }
             _ => {
-                let mut st = TaskState::default();
-                TaskCall::restore(&mut st, buf, &limits.task(), saved)?;
+                let mut st = TaskSlot::default();
+                Task::restore(&mut st, buf, &limits.task(), saved)?;
                 Inner::Task(st)
             }
         };
@@ -334,8 +335,8 @@ impl<'w> Machine<'w> {
 
     fn common(&self) -> Common<'_> {
         match &self.slot.inner {
-            Inner::Call(st) => st.common(),
-            Inner::Task(st) => st.common(),
+            Inner::Call(st) => Common::of(st),
+            Inner::Task(st) => Common::of(st),
         }
     }
 
@@ -394,8 +395,7 @@ impl<'w> Machine<'w> {
         match &self.slot.inner {
             Inner::Call(_) => None,
             Inner::Task(st) => {
-                let c = st.common();
-                let head = c
+                let head = Common::of(st)
                     .layout
                     .head
                     .prefix(self.buf, st.meta_len.saturating_add(st.id_len));
@@ -529,7 +529,7 @@ impl<'w> Machine<'w> {
     pub fn write_cancel(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         match &mut self.slot.inner {
             Inner::Call(_) => Err(CallError::NotATask),
-            Inner::Task(st) => TaskCall::attach(st, self.buf)?.write_cancel(id, out),
+            Inner::Task(st) => Task::attach(st, self.buf)?.write_cancel(id, out),
         }
     }
 
@@ -558,7 +558,7 @@ impl<'w> Machine<'w> {
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<MachineEvent<'a>, CallError> {
         let (ev, handoff) = match &mut self.slot.inner {
             Inner::Task(st) => {
-                return TaskCall::attach(st, self.buf)?
+                return Task::attach(st, self.buf)?
                     .feed(bytes)
                     .map(MachineEvent::Task)
             }
@@ -590,13 +590,13 @@ impl<'w> Machine<'w> {
             let cfg = TaskConfig {
                 dialect,
                 task_id: TaskIdRef::Token(task_id),
-                caps: call.caps,
+                caps: call.sh.caps,
                 client_info: None,
                 limits: self.slot.limits.task(),
                 poll_ms,
             };
-            let mut st = TaskState::default();
-            TaskCall::init_with(&mut st, self.buf, &cfg, Some(meta_len), call.ex.last_id)?;
+            let mut st = TaskSlot::default();
+            Task::init_with(&mut st, self.buf, &cfg, Some(meta_len), call.sh.ex.last_id)?;
             Ok(st)
         });
         match result {
@@ -605,8 +605,8 @@ impl<'w> Machine<'w> {
                 Ok(())
             }
             Err(e) => {
-                call.phase = Phase::Failed;
-                call.error = Some(e);
+                call.sh.phase = Phase::Failed;
+                call.sh.error = Some(e);
                 Err(e)
             }
         }
@@ -628,9 +628,9 @@ impl<'w> Machine<'w> {
 /// capabilities, client info) are the first members of its rendered params
 /// `{"_meta":{M,...},...}`. Moves `M` to offset 1 of the head, where a
 /// task's `{M}` starts, and returns its length.
-fn move_meta_to_task_head(call: &CallState, buf: &mut [u8]) -> Result<usize, CallError> {
+fn move_meta_to_task_head(call: &CallSlot, buf: &mut [u8]) -> Result<usize, CallError> {
     const PREFIX: &[u8] = b"{\"_meta\":{";
-    let c = call.common();
+    let c = Common::of(call);
     let head = c.layout.head;
     let params = head.prefix(buf, call.params_len);
     let broken = CallError::NotInitialized;

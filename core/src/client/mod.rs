@@ -4,6 +4,7 @@
 //! [`sse`]).
 
 pub mod call;
+mod flow;
 pub mod form;
 pub mod http;
 pub mod machine;
@@ -16,11 +17,11 @@ mod exchange;
 mod persist;
 
 pub use call::{
-    Answer, AnswerError, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Counter,
+    Answer, AnswerError, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Counter,
     Event, IdSource, Phase, RpcError, TaskHandoff, Unrelated,
 };
 pub use machine::{Flow, Machine, MachineConfig, MachineEvent, MachineLimits, MachineSlot, Start};
-pub use task::{TaskCall, TaskConfig, TaskEvent, TaskLimits, TaskRequest, TaskState};
+pub use task::{Task, TaskConfig, TaskEvent, TaskLimits, TaskRequest, TaskSlot};
 
 #[cfg(test)]
 mod tests;

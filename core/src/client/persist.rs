@@ -18,7 +18,7 @@ pub(crate) const SAVE_MAGIC: [u8; 4] = *b"MRTR";
 pub(crate) const SAVE_VERSION: u8 = 1;
 /// Save of a [`super::call::Call`].
 pub(crate) const KIND_CALL: u8 = 1;
-/// Save of a [`super::task::TaskCall`].
+/// Save of a [`super::task::Task`].
 pub(crate) const KIND_TASK: u8 = 2;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq, Eq)]

@@ -31,19 +31,19 @@
 //! for [`Call`](super::call::Call).
 
 use super::call::{
-    Answer, CallError, ParamsError, Phase, RpcError, SaveError, SaveInvariant, SaveRegion,
-    TaskHandoff, Unrelated,
+    CallError, ParamsError, Phase, RpcError, SaveError, SaveInvariant, SaveRegion, TaskHandoff,
+    Unrelated,
 };
-use super::exchange::{self, Common, ExLimits, Exchange, Incoming, Layout, ResultSpan};
+use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
+use super::flow::{FlowSlot, FlowView, Shared};
 use super::persist::{self, Saved};
 use crate::json::{self, JsonStr, Object, Writer};
 use crate::wire::caps::write_request_meta_members;
 use crate::wire::envelope::write_request_head;
 use crate::wire::task::{TaskError, META_RELATED_TASK};
 use crate::wire::{
-    classify_result, ClientCapabilities, ClientInfo, Id, InputRequest, InputRequests,
-    ResultOutcome, TaskDialect, TaskRecord, TaskStatus, Violation, WireLimits,
-    META_CLIENT_CAPABILITIES,
+    classify_result, ClientCapabilities, ClientInfo, Id, InputRequests, ResultOutcome, TaskDialect,
+    TaskRecord, TaskStatus, Violation, WireLimits, META_CLIENT_CAPABILITIES,
 };
 
 /// Default bound of a task's fixed request part (`_meta` and task id): 1 KiB.
@@ -255,63 +255,111 @@ pub enum TaskEvent<'a> {
 
 const TASK_MAGIC: u32 = 0x4D52_5431; // "MRT1"
 
-/// The plain-data state of a task (see [`super::call::CallState`]).
+/// The plain data of a task (see [`super::call::CallSlot`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaskState {
-    pub(crate) magic: u32,
+pub struct TaskSlot {
+    pub(crate) sh: Shared,
     pub(crate) limits: TaskLimits,
     pub(crate) dialect: TaskDialect,
-    pub(crate) caps: ClientCapabilities,
-    pub(crate) phase: Phase,
     pub(crate) next: TaskRequest,
     pub(crate) meta_len: usize,
     pub(crate) id_len: usize,
-    pub(crate) ex: Exchange,
     pub(crate) polls: u32,
     pub(crate) poll_ms: u64,
-    pub(crate) error: Option<CallError>,
-    pub(crate) result: Option<ResultSpan>,
 }
 
-impl Default for TaskState {
+impl Default for TaskSlot {
     fn default() -> Self {
-        TaskState {
-            magic: 0,
+        TaskSlot {
+            sh: Shared::default(),
             limits: TaskLimits::default(),
             dialect: TaskDialect::Extension,
-            caps: ClientCapabilities::default(),
-            phase: Phase::Failed,
             next: TaskRequest::Get,
             meta_len: 0,
             id_len: 0,
-            ex: Exchange::default(),
             polls: 0,
             poll_ms: 0,
-            error: None,
-            result: None,
         }
     }
 }
 
-impl TaskState {
-    /// What every flow shares, read without a view (see `Machine`).
-    pub(crate) fn common(&self) -> Common<'_> {
-        Common {
-            phase: self.phase,
-            caps: self.caps,
-            ex: &self.ex,
-            layout: self.limits.layout().unwrap_or_default(),
-            json: self.limits.wire.json,
-            error: self.error,
-            result: self.result,
+impl TaskSlot {
+    pub(crate) fn render_kind(
+        &self,
+        buf: &[u8],
+        kind: TaskRequest,
+        id: i64,
+        out: &mut [u8],
+    ) -> Result<usize, CallError> {
+        let layout = self.limits.layout().unwrap_or_default();
+        let head = layout
+            .head
+            .prefix(buf, self.meta_len.saturating_add(self.id_len));
+        let meta = head.get(..self.meta_len).unwrap_or(&[]);
+        let token = head.get(self.meta_len..).unwrap_or(&[]);
+        let seed = self.dialect == TaskDialect::Seed;
+        let mut w = Writer::new(out);
+        write_request_head(&mut w, &Id::Number(id), kind.method(self.dialect));
+        w.raw(b"{\"_meta\":");
+        if kind == TaskRequest::Respond && seed {
+            // The SEP names the task in `_meta` only.
+            w.raw(meta.get(..meta.len().saturating_sub(1)).unwrap_or(&[]))
+                .byte(b',')
+                .key(META_RELATED_TASK)
+                .raw(b"{\"taskId\":")
+                .raw(token)
+                .raw(b"}}");
+        } else {
+            w.raw(meta).raw(b",\"taskId\":").raw(token);
+        }
+        if kind == TaskRequest::Respond {
+            w.raw(b",\"inputResponses\":");
+            self.sh.ex.write_responses(&mut w, buf, &layout);
+            if let (true, Some(s)) = (seed, self.sh.ex.request_state(buf, &layout)) {
+                w.raw(b",\"requestState\":").raw(s);
+            }
+        }
+        w.raw(b"}}");
+        w.finish()
+            .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
+    }
+}
+
+#[allow(private_interfaces)]
+impl FlowSlot for TaskSlot {
+    const MAGIC: u32 = TASK_MAGIC;
+
+    fn shared(&self) -> &Shared {
+        &self.sh
+    }
+
+    fn shared_mut(&mut self) -> &mut Shared {
+        &mut self.sh
+    }
+
+    fn layout(&self) -> Result<Layout, CallError> {
+        self.limits.layout()
+    }
+
+    fn ex_limits(&self) -> ExLimits {
+        self.limits.ex()
+    }
+
+    fn render(&self, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        self.render_kind(buf, self.next, id, out)
+    }
+
+    fn on_written(&mut self) {
+        if self.next == TaskRequest::Get {
+            self.polls = self.polls.saturating_add(1);
         }
     }
 
-    /// Saves this state with its workspace `buf` (see `save`).
-    pub(crate) fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
-        let phase = persist::phase_code(self.phase).ok_or(CallError::WrongState(self.phase))?;
+    fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
+        let phase =
+            persist::phase_code(self.sh.phase).ok_or(CallError::WrongState(self.sh.phase))?;
         let layout = self.limits.layout().unwrap_or_default();
-        let ex = &self.ex;
+        let ex = &self.sh.ex;
         let saved = Saved {
             magic: persist::SAVE_MAGIC,
             version: persist::SAVE_VERSION,
@@ -338,14 +386,10 @@ impl TaskState {
     }
 }
 
-/// A view of one task: its state and its workspace.
-#[derive(Debug)]
-pub struct TaskCall<'w> {
-    st: &'w mut TaskState,
-    buf: &'w mut [u8],
-}
+/// A task: its slot and its workspace.
+pub type Task<'w> = FlowView<'w, TaskSlot>;
 
-impl<'w> TaskCall<'w> {
+impl<'w> Task<'w> {
     /// Bytes of workspace a task with these limits needs; `usize::MAX` for
     /// limits that cannot be laid out. A `const fn` (static workspaces).
     pub const fn workspace_size(limits: &TaskLimits) -> usize {
@@ -357,20 +401,20 @@ impl<'w> TaskCall<'w> {
 
     /// Starts following a task. On error `state` is unchanged.
     pub fn init(
-        state: &'w mut TaskState,
+        state: &'w mut TaskSlot,
         buf: &'w mut [u8],
         config: &TaskConfig<'_>,
     ) -> Result<Self, CallError> {
         Self::init_with(state, buf, config, None, None)
     }
 
-    /// [`TaskCall::init`] for a task that continues a call in place: with
+    /// [`Task::init`] for a task that continues a call in place: with
     /// `meta = Some(n)` the head already holds the call's own `_meta`
     /// members at offset 1 (`n` bytes, moved there by the machine), so the
     /// task declares byte for byte what the call declared; ids continue
     /// after `last_id`.
     pub(crate) fn init_with(
-        state: &'w mut TaskState,
+        state: &'w mut TaskSlot,
         buf: &'w mut [u8],
         config: &TaskConfig<'_>,
         meta: Option<usize>,
@@ -424,51 +468,24 @@ impl<'w> TaskCall<'w> {
             needed: e.needed.saturating_add(skip),
             limit: limits.max_params_bytes,
         })?);
-        *state = TaskState {
-            magic: TASK_MAGIC,
+        let ex = Exchange {
+            last_id,
+            ..Exchange::default()
+        };
+        *state = TaskSlot {
+            sh: Shared::ready(TASK_MAGIC, config.caps, ex),
             limits,
             dialect: config.dialect,
-            caps: config.caps,
-            phase: Phase::Ready,
             next: TaskRequest::Get,
             meta_len,
             id_len: total.saturating_sub(meta_len),
-            ex: Exchange {
-                last_id,
-                ..Exchange::default()
-            },
             polls: 0,
             poll_ms: limits.poll_interval(config.poll_ms),
-            error: None,
-            result: None,
         };
-        Ok(TaskCall { st: state, buf })
-    }
-
-    /// Rebuilds the view over a prepared state and workspace (O(1)).
-    pub fn attach(state: &'w mut TaskState, buf: &'w mut [u8]) -> Result<Self, CallError> {
-        if state.magic != TASK_MAGIC {
-            return Err(CallError::NotInitialized);
-        }
-        let layout = state.limits.layout()?;
-        if buf.len() < layout.total {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
-            });
-        }
-        Ok(TaskCall { st: state, buf })
-    }
-
-    fn layout(&self) -> Layout {
-        self.st.limits.layout().unwrap_or_default()
+        Ok(Task { st: state, buf })
     }
 
     // ----------------------------------------------------------------- accessors
-
-    /// The phase.
-    pub fn state(&self) -> Phase {
-        self.st.phase
-    }
 
     /// The dialect.
     pub fn dialect(&self) -> TaskDialect {
@@ -500,234 +517,47 @@ impl<'w> TaskCall<'w> {
         self.st.polls
     }
 
-    /// Input rounds so far.
-    pub fn round(&self) -> u32 {
-        self.st.ex.rounds
-    }
-
-    /// The current round's input requests.
-    pub fn inputs(&self) -> impl Iterator<Item = (JsonStr<'_>, InputRequest<'_>)> + '_ {
-        (0..self.st.ex.input_count).filter_map(move |i| self.input_at(i))
-    }
-
-    /// The capabilities declared on every request.
-    pub fn caps(&self) -> ClientCapabilities {
-        self.st.caps
-    }
-
     /// The limits.
     pub fn limits(&self) -> &TaskLimits {
         &self.st.limits
     }
 
-    /// The current round's `inputRequests` object exactly as received.
-    pub fn inputs_json(&self) -> Option<&[u8]> {
-        (self.st.ex.input_count > 0)
-            .then(|| self.layout().inputs.prefix(self.buf, self.st.ex.inputs_len))
-    }
-
-    /// Number of input requests in the current round.
-    pub fn input_count(&self) -> usize {
-        self.st.ex.input_count
-    }
-
-    /// Number of inputs answered in the current round.
-    pub fn answered_count(&self) -> usize {
-        self.st.ex.answered
-    }
-
-    /// The input request at `index`.
-    pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
-        let json = &self.st.limits.wire.json;
-        self.st.ex.input_at(self.buf, &self.layout(), json, index)
-    }
-
-    /// The index of the input whose key decodes to `key`.
-    pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
-        self.st.ex.index_of(self.buf, &self.layout(), key)
-    }
-
-    /// The stored answer to input `index`.
-    pub fn answer_json(&self, index: usize) -> Option<&[u8]> {
-        self.st.ex.answer_of(self.buf, &self.layout(), index)
-    }
-
-    /// The `requestState` the answers will echo (seed dialect).
-    pub fn request_state(&self) -> Option<&[u8]> {
-        self.st.ex.request_state(self.buf, &self.layout())
-    }
-
-    /// The last JSON-RPC id used.
-    pub fn last_id(&self) -> Option<i64> {
-        self.st.ex.last_id
-    }
-
-    /// The id for the next request: `first` before any, else one past
-    /// [`last_id`](Self::last_id). [`CallError::IdOutOfRange`] for a `first`
-    /// outside +-(2^53-1), [`CallError::IdsExhausted`] once 2^53-1 is used.
-    pub fn next_id(&self, first: i64) -> Result<i64, CallError> {
-        self.st.ex.next_id(first)
-    }
-
-    /// The id of the request in flight.
-    pub fn in_flight_id(&self) -> Option<i64> {
-        self.st.ex.in_flight
-    }
-
-    /// The terminal error, once [`Phase::Failed`].
-    pub fn error(&self) -> Option<CallError> {
-        self.st.error
-    }
-
-    /// The task's result, found again in the bytes whose feeding completed it.
-    pub fn result<'b>(&self, fed: &'b [u8]) -> Option<&'b [u8]> {
-        self.st.result.and_then(|s| s.get(fed))
-    }
-
     // ------------------------------------------------------------------- writing
-
-    /// Writes the next request (`next_request()`) with `id`. `Ready` -> `Sent`.
-    pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        match self.st.phase {
-            Phase::Ready => {}
-            Phase::Answering => {
-                let index = self
-                    .st
-                    .ex
-                    .first_unanswered(self.buf, &self.layout())
-                    .unwrap_or(0);
-                return Err(CallError::Unanswered { index });
-            }
-            p => return Err(CallError::WrongState(p)),
-        }
-        self.st.ex.check_id(id)?;
-        let n = self.render(self.st.next, id, out)?;
-        if self.st.next == TaskRequest::Get {
-            self.st.polls = self.st.polls.saturating_add(1);
-        }
-        self.st.ex.sent(id);
-        self.st.phase = Phase::Sent;
-        Ok(n)
-    }
-
-    /// Writes the request in flight again with a fresh `id`. Only in `Sent`.
-    pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        if self.st.phase != Phase::Sent {
-            return Err(CallError::WrongState(self.st.phase));
-        }
-        self.st.ex.check_id(id)?;
-        let n = self.render(self.st.next, id, out)?;
-        self.st.ex.sent(id);
-        Ok(n)
-    }
 
     /// Writes `tasks/cancel` (from `Ready`, `Answering` or `Sent`; a response
     /// to a request in flight then counts as unrelated). -> `Sent`; the
     /// acknowledgement yields [`TaskEvent::Cancelled`].
     pub fn write_cancel(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        if !matches!(self.st.phase, Phase::Ready | Phase::Answering | Phase::Sent) {
-            return Err(CallError::WrongState(self.st.phase));
+        if !matches!(
+            self.st.sh.phase,
+            Phase::Ready | Phase::Answering | Phase::Sent
+        ) {
+            return Err(CallError::WrongState(self.st.sh.phase));
         }
-        self.st.ex.check_id(id)?;
-        let n = self.render(TaskRequest::Cancel, id, out)?;
-        self.st.ex.sent(id);
+        self.st.sh.ex.check_id(id)?;
+        let n = self
+            .st
+            .render_kind(self.buf, TaskRequest::Cancel, id, out)?;
+        self.st.sh.ex.sent(id);
         self.st.next = TaskRequest::Cancel;
-        self.st.phase = Phase::Sent;
+        self.st.sh.phase = Phase::Sent;
         Ok(n)
     }
 
-    fn render(&self, kind: TaskRequest, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        let layout = self.layout();
-        let buf: &[u8] = self.buf;
-        let head = layout
-            .head
-            .prefix(buf, self.st.meta_len.saturating_add(self.st.id_len));
-        let meta = head.get(..self.st.meta_len).unwrap_or(&[]);
-        let token = head.get(self.st.meta_len..).unwrap_or(&[]);
-        let seed = self.st.dialect == TaskDialect::Seed;
-        let mut w = Writer::new(out);
-        write_request_head(&mut w, &Id::Number(id), kind.method(self.st.dialect));
-        w.raw(b"{\"_meta\":");
-        if kind == TaskRequest::Respond && seed {
-            // The SEP names the task in `_meta` only.
-            w.raw(meta.get(..meta.len().saturating_sub(1)).unwrap_or(&[]))
-                .byte(b',')
-                .key(META_RELATED_TASK)
-                .raw(b"{\"taskId\":")
-                .raw(token)
-                .raw(b"}}");
-        } else {
-            w.raw(meta).raw(b",\"taskId\":").raw(token);
-        }
-        if kind == TaskRequest::Respond {
-            w.raw(b",\"inputResponses\":");
-            self.st.ex.write_responses(&mut w, buf, &layout);
-            if let (true, Some(s)) = (seed, self.st.ex.request_state(buf, &layout)) {
-                w.raw(b",\"requestState\":").raw(s);
-            }
-        }
-        w.raw(b"}}");
-        w.finish()
-            .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
-    }
-
-    // ------------------------------------------------------------------ answering
-
-    /// Answers the input whose key decodes to `key`.
-    pub fn answer(&mut self, key: &str, answer: Answer<'_>) -> Result<(), CallError> {
-        let index = self.index_of(key)?;
-        self.answer_at(index, answer)
-    }
-
-    /// Answers the input at `index`; the last answer makes the task `Ready`
-    /// to send them. [`Answer::Error`] ends the task locally (the app may
-    /// still cancel it on the server with a fresh task view).
-    pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
-        if self.st.phase != Phase::Answering {
-            return Err(CallError::WrongState(self.st.phase));
-        }
-        let layout = self.layout();
-        if let Answer::Error { code } = answer {
-            self.st.ex.open_input(self.buf, &layout, index)?;
-            self.fail(CallError::AnsweredWithError { index, code });
-            return Ok(());
-        }
-        let limits = self.st.limits.ex();
-        self.st
-            .ex
-            .store_answer(self.buf, &layout, &limits, index, &answer)?;
-        if self.st.ex.all_answered() {
-            self.st.phase = Phase::Ready;
-        }
-        Ok(())
-    }
-
     // -------------------------------------------------------------------- feeding
-
-    fn fail(&mut self, e: CallError) -> CallError {
-        self.st.phase = Phase::Failed;
-        self.st.error = Some(e);
-        self.st.ex.in_flight = None;
-        e
-    }
-
-    fn done(&mut self) {
-        self.st.phase = Phase::Done;
-        self.st.ex.in_flight = None;
-    }
 
     fn poll(&mut self) -> Result<TaskEvent<'static>, CallError> {
         if self.st.polls >= self.st.limits.max_polls {
             let limit = self.st.limits.max_polls;
             return Err(self.fail(CallError::TooManyPolls { limit }));
         }
-        self.st.phase = Phase::Ready;
+        self.st.sh.phase = Phase::Ready;
         self.st.next = TaskRequest::Get;
         Ok(TaskEvent::Poll(self.st.poll_ms))
     }
 
     fn complete<'a>(&mut self, fed: &'a [u8], result: Object<'a>) -> TaskEvent<'a> {
-        self.st.result = Some(ResultSpan::of(fed, result.raw()));
+        self.st.sh.result = Some(ResultSpan::of(fed, result.raw()));
         self.done();
         TaskEvent::Complete(result.raw())
     }
@@ -747,23 +577,24 @@ impl<'w> TaskCall<'w> {
     ) -> Result<TaskEvent<'static>, CallError> {
         let limits = self.st.limits.ex();
         let layout = self.layout();
-        let caps = self.st.caps;
-        let taken = self.st.ex.count_round(&limits).and_then(|()| {
+        let caps = self.st.sh.caps;
+        let taken = self.st.sh.ex.count_round(&limits).and_then(|()| {
             self.st
+                .sh
                 .ex
                 .take_round(self.buf, &layout, &limits, &caps, Some(reqs), state)
         });
         if let Err(e) = taken {
             return Err(self.fail(e));
         }
-        self.st.phase = Phase::Answering;
+        self.st.sh.phase = Phase::Answering;
         self.st.next = TaskRequest::Respond;
         Ok(TaskEvent::InputRequired(reqs.len()))
     }
 
     /// Feeds bytes received while `Sent`.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<TaskEvent<'a>, CallError> {
-        let ours = match (self.st.phase, self.st.ex.in_flight) {
+        let ours = match (self.st.sh.phase, self.st.sh.ex.in_flight) {
             (Phase::Sent, Some(id)) => id,
             (p, _) => return Err(CallError::WrongState(p)),
         };
@@ -776,7 +607,7 @@ impl<'w> TaskCall<'w> {
             }
             Ok(Incoming::Result(r)) => r,
         };
-        self.st.ex.in_flight = None;
+        self.st.sh.ex.in_flight = None;
         let kind = self.st.next;
         // As in `Call::feed`: classify over a skip index on the stack; what
         // the event borrows comes from `result` itself.
@@ -800,7 +631,7 @@ impl<'w> TaskCall<'w> {
             },
             (TaskRequest::Respond, ResultOutcome::Complete(_)) => {
                 // Delivered: nothing of this round may reach a later request.
-                self.st.ex.clear_round();
+                self.st.sh.ex.clear_round();
                 self.poll()
             }
             (TaskRequest::Cancel, ResultOutcome::Complete(_)) => {
@@ -839,7 +670,7 @@ impl<'w> TaskCall<'w> {
             }
             (TaskDialect::Seed, _) => {
                 // input_required, completed, failed: tasks/result tells.
-                self.st.phase = Phase::Ready;
+                self.st.sh.phase = Phase::Ready;
                 self.st.next = TaskRequest::Result;
                 Ok(TaskEvent::Next)
             }
@@ -880,19 +711,13 @@ impl<'w> TaskCall<'w> {
 
     // ---------------------------------------------------------------- persistence
 
-    /// Saves the task (in `Ready`, `Sent` or `Answering`); see
-    /// [`super::call::Call::save`].
-    pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
-        self.st.save_into(self.buf, out)
-    }
-
     /// Restores a saved task under `limits`; every region is re-validated
     /// and every invariant of a live task checked (the shared ones by the
     /// same function as [`Call::restore`](super::call::Call::restore)), a
     /// breach being [`SaveError::Invariant`]. On error `state` is unchanged
     /// (the workspace is scratch).
     pub fn restore(
-        state: &'w mut TaskState,
+        state: &'w mut TaskSlot,
         buf: &'w mut [u8],
         limits: &TaskLimits,
         saved: &[u8],
@@ -975,21 +800,19 @@ impl<'w> TaskCall<'w> {
             }
             _ => {}
         }
-        *state = TaskState {
-            magic: TASK_MAGIC,
+        *state = TaskSlot {
+            sh: Shared {
+                phase,
+                ..Shared::ready(TASK_MAGIC, caps, ex)
+            },
             limits: *limits,
             dialect,
-            caps,
-            phase,
             next,
             meta_len,
             id_len: token.len(),
-            ex,
             polls: s.polls,
             poll_ms: limits.poll_interval(Some(s.poll_ms)),
-            error: None,
-            result: None,
         };
-        Ok(TaskCall { st: state, buf })
+        Ok(Task { st: state, buf })
     }
 }

@@ -20,7 +20,7 @@ extern crate std;
 pub mod recorded;
 
 use mrtr_core::client::{
-    Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Event,
+    Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
 };
 use mrtr_core::json::{self, ParseLimits, DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_BYTES};
 use mrtr_core::seal::{
@@ -213,7 +213,7 @@ fn accept(
 /// writing each leg into `out` (at least [`REQUEST_BYTES`]). On success
 /// `out` holds the last leg.
 pub fn work_item(
-    state: &mut CallState,
+    state: &mut CallSlot,
     workspace: &mut [u8],
     out: &mut [u8],
 ) -> Result<WorkItemReport, Failure> {
@@ -418,7 +418,7 @@ mod tests {
 
     #[test]
     fn the_work_item_flow_and_the_seal_round_trip_pass_on_the_host() {
-        let mut state = CallState::default();
+        let mut state = CallSlot::default();
         let mut workspace = [0u8; WORKSPACE_BYTES];
         let mut out = [0u8; REQUEST_BYTES];
         let report = work_item(&mut state, &mut workspace, &mut out).unwrap();
@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn one_byte_short_of_the_request_buffer_fails_with_the_needed_size() {
-        let mut state = CallState::default();
+        let mut state = CallSlot::default();
         let mut workspace = [0u8; WORKSPACE_BYTES];
         let mut out = [0u8; REQUEST_BYTES - 1];
         let err = work_item(&mut state, &mut workspace, &mut out).unwrap_err();

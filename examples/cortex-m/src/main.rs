@@ -13,7 +13,7 @@ use core::ptr::{addr_of, read_volatile, write_volatile};
 
 use cortex_m_rt::{entry, exception, ExceptionFrame};
 use cortex_m_semihosting::{debug, hprintln};
-use mrtr_core::client::CallState;
+use mrtr_core::client::CallSlot;
 use mrtr_core::seal::Sealer;
 use mrtr_cortex_m::{
     seal_round_trip, sealer, work_item, Failure, SealReport, WorkItemReport, REQUEST_BYTES,
@@ -86,7 +86,7 @@ fn repaint() {
 /// sit below main's and the stack it needs is measured apart from main's.
 #[inline(never)]
 fn run_work_item(
-    state: &mut CallState,
+    state: &mut CallSlot,
     workspace: &mut [u8],
     out: &mut [u8],
 ) -> Result<WorkItemReport, Failure> {
@@ -131,7 +131,7 @@ fn exit(pass: bool) -> ! {
 fn main() -> ! {
     // `static mut` inside `#[entry]` becomes a `&'static mut` that only main
     // holds: the workspace and the buffers live in .bss, not on the stack.
-    static mut CALL_STATE: Option<CallState> = None;
+    static mut CALL_STATE: Option<CallSlot> = None;
     static mut WORKSPACE: [u8; WORKSPACE_BYTES] = [0; WORKSPACE_BYTES];
     static mut REQUEST: [u8; REQUEST_BYTES] = [0; REQUEST_BYTES];
     static mut TOKEN: [u8; TOKEN_BYTES] = [0; TOKEN_BYTES];
@@ -145,9 +145,9 @@ fn main() -> ! {
         env!("CARGO_PKG_VERSION")
     );
     hprintln!(
-        "static RAM: call workspace {} B (Call::workspace_size), CallState {} B, request buffer {} B, token {} B, unseal scratch {} B",
+        "static RAM: call workspace {} B (Call::workspace_size), CallSlot {} B, request buffer {} B, token {} B, unseal scratch {} B",
         WORKSPACE_BYTES,
-        size_of::<CallState>(),
+        size_of::<CallSlot>(),
         REQUEST_BYTES,
         TOKEN_BYTES,
         SCRATCH_BYTES
@@ -159,7 +159,7 @@ fn main() -> ! {
         base
     );
 
-    let state = CALL_STATE.insert(CallState::default());
+    let state = CALL_STATE.insert(CallSlot::default());
     repaint();
     let flow = match run_work_item(state, WORKSPACE, REQUEST) {
         Ok(r) => r,

@@ -6,7 +6,7 @@
 
 use crate::answer::{self, Policy};
 use crate::transport::{LegInfo, Transport, TransportError};
-use mrtr_core::client::{Call, CallConfig, CallError, CallLimits, CallMethod, CallState, Event};
+use mrtr_core::client::{Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event};
 use mrtr_core::wire::ClientCapabilities;
 use std::time::{Duration, Instant};
 
@@ -149,7 +149,7 @@ pub fn run_flow(
     let mut config = CallConfig::new(method, params);
     config.caps = opts.caps;
     config.limits = opts.limits;
-    let mut state = CallState::default();
+    let mut state = CallSlot::default();
     let mut ws = vec![0u8; Call::workspace_size(&opts.limits)];
     let mut call = match Call::init(&mut state, &mut ws, &config) {
         Ok(c) => c,

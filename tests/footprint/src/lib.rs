@@ -15,12 +15,12 @@
 
 #[cfg(feature = "call")]
 mod call {
-    use mrtr_core::client::{Answer, Call, CallConfig, CallError, CallState, Event};
+    use mrtr_core::client::{Answer, Call, CallConfig, CallError, CallSlot, Event};
 
     /// `Call::init`.
     #[no_mangle]
     pub fn mrtr_fp_call_init(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         config: &CallConfig<'_>,
     ) -> Result<(), CallError> {
@@ -30,7 +30,7 @@ mod call {
     /// `Call::attach` + `write_request`.
     #[no_mangle]
     pub fn mrtr_fp_call_write_request(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         id: i64,
         out: &mut [u8],
@@ -41,7 +41,7 @@ mod call {
     /// `Call::attach` + `feed`: the event's kind and its first number.
     #[no_mangle]
     pub fn mrtr_fp_call_feed(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         bytes: &[u8],
     ) -> Result<(u8, usize), CallError> {
@@ -58,7 +58,7 @@ mod call {
     /// `Call::attach` + `input_at`: the key's length and the request kind.
     #[no_mangle]
     pub fn mrtr_fp_call_input_at(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         index: usize,
     ) -> Option<(usize, u8)> {
@@ -70,7 +70,7 @@ mod call {
     /// `Call::attach` + `answer` by key.
     #[no_mangle]
     pub fn mrtr_fp_call_answer(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         key: &str,
         answer: &Answer<'_>,
@@ -87,8 +87,8 @@ mod client {
     use mrtr_core::client::sse::SseDecoder;
     use mrtr_core::client::url::UrlConsent;
     use mrtr_core::client::{
-        Answer, Call, CallError, CallLimits, CallState, TaskCall, TaskConfig, TaskEvent,
-        TaskLimits, TaskState,
+        Answer, Call, CallError, CallLimits, CallSlot, Task, TaskConfig, TaskEvent,
+        TaskLimits, TaskSlot,
     };
     use mrtr_core::json;
     use mrtr_core::wire::{Root, WireLimits};
@@ -96,7 +96,7 @@ mod client {
     /// `Call::resend`.
     #[no_mangle]
     pub fn mrtr_fp_call_resend(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         id: i64,
         out: &mut [u8],
@@ -107,7 +107,7 @@ mod client {
     /// `Call::feed_copy`.
     #[no_mangle]
     pub fn mrtr_fp_call_feed_copy(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         bytes: &[u8],
         result: &mut [u8],
@@ -120,7 +120,7 @@ mod client {
     /// `Call::save`.
     #[no_mangle]
     pub fn mrtr_fp_call_save(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         out: &mut [u8],
     ) -> Result<usize, CallError> {
@@ -130,7 +130,7 @@ mod client {
     /// `Call::restore`.
     #[no_mangle]
     pub fn mrtr_fp_call_restore(
-        state: &mut CallState,
+        state: &mut CallSlot,
         workspace: &mut [u8],
         limits: &CallLimits,
         saved: &[u8],
@@ -138,79 +138,79 @@ mod client {
         Call::restore(state, workspace, limits, saved).map(|_| ())
     }
 
-    /// `TaskCall::init`.
+    /// `Task::init`.
     #[no_mangle]
     pub fn mrtr_fp_task_init(
-        state: &mut TaskState,
+        state: &mut TaskSlot,
         workspace: &mut [u8],
         config: &TaskConfig<'_>,
     ) -> Result<(), CallError> {
-        TaskCall::init(state, workspace, config).map(|_| ())
+        Task::init(state, workspace, config).map(|_| ())
     }
 
-    /// `TaskCall::write_request`.
+    /// `Task::write_request`.
     #[no_mangle]
     pub fn mrtr_fp_task_write_request(
-        state: &mut TaskState,
+        state: &mut TaskSlot,
         workspace: &mut [u8],
         id: i64,
         out: &mut [u8],
     ) -> Result<usize, CallError> {
-        TaskCall::attach(state, workspace)?.write_request(id, out)
+        Task::attach(state, workspace)?.write_request(id, out)
     }
 
-    /// `TaskCall::write_cancel`.
+    /// `Task::write_cancel`.
     #[no_mangle]
     pub fn mrtr_fp_task_write_cancel(
-        state: &mut TaskState,
+        state: &mut TaskSlot,
         workspace: &mut [u8],
         id: i64,
         out: &mut [u8],
     ) -> Result<usize, CallError> {
-        TaskCall::attach(state, workspace)?.write_cancel(id, out)
+        Task::attach(state, workspace)?.write_cancel(id, out)
     }
 
-    /// `TaskCall::feed`: whether the task is done.
+    /// `Task::feed`: whether the task is done.
     #[no_mangle]
     pub fn mrtr_fp_task_feed(
-        state: &mut TaskState,
+        state: &mut TaskSlot,
         workspace: &mut [u8],
         bytes: &[u8],
     ) -> Result<bool, CallError> {
-        let event = TaskCall::attach(state, workspace)?.feed(bytes)?;
+        let event = Task::attach(state, workspace)?.feed(bytes)?;
         Ok(matches!(event, TaskEvent::Complete(_)))
     }
 
-    /// `TaskCall::answer`.
+    /// `Task::answer`.
     #[no_mangle]
     pub fn mrtr_fp_task_answer(
-        state: &mut TaskState,
+        state: &mut TaskSlot,
         workspace: &mut [u8],
         key: &str,
         answer: &Answer<'_>,
     ) -> Result<(), CallError> {
-        TaskCall::attach(state, workspace)?.answer(key, *answer)
+        Task::attach(state, workspace)?.answer(key, *answer)
     }
 
-    /// `TaskCall::save`.
+    /// `Task::save`.
     #[no_mangle]
     pub fn mrtr_fp_task_save(
-        state: &mut TaskState,
+        state: &mut TaskSlot,
         workspace: &mut [u8],
         out: &mut [u8],
     ) -> Result<usize, CallError> {
-        TaskCall::attach(state, workspace)?.save(out)
+        Task::attach(state, workspace)?.save(out)
     }
 
-    /// `TaskCall::restore`.
+    /// `Task::restore`.
     #[no_mangle]
     pub fn mrtr_fp_task_restore(
-        state: &mut TaskState,
+        state: &mut TaskSlot,
         workspace: &mut [u8],
         limits: &TaskLimits,
         saved: &[u8],
     ) -> Result<(), CallError> {
-        TaskCall::restore(state, workspace, limits, saved).map(|_| ())
+        Task::restore(state, workspace, limits, saved).map(|_| ())
     }
 
     /// `ElicitForm::parse` of a `requestedSchema`, then `validate` of the

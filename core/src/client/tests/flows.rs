@@ -62,16 +62,16 @@ fn github_login_and_capital_of_france_are_answered_in_one_round() {
         FORM_AND_SAMPLING,
     ));
     let mut call = h.call();
-    assert_eq!(call.state(), Phase::Ready);
+    assert_eq!(call.phase(), Phase::Ready);
     assert_eq!(
         leg(&mut call, 1),
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"}},"name":"get_weather","arguments":{"location":"New York"}}}"#
     );
-    assert_eq!(call.state(), Phase::Sent);
+    assert_eq!(call.phase(), Phase::Sent);
 
     let ev = call.feed(SPEC_INPUT_REQUIRED.as_bytes()).unwrap();
     assert_eq!(ev, Event::InputRequired(2));
-    assert_eq!(call.state(), Phase::Answering);
+    assert_eq!(call.phase(), Phase::Answering);
     assert_eq!(call.round(), 1);
     assert_eq!(call.request_state(), Some(&br#""AEAD-protected blob""#[..]));
     let (k0, r0) = call.input_at(0).unwrap();
@@ -97,13 +97,13 @@ fn github_login_and_capital_of_france_are_answered_in_one_round() {
         },
     )
     .unwrap();
-    assert_eq!(call.state(), Phase::Answering);
+    assert_eq!(call.phase(), Phase::Answering);
     call.answer(
         "capital_of_france",
         Answer::Sampling(SAMPLING_ANSWER.as_bytes()),
     )
     .unwrap();
-    assert_eq!(call.state(), Phase::Ready);
+    assert_eq!(call.phase(), Phase::Ready);
     assert_eq!(
         leg(&mut call, 2),
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"}},"name":"get_weather","arguments":{"location":"New York"},"inputResponses":{"github_login":{"action":"accept","content":{"name":"octocat"}},"capital_of_france":{"role":"assistant","content":{"type":"text","text":"The capital of France is Paris."},"model":"claude-3-sonnet-20240307","stopReason":"endTurn"}},"requestState":"AEAD-protected blob"}}"#
@@ -114,7 +114,7 @@ fn github_login_and_capital_of_france_are_answered_in_one_round() {
     let expected_result = &done[33..done.len() - 1];
     assert!(expected_result.starts_with("{\"resultType\""));
     assert_eq!(ev, Event::Complete(expected_result.as_bytes()));
-    assert_eq!(call.state(), Phase::Done);
+    assert_eq!(call.phase(), Phase::Done);
     assert_eq!(
         call.result(done.as_bytes()),
         Some(expected_result.as_bytes())
@@ -255,7 +255,7 @@ fn the_work_item_takes_two_rounds_and_the_second_echoes_request_state() {
     };
     assert!(result.starts_with(b"{\n    \"content\""));
     assert!(result.ends_with(b"\"isError\": false\n  }"));
-    assert_eq!(call.state(), Phase::Done);
+    assert_eq!(call.phase(), Phase::Done);
 }
 
 /// Runs the work-item flow under `limits`; the first error, if any.
@@ -264,7 +264,7 @@ fn run_work_item(limits: CallLimits) -> Result<(), CallError> {
         limits,
         ..tool_config(WORK_ITEM_PARAMS, FORM)
     };
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0u8; Call::workspace_size(&limits)];
     let mut call = Call::init(&mut st, &mut buf, &config)?;
     let mut out = [0u8; 1024];
@@ -484,7 +484,7 @@ fn load_shedding_retries_with_state_only_after_a_doubling_backoff() {
     for (id, state, backoff) in [(1, "s1", 50), (2, "s2", 100), (3, "s3", 200)] {
         let msg = shed(id, state);
         assert_eq!(call.feed(msg.as_bytes()), Ok(Event::RetryAfter(backoff)));
-        assert_eq!(call.state(), Phase::Ready);
+        assert_eq!(call.phase(), Phase::Ready);
         assert_eq!(call.input_count(), 0);
         assert_eq!(
             leg(&mut call, id + 1),
@@ -641,7 +641,7 @@ fn resend_after_a_transport_failure_uses_a_fresh_id_and_keeps_answers() {
         call.feed(late),
         Ok(Event::Unrelated(Unrelated::Message(Message::Result { .. })))
     ));
-    assert_eq!(call.state(), Phase::Sent);
+    assert_eq!(call.phase(), Phase::Sent);
     let done = br#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[]}}"#;
     assert!(matches!(call.feed(done), Ok(Event::Complete(_))));
     assert_eq!(

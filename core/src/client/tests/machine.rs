@@ -295,7 +295,7 @@ fn bad_first_ids_and_small_workspaces_are_refused_and_leave_the_slot_alone() {
     // The machine's workspace fits either flow.
     assert_eq!(
         size,
-        Call::workspace_size(&limits.call).max(TaskCall::workspace_size(&limits.task()))
+        Call::workspace_size(&limits.call).max(Task::workspace_size(&limits.task()))
     );
     let bad = MachineLimits {
         min_poll_ms: 10,

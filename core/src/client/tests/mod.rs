@@ -1,8 +1,8 @@
 //! Client tests: recorded flows (exact bytes), one test per rule, tasks,
 //! persistence, and property tests over hostile server sequences.
 
-use super::call::{Call, CallConfig, CallLimits, CallMethod, CallState};
-use super::task::{TaskCall, TaskConfig, TaskState};
+use super::call::{Call, CallConfig, CallLimits, CallMethod, CallSlot};
+use super::task::{Task, TaskConfig, TaskSlot};
 use crate::wire::{ClientCapabilities, ClientInfo};
 use std::string::String;
 use std::vec;
@@ -24,13 +24,13 @@ pub(super) const EXAMPLE_CLIENT: ClientInfo<'static> = ClientInfo {
 
 /// A call's state and workspace, owned, for tests.
 pub(super) struct Harness {
-    pub st: CallState,
+    pub st: CallSlot,
     pub buf: Vec<u8>,
 }
 
 impl Harness {
     pub fn new(config: &CallConfig<'_>) -> Self {
-        let mut st = CallState::default();
+        let mut st = CallSlot::default();
         let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
         Call::init(&mut st, &mut buf, config).expect("init");
         Harness { st, buf }
@@ -43,20 +43,20 @@ impl Harness {
 
 /// A task's state and workspace, owned, for tests.
 pub(super) struct TaskHarness {
-    pub st: TaskState,
+    pub st: TaskSlot,
     pub buf: Vec<u8>,
 }
 
 impl TaskHarness {
     pub fn new(config: &TaskConfig<'_>) -> Self {
-        let mut st = TaskState::default();
-        let mut buf = vec![0u8; TaskCall::workspace_size(&config.limits)];
-        TaskCall::init(&mut st, &mut buf, config).expect("init");
+        let mut st = TaskSlot::default();
+        let mut buf = vec![0u8; Task::workspace_size(&config.limits)];
+        Task::init(&mut st, &mut buf, config).expect("init");
         TaskHarness { st, buf }
     }
 
-    pub fn task(&mut self) -> TaskCall<'_> {
-        TaskCall::attach(&mut self.st, &mut self.buf).expect("attach")
+    pub fn task(&mut self) -> Task<'_> {
+        Task::attach(&mut self.st, &mut self.buf).expect("attach")
     }
 }
 
@@ -100,7 +100,7 @@ pub(super) fn leg(call: &mut Call<'_>, id: i64) -> String {
 }
 
 /// Writes the next task request as a string.
-pub(super) fn task_leg(task: &mut TaskCall<'_>, id: i64) -> String {
+pub(super) fn task_leg(task: &mut Task<'_>, id: i64) -> String {
     let mut out = vec![0u8; 1 << 16];
     let n = task.write_request(id, &mut out).expect("write_request");
     String::from_utf8(out[..n].to_vec()).expect("utf-8")

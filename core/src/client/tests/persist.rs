@@ -42,10 +42,10 @@ fn a_call_saved_mid_form_resumes_in_a_fresh_process() {
     assert_eq!(&saved[..6], b"MRTR\x01\x01");
     // A fresh process: new state, new (dirty) workspace.
     let limits = CallLimits::default();
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0xAAu8; Call::workspace_size(&limits)];
     let mut call = Call::restore(&mut st, &mut buf, &limits, &saved).unwrap();
-    assert_eq!(call.state(), Phase::Answering);
+    assert_eq!(call.phase(), Phase::Answering);
     assert_eq!((call.input_count(), call.answered_count()), (2, 1));
     assert_eq!(call.round(), 1);
     assert_eq!(call.last_id(), Some(1));
@@ -83,10 +83,10 @@ fn a_call_saved_in_flight_is_resent_with_a_fresh_id() {
     let mut saved = [0u8; 1024];
     let n = call.save(&mut saved).unwrap();
     let limits = CallLimits::default();
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0u8; Call::workspace_size(&limits)];
     let mut call = Call::restore(&mut st, &mut buf, &limits, &saved[..n]).unwrap();
-    assert_eq!(call.state(), Phase::Sent);
+    assert_eq!(call.phase(), Phase::Sent);
     assert_eq!(call.in_flight_id(), Some(41));
     let mut out = [0u8; 1024];
     let m = call.resend(42, &mut out).unwrap();
@@ -119,9 +119,9 @@ fn saving_reports_the_size_needed_and_refuses_finished_calls() {
 fn a_save_is_checked_against_kind_version_and_the_current_limits() {
     let saved = mid_form_save();
     let limits = CallLimits::default();
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0u8; Call::workspace_size(&limits)];
-    let restore = |bytes: &[u8], limits: &CallLimits, st: &mut CallState, buf: &mut Vec<u8>| {
+    let restore = |bytes: &[u8], limits: &CallLimits, st: &mut CallSlot, buf: &mut Vec<u8>| {
         Call::restore(st, buf, limits, bytes).map(|_| ())
     };
     let mut v2 = saved.clone();
@@ -172,7 +172,7 @@ fn a_save_is_checked_against_kind_version_and_the_current_limits() {
             SaveInvariant::UndeclaredInput
         )))
     );
-    assert_eq!(st, CallState::default(), "failed restores leave the state");
+    assert_eq!(st, CallSlot::default(), "failed restores leave the state");
 }
 
 #[test]
@@ -200,10 +200,10 @@ fn a_task_saved_mid_form_resumes_in_a_fresh_process() {
     let mut saved = [0u8; 2048];
     let n = task.save(&mut saved).unwrap();
     let limits = TaskLimits::default();
-    let mut st = TaskState::default();
-    let mut buf = vec![0u8; TaskCall::workspace_size(&limits)];
-    let mut task = TaskCall::restore(&mut st, &mut buf, &limits, &saved[..n]).unwrap();
-    assert_eq!(task.state(), Phase::Answering);
+    let mut st = TaskSlot::default();
+    let mut buf = vec![0u8; Task::workspace_size(&limits)];
+    let mut task = Task::restore(&mut st, &mut buf, &limits, &saved[..n]).unwrap();
+    assert_eq!(task.phase(), Phase::Answering);
     assert_eq!(task.next_request(), TaskRequest::Respond);
     assert_eq!(task.poll_ms(), 300);
     assert_eq!(task.polls(), 1);
@@ -222,9 +222,9 @@ fn a_task_saved_mid_form_resumes_in_a_fresh_process() {
     );
     // A call save is not a task save.
     let call_save = mid_form_save();
-    let mut st2 = TaskState::default();
+    let mut st2 = TaskSlot::default();
     assert_eq!(
-        TaskCall::restore(&mut st2, &mut buf, &limits, &call_save).map(|_| ()),
+        Task::restore(&mut st2, &mut buf, &limits, &call_save).map(|_| ()),
         Err(CallError::BadSave(SaveError::WrongKind))
     );
 }
@@ -235,7 +235,7 @@ fn every_truncation_of_a_save_is_an_error() {
     let limits = CallLimits::default();
     let mut buf = vec![0u8; Call::workspace_size(&limits)];
     for cut in 0..saved.len() {
-        let mut st = CallState::default();
+        let mut st = CallSlot::default();
         let r = Call::restore(&mut st, &mut buf, &limits, &saved[..cut]).map(|_| ());
         assert!(
             matches!(r, Err(CallError::BadSave(_))),
@@ -257,7 +257,7 @@ proptest! {
             saved[i] ^= byte | 1;
         }
         let limits = CallLimits::default();
-        let mut st = CallState::default();
+        let mut st = CallSlot::default();
         let mut buf = vec![0u8; Call::workspace_size(&limits)];
         if let Ok(mut call) = Call::restore(&mut st, &mut buf, &limits, &saved) {
             // Whatever survived validation must be usable.
@@ -275,12 +275,12 @@ proptest! {
     #[test]
     fn random_bytes_never_restore(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
         let limits = CallLimits::default();
-        let mut st = CallState::default();
+        let mut st = CallSlot::default();
         let mut buf = vec![0u8; Call::workspace_size(&limits)];
         prop_assert!(Call::restore(&mut st, &mut buf, &limits, &bytes).is_err());
         let tl = TaskLimits::default();
-        let mut ts = TaskState::default();
-        let mut tbuf = vec![0u8; TaskCall::workspace_size(&tl)];
-        prop_assert!(TaskCall::restore(&mut ts, &mut tbuf, &tl, &bytes).is_err());
+        let mut ts = TaskSlot::default();
+        let mut tbuf = vec![0u8; Task::workspace_size(&tl)];
+        prop_assert!(Task::restore(&mut ts, &mut tbuf, &tl, &bytes).is_err());
     }
 }

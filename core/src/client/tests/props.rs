@@ -241,10 +241,10 @@ proptest! {
         let mut last_sent: Vec<u8> = Vec::new();
         let mut replies = replies.into_iter();
         loop {
-            match call.state() {
+            match call.phase() {
                 Phase::Answering => {
                     answer_all(&mut call);
-                    prop_assert_eq!(call.state(), Phase::Ready);
+                    prop_assert_eq!(call.phase(), Phase::Ready);
                 }
                 Phase::Ready => {
                     let n = call.write_request(next_id, &mut out).unwrap();
@@ -281,14 +281,14 @@ proptest! {
                             expect.keys = None;
                             expect.state = Some(format!("\"{}\"", STATES[*s]).into_bytes());
                         }
-                        (_, Ok(Event::Unrelated(_))) => prop_assert_eq!(call.state(), Phase::Sent),
+                        (_, Ok(Event::Unrelated(_))) => prop_assert_eq!(call.phase(), Phase::Sent),
                         (Reply::Complete, Ok(Event::Complete(_))) | (Reply::RpcError, Ok(Event::RpcError(_))) => {
-                            prop_assert_eq!(call.state(), Phase::Done);
+                            prop_assert_eq!(call.phase(), Phase::Done);
                         }
                         (_, Ok(other)) => return Err(TestCaseError::fail(format!("{r:?} gave {other:?}"))),
                         (_, Err(e)) => {
                             prop_assert!(e.is_terminal(), "{e:?}");
-                            prop_assert_eq!(call.state(), Phase::Failed);
+                            prop_assert_eq!(call.phase(), Phase::Failed);
                             prop_assert_eq!(call.error(), Some(e));
                         }
                     }
@@ -366,7 +366,7 @@ proptest! {
         let mut writes = 0u32;
         let mut replies = replies.into_iter();
         loop {
-            match task.state() {
+            match task.phase() {
                 Phase::Ready => {
                     id += 1;
                     let n = task.write_request(id, &mut out).unwrap();
@@ -389,7 +389,7 @@ proptest! {
                         Ok(_) => {}
                         Err(e) => {
                             prop_assert!(e.is_terminal(), "{e:?}");
-                            prop_assert_eq!(task.state(), Phase::Failed);
+                            prop_assert_eq!(task.phase(), Phase::Failed);
                         }
                     }
                 }

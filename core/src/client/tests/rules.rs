@@ -49,7 +49,7 @@ fn servers_must_not_send_input_requests_the_client_has_not_declared() {
         let msg = input_required(1, reqs);
         let err = CallError::Protocol(Violation::UndeclaredCapability);
         assert_eq!(call.feed(msg.as_bytes()), Err(err), "{reqs}");
-        assert_eq!(call.state(), Phase::Failed);
+        assert_eq!(call.phase(), Phase::Failed);
         assert_eq!(call.error(), Some(err));
         assert_eq!(call.input_count(), 0, "nothing is offered as a prompt");
         assert_eq!(
@@ -72,7 +72,7 @@ fn servers_must_include_at_least_one_of_input_requests_or_request_state() {
             call.feed(msg.as_bytes()),
             Err(CallError::Protocol(Violation::InputRequiredWithoutFields))
         );
-        assert_eq!(call.state(), Phase::Failed);
+        assert_eq!(call.phase(), Phase::Failed);
     }
 }
 
@@ -125,7 +125,7 @@ fn a_task_result_needs_the_tasks_extension_declared() {
     assert_eq!(handoff.task.task_id.raw_token(), br#""t-1""#);
     assert_eq!(handoff.task.status, TaskStatus::Working);
     assert_eq!(handoff.task.poll_interval_ms, Some(250));
-    assert_eq!(call.state(), Phase::Done);
+    assert_eq!(call.phase(), Phase::Done);
     // A CreateTaskResult without taskId is malformed.
     let mut h = sent(caps);
     let mut call = h.call();
@@ -206,7 +206,7 @@ fn state_only_rounds_have_their_own_cap_reset_by_a_round_with_input_requests() {
         step(&mut call, &shed(id)),
         Err(CallError::TooManyStateOnlyRounds { limit: 3 })
     );
-    assert_eq!(call.state(), Phase::Failed);
+    assert_eq!(call.phase(), Phase::Failed);
     assert_eq!(call.round(), 8);
 }
 
@@ -230,7 +230,7 @@ fn the_json_rpc_id_must_be_different_between_the_initial_request_and_the_retry()
         call.write_request(1 << 53, &mut out),
         Err(CallError::IdOutOfRange(1 << 53))
     );
-    assert_eq!(call.state(), Phase::Ready, "refused ids change nothing");
+    assert_eq!(call.phase(), Phase::Ready, "refused ids change nothing");
     let mut ids = crate::client::Counter::after(call.last_id());
     assert!(call.write_request_from(&mut ids, &mut out).is_ok());
     assert_eq!(call.last_id(), Some(2));
@@ -253,7 +253,7 @@ fn responses_are_matched_by_number_id_and_a_string_id_never_matches() {
             matches!(ev, Event::Unrelated(Unrelated::Message(_))),
             "{ev:?}"
         );
-        assert_eq!(call.state(), Phase::Sent);
+        assert_eq!(call.phase(), Phase::Sent);
     }
     let Event::Unrelated(Unrelated::Message(Message::Notification { method, .. })) =
         call.feed(cases[2]).unwrap()
@@ -291,7 +291,7 @@ fn a_json_rpc_error_to_our_request_ends_the_call() {
     assert_eq!(code, -32602);
     assert!(message.eq_str("Invalid or expired requestState"));
     assert_eq!(data.unwrap().raw(), br#"{"x":1}"#);
-    assert_eq!(call.state(), Phase::Done);
+    assert_eq!(call.phase(), Phase::Done);
     assert_eq!(call.error(), None);
     assert_eq!(call.feed(msg), Err(CallError::WrongState(Phase::Done)));
 }
@@ -324,7 +324,7 @@ fn a_malformed_response_to_our_id_ends_the_call_with_the_wire_error() {
             e => CallError::Malformed(e),
         };
         assert_eq!(call.feed(bytes), Err(expected));
-        assert_eq!(call.state(), Phase::Failed);
+        assert_eq!(call.phase(), Phase::Failed);
         assert_eq!(call.error(), Some(expected));
     }
 }
@@ -355,7 +355,7 @@ fn garbage_that_cannot_be_attributed_to_any_id_ends_the_call() {
         let mut h = sent(FORM);
         let mut call = h.call();
         assert_eq!(call.feed(bytes), Err(CallError::Malformed(err)));
-        assert_eq!(call.state(), Phase::Failed);
+        assert_eq!(call.phase(), Phase::Failed);
     }
 }
 
@@ -487,7 +487,7 @@ fn answering_a_key_not_asked_twice_or_with_the_wrong_kind_is_an_error() {
         call.answer_json(2),
         Some(&br#"{"roots":[{"uri":"file:///home/u","name":"home"}]}"#[..])
     );
-    assert_eq!(call.state(), Phase::Ready);
+    assert_eq!(call.phase(), Phase::Ready);
     assert_eq!(
         call.answer("url", elicit(ElicitAction::Cancel, None)),
         Err(CallError::WrongState(Phase::Ready))
@@ -503,14 +503,14 @@ fn an_explicit_error_answer_ends_the_call_locally() {
         call.answer("zz", Answer::Error { code: -1 }),
         Err(CallError::UnknownKey)
     );
-    assert_eq!(call.state(), Phase::Answering);
+    assert_eq!(call.phase(), Phase::Answering);
     let err = CallError::AnsweredWithError {
         index: 0,
         code: -32603,
     };
     // An error answer succeeds: it ends the call locally, which `error()` reports.
     assert_eq!(call.answer("k", Answer::Error { code: -32603 }), Ok(()));
-    assert_eq!(call.state(), Phase::Failed);
+    assert_eq!(call.phase(), Phase::Failed);
     assert_eq!(call.error(), Some(err));
     assert!(err.is_terminal());
     assert_eq!(
@@ -522,7 +522,7 @@ fn an_explicit_error_answer_ends_the_call_locally() {
 #[test]
 fn the_call_owns_input_responses_request_state_and_its_meta_keys() {
     let bad = |params: &str| {
-        let mut st = CallState::default();
+        let mut st = CallSlot::default();
         let config = tool_config(params, FORM);
         let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
         Call::init(&mut st, &mut buf, &config)
@@ -585,7 +585,7 @@ fn a_too_small_output_buffer_reports_the_exact_size_and_changes_nothing() {
         call.write_request(1, &mut small),
         Err(CallError::BufferTooSmall { needed: n })
     );
-    assert_eq!((call.state(), call.last_id()), (Phase::Ready, None));
+    assert_eq!((call.phase(), call.last_id()), (Phase::Ready, None));
     let mut exact = vec![0u8; n];
     assert_eq!(call.write_request(1, &mut exact), Ok(n));
     assert_eq!(exact, full);
@@ -601,7 +601,7 @@ fn feed_copy_copies_the_result_or_changes_nothing() {
         call.feed_copy(msg, &mut small),
         Err(CallError::BufferTooSmall { needed: 38 })
     );
-    assert_eq!(call.state(), Phase::Sent);
+    assert_eq!(call.phase(), Phase::Sent);
     let mut out = [0u8; 38];
     let (ev, n) = call.feed_copy(msg, &mut out).unwrap();
     assert_eq!(n, 38);
@@ -648,7 +648,7 @@ fn server_data_larger_than_its_region_ends_the_call_with_the_region_named() {
 fn workspace_and_state_misuse_is_refused() {
     let config = tool_config(r#"{"name":"t"}"#, FORM);
     let size = Call::workspace_size(&config.limits);
-    let mut st = CallState::default();
+    let mut st = CallSlot::default();
     let mut buf = vec![0u8; size - 1];
     assert_eq!(
         Call::init(&mut st, &mut buf, &config).map(|_| ()),

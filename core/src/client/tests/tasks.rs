@@ -49,7 +49,7 @@ fn the_seed_dialect_runs_the_seps_echo_task_end_to_end() {
     assert_eq!(handoff.dialect, TaskDialect::Seed);
     assert_eq!(handoff.task.status, TaskStatus::Working);
     assert_eq!(handoff.task.poll_interval_ms, Some(100));
-    assert_eq!(call.state(), Phase::Done);
+    assert_eq!(call.phase(), Phase::Done);
 
     let config = TaskConfig {
         client_info: Some(EXAMPLE_CLIENT),
@@ -86,7 +86,7 @@ fn the_seed_dialect_runs_the_seps_echo_task_end_to_end() {
         Ok(TaskEvent::Next)
     );
     assert_eq!(
-        (task.state(), task.next_request()),
+        (task.phase(), task.next_request()),
         (Phase::Ready, TaskRequest::Result)
     );
     assert_eq!(task_leg(&mut task, 3), by_id(3, "tasks/result"));
@@ -161,7 +161,7 @@ fn the_seed_dialect_runs_the_seps_echo_task_end_to_end() {
     let expected = &done[33..done.len() - 1];
     assert!(expected.starts_with(r#"{"isError""#));
     assert_eq!(ev, TaskEvent::Complete(expected.as_bytes()));
-    assert_eq!(task.state(), Phase::Done);
+    assert_eq!(task.phase(), Phase::Done);
     assert_eq!(task.result(done.as_bytes()), Some(expected.as_bytes()));
     assert_eq!(task.polls(), 2);
 }
@@ -333,7 +333,7 @@ fn the_extension_dialect_runs_from_create_task_to_result() {
             br#"{"resultType":"complete","content":[{"type":"text","text":"deployed"}],"isError":false}"#
         ))
     );
-    assert_eq!(task.state(), Phase::Done);
+    assert_eq!(task.phase(), Phase::Done);
 }
 
 #[test]
@@ -351,7 +351,7 @@ fn a_failed_task_carries_its_error_and_a_cancelled_task_ends() {
     assert_eq!(e.code, -32603);
     assert!(e.message.eq_str("disk full"));
     assert_eq!(e.data.unwrap().raw(), br#"{"free":0}"#);
-    assert_eq!(task.state(), Phase::Done);
+    assert_eq!(task.phase(), Phase::Done);
 
     let mut th = ext_task(TaskLimits::default());
     let mut task = th.task();
@@ -447,7 +447,7 @@ fn a_task_is_polled_at_most_max_polls_times() {
         task.feed(working(2).as_bytes()),
         Err(CallError::TooManyPolls { limit: 2 })
     );
-    assert_eq!(task.state(), Phase::Failed);
+    assert_eq!(task.phase(), Phase::Failed);
 }
 
 #[test]
@@ -471,26 +471,26 @@ fn tasks_get_cannot_answer_input_required_or_task() {
 
 #[test]
 fn an_extension_task_needs_the_extension_declared_and_a_task_id() {
-    let mut st = TaskState::default();
+    let mut st = TaskSlot::default();
     let limits = TaskLimits::default();
-    let mut buf = vec![0u8; TaskCall::workspace_size(&limits)];
+    let mut buf = vec![0u8; Task::workspace_size(&limits)];
     let no_ext = TaskConfig {
         caps: FORM,
         ..TaskConfig::new(TaskDialect::Extension, "x")
     };
     assert_eq!(
-        TaskCall::init(&mut st, &mut buf, &no_ext).map(|_| ()),
+        Task::init(&mut st, &mut buf, &no_ext).map(|_| ()),
         Err(CallError::BadParams(ParamsError::TasksNotDeclared))
     );
     let empty = TaskConfig::new(TaskDialect::Seed, "");
     assert_eq!(
-        TaskCall::init(&mut st, &mut buf, &empty).map(|_| ()),
+        Task::init(&mut st, &mut buf, &empty).map(|_| ()),
         Err(CallError::BadParams(ParamsError::BadTaskId))
     );
     let long = "x".repeat(2000);
     let too_long = TaskConfig::new(TaskDialect::Seed, &long);
     assert!(matches!(
-        TaskCall::init(&mut st, &mut buf, &too_long).map(|_| ()),
+        Task::init(&mut st, &mut buf, &too_long).map(|_| ()),
         Err(CallError::ParamsTooLarge { limit: 1024, .. })
     ));
 }
@@ -520,7 +520,7 @@ fn cancelling_a_task_sends_tasks_cancel_and_ends_on_the_acknowledgement() {
         task.feed(br#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}"#),
         Ok(TaskEvent::Cancelled)
     );
-    assert_eq!(task.state(), Phase::Done);
+    assert_eq!(task.phase(), Phase::Done);
     assert_eq!(
         task.write_cancel(3, &mut out),
         Err(CallError::WrongState(Phase::Done))

@@ -1,0 +1,347 @@
+//! What a call and a task share, written once: the view of a slot and its
+//! workspace ([`FlowView`]), the phase, the ids, the rounds, the inputs,
+//! the answers, the result and the save. A call ([`super::call`]) and a
+//! task ([`super::task`]) supply only what differs: their slot's own
+//! fields, how the next request is rendered, and how a response is read.
+
+use super::call::{Answer, CallError, Phase};
+use super::exchange::{ExLimits, Exchange, Layout, ResultSpan};
+use crate::json::{JsonStr, ParseLimits};
+use crate::wire::{ClientCapabilities, InputRequest};
+
+/// The fields every flow's slot has, in that slot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Shared {
+    /// The slot's magic once initialized (0 before).
+    pub magic: u32,
+    /// What the client declared.
+    pub caps: ClientCapabilities,
+    /// The phase.
+    pub phase: Phase,
+    /// Rounds, ids, the inputs and answers regions.
+    pub ex: Exchange,
+    /// The terminal error, once failed.
+    pub error: Option<CallError>,
+    /// Where the result sits in the bytes that completed the flow.
+    pub result: Option<ResultSpan>,
+}
+
+impl Shared {
+    /// A live slot's shared part, `Ready`.
+    pub fn ready(magic: u32, caps: ClientCapabilities, ex: Exchange) -> Self {
+        Shared {
+            magic,
+            caps,
+            phase: Phase::Ready,
+            ex,
+            error: None,
+            result: None,
+        }
+    }
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Shared {
+            magic: 0,
+            caps: ClientCapabilities::default(),
+            phase: Phase::Failed,
+            ex: Exchange::default(),
+            error: None,
+            result: None,
+        }
+    }
+}
+
+/// A slot's shared part with its layout and JSON limits, read without a
+/// view (for [`super::machine::Machine`]'s `&self` accessors).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Common<'s> {
+    pub phase: Phase,
+    pub caps: ClientCapabilities,
+    pub ex: &'s Exchange,
+    pub layout: Layout,
+    pub json: ParseLimits,
+    pub error: Option<CallError>,
+    pub result: Option<ResultSpan>,
+}
+
+impl<'s> Common<'s> {
+    pub fn of<S: FlowSlot>(st: &'s S) -> Self {
+        let sh = st.shared();
+        Common {
+            phase: sh.phase,
+            caps: sh.caps,
+            ex: &sh.ex,
+            layout: st.layout().unwrap_or_default(),
+            json: st.ex_limits().wire.json,
+            error: sh.error,
+            result: sh.result,
+        }
+    }
+}
+
+mod sealed {
+    /// Only this crate's slots are flows.
+    pub trait Sealed {}
+}
+
+/// A flow's slot: [`super::call::CallSlot`] or [`super::task::TaskSlot`]
+/// (sealed: the flows are this crate's).
+#[allow(private_interfaces)]
+pub trait FlowSlot: sealed::Sealed {
+    #[doc(hidden)]
+    const MAGIC: u32;
+    #[doc(hidden)]
+    fn shared(&self) -> &Shared;
+    #[doc(hidden)]
+    fn shared_mut(&mut self) -> &mut Shared;
+    /// The workspace layout of the slot's limits.
+    #[doc(hidden)]
+    fn layout(&self) -> Result<Layout, CallError>;
+    #[doc(hidden)]
+    fn ex_limits(&self) -> ExLimits;
+    /// Renders the request `write_request` sends next (or `resend` again).
+    #[doc(hidden)]
+    fn render(&self, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError>;
+    /// Called when a request from `write_request` went out.
+    #[doc(hidden)]
+    fn on_written(&mut self) {}
+    /// Saves the slot with its workspace.
+    #[doc(hidden)]
+    fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError>;
+}
+
+impl sealed::Sealed for super::call::CallSlot {}
+impl sealed::Sealed for super::task::TaskSlot {}
+
+/// A view of one flow: its slot and its workspace. Use it as
+/// [`Call`](super::Call) or [`Task`](super::Task).
+#[derive(Debug)]
+pub struct FlowView<'w, S> {
+    pub(crate) st: &'w mut S,
+    pub(crate) buf: &'w mut [u8],
+}
+
+impl<'w, S: FlowSlot> FlowView<'w, S> {
+    /// Rebuilds the view over a slot and workspace that `init` or `restore`
+    /// prepared (O(1)).
+    pub fn attach(st: &'w mut S, buf: &'w mut [u8]) -> Result<Self, CallError> {
+        if st.shared().magic != S::MAGIC {
+            return Err(CallError::NotInitialized);
+        }
+        let layout = st.layout()?;
+        if buf.len() < layout.total {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            });
+        }
+        Ok(FlowView { st, buf })
+    }
+
+    pub(crate) fn layout(&self) -> Layout {
+        self.st.layout().unwrap_or_default()
+    }
+
+    fn sh(&self) -> &Shared {
+        self.st.shared()
+    }
+
+    fn json(&self) -> ParseLimits {
+        self.st.ex_limits().wire.json
+    }
+
+    // ----------------------------------------------------------------- accessors
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.sh().phase
+    }
+
+    /// The capabilities declared on every request.
+    pub fn caps(&self) -> ClientCapabilities {
+        self.sh().caps
+    }
+
+    /// Input rounds received so far.
+    pub fn round(&self) -> u32 {
+        self.sh().ex.rounds
+    }
+
+    /// The current round's input requests: key token and request.
+    pub fn inputs(&self) -> impl Iterator<Item = (JsonStr<'_>, InputRequest<'_>)> + '_ {
+        (0..self.sh().ex.input_count).filter_map(move |i| self.input_at(i))
+    }
+
+    /// The current round's `inputRequests` object exactly as received
+    /// (for logs and audits).
+    pub fn inputs_json(&self) -> Option<&[u8]> {
+        let ex = &self.sh().ex;
+        (ex.input_count > 0).then(|| self.layout().inputs.prefix(self.buf, ex.inputs_len))
+    }
+
+    /// Number of input requests in the current round.
+    pub fn input_count(&self) -> usize {
+        self.sh().ex.input_count
+    }
+
+    /// The input request at `index` (server order).
+    pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
+        let json = self.json();
+        self.sh()
+            .ex
+            .input_at(self.buf, &self.layout(), &json, index)
+    }
+
+    /// The index of the input whose key decodes to `key`.
+    pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
+        self.sh().ex.index_of(self.buf, &self.layout(), key)
+    }
+
+    /// The stored answer to input `index`, as it will be sent.
+    pub fn answer_json(&self, index: usize) -> Option<&[u8]> {
+        self.sh().ex.answer_of(self.buf, &self.layout(), index)
+    }
+
+    /// Number of inputs answered in the current round.
+    pub fn answered_count(&self) -> usize {
+        self.sh().ex.answered
+    }
+
+    /// The `requestState` the next request echoes, as its raw token.
+    pub fn request_state(&self) -> Option<&[u8]> {
+        self.sh().ex.request_state(self.buf, &self.layout())
+    }
+
+    /// The last JSON-RPC id used.
+    pub fn last_id(&self) -> Option<i64> {
+        self.sh().ex.last_id
+    }
+
+    /// The id for the next request: `first` before any, else one past
+    /// [`last_id`](Self::last_id). [`CallError::IdOutOfRange`] for a `first`
+    /// outside +-(2^53-1), [`CallError::IdsExhausted`] once 2^53-1 is used.
+    pub fn next_id(&self, first: i64) -> Result<i64, CallError> {
+        self.sh().ex.next_id(first)
+    }
+
+    /// The id of the request in flight.
+    pub fn in_flight_id(&self) -> Option<i64> {
+        self.sh().ex.in_flight
+    }
+
+    /// The terminal error, once [`Phase::Failed`].
+    pub fn error(&self) -> Option<CallError> {
+        self.sh().error
+    }
+
+    /// The final result: found again in `fed`, the bytes whose feeding
+    /// completed the flow (only the position is kept: results can be larger
+    /// than any workspace). `None` before completion or for other bytes.
+    pub fn result<'b>(&self, fed: &'b [u8]) -> Option<&'b [u8]> {
+        self.sh().result.and_then(|s| s.get(fed))
+    }
+
+    /// The final result's offset and length in the fed bytes.
+    pub fn result_span(&self) -> Option<(usize, usize)> {
+        self.sh().result.map(|s| (s.offset, s.len))
+    }
+
+    // ------------------------------------------------------------------- writing
+
+    /// Writes the next request with `id` into `out` and returns its length.
+    /// `Ready` -> `Sent`. In `Answering` this fails with
+    /// [`CallError::Unanswered`] naming the first unanswered input.
+    pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        match self.sh().phase {
+            Phase::Ready => {}
+            Phase::Answering => {
+                let index = self
+                    .sh()
+                    .ex
+                    .first_unanswered(self.buf, &self.layout())
+                    .unwrap_or(0);
+                return Err(CallError::Unanswered { index });
+            }
+            p => return Err(CallError::WrongState(p)),
+        }
+        self.sh().ex.check_id(id)?;
+        let n = self.st.render(self.buf, id, out)?;
+        self.st.on_written();
+        let sh = self.st.shared_mut();
+        sh.ex.sent(id);
+        sh.phase = Phase::Sent;
+        Ok(n)
+    }
+
+    /// After a transport failure: writes the request in flight again with a
+    /// fresh `id` (answers and state kept). A late response to the old id is
+    /// then unrelated. Only in `Sent`.
+    pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        if self.sh().phase != Phase::Sent {
+            return Err(CallError::WrongState(self.sh().phase));
+        }
+        self.sh().ex.check_id(id)?;
+        let n = self.st.render(self.buf, id, out)?;
+        self.st.shared_mut().ex.sent(id);
+        Ok(n)
+    }
+
+    // ------------------------------------------------------------------ answering
+
+    /// Answers the input whose key decodes to `key`.
+    pub fn answer(&mut self, key: &str, answer: Answer<'_>) -> Result<(), CallError> {
+        let index = self.index_of(key)?;
+        self.answer_at(index, answer)
+    }
+
+    /// Answers the input at `index`, checked against the request's kind (a
+    /// root by [`super::roots::check_root_uri`]); the last answer makes the
+    /// flow `Ready` to send them. [`Answer::Error`] ends the flow locally
+    /// (`Failed` with [`CallError::AnsweredWithError`]) and is `Ok`.
+    pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
+        if self.sh().phase != Phase::Answering {
+            return Err(CallError::WrongState(self.sh().phase));
+        }
+        let layout = self.layout();
+        let limits = self.st.ex_limits();
+        if let Answer::Error { code } = answer {
+            self.sh().ex.open_input(self.buf, &layout, index)?;
+            self.fail(CallError::AnsweredWithError { index, code });
+            return Ok(());
+        }
+        let sh = self.st.shared_mut();
+        sh.ex
+            .store_answer(self.buf, &layout, &limits, index, &answer)?;
+        if sh.ex.all_answered() {
+            sh.phase = Phase::Ready;
+        }
+        Ok(())
+    }
+
+    /// Ends the flow with `e` (`Failed`) and returns it.
+    pub(crate) fn fail(&mut self, e: CallError) -> CallError {
+        let sh = self.st.shared_mut();
+        sh.phase = Phase::Failed;
+        sh.error = Some(e);
+        sh.ex.in_flight = None;
+        e
+    }
+
+    /// Ends the flow (`Done`).
+    pub(crate) fn done(&mut self) {
+        let sh = self.st.shared_mut();
+        sh.phase = Phase::Done;
+        sh.ex.in_flight = None;
+    }
+
+    // ---------------------------------------------------------------- persistence
+
+    /// Saves the flow (in `Ready`, `Sent` or `Answering`) into `out` as a
+    /// versioned postcard record; returns its length or the size needed.
+    /// After a restore in `Sent` the response to the old request is lost
+    /// with the old process: call [`resend`](Self::resend).
+    pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
+        self.st.save_into(self.buf, out)
+    }
+}
