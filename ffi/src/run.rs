@@ -5,8 +5,7 @@
 
 use core::ffi::c_void;
 
-use mrtr_core::client::call::{check_id_range, id_after};
-use mrtr_core::client::Phase;
+use mrtr_core::client::run::{Outcome, Reply, RunConfig, RunError, Runner, Step};
 use mrtr_core::wire::InputKind;
 
 use crate::abi::{in_ref, Out, Span, MAX_LEN};
@@ -215,108 +214,89 @@ unsafe fn run(
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
     let buf_span = Span::of(buf.cast_const(), buf_len);
-    // SAFETY: caller contract.
-    let mut next_id = unsafe {
+    let config = RunConfig {
+        first_id: (cb.first_id != 0).then_some(cb.first_id),
+        id_step: if cb.id_step == 0 { 1 } else { cb.id_step },
+        max_unrelated: match cb.max_unrelated {
+            0 => MRTR_RUN_DEFAULT_MAX_UNRELATED,
+            n => n,
+        },
+    };
+    // SAFETY: caller contract (live handle).
+    let mut runner = unsafe {
         with_call(call, |m, a| {
             // The buffer and the event must lie outside the workspace and
             // apart; nothing is borrowed from them here.
             a.claim_span(buf_span, true)?;
             a.claim_span(out_event.span(), true)?;
-            Ok(m.next_id())
+            Runner::new(m, &config).map_err(run_status)
         })
     }?;
-    if cb.first_id != 0 {
-        next_id = Ok(check_id_range(cb.first_id).map_err(|e| status_of(&e))?);
-    }
-    let step = match cb.id_step {
-        0 => 1,
-        s if s > 0 => s,
-        _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
-    };
-    let max_unrelated = match cb.max_unrelated {
-        0 => MRTR_RUN_DEFAULT_MAX_UNRELATED,
-        n => n,
-    };
+    let mut last = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
     loop {
-        // SAFETY: caller contract (live handle); no reference outlives the step.
-        let phase = unsafe { with_call(call, |m, _| Ok(m.phase())) }?;
-        match phase {
-            Phase::Ready | Phase::Sent => {
-                // Past 2^53-1 the ids are used up: LIMIT_EXCEEDED before
-                // anything is written, never a wrapped or unsendable id.
-                let id = next_id.map_err(|e| status_of(&e))?;
-                next_id = id_after(id, step);
-                // SAFETY: `buf` is checked and only borrowed for this step.
-                let out = unsafe { bytes_mut(buf, buf_len) };
-                // SAFETY: caller contract.
-                let n = unsafe {
-                    with_call(call, |m, _| {
-                        let r = if phase == Phase::Ready {
-                            m.write_request(id, out)
-                        } else {
-                            m.resend(id, out)
-                        };
-                        r.map_err(|e| status_of(&e))
-                    })
-                }?;
-                // SAFETY: caller contract (transport, buffer); the event
-                // out-param is disjoint from `buf` and the workspace.
-                let last =
-                    unsafe { exchange_leg(call, transport, user, buf, buf_len, n, max_unrelated) }?;
-                use mrtr_event_kind as K;
-                let wait = match last.kind {
-                    K::MRTR_EVENT_COMPLETE => {
-                        out_event.write(last);
-                        return Ok(());
-                    }
-                    K::MRTR_EVENT_RPC_ERROR | K::MRTR_EVENT_TASK_FAILED => {
-                        out_event.write(last);
-                        return Err(mrtr_status::MRTR_ERR_RPC_ERROR);
-                    }
-                    K::MRTR_EVENT_TASK_CANCELLED => {
-                        out_event.write(last);
-                        return Err(mrtr_status::MRTR_ERR_ABORTED);
-                    }
-                    K::MRTR_EVENT_RETRY_AFTER | K::MRTR_EVENT_TASK_POLL => last.wait_ms,
-                    // The call follows its task: wait the task's interval
-                    // before the first poll.
-                    K::MRTR_EVENT_TASK_CREATED => {
-                        // SAFETY: caller contract (live handle).
-                        unsafe { with_call(call, |m, _| Ok(m.poll_ms())) }?
-                    }
-                    _ => 0,
-                };
-                if let (Some(sleep), true) = (cb.sleep_ms, wait > 0) {
+        // SAFETY: caller contract (live handle); `buf` is checked and only
+        // borrowed for this step.
+        let step = unsafe {
+            with_call(call, |m, _| {
+                runner.next(m, bytes_mut(buf, buf_len)).map_err(run_status)
+            })
+        }?;
+        match step {
+            Step::Send { len } => {
+                // SAFETY: caller contract (transport, buffer, live handle).
+                last = unsafe { exchange(call, &mut runner, transport, user, buf, buf_len, len) }?;
+            }
+            Step::Ask { index, kind } => {
+                // SAFETY: caller contract (live handle, callbacks).
+                unsafe { ask(call, &mut runner, &cb, user, index, kind) }?;
+            }
+            Step::Wait(ms) => {
+                if let Some(sleep) = cb.sleep_ms {
                     // SAFETY: a valid callback (caller contract).
-                    unsafe { sleep(user, wait) };
+                    unsafe { sleep(user, ms) };
                 }
             }
-            Phase::Answering => {
-                // SAFETY: caller contract (live handle, callbacks).
-                unsafe { answer_round(call, &cb, user) }?;
+            Step::Done(outcome) => {
+                out_event.write(last);
+                return match outcome {
+                    Outcome::Complete => Ok(()),
+                    Outcome::RpcError | Outcome::TaskFailed => Err(mrtr_status::MRTR_ERR_RPC_ERROR),
+                    Outcome::TaskCancelled => Err(mrtr_status::MRTR_ERR_ABORTED),
+                };
             }
-            Phase::Done | Phase::Failed => return Err(mrtr_status::MRTR_ERR_WRONG_STATE),
         }
     }
 }
 
-/// Sends the request at the start of `buf` (`n` bytes) and feeds messages
-/// until one is the answer; returns its event with spans into `buf`.
+/// The status of a run that stopped early.
+fn run_status(e: RunError) -> mrtr_status {
+    match e {
+        RunError::Call(e) => status_of(&e),
+        RunError::BadConfig | RunError::BadLength => mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
+        RunError::NotRunnable(_) => mrtr_status::MRTR_ERR_WRONG_STATE,
+        RunError::TooManyUnrelated => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+        RunError::Aborted | RunError::Transport(_) => mrtr_status::MRTR_ERR_ABORTED,
+        RunError::Unanswered { .. } => mrtr_status::MRTR_ERR_UNANSWERED_INPUT,
+    }
+}
+
+/// Sends the request at the start of `buf` (`n` bytes) and feeds what
+/// comes back, past unrelated messages; returns the event (spans into
+/// `buf`).
 ///
 /// # Safety
-/// As [`mrtr_run`]; `n <= buf_len`.
-unsafe fn exchange_leg(
+/// As `mrtr_run`; `n <= buf_len`.
+unsafe fn exchange(
     call: *mut mrtr_call,
+    runner: &mut Runner,
     transport: TransportFn,
     user: *mut c_void,
     buf: *mut u8,
     buf_len: usize,
     n: usize,
-    max_unrelated: u32,
 ) -> Result<mrtr_event, mrtr_status> {
     let resp = buf.wrapping_add(n);
     let cap = buf_len.saturating_sub(n);
-    let mut unrelated = 0u32;
     let mut send = true;
     loop {
         let mut resp_len = 0usize;
@@ -339,74 +319,51 @@ unsafe fn exchange_leg(
         let msg: &[u8] = unsafe { bytes_mut(resp, resp_len) };
         // SAFETY: caller contract (live handle); `msg` lies outside the
         // workspace (the buffer was checked against it).
-        let ev = unsafe {
+        let (ev, again) = unsafe {
             with_call(call, |m, _| {
-                m.feed(msg)
-                    .map(|e| machine_event(msg, &e))
-                    .map_err(|e| status_of(&e))
+                let (ev, again) = runner.received(m, msg).map_err(run_status)?;
+                Ok((machine_event(msg, &ev), again))
             })
         }?;
-        if ev.kind != mrtr_event_kind::MRTR_EVENT_UNRELATED {
+        if !again {
             return Ok(ev.shifted(n));
-        }
-        unrelated = unrelated.saturating_add(1);
-        if unrelated > max_unrelated {
-            return Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED);
         }
     }
 }
 
-/// Asks the callbacks for every unanswered input of the round.
+/// Asks the app's callback about input `index` and reports its reply.
 ///
 /// # Safety
-/// As [`mrtr_run`].
-unsafe fn answer_round(
+/// As `mrtr_run`.
+unsafe fn ask(
     call: *mut mrtr_call,
+    runner: &mut Runner,
     cb: &mrtr_run_callbacks,
     user: *mut c_void,
+    index: usize,
+    kind: InputKind,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract (live handle).
-    let count = unsafe { with_call(call, |m, _| Ok(m.input_count())) }?;
-    for index in 0..count {
-        // SAFETY: caller contract (live handle).
-        let (input, kind) = unsafe {
-            with_call(call, |m, _| {
-                let kind = m.input_at(index).map(|(_, r)| r.kind());
-                Ok((exchange::input_view(m, index)?, kind))
-            })
-        }?;
-        if input.answered {
-            continue;
-        }
-        let elicit = matches!(kind, Some(InputKind::ElicitForm | InputKind::ElicitUrl));
-        let f = match kind {
-            Some(InputKind::ElicitForm | InputKind::ElicitUrl) => cb.elicit,
-            Some(InputKind::Sampling) => cb.sampling,
-            Some(InputKind::Roots) => cb.roots,
-            None => return Err(mrtr_status::MRTR_ERR_INTERNAL),
-        };
-        let f: InputFn = f.ok_or(mrtr_status::MRTR_ERR_UNANSWERED_INPUT)?;
-        // SAFETY: a valid callback (caller contract); no Rust reference to
-        // the call is live while it runs, so it may call mrtr_call_*.
-        let rc = unsafe { f(user, call, index, &input) };
-        let action = match rc {
-            MRTR_CB_ANSWERED => None,
-            MRTR_CB_DECLINE if elicit => Some(crate::exchange::MRTR_ELICIT_DECLINE),
-            MRTR_CB_CANCEL if elicit => Some(crate::exchange::MRTR_ELICIT_CANCEL),
-            _ => return Err(mrtr_status::MRTR_ERR_ABORTED),
-        };
-        // SAFETY: caller contract (live handle).
-        unsafe {
-            with_call(call, |m, args| match action {
-                // The callback ended the call (mrtr_call_answer_error).
-                _ if m.phase() == Phase::Failed => Err(mrtr_status::MRTR_ERR_ABORTED),
-                Some(a) => {
-                    exchange::answer_elicit(m, args, index, a, crate::types::mrtr_str::EMPTY)
-                }
-                None if m.answer_json(index).is_some() => Ok(()),
-                None => Err(mrtr_status::MRTR_ERR_UNANSWERED_INPUT),
-            })
-        }?;
+    let input = unsafe { with_call(call, |m, _| exchange::input_view(m, index)) }?;
+    let f = match kind {
+        InputKind::ElicitForm | InputKind::ElicitUrl => cb.elicit,
+        InputKind::Sampling => cb.sampling,
+        InputKind::Roots => cb.roots,
+    };
+    let f: InputFn = f.ok_or(mrtr_status::MRTR_ERR_UNANSWERED_INPUT)?;
+    // SAFETY: a valid callback (caller contract); no Rust reference to the
+    // call is live while it runs, so it may call mrtr_call_*.
+    let rc = unsafe { f(user, call, index, &input) };
+    let reply = match rc {
+        MRTR_CB_ANSWERED => Reply::Answered,
+        MRTR_CB_DECLINE => Reply::Decline,
+        MRTR_CB_CANCEL => Reply::Cancel,
+        _ => Reply::Abort,
+    };
+    // SAFETY: caller contract (live handle).
+    unsafe {
+        with_call(call, |m, _| {
+            runner.answered(m, index, reply).map_err(run_status)
+        })
     }
-    Ok(())
 }

@@ -9,6 +9,7 @@ pub mod form;
 pub mod http;
 pub mod machine;
 pub mod roots;
+pub mod run;
 pub mod sse;
 pub mod task;
 pub mod url;

@@ -14,6 +14,7 @@ mod machine;
 mod persist;
 mod props;
 mod rules;
+mod run;
 mod tasks;
 
 /// The client info of the spec's examples.
