@@ -242,8 +242,9 @@ static int run_tool(struct adapter *a, size_t t) {
     a->next_base += IDS_PER_CALL;
     fprintf(stderr, "tools/call %s (ids from %lld)\n", a->tools[t], (long long)cb.first_id);
     st = mrtr_run(call, &cb, a, buf, 2 * MAX_MESSAGE_BYTES, &ev);
-    if (mrtr_call_round(call, &rounds) != MRTR_OK) {
-        rounds = 0;
+    {
+        mrtr_progress pr;
+        rounds = mrtr_call_progress(call, &pr) == MRTR_OK ? pr.round : 0;
     }
     if (st == MRTR_OK && ev.kind == MRTR_EVENT_COMPLETE) {
         jl_span r;

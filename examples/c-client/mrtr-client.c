@@ -1285,12 +1285,14 @@ static int answer_input(struct session *s, mrtr_call *call, size_t i) {
 
 /* The decoded length of the requestState the next leg echoes, or -1. */
 static long long state_length(const mrtr_call *call) {
+    mrtr_progress pr;
     mrtr_str tok;
     size_t need = 0;
     enum mrtr_status st;
-    if (mrtr_call_request_state(call, &tok) != MRTR_OK) {
+    if (mrtr_call_progress(call, &pr) != MRTR_OK || pr.request_state.len == 0) {
         return -1;
     }
+    tok = pr.request_state;
     st = mrtr_json_decode_string((const uint8_t *)tok.ptr, tok.len, NULL, 0, &need);
     if (st == MRTR_OK) {
         return 0;
@@ -1361,9 +1363,13 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
         enum mrtr_status st;
         uint32_t round = 0;
         size_t n, i;
-        if (mrtr_call_next_id(call, &id) != MRTR_OK) {
-            rc = fail(EXIT_PROTOCOL, "request ids used up");
-            break;
+        {
+            mrtr_progress pr;
+            if (mrtr_call_progress(call, &pr) != MRTR_OK || !pr.has_next_id) {
+                rc = fail(EXIT_PROTOCOL, "request ids used up");
+                break;
+            }
+            id = pr.next_id;
         }
         st = mrtr_call_write_request(call, id, req, req_cap, &req_len);
         if (st == MRTR_ERR_BUFFER_TOO_SMALL) {
@@ -1412,8 +1418,9 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
         if (unrelated > SHOWN_UNRELATED) {
             say("   %s(skipped %zu more unrelated messages)%s\n", dim(), unrelated - SHOWN_UNRELATED, reset());
         }
-        if (mrtr_call_round(call, &round) != MRTR_OK) {
-            round = 0;
+        {
+            mrtr_progress pr;
+            round = mrtr_call_progress(call, &pr) == MRTR_OK ? pr.round : 0;
         }
         switch (ev.kind) {
         case MRTR_EVENT_COMPLETE: {
@@ -1484,8 +1491,31 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
             }
             continue;
         }
-        case MRTR_EVENT_TASK_CREATED:
-            rc = fail(EXIT_PROTOCOL, "the server moved the call to a task, which mrtr-client does not follow");
+        case MRTR_EVENT_TASK_CREATED: {
+            /* The same handle now follows the task: poll it. */
+            mrtr_progress pr;
+            if (mrtr_call_progress(call, &pr) != MRTR_OK) {
+                rc = fail(EXIT_LOCAL, "cannot read the call's progress");
+                goto done;
+            }
+            say("%s<- the server moved the call to task %.*s%s: polling every %llu ms\n", bold(),
+                (int)pr.task_id.len, pr.task_id.ptr, reset(), (unsigned long long)pr.poll_ms);
+            sleep_ms(pr.poll_ms);
+            continue;
+        }
+        case MRTR_EVENT_TASK_POLL:
+            say("   %stask working: next poll in %llu ms%s\n", dim(), (unsigned long long)ev.wait_ms, reset());
+            sleep_ms(ev.wait_ms);
+            continue;
+        case MRTR_EVENT_TASK_NEXT:
+            continue;
+        case MRTR_EVENT_TASK_FAILED:
+            say("%s<- the task failed%s with error %lld\n", bold(), reset(), (long long)ev.error_code);
+            rc = EXIT_RPC_ERROR;
+            goto done;
+        case MRTR_EVENT_TASK_CANCELLED:
+            say("%s<- the task was cancelled%s\n", bold(), reset());
+            rc = EXIT_RPC_ERROR;
             goto done;
         default:
             rc = fail(EXIT_PROTOCOL, "unexpected event %d", (int)ev.kind);

@@ -72,6 +72,49 @@ struct MrtrStr {
     len: usize,
 }
 
+/// `struct mrtr_progress` (C enums are `int`-sized).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Progress {
+    phase: u32,
+    flow: u32,
+    task_request: u32,
+    task_dialect: u32,
+    round: u32,
+    polls: u32,
+    input_count: usize,
+    answered_count: usize,
+    last_id: i64,
+    next_id: i64,
+    poll_ms: u64,
+    request_state: MrtrStr,
+    task_id: MrtrStr,
+    has_last_id: bool,
+    has_next_id: bool,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress {
+            phase: 0,
+            flow: 0,
+            task_request: 0,
+            task_dialect: 0,
+            round: 0,
+            polls: 0,
+            input_count: 0,
+            answered_count: 0,
+            last_id: 0,
+            next_id: 0,
+            poll_ms: 0,
+            request_state: MrtrStr::EMPTY,
+            task_id: MrtrStr::EMPTY,
+            has_last_id: false,
+            has_next_id: false,
+        }
+    }
+}
+
 impl MrtrStr {
     const EMPTY: MrtrStr = MrtrStr {
         ptr: std::ptr::null(),
@@ -101,6 +144,10 @@ struct CallLimits {
     max_state_only_rounds: u32,
     backoff_initial_ms: u32,
     backoff_max_ms: u32,
+    max_polls: u32,
+    default_poll_ms: u64,
+    min_poll_ms: u64,
+    max_poll_ms: u64,
 }
 
 /// `struct mrtr_call_config`.
@@ -115,6 +162,9 @@ struct CallConfig {
     first_id: i64,
     limits: *const CallLimits,
     out_needed: *mut usize,
+    task_dialect: u32,
+    task_id: MrtrStr,
+    task_poll_ms: u64,
 }
 
 /// `struct mrtr_span`.
@@ -223,7 +273,7 @@ extern "C" {
     fn mrtr_call_answer_elicit(call: *mut Call, index: usize, action: u32, content: MrtrStr)
         -> i32;
     fn mrtr_call_answer_json(call: *mut Call, index: usize, json: MrtrStr) -> i32;
-    fn mrtr_call_request_state(call: *const Call, out: *mut MrtrStr) -> i32;
+    fn mrtr_call_progress(call: *const Call, out: *mut Progress) -> i32;
     fn mrtr_json_decode_string(
         token: *const u8,
         len: usize,
@@ -282,6 +332,9 @@ impl CLeg {
             first_id: 0,
             limits: &self.limits,
             out_needed: std::ptr::null_mut(),
+            task_dialect: 0,
+            task_id: MrtrStr::EMPTY,
+            task_poll_ms: 0,
         };
         let mut call: *mut Call = std::ptr::null_mut();
         let mut written = 0usize;
@@ -347,11 +400,13 @@ impl CLeg {
             }
             s.inputs += 1;
         }
-        let mut state = MrtrStr::EMPTY;
-        // SAFETY: `call` is live; `state` and `text` are locals. The token
-        // points into the workspace and is read before any mutation.
+        let mut progress = Progress::default();
+        // SAFETY: `call` is live; `progress` and `text` are locals. The
+        // token points into the workspace and is read before any mutation.
         unsafe {
-            if mrtr_call_request_state(call, &mut state) == MRTR_OK {
+            if mrtr_call_progress(call, &mut progress) == MRTR_OK && progress.request_state.len > 0
+            {
+                let state = progress.request_state;
                 let mut w = 0usize;
                 let st = mrtr_json_decode_string(
                     state.ptr,

@@ -411,21 +411,63 @@ static int to_u32(jlong v, uint32_t *out) {
 
 /* ------------------------------------------------------------ call */
 
-#define LIMITS_LEN 12
+/* The long[] layouts the Kotlin side reads (Native.kt names the same
+ * indices; scripts/test-bindings-parity checks the two tables agree). */
+enum {
+  LIMITS_MAX_MESSAGE_BYTES, LIMITS_MAX_DEPTH, LIMITS_MAX_INPUT_REQUESTS, LIMITS_MAX_KEY_BYTES,
+  LIMITS_MAX_PARAMS_BYTES, LIMITS_MAX_INPUTS_BYTES, LIMITS_MAX_STATE_BYTES,
+  LIMITS_MAX_ANSWERS_BYTES, LIMITS_MAX_ROUNDS, LIMITS_MAX_STATE_ONLY_ROUNDS,
+  LIMITS_BACKOFF_INITIAL_MS, LIMITS_BACKOFF_MAX_MS, LIMITS_MAX_POLLS, LIMITS_DEFAULT_POLL_MS,
+  LIMITS_MIN_POLL_MS, LIMITS_MAX_POLL_MS, LIMITS_LEN
+};
+enum {
+  EVENT_KIND, EVENT_INPUT_COUNT, EVENT_WAIT_MS, EVENT_ERROR_CODE, EVENT_RESULT_OFF,
+  EVENT_RESULT_LEN, EVENT_MESSAGE_OFF, EVENT_MESSAGE_LEN, EVENT_DATA_OFF, EVENT_DATA_LEN,
+  EVENT_TASK_ID_OFF, EVENT_TASK_ID_LEN, EVENT_TASK_DIALECT, EVENT_TASK_STATUS, EVENT_POLL_MS,
+  EVENT_HAS_POLL_MS, EVENT_LEN
+};
+enum {
+  INPUT_KIND, INPUT_MAX_TOKENS, INPUT_ESCAPED, INPUT_HAS_TOOLS, INPUT_WANTS_CONTEXT,
+  INPUT_HAS_SYSTEM_PROMPT, INPUT_ANSWERED, INPUT_SCHEMA_OFF, INPUT_SCHEMA_LEN, INPUT_PARAMS_OFF,
+  INPUT_PARAMS_LEN, INPUT_LEN
+};
+enum {
+  FAILURE_STATUS, FAILURE_KIND, FAILURE_OFFSET, FAILURE_INDEX, FAILURE_CODE, FAILURE_NEEDED,
+  FAILURE_LIMIT, FAILURE_LEN
+};
+enum {
+  PROGRESS_PHASE, PROGRESS_FLOW, PROGRESS_TASK_REQUEST, PROGRESS_TASK_DIALECT, PROGRESS_ROUND,
+  PROGRESS_POLLS, PROGRESS_INPUT_COUNT, PROGRESS_ANSWERED_COUNT, PROGRESS_LAST_ID,
+  PROGRESS_NEXT_ID, PROGRESS_POLL_MS, PROGRESS_HAS_LAST_ID, PROGRESS_HAS_NEXT_ID,
+  PROGRESS_STATE_OFF, PROGRESS_STATE_LEN, PROGRESS_TASK_ID_OFF, PROGRESS_TASK_ID_LEN,
+  PROGRESS_LEN
+};
 
 static void limits_to_longs(const mrtr_call_limits *l, jlong *v) {
-  v[0] = (jlong)l->max_message_bytes;
-  v[1] = (jlong)l->max_depth;
-  v[2] = (jlong)l->max_input_requests;
-  v[3] = (jlong)l->max_key_bytes;
-  v[4] = (jlong)l->max_params_bytes;
-  v[5] = (jlong)l->max_inputs_bytes;
-  v[6] = (jlong)l->max_state_bytes;
-  v[7] = (jlong)l->max_answers_bytes;
-  v[8] = (jlong)l->max_rounds;
-  v[9] = (jlong)l->max_state_only_rounds;
-  v[10] = (jlong)l->backoff_initial_ms;
-  v[11] = (jlong)l->backoff_max_ms;
+  v[LIMITS_MAX_MESSAGE_BYTES] = (jlong)l->max_message_bytes;
+  v[LIMITS_MAX_DEPTH] = (jlong)l->max_depth;
+  v[LIMITS_MAX_INPUT_REQUESTS] = (jlong)l->max_input_requests;
+  v[LIMITS_MAX_KEY_BYTES] = (jlong)l->max_key_bytes;
+  v[LIMITS_MAX_PARAMS_BYTES] = (jlong)l->max_params_bytes;
+  v[LIMITS_MAX_INPUTS_BYTES] = (jlong)l->max_inputs_bytes;
+  v[LIMITS_MAX_STATE_BYTES] = (jlong)l->max_state_bytes;
+  v[LIMITS_MAX_ANSWERS_BYTES] = (jlong)l->max_answers_bytes;
+  v[LIMITS_MAX_ROUNDS] = (jlong)l->max_rounds;
+  v[LIMITS_MAX_STATE_ONLY_ROUNDS] = (jlong)l->max_state_only_rounds;
+  v[LIMITS_BACKOFF_INITIAL_MS] = (jlong)l->backoff_initial_ms;
+  v[LIMITS_BACKOFF_MAX_MS] = (jlong)l->backoff_max_ms;
+  v[LIMITS_MAX_POLLS] = (jlong)l->max_polls;
+  v[LIMITS_DEFAULT_POLL_MS] = (jlong)l->default_poll_ms;
+  v[LIMITS_MIN_POLL_MS] = (jlong)l->min_poll_ms;
+  v[LIMITS_MAX_POLL_MS] = (jlong)l->max_poll_ms;
+}
+
+static int to_u64(jlong v, uint64_t *out) {
+  if (v < 0) {
+    return 1;
+  }
+  *out = (uint64_t)v;
+  return 0;
 }
 
 /* Reads limits from a long[LIMITS_LEN]; NULL array: *has = 0 (defaults). */
@@ -439,21 +481,29 @@ static jint limits_from_longs(JNIEnv *env, jlongArray arr, mrtr_call_limits *l, 
   }
   jlong v[LIMITS_LEN];
   (*env)->GetLongArrayRegion(env, arr, 0, LIMITS_LEN, v);
-  if (to_size(v[0], &l->max_message_bytes) || to_size(v[1], &l->max_depth) ||
-      to_size(v[2], &l->max_input_requests) || to_size(v[3], &l->max_key_bytes) ||
-      to_size(v[4], &l->max_params_bytes) || to_size(v[5], &l->max_inputs_bytes) ||
-      to_size(v[6], &l->max_state_bytes) || to_size(v[7], &l->max_answers_bytes) ||
-      to_u32(v[8], &l->max_rounds) || to_u32(v[9], &l->max_state_only_rounds) ||
-      to_u32(v[10], &l->backoff_initial_ms) || to_u32(v[11], &l->backoff_max_ms)) {
+  if (to_size(v[LIMITS_MAX_MESSAGE_BYTES], &l->max_message_bytes) ||
+      to_size(v[LIMITS_MAX_DEPTH], &l->max_depth) ||
+      to_size(v[LIMITS_MAX_INPUT_REQUESTS], &l->max_input_requests) ||
+      to_size(v[LIMITS_MAX_KEY_BYTES], &l->max_key_bytes) ||
+      to_size(v[LIMITS_MAX_PARAMS_BYTES], &l->max_params_bytes) ||
+      to_size(v[LIMITS_MAX_INPUTS_BYTES], &l->max_inputs_bytes) ||
+      to_size(v[LIMITS_MAX_STATE_BYTES], &l->max_state_bytes) ||
+      to_size(v[LIMITS_MAX_ANSWERS_BYTES], &l->max_answers_bytes) ||
+      to_u32(v[LIMITS_MAX_ROUNDS], &l->max_rounds) ||
+      to_u32(v[LIMITS_MAX_STATE_ONLY_ROUNDS], &l->max_state_only_rounds) ||
+      to_u32(v[LIMITS_BACKOFF_INITIAL_MS], &l->backoff_initial_ms) ||
+      to_u32(v[LIMITS_BACKOFF_MAX_MS], &l->backoff_max_ms) ||
+      to_u32(v[LIMITS_MAX_POLLS], &l->max_polls) ||
+      to_u64(v[LIMITS_DEFAULT_POLL_MS], &l->default_poll_ms) ||
+      to_u64(v[LIMITS_MIN_POLL_MS], &l->min_poll_ms) ||
+      to_u64(v[LIMITS_MAX_POLL_MS], &l->max_poll_ms)) {
     return MRTR_ERR_INVALID_ARGUMENT;
   }
   *has = 1;
   return MRTR_OK;
 }
 
-/* int callLimitsDefault(long[] out): out[0..12) the limits, LIMITS_LEN order:
- * message, depth, input requests, key, params, inputs, state, answers bytes,
- * rounds, state-only rounds, backoff initial ms, backoff max ms. */
+/* int callLimitsDefault(long[] out): out[0..LIMITS_LEN) the limits, LIMITS_* order. */
 JNIEXPORT jint JNI_FN(callLimitsDefault)(JNIEnv *env, jclass cls, jlongArray out) {
   (void)cls;
   jint st = longs_check(env, out, LIMITS_LEN);
@@ -492,14 +542,16 @@ JNIEXPORT jint JNI_FN(callWorkspaceSize)(JNIEnv *env, jclass cls, jlongArray lim
   return st;
 }
 
-/* int callInit(ByteBuffer ws, int method, byte[] params, int caps,
+/* int callInit(ByteBuffer ws, int method, byte[] params or null, int caps,
  *              byte[] clientName or null, byte[] clientVersion or null,
- *              int flags, long firstId, long[] limits or null, long[] out)
+ *              int flags, long firstId, long[] limits or null,
+ *              int taskDialect, byte[] taskId or null, long taskPollMs, long[] out)
  * out[0]: the workspace size needed on MRTR_ERR_WORKSPACE_TOO_SMALL. */
 JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method,
                                 jbyteArray params, jint caps, jbyteArray client_name,
                                 jbyteArray client_version, jint flags, jlong first_id,
-                                jlongArray limits, jlongArray out) {
+                                jlongArray limits, jint task_dialect, jbyteArray task_id,
+                                jlong task_poll_ms, jlongArray out) {
   (void)cls;
   jint st = longs_check(env, out, 1);
   if (st != MRTR_OK) {
@@ -515,13 +567,24 @@ JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method
   if ((st = limits_from_longs(env, limits, &l, &has)) != MRTR_OK) {
     return st;
   }
-  jbytes p, n, v;
-  PIN_REQUIRED(env, params, &p);
+  if (task_poll_ms < 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jbytes p, n, v, t;
+  if (bytes_open(env, params, &p) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
   if (bytes_open(env, client_name, &n) != 0) {
     bytes_close(env, &p, 0);
     return MRTR_ERR_INTERNAL;
   }
   if (bytes_open(env, client_version, &v) != 0) {
+    bytes_close(env, &n, 0);
+    bytes_close(env, &p, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  if (bytes_open(env, task_id, &t) != 0) {
+    bytes_close(env, &v, 0);
     bytes_close(env, &n, 0);
     bytes_close(env, &p, 0);
     return MRTR_ERR_INTERNAL;
@@ -538,8 +601,12 @@ JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method
   cfg.first_id = (int64_t)first_id;
   cfg.limits = has ? &l : NULL;
   cfg.out_needed = &needed;
+  cfg.task_dialect = (uint32_t)task_dialect;
+  cfg.task_id = str_of(&t);
+  cfg.task_poll_ms = (uint64_t)task_poll_ms;
   mrtr_call *call = NULL;
   st = (jint)mrtr_call_init(base, cap, &cfg, &call);
+  bytes_close(env, &t, 0);
   bytes_close(env, &v, 0);
   bytes_close(env, &n, 0);
   bytes_close(env, &p, 0);
@@ -553,397 +620,362 @@ JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method
   return st;
 }
 
-#define EVENT_LEN 16
-#define INPUT_LEN 11
-#define FAILURE_LEN 7
 
 static void event_to_longs(const mrtr_event *e, jlong *v) {
-  v[0] = (jlong)e->kind;
-  v[1] = (jlong)e->input_count;
-  v[2] = (jlong)e->wait_ms;
-  v[3] = (jlong)e->error_code;
-  v[4] = (jlong)e->result.offset;
-  v[5] = (jlong)e->result.len;
-  v[6] = (jlong)e->error_message.offset;
-  v[7] = (jlong)e->error_message.len;
-  v[8] = (jlong)e->error_data.offset;
-  v[9] = (jlong)e->error_data.len;
-  v[10] = (jlong)e->task_id.offset;
-  v[11] = (jlong)e->task_id.len;
-  v[12] = (jlong)e->task_dialect;
-  v[13] = (jlong)e->task_status;
-  v[14] = (jlong)e->task_poll_ms;
-  v[15] = (jlong)e->has_task_poll_ms;
+  v[EVENT_KIND] = (jlong)e->kind;
+  v[EVENT_INPUT_COUNT] = (jlong)e->input_count;
+  v[EVENT_WAIT_MS] = (jlong)e->wait_ms;
+  v[EVENT_ERROR_CODE] = (jlong)e->error_code;
+  v[EVENT_RESULT_OFF] = (jlong)e->result.offset;
+  v[EVENT_RESULT_LEN] = (jlong)e->result.len;
+  v[EVENT_MESSAGE_OFF] = (jlong)e->error_message.offset;
+  v[EVENT_MESSAGE_LEN] = (jlong)e->error_message.len;
+  v[EVENT_DATA_OFF] = (jlong)e->error_data.offset;
+  v[EVENT_DATA_LEN] = (jlong)e->error_data.len;
+  v[EVENT_TASK_ID_OFF] = (jlong)e->task_id.offset;
+  v[EVENT_TASK_ID_LEN] = (jlong)e->task_id.len;
+  v[EVENT_TASK_DIALECT] = (jlong)e->task_dialect;
+  v[EVENT_TASK_STATUS] = (jlong)e->task_status;
+  v[EVENT_POLL_MS] = (jlong)e->task_poll_ms;
+  v[EVENT_HAS_POLL_MS] = (jlong)e->has_task_poll_ms;
 }
 
-/* The functions calls and tasks share (mrtr_call_* and mrtr_task_* have the
- * same shapes), stamped out once per object type below: callWriteRequest and
- * taskWriteRequest, ... One body, so the two cannot drift. */
-#define JNI_FN2(prefix, name) JNICALL Java_dev_mrtr_Native_##prefix##name
-#define EXCHANGE_FUNCTIONS(prefix)                                                                 \
-/* int <prefix>WriteRequest(ByteBuffer ws, long id, byte[] out or null, long[] written) */        \
-JNIEXPORT jint JNI_FN2(prefix, WriteRequest)(JNIEnv *env, jclass cls, jobject ws, jlong id,       \
-                                        jbyteArray out, jlongArray written) {                     \
-  (void)cls;                                                                                      \
-  OUT_BEGIN(env, out, written);                                                                   \
-  jint st = (jint)mrtr_##prefix##_write_request((mrtr_##prefix *)ws_object(env, ws), (int64_t)id, OUT_PTR,\
-                                          OUT_LEN, OUT_WRITTEN);                                  \
-  OUT_END(env, written, st);                                                                      \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>Resend(ByteBuffer ws, long id, byte[] out or null, long[] written) */              \
-JNIEXPORT jint JNI_FN2(prefix, Resend)(JNIEnv *env, jclass cls, jobject ws, jlong id, jbyteArray out,\
-                                  jlongArray written) {                                           \
-  (void)cls;                                                                                      \
-  OUT_BEGIN(env, out, written);                                                                   \
-  jint st = (jint)mrtr_##prefix##_resend((mrtr_##prefix *)ws_object(env, ws), (int64_t)id, OUT_PTR, OUT_LEN,\
-                                   OUT_WRITTEN);                                                  \
-  OUT_END(env, written, st);                                                                      \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>NextId(ByteBuffer ws, long[] out): out[0] the id. */                               \
-JNIEXPORT jint JNI_FN2(prefix, NextId)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {     \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, 1);                                                             \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  int64_t id = 0;                                                                                 \
-  st = (jint)mrtr_##prefix##_next_id((const mrtr_##prefix *)ws_object(env, ws), &id);             \
-  if (st == MRTR_OK) {                                                                            \
-    jlong v = (jlong)id;                                                                          \
-    longs_put(env, out, &v, 1);                                                                   \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-                                                                                                  \
-                                                                                                  \
-/* int <prefix>Feed(ByteBuffer ws, byte[] msg, long[] out): out[0..16) the event:                 \
- * kind, input count, wait ms, error code, result off/len, error message                          \
- * off/len, error data off/len, task id off/len (offsets into msg), task                          \
- * dialect, task status, task poll ms, has poll ms. */                                            \
-JNIEXPORT jint JNI_FN2(prefix, Feed)(JNIEnv *env, jclass cls, jobject ws, jbyteArray msg,         \
-                                jlongArray out) {                                                 \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, EVENT_LEN);                                                     \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  jbytes m;                                                                                       \
-  PIN_REQUIRED(env, msg, &m);                                                                     \
-  mrtr_event ev;                                                                                  \
-  memset(&ev, 0, sizeof ev);                                                                      \
-  st = (jint)mrtr_##prefix##_feed((mrtr_##prefix *)ws_object(env, ws), (const uint8_t *)m.ptr, (size_t)m.len,\
-                            &ev);                                                                 \
-  bytes_close(env, &m, 0);                                                                        \
-  if (st == MRTR_OK) {                                                                            \
-    jlong v[EVENT_LEN];                                                                           \
-    event_to_longs(&ev, v);                                                                       \
-    longs_put(env, out, v, EVENT_LEN);                                                            \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>State(ByteBuffer ws, long[] out): out[0] the mrtr_phase. */                        \
-JNIEXPORT jint JNI_FN2(prefix, State)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {      \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, 1);                                                             \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  mrtr_phase ph = MRTR_PHASE_READY;                                                               \
-  st = (jint)mrtr_##prefix##_state((const mrtr_##prefix *)ws_object(env, ws), &ph);               \
-  if (st == MRTR_OK) {                                                                            \
-    jlong v = (jlong)ph;                                                                          \
-    longs_put(env, out, &v, 1);                                                                   \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>Round(ByteBuffer ws, long[] out): out[0] input_required rounds so far. */          \
-JNIEXPORT jint JNI_FN2(prefix, Round)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {      \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, 1);                                                             \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  uint32_t r = 0;                                                                                 \
-  st = (jint)mrtr_##prefix##_round((const mrtr_##prefix *)ws_object(env, ws), &r);                \
-  if (st == MRTR_OK) {                                                                            \
-    jlong v = (jlong)r;                                                                           \
-    longs_put(env, out, &v, 1);                                                                   \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>InputCount(ByteBuffer ws, long[] out): out[0] the count. */                        \
-JNIEXPORT jint JNI_FN2(prefix, InputCount)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) { \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, 1);                                                             \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  size_t n = 0;                                                                                   \
-  st = (jint)mrtr_##prefix##_input_count((const mrtr_##prefix *)ws_object(env, ws), &n);          \
-  if (st == MRTR_OK) {                                                                            \
-    jlong v = (jlong)n;                                                                           \
-    longs_put(env, out, &v, 1);                                                                   \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-                                                                                                  \
-/* int <prefix>InputAt(ByteBuffer ws, long index, long[] out): out[0..11) kind,                   \
- * max tokens, escaped bits, has tools, wants context, has system prompt,                         \
- * answered, requested schema off/len, params off/len (offsets into ws; the                       \
- * text fields are read with callInputText). */                                                   \
-JNIEXPORT jint JNI_FN2(prefix, InputAt)(JNIEnv *env, jclass cls, jobject ws, jlong index,         \
-                                   jlongArray out) {                                              \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, INPUT_LEN);                                                     \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  size_t i;                                                                                       \
-  if (to_size(index, &i) != 0) {                                                                  \
-    return MRTR_ERR_NOT_FOUND;                                                                    \
-  }                                                                                               \
-  mrtr_input in;                                                                                  \
-  memset(&in, 0, sizeof in);                                                                      \
-  st = (jint)mrtr_##prefix##_input_at((const mrtr_##prefix *)ws_object(env, ws), i, &in);         \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  jlong v[INPUT_LEN];                                                                             \
-  v[0] = (jlong)in.kind;                                                                          \
-  v[1] = (jlong)in.max_tokens;                                                                    \
-  v[2] = (jlong)in.escaped;                                                                       \
-  v[3] = (jlong)in.has_tools;                                                                     \
-  v[4] = (jlong)in.wants_context;                                                                 \
-  v[5] = (jlong)in.has_system_prompt;                                                             \
-  v[6] = (jlong)in.answered;                                                                      \
-  if (ws_view(env, ws, in.requested_schema.ptr, in.requested_schema.len, &v[7], &v[8]) != 0 ||    \
-      ws_view(env, ws, in.params.ptr, in.params.len, &v[9], &v[10]) != 0) {                       \
-    return MRTR_ERR_INTERNAL;                                                                     \
-  }                                                                                               \
-  longs_put(env, out, v, INPUT_LEN);                                                              \
-  return MRTR_OK;                                                                                 \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>InputFind(ByteBuffer ws, byte[] key, long[] out): out[0] the index. */             \
-JNIEXPORT jint JNI_FN2(prefix, InputFind)(JNIEnv *env, jclass cls, jobject ws, jbyteArray key,    \
-                                     jlongArray out) {                                            \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, 1);                                                             \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  jbytes k;                                                                                       \
-  PIN_REQUIRED(env, key, &k);                                                                     \
-  size_t i = 0;                                                                                   \
-  st = (jint)mrtr_##prefix##_input_find((const mrtr_##prefix *)ws_object(env, ws), str_of(&k), &i);\
-  bytes_close(env, &k, 0);                                                                        \
-  if (st == MRTR_OK) {                                                                            \
-    jlong v = (jlong)i;                                                                           \
-    longs_put(env, out, &v, 1);                                                                   \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>InputText(ByteBuffer ws, long index, int field, byte[] out or null, long[] written) */\
-JNIEXPORT jint JNI_FN2(prefix, InputText)(JNIEnv *env, jclass cls, jobject ws, jlong index,       \
-                                     jint field, jbyteArray out, jlongArray written) {            \
-  (void)cls;                                                                                      \
-  size_t i;                                                                                       \
-  if (to_size(index, &i) != 0) {                                                                  \
-    return MRTR_ERR_NOT_FOUND;                                                                    \
-  }                                                                                               \
-  OUT_BEGIN(env, out, written);                                                                   \
-  jint st = (jint)mrtr_##prefix##_input_text((const mrtr_##prefix *)ws_object(env, ws), i, (uint32_t)field,\
-                                       OUT_PTR, OUT_LEN, OUT_WRITTEN);                            \
-  OUT_END(env, written, st);                                                                      \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>AnswerElicit(ByteBuffer ws, long index, int action, byte[] content or null) */     \
-JNIEXPORT jint JNI_FN2(prefix, AnswerElicit)(JNIEnv *env, jclass cls, jobject ws, jlong index,    \
-                                        jint action, jbyteArray content) {                        \
-  (void)cls;                                                                                      \
-  size_t i;                                                                                       \
-  if (to_size(index, &i) != 0) {                                                                  \
-    return MRTR_ERR_NOT_FOUND;                                                                    \
-  }                                                                                               \
-  jbytes c;                                                                                       \
-  if (bytes_open(env, content, &c) != 0) {                                                        \
-    return MRTR_ERR_INTERNAL;                                                                     \
-  }                                                                                               \
-  jint st = (jint)mrtr_##prefix##_answer_elicit((mrtr_##prefix *)ws_object(env, ws), i, (uint32_t)action,\
-                                          str_of(&c));                                            \
-  bytes_close(env, &c, 0);                                                                        \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>AnswerJson(ByteBuffer ws, long index, byte[] json) */                              \
-JNIEXPORT jint JNI_FN2(prefix, AnswerJson)(JNIEnv *env, jclass cls, jobject ws, jlong index,      \
-                                      jbyteArray json) {                                          \
-  (void)cls;                                                                                      \
-  size_t i;                                                                                       \
-  if (to_size(index, &i) != 0) {                                                                  \
-    return MRTR_ERR_NOT_FOUND;                                                                    \
-  }                                                                                               \
-  jbytes j;                                                                                       \
-  PIN_REQUIRED(env, json, &j);                                                                    \
-  jint st = (jint)mrtr_##prefix##_answer_json((mrtr_##prefix *)ws_object(env, ws), i, str_of(&j));\
-  bytes_close(env, &j, 0);                                                                        \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>AnswerRoots(ByteBuffer ws, long index, byte[][] uris, byte[][] names)              \
- * names[i] null: no name. More than MRTR_MAX_ROOTS roots is                                      \
- * MRTR_ERR_LIMIT_EXCEEDED, as the C function says. */                                            \
-JNIEXPORT jint JNI_FN2(prefix, AnswerRoots)(JNIEnv *env, jclass cls, jobject ws, jlong index,     \
-                                       jobjectArray uris, jobjectArray names) {                   \
-  (void)cls;                                                                                      \
-  size_t i;                                                                                       \
-  if (to_size(index, &i) != 0) {                                                                  \
-    return MRTR_ERR_NOT_FOUND;                                                                    \
-  }                                                                                               \
-  if (uris == NULL || names == NULL) {                                                            \
-    return MRTR_ERR_NULL_POINTER;                                                                 \
-  }                                                                                               \
-  jsize n = (*env)->GetArrayLength(env, uris);                                                    \
-  if ((*env)->GetArrayLength(env, names) != n) {                                                  \
-    return MRTR_ERR_INVALID_ARGUMENT;                                                             \
-  }                                                                                               \
-  if (n > MRTR_MAX_ROOTS) {                                                                       \
-    return MRTR_ERR_LIMIT_EXCEEDED;                                                               \
-  }                                                                                               \
-  if ((*env)->EnsureLocalCapacity(env, 2 * n + 4) != 0) {                                         \
-    return MRTR_ERR_INTERNAL;                                                                     \
-  }                                                                                               \
-  jbytes u[MRTR_MAX_ROOTS], nm[MRTR_MAX_ROOTS];                                                   \
-  mrtr_root roots[MRTR_MAX_ROOTS];                                                                \
-  jsize opened = 0;                                                                               \
-  jint st = MRTR_OK;                                                                              \
-  for (; opened < n; opened++) {                                                                  \
-    jbyteArray ua = (jbyteArray)(*env)->GetObjectArrayElement(env, uris, opened);                 \
-    jbyteArray na = (jbyteArray)(*env)->GetObjectArrayElement(env, names, opened);                \
-    if (ua == NULL) {                                                                             \
-      st = MRTR_ERR_NULL_POINTER;                                                                 \
-    } else if (bytes_open(env, ua, &u[opened]) != 0) {                                            \
-      st = MRTR_ERR_INTERNAL;                                                                     \
-    } else if (bytes_open(env, na, &nm[opened]) != 0) {                                           \
-      bytes_close(env, &u[opened], 0);                                                            \
-      st = MRTR_ERR_INTERNAL;                                                                     \
-    }                                                                                             \
-    if (st != MRTR_OK) {                                                                          \
-      break;                                                                                      \
-    }                                                                                             \
-    roots[opened].uri = str_of(&u[opened]);                                                       \
-    roots[opened].name = opt_str_of(&nm[opened]);                                                 \
-  }                                                                                               \
-  if (st == MRTR_OK) {                                                                            \
-    st = (jint)mrtr_##prefix##_answer_roots((mrtr_##prefix *)ws_object(env, ws), i, roots, (size_t)n);\
-  }                                                                                               \
-  /* The elements' local references (reserved above) go at return. */                             \
-  while (opened > 0) {                                                                            \
-    opened--;                                                                                     \
-    bytes_close(env, &nm[opened], 0);                                                             \
-    bytes_close(env, &u[opened], 0);                                                              \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>AnswerError(ByteBuffer ws, long index, long code) */                               \
-JNIEXPORT jint JNI_FN2(prefix, AnswerError)(JNIEnv *env, jclass cls, jobject ws, jlong index,     \
-                                       jlong code) {                                              \
-  (void)cls;                                                                                      \
-  (void)env;                                                                                      \
-  size_t i;                                                                                       \
-  if (to_size(index, &i) != 0) {                                                                  \
-    return MRTR_ERR_NOT_FOUND;                                                                    \
-  }                                                                                               \
-  return (jint)mrtr_##prefix##_answer_error((mrtr_##prefix *)ws_object(env, ws), i, (int64_t)code);\
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>Result(ByteBuffer ws, byte[] fed, long[] out): out[0..2) the                       \
- * result's offset and length in fed. */                                                          \
-JNIEXPORT jint JNI_FN2(prefix, Result)(JNIEnv *env, jclass cls, jobject ws, jbyteArray fed,       \
-                                  jlongArray out) {                                               \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, 2);                                                             \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  jbytes f;                                                                                       \
-  PIN_REQUIRED(env, fed, &f);                                                                     \
-  mrtr_str r = {NULL, 0};                                                                         \
-  st = (jint)mrtr_##prefix##_result((const mrtr_##prefix *)ws_object(env, ws), (const uint8_t *)f.ptr,\
-                              (size_t)f.len, &r);                                                 \
-  jlong v[2] = {0, 0};                                                                            \
-  if (st == MRTR_OK && view_in(&f, r.ptr, r.len, &v[0], &v[1]) != 0) {                            \
-    st = MRTR_ERR_INTERNAL;                                                                       \
-  }                                                                                               \
-  bytes_close(env, &f, 0);                                                                        \
-  if (st == MRTR_OK) {                                                                            \
-    longs_put(env, out, v, 2);                                                                    \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>Save(ByteBuffer ws, byte[] out or null, long[] written) */                         \
-JNIEXPORT jint JNI_FN2(prefix, Save)(JNIEnv *env, jclass cls, jobject ws, jbyteArray out,         \
-                                jlongArray written) {                                             \
-  (void)cls;                                                                                      \
-  OUT_BEGIN(env, out, written);                                                                   \
-  jint st =                                                                                       \
-      (jint)mrtr_##prefix##_save((const mrtr_##prefix *)ws_object(env, ws), OUT_PTR, OUT_LEN, OUT_WRITTEN);\
-  OUT_END(env, written, st);                                                                      \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-/* int <prefix>LastId(ByteBuffer ws, long[] out): out[0] the id. */                               \
-JNIEXPORT jint JNI_FN2(prefix, LastId)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {     \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, 1);                                                             \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  int64_t id = 0;                                                                                 \
-  st = (jint)mrtr_##prefix##_last_id((const mrtr_##prefix *)ws_object(env, ws), &id);             \
-  if (st == MRTR_OK) {                                                                            \
-    jlong v = (jlong)id;                                                                          \
-    longs_put(env, out, &v, 1);                                                                   \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
-                                                                                                  \
-                                                                                                  \
-/* int <prefix>Failure(ByteBuffer ws, long[] out, String[] reason): out[0..7)                     \
- * status, kind, offset, index, code, needed, limit; reason[0] the cause. */                      \
-JNIEXPORT jint JNI_FN2(prefix, Failure)(JNIEnv *env, jclass cls, jobject ws, jlongArray out,      \
-                                   jobjectArray reason) {                                         \
-  (void)cls;                                                                                      \
-  jint st = longs_check(env, out, FAILURE_LEN);                                                   \
-  if (st != MRTR_OK) {                                                                            \
-    return st;                                                                                    \
-  }                                                                                               \
-  mrtr_failure f;                                                                                 \
-  memset(&f, 0, sizeof f);                                                                        \
-  st = (jint)mrtr_##prefix##_failure((const mrtr_##prefix *)ws_object(env, ws), &f);              \
-  if (st == MRTR_OK) {                                                                            \
-    jlong v[FAILURE_LEN] = {(jlong)f.status, (jlong)f.kind,   (jlong)f.offset, (jlong)f.index,    \
-                            (jlong)f.code,   (jlong)f.needed, (jlong)f.limit};                    \
-    longs_put(env, out, v, FAILURE_LEN);                                                          \
-    str_out(env, reason, f.reason);                                                               \
-  }                                                                                               \
-  return st;                                                                                      \
-}                                                                                                 \
+/* One JNI entry per C function of the call. */
+/* int callWriteRequest(ByteBuffer ws, long id, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(callWriteRequest)(JNIEnv *env, jclass cls, jobject ws, jlong id,
+                                        jbyteArray out, jlongArray written) {
+  (void)cls;
+  OUT_BEGIN(env, out, written);
+  jint st = (jint)mrtr_call_write_request((mrtr_call *)ws_object(env, ws), (int64_t)id, OUT_PTR,
+                                          OUT_LEN, OUT_WRITTEN);
+  OUT_END(env, written, st);
+  return st;
+}
 
-EXCHANGE_FUNCTIONS(call)
+/* int callResend(ByteBuffer ws, long id, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(callResend)(JNIEnv *env, jclass cls, jobject ws, jlong id, jbyteArray out,
+                                  jlongArray written) {
+  (void)cls;
+  OUT_BEGIN(env, out, written);
+  jint st = (jint)mrtr_call_resend((mrtr_call *)ws_object(env, ws), (int64_t)id, OUT_PTR, OUT_LEN,
+                                   OUT_WRITTEN);
+  OUT_END(env, written, st);
+  return st;
+}
+
+/* int callFeed(ByteBuffer ws, byte[] msg, long[] out): out[0..16) the event:
+ * kind, input count, wait ms, error code, result off/len, error message
+ * off/len, error data off/len, task id off/len (offsets into msg), task
+ * dialect, task status, task poll ms, has poll ms. */
+JNIEXPORT jint JNI_FN(callFeed)(JNIEnv *env, jclass cls, jobject ws, jbyteArray msg,
+                                jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, EVENT_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes m;
+  PIN_REQUIRED(env, msg, &m);
+  mrtr_event ev;
+  memset(&ev, 0, sizeof ev);
+  st = (jint)mrtr_call_feed((mrtr_call *)ws_object(env, ws), (const uint8_t *)m.ptr, (size_t)m.len,
+                            &ev);
+  bytes_close(env, &m, 0);
+  if (st == MRTR_OK) {
+    jlong v[EVENT_LEN];
+    event_to_longs(&ev, v);
+    longs_put(env, out, v, EVENT_LEN);
+  }
+  return st;
+}
+
+/* int callInputAt(ByteBuffer ws, long index, long[] out): out[0..11) kind,
+ * max tokens, escaped bits, has tools, wants context, has system prompt,
+ * answered, requested schema off/len, params off/len (offsets into ws; the
+ * text fields are read with callInputText). */
+JNIEXPORT jint JNI_FN(callInputAt)(JNIEnv *env, jclass cls, jobject ws, jlong index,
+                                   jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, INPUT_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  size_t i;
+  if (to_size(index, &i) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  mrtr_input in;
+  memset(&in, 0, sizeof in);
+  st = (jint)mrtr_call_input_at((const mrtr_call *)ws_object(env, ws), i, &in);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jlong v[INPUT_LEN];
+  v[INPUT_KIND] = (jlong)in.kind;
+  v[INPUT_MAX_TOKENS] = (jlong)in.max_tokens;
+  v[INPUT_ESCAPED] = (jlong)in.escaped;
+  v[INPUT_HAS_TOOLS] = (jlong)in.has_tools;
+  v[INPUT_WANTS_CONTEXT] = (jlong)in.wants_context;
+  v[INPUT_HAS_SYSTEM_PROMPT] = (jlong)in.has_system_prompt;
+  v[INPUT_ANSWERED] = (jlong)in.answered;
+  if (ws_view(env, ws, in.requested_schema.ptr, in.requested_schema.len, &v[INPUT_SCHEMA_OFF],
+              &v[INPUT_SCHEMA_LEN]) != 0 ||
+      ws_view(env, ws, in.params.ptr, in.params.len, &v[INPUT_PARAMS_OFF],
+              &v[INPUT_PARAMS_LEN]) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  longs_put(env, out, v, INPUT_LEN);
+  return MRTR_OK;
+}
+
+/* int callInputFind(ByteBuffer ws, byte[] key, long[] out): out[0] the index. */
+JNIEXPORT jint JNI_FN(callInputFind)(JNIEnv *env, jclass cls, jobject ws, jbyteArray key,
+                                     jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes k;
+  PIN_REQUIRED(env, key, &k);
+  size_t i = 0;
+  st = (jint)mrtr_call_input_find((const mrtr_call *)ws_object(env, ws), str_of(&k), &i);
+  bytes_close(env, &k, 0);
+  if (st == MRTR_OK) {
+    jlong v = (jlong)i;
+    longs_put(env, out, &v, 1);
+  }
+  return st;
+}
+
+/* int callInputText(ByteBuffer ws, long index, int field, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(callInputText)(JNIEnv *env, jclass cls, jobject ws, jlong index,
+                                     jint field, jbyteArray out, jlongArray written) {
+  (void)cls;
+  size_t i;
+  if (to_size(index, &i) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  OUT_BEGIN(env, out, written);
+  jint st = (jint)mrtr_call_input_text((const mrtr_call *)ws_object(env, ws), i, (uint32_t)field,
+                                       OUT_PTR, OUT_LEN, OUT_WRITTEN);
+  OUT_END(env, written, st);
+  return st;
+}
+
+/* int callAnswerElicit(ByteBuffer ws, long index, int action, byte[] content or null) */
+JNIEXPORT jint JNI_FN(callAnswerElicit)(JNIEnv *env, jclass cls, jobject ws, jlong index,
+                                        jint action, jbyteArray content) {
+  (void)cls;
+  size_t i;
+  if (to_size(index, &i) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  jbytes c;
+  if (bytes_open(env, content, &c) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  jint st = (jint)mrtr_call_answer_elicit((mrtr_call *)ws_object(env, ws), i, (uint32_t)action,
+                                          str_of(&c));
+  bytes_close(env, &c, 0);
+  return st;
+}
+
+/* int callAnswerJson(ByteBuffer ws, long index, byte[] json) */
+JNIEXPORT jint JNI_FN(callAnswerJson)(JNIEnv *env, jclass cls, jobject ws, jlong index,
+                                      jbyteArray json) {
+  (void)cls;
+  size_t i;
+  if (to_size(index, &i) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  jbytes j;
+  PIN_REQUIRED(env, json, &j);
+  jint st = (jint)mrtr_call_answer_json((mrtr_call *)ws_object(env, ws), i, str_of(&j));
+  bytes_close(env, &j, 0);
+  return st;
+}
+
+/* int callAnswerRoots(ByteBuffer ws, long index, byte[][] uris, byte[][] names)
+ * names[i] null: no name. More than MRTR_MAX_ROOTS roots is
+ * MRTR_ERR_LIMIT_EXCEEDED, as the C function says. */
+JNIEXPORT jint JNI_FN(callAnswerRoots)(JNIEnv *env, jclass cls, jobject ws, jlong index,
+                                       jobjectArray uris, jobjectArray names) {
+  (void)cls;
+  size_t i;
+  if (to_size(index, &i) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  if (uris == NULL || names == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  jsize n = (*env)->GetArrayLength(env, uris);
+  if ((*env)->GetArrayLength(env, names) != n) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  if (n > MRTR_MAX_ROOTS) {
+    return MRTR_ERR_LIMIT_EXCEEDED;
+  }
+  if ((*env)->EnsureLocalCapacity(env, 2 * n + 4) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  jbytes u[MRTR_MAX_ROOTS], nm[MRTR_MAX_ROOTS];
+  mrtr_root roots[MRTR_MAX_ROOTS];
+  jsize opened = 0;
+  jint st = MRTR_OK;
+  for (; opened < n; opened++) {
+    jbyteArray ua = (jbyteArray)(*env)->GetObjectArrayElement(env, uris, opened);
+    jbyteArray na = (jbyteArray)(*env)->GetObjectArrayElement(env, names, opened);
+    if (ua == NULL) {
+      st = MRTR_ERR_NULL_POINTER;
+    } else if (bytes_open(env, ua, &u[opened]) != 0) {
+      st = MRTR_ERR_INTERNAL;
+    } else if (bytes_open(env, na, &nm[opened]) != 0) {
+      bytes_close(env, &u[opened], 0);
+      st = MRTR_ERR_INTERNAL;
+    }
+    if (st != MRTR_OK) {
+      break;
+    }
+    roots[opened].uri = str_of(&u[opened]);
+    roots[opened].name = opt_str_of(&nm[opened]);
+  }
+  if (st == MRTR_OK) {
+    st = (jint)mrtr_call_answer_roots((mrtr_call *)ws_object(env, ws), i, roots, (size_t)n);
+  }
+  /* The elements' local references (reserved above) go at return. */
+  while (opened > 0) {
+    opened--;
+    bytes_close(env, &nm[opened], 0);
+    bytes_close(env, &u[opened], 0);
+  }
+  return st;
+}
+
+/* int callAnswerError(ByteBuffer ws, long index, long code) */
+JNIEXPORT jint JNI_FN(callAnswerError)(JNIEnv *env, jclass cls, jobject ws, jlong index,
+                                       jlong code) {
+  (void)cls;
+  (void)env;
+  size_t i;
+  if (to_size(index, &i) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  return (jint)mrtr_call_answer_error((mrtr_call *)ws_object(env, ws), i, (int64_t)code);
+}
+
+/* int callResult(ByteBuffer ws, byte[] fed, long[] out): out[0..2) the
+ * result's offset and length in fed. */
+JNIEXPORT jint JNI_FN(callResult)(JNIEnv *env, jclass cls, jobject ws, jbyteArray fed,
+                                  jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 2);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes f;
+  PIN_REQUIRED(env, fed, &f);
+  mrtr_str r = {NULL, 0};
+  st = (jint)mrtr_call_result((const mrtr_call *)ws_object(env, ws), (const uint8_t *)f.ptr,
+                              (size_t)f.len, &r);
+  jlong v[2] = {0, 0};
+  if (st == MRTR_OK && view_in(&f, r.ptr, r.len, &v[0], &v[1]) != 0) {
+    st = MRTR_ERR_INTERNAL;
+  }
+  bytes_close(env, &f, 0);
+  if (st == MRTR_OK) {
+    longs_put(env, out, v, 2);
+  }
+  return st;
+}
+
+/* int callSave(ByteBuffer ws, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(callSave)(JNIEnv *env, jclass cls, jobject ws, jbyteArray out,
+                                jlongArray written) {
+  (void)cls;
+  OUT_BEGIN(env, out, written);
+  jint st =
+      (jint)mrtr_call_save((const mrtr_call *)ws_object(env, ws), OUT_PTR, OUT_LEN, OUT_WRITTEN);
+  OUT_END(env, written, st);
+  return st;
+}
+
+/* int callFailure(ByteBuffer ws, long[] out, String[] reason): out[0..7)
+ * status, kind, offset, index, code, needed, limit; reason[0] the cause. */
+JNIEXPORT jint JNI_FN(callFailure)(JNIEnv *env, jclass cls, jobject ws, jlongArray out,
+                                   jobjectArray reason) {
+  (void)cls;
+  jint st = longs_check(env, out, FAILURE_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_failure f;
+  memset(&f, 0, sizeof f);
+  st = (jint)mrtr_call_failure((const mrtr_call *)ws_object(env, ws), &f);
+  if (st == MRTR_OK) {
+    jlong v[FAILURE_LEN];
+    v[FAILURE_STATUS] = (jlong)f.status;
+    v[FAILURE_KIND] = (jlong)f.kind;
+    v[FAILURE_OFFSET] = (jlong)f.offset;
+    v[FAILURE_INDEX] = (jlong)f.index;
+    v[FAILURE_CODE] = (jlong)f.code;
+    v[FAILURE_NEEDED] = (jlong)f.needed;
+    v[FAILURE_LIMIT] = (jlong)f.limit;
+    longs_put(env, out, v, FAILURE_LEN);
+    str_out(env, reason, f.reason);
+  }
+  return st;
+}
+
+/* int callWriteCancel(ByteBuffer ws, long id, byte[] out or null, long[] written) */
+JNIEXPORT jint JNI_FN(callWriteCancel)(JNIEnv *env, jclass cls, jobject ws, jlong id,
+                                       jbyteArray out, jlongArray written) {
+  (void)cls;
+  OUT_BEGIN(env, out, written);
+  jint st = (jint)mrtr_call_write_cancel((mrtr_call *)ws_object(env, ws), (int64_t)id, OUT_PTR,
+                                         OUT_LEN, OUT_WRITTEN);
+  OUT_END(env, written, st);
+  return st;
+}
+
+/* int callProgress(ByteBuffer ws, long[] out): out[0..PROGRESS_LEN) the
+ * mrtr_progress, PROGRESS_* order (views as offset/length into ws). */
+JNIEXPORT jint JNI_FN(callProgress)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, PROGRESS_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  mrtr_progress p;
+  memset(&p, 0, sizeof p);
+  st = (jint)mrtr_call_progress((const mrtr_call *)ws_object(env, ws), &p);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jlong v[PROGRESS_LEN];
+  v[PROGRESS_PHASE] = (jlong)p.phase;
+  v[PROGRESS_FLOW] = (jlong)p.flow;
+  v[PROGRESS_TASK_REQUEST] = (jlong)p.task_request;
+  v[PROGRESS_TASK_DIALECT] = (jlong)p.task_dialect;
+  v[PROGRESS_ROUND] = (jlong)p.round;
+  v[PROGRESS_POLLS] = (jlong)p.polls;
+  v[PROGRESS_INPUT_COUNT] = (jlong)p.input_count;
+  v[PROGRESS_ANSWERED_COUNT] = (jlong)p.answered_count;
+  v[PROGRESS_LAST_ID] = (jlong)p.last_id;
+  v[PROGRESS_NEXT_ID] = (jlong)p.next_id;
+  v[PROGRESS_POLL_MS] = (jlong)p.poll_ms;
+  v[PROGRESS_HAS_LAST_ID] = (jlong)p.has_last_id;
+  v[PROGRESS_HAS_NEXT_ID] = (jlong)p.has_next_id;
+  if (ws_view(env, ws, p.request_state.ptr, p.request_state.len, &v[PROGRESS_STATE_OFF],
+              &v[PROGRESS_STATE_LEN]) != 0 ||
+      ws_view(env, ws, p.task_id.ptr, p.task_id.len, &v[PROGRESS_TASK_ID_OFF],
+              &v[PROGRESS_TASK_ID_LEN]) != 0) {
+    return MRTR_ERR_INTERNAL;
+  }
+  longs_put(env, out, v, PROGRESS_LEN);
+  return MRTR_OK;
+}
+
 
 /* int callRestore(ByteBuffer ws, long[] limits or null, byte[] saved) */
 JNIEXPORT jint JNI_FN(callRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArray limits,
@@ -967,250 +999,6 @@ JNIEXPORT jint JNI_FN(callRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArr
                                &call);
   bytes_close(env, &s, 0);
   if (st == MRTR_OK && (void *)call != (void *)base) {
-    return MRTR_ERR_INTERNAL;
-  }
-  return st;
-}
-
-/* int callRequestState(ByteBuffer ws, long[] out): out[0..2) the raw JSON
- * string token's offset and length in ws. */
-JNIEXPORT jint JNI_FN(callRequestState)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
-  (void)cls;
-  jint st = longs_check(env, out, 2);
-  if (st != MRTR_OK) {
-    return st;
-  }
-  mrtr_str r = {NULL, 0};
-  st = (jint)mrtr_call_request_state((const mrtr_call *)ws_object(env, ws), &r);
-  if (st == MRTR_OK) {
-    jlong v[2];
-    if (ws_view(env, ws, r.ptr, r.len, &v[0], &v[1]) != 0) {
-      return MRTR_ERR_INTERNAL;
-    }
-    longs_put(env, out, v, 2);
-  }
-  return st;
-}
-
-/* ------------------------------------------------------------ task */
-
-EXCHANGE_FUNCTIONS(task)
-
-#define TASK_LIMITS_LEN 13
-
-static void task_limits_to_longs(const mrtr_task_limits *l, jlong *v) {
-  v[0] = (jlong)l->max_message_bytes;
-  v[1] = (jlong)l->max_depth;
-  v[2] = (jlong)l->max_input_requests;
-  v[3] = (jlong)l->max_key_bytes;
-  v[4] = (jlong)l->max_params_bytes;
-  v[5] = (jlong)l->max_inputs_bytes;
-  v[6] = (jlong)l->max_state_bytes;
-  v[7] = (jlong)l->max_answers_bytes;
-  v[8] = (jlong)l->max_rounds;
-  v[9] = (jlong)l->max_polls;
-  v[10] = (jlong)l->default_poll_ms;
-  v[11] = (jlong)l->min_poll_ms;
-  v[12] = (jlong)l->max_poll_ms;
-}
-
-/* Reads task limits from a long[TASK_LIMITS_LEN]; NULL: *has = 0 (defaults). */
-static jint task_limits_from_longs(JNIEnv *env, jlongArray arr, mrtr_task_limits *l, int *has) {
-  *has = 0;
-  if (arr == NULL) {
-    return MRTR_OK;
-  }
-  if ((*env)->GetArrayLength(env, arr) < TASK_LIMITS_LEN) {
-    return MRTR_ERR_INVALID_ARGUMENT;
-  }
-  jlong v[TASK_LIMITS_LEN];
-  (*env)->GetLongArrayRegion(env, arr, 0, TASK_LIMITS_LEN, v);
-  if (to_size(v[0], &l->max_message_bytes) || to_size(v[1], &l->max_depth) ||
-      to_size(v[2], &l->max_input_requests) || to_size(v[3], &l->max_key_bytes) ||
-      to_size(v[4], &l->max_params_bytes) || to_size(v[5], &l->max_inputs_bytes) ||
-      to_size(v[6], &l->max_state_bytes) || to_size(v[7], &l->max_answers_bytes) ||
-      to_u32(v[8], &l->max_rounds) || to_u32(v[9], &l->max_polls) || v[10] < 0 || v[11] < 0 ||
-      v[12] < 0) {
-    return MRTR_ERR_INVALID_ARGUMENT;
-  }
-  l->default_poll_ms = (uint64_t)v[10];
-  l->min_poll_ms = (uint64_t)v[11];
-  l->max_poll_ms = (uint64_t)v[12];
-  *has = 1;
-  return MRTR_OK;
-}
-
-/* int taskLimitsDefault(long[] out): out[0..13) message, depth, input
- * requests, key, params, inputs, state, answers bytes, rounds, polls,
- * default poll ms, min poll ms, max poll ms. */
-JNIEXPORT jint JNI_FN(taskLimitsDefault)(JNIEnv *env, jclass cls, jlongArray out) {
-  (void)cls;
-  jint st = longs_check(env, out, TASK_LIMITS_LEN);
-  if (st != MRTR_OK) {
-    return st;
-  }
-  mrtr_task_limits l;
-  st = (jint)mrtr_task_limits_default(&l);
-  if (st == MRTR_OK) {
-    jlong v[TASK_LIMITS_LEN];
-    task_limits_to_longs(&l, v);
-    longs_put(env, out, v, TASK_LIMITS_LEN);
-  }
-  return st;
-}
-
-/* int taskWorkspaceSize(long[] limits or null, long[] out): out[0] bytes. */
-JNIEXPORT jint JNI_FN(taskWorkspaceSize)(JNIEnv *env, jclass cls, jlongArray limits,
-                                         jlongArray out) {
-  (void)cls;
-  jint st = longs_check(env, out, 1);
-  if (st != MRTR_OK) {
-    return st;
-  }
-  mrtr_task_limits l;
-  int has;
-  if ((st = task_limits_from_longs(env, limits, &l, &has)) != MRTR_OK) {
-    return st;
-  }
-  size_t size = 0;
-  st = (jint)mrtr_task_workspace_size(has ? &l : NULL, &size);
-  if (st == MRTR_OK) {
-    jlong v = (jlong)size;
-    longs_put(env, out, &v, 1);
-  }
-  return st;
-}
-
-/* int taskInit(ByteBuffer ws, int dialect, byte[] taskId, int flags, int caps,
- *              byte[] clientName or null, byte[] clientVersion or null,
- *              long pollMs, long firstId, long[] limits or null, long[] out)
- * out[0]: the workspace size needed on MRTR_ERR_WORKSPACE_TOO_SMALL. */
-JNIEXPORT jint JNI_FN(taskInit)(JNIEnv *env, jclass cls, jobject ws, jint dialect,
-                                jbyteArray task_id, jint flags, jint caps, jbyteArray client_name,
-                                jbyteArray client_version, jlong poll_ms, jlong first_id,
-                                jlongArray limits, jlongArray out) {
-  (void)cls;
-  jint st = longs_check(env, out, 1);
-  if (st != MRTR_OK) {
-    return st;
-  }
-  size_t cap = 0;
-  uint8_t *base = ws_base(env, ws, &cap);
-  if (base == NULL) {
-    return MRTR_ERR_NULL_POINTER;
-  }
-  if (poll_ms < 0) {
-    return MRTR_ERR_INVALID_ARGUMENT;
-  }
-  mrtr_task_limits l;
-  int has;
-  if ((st = task_limits_from_longs(env, limits, &l, &has)) != MRTR_OK) {
-    return st;
-  }
-  jbytes t, n, v;
-  PIN_REQUIRED(env, task_id, &t);
-  if (bytes_open(env, client_name, &n) != 0) {
-    bytes_close(env, &t, 0);
-    return MRTR_ERR_INTERNAL;
-  }
-  if (bytes_open(env, client_version, &v) != 0) {
-    bytes_close(env, &n, 0);
-    bytes_close(env, &t, 0);
-    return MRTR_ERR_INTERNAL;
-  }
-  size_t needed = 0;
-  mrtr_task_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  cfg.dialect = (uint32_t)dialect;
-  cfg.task_id = str_of(&t);
-  cfg.flags = (uint32_t)flags;
-  cfg.caps = (uint32_t)caps;
-  cfg.client_name = opt_str_of(&n);
-  cfg.client_version = opt_str_of(&v);
-  cfg.poll_ms = (uint64_t)poll_ms;
-  cfg.first_id = (int64_t)first_id;
-  cfg.limits = has ? &l : NULL;
-  cfg.out_needed = &needed;
-  mrtr_task *task = NULL;
-  st = (jint)mrtr_task_init(base, cap, &cfg, &task);
-  bytes_close(env, &v, 0);
-  bytes_close(env, &n, 0);
-  bytes_close(env, &t, 0);
-  if (st == MRTR_OK && (void *)task != (void *)base) {
-    return MRTR_ERR_INTERNAL;
-  }
-  if (st == MRTR_ERR_WORKSPACE_TOO_SMALL) {
-    jlong nv = (jlong)needed;
-    longs_put(env, out, &nv, 1);
-  }
-  return st;
-}
-
-/* int taskWriteCancel(ByteBuffer ws, long id, byte[] out or null, long[] written) */
-JNIEXPORT jint JNI_FN(taskWriteCancel)(JNIEnv *env, jclass cls, jobject ws, jlong id,
-                                       jbyteArray out, jlongArray written) {
-  (void)cls;
-  OUT_BEGIN(env, out, written);
-  jint st = (jint)mrtr_task_write_cancel((mrtr_task *)ws_object(env, ws), (int64_t)id, OUT_PTR,
-                                         OUT_LEN, OUT_WRITTEN);
-  OUT_END(env, written, st);
-  return st;
-}
-
-/* int taskNextRequest(ByteBuffer ws, long[] out): out[0] the mrtr_task_request. */
-JNIEXPORT jint JNI_FN(taskNextRequest)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
-  (void)cls;
-  jint st = longs_check(env, out, 1);
-  if (st != MRTR_OK) {
-    return st;
-  }
-  mrtr_task_request r = MRTR_TASK_REQUEST_GET;
-  st = (jint)mrtr_task_next_request((const mrtr_task *)ws_object(env, ws), &r);
-  if (st == MRTR_OK) {
-    jlong v = (jlong)r;
-    longs_put(env, out, &v, 1);
-  }
-  return st;
-}
-
-/* int taskPollMs(ByteBuffer ws, long[] out): out[0] the poll interval. */
-JNIEXPORT jint JNI_FN(taskPollMs)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
-  (void)cls;
-  jint st = longs_check(env, out, 1);
-  if (st != MRTR_OK) {
-    return st;
-  }
-  uint64_t ms = 0;
-  st = (jint)mrtr_task_poll_ms((const mrtr_task *)ws_object(env, ws), &ms);
-  if (st == MRTR_OK) {
-    jlong v = (jlong)ms;
-    longs_put(env, out, &v, 1);
-  }
-  return st;
-}
-
-/* int taskRestore(ByteBuffer ws, long[] limits or null, byte[] saved) */
-JNIEXPORT jint JNI_FN(taskRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArray limits,
-                                   jbyteArray saved) {
-  (void)cls;
-  size_t cap = 0;
-  uint8_t *base = ws_base(env, ws, &cap);
-  if (base == NULL) {
-    return MRTR_ERR_NULL_POINTER;
-  }
-  mrtr_task_limits l;
-  int has;
-  jint st = task_limits_from_longs(env, limits, &l, &has);
-  if (st != MRTR_OK) {
-    return st;
-  }
-  jbytes sv;
-  PIN_REQUIRED(env, saved, &sv);
-  mrtr_task *task = NULL;
-  st = (jint)mrtr_task_restore(base, cap, has ? &l : NULL, (const uint8_t *)sv.ptr, (size_t)sv.len,
-                               &task);
-  bytes_close(env, &sv, 0);
-  if (st == MRTR_OK && (void *)task != (void *)base) {
     return MRTR_ERR_INTERNAL;
   }
   return st;

@@ -37,35 +37,31 @@ internal object Native {
     @JvmStatic external fun jsonDecodeString(token: ByteArray?, off: Int, len: Int, out: ByteArray?, written: LongArray?): Int
 
     // Call. Objects are addressed by their workspace (the C handle is its address).
-    const val LIMITS_LEN = 12
-    const val EVENT_LEN = 16
-    const val INPUT_LEN = 11
-    const val FAILURE_LEN = 7
+    // The LongArray layouts are named in [Slots], shared with mrtr_jni.c.
+    const val LIMITS_LEN = Slots.LIMITS_LEN
+    const val EVENT_LEN = Slots.EVENT_LEN
+    const val INPUT_LEN = Slots.INPUT_LEN
+    const val FAILURE_LEN = Slots.FAILURE_LEN
+    const val PROGRESS_LEN = Slots.PROGRESS_LEN
 
-    /** out[0..12): the limits in [CallLimits] order. */
+    /** out: the limits, LIMITS_* slots. */
     @JvmStatic external fun callLimitsDefault(out: LongArray?): Int
     /** out[0]: bytes. */
     @JvmStatic external fun callWorkspaceSize(limits: LongArray?, out: LongArray?): Int
-    /** out[0]: the size needed on ERR_WORKSPACE_TOO_SMALL. */
+    /** A call (taskDialect 0) or a task restarted from [taskId]; out[0]: the size needed on ERR_WORKSPACE_TOO_SMALL. */
     @JvmStatic external fun callInit(
         ws: ByteBuffer?, method: Int, params: ByteArray?, caps: Int, clientName: ByteArray?,
-        clientVersion: ByteArray?, flags: Int, firstId: Long, limits: LongArray?, out: LongArray?,
+        clientVersion: ByteArray?, flags: Int, firstId: Long, limits: LongArray?,
+        taskDialect: Int, taskId: ByteArray?, taskPollMs: Long, out: LongArray?,
     ): Int
     @JvmStatic external fun callWriteRequest(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
     @JvmStatic external fun callResend(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun callNextId(ws: ByteBuffer?, out: LongArray?): Int
-    /**
-     * out[0..16): kind, input count, wait ms, error code, result off/len, error message off/len,
-     * error data off/len, task id off/len (offsets into msg), task dialect, task status, poll ms, has poll ms.
-     */
+    @JvmStatic external fun callWriteCancel(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
+    /** out: the event, EVENT_* slots (offsets into msg). */
     @JvmStatic external fun callFeed(ws: ByteBuffer?, msg: ByteArray?, out: LongArray?): Int
-    @JvmStatic external fun callState(ws: ByteBuffer?, out: LongArray?): Int
-    @JvmStatic external fun callRound(ws: ByteBuffer?, out: LongArray?): Int
-    @JvmStatic external fun callInputCount(ws: ByteBuffer?, out: LongArray?): Int
-    /**
-     * out[0..11): kind, max tokens, escaped bits, has tools, wants context, has system prompt,
-     * answered, requested schema off/len, params off/len (offsets into ws).
-     */
+    /** out: the progress, PROGRESS_* slots (views as offset/length into ws). */
+    @JvmStatic external fun callProgress(ws: ByteBuffer?, out: LongArray?): Int
+    /** out: the input, INPUT_* slots (offsets into ws). */
     @JvmStatic external fun callInputAt(ws: ByteBuffer?, index: Long, out: LongArray?): Int
     @JvmStatic external fun callInputFind(ws: ByteBuffer?, key: ByteArray?, out: LongArray?): Int
     @JvmStatic external fun callInputText(ws: ByteBuffer?, index: Long, field: Int, out: ByteArray?, written: LongArray?): Int
@@ -78,48 +74,8 @@ internal object Native {
     @JvmStatic external fun callResult(ws: ByteBuffer?, fed: ByteArray?, out: LongArray?): Int
     @JvmStatic external fun callSave(ws: ByteBuffer?, out: ByteArray?, written: LongArray?): Int
     @JvmStatic external fun callRestore(ws: ByteBuffer?, limits: LongArray?, saved: ByteArray?): Int
-    @JvmStatic external fun callLastId(ws: ByteBuffer?, out: LongArray?): Int
-    /** out[0..2): the raw JSON string token's offset and length in ws. */
-    @JvmStatic external fun callRequestState(ws: ByteBuffer?, out: LongArray?): Int
-    /** out[0..7): status, kind, offset, index, code, needed, limit; reason[0]: the cause's name. */
+    /** out: FAILURE_* slots; reason[0]: the cause's name. */
     @JvmStatic external fun callFailure(ws: ByteBuffer?, out: LongArray?, reason: Array<String?>?): Int
-
-    // Task: the same shapes as the call functions (one C body for both in mrtr_jni.c), plus its own.
-    const val TASK_LIMITS_LEN = 13
-
-    /** out[0..13): the limits in [TaskLimits] order. */
-    @JvmStatic external fun taskLimitsDefault(out: LongArray?): Int
-    @JvmStatic external fun taskWorkspaceSize(limits: LongArray?, out: LongArray?): Int
-    /** out[0]: the size needed on ERR_WORKSPACE_TOO_SMALL. */
-    @JvmStatic external fun taskInit(
-        ws: ByteBuffer?, dialect: Int, taskId: ByteArray?, flags: Int, caps: Int, clientName: ByteArray?,
-        clientVersion: ByteArray?, pollMs: Long, firstId: Long, limits: LongArray?, out: LongArray?,
-    ): Int
-    @JvmStatic external fun taskWriteRequest(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun taskWriteCancel(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun taskResend(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun taskNextId(ws: ByteBuffer?, out: LongArray?): Int
-    /** out: as [callFeed]. */
-    @JvmStatic external fun taskFeed(ws: ByteBuffer?, msg: ByteArray?, out: LongArray?): Int
-    @JvmStatic external fun taskState(ws: ByteBuffer?, out: LongArray?): Int
-    /** out[0]: the mrtr_task_request. */
-    @JvmStatic external fun taskNextRequest(ws: ByteBuffer?, out: LongArray?): Int
-    @JvmStatic external fun taskPollMs(ws: ByteBuffer?, out: LongArray?): Int
-    @JvmStatic external fun taskRound(ws: ByteBuffer?, out: LongArray?): Int
-    @JvmStatic external fun taskInputCount(ws: ByteBuffer?, out: LongArray?): Int
-    /** out: as [callInputAt]. */
-    @JvmStatic external fun taskInputAt(ws: ByteBuffer?, index: Long, out: LongArray?): Int
-    @JvmStatic external fun taskInputFind(ws: ByteBuffer?, key: ByteArray?, out: LongArray?): Int
-    @JvmStatic external fun taskInputText(ws: ByteBuffer?, index: Long, field: Int, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun taskAnswerElicit(ws: ByteBuffer?, index: Long, action: Int, content: ByteArray?): Int
-    @JvmStatic external fun taskAnswerJson(ws: ByteBuffer?, index: Long, json: ByteArray?): Int
-    @JvmStatic external fun taskAnswerRoots(ws: ByteBuffer?, index: Long, uris: Array<ByteArray?>?, names: Array<ByteArray?>?): Int
-    @JvmStatic external fun taskAnswerError(ws: ByteBuffer?, index: Long, code: Long): Int
-    @JvmStatic external fun taskResult(ws: ByteBuffer?, fed: ByteArray?, out: LongArray?): Int
-    @JvmStatic external fun taskSave(ws: ByteBuffer?, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun taskRestore(ws: ByteBuffer?, limits: LongArray?, saved: ByteArray?): Int
-    @JvmStatic external fun taskLastId(ws: ByteBuffer?, out: LongArray?): Int
-    @JvmStatic external fun taskFailure(ws: ByteBuffer?, out: LongArray?, reason: Array<String?>?): Int
 
     // Forms (over the requestedSchema bytes).
     const val SCHEMA_ERROR_LEN = 6
@@ -168,6 +124,90 @@ internal object Native {
         ws: ByteBuffer?, now: Long, token: ByteArray?, binding: ByteArray?, principal: ByteArray?,
         scratch: ByteArray?, out: LongArray?,
     ): Int
+}
+
+/**
+ * The slots of the LongArray outputs of [Native], by name. The same names and values
+ * as the enums of `jni/mrtr_jni.c` (scripts/test-bindings-parity checks it), so a
+ * reordered field cannot decode silently wrong.
+ */
+internal object Slots {
+    const val LIMITS_MAX_MESSAGE_BYTES = 0
+    const val LIMITS_MAX_DEPTH = 1
+    const val LIMITS_MAX_INPUT_REQUESTS = 2
+    const val LIMITS_MAX_KEY_BYTES = 3
+    const val LIMITS_MAX_PARAMS_BYTES = 4
+    const val LIMITS_MAX_INPUTS_BYTES = 5
+    const val LIMITS_MAX_STATE_BYTES = 6
+    const val LIMITS_MAX_ANSWERS_BYTES = 7
+    const val LIMITS_MAX_ROUNDS = 8
+    const val LIMITS_MAX_STATE_ONLY_ROUNDS = 9
+    const val LIMITS_BACKOFF_INITIAL_MS = 10
+    const val LIMITS_BACKOFF_MAX_MS = 11
+    const val LIMITS_MAX_POLLS = 12
+    const val LIMITS_DEFAULT_POLL_MS = 13
+    const val LIMITS_MIN_POLL_MS = 14
+    const val LIMITS_MAX_POLL_MS = 15
+    const val LIMITS_LEN = 16
+
+    const val EVENT_KIND = 0
+    const val EVENT_INPUT_COUNT = 1
+    const val EVENT_WAIT_MS = 2
+    const val EVENT_ERROR_CODE = 3
+    const val EVENT_RESULT_OFF = 4
+    const val EVENT_RESULT_LEN = 5
+    const val EVENT_MESSAGE_OFF = 6
+    const val EVENT_MESSAGE_LEN = 7
+    const val EVENT_DATA_OFF = 8
+    const val EVENT_DATA_LEN = 9
+    const val EVENT_TASK_ID_OFF = 10
+    const val EVENT_TASK_ID_LEN = 11
+    const val EVENT_TASK_DIALECT = 12
+    const val EVENT_TASK_STATUS = 13
+    const val EVENT_POLL_MS = 14
+    const val EVENT_HAS_POLL_MS = 15
+    const val EVENT_LEN = 16
+
+    const val INPUT_KIND = 0
+    const val INPUT_MAX_TOKENS = 1
+    const val INPUT_ESCAPED = 2
+    const val INPUT_HAS_TOOLS = 3
+    const val INPUT_WANTS_CONTEXT = 4
+    const val INPUT_HAS_SYSTEM_PROMPT = 5
+    const val INPUT_ANSWERED = 6
+    const val INPUT_SCHEMA_OFF = 7
+    const val INPUT_SCHEMA_LEN = 8
+    const val INPUT_PARAMS_OFF = 9
+    const val INPUT_PARAMS_LEN = 10
+    const val INPUT_LEN = 11
+
+    const val FAILURE_STATUS = 0
+    const val FAILURE_KIND = 1
+    const val FAILURE_OFFSET = 2
+    const val FAILURE_INDEX = 3
+    const val FAILURE_CODE = 4
+    const val FAILURE_NEEDED = 5
+    const val FAILURE_LIMIT = 6
+    const val FAILURE_LEN = 7
+
+    const val PROGRESS_PHASE = 0
+    const val PROGRESS_FLOW = 1
+    const val PROGRESS_TASK_REQUEST = 2
+    const val PROGRESS_TASK_DIALECT = 3
+    const val PROGRESS_ROUND = 4
+    const val PROGRESS_POLLS = 5
+    const val PROGRESS_INPUT_COUNT = 6
+    const val PROGRESS_ANSWERED_COUNT = 7
+    const val PROGRESS_LAST_ID = 8
+    const val PROGRESS_NEXT_ID = 9
+    const val PROGRESS_POLL_MS = 10
+    const val PROGRESS_HAS_LAST_ID = 11
+    const val PROGRESS_HAS_NEXT_ID = 12
+    const val PROGRESS_STATE_OFF = 13
+    const val PROGRESS_STATE_LEN = 14
+    const val PROGRESS_TASK_ID_OFF = 15
+    const val PROGRESS_TASK_ID_LEN = 16
+    const val PROGRESS_LEN = 17
 }
 
 /**

@@ -7,57 +7,28 @@ const val RUN_DEFAULT_MAX_UNRELATED: Int = 16
 
 /**
  * Runs the call to its end and returns the final result object (raw JSON): writes each
- * leg, hands it to [transport], feeds what comes back, asks [handler] for every input,
- * waits out state-only rounds with [delay], and repeats. A call restored in `SENT` is
- * first resent with a fresh id; a call left `ANSWERING` gets its unanswered inputs asked.
+ * request, hands it to [transport], feeds what comes back, asks [handler] for every input,
+ * waits out state-only rounds and a task's poll interval with [delay], and repeats. When
+ * the server moves the call to a task, the run follows it (polls, answers its questions)
+ * to the task's result. A call restored in `SENT` is first resent with a fresh id; a call
+ * left `ANSWERING` gets its unanswered inputs asked.
  *
  * [transport] sends a request and returns the next message received for it. When that
  * message is not the answer (a notification, another id), [run] calls [transport] again
  * with an empty array, meaning "the next message, send nothing", at most [maxUnrelated]
- * times per leg; one more throws [MrtrCapacityException] (`LIMIT_EXCEEDED`), the call
+ * times per request; one more throws [MrtrCapacityException] (`LIMIT_EXCEEDED`), the call
  * staying `SENT`.
  *
- * Ends: the result; [MrtrRpcException] for a JSON-RPC error response (code, message,
- * data); [TaskCreatedException] when the server made a task (follow it with
- * [MrtrTask.fromEvent] and [MrtrTask.run]); [MrtrFlowException] (`ABORTED`) when the
- * handler answered [InputAnswer.Error] (the call is `FAILED`); the call's terminal
- * errors as [MrtrCall.feed] throws them. Cancellation of the coroutine leaves the call
- * where it was (resumable with [MrtrCall.resend] / [run]).
+ * Ends: the result; [MrtrRpcException] for a JSON-RPC error response or a failed task
+ * (code, message, data); [MrtrFlowException] (`ABORTED`) when the handler answered
+ * [InputAnswer.Error] (the call is `FAILED`) or the task was cancelled; the call's
+ * terminal errors as [MrtrCall.feed] throws them. Cancellation of the coroutine leaves the
+ * call where it was (resumable with [MrtrCall.resend] / [run]).
  */
 suspend fun MrtrCall.run(
     transport: suspend (ByteArray) -> ByteArray,
     handler: InputHandler,
     maxUnrelated: Int = RUN_DEFAULT_MAX_UNRELATED,
-): ByteArray = runLoop(
-    { phase }, { writeRequest() }, { resend() }, { inputs() }, { feed(it) }, { i, a -> answer(i, a) },
-    transport, handler, maxUnrelated,
-)
-
-/**
- * Runs the task to its end, as [MrtrCall.run]: polls (`tasks/get`) after the interval
- * the server hints ([delay]), fetches and answers its questions, and returns the
- * task's result object. A failed task throws [MrtrRpcException] with its error; a
- * cancelled one [MrtrFlowException] (`ABORTED`).
- */
-suspend fun MrtrTask.run(
-    transport: suspend (ByteArray) -> ByteArray,
-    handler: InputHandler,
-    maxUnrelated: Int = RUN_DEFAULT_MAX_UNRELATED,
-): ByteArray = runLoop(
-    { phase }, { writeRequest() }, { resend() }, { inputs() }, { feed(it) }, { i, a -> answer(i, a) },
-    transport, handler, maxUnrelated,
-)
-
-private suspend fun runLoop(
-    phase: () -> Phase,
-    writeRequest: () -> ByteArray,
-    resend: () -> ByteArray,
-    inputs: () -> List<InputRequest>,
-    feed: (ByteArray) -> CallEvent,
-    answer: (Int, InputAnswer) -> Unit,
-    transport: suspend (ByteArray) -> ByteArray,
-    handler: InputHandler,
-    maxUnrelated: Int,
 ): ByteArray {
     suspend fun answerAll(list: List<InputRequest>) {
         for (input in list) {
@@ -70,7 +41,7 @@ private suspend fun runLoop(
         }
     }
     while (true) {
-        var request: ByteArray? = when (phase()) {
+        var request: ByteArray? = when (phase) {
             Phase.READY -> writeRequest()
             Phase.SENT -> resend()
             Phase.ANSWERING -> {
@@ -88,7 +59,11 @@ private suspend fun runLoop(
                 is CallEvent.RpcError -> throw rpcException(event.code, event.message, event.data)
                 is CallEvent.TaskFailed -> throw rpcException(event.code, event.message, event.data)
                 CallEvent.TaskCancelled -> throw exceptionFor(Status.ERR_ABORTED.code, "run: the task was cancelled")
-                is CallEvent.TaskCreated -> throw TaskCreatedException(event)
+                is CallEvent.TaskCreated -> {
+                    // The call now follows its task: wait the task's interval first.
+                    delay(progress().pollMs)
+                    break
+                }
                 is CallEvent.InputRequired -> {
                     answerAll(event.inputs)
                     break

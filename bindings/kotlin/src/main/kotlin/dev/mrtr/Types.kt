@@ -39,10 +39,11 @@ enum class Phase(val code: Int) {
 }
 
 /**
- * Every capacity and cap of a call (`mrtr_call_limits`). [DEFAULT] comes from the library
- * (1 MiB messages, depth 32, 64 inputs of keys up to 256 bytes, params/inputs/answers 16 KiB,
- * `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms doubling to 250 ms);
- * change fields with `copy`.
+ * Every capacity and cap of a call and of the task it may become (`mrtr_call_limits`).
+ * [DEFAULT] comes from the library (1 MiB messages, depth 32, 64 inputs of keys up to
+ * 256 bytes, params/inputs/answers 16 KiB, `requestState` 4 KiB, 10 rounds, 3 state-only
+ * rounds, backoff 50 ms doubling to 250 ms, 100,000 polls every 1 s unless the server
+ * hints, clamped to 100 ms .. 60 s); change fields with `copy`.
  */
 data class CallLimits(
     val maxMessageBytes: Long,
@@ -57,21 +58,99 @@ data class CallLimits(
     val maxStateOnlyRounds: Long,
     val backoffInitialMs: Long,
     val backoffMaxMs: Long,
+    val maxPolls: Long,
+    val defaultPollMs: Long,
+    val minPollMs: Long,
+    val maxPollMs: Long,
 ) {
-    internal fun toLongs() = longArrayOf(
-        maxMessageBytes, maxDepth, maxInputRequests, maxKeyBytes, maxParamsBytes, maxInputsBytes,
-        maxStateBytes, maxAnswersBytes, maxRounds, maxStateOnlyRounds, backoffInitialMs, backoffMaxMs,
-    )
+    internal fun toLongs(): LongArray {
+        val v = LongArray(Slots.LIMITS_LEN)
+        v[Slots.LIMITS_MAX_MESSAGE_BYTES] = maxMessageBytes
+        v[Slots.LIMITS_MAX_DEPTH] = maxDepth
+        v[Slots.LIMITS_MAX_INPUT_REQUESTS] = maxInputRequests
+        v[Slots.LIMITS_MAX_KEY_BYTES] = maxKeyBytes
+        v[Slots.LIMITS_MAX_PARAMS_BYTES] = maxParamsBytes
+        v[Slots.LIMITS_MAX_INPUTS_BYTES] = maxInputsBytes
+        v[Slots.LIMITS_MAX_STATE_BYTES] = maxStateBytes
+        v[Slots.LIMITS_MAX_ANSWERS_BYTES] = maxAnswersBytes
+        v[Slots.LIMITS_MAX_ROUNDS] = maxRounds
+        v[Slots.LIMITS_MAX_STATE_ONLY_ROUNDS] = maxStateOnlyRounds
+        v[Slots.LIMITS_BACKOFF_INITIAL_MS] = backoffInitialMs
+        v[Slots.LIMITS_BACKOFF_MAX_MS] = backoffMaxMs
+        v[Slots.LIMITS_MAX_POLLS] = maxPolls
+        v[Slots.LIMITS_DEFAULT_POLL_MS] = defaultPollMs
+        v[Slots.LIMITS_MIN_POLL_MS] = minPollMs
+        v[Slots.LIMITS_MAX_POLL_MS] = maxPollMs
+        return v
+    }
 
     companion object {
         /** The library's defaults. */
         val DEFAULT: CallLimits by lazy {
-            val v = LongArray(Native.LIMITS_LEN)
+            val v = LongArray(Slots.LIMITS_LEN)
             check(Native.callLimitsDefault(v), "mrtr_call_limits_default")
-            CallLimits(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11])
+            CallLimits(
+                v[Slots.LIMITS_MAX_MESSAGE_BYTES], v[Slots.LIMITS_MAX_DEPTH], v[Slots.LIMITS_MAX_INPUT_REQUESTS],
+                v[Slots.LIMITS_MAX_KEY_BYTES], v[Slots.LIMITS_MAX_PARAMS_BYTES], v[Slots.LIMITS_MAX_INPUTS_BYTES],
+                v[Slots.LIMITS_MAX_STATE_BYTES], v[Slots.LIMITS_MAX_ANSWERS_BYTES], v[Slots.LIMITS_MAX_ROUNDS],
+                v[Slots.LIMITS_MAX_STATE_ONLY_ROUNDS], v[Slots.LIMITS_BACKOFF_INITIAL_MS],
+                v[Slots.LIMITS_BACKOFF_MAX_MS], v[Slots.LIMITS_MAX_POLLS], v[Slots.LIMITS_DEFAULT_POLL_MS],
+                v[Slots.LIMITS_MIN_POLL_MS], v[Slots.LIMITS_MAX_POLL_MS],
+            )
         }
     }
 }
+
+/** Which flow a call is in (`mrtr_flow`). */
+enum class Flow(val code: Int) {
+    /** The call's own request and its retries. */
+    CALL(1),
+    /** The task the call became, or was restarted as. */
+    TASK(2),
+    ;
+
+    internal companion object {
+        fun of(code: Long): Flow = entries.firstOrNull { it.code.toLong() == code }
+            ?: throw exceptionFor(Status.ERR_INTERNAL.code, "unknown flow $code")
+    }
+}
+
+/** The task request a call writes next or has in flight (`mrtr_task_request`). */
+enum class TaskRequest(val code: Int) {
+    /** Not a task: the call's own request. */
+    NONE(0),
+    GET(1),
+    RESULT(2),
+    RESPOND(3),
+    CANCEL(4),
+    ;
+
+    internal companion object {
+        fun of(code: Long): TaskRequest = entries.firstOrNull { it.code.toLong() == code }
+            ?: throw exceptionFor(Status.ERR_INTERNAL.code, "unknown task request $code")
+    }
+}
+
+/**
+ * Where a call is (`mrtr_progress`): every scalar at once. [requestState] and [taskId] are
+ * the raw JSON string tokens (null when absent); [lastId] null before the first request,
+ * [nextId] null once the ids are used up.
+ */
+data class Progress(
+    val phase: Phase,
+    val flow: Flow,
+    val taskRequest: TaskRequest,
+    val taskDialect: TaskDialect,
+    val round: Long,
+    val polls: Long,
+    val inputCount: Int,
+    val answeredCount: Int,
+    val lastId: Long?,
+    val nextId: Long?,
+    val pollMs: Long,
+    val requestState: ByteArray?,
+    val taskId: ByteArray?,
+)
 
 /** A task protocol (`mrtr_task_dialect`). */
 enum class TaskDialect(val code: Int) {
@@ -114,7 +193,12 @@ sealed class CallEvent {
     /** A JSON-RPC error response. The call is done. */
     class RpcError(val code: Long, val message: String, val data: ByteArray?) : CallEvent()
 
-    /** The server moved the call to a task. [taskId] is the JSON string token as the server wrote it. */
+    /**
+     * The server moved the call to a task, which the same [MrtrCall] now follows ([MrtrCall.progress]
+     * says `TASK`, `READY` for its first `tasks/get` after [MrtrCall.progress]`.pollMs`). [taskId] is
+     * the JSON string token as the server wrote it: store it to restart the task later
+     * ([MrtrCall.restartTask]).
+     */
     class TaskCreated(
         val taskId: ByteArray,
         val dialect: TaskDialect,
@@ -200,6 +284,3 @@ fun interface InputHandler {
     /** The answer to [input]; may suspend (show a form, run a model). */
     suspend fun answer(input: InputRequest): InputAnswer
 }
-
-/** The call ended with a task instead of a result: follow the task with the task API. */
-class TaskCreatedException(val event: CallEvent.TaskCreated) : Exception("the server created a task")
