@@ -570,6 +570,9 @@ JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method
   if (task_poll_ms < 0) {
     return MRTR_ERR_INVALID_ARGUMENT;
   }
+  if (task_dialect == 0 && params == NULL) {
+    return MRTR_ERR_NULL_POINTER; /* a call needs its params */
+  }
   jbytes p, n, v, t;
   if (bytes_open(env, params, &p) != 0) {
     return MRTR_ERR_INTERNAL;

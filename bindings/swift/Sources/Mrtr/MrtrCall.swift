@@ -2,11 +2,15 @@ import CMrtr
 import Foundation
 
 /// One logical request (`tools/call`, `prompts/get`, `resources/read`) through all its
-/// legs: the C `mrtr_call`, in a workspace this object owns.
+/// legs, and through its task when the server moves it to one: the C `mrtr_call`, one
+/// handle for both, in a workspace this object owns.
 ///
 /// The step API: `writeRequest` -> send -> `feed` what arrives -> on `.inputRequired`
-/// answer every input -> `writeRequest` again ... until `.complete` or `.rpcError`.
-/// `run` drives the whole loop.
+/// answer every input -> `writeRequest` again ... until `.complete` or `.rpcError`. After
+/// `.taskCreated` the same object follows the task (`progress()` says `.task`): wait
+/// `progress().pollMs` (then each `.taskPoll`'s wait) before `writeRequest`; `writeCancel`
+/// cancels it. A task whose id was stored is followed again with `restartTask`. `run` drives
+/// the whole loop.
 ///
 /// Memory: the workspace (`workspaceSize` bytes) is wiped and freed by `close()` or, at the
 /// latest, `deinit`; any use after `close()` throws `MrtrCallClosed`.
@@ -35,7 +39,7 @@ public final class MrtrCall: @unchecked Sendable {
 
     /// Starts a call. `params` is the params object as JSON (e.g.
     /// `{"name":"get_weather","arguments":{"location":"Paris"}}`), without
-    /// `inputResponses`/`requestState`; `capabilities` are declared on every leg;
+    /// `inputResponses`/`requestState`; `capabilities` are declared on every request;
     /// `clientName`/`clientVersion` nil send the library's identity; `sendClientInfo`
     /// false omits `clientInfo`; `firstId` 0 means 1.
     public static func create(
@@ -48,6 +52,39 @@ public final class MrtrCall: @unchecked Sendable {
         firstId: Int64 = 0,
         limits: CallLimits? = nil
     ) throws -> MrtrCall {
+        try start(
+            method: method.rawValue, params: params, capabilities: capabilities, clientName: clientName,
+            clientVersion: clientVersion, sendClientInfo: sendClientInfo, taskIdIsJson: false, firstId: firstId,
+            limits: limits, dialect: .none, taskId: [], pollMs: 0)
+    }
+
+    /// Follows again a task whose id was stored: `taskId` in `dialect`. `taskIdIsJson`: the id
+    /// is the JSON string token as the server wrote it (as `.taskCreated`'s `taskId`); else
+    /// plain text. `capabilities` are declared on every request (the extension dialect needs
+    /// `.tasks`); `pollMs` is the creation's poll hint, 0 for none.
+    public static func restartTask(
+        dialect: TaskDialect,
+        taskId: [UInt8],
+        capabilities: Set<Capability>,
+        taskIdIsJson: Bool = false,
+        clientName: String? = nil,
+        clientVersion: String? = nil,
+        sendClientInfo: Bool = true,
+        pollMs: UInt64 = 0,
+        firstId: Int64 = 0,
+        limits: CallLimits? = nil
+    ) throws -> MrtrCall {
+        try start(
+            method: 0, params: [], capabilities: capabilities, clientName: clientName, clientVersion: clientVersion,
+            sendClientInfo: sendClientInfo, taskIdIsJson: taskIdIsJson, firstId: firstId, limits: limits,
+            dialect: dialect, taskId: taskId, pollMs: pollMs)
+    }
+
+    private static func start(
+        method: UInt32, params: [UInt8], capabilities: Set<Capability>, clientName: String?,
+        clientVersion: String?, sendClientInfo: Bool, taskIdIsJson: Bool, firstId: Int64, limits: CallLimits?,
+        dialect: TaskDialect, taskId: [UInt8], pollMs: UInt64
+    ) throws -> MrtrCall {
         let size = try workspaceSize(limits: limits)
         let ws = allocWorkspace(size)
         var limitsC = limits?.c ?? mrtr_call_limits()
@@ -57,17 +94,23 @@ public final class MrtrCall: @unchecked Sendable {
         let st: mrtr_status = withOptStr(name) { n in
             withOptStr(version) { v in
                 withStr(params) { p in
-                    withUnsafeMutablePointer(to: &limitsC) { lp in
-                        var cfg = mrtr_call_config()
-                        cfg.method = method.rawValue
-                        cfg.params = p
-                        cfg.caps = Capability.bits(capabilities)
-                        cfg.client_name = n
-                        cfg.client_version = v
-                        cfg.flags = sendClientInfo ? 0 : 1 // MRTR_CALL_NO_CLIENT_INFO
-                        cfg.first_id = firstId
-                        cfg.limits = limits == nil ? nil : UnsafePointer(lp)
-                        return mrtr_call_init(ws, size, &cfg, &handle)
+                    withStr(taskId) { t in
+                        withUnsafeMutablePointer(to: &limitsC) { lp in
+                            var cfg = mrtr_call_config()
+                            cfg.method = method
+                            cfg.params = p
+                            cfg.caps = Capability.bits(capabilities)
+                            cfg.client_name = n
+                            cfg.client_version = v
+                            // MRTR_CALL_NO_CLIENT_INFO, MRTR_CALL_TASK_ID_JSON
+                            cfg.flags = (sendClientInfo ? 0 : 1) | (taskIdIsJson ? 2 : 0)
+                            cfg.first_id = firstId
+                            cfg.limits = limits == nil ? nil : UnsafePointer(lp)
+                            cfg.task_dialect = dialect.rawValue
+                            cfg.task_id = t
+                            cfg.task_poll_ms = pollMs
+                            return mrtr_call_init(ws, size, &cfg, &handle)
+                        }
                     }
                 }
             }
@@ -79,7 +122,7 @@ public final class MrtrCall: @unchecked Sendable {
         return MrtrCall(ws: ws, size: size)
     }
 
-    /// Restores a call from `save()` bytes (untrusted: validated again) under `limits`.
+    /// Restores a call or task from `save()` bytes (untrusted: validated again) under `limits`.
     public static func restore(_ saved: [UInt8], limits: CallLimits? = nil) throws -> MrtrCall {
         let size = try workspaceSize(limits: limits)
         let ws = allocWorkspace(size)
@@ -97,55 +140,39 @@ public final class MrtrCall: @unchecked Sendable {
         return MrtrCall(ws: ws, size: size)
     }
 
-    /// The call's phase.
+    /// Where the call is: phase, flow, rounds, inputs, ids, the task's next request and poll interval.
+    public func progress() throws -> Progress { try locked { h in try progressLocked(h) } }
+
+    /// The phase.
     public var phase: Phase {
-        get throws {
-            try locked { h in
-                var p = mrtr_phase(rawValue: 0)
-                try check(mrtr_call_state(h, &p), "mrtr_call_state")
-                return Phase(rawValue: p.rawValue) ?? .failed
-            }
-        }
+        get throws { try progress().phase }
     }
 
-    /// The number of `input_required` results received so far.
+    /// Input rounds received so far in the current flow.
     public var round: UInt32 {
-        get throws { try locked { h in var r: UInt32 = 0; try check(mrtr_call_round(h, &r), "mrtr_call_round"); return r } }
+        get throws { try progress().round }
     }
 
-    /// The id to use for the next leg.
+    /// The last JSON-RPC id used, nil before the first request.
+    public var lastId: Int64? {
+        get throws { try progress().lastId }
+    }
+
+    /// The id to use for the next request; throws `.limitExceeded` once the ids are used up.
     public var nextId: Int64 {
         get throws { try locked { h in try nextIdLocked(h) } }
     }
 
-    /// The last JSON-RPC id the call used, nil before the first request.
-    public var lastId: Int64? {
-        get throws {
-            try locked { h in
-                var id: Int64 = 0
-                let st = mrtr_call_last_id(h, &id)
-                if st == MRTR_ERR_NOT_FOUND { return nil }
-                try check(st, "mrtr_call_last_id")
-                return id
-            }
-        }
-    }
-
-    /// The `requestState` the next leg echoes (decoded), nil when the last round carried
+    /// The `requestState` the next request echoes (decoded), nil when the last round carried
     /// none. For logs and audits: the call echoes it by itself, byte for byte.
     public var requestState: String? {
         get throws {
-            try locked { h in
-                var r = mrtr_str()
-                let st = mrtr_call_request_state(h, &r)
-                if st == MRTR_ERR_NOT_FOUND { return nil }
-                try check(st, "mrtr_call_request_state")
-                return String(decoding: try decodeJsonString(bytes(r)), as: UTF8.self)
-            }
+            guard let token = try progress().requestState else { return nil }
+            return String(decoding: try decodeJsonString(token), as: UTF8.self)
         }
     }
 
-    /// Writes the next leg with JSON-RPC `id` (nil: `nextId`) (`ready` -> `sent`): the bytes to send.
+    /// Writes the next request with JSON-RPC `id` (nil: `nextId`) (`ready` -> `sent`): the bytes to send.
     public func writeRequest(id: Int64? = nil) throws -> [UInt8] {
         try locked { h in
             let i = try id ?? nextIdLocked(h)
@@ -158,6 +185,15 @@ public final class MrtrCall: @unchecked Sendable {
         try locked { h in
             let i = try id ?? nextIdLocked(h)
             return try writeOut("mrtr_call_resend", guess: 1024) { out, cap, w in mrtr_call_resend(h, i, out, cap, w) }
+        }
+    }
+
+    /// Task flow: writes `tasks/cancel` (from `ready`, `sent` or `answering`); the
+    /// acknowledgement is `.taskCancelled`.
+    public func writeCancel(id: Int64? = nil) throws -> [UInt8] {
+        try locked { h in
+            let i = try id ?? nextIdLocked(h)
+            return try writeOut("mrtr_call_write_cancel", guess: 1024) { out, cap, w in mrtr_call_write_cancel(h, i, out, cap, w) }
         }
     }
 
@@ -199,14 +235,14 @@ public final class MrtrCall: @unchecked Sendable {
 
     /// The number of input requests of the current round.
     public var inputCount: Int {
-        get throws { try locked { h in var n = 0; try check(mrtr_call_input_count(h, &n), "mrtr_call_input_count"); return n } }
+        get throws { try progress().inputCount }
     }
-
-    /// Input request `index` of the current round.
-    public func input(_ index: Int) throws -> InputRequest { try locked { h in try inputLocked(h, index) } }
 
     /// Every input request of the current round, in the server's order.
     public func inputs() throws -> [InputRequest] { try locked { h in try inputsLocked(h) } }
+
+    /// Input request `index` of the current round.
+    public func input(_ index: Int) throws -> InputRequest { try locked { h in try inputLocked(h, index) } }
 
     /// The index of the input whose key is `key` (compared after decoding escapes).
     public func indexOf(_ key: String) throws -> Int {
@@ -242,7 +278,7 @@ public final class MrtrCall: @unchecked Sendable {
         try locked { h in try withStr(json) { j in try check(mrtr_call_answer_json(h, index, j), "mrtr_call_answer_json") } }
     }
 
-    /// Answers `roots/list` input `index`.
+    /// Answers `roots/list` input `index`; the core checks every URI (`file://`, no dot segments).
     public func answerRoots(_ index: Int, _ roots: [Root]) throws {
         try locked { h in
             // All texts in one buffer (plus a sentinel, so an empty name still has an address).
@@ -268,7 +304,7 @@ public final class MrtrCall: @unchecked Sendable {
         }
     }
 
-    /// The application will not answer input `index`: the call ends `failed`.
+    /// The application will not answer input `index`: the call ends `failed` (this succeeds).
     public func answerError(_ index: Int, code: Int64) throws {
         try locked { h in try check(mrtr_call_answer_error(h, index, code), "mrtr_call_answer_error") }
     }
@@ -296,7 +332,7 @@ public final class MrtrCall: @unchecked Sendable {
         }
     }
 
-    /// A versioned record of the call (in `ready`, `sent` or `answering`) for `restore`.
+    /// A versioned record of the call or its task (in `ready`, `sent` or `answering`) for `restore`.
     public func save() throws -> [UInt8] {
         try locked { h in try writeOut("mrtr_call_save", guess: 4096) { out, cap, w in mrtr_call_save(h, out, cap, w) } }
     }
@@ -336,16 +372,28 @@ public final class MrtrCall: @unchecked Sendable {
         return try body(OpaquePointer(w))
     }
 
+    private func progressLocked(_ h: OpaquePointer) throws -> Progress {
+        var p = mrtr_progress()
+        try check(mrtr_call_progress(h, &p), "mrtr_call_progress")
+        return Progress(
+            phase: Phase(rawValue: p.phase.rawValue) ?? .failed, flow: Flow(rawValue: p.flow.rawValue) ?? .call,
+            taskRequest: TaskRequest(rawValue: p.task_request.rawValue) ?? .none,
+            taskDialect: TaskDialect(rawValue: p.task_dialect.rawValue) ?? .none,
+            round: p.round, polls: p.polls, inputCount: p.input_count, answeredCount: p.answered_count,
+            lastId: p.has_last_id ? p.last_id : nil, nextId: p.has_next_id ? p.next_id : nil, pollMs: p.poll_ms,
+            requestState: p.request_state.len == 0 ? nil : bytes(p.request_state),
+            taskId: p.task_id.len == 0 ? nil : bytes(p.task_id))
+    }
+
     private func nextIdLocked(_ h: OpaquePointer) throws -> Int64 {
-        var id: Int64 = 0
-        try check(mrtr_call_next_id(h, &id), "mrtr_call_next_id")
+        guard let id = try progressLocked(h).nextId else {
+            throw MrtrError(rawCode: Int32(MRTR_ERR_LIMIT_EXCEEDED.rawValue), operation: "mrtr_call_progress")
+        }
         return id
     }
 
     private func inputsLocked(_ h: OpaquePointer) throws -> [InputRequest] {
-        var n = 0
-        try check(mrtr_call_input_count(h, &n), "mrtr_call_input_count")
-        return try (0..<n).map { try inputLocked(h, $0) }
+        try (0..<progressLocked(h).inputCount).map { try inputLocked(h, $0) }
     }
 
     private func inputLocked(_ h: OpaquePointer, _ index: Int) throws -> InputRequest {

@@ -38,9 +38,11 @@ public enum Phase: UInt32, Sendable, CaseIterable {
     case failed = 5
 }
 
-/// Every capacity and cap of a call (`mrtr_call_limits`). `CallLimits.default` comes from the
-/// library (1 MiB messages, depth 32, 64 inputs of keys up to 256 bytes, params/inputs/answers
-/// 16 KiB, `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms doubling to 250 ms).
+/// Every capacity and cap of a call and of the task it may become (`mrtr_call_limits`).
+/// `CallLimits.default` comes from the library (1 MiB messages, depth 32, 64 inputs of keys up
+/// to 256 bytes, params/inputs/answers 16 KiB, `requestState` 4 KiB, 10 rounds, 3 state-only
+/// rounds, backoff 50 ms doubling to 250 ms, 100,000 polls every 1 s unless the server hints,
+/// clamped to 100 ms .. 60 s).
 public struct CallLimits: Sendable, Equatable {
     public var maxMessageBytes: Int
     public var maxDepth: Int
@@ -54,13 +56,18 @@ public struct CallLimits: Sendable, Equatable {
     public var maxStateOnlyRounds: UInt32
     public var backoffInitialMs: UInt32
     public var backoffMaxMs: UInt32
+    public var maxPolls: UInt32
+    public var defaultPollMs: UInt64
+    public var minPollMs: UInt64
+    public var maxPollMs: UInt64
 
     var c: mrtr_call_limits {
         mrtr_call_limits(
             max_message_bytes: maxMessageBytes, max_depth: maxDepth, max_input_requests: maxInputRequests,
             max_key_bytes: maxKeyBytes, max_params_bytes: maxParamsBytes, max_inputs_bytes: maxInputsBytes,
             max_state_bytes: maxStateBytes, max_answers_bytes: maxAnswersBytes, max_rounds: maxRounds,
-            max_state_only_rounds: maxStateOnlyRounds, backoff_initial_ms: backoffInitialMs, backoff_max_ms: backoffMaxMs)
+            max_state_only_rounds: maxStateOnlyRounds, backoff_initial_ms: backoffInitialMs, backoff_max_ms: backoffMaxMs,
+            max_polls: maxPolls, default_poll_ms: defaultPollMs, min_poll_ms: minPollMs, max_poll_ms: maxPollMs)
     }
 
     /// The library's defaults.
@@ -71,8 +78,46 @@ public struct CallLimits: Sendable, Equatable {
             maxMessageBytes: l.max_message_bytes, maxDepth: l.max_depth, maxInputRequests: l.max_input_requests,
             maxKeyBytes: l.max_key_bytes, maxParamsBytes: l.max_params_bytes, maxInputsBytes: l.max_inputs_bytes,
             maxStateBytes: l.max_state_bytes, maxAnswersBytes: l.max_answers_bytes, maxRounds: l.max_rounds,
-            maxStateOnlyRounds: l.max_state_only_rounds, backoffInitialMs: l.backoff_initial_ms, backoffMaxMs: l.backoff_max_ms)
+            maxStateOnlyRounds: l.max_state_only_rounds, backoffInitialMs: l.backoff_initial_ms, backoffMaxMs: l.backoff_max_ms,
+            maxPolls: l.max_polls, defaultPollMs: l.default_poll_ms, minPollMs: l.min_poll_ms, maxPollMs: l.max_poll_ms)
     }()
+}
+
+/// Which flow a call is in (`mrtr_flow`).
+public enum Flow: UInt32, Sendable, CaseIterable {
+    /// The call's own request and its retries.
+    case call = 1
+    /// The task the call became, or was restarted as.
+    case task = 2
+}
+
+/// The task request a call writes next or has in flight (`mrtr_task_request`).
+public enum TaskRequest: UInt32, Sendable, CaseIterable {
+    /// Not a task: the call's own request.
+    case none = 0
+    case get = 1
+    case result = 2
+    case respond = 3
+    case cancel = 4
+}
+
+/// Where a call is (`mrtr_progress`): every scalar at once. `requestState` and `taskId` are the
+/// raw JSON string tokens (nil when absent); `lastId` nil before the first request, `nextId`
+/// nil once the ids are used up.
+public struct Progress: Sendable, Equatable {
+    public let phase: Phase
+    public let flow: Flow
+    public let taskRequest: TaskRequest
+    public let taskDialect: TaskDialect
+    public let round: UInt32
+    public let polls: UInt32
+    public let inputCount: Int
+    public let answeredCount: Int
+    public let lastId: Int64?
+    public let nextId: Int64?
+    public let pollMs: UInt64
+    public let requestState: [UInt8]?
+    public let taskId: [UInt8]?
 }
 
 /// A task protocol (`mrtr_task_dialect`).
@@ -102,7 +147,10 @@ public enum CallEvent: Sendable, Equatable {
     case retryAfter(waitMs: UInt64)
     /// A JSON-RPC error response. The call is done.
     case rpcError(code: Int64, message: String, data: [UInt8]?)
-    /// The server moved the call to a task. `taskId` is the JSON string token as the server wrote it.
+    /// The server moved the call to a task, which the same `MrtrCall` now follows (`progress()`
+    /// says `.task`, `ready` for its first `tasks/get` after `progress().pollMs`). `taskId` is
+    /// the JSON string token as the server wrote it: store it to restart the task later
+    /// (`MrtrCall.restartTask`).
     case taskCreated(taskId: [UInt8], dialect: TaskDialect, status: TaskStatus, pollMs: UInt64?)
     /// Not the answer to the request in flight (another id, a notification): nothing changed.
     case unrelated
@@ -179,9 +227,4 @@ public enum InputAnswer: Sendable, Equatable {
 public protocol InputHandler: Sendable {
     /// The answer to `input`; may suspend (show a form, run a model).
     func answer(_ input: InputRequest) async throws -> InputAnswer
-}
-
-/// The call ended with a task instead of a result: follow the task with the task API.
-public struct TaskCreatedError: Error, Sendable {
-    public let event: CallEvent
 }

@@ -20,7 +20,8 @@ fun registerMisuseTests(t: Tests) {
             { call.resend(1) }, { call.feed(bytes("{}")) }, { call.inputCount }, { call.input(0) },
             { call.inputs() }, { call.indexOf("k") }, { call.answer(0, InputAnswer.Decline) },
             { call.answerJson(0, bytes("{}")) }, { call.answerRoots(0, emptyList()) }, { call.answerError(0, 1) },
-            { call.result(bytes("{}")) }, { call.save() }, { call.failure() },
+            { call.result(bytes("{}")) }, { call.save() }, { call.failure() }, { call.progress() },
+            { call.writeCancel(1) },
         )
         for ((i, use) in uses.withIndex()) assertFailsWith<IllegalStateException>("use $i") { use() }
         assertFailsWith<IllegalStateException> { call.run({ it }, { InputAnswer.Cancel }) }
@@ -136,7 +137,7 @@ fun registerMisuseTests(t: Tests) {
         val written = LongArray(1)
         assertEquals(s, Native.callWriteRequest(heap, 1, ByteArray(64), written))
         assertEquals(s, Native.callWriteRequest(foreign, 1, ByteArray(64), written))
-        assertEquals(s, Native.callInit(foreign, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, LongArray(1)))
+        assertEquals(s, Native.callInit(foreign, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, LongArray(1)))
         assertEquals(a, Native.wsFree(foreign))
         assertEquals(s, Native.wsFree(null))
         assertEquals(null, Native.wsAlloc(0))
@@ -145,7 +146,7 @@ fun registerMisuseTests(t: Tests) {
         try {
             assertEquals(Status.OK.code, Native.sealerInit(sealerWs, arrayOf(ByteArray(32) { (it * 7 + 1).toByte() }), bytes("svc"), 0, 60, 0))
             assertEquals(a, Native.callWriteRequest(sealerWs, 1, ByteArray(64), written), "a sealer is not a call")
-            assertEquals(a, Native.callState(sealerWs, LongArray(1)))
+            assertEquals(a, Native.callProgress(sealerWs, LongArray(Native.PROGRESS_LEN)))
         } finally {
             Native.sealerWipe(sealerWs)
             Native.wsFree(sealerWs)
@@ -154,12 +155,16 @@ fun registerMisuseTests(t: Tests) {
         val small = allocWorkspace(64)
         try {
             val out = LongArray(1)
-            assertEquals(Status.ERR_WORKSPACE_TOO_SMALL.code, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, out))
+            assertEquals(Status.ERR_WORKSPACE_TOO_SMALL.code, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, out))
             assertEquals(MrtrCall.workspaceSize(), out[0])
             // Unknown method, capability bits and flags.
-            assertEquals(a, Native.callInit(small, 9, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, out))
-            assertEquals(a, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 1 shl 20, null, null, 0, 0, null, out))
-            assertEquals(s, Native.callInit(small, 1, null, 0, null, null, 0, 0, null, out))
+            assertEquals(a, Native.callInit(small, 9, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, out))
+            assertEquals(a, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 1 shl 20, null, null, 0, 0, null, 0, null, 0, out))
+            assertEquals(s, Native.callInit(small, 1, null, 0, null, null, 0, 0, null, 0, null, 0, out))
+            // A task id with a method, an unknown dialect, a negative poll hint.
+            assertEquals(a, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, bytes("t"), 0, out))
+            assertEquals(a, Native.callInit(small, 0, null, 0, null, null, 0, 0, null, 3, bytes("t"), 0, out))
+            assertEquals(a, Native.callInit(small, 0, null, 0, null, null, 0, 0, null, 1, bytes("t"), -1, out))
         } finally {
             Native.wsFree(small)
         }
@@ -167,7 +172,7 @@ fun registerMisuseTests(t: Tests) {
         exampleCall("{\"name\":\"x\"}", setOf(Capability.ROOTS)).use { call ->
             call.writeRequest(1)
             assertIs<CallEvent.InputRequired>(call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"r\":{\"method\":\"roots/list\"}}}}")))
-            val ws = (call.javaClass.getDeclaredField("ex").apply { isAccessible = true }.get(call) as Exchange).live()
+            val ws = call.javaClass.getDeclaredField("ws").apply { isAccessible = true }.get(call) as ByteBuffer
             assertEquals(s, Native.callAnswerRoots(ws, 0, arrayOf(null), arrayOf(null)))
             assertEquals(a, Native.callAnswerRoots(ws, 0, arrayOf(bytes("file:///a")), arrayOf()))
             assertEquals(s, Native.callAnswerRoots(ws, 0, null, arrayOf()))
