@@ -11,7 +11,7 @@
 use mrtr_core::client::call::{AnswerError, SaveError, SaveInvariant, SaveRegion, MAX_SAFE_ID};
 use mrtr_core::client::{
     Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event, Phase, Task,
-    TaskConfig, TaskLimits, TaskSlot,
+    TaskConfig, TaskSlot,
 };
 use mrtr_core::wire::{ClientCapabilities, ElicitAction, TaskDialect};
 use serde::{Deserialize, Serialize};
@@ -220,7 +220,7 @@ fn task_partly_answered() -> Vec<u8> {
 }
 
 fn restore_task(bytes: &[u8]) -> Result<Phase, CallError> {
-    let limits = TaskLimits::default();
+    let limits = CallLimits::default();
     let mut st = TaskSlot::default();
     let mut buf = vec![0u8; Task::workspace_size(&limits)];
     Task::restore(&mut st, &mut buf, &limits, bytes).map(|t| t.phase())

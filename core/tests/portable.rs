@@ -329,7 +329,7 @@ fn restore_call(saved: &[u8]) -> Result<(Value, Vec<u8>), String> {
 
 /// The same for a task save.
 fn restore_task(saved: &[u8]) -> Result<(Value, Vec<u8>), String> {
-    let limits = mrtr_core::client::TaskLimits::default();
+    let limits = mrtr_core::client::CallLimits::default();
     let mut st = TaskSlot::default();
     let mut buf = vec![0x5Au8; Task::workspace_size(&limits)];
     let mut task = Task::restore(&mut st, &mut buf, &limits, saved)

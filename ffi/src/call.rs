@@ -31,8 +31,7 @@ use core::ffi::c_void;
 use mrtr_core::client::call::CallMethod;
 use mrtr_core::client::task::TaskIdRef;
 use mrtr_core::client::{
-    CallError, CallLimits, Flow, Machine, MachineConfig, MachineLimits, MachineSlot, Start,
-    TaskRequest,
+    CallError, CallLimits, Flow, Machine, MachineConfig, MachineSlot, Start, TaskRequest,
 };
 use mrtr_core::json::{self, ParseLimits};
 use mrtr_core::wire::{ClientInfo, TaskDialect, WireLimits};
@@ -258,8 +257,7 @@ pub(crate) fn wire_limits(
     })
 }
 
-fn limits_to_c(m: &MachineLimits) -> mrtr_call_limits {
-    let l = &m.call;
+fn limits_to_c(l: &CallLimits) -> mrtr_call_limits {
     mrtr_call_limits {
         max_message_bytes: l.wire.json.max_bytes,
         max_depth: l.wire.json.max_depth,
@@ -273,36 +271,34 @@ fn limits_to_c(m: &MachineLimits) -> mrtr_call_limits {
         max_state_only_rounds: l.max_state_only_rounds,
         backoff_initial_ms: l.backoff_initial_ms,
         backoff_max_ms: l.backoff_max_ms,
-        max_polls: m.max_polls,
-        default_poll_ms: m.default_poll_ms,
-        min_poll_ms: m.min_poll_ms,
-        max_poll_ms: m.max_poll_ms,
+        max_polls: l.max_polls,
+        default_poll_ms: l.default_poll_ms,
+        min_poll_ms: l.min_poll_ms,
+        max_poll_ms: l.max_poll_ms,
     }
 }
 
 /// The limits a caller passed (`None`: the defaults); limits the core
 /// cannot lay out are `MRTR_ERR_INVALID_ARGUMENT`.
-fn limits_from_c(l: Option<&mrtr_call_limits>) -> Result<MachineLimits, mrtr_status> {
+fn limits_from_c(l: Option<&mrtr_call_limits>) -> Result<CallLimits, mrtr_status> {
     let Some(l) = l else {
-        return Ok(MachineLimits::default());
+        return Ok(CallLimits::default());
     };
-    let limits = MachineLimits {
-        call: CallLimits {
-            wire: wire_limits(
-                l.max_message_bytes,
-                l.max_depth,
-                l.max_input_requests,
-                l.max_key_bytes,
-            )?,
-            max_params_bytes: l.max_params_bytes,
-            max_inputs_bytes: l.max_inputs_bytes,
-            max_state_bytes: l.max_state_bytes,
-            max_answers_bytes: l.max_answers_bytes,
-            max_rounds: l.max_rounds,
-            max_state_only_rounds: l.max_state_only_rounds,
-            backoff_initial_ms: l.backoff_initial_ms,
-            backoff_max_ms: l.backoff_max_ms,
-        },
+    let limits = CallLimits {
+        wire: wire_limits(
+            l.max_message_bytes,
+            l.max_depth,
+            l.max_input_requests,
+            l.max_key_bytes,
+        )?,
+        max_params_bytes: l.max_params_bytes,
+        max_inputs_bytes: l.max_inputs_bytes,
+        max_state_bytes: l.max_state_bytes,
+        max_answers_bytes: l.max_answers_bytes,
+        max_rounds: l.max_rounds,
+        max_state_only_rounds: l.max_state_only_rounds,
+        backoff_initial_ms: l.backoff_initial_ms,
+        backoff_max_ms: l.backoff_max_ms,
         max_polls: l.max_polls,
         default_poll_ms: l.default_poll_ms,
         min_poll_ms: l.min_poll_ms,
@@ -312,7 +308,7 @@ fn limits_from_c(l: Option<&mrtr_call_limits>) -> Result<MachineLimits, mrtr_sta
 }
 
 /// The workspace bytes (record + regions) a call needs under `limits`.
-fn workspace_for(limits: &MachineLimits) -> Result<usize, mrtr_status> {
+fn workspace_for(limits: &CallLimits) -> Result<usize, mrtr_status> {
     object::workspace_size::<MachineSlot>(Machine::workspace_size(limits))
         .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)
 }
@@ -369,7 +365,7 @@ unsafe fn place(
     ws: *mut u8,
     len: usize,
     args: &Args,
-    limits: &MachineLimits,
+    limits: &CallLimits,
     out_needed: Option<Out<'_, usize>>,
     out_call: Out<'_, *mut mrtr_call>,
     start: impl FnOnce(&mut MachineSlot, &mut [u8]) -> Result<(), CallError>,
@@ -415,7 +411,7 @@ unsafe fn place(
 pub unsafe extern "C" fn mrtr_call_limits_default(out: *mut mrtr_call_limits) -> mrtr_status {
     // SAFETY: caller contract.
     status_of_result(
-        unsafe { Out::required(out) }.map(|o| o.write(limits_to_c(&MachineLimits::default()))),
+        unsafe { Out::required(out) }.map(|o| o.write(limits_to_c(&CallLimits::default()))),
     )
 }
 

@@ -23,7 +23,7 @@
 
 use mrtr_core::client::call::{CallError, Phase};
 use mrtr_core::client::task::{TaskIdRef, TaskRequest};
-use mrtr_core::client::{Task, TaskConfig, TaskEvent, TaskLimits, TaskSlot};
+use mrtr_core::client::{Task, TaskConfig, TaskEvent, CallLimits, TaskSlot};
 use mrtr_core::json::{self, Object};
 use mrtr_core::wire::TaskDialect;
 
@@ -36,11 +36,11 @@ use crate::{segments, with_id, Choices, CANCEL, RESEND};
 
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 
-fn limits(tight: bool) -> TaskLimits {
+fn limits(tight: bool) -> CallLimits {
     if !tight {
-        return TaskLimits::default();
+        return CallLimits::default();
     }
-    TaskLimits {
+    CallLimits {
         wire: tight_wire(),
         max_params_bytes: 400,
         max_inputs_bytes: 600,
@@ -259,7 +259,7 @@ pub fn run(data: &[u8]) {
     assert!(task.round() <= lim.max_rounds + 1);
 }
 
-fn feed(task: &mut Task<'_>, msg: &[u8], ours: i64, expect: &mut Expect, lim: &TaskLimits) {
+fn feed(task: &mut Task<'_>, msg: &[u8], ours: i64, expect: &mut Expect, lim: &CallLimits) {
     let rounds = task.round();
     let kind = task.next_request();
     let seed = task.dialect() == TaskDialect::Seed;

@@ -99,14 +99,24 @@ pub const DEFAULT_MAX_STATE_ONLY_ROUNDS: u32 = 3;
 pub const DEFAULT_BACKOFF_INITIAL_MS: u32 = 50;
 /// Default ceiling of the doubling backoff.
 pub const DEFAULT_BACKOFF_MAX_MS: u32 = 250;
+/// Default cap on `tasks/get` requests per task (about a day at 1 s).
+pub const DEFAULT_MAX_POLLS: u32 = 100_000;
+/// Default poll interval when the server gives none.
+pub const DEFAULT_POLL_MS: u64 = 1_000;
+/// Default floor of the poll interval.
+pub const DEFAULT_MIN_POLL_MS: u64 = 100;
+/// Default ceiling of the poll interval.
+pub const DEFAULT_MAX_POLL_MS: u64 = 60_000;
 
-/// Every capacity and cap of a call.
+/// Every capacity and cap of a call and of the task it may become (one
+/// set of limits for both flows, as `mrtr_call_limits` in C).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallLimits {
     /// Limits for reading server messages (size, depth, number of input
     /// requests, key length).
     pub wire: WireLimits,
-    /// Bound of the rendered params region.
+    /// Bound of the fixed request part: a call's rendered params, a task's
+    /// `_meta` and id.
     pub max_params_bytes: usize,
     /// Bound of the `inputRequests` copy.
     pub max_inputs_bytes: usize,
@@ -123,6 +133,15 @@ pub struct CallLimits {
     pub backoff_initial_ms: u32,
     /// Ceiling of the doubling backoff, in milliseconds.
     pub backoff_max_ms: u32,
+    /// Task flow: maximum `tasks/get` requests.
+    pub max_polls: u32,
+    /// Task flow: poll interval when the server gives none, in milliseconds.
+    pub default_poll_ms: u64,
+    /// Task flow: floor of the poll interval (a hostile hint cannot make
+    /// the app busy-poll).
+    pub min_poll_ms: u64,
+    /// Task flow: ceiling of the poll interval.
+    pub max_poll_ms: u64,
 }
 
 impl Default for CallLimits {
@@ -137,6 +156,10 @@ impl Default for CallLimits {
             max_state_only_rounds: DEFAULT_MAX_STATE_ONLY_ROUNDS,
             backoff_initial_ms: DEFAULT_BACKOFF_INITIAL_MS,
             backoff_max_ms: DEFAULT_BACKOFF_MAX_MS,
+            max_polls: DEFAULT_MAX_POLLS,
+            default_poll_ms: DEFAULT_POLL_MS,
+            min_poll_ms: DEFAULT_MIN_POLL_MS,
+            max_poll_ms: DEFAULT_MAX_POLL_MS,
         }
     }
 }
@@ -145,6 +168,9 @@ impl CallLimits {
     pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
         if let Err(e) = exchange::check_wire_limits(&self.wire) {
             return Err(e);
+        }
+        if self.min_poll_ms > self.max_poll_ms {
+            return Err(CallError::BadLimits);
         }
         match Layout::new(
             self.max_params_bytes,
@@ -158,7 +184,7 @@ impl CallLimits {
         }
     }
 
-    fn ex(&self) -> ExLimits {
+    pub(crate) fn ex(&self) -> ExLimits {
         ExLimits {
             wire: self.wire,
             max_inputs_bytes: self.max_inputs_bytes,
@@ -166,6 +192,26 @@ impl CallLimits {
             max_answers_bytes: self.max_answers_bytes,
             max_rounds: self.max_rounds,
         }
+    }
+
+    /// Bytes of workspace a call or task with these limits needs: the four
+    /// region bounds plus 23 bytes per possible input key (index and answer
+    /// bookkeeping). With the defaults: 54,720 bytes. Saturates to
+    /// `usize::MAX` for limits that cannot be laid out; `init` refuses those
+    /// with [`CallError::BadLimits`]. A `const fn`, so firmware can size a
+    /// `static` workspace at compile time from `const` limits.
+    pub const fn workspace_size(&self) -> usize {
+        match self.layout() {
+            Ok(layout) => layout.total,
+            Err(_) => usize::MAX,
+        }
+    }
+
+    /// The poll interval for a server hint (or none), clamped to
+    /// `[min_poll_ms, max_poll_ms]`.
+    pub fn poll_interval(&self, hint: Option<u64>) -> u64 {
+        hint.unwrap_or(self.default_poll_ms)
+            .clamp(self.min_poll_ms, self.max_poll_ms.max(self.min_poll_ms))
     }
 
     /// The backoff after the `n`-th consecutive state-only round (n >= 1):
@@ -1138,19 +1184,6 @@ fn render_params(
 }
 
 impl<'w> Call<'w> {
-    /// Bytes of workspace a call with these limits needs: the four region
-    /// bounds plus 23 bytes per possible input key (index and answer
-    /// bookkeeping). With the defaults: 54,720 bytes. Saturates to
-    /// `usize::MAX` for limits that cannot be laid out; `init` refuses those
-    /// with [`CallError::BadLimits`]. A `const fn`, so firmware can size a
-    /// `static` workspace at compile time from `const` limits.
-    pub const fn workspace_size(limits: &CallLimits) -> usize {
-        match limits.layout() {
-            Ok(layout) => layout.total,
-            Err(_) => usize::MAX,
-        }
-    }
-
     /// Starts a call: checks the limits and the workspace size, validates and
     /// renders the params into the workspace. On error `state` is unchanged.
     pub fn init(

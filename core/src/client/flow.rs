@@ -4,7 +4,7 @@
 //! task ([`super::task`]) supply only what differs: their slot's own
 //! fields, how the next request is rendered, and how a response is read.
 
-use super::call::{Answer, CallError, Phase};
+use super::call::{Answer, CallError, CallLimits, Phase};
 use super::exchange::{ExLimits, Exchange, Layout, ResultSpan};
 use crate::json::{JsonStr, ParseLimits};
 use crate::wire::{ClientCapabilities, InputRequest};
@@ -124,6 +124,13 @@ pub struct FlowView<'w, S> {
 }
 
 impl<'w, S: FlowSlot> FlowView<'w, S> {
+    /// Bytes of workspace a flow with these limits needs (see
+    /// [`CallLimits::workspace_size`]); `usize::MAX` for limits that cannot
+    /// be laid out. A `const fn` (static workspaces).
+    pub const fn workspace_size(limits: &CallLimits) -> usize {
+        limits.workspace_size()
+    }
+
     /// Rebuilds the view over a slot and workspace that `init` or `restore`
     /// prepared (O(1)).
     pub fn attach(st: &'w mut S, buf: &'w mut [u8]) -> Result<Self, CallError> {

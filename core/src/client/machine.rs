@@ -24,75 +24,14 @@ use super::call::{
     check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
     Phase,
 };
-use super::exchange::Layout;
 use super::flow::{Common, FlowSlot};
 use super::persist;
-use super::task::{
-    Task, TaskConfig, TaskEvent, TaskIdRef, TaskLimits, TaskRequest, TaskSlot, DEFAULT_MAX_POLLS,
-    DEFAULT_MAX_POLL_MS, DEFAULT_MIN_POLL_MS, DEFAULT_POLL_MS,
-};
+use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};
 use crate::wire::{
     ClientCapabilities, ClientInfo, InputRequest, TaskDialect, META_CLIENT_CAPABILITIES,
     META_CLIENT_INFO, META_PROTOCOL_VERSION,
 };
-
-/// Every capacity and cap of a machine: the call's, and the polling bounds
-/// that apply once it follows a task. The task's fixed request part (its
-/// `_meta` and id) is bounded by `call.max_params_bytes`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MachineLimits {
-    /// The call's limits (regions, rounds, state-only backoff).
-    pub call: CallLimits,
-    /// Most `tasks/get` requests.
-    pub max_polls: u32,
-    /// Poll interval when the server gives none, in milliseconds.
-    pub default_poll_ms: u64,
-    /// Floor of the poll interval (a hostile hint cannot busy-poll).
-    pub min_poll_ms: u64,
-    /// Ceiling of the poll interval.
-    pub max_poll_ms: u64,
-}
-
-impl Default for MachineLimits {
-    fn default() -> Self {
-        MachineLimits {
-            call: CallLimits::default(),
-            max_polls: DEFAULT_MAX_POLLS,
-            default_poll_ms: DEFAULT_POLL_MS,
-            min_poll_ms: DEFAULT_MIN_POLL_MS,
-            max_poll_ms: DEFAULT_MAX_POLL_MS,
-        }
-    }
-}
-
-impl MachineLimits {
-    /// The limits of the task flow: the call's regions and rounds, these
-    /// polling bounds.
-    pub const fn task(&self) -> TaskLimits {
-        TaskLimits {
-            wire: self.call.wire,
-            max_params_bytes: self.call.max_params_bytes,
-            max_inputs_bytes: self.call.max_inputs_bytes,
-            max_state_bytes: self.call.max_state_bytes,
-            max_answers_bytes: self.call.max_answers_bytes,
-            max_rounds: self.call.max_rounds,
-            max_polls: self.max_polls,
-            default_poll_ms: self.default_poll_ms,
-            min_poll_ms: self.min_poll_ms,
-            max_poll_ms: self.max_poll_ms,
-        }
-    }
-
-    /// Both flows' layouts are the same regions; the task's also checks
-    /// the polling bounds.
-    const fn layout(&self) -> Result<Layout, CallError> {
-        if let Err(e) = self.call.layout() {
-            return Err(e);
-        }
-        self.task().layout()
-    }
-}
 
 /// How a machine starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,7 +65,7 @@ pub struct MachineConfig<'a> {
     /// Sent as `io.modelcontextprotocol/clientInfo`; `None` omits it.
     pub client_info: Option<ClientInfo<'a>>,
     /// Capacities and caps.
-    pub limits: MachineLimits,
+    pub limits: CallLimits,
     /// The id [`Machine::next_id`] suggests before the first request:
     /// within +-(2^53-1).
     pub first_id: i64,
@@ -140,7 +79,7 @@ impl<'a> MachineConfig<'a> {
             start: Start::Call { method, params },
             caps: ClientCapabilities::default(),
             client_info: Some(ClientInfo::DEFAULT),
-            limits: MachineLimits::default(),
+            limits: CallLimits::default(),
             first_id: 1,
         }
     }
@@ -170,7 +109,7 @@ const MACHINE_MAGIC: u32 = 0x4D52_4D31; // "MRM1"
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MachineSlot {
     magic: u32,
-    limits: MachineLimits,
+    limits: CallLimits,
     first_id: i64,
     inner: Inner,
 }
@@ -179,7 +118,7 @@ impl Default for MachineSlot {
     fn default() -> Self {
         MachineSlot {
             magic: 0,
-            limits: MachineLimits::default(),
+            limits: CallLimits::default(),
             first_id: 1,
             inner: Inner::Call(CallSlot::default()),
         }
@@ -223,14 +162,11 @@ impl<'w> Machine<'w> {
     /// Bytes of workspace a machine with these limits needs (either flow);
     /// `usize::MAX` for limits that cannot be laid out. A `const fn`, so
     /// firmware can size a `static` workspace.
-    pub const fn workspace_size(limits: &MachineLimits) -> usize {
-        match limits.layout() {
-            Ok(layout) => layout.total,
-            Err(_) => usize::MAX,
-        }
+    pub const fn workspace_size(limits: &CallLimits) -> usize {
+        limits.workspace_size()
     }
 
-    fn check(limits: &MachineLimits, buf: &[u8]) -> Result<(), CallError> {
+    fn check(limits: &CallLimits, buf: &[u8]) -> Result<(), CallError> {
         let layout = limits.layout()?;
         if buf.len() < layout.total {
             return Err(CallError::WorkspaceTooSmall {
@@ -257,7 +193,7 @@ impl<'w> Machine<'w> {
                     params,
                     caps: config.caps,
                     client_info: config.client_info,
-                    limits: limits.call,
+                    limits,
                 };
                 let mut st = CallSlot::default();
                 Call::init(&mut st, buf, &cfg)?;
@@ -273,7 +209,7 @@ impl<'w> Machine<'w> {
                     task_id,
                     caps: config.caps,
                     client_info: config.client_info,
-                    limits: limits.task(),
+                    limits,
                     poll_ms,
                 };
                 let mut st = TaskSlot::default();
@@ -308,19 +244,19 @@ impl<'w> Machine<'w> {
     pub fn restore(
         slot: &'w mut MachineSlot,
         buf: &'w mut [u8],
-        limits: &MachineLimits,
+        limits: &CallLimits,
         saved: &[u8],
     ) -> Result<Self, CallError> {
         Self::check(limits, buf)?;
         let inner = match persist::kind_of(saved)? {
             persist::KIND_CALL => {
                 let mut st = CallSlot::default();
-                Call::restore(&mut st, buf, &limits.call, saved)?;
+                Call::restore(&mut st, buf, limits, saved)?;
                 Inner::Call(st)
             }
             _ => {
                 let mut st = TaskSlot::default();
-                Task::restore(&mut st, buf, &limits.task(), saved)?;
+                Task::restore(&mut st, buf, limits, saved)?;
                 Inner::Task(st)
             }
         };
@@ -361,7 +297,7 @@ impl<'w> Machine<'w> {
     }
 
     /// The limits.
-    pub fn limits(&self) -> &MachineLimits {
+    pub fn limits(&self) -> &CallLimits {
         &self.slot.limits
     }
 
@@ -592,7 +528,7 @@ impl<'w> Machine<'w> {
                 task_id: TaskIdRef::Token(task_id),
                 caps: call.sh.caps,
                 client_info: None,
-                limits: self.slot.limits.task(),
+                limits: self.slot.limits,
                 poll_ms,
             };
             let mut st = TaskSlot::default();

@@ -21,8 +21,8 @@ pub use call::{
     Answer, AnswerError, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Counter,
     Event, IdSource, Phase, RpcError, TaskHandoff, Unrelated,
 };
-pub use machine::{Flow, Machine, MachineConfig, MachineEvent, MachineLimits, MachineSlot, Start};
-pub use task::{Task, TaskConfig, TaskEvent, TaskLimits, TaskRequest, TaskSlot};
+pub use machine::{Flow, Machine, MachineConfig, MachineEvent, MachineSlot, Start};
+pub use task::{Task, TaskConfig, TaskEvent, TaskRequest, TaskSlot};
 
 #[cfg(test)]
 mod tests;

@@ -22,7 +22,7 @@
 //! ```
 //!
 //! The poll interval is the server's latest hint (`pollInterval` /
-//! `pollIntervalMs`), else [`TaskLimits::default_poll_ms`], clamped to
+//! `pollIntervalMs`), else [`CallLimits::default_poll_ms`], clamped to
 //! `[min_poll_ms, max_poll_ms]` so a hostile hint can neither busy-poll nor
 //! stall the app. Every request carries the `_meta` of the revision. Input
 //! rounds follow the call's rules (declared kinds only, every key answered,
@@ -31,8 +31,8 @@
 //! for [`Call`](super::call::Call).
 
 use super::call::{
-    CallError, ParamsError, Phase, RpcError, SaveError, SaveInvariant, SaveRegion, TaskHandoff,
-    Unrelated,
+    CallError, CallLimits, ParamsError, Phase, RpcError, SaveError, SaveInvariant, SaveRegion,
+    TaskHandoff, Unrelated,
 };
 use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
 use super::flow::{FlowSlot, FlowView, Shared};
@@ -43,98 +43,8 @@ use crate::wire::envelope::write_request_head;
 use crate::wire::task::{TaskError, META_RELATED_TASK};
 use crate::wire::{
     classify_result, ClientCapabilities, ClientInfo, Id, InputRequests, ResultOutcome, TaskDialect,
-    TaskRecord, TaskStatus, Violation, WireLimits, META_CLIENT_CAPABILITIES,
+    TaskRecord, TaskStatus, Violation, META_CLIENT_CAPABILITIES,
 };
-
-/// Default bound of a task's fixed request part (`_meta` and task id): 1 KiB.
-pub const DEFAULT_TASK_PARAMS_BYTES: usize = 1024;
-/// Default cap on `tasks/get` requests per task (about a day at 1 s).
-pub const DEFAULT_MAX_POLLS: u32 = 100_000;
-/// Default poll interval when the server gives none.
-pub const DEFAULT_POLL_MS: u64 = 1_000;
-/// Default floor of the poll interval.
-pub const DEFAULT_MIN_POLL_MS: u64 = 100;
-/// Default ceiling of the poll interval.
-pub const DEFAULT_MAX_POLL_MS: u64 = 60_000;
-
-/// Every capacity and cap of a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TaskLimits {
-    /// Limits for reading server messages.
-    pub wire: WireLimits,
-    /// Bound of the fixed request part: the rendered `_meta` and the task id.
-    pub max_params_bytes: usize,
-    /// Bound of the `inputRequests` copy.
-    pub max_inputs_bytes: usize,
-    /// Bound of the `requestState` token copy (seed dialect).
-    pub max_state_bytes: usize,
-    /// Bound of the answers of one round (JSON bytes).
-    pub max_answers_bytes: usize,
-    /// Maximum input rounds.
-    pub max_rounds: u32,
-    /// Maximum `tasks/get` requests.
-    pub max_polls: u32,
-    /// Poll interval when the server gives none, in milliseconds.
-    pub default_poll_ms: u64,
-    /// Floor of the poll interval.
-    pub min_poll_ms: u64,
-    /// Ceiling of the poll interval.
-    pub max_poll_ms: u64,
-}
-
-impl Default for TaskLimits {
-    fn default() -> Self {
-        TaskLimits {
-            wire: WireLimits::default(),
-            max_params_bytes: DEFAULT_TASK_PARAMS_BYTES,
-            max_inputs_bytes: super::call::DEFAULT_MAX_INPUTS_BYTES,
-            max_state_bytes: super::call::DEFAULT_MAX_STATE_BYTES,
-            max_answers_bytes: super::call::DEFAULT_MAX_ANSWERS_BYTES,
-            max_rounds: super::call::DEFAULT_MAX_ROUNDS,
-            max_polls: DEFAULT_MAX_POLLS,
-            default_poll_ms: DEFAULT_POLL_MS,
-            min_poll_ms: DEFAULT_MIN_POLL_MS,
-            max_poll_ms: DEFAULT_MAX_POLL_MS,
-        }
-    }
-}
-
-impl TaskLimits {
-    pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
-        if let Err(e) = exchange::check_wire_limits(&self.wire) {
-            return Err(e);
-        }
-        if self.min_poll_ms > self.max_poll_ms {
-            return Err(CallError::BadLimits);
-        }
-        match Layout::new(
-            self.max_params_bytes,
-            self.max_inputs_bytes,
-            self.max_state_bytes,
-            self.max_answers_bytes,
-            self.wire.max_input_requests,
-        ) {
-            Some(layout) => Ok(layout),
-            None => Err(CallError::BadLimits),
-        }
-    }
-
-    fn ex(&self) -> ExLimits {
-        ExLimits {
-            wire: self.wire,
-            max_inputs_bytes: self.max_inputs_bytes,
-            max_state_bytes: self.max_state_bytes,
-            max_answers_bytes: self.max_answers_bytes,
-            max_rounds: self.max_rounds,
-        }
-    }
-
-    /// The poll interval for a server hint (or none).
-    pub fn poll_interval(&self, hint: Option<u64>) -> u64 {
-        hint.unwrap_or(self.default_poll_ms)
-            .clamp(self.min_poll_ms, self.max_poll_ms.max(self.min_poll_ms))
-    }
-}
 
 /// The request a task sends next (or has in flight).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,7 +107,7 @@ pub struct TaskConfig<'a> {
     /// Sent as `io.modelcontextprotocol/clientInfo`; `None` omits it.
     pub client_info: Option<ClientInfo<'a>>,
     /// Capacities and caps.
-    pub limits: TaskLimits,
+    pub limits: CallLimits,
     /// The poll hint the task was created with.
     pub poll_ms: Option<u64>,
 }
@@ -214,7 +124,7 @@ impl<'a> TaskConfig<'a> {
                 ..ClientCapabilities::default()
             },
             client_info: Some(ClientInfo::DEFAULT),
-            limits: TaskLimits::default(),
+            limits: CallLimits::default(),
             poll_ms: None,
         }
     }
@@ -226,7 +136,7 @@ impl<'a> TaskConfig<'a> {
             task_id: TaskIdRef::Token(handoff.task.task_id),
             caps,
             client_info: Some(ClientInfo::DEFAULT),
-            limits: TaskLimits::default(),
+            limits: CallLimits::default(),
             poll_ms: handoff.task.poll_interval_ms,
         }
     }
@@ -259,7 +169,7 @@ const TASK_MAGIC: u32 = 0x4D52_5431; // "MRT1"
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TaskSlot {
     pub(crate) sh: Shared,
-    pub(crate) limits: TaskLimits,
+    pub(crate) limits: CallLimits,
     pub(crate) dialect: TaskDialect,
     pub(crate) next: TaskRequest,
     pub(crate) meta_len: usize,
@@ -272,7 +182,7 @@ impl Default for TaskSlot {
     fn default() -> Self {
         TaskSlot {
             sh: Shared::default(),
-            limits: TaskLimits::default(),
+            limits: CallLimits::default(),
             dialect: TaskDialect::Extension,
             next: TaskRequest::Get,
             meta_len: 0,
@@ -390,15 +300,6 @@ impl FlowSlot for TaskSlot {
 pub type Task<'w> = FlowView<'w, TaskSlot>;
 
 impl<'w> Task<'w> {
-    /// Bytes of workspace a task with these limits needs; `usize::MAX` for
-    /// limits that cannot be laid out. A `const fn` (static workspaces).
-    pub const fn workspace_size(limits: &TaskLimits) -> usize {
-        match limits.layout() {
-            Ok(layout) => layout.total,
-            Err(_) => usize::MAX,
-        }
-    }
-
     /// Starts following a task. On error `state` is unchanged.
     pub fn init(
         state: &'w mut TaskSlot,
@@ -518,7 +419,7 @@ impl<'w> Task<'w> {
     }
 
     /// The limits.
-    pub fn limits(&self) -> &TaskLimits {
+    pub fn limits(&self) -> &CallLimits {
         &self.st.limits
     }
 
@@ -719,7 +620,7 @@ impl<'w> Task<'w> {
     pub fn restore(
         state: &'w mut TaskSlot,
         buf: &'w mut [u8],
-        limits: &TaskLimits,
+        limits: &CallLimits,
         saved: &[u8],
     ) -> Result<Self, CallError> {
         let layout = limits.layout()?;

@@ -52,6 +52,10 @@ pub const LIMITS: CallLimits = CallLimits {
     max_state_only_rounds: 3,
     backoff_initial_ms: 50,
     backoff_max_ms: 250,
+    max_polls: 100_000,
+    default_poll_ms: 1_000,
+    min_poll_ms: 100,
+    max_poll_ms: 60_000,
 };
 
 /// Bytes of the call's workspace, computed at compile time.

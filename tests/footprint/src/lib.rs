@@ -88,7 +88,7 @@ mod client {
     use mrtr_core::client::url::UrlConsent;
     use mrtr_core::client::{
         Answer, Call, CallError, CallLimits, CallSlot, Task, TaskConfig, TaskEvent,
-        TaskLimits, TaskSlot,
+        CallLimits, TaskSlot,
     };
     use mrtr_core::json;
     use mrtr_core::wire::{Root, WireLimits};
@@ -207,7 +207,7 @@ mod client {
     pub fn mrtr_fp_task_restore(
         state: &mut TaskSlot,
         workspace: &mut [u8],
-        limits: &TaskLimits,
+        limits: &CallLimits,
         saved: &[u8],
     ) -> Result<(), CallError> {
         Task::restore(state, workspace, limits, saved).map(|_| ())

@@ -379,6 +379,10 @@ fn the_workspace_size_is_known_at_compile_time() {
         max_state_only_rounds: 3,
         backoff_initial_ms: 50,
         backoff_max_ms: 250,
+        max_polls: 100_000,
+        default_poll_ms: 1_000,
+        min_poll_ms: 100,
+        max_poll_ms: 60_000,
     };
     const BYTES: usize = Call::workspace_size(&WORK_ITEM_LIMITS);
     static WORKSPACE: [u8; BYTES] = [0; BYTES];

@@ -4,9 +4,8 @@
 
 use super::*;
 use crate::client::call::AnswerError;
-use crate::client::machine::{
-    Flow, Machine, MachineConfig, MachineEvent, MachineLimits, MachineSlot, Start,
-};
+use crate::client::call::CallLimits;
+use crate::client::machine::{Flow, Machine, MachineConfig, MachineEvent, MachineSlot, Start};
 use crate::client::roots::RootUriError;
 use crate::client::task::{TaskEvent, TaskIdRef, TaskRequest};
 use crate::client::{Answer, CallError, Event, Phase};
@@ -177,7 +176,7 @@ fn saves_of_either_flow_restore_into_a_machine() {
     write(&mut m);
     let mut saved = [0u8; 2048];
     let n = m.save(&mut saved).unwrap();
-    let limits = MachineLimits::default();
+    let limits = CallLimits::default();
     let mut slot = MachineSlot::default();
     let mut buf = vec![0u8; Machine::workspace_size(&limits)];
     let mut r = Machine::restore(&mut slot, &mut buf, &limits, &saved[..n]).unwrap();
@@ -268,7 +267,7 @@ fn an_error_answer_succeeds_and_ends_the_machine_locally() {
 
 #[test]
 fn bad_first_ids_and_small_workspaces_are_refused_and_leave_the_slot_alone() {
-    let limits = MachineLimits::default();
+    let limits = CallLimits::default();
     let size = Machine::workspace_size(&limits);
     let mut slot = MachineSlot::default();
     let mut buf = vec![0u8; size];
@@ -292,12 +291,10 @@ fn bad_first_ids_and_small_workspaces_are_refused_and_leave_the_slot_alone() {
         Machine::attach(&mut slot, &mut buf).map(|_| ()),
         Err(CallError::NotInitialized)
     );
-    // The machine's workspace fits either flow.
-    assert_eq!(
-        size,
-        Call::workspace_size(&limits.call).max(Task::workspace_size(&limits.task()))
-    );
-    let bad = MachineLimits {
+    // One workspace size for the machine and either flow.
+    assert_eq!(size, Call::workspace_size(&limits));
+    assert_eq!(size, Task::workspace_size(&limits));
+    let bad = CallLimits {
         min_poll_ms: 10,
         max_poll_ms: 5,
         ..limits

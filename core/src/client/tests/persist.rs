@@ -2,10 +2,11 @@
 //! fresh process; corrupted or truncated saves are errors, never panics.
 
 use super::*;
+use crate::client::call::CallLimits;
 use crate::client::call::{
     Answer, CallError, Counter, Event, Phase, SaveError, SaveInvariant, SaveRegion,
 };
-use crate::client::task::{TaskEvent, TaskLimits, TaskRequest};
+use crate::client::task::{TaskEvent, TaskRequest};
 use crate::wire::{ElicitAction, TaskDialect};
 use proptest::prelude::*;
 
@@ -199,7 +200,7 @@ fn a_task_saved_mid_form_resumes_in_a_fresh_process() {
     .unwrap();
     let mut saved = [0u8; 2048];
     let n = task.save(&mut saved).unwrap();
-    let limits = TaskLimits::default();
+    let limits = CallLimits::default();
     let mut st = TaskSlot::default();
     let mut buf = vec![0u8; Task::workspace_size(&limits)];
     let mut task = Task::restore(&mut st, &mut buf, &limits, &saved[..n]).unwrap();
@@ -278,7 +279,7 @@ proptest! {
         let mut st = CallSlot::default();
         let mut buf = vec![0u8; Call::workspace_size(&limits)];
         prop_assert!(Call::restore(&mut st, &mut buf, &limits, &bytes).is_err());
-        let tl = TaskLimits::default();
+        let tl = CallLimits::default();
         let mut ts = TaskSlot::default();
         let mut tbuf = vec![0u8; Task::workspace_size(&tl)];
         prop_assert!(Task::restore(&mut ts, &mut tbuf, &tl, &bytes).is_err());

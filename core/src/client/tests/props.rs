@@ -352,7 +352,7 @@ proptest! {
         replies in proptest::collection::vec(task_reply(), 0..64)
     ) {
         let dialect = if seed { crate::wire::TaskDialect::Seed } else { crate::wire::TaskDialect::Extension };
-        let limits = crate::client::task::TaskLimits {
+        let limits = crate::client::call::CallLimits {
             max_polls: 5,
             max_rounds: 3,
             ..Default::default()

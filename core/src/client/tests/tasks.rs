@@ -1,8 +1,9 @@
 //! Both task dialects end to end, and the task rules.
 
 use super::*;
+use crate::client::call::CallLimits;
 use crate::client::call::{Answer, CallError, Event, ParamsError, Phase};
-use crate::client::task::{TaskEvent, TaskLimits, TaskRequest};
+use crate::client::task::{TaskEvent, TaskRequest};
 use crate::wire::{ElicitAction, TaskDialect, TaskStatus, Violation};
 use std::format;
 
@@ -258,7 +259,7 @@ fn detailed(id: u32, status: &str, extra: &str) -> String {
 }
 
 /// An extension-dialect task view at its first `tasks/get` (id 1).
-fn ext_task(limits: TaskLimits) -> TaskHarness {
+fn ext_task(limits: CallLimits) -> TaskHarness {
     let mut th = TaskHarness::new(&TaskConfig {
         caps: EXT_CAPS,
         client_info: Some(EXAMPLE_CLIENT),
@@ -338,7 +339,7 @@ fn the_extension_dialect_runs_from_create_task_to_result() {
 
 #[test]
 fn a_failed_task_carries_its_error_and_a_cancelled_task_ends() {
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let failed = detailed(
         1,
@@ -353,14 +354,14 @@ fn a_failed_task_carries_its_error_and_a_cancelled_task_ends() {
     assert_eq!(e.data.unwrap().raw(), br#"{"free":0}"#);
     assert_eq!(task.phase(), Phase::Done);
 
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let cancelled = detailed(1, "cancelled", "");
     assert_eq!(task.feed(cancelled.as_bytes()), Ok(TaskEvent::Cancelled));
 
     // Missing the field its status requires.
     for (status, extra) in [("failed", ""), ("completed", ""), ("input_required", "")] {
-        let mut th = ext_task(TaskLimits::default());
+        let mut th = ext_task(CallLimits::default());
         let mut task = th.task();
         let msg = detailed(1, status, extra);
         assert_eq!(
@@ -373,14 +374,14 @@ fn a_failed_task_carries_its_error_and_a_cancelled_task_ends() {
 
 #[test]
 fn task_status_is_checked_per_dialect() {
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let msg = detailed(1, "Working", "");
     assert_eq!(
         task.feed(msg.as_bytes()),
         Err(CallError::Protocol(Violation::UnknownTaskStatus))
     );
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let msg = detailed(1, "paused", "");
     assert_eq!(
@@ -391,7 +392,7 @@ fn task_status_is_checked_per_dialect() {
 
 #[test]
 fn a_status_for_another_task_is_a_violation() {
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let msg = detailed(1, "working", "").replace("b-7", "b-8");
     assert_eq!(
@@ -399,7 +400,7 @@ fn a_status_for_another_task_is_a_violation() {
         Err(CallError::Protocol(Violation::TaskIdMismatch))
     );
     // The same id spelled with an escape is the same task.
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let msg = detailed(1, "working", "").replace("b-7", r"b\u002d7");
     assert_eq!(task.feed(msg.as_bytes()), Ok(TaskEvent::Poll(1000)));
@@ -414,7 +415,7 @@ fn the_poll_interval_is_the_servers_hint_clamped_to_the_limits() {
         (r#","pollIntervalMs":250"#, 250),
         (r#","pollIntervalMs":9007199254740991"#, 60_000),
     ] {
-        let mut th = ext_task(TaskLimits::default());
+        let mut th = ext_task(CallLimits::default());
         let mut task = th.task();
         let msg = detailed(1, "working", hint);
         assert_eq!(
@@ -423,7 +424,7 @@ fn the_poll_interval_is_the_servers_hint_clamped_to_the_limits() {
             "{hint}"
         );
     }
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let msg = detailed(1, "working", r#","pollIntervalMs":"soon""#);
     assert_eq!(
@@ -434,9 +435,9 @@ fn the_poll_interval_is_the_servers_hint_clamped_to_the_limits() {
 
 #[test]
 fn a_task_is_polled_at_most_max_polls_times() {
-    let limits = TaskLimits {
+    let limits = CallLimits {
         max_polls: 2,
-        ..TaskLimits::default()
+        ..CallLimits::default()
     };
     let mut th = ext_task(limits);
     let mut task = th.task();
@@ -452,7 +453,7 @@ fn a_task_is_polled_at_most_max_polls_times() {
 
 #[test]
 fn tasks_get_cannot_answer_input_required_or_task() {
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let msg =
         br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s"}}"#;
@@ -460,7 +461,7 @@ fn tasks_get_cannot_answer_input_required_or_task() {
         task.feed(msg),
         Err(CallError::Protocol(Violation::InputRequiredNotAllowed))
     );
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let msg = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"b-7","status":"working"}}"#;
     assert_eq!(
@@ -472,7 +473,7 @@ fn tasks_get_cannot_answer_input_required_or_task() {
 #[test]
 fn an_extension_task_needs_the_extension_declared_and_a_task_id() {
     let mut st = TaskSlot::default();
-    let limits = TaskLimits::default();
+    let limits = CallLimits::default();
     let mut buf = vec![0u8; Task::workspace_size(&limits)];
     let no_ext = TaskConfig {
         caps: FORM,
@@ -487,17 +488,19 @@ fn an_extension_task_needs_the_extension_declared_and_a_task_id() {
         Task::init(&mut st, &mut buf, &empty).map(|_| ()),
         Err(CallError::BadParams(ParamsError::BadTaskId))
     );
-    let long = "x".repeat(2000);
+    // The fixed part (`_meta` and id) is bounded by `max_params_bytes`
+    // (16 KiB by default, as for a call's params).
+    let long = "x".repeat(20_000);
     let too_long = TaskConfig::new(TaskDialect::Seed, &long);
     assert!(matches!(
         Task::init(&mut st, &mut buf, &too_long).map(|_| ()),
-        Err(CallError::ParamsTooLarge { limit: 1024, .. })
+        Err(CallError::ParamsTooLarge { limit: 16_384, .. })
     ));
 }
 
 #[test]
 fn cancelling_a_task_sends_tasks_cancel_and_ends_on_the_acknowledgement() {
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let mut out = [0u8; 1024];
     let n = task.write_cancel(2, &mut out).unwrap();
@@ -529,7 +532,7 @@ fn cancelling_a_task_sends_tasks_cancel_and_ends_on_the_acknowledgement() {
 
 #[test]
 fn answers_of_one_task_round_never_reach_the_next() {
-    let mut th = ext_task(TaskLimits::default());
+    let mut th = ext_task(CallLimits::default());
     let mut task = th.task();
     let ask = |id, keys: &[&str]| {
         let reqs: Vec<String> = keys
