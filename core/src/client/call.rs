@@ -68,7 +68,7 @@
 //! stream routes by id before feeding.
 
 use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
-use super::flow::{FlowSlot, FlowView, Shared};
+use super::flow::{Flavor, FlowView, Shared, Slot};
 use super::persist::{self, Saved};
 use crate::json::{self, JsonStr, Object, Value, Writer};
 use crate::wire::caps::write_request_meta_members;
@@ -1043,45 +1043,29 @@ impl<'a> CallConfig<'a> {
 
 const CALL_MAGIC: u32 = 0x4D52_4331; // "MRC1"
 
-/// The plain data of a call: lengths, counters and flags, no references.
-/// Place it anywhere (`CallSlot::default()`), then [`Call::init`] or
-/// [`Call::restore`] it together with a workspace.
+/// A call's own fields (see [`Slot`]).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct CallSlot {
-    pub(crate) sh: Shared,
-    pub(crate) limits: CallLimits,
+pub struct CallFields {
     pub(crate) method: CallMethod,
     pub(crate) seed_task: bool,
     pub(crate) params_len: usize,
     pub(crate) state_only: u32,
 }
 
-#[allow(private_interfaces)]
-impl FlowSlot for CallSlot {
+/// The plain data of a call: lengths, counters and flags, no references.
+/// Place it anywhere (`CallSlot::default()`), then [`Call::init`] or
+/// [`Call::restore`] it together with a workspace.
+pub type CallSlot = Slot<CallFields>;
+
+impl Flavor for CallFields {
     const MAGIC: u32 = CALL_MAGIC;
 
-    fn shared(&self) -> &Shared {
-        &self.sh
-    }
-
-    fn shared_mut(&mut self) -> &mut Shared {
-        &mut self.sh
-    }
-
-    fn layout(&self) -> Result<Layout, CallError> {
-        self.limits.layout()
-    }
-
-    fn ex_limits(&self) -> ExLimits {
-        self.limits.ex()
-    }
-
-    fn render(&self, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        let layout = self.limits.layout().unwrap_or_default();
-        let ex = &self.sh.ex;
+    fn render(slot: &CallSlot, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        let layout = slot.limits.layout().unwrap_or_default();
+        let ex = &slot.sh.ex;
         let mut w = Writer::new(out);
-        write_request_head(&mut w, &Id::Number(id), self.method.as_str());
-        let params = layout.head.prefix(buf, self.params_len);
+        write_request_head(&mut w, &Id::Number(id), slot.f.method.as_str());
+        let params = layout.head.prefix(buf, slot.f.params_len);
         // Drop the params' closing brace, append this leg's members, close.
         w.raw(params.get(..params.len().saturating_sub(1)).unwrap_or(&[]));
         if ex.input_count > 0 {
@@ -1096,27 +1080,27 @@ impl FlowSlot for CallSlot {
             .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
     }
 
-    fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
+    fn save_into(slot: &CallSlot, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
         let phase =
-            persist::phase_code(self.sh.phase).ok_or(CallError::WrongState(self.sh.phase))?;
-        let layout = self.limits.layout().unwrap_or_default();
-        let ex = &self.sh.ex;
+            persist::phase_code(slot.sh.phase).ok_or(CallError::WrongState(slot.sh.phase))?;
+        let layout = slot.limits.layout().unwrap_or_default();
+        let ex = &slot.sh.ex;
         let saved = Saved {
             magic: persist::SAVE_MAGIC,
             version: persist::SAVE_VERSION,
             kind: persist::KIND_CALL,
             phase,
-            variant: self.method as u8,
+            variant: slot.f.method as u8,
             next: 0,
             flags: 0,
             rounds: ex.rounds,
-            state_only: self.state_only,
+            state_only: slot.f.state_only,
             polls: 0,
             poll_ms: 0,
             last_id: ex.last_id,
             in_flight: ex.in_flight,
             head_split: 0,
-            head: layout.head.prefix(buf, self.params_len),
+            head: layout.head.prefix(buf, slot.f.params_len),
             inputs: layout.inputs.prefix(buf, ex.inputs_len),
             state: layout.state.prefix(buf, ex.state_len),
             answers: layout.answers.prefix(buf, ex.answers_len),
@@ -1126,7 +1110,7 @@ impl FlowSlot for CallSlot {
 }
 
 /// A call: its slot and its workspace.
-pub type Call<'w> = FlowView<'w, CallSlot>;
+pub type Call<'w> = FlowView<'w, CallFields>;
 
 /// Checks the caller's params; returns whether they ask for a (seed) task.
 fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsError> {
@@ -1213,10 +1197,12 @@ impl<'w> Call<'w> {
         *state = CallSlot {
             sh: Shared::ready(CALL_MAGIC, config.caps, Exchange::default()),
             limits,
-            method: config.method,
-            seed_task,
-            params_len,
-            state_only: 0,
+            f: CallFields {
+                method: config.method,
+                seed_task,
+                params_len,
+                state_only: 0,
+            },
         };
         Ok(Call { st: state, buf })
     }
@@ -1225,7 +1211,7 @@ impl<'w> Call<'w> {
 
     /// The method.
     pub fn method(&self) -> CallMethod {
-        self.st.method
+        self.st.f.method
     }
 
     /// The limits.
@@ -1235,12 +1221,12 @@ impl<'w> Call<'w> {
 
     /// Consecutive state-only rounds so far.
     pub fn state_only_rounds(&self) -> u32 {
-        self.st.state_only
+        self.st.f.state_only
     }
 
     /// The params as sent on every leg (rendered at init).
     pub fn params(&self) -> &[u8] {
-        self.layout().head.prefix(self.buf, self.st.params_len)
+        self.layout().head.prefix(self.buf, self.st.f.params_len)
     }
 
     // ------------------------------------------------------------------- writing
@@ -1304,15 +1290,15 @@ impl<'w> Call<'w> {
         // from `result` itself (the outcomes carry that same object).
         let mut slots = [json::IndexSlot::EMPTY; exchange::FEED_INDEX_SLOTS];
         let indexed = result.with_index(&mut slots);
-        let outcome = match classify_result(indexed, self.st.method.as_str(), &self.st.limits.wire)
-        {
-            Ok(o) => o,
-            Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
-        };
+        let outcome =
+            match classify_result(indexed, self.st.f.method.as_str(), &self.st.limits.wire) {
+                Ok(o) => o,
+                Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
+            };
         match outcome {
             ResultOutcome::Complete(_) => {
                 let obj = result;
-                if self.st.seed_task {
+                if self.st.f.seed_task {
                     match created_task(obj, TaskDialect::Seed) {
                         Err(v) => return Err(self.fail(CallError::Protocol(v))),
                         Ok(Some(task)) => {
@@ -1379,13 +1365,13 @@ impl<'w> Call<'w> {
                         ) {
                             return Err(self.fail(e));
                         }
-                        self.st.state_only = 0;
+                        self.st.f.state_only = 0;
                         self.st.sh.phase = Phase::Answering;
                         Ok((Event::InputRequired(reqs.len()), 0))
                     }
                     None => {
-                        self.st.state_only = self.st.state_only.saturating_add(1);
-                        if self.st.state_only > self.st.limits.max_state_only_rounds {
+                        self.st.f.state_only = self.st.f.state_only.saturating_add(1);
+                        if self.st.f.state_only > self.st.limits.max_state_only_rounds {
                             let limit = self.st.limits.max_state_only_rounds;
                             return Err(self.fail(CallError::TooManyStateOnlyRounds { limit }));
                         }
@@ -1400,7 +1386,7 @@ impl<'w> Call<'w> {
                             return Err(self.fail(e));
                         }
                         self.st.sh.phase = Phase::Ready;
-                        let ms = self.st.limits.backoff_ms(self.st.state_only);
+                        let ms = self.st.limits.backoff_ms(self.st.f.state_only);
                         Ok((Event::RetryAfter(ms), 0))
                     }
                 }
@@ -1481,10 +1467,12 @@ impl<'w> Call<'w> {
                 ..Shared::ready(CALL_MAGIC, caps, ex)
             },
             limits: *limits,
-            method,
-            seed_task,
-            params_len: s.head.len(),
-            state_only: s.state_only,
+            f: CallFields {
+                method,
+                seed_task,
+                params_len: s.head.len(),
+                state_only: s.state_only,
+            },
         };
         Ok(Call { st: state, buf })
     }

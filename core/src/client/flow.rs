@@ -5,7 +5,7 @@
 //! fields, how the next request is rendered, and how a response is read.
 
 use super::call::{Answer, CallError, CallLimits, Phase};
-use super::exchange::{ExLimits, Exchange, Layout, ResultSpan};
+use super::exchange::{Exchange, Layout, ResultSpan};
 use crate::json::{JsonStr, ParseLimits};
 use crate::wire::{ClientCapabilities, InputRequest};
 
@@ -67,14 +67,14 @@ pub(crate) struct Common<'s> {
 }
 
 impl<'s> Common<'s> {
-    pub fn of<S: FlowSlot>(st: &'s S) -> Self {
-        let sh = st.shared();
+    pub fn of<F>(st: &'s Slot<F>) -> Self {
+        let sh = &st.sh;
         Common {
             phase: sh.phase,
             caps: sh.caps,
             ex: &sh.ex,
-            layout: st.layout().unwrap_or_default(),
-            json: st.ex_limits().wire.json,
+            layout: st.limits.layout().unwrap_or_default(),
+            json: st.limits.wire.json,
             error: sh.error,
             result: sh.result,
         }
@@ -82,48 +82,51 @@ impl<'s> Common<'s> {
 }
 
 mod sealed {
-    /// Only this crate's slots are flows.
+    /// Only this crate's flows.
     pub trait Sealed {}
 }
 
-/// A flow's slot: [`super::call::CallSlot`] or [`super::task::TaskSlot`]
-/// (sealed: the flows are this crate's).
-#[allow(private_interfaces)]
-pub trait FlowSlot: sealed::Sealed {
-    #[doc(hidden)]
-    const MAGIC: u32;
-    #[doc(hidden)]
-    fn shared(&self) -> &Shared;
-    #[doc(hidden)]
-    fn shared_mut(&mut self) -> &mut Shared;
-    /// The workspace layout of the slot's limits.
-    #[doc(hidden)]
-    fn layout(&self) -> Result<Layout, CallError>;
-    #[doc(hidden)]
-    fn ex_limits(&self) -> ExLimits;
-    /// Renders the request `write_request` sends next (or `resend` again).
-    #[doc(hidden)]
-    fn render(&self, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError>;
-    /// Called when a request from `write_request` went out.
-    #[doc(hidden)]
-    fn on_written(&mut self) {}
-    /// Saves the slot with its workspace.
-    #[doc(hidden)]
-    fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError>;
+/// The plain data of one flow (no references): what every flow has, and
+/// the flow's own fields `F` ([`super::call::CallFields`] or
+/// [`super::task::TaskFields`]). Place it anywhere (`Slot::default()`),
+/// then `init` or `restore` it together with a workspace.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Slot<F> {
+    pub(crate) sh: Shared,
+    pub(crate) limits: CallLimits,
+    pub(crate) f: F,
 }
 
-impl sealed::Sealed for super::call::CallSlot {}
-impl sealed::Sealed for super::task::TaskSlot {}
+/// What a flow supplies: its magic, how its next request is rendered, and
+/// its save (sealed: the flows are this crate's).
+pub trait Flavor: sealed::Sealed + Sized {
+    #[doc(hidden)]
+    const MAGIC: u32;
+    /// Renders the request `write_request` sends next (or `resend` again).
+    #[doc(hidden)]
+    fn render(slot: &Slot<Self>, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError>;
+    /// Called when a request from `write_request` went out.
+    #[doc(hidden)]
+    fn on_written(slot: &mut Slot<Self>) {
+        let _ = slot;
+    }
+    /// Saves the slot with its workspace.
+    #[doc(hidden)]
+    fn save_into(slot: &Slot<Self>, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError>;
+}
+
+impl sealed::Sealed for super::call::CallFields {}
+impl sealed::Sealed for super::task::TaskFields {}
 
 /// A view of one flow: its slot and its workspace. Use it as
 /// [`Call`](super::Call) or [`Task`](super::Task).
 #[derive(Debug)]
-pub struct FlowView<'w, S> {
-    pub(crate) st: &'w mut S,
+pub struct FlowView<'w, F> {
+    pub(crate) st: &'w mut Slot<F>,
     pub(crate) buf: &'w mut [u8],
 }
 
-impl<'w, S: FlowSlot> FlowView<'w, S> {
+impl<'w, F: Flavor> FlowView<'w, F> {
     /// Bytes of workspace a flow with these limits needs (see
     /// [`CallLimits::workspace_size`]); `usize::MAX` for limits that cannot
     /// be laid out. A `const fn` (static workspaces).
@@ -133,11 +136,11 @@ impl<'w, S: FlowSlot> FlowView<'w, S> {
 
     /// Rebuilds the view over a slot and workspace that `init` or `restore`
     /// prepared (O(1)).
-    pub fn attach(st: &'w mut S, buf: &'w mut [u8]) -> Result<Self, CallError> {
-        if st.shared().magic != S::MAGIC {
+    pub fn attach(st: &'w mut Slot<F>, buf: &'w mut [u8]) -> Result<Self, CallError> {
+        if st.sh.magic != F::MAGIC {
             return Err(CallError::NotInitialized);
         }
-        let layout = st.layout()?;
+        let layout = st.limits.layout()?;
         if buf.len() < layout.total {
             return Err(CallError::WorkspaceTooSmall {
                 needed: layout.total,
@@ -147,15 +150,15 @@ impl<'w, S: FlowSlot> FlowView<'w, S> {
     }
 
     pub(crate) fn layout(&self) -> Layout {
-        self.st.layout().unwrap_or_default()
+        self.st.limits.layout().unwrap_or_default()
     }
 
     fn sh(&self) -> &Shared {
-        self.st.shared()
+        &self.st.sh
     }
 
     fn json(&self) -> ParseLimits {
-        self.st.ex_limits().wire.json
+        self.st.limits.wire.json
     }
 
     // ----------------------------------------------------------------- accessors
@@ -273,9 +276,9 @@ impl<'w, S: FlowSlot> FlowView<'w, S> {
             p => return Err(CallError::WrongState(p)),
         }
         self.sh().ex.check_id(id)?;
-        let n = self.st.render(self.buf, id, out)?;
-        self.st.on_written();
-        let sh = self.st.shared_mut();
+        let n = F::render(self.st, self.buf, id, out)?;
+        F::on_written(self.st);
+        let sh = &mut self.st.sh;
         sh.ex.sent(id);
         sh.phase = Phase::Sent;
         Ok(n)
@@ -289,8 +292,8 @@ impl<'w, S: FlowSlot> FlowView<'w, S> {
             return Err(CallError::WrongState(self.sh().phase));
         }
         self.sh().ex.check_id(id)?;
-        let n = self.st.render(self.buf, id, out)?;
-        self.st.shared_mut().ex.sent(id);
+        let n = F::render(self.st, self.buf, id, out)?;
+        self.st.sh.ex.sent(id);
         Ok(n)
     }
 
@@ -311,13 +314,13 @@ impl<'w, S: FlowSlot> FlowView<'w, S> {
             return Err(CallError::WrongState(self.sh().phase));
         }
         let layout = self.layout();
-        let limits = self.st.ex_limits();
+        let limits = self.st.limits.ex();
         if let Answer::Error { code } = answer {
             self.sh().ex.open_input(self.buf, &layout, index)?;
             self.fail(CallError::AnsweredWithError { index, code });
             return Ok(());
         }
-        let sh = self.st.shared_mut();
+        let sh = &mut self.st.sh;
         sh.ex
             .store_answer(self.buf, &layout, &limits, index, &answer)?;
         if sh.ex.all_answered() {
@@ -328,7 +331,7 @@ impl<'w, S: FlowSlot> FlowView<'w, S> {
 
     /// Ends the flow with `e` (`Failed`) and returns it.
     pub(crate) fn fail(&mut self, e: CallError) -> CallError {
-        let sh = self.st.shared_mut();
+        let sh = &mut self.st.sh;
         sh.phase = Phase::Failed;
         sh.error = Some(e);
         sh.ex.in_flight = None;
@@ -337,7 +340,7 @@ impl<'w, S: FlowSlot> FlowView<'w, S> {
 
     /// Ends the flow (`Done`).
     pub(crate) fn done(&mut self) {
-        let sh = self.st.shared_mut();
+        let sh = &mut self.st.sh;
         sh.phase = Phase::Done;
         sh.ex.in_flight = None;
     }
@@ -349,6 +352,6 @@ impl<'w, S: FlowSlot> FlowView<'w, S> {
     /// After a restore in `Sent` the response to the old request is lost
     /// with the old process: call [`resend`](Self::resend).
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
-        self.st.save_into(self.buf, out)
+        F::save_into(self.st, self.buf, out)
     }
 }

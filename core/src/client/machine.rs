@@ -21,12 +21,12 @@
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
-    Phase,
+    check_id_range, Answer, Call, CallConfig, CallError, CallFields, CallLimits, CallMethod,
+    CallSlot, Event, Phase,
 };
-use super::flow::{Common, FlowSlot};
+use super::flow::{Common, Flavor};
 use super::persist;
-use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
+use super::task::{Task, TaskConfig, TaskEvent, TaskFields, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};
 use crate::wire::{
     ClientCapabilities, ClientInfo, InputRequest, TaskDialect, META_CLIENT_CAPABILITIES,
@@ -304,7 +304,7 @@ impl<'w> Machine<'w> {
     /// The call's method (`None` for a task restarted from an id).
     pub fn method(&self) -> Option<CallMethod> {
         match &self.slot.inner {
-            Inner::Call(st) => Some(st.method),
+            Inner::Call(st) => Some(st.f.method),
             Inner::Task(_) => None,
         }
     }
@@ -313,7 +313,7 @@ impl<'w> Machine<'w> {
     pub fn dialect(&self) -> Option<TaskDialect> {
         match &self.slot.inner {
             Inner::Call(_) => None,
-            Inner::Task(st) => Some(st.dialect),
+            Inner::Task(st) => Some(st.f.dialect),
         }
     }
 
@@ -322,7 +322,7 @@ impl<'w> Machine<'w> {
     pub fn task_request(&self) -> Option<TaskRequest> {
         match &self.slot.inner {
             Inner::Call(_) => None,
-            Inner::Task(st) => Some(st.next),
+            Inner::Task(st) => Some(st.f.next),
         }
     }
 
@@ -334,8 +334,8 @@ impl<'w> Machine<'w> {
                 let head = Common::of(st)
                     .layout
                     .head
-                    .prefix(self.buf, st.meta_len.saturating_add(st.id_len));
-                head.get(st.meta_len..)
+                    .prefix(self.buf, st.f.meta_len.saturating_add(st.f.id_len));
+                head.get(st.f.meta_len..)
             }
         }
     }
@@ -344,7 +344,7 @@ impl<'w> Machine<'w> {
     pub fn poll_ms(&self) -> u64 {
         match &self.slot.inner {
             Inner::Call(_) => 0,
-            Inner::Task(st) => st.poll_ms,
+            Inner::Task(st) => st.f.poll_ms,
         }
     }
 
@@ -352,7 +352,7 @@ impl<'w> Machine<'w> {
     pub fn polls(&self) -> u32 {
         match &self.slot.inner {
             Inner::Call(_) => 0,
-            Inner::Task(st) => st.polls,
+            Inner::Task(st) => st.f.polls,
         }
     }
 
@@ -554,8 +554,8 @@ impl<'w> Machine<'w> {
     /// record of its flow; returns its length or the size needed.
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
         match &self.slot.inner {
-            Inner::Call(st) => st.save_into(self.buf, out),
-            Inner::Task(st) => st.save_into(self.buf, out),
+            Inner::Call(st) => CallFields::save_into(st, self.buf, out),
+            Inner::Task(st) => TaskFields::save_into(st, self.buf, out),
         }
     }
 }
@@ -568,7 +568,7 @@ fn move_meta_to_task_head(call: &CallSlot, buf: &mut [u8]) -> Result<usize, Call
     const PREFIX: &[u8] = b"{\"_meta\":{";
     let c = Common::of(call);
     let head = c.layout.head;
-    let params = head.prefix(buf, call.params_len);
+    let params = head.prefix(buf, call.f.params_len);
     let broken = CallError::NotInitialized;
     if !params.starts_with(PREFIX) {
         return Err(broken);

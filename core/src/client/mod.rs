@@ -18,11 +18,12 @@ mod exchange;
 mod persist;
 
 pub use call::{
-    Answer, AnswerError, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Counter,
-    Event, IdSource, Phase, RpcError, TaskHandoff, Unrelated,
+    Answer, AnswerError, Call, CallConfig, CallError, CallFields, CallLimits, CallMethod, CallSlot,
+    Counter, Event, IdSource, Phase, RpcError, TaskHandoff, Unrelated,
 };
+pub use flow::{Flavor, FlowView, Slot};
 pub use machine::{Flow, Machine, MachineConfig, MachineEvent, MachineSlot, Start};
-pub use task::{Task, TaskConfig, TaskEvent, TaskRequest, TaskSlot};
+pub use task::{Task, TaskConfig, TaskEvent, TaskFields, TaskRequest, TaskSlot};
 
 #[cfg(test)]
 mod tests;

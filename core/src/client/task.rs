@@ -34,8 +34,8 @@ use super::call::{
     CallError, CallLimits, ParamsError, Phase, RpcError, SaveError, SaveInvariant, SaveRegion,
     TaskHandoff, Unrelated,
 };
-use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
-use super::flow::{FlowSlot, FlowView, Shared};
+use super::exchange::{self, Exchange, Incoming, ResultSpan};
+use super::flow::{Flavor, FlowView, Shared, Slot};
 use super::persist::{self, Saved};
 use crate::json::{self, JsonStr, Object, Writer};
 use crate::wire::caps::write_request_meta_members;
@@ -165,11 +165,9 @@ pub enum TaskEvent<'a> {
 
 const TASK_MAGIC: u32 = 0x4D52_5431; // "MRT1"
 
-/// The plain data of a task (see [`super::call::CallSlot`]).
+/// A task's own fields (see [`Slot`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaskSlot {
-    pub(crate) sh: Shared,
-    pub(crate) limits: CallLimits,
+pub struct TaskFields {
     pub(crate) dialect: TaskDialect,
     pub(crate) next: TaskRequest,
     pub(crate) meta_len: usize,
@@ -178,11 +176,9 @@ pub struct TaskSlot {
     pub(crate) poll_ms: u64,
 }
 
-impl Default for TaskSlot {
+impl Default for TaskFields {
     fn default() -> Self {
-        TaskSlot {
-            sh: Shared::default(),
-            limits: CallLimits::default(),
+        TaskFields {
             dialect: TaskDialect::Extension,
             next: TaskRequest::Get,
             meta_len: 0,
@@ -193,7 +189,10 @@ impl Default for TaskSlot {
     }
 }
 
-impl TaskSlot {
+/// The plain data of a task (see [`super::call::CallSlot`]).
+pub type TaskSlot = Slot<TaskFields>;
+
+impl Slot<TaskFields> {
     pub(crate) fn render_kind(
         &self,
         buf: &[u8],
@@ -204,12 +203,12 @@ impl TaskSlot {
         let layout = self.limits.layout().unwrap_or_default();
         let head = layout
             .head
-            .prefix(buf, self.meta_len.saturating_add(self.id_len));
-        let meta = head.get(..self.meta_len).unwrap_or(&[]);
-        let token = head.get(self.meta_len..).unwrap_or(&[]);
-        let seed = self.dialect == TaskDialect::Seed;
+            .prefix(buf, self.f.meta_len.saturating_add(self.f.id_len));
+        let meta = head.get(..self.f.meta_len).unwrap_or(&[]);
+        let token = head.get(self.f.meta_len..).unwrap_or(&[]);
+        let seed = self.f.dialect == TaskDialect::Seed;
         let mut w = Writer::new(out);
-        write_request_head(&mut w, &Id::Number(id), kind.method(self.dialect));
+        write_request_head(&mut w, &Id::Number(id), kind.method(self.f.dialect));
         w.raw(b"{\"_meta\":");
         if kind == TaskRequest::Respond && seed {
             // The SEP names the task in `_meta` only.
@@ -235,59 +234,42 @@ impl TaskSlot {
     }
 }
 
-#[allow(private_interfaces)]
-impl FlowSlot for TaskSlot {
+impl Flavor for TaskFields {
     const MAGIC: u32 = TASK_MAGIC;
 
-    fn shared(&self) -> &Shared {
-        &self.sh
+    fn render(slot: &TaskSlot, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError> {
+        slot.render_kind(buf, slot.f.next, id, out)
     }
 
-    fn shared_mut(&mut self) -> &mut Shared {
-        &mut self.sh
-    }
-
-    fn layout(&self) -> Result<Layout, CallError> {
-        self.limits.layout()
-    }
-
-    fn ex_limits(&self) -> ExLimits {
-        self.limits.ex()
-    }
-
-    fn render(&self, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        self.render_kind(buf, self.next, id, out)
-    }
-
-    fn on_written(&mut self) {
-        if self.next == TaskRequest::Get {
-            self.polls = self.polls.saturating_add(1);
+    fn on_written(slot: &mut TaskSlot) {
+        if slot.f.next == TaskRequest::Get {
+            slot.f.polls = slot.f.polls.saturating_add(1);
         }
     }
 
-    fn save_into(&self, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
+    fn save_into(slot: &TaskSlot, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
         let phase =
-            persist::phase_code(self.sh.phase).ok_or(CallError::WrongState(self.sh.phase))?;
-        let layout = self.limits.layout().unwrap_or_default();
-        let ex = &self.sh.ex;
+            persist::phase_code(slot.sh.phase).ok_or(CallError::WrongState(slot.sh.phase))?;
+        let layout = slot.limits.layout().unwrap_or_default();
+        let ex = &slot.sh.ex;
         let saved = Saved {
             magic: persist::SAVE_MAGIC,
             version: persist::SAVE_VERSION,
             kind: persist::KIND_TASK,
             phase,
-            variant: self.dialect as u8,
-            next: self.next as u8,
+            variant: slot.f.dialect as u8,
+            next: slot.f.next as u8,
             flags: 0,
             rounds: ex.rounds,
             state_only: 0,
-            polls: self.polls,
-            poll_ms: self.poll_ms,
+            polls: slot.f.polls,
+            poll_ms: slot.f.poll_ms,
             last_id: ex.last_id,
             in_flight: ex.in_flight,
-            head_split: u32::try_from(self.meta_len).unwrap_or(u32::MAX),
+            head_split: u32::try_from(slot.f.meta_len).unwrap_or(u32::MAX),
             head: layout
                 .head
-                .prefix(buf, self.meta_len.saturating_add(self.id_len)),
+                .prefix(buf, slot.f.meta_len.saturating_add(slot.f.id_len)),
             inputs: layout.inputs.prefix(buf, ex.inputs_len),
             state: layout.state.prefix(buf, ex.state_len),
             answers: layout.answers.prefix(buf, ex.answers_len),
@@ -297,7 +279,7 @@ impl FlowSlot for TaskSlot {
 }
 
 /// A task: its slot and its workspace.
-pub type Task<'w> = FlowView<'w, TaskSlot>;
+pub type Task<'w> = FlowView<'w, TaskFields>;
 
 impl<'w> Task<'w> {
     /// Starts following a task. On error `state` is unchanged.
@@ -376,12 +358,14 @@ impl<'w> Task<'w> {
         *state = TaskSlot {
             sh: Shared::ready(TASK_MAGIC, config.caps, ex),
             limits,
-            dialect: config.dialect,
-            next: TaskRequest::Get,
-            meta_len,
-            id_len: total.saturating_sub(meta_len),
-            polls: 0,
-            poll_ms: limits.poll_interval(config.poll_ms),
+            f: TaskFields {
+                dialect: config.dialect,
+                next: TaskRequest::Get,
+                meta_len,
+                id_len: total.saturating_sub(meta_len),
+                polls: 0,
+                poll_ms: limits.poll_interval(config.poll_ms),
+            },
         };
         Ok(Task { st: state, buf })
     }
@@ -390,32 +374,32 @@ impl<'w> Task<'w> {
 
     /// The dialect.
     pub fn dialect(&self) -> TaskDialect {
-        self.st.dialect
+        self.st.f.dialect
     }
 
     /// The request `write_request` sends next (in `Ready`) or the one in
     /// flight (in `Sent`).
     pub fn next_request(&self) -> TaskRequest {
-        self.st.next
+        self.st.f.next
     }
 
     /// The task id token as sent.
     pub fn task_id(&self) -> &[u8] {
-        let head = self
-            .layout()
-            .head
-            .prefix(self.buf, self.st.meta_len.saturating_add(self.st.id_len));
-        head.get(self.st.meta_len..).unwrap_or(&[])
+        let head = self.layout().head.prefix(
+            self.buf,
+            self.st.f.meta_len.saturating_add(self.st.f.id_len),
+        );
+        head.get(self.st.f.meta_len..).unwrap_or(&[])
     }
 
     /// The current poll interval in milliseconds.
     pub fn poll_ms(&self) -> u64 {
-        self.st.poll_ms
+        self.st.f.poll_ms
     }
 
     /// `tasks/get` requests written so far.
     pub fn polls(&self) -> u32 {
-        self.st.polls
+        self.st.f.polls
     }
 
     /// The limits.
@@ -440,7 +424,7 @@ impl<'w> Task<'w> {
             .st
             .render_kind(self.buf, TaskRequest::Cancel, id, out)?;
         self.st.sh.ex.sent(id);
-        self.st.next = TaskRequest::Cancel;
+        self.st.f.next = TaskRequest::Cancel;
         self.st.sh.phase = Phase::Sent;
         Ok(n)
     }
@@ -448,13 +432,13 @@ impl<'w> Task<'w> {
     // -------------------------------------------------------------------- feeding
 
     fn poll(&mut self) -> Result<TaskEvent<'static>, CallError> {
-        if self.st.polls >= self.st.limits.max_polls {
+        if self.st.f.polls >= self.st.limits.max_polls {
             let limit = self.st.limits.max_polls;
             return Err(self.fail(CallError::TooManyPolls { limit }));
         }
         self.st.sh.phase = Phase::Ready;
-        self.st.next = TaskRequest::Get;
-        Ok(TaskEvent::Poll(self.st.poll_ms))
+        self.st.f.next = TaskRequest::Get;
+        Ok(TaskEvent::Poll(self.st.f.poll_ms))
     }
 
     fn complete<'a>(&mut self, fed: &'a [u8], result: Object<'a>) -> TaskEvent<'a> {
@@ -489,7 +473,7 @@ impl<'w> Task<'w> {
             return Err(self.fail(e));
         }
         self.st.sh.phase = Phase::Answering;
-        self.st.next = TaskRequest::Respond;
+        self.st.f.next = TaskRequest::Respond;
         Ok(TaskEvent::InputRequired(reqs.len()))
     }
 
@@ -509,16 +493,19 @@ impl<'w> Task<'w> {
             Ok(Incoming::Result(r)) => r,
         };
         self.st.sh.ex.in_flight = None;
-        let kind = self.st.next;
+        let kind = self.st.f.next;
         // As in `Call::feed`: classify over a skip index on the stack; what
         // the event borrows comes from `result` itself.
         let mut slots = [json::IndexSlot::EMPTY; exchange::FEED_INDEX_SLOTS];
         let indexed = result.with_index(&mut slots);
-        let outcome =
-            match classify_result(indexed, kind.method(self.st.dialect), &self.st.limits.wire) {
-                Ok(o) => o,
-                Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
-            };
+        let outcome = match classify_result(
+            indexed,
+            kind.method(self.st.f.dialect),
+            &self.st.limits.wire,
+        ) {
+            Ok(o) => o,
+            Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
+        };
         match (kind, outcome) {
             (_, ResultOutcome::Task(_)) => {
                 Err(self.fail(CallError::Protocol(Violation::UnexpectedResultType)))
@@ -551,7 +538,7 @@ impl<'w> Task<'w> {
         fed: &'a [u8],
         obj: Object<'a>,
     ) -> Result<TaskEvent<'a>, CallError> {
-        let dialect = self.st.dialect;
+        let dialect = self.st.f.dialect;
         let rec = match TaskRecord::parse(obj, dialect) {
             Ok(r) => r,
             Err(v) => return Err(self.fail(CallError::Protocol(v))),
@@ -560,7 +547,7 @@ impl<'w> Task<'w> {
             return Err(self.fail(CallError::Protocol(Violation::TaskIdMismatch)));
         }
         if let Some(hint) = rec.poll_interval_ms {
-            self.st.poll_ms = self.st.limits.poll_interval(Some(hint));
+            self.st.f.poll_ms = self.st.limits.poll_interval(Some(hint));
         }
         let bad = CallError::Protocol(Violation::BadTask);
         match (dialect, rec.status) {
@@ -572,7 +559,7 @@ impl<'w> Task<'w> {
             (TaskDialect::Seed, _) => {
                 // input_required, completed, failed: tasks/result tells.
                 self.st.sh.phase = Phase::Ready;
-                self.st.next = TaskRequest::Result;
+                self.st.f.next = TaskRequest::Result;
                 Ok(TaskEvent::Next)
             }
             (TaskDialect::Extension, TaskStatus::InputRequired) => {
@@ -707,12 +694,14 @@ impl<'w> Task<'w> {
                 ..Shared::ready(TASK_MAGIC, caps, ex)
             },
             limits: *limits,
-            dialect,
-            next,
-            meta_len,
-            id_len: token.len(),
-            polls: s.polls,
-            poll_ms: limits.poll_interval(Some(s.poll_ms)),
+            f: TaskFields {
+                dialect,
+                next,
+                meta_len,
+                id_len: token.len(),
+                polls: s.polls,
+                poll_ms: limits.poll_interval(Some(s.poll_ms)),
+            },
         };
         Ok(Task { st: state, buf })
     }
