@@ -1410,24 +1410,10 @@ impl<'w> Call<'w> {
         limits: &CallLimits,
         saved: &[u8],
     ) -> Result<Self, CallError> {
-        let layout = limits.layout()?;
-        if buf.len() < layout.total {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
-            });
-        }
-        let s = persist::load(saved, persist::KIND_CALL)?;
-        let broken = |i: SaveInvariant| CallError::BadSave(SaveError::Invariant(i));
-        let phase = persist::phase_of(s.phase)?;
+        let (layout, s, phase) = persist::open(limits, buf.len(), saved, persist::KIND_CALL)?;
+        let broken = persist::broken;
         let method = CallMethod::from_code(s.variant)
             .ok_or(broken(SaveInvariant::UnknownVariant(s.variant)))?;
-        if s.head.len() > limits.max_params_bytes {
-            return Err(broken(SaveInvariant::TooLarge {
-                region: SaveRegion::Head,
-                len: s.head.len(),
-                limit: limits.max_params_bytes,
-            }));
-        }
         // The params must read back as this method's params with our _meta.
         let bad_head = broken(SaveInvariant::BadHead);
         let doc = json::parse_with(s.head, &limits.wire.json).map_err(|_| bad_head)?;
@@ -1441,9 +1427,7 @@ impl<'w> Call<'w> {
             .ok()
             .flatten()
             .and_then(|m| m.as_object())
-            .and_then(|m| m.get_unique(META_CLIENT_CAPABILITIES).ok().flatten())
-            .and_then(|c| c.as_object())
-            .and_then(|c| ClientCapabilities::parse(c).ok())
+            .and_then(persist::caps_of_meta)
             .ok_or(bad_head)?;
         let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
         // A call's request in flight with inputs in the round is the retry

@@ -8,8 +8,10 @@
 //! version, that nothing trails the record; the owner then re-validates every
 //! region as if it came from the network (a save file is untrusted input).
 
-use super::call::{CallError, Phase, SaveError, SaveInvariant, SaveRegion};
+use super::call::{CallError, CallLimits, Phase, SaveError, SaveInvariant, SaveRegion};
 use super::exchange::{ExLimits, Exchange, Layout};
+use crate::json::Object;
+use crate::wire::{ClientCapabilities, META_CLIENT_CAPABILITIES};
 use serde::{Deserialize, Serialize};
 
 /// First bytes of every save.
@@ -104,6 +106,47 @@ pub(crate) fn phase_of(code: u8) -> Result<Phase, CallError> {
             SaveInvariant::UnknownPhase(c),
         ))),
     }
+}
+
+/// A broken invariant of a save, as the error `restore` returns.
+pub(crate) fn broken(i: SaveInvariant) -> CallError {
+    CallError::BadSave(SaveError::Invariant(i))
+}
+
+/// The start every restore shares: the limits laid out, a workspace of
+/// `buf_len` bytes large enough, the save of `kind` read, its phase known
+/// and its head within `max_params_bytes`.
+pub(crate) fn open<'s>(
+    limits: &CallLimits,
+    buf_len: usize,
+    saved: &'s [u8],
+    kind: u8,
+) -> Result<(Layout, Saved<'s>, Phase), CallError> {
+    let layout = limits.layout()?;
+    if buf_len < layout.total {
+        return Err(CallError::WorkspaceTooSmall {
+            needed: layout.total,
+        });
+    }
+    let s = load(saved, kind)?;
+    let phase = phase_of(s.phase)?;
+    if s.head.len() > limits.max_params_bytes {
+        return Err(broken(SaveInvariant::TooLarge {
+            region: SaveRegion::Head,
+            len: s.head.len(),
+            limit: limits.max_params_bytes,
+        }));
+    }
+    Ok((layout, s, phase))
+}
+
+/// The capabilities a saved `_meta` object declares.
+pub(crate) fn caps_of_meta(meta: Object<'_>) -> Option<ClientCapabilities> {
+    meta.get_unique(META_CLIENT_CAPABILITIES)
+        .ok()
+        .flatten()
+        .and_then(|c| c.as_object())
+        .and_then(|c| ClientCapabilities::parse(c).ok())
 }
 
 /// Copies the regions of a save into the workspace `buf` and returns the

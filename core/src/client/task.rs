@@ -31,8 +31,7 @@
 //! for [`Call`](super::call::Call).
 
 use super::call::{
-    CallError, CallLimits, ParamsError, Phase, RpcError, SaveError, SaveInvariant, SaveRegion,
-    TaskHandoff, Unrelated,
+    CallError, CallLimits, ParamsError, Phase, RpcError, SaveInvariant, TaskHandoff, Unrelated,
 };
 use super::exchange::{self, Exchange, Incoming, ResultSpan};
 use super::flow::{Flavor, FlowView, Shared, Slot};
@@ -43,7 +42,7 @@ use crate::wire::envelope::write_request_head;
 use crate::wire::task::{TaskError, META_RELATED_TASK};
 use crate::wire::{
     classify_result, ClientCapabilities, ClientInfo, Id, InputRequests, ResultOutcome, TaskDialect,
-    TaskRecord, TaskStatus, Violation, META_CLIENT_CAPABILITIES,
+    TaskRecord, TaskStatus, Violation,
 };
 
 /// The request a task sends next (or has in flight).
@@ -610,15 +609,8 @@ impl<'w> Task<'w> {
         limits: &CallLimits,
         saved: &[u8],
     ) -> Result<Self, CallError> {
-        let layout = limits.layout()?;
-        if buf.len() < layout.total {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
-            });
-        }
-        let s = persist::load(saved, persist::KIND_TASK)?;
-        let broken = |i: SaveInvariant| CallError::BadSave(SaveError::Invariant(i));
-        let phase = persist::phase_of(s.phase)?;
+        let (layout, s, phase) = persist::open(limits, buf.len(), saved, persist::KIND_TASK)?;
+        let broken = persist::broken;
         let dialect = match s.variant {
             1 => TaskDialect::Seed,
             2 => TaskDialect::Extension,
@@ -626,13 +618,6 @@ impl<'w> Task<'w> {
         };
         let next = TaskRequest::from_code(s.next)
             .ok_or(broken(SaveInvariant::UnknownNextRequest(s.next)))?;
-        if s.head.len() > limits.max_params_bytes {
-            return Err(broken(SaveInvariant::TooLarge {
-                region: SaveRegion::Head,
-                len: s.head.len(),
-                limit: limits.max_params_bytes,
-            }));
-        }
         let bad_head = broken(SaveInvariant::BadHead);
         let meta_len = usize::try_from(s.head_split).map_err(|_| bad_head)?;
         let (meta, token) = s.head.split_at_checked(meta_len).ok_or(bad_head)?;
@@ -640,9 +625,7 @@ impl<'w> Task<'w> {
         let caps = meta_doc
             .as_object()
             .filter(|_| meta_doc.raw().len() == meta.len())
-            .and_then(|m| m.get_unique(META_CLIENT_CAPABILITIES).ok().flatten())
-            .and_then(|c| c.as_object())
-            .and_then(|c| ClientCapabilities::parse(c).ok())
+            .and_then(persist::caps_of_meta)
             .ok_or(bad_head)?;
         let id_ok = json::parse(token)
             .ok()
