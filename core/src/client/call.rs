@@ -68,8 +68,8 @@
 //! stream routes by id before feeding.
 
 use super::exchange::{self, ExLimits, Exchange, Incoming, Layout, ResultSpan};
-use super::flow::{Flavor, FlowView, Shared, Slot};
-use super::persist::{self, Saved};
+use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
+use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Value, Writer};
 use crate::wire::caps::write_request_meta_members;
 use crate::wire::envelope::write_request_head;
@@ -1080,32 +1080,14 @@ impl Flavor for CallFields {
             .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
     }
 
-    fn save_into(slot: &CallSlot, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
-        let phase =
-            persist::phase_code(slot.sh.phase).ok_or(CallError::WrongState(slot.sh.phase))?;
-        let layout = slot.limits.layout().unwrap_or_default();
-        let ex = &slot.sh.ex;
-        let saved = Saved {
-            magic: persist::SAVE_MAGIC,
-            version: persist::SAVE_VERSION,
+    fn save_fields(slot: &CallSlot) -> SaveFields {
+        SaveFields {
             kind: persist::KIND_CALL,
-            phase,
             variant: slot.f.method as u8,
-            next: 0,
-            flags: 0,
-            rounds: ex.rounds,
             state_only: slot.f.state_only,
-            polls: 0,
-            poll_ms: 0,
-            last_id: ex.last_id,
-            in_flight: ex.in_flight,
-            head_split: 0,
-            head: layout.head.prefix(buf, slot.f.params_len),
-            inputs: layout.inputs.prefix(buf, ex.inputs_len),
-            state: layout.state.prefix(buf, ex.state_len),
-            answers: layout.answers.prefix(buf, ex.answers_len),
-        };
-        persist::save(&saved, out)
+            head_len: slot.f.params_len,
+            ..SaveFields::default()
+        }
     }
 }
 

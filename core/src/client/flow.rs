@@ -6,6 +6,7 @@
 
 use super::call::{Answer, CallError, CallLimits, Phase};
 use super::exchange::{Exchange, Layout, ResultSpan};
+use super::persist::{self, Saved};
 use crate::json::{JsonStr, ParseLimits};
 use crate::wire::{ClientCapabilities, InputRequest};
 
@@ -110,9 +111,57 @@ pub trait Flavor: sealed::Sealed + Sized {
     fn on_written(slot: &mut Slot<Self>) {
         let _ = slot;
     }
-    /// Saves the slot with its workspace.
+    /// The flow's own fields of its save record.
     #[doc(hidden)]
-    fn save_into(slot: &Slot<Self>, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError>;
+    fn save_fields(slot: &Slot<Self>) -> SaveFields;
+}
+
+/// What a flow's save record holds beyond what every flow has.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SaveFields {
+    pub kind: u8,
+    pub variant: u8,
+    pub next: u8,
+    pub state_only: u32,
+    pub polls: u32,
+    pub poll_ms: u64,
+    pub head_split: u32,
+    pub head_len: usize,
+}
+
+/// Saves a slot with its workspace `buf` into `out` (in `Ready`, `Sent` or
+/// `Answering`); returns the length or the size needed.
+pub(crate) fn save_slot<F: Flavor>(
+    slot: &Slot<F>,
+    buf: &[u8],
+    out: &mut [u8],
+) -> Result<usize, CallError> {
+    let phase = persist::phase_code(slot.sh.phase).ok_or(CallError::WrongState(slot.sh.phase))?;
+    let layout = slot.limits.layout().unwrap_or_default();
+    let ex = &slot.sh.ex;
+    let own = F::save_fields(slot);
+    let saved = Saved {
+        magic: persist::SAVE_MAGIC,
+        version: persist::SAVE_VERSION,
+        kind: own.kind,
+        phase,
+        variant: own.variant,
+        next: own.next,
+        flags: 0,
+        rounds: ex.rounds,
+        state_only: own.state_only,
+        polls: own.polls,
+        poll_ms: own.poll_ms,
+        last_id: ex.last_id,
+        in_flight: ex.in_flight,
+        head_split: own.head_split,
+        head: layout.head.prefix(buf, own.head_len),
+        inputs: layout.inputs.prefix(buf, ex.inputs_len),
+        state: layout.state.prefix(buf, ex.state_len),
+        answers: layout.answers.prefix(buf, ex.answers_len),
+    };
+    persist::save(&saved, out)
 }
 
 impl sealed::Sealed for super::call::CallFields {}
@@ -352,6 +401,6 @@ impl<'w, F: Flavor> FlowView<'w, F> {
     /// After a restore in `Sent` the response to the old request is lost
     /// with the old process: call [`resend`](Self::resend).
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
-        F::save_into(self.st, self.buf, out)
+        save_slot(self.st, self.buf, out)
     }
 }

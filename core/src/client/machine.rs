@@ -21,12 +21,12 @@
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    check_id_range, Answer, Call, CallConfig, CallError, CallFields, CallLimits, CallMethod,
-    CallSlot, Event, Phase,
+    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
+    Phase,
 };
-use super::flow::{Common, Flavor};
+use super::flow::{save_slot, Common};
 use super::persist;
-use super::task::{Task, TaskConfig, TaskEvent, TaskFields, TaskIdRef, TaskRequest, TaskSlot};
+use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};
 use crate::wire::{
     ClientCapabilities, ClientInfo, InputRequest, TaskDialect, META_CLIENT_CAPABILITIES,
@@ -554,8 +554,8 @@ impl<'w> Machine<'w> {
     /// record of its flow; returns its length or the size needed.
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
         match &self.slot.inner {
-            Inner::Call(st) => CallFields::save_into(st, self.buf, out),
-            Inner::Task(st) => TaskFields::save_into(st, self.buf, out),
+            Inner::Call(st) => save_slot(st, self.buf, out),
+            Inner::Task(st) => save_slot(st, self.buf, out),
         }
     }
 }

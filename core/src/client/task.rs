@@ -34,8 +34,8 @@ use super::call::{
     CallError, CallLimits, ParamsError, Phase, RpcError, SaveInvariant, TaskHandoff, Unrelated,
 };
 use super::exchange::{self, Exchange, Incoming, ResultSpan};
-use super::flow::{Flavor, FlowView, Shared, Slot};
-use super::persist::{self, Saved};
+use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
+use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Writer};
 use crate::wire::caps::write_request_meta_members;
 use crate::wire::envelope::write_request_head;
@@ -246,34 +246,17 @@ impl Flavor for TaskFields {
         }
     }
 
-    fn save_into(slot: &TaskSlot, buf: &[u8], out: &mut [u8]) -> Result<usize, CallError> {
-        let phase =
-            persist::phase_code(slot.sh.phase).ok_or(CallError::WrongState(slot.sh.phase))?;
-        let layout = slot.limits.layout().unwrap_or_default();
-        let ex = &slot.sh.ex;
-        let saved = Saved {
-            magic: persist::SAVE_MAGIC,
-            version: persist::SAVE_VERSION,
+    fn save_fields(slot: &TaskSlot) -> SaveFields {
+        SaveFields {
             kind: persist::KIND_TASK,
-            phase,
             variant: slot.f.dialect as u8,
             next: slot.f.next as u8,
-            flags: 0,
-            rounds: ex.rounds,
-            state_only: 0,
             polls: slot.f.polls,
             poll_ms: slot.f.poll_ms,
-            last_id: ex.last_id,
-            in_flight: ex.in_flight,
             head_split: u32::try_from(slot.f.meta_len).unwrap_or(u32::MAX),
-            head: layout
-                .head
-                .prefix(buf, slot.f.meta_len.saturating_add(slot.f.id_len)),
-            inputs: layout.inputs.prefix(buf, ex.inputs_len),
-            state: layout.state.prefix(buf, ex.state_len),
-            answers: layout.answers.prefix(buf, ex.answers_len),
-        };
-        persist::save(&saved, out)
+            head_len: slot.f.meta_len.saturating_add(slot.f.id_len),
+            ..SaveFields::default()
+        }
     }
 }
 
