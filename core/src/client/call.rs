@@ -207,6 +207,17 @@ impl CallLimits {
         }
     }
 
+    /// The layout of these limits over a workspace of `buf_len` bytes:
+    /// [`CallError::BadLimits`] or [`CallError::WorkspaceTooSmall`].
+    pub(crate) const fn layout_in(&self, buf_len: usize) -> Result<Layout, CallError> {
+        match self.layout() {
+            Ok(layout) if buf_len < layout.total => Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            }),
+            other => other,
+        }
+    }
+
     /// The poll interval for a server hint (or none), clamped to
     /// `[min_poll_ms, max_poll_ms]`.
     pub fn poll_interval(&self, hint: Option<u64>) -> u64 {
@@ -1158,12 +1169,7 @@ impl<'w> Call<'w> {
         config: &CallConfig<'_>,
     ) -> Result<Self, CallError> {
         let limits = config.limits;
-        let layout = limits.layout()?;
-        if buf.len() < layout.total {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
-            });
-        }
+        let layout = limits.layout_in(buf.len())?;
         let doc = json::parse_with(config.params, &limits.wire.json)
             .map_err(|e| CallError::BadParams(ParamsError::NotJson(e)))?;
         let params = doc

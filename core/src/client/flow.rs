@@ -189,12 +189,7 @@ impl<'w, F: Flavor> FlowView<'w, F> {
         if st.sh.magic != F::MAGIC {
             return Err(CallError::NotInitialized);
         }
-        let layout = st.limits.layout()?;
-        if buf.len() < layout.total {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
-            });
-        }
+        st.limits.layout_in(buf.len())?;
         Ok(FlowView { st, buf })
     }
 

@@ -167,12 +167,7 @@ impl<'w> Machine<'w> {
     }
 
     fn check(limits: &CallLimits, buf: &[u8]) -> Result<(), CallError> {
-        let layout = limits.layout()?;
-        if buf.len() < layout.total {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
-            });
-        }
+        limits.layout_in(buf.len())?;
         Ok(())
     }
 

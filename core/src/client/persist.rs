@@ -122,12 +122,7 @@ pub(crate) fn open<'s>(
     saved: &'s [u8],
     kind: u8,
 ) -> Result<(Layout, Saved<'s>, Phase), CallError> {
-    let layout = limits.layout()?;
-    if buf_len < layout.total {
-        return Err(CallError::WorkspaceTooSmall {
-            needed: layout.total,
-        });
-    }
+    let layout = limits.layout_in(buf_len)?;
     let s = load(saved, kind)?;
     let phase = phase_of(s.phase)?;
     if s.head.len() > limits.max_params_bytes {

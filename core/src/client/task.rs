@@ -286,12 +286,7 @@ impl<'w> Task<'w> {
         last_id: Option<i64>,
     ) -> Result<Self, CallError> {
         let limits = config.limits;
-        let layout = limits.layout()?;
-        if buf.len() < layout.total {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
-            });
-        }
+        let layout = limits.layout_in(buf.len())?;
         if config.dialect == TaskDialect::Extension && !config.caps.tasks {
             return Err(CallError::BadParams(ParamsError::TasksNotDeclared));
         }
