@@ -38,7 +38,7 @@ ALLOC_EXACT = {"malloc", "calloc", "realloc", "free", "posix_memalign", "aligned
 
 BUILD_DOC = {
     "call": "Call state machine (init, write_request, feed, input_at, answer)",
-    "client": "whole client module (Call + resend/feed_copy/save/restore, TaskCall, form, url, roots, http, sse)",
+    "client": "whole client module (Call + resend/feed_copy/save/restore, Task, form, url, roots, http, sse)",
     "server": "server-side wire vocabulary (parse request, caps, inputResponses, error writers)",
     "seal": "Sealer::new, seal, unseal, binding_digest (+ json::parse of arguments)",
     "full": "call + client + server + seal",
@@ -283,7 +283,7 @@ def qemu_facts(path):
             m = re.search(r"seal round trip: (\d+) B from the top \((\d+) B below main", line)
             if m:
                 facts["seal_top"], facts["seal_below"] = int(m.group(1)), int(m.group(2))
-            m = re.search(r"CallState (\d+) B", line)
+            m = re.search(r"CallSlot (\d+) B", line)
             if m:
                 facts["call_state"] = int(m.group(1))
             m = re.search(r"call workspace (\d+) B", line)
@@ -373,7 +373,7 @@ def main():
 
     print("## Call workspace per spec flow\n")
     print("From `cargo run -p mrtr-core --example flow_workspace` (host build; "
-          "the workspace size does not depend on the target, CallState does: "
+          "the workspace size does not depend on the target, CallSlot does: "
           "usize fields).\n")
     print("```")
     with open(args.flows) as f:
@@ -421,7 +421,7 @@ def main():
             print(f"- {what}, thumbv7em opt-level={opt}: {verdict(text, limit)}")
     if "workspace" in q and "call_state" in q:
         ram = q["workspace"] + q["call_state"]
-        print(f"- RAM for the work-item flow (workspace {q['workspace']} + CallState "
+        print(f"- RAM for the work-item flow (workspace {q['workspace']} + CallSlot "
               f"{q['call_state']}) <= 4 KiB plus the {q.get('request', '?')} B request buffer: "
               f"{verdict(ram, 4096)}")
     if "client_below" in q:

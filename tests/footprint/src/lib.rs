@@ -87,8 +87,7 @@ mod client {
     use mrtr_core::client::sse::SseDecoder;
     use mrtr_core::client::url::UrlConsent;
     use mrtr_core::client::{
-        Answer, Call, CallError, CallLimits, CallSlot, Task, TaskConfig, TaskEvent,
-        CallLimits, TaskSlot,
+        Answer, Call, CallError, CallLimits, CallSlot, Task, TaskConfig, TaskEvent, TaskSlot,
     };
     use mrtr_core::json;
     use mrtr_core::wire::{Root, WireLimits};
