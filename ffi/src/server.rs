@@ -21,10 +21,10 @@ use core::ffi::{c_char, CStr};
 
 use mrtr_core::json::{self, BufferTooSmall, JsonStr, Object, Writer};
 use mrtr_core::server::{
-    elicit_answer, roots_answer, sampling_answer, write_answer_error, write_complete,
-    write_invalid_request_state, write_missing_capability, write_request_error,
-    write_unsupported_version, AnswerError, BuildError, CompleteError, Field, Incoming,
-    InputRequiredBuilder, MetaPolicy, Method, RequestErrorKind, ServerRequest,
+    any_answer, roots_answer, write_answer_error, write_complete, write_invalid_request_state,
+    write_missing_capability, write_request_error, write_unsupported_version, AnswerError,
+    AnyAnswer, BuildError, CompleteError, Field, Incoming, InputRequiredBuilder, MetaPolicy,
+    Method, RequestErrorKind, ServerRequest,
 };
 use mrtr_core::wire::error::write_error_response;
 use mrtr_core::wire::{
@@ -687,7 +687,19 @@ pub unsafe extern "C" fn mrtr_server_input_response(
         let key = unsafe { in_str(key) }?;
         let expected = response_kind_of(expected)?;
         let responses = responses_of(map.as_bytes())?;
-        let entry = responses.and_then(|r| r.get(key));
+        let found = match any_answer(responses, key, expected) {
+            Ok(found) => found,
+            Err(e) => {
+                if let Some(o) = out_error {
+                    let mut err = answer_error_of(e.error);
+                    if !e.kind_known {
+                        err.expected = 0;
+                    }
+                    o.write(err);
+                }
+                return Err(mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION);
+            }
+        };
         let mut a = mrtr_server_answer {
             kind: mrtr_answer_kind::MRTR_ANSWER_NONE,
             action: 0,
@@ -700,41 +712,12 @@ pub unsafe extern "C" fn mrtr_server_input_response(
             result: mrtr_str::EMPTY,
             wrapped: false,
         };
-        let Some(entry) = entry else {
-            // Absent, or present but not an object: the typed lookups tell.
-            if let Some(kind) = expected {
-                check_typed(responses, key, kind, out_error)?;
-            } else if responses.is_some_and(|r| r.raw().get(key).is_some()) {
-                return report(
-                    out_error,
-                    AnswerError::Malformed {
-                        expected: ResponseKind::Elicit,
-                    },
-                    true,
-                );
-            }
-            out.write(a);
-            return Ok(());
-        };
-        let kind = match (expected, entry.kind()) {
-            (Some(k), _) => k,
-            (None, Some(k)) => k,
-            (None, None) => {
-                return report(
-                    out_error,
-                    AnswerError::Malformed {
-                        expected: ResponseKind::Elicit,
-                    },
-                    true,
-                );
-            }
-        };
-        a.result = mrtr_str::of_bytes(entry.value.raw());
-        a.wrapped = entry.wrapped;
-        a.kind = answer_kind_of(kind);
-        match kind {
-            ResponseKind::Elicit => match elicit_answer(responses, key) {
-                Ok(Some(e)) => {
+        if let Some(f) = found {
+            a.result = mrtr_str::of_bytes(f.result);
+            a.wrapped = f.wrapped;
+            match f.answer {
+                AnyAnswer::Elicit(e) => {
+                    a.kind = answer_kind_of(ResponseKind::Elicit);
                     a.action = match e.action {
                         ElicitAction::Accept => 1,
                         ElicitAction::Decline => 2,
@@ -742,64 +725,23 @@ pub unsafe extern "C" fn mrtr_server_input_response(
                     };
                     a.content = raw(e.content);
                 }
-                Ok(None) => a.kind = mrtr_answer_kind::MRTR_ANSWER_NONE,
-                Err(e) => return report(out_error, e, false),
-            },
-            ResponseKind::Sampling => match sampling_answer(responses, key) {
-                Ok(Some(s)) => {
+                AnyAnswer::Sampling(s) => {
+                    a.kind = answer_kind_of(ResponseKind::Sampling);
                     a.role = mrtr_str::of_bytes(s.role.raw_token());
                     a.model = mrtr_str::of_bytes(s.model.raw_token());
                     a.stop_reason = token(s.stop_reason);
                     a.text = token(s.text());
                     a.content = mrtr_str::of_bytes(s.content.raw());
                 }
-                Ok(None) => a.kind = mrtr_answer_kind::MRTR_ANSWER_NONE,
-                Err(e) => return report(out_error, e, false),
-            },
-            ResponseKind::Roots => match roots_answer(responses, key) {
-                Ok(Some(r)) => a.root_count = r.len(),
-                Ok(None) => a.kind = mrtr_answer_kind::MRTR_ANSWER_NONE,
-                Err(e) => return report(out_error, e, false),
-            },
+                AnyAnswer::Roots(r) => {
+                    a.kind = answer_kind_of(ResponseKind::Roots);
+                    a.root_count = r.len();
+                }
+            }
         }
         out.write(a);
         Ok(())
     })())
-}
-
-/// Runs the typed lookup for an entry that `InputResponse::parse` refused.
-fn check_typed(
-    responses: Option<InputResponses<'_>>,
-    key: &str,
-    kind: ResponseKind,
-    out_error: Option<Out<'_, mrtr_answer_error>>,
-) -> Result<(), mrtr_status> {
-    let r = match kind {
-        ResponseKind::Elicit => elicit_answer(responses, key).map(|_| ()),
-        ResponseKind::Sampling => sampling_answer(responses, key).map(|_| ()),
-        ResponseKind::Roots => roots_answer(responses, key).map(|_| ()),
-    };
-    match r {
-        Ok(()) => Ok(()),
-        Err(e) => report(out_error, e, false),
-    }
-}
-
-/// Reports an unusable answer. `unknown`: the kind could not be told (no
-/// `expected` and an unknown shape), so `expected` reads `NONE`.
-fn report(
-    out_error: Option<Out<'_, mrtr_answer_error>>,
-    e: AnswerError,
-    unknown: bool,
-) -> Result<(), mrtr_status> {
-    if let Some(o) = out_error {
-        let mut err = answer_error_of(e);
-        if unknown {
-            err.expected = 0;
-        }
-        o.write(err);
-    }
-    Err(mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION)
 }
 
 /// One root of a roots answer: JSON tokens.

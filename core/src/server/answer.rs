@@ -213,6 +213,92 @@ pub fn roots_answer<'a>(
     Ok(Some(RootsAnswer { roots }))
 }
 
+/// An answer of any kind (see [`any_answer`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AnyAnswer<'a> {
+    /// An elicitation result.
+    Elicit(ElicitAnswer<'a>),
+    /// A `CreateMessageResult`.
+    Sampling(SamplingAnswer<'a>),
+    /// A `ListRootsResult`.
+    Roots(RootsAnswer<'a>),
+}
+
+/// What [`any_answer`] found under a key.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FoundAnswer<'a> {
+    /// The answer, read by its kind's reader.
+    pub answer: AnyAnswer<'a>,
+    /// The result object exactly as sent (unwrapped).
+    pub result: &'a [u8],
+    /// It came in the SEP draft's `{"result": ..}` wrapping.
+    pub wrapped: bool,
+}
+
+/// Why [`any_answer`] refused what it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnyAnswerError {
+    /// How the answer is unusable.
+    pub error: AnswerError,
+    /// Whether the kind was known (expected, or told by the answer's
+    /// shape); `false` for an entry of no recognisable kind.
+    pub kind_known: bool,
+}
+
+/// The answer under `key`: of the kind the handler asked (`expected`), or
+/// of whatever kind is there (`None`, told by its shape). `Ok(None)` when
+/// the client sent none (ask again). Both the released bare results and
+/// the SEP draft's `{"result": ..}` wrapping are accepted; answers under
+/// other keys are never judged. The one lookup every language uses.
+pub fn any_answer<'a>(
+    responses: Option<InputResponses<'a>>,
+    key: &str,
+    expected: Option<ResponseKind>,
+) -> Result<Option<FoundAnswer<'a>>, AnyAnswerError> {
+    let known = |error| AnyAnswerError {
+        error,
+        kind_known: true,
+    };
+    let unknown = AnyAnswerError {
+        error: AnswerError::Malformed {
+            expected: ResponseKind::Elicit,
+        },
+        kind_known: false,
+    };
+    let Some(entry) = responses.and_then(|r| r.get(key)) else {
+        // Absent, or present but not a result object: the typed readers tell.
+        match expected {
+            Some(ResponseKind::Elicit) => {
+                elicit_answer(responses, key).map_err(known).map(|_| ())?
+            }
+            Some(ResponseKind::Sampling) => {
+                sampling_answer(responses, key).map_err(known).map(|_| ())?
+            }
+            Some(ResponseKind::Roots) => roots_answer(responses, key).map_err(known).map(|_| ())?,
+            None if responses.is_some_and(|r| r.raw().get(key).is_some()) => return Err(unknown),
+            None => {}
+        }
+        return Ok(None);
+    };
+    let kind = expected.or(entry.kind()).ok_or(unknown)?;
+    let answer = match kind {
+        ResponseKind::Elicit => elicit_answer(responses, key)
+            .map_err(known)?
+            .map(AnyAnswer::Elicit),
+        ResponseKind::Sampling => sampling_answer(responses, key)
+            .map_err(known)?
+            .map(AnyAnswer::Sampling),
+        ResponseKind::Roots => roots_answer(responses, key)
+            .map_err(known)?
+            .map(AnyAnswer::Roots),
+    };
+    Ok(answer.map(|answer| FoundAnswer {
+        answer,
+        result: entry.value.raw(),
+        wrapped: entry.wrapped,
+    }))
+}
+
 impl<'a> super::ServerRequest<'a> {
     /// The elicitation answer under `key`: `Ok(None)` when the client sent
     /// none (ask again), an error when what it sent under `key` is not a

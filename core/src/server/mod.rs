@@ -27,8 +27,8 @@ mod request;
 pub mod task;
 
 pub use answer::{
-    elicit_answer, roots_answer, sampling_answer, AnswerError, ElicitAnswer, RootEntry,
-    RootsAnswer, SamplingAnswer,
+    any_answer, elicit_answer, roots_answer, sampling_answer, AnswerError, AnyAnswer,
+    AnyAnswerError, ElicitAnswer, FoundAnswer, RootEntry, RootsAnswer, SamplingAnswer,
 };
 pub use builder::{BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY};
 pub use emit::{

@@ -371,3 +371,55 @@ fn under_the_optional_meta_policy_a_sep_draft_request_parses_with_nothing_declar
     let e = ServerRequest::parse_with(nameless, &limits, MetaPolicy::Optional).unwrap_err();
     assert_eq!(e.kind, RequestErrorKind::Missing(Field::Name));
 }
+
+#[test]
+fn any_answer_reads_typed_or_by_shape_and_tells_unknown_kinds_apart() {
+    use crate::server::{any_answer, AnswerError, AnyAnswer, AnyAnswerError};
+    let bytes = tools_call(
+        1,
+        r#"{"elicitation":{"form":{}},"roots":{}}"#,
+        "t",
+        r#","inputResponses":{"f":{"action":"accept","content":{"x":1}},"w":{"result":{"roots":[]}},"odd":{"colour":"red"}}"#,
+    );
+    let r = request(&bytes);
+    let map = r.input_responses;
+    // By shape, bare: an elicitation with its exact bytes.
+    let f = any_answer(map, "f", None).unwrap().unwrap();
+    assert!(
+        matches!(f.answer, AnyAnswer::Elicit(e) if e.action == crate::wire::ElicitAction::Accept)
+    );
+    assert_eq!(f.result, br#"{"action":"accept","content":{"x":1}}"#);
+    assert!(!f.wrapped);
+    // By shape, in the SEP draft's wrapping.
+    let w = any_answer(map, "w", None).unwrap().unwrap();
+    assert!(matches!(w.answer, AnyAnswer::Roots(ref roots) if roots.is_empty()));
+    assert_eq!((w.result, w.wrapped), (&br#"{"roots":[]}"#[..], true));
+    // Typed: the kind asked decides, and a mismatch is named.
+    assert!(matches!(
+        any_answer(map, "f", Some(ResponseKind::Roots)),
+        Err(AnyAnswerError {
+            error: AnswerError::WrongKind { .. },
+            kind_known: true
+        })
+    ));
+    // No recognisable kind: refused, and said so.
+    let odd = any_answer(map, "odd", None).unwrap_err();
+    assert!(!odd.kind_known);
+    // The same entry asked as an elicitation: malformed, kind known.
+    assert_eq!(
+        any_answer(map, "odd", Some(ResponseKind::Elicit)),
+        Err(AnyAnswerError {
+            error: AnswerError::Malformed {
+                expected: ResponseKind::Elicit
+            },
+            kind_known: true
+        })
+    );
+    // Absent: ask again, typed or not.
+    assert_eq!(any_answer(map, "none", None), Ok(None));
+    assert_eq!(
+        any_answer(map, "none", Some(ResponseKind::Sampling)),
+        Ok(None)
+    );
+    assert_eq!(any_answer(None, "f", None), Ok(None));
+}
