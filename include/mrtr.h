@@ -2597,9 +2597,8 @@ enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
  *
  * Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (the reason goes to
  * `*out_error` when it is not NULL; its views point into `schema`);
- * `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger
- * than 1 MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_NULL_POINTER`;
- * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_ARGUMENT`.
+ * `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger than 1
+ * MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_INVALID_ARGUMENT`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
@@ -2609,9 +2608,8 @@ enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
 /**
  * Writes field `index` (schema order) of the form to `*out`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema
- * statuses of `mrtr_form_parse`, `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`.
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema statuses
+ * of `mrtr_form_parse`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
@@ -2621,9 +2619,8 @@ enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
 /**
  * Writes option `option` of select field `field` to `*out`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select,
- * or no such option), the schema statuses of `mrtr_form_parse`,
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select, or no
+ * such option), the schema statuses of `mrtr_form_parse`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
@@ -2636,11 +2633,10 @@ enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
  * `which` is a `MRTR_FORM_TEXT_*` value; `option` is used by the
  * `OPTION_*` texts only. Output convention of `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND`
- * (no such field or option, or the text is absent), the schema statuses
- * of `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`,
- * `out` overlapping the schema), `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
+ * such field or option, or the text is absent), the schema statuses of
+ * `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`, `out`
+ * overlapping the schema).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_text(struct mrtr_str schema,
@@ -2660,8 +2656,7 @@ enum mrtr_status mrtr_form_text(struct mrtr_str schema,
  * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem goes to
  * `*out_error` when not NULL: fields in schema order first, then unknown
  * fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
- * JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_NULL_POINTER`;
- * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_UTF8`.
+ * JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
@@ -2679,12 +2674,11 @@ enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
  * `out_headers` (at least `MRTR_HTTP_MAX_HEADERS` entries, views into
  * static text and `buf`) and their number to `*out_count`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`,
- * `MRTR_ERR_LIMIT_EXCEEDED` (an encoded value over
- * `MRTR_HTTP_MAX_VALUE_BYTES`), `MRTR_ERR_INVALID_ARGUMENT` (an empty or
- * non-visible-ASCII method, a missing name, `headers_cap` too small,
- * overlapping arguments), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
+ * (an encoded value over `MRTR_HTTP_MAX_VALUE_BYTES`),
+ * `MRTR_ERR_INVALID_ARGUMENT` (an empty or non-visible-ASCII method, a missing
+ * name, `headers_cap` too small, overlapping arguments),
+ * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers(struct mrtr_str method,
@@ -2747,8 +2741,8 @@ const char *mrtr_protocol_version(void);
  * allocated and the stack use does not depend on the input.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_JSON` (malformed), `MRTR_ERR_LIMIT_EXCEEDED`
- * (too deep), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_ARGUMENT` or
- * `MRTR_ERR_MISALIGNED` (`error_offset` not aligned for `size_t`).
+ * (too deep), `MRTR_ERR_INVALID_ARGUMENT` or `MRTR_ERR_MISALIGNED`
+ * (`error_offset` not aligned for `size_t`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_validate(const uint8_t *json,
@@ -2786,11 +2780,10 @@ enum mrtr_status mrtr_json_write_string(struct mrtr_str text,
  * resolved, not NUL-terminated. Output convention of
  * `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not
- * exactly one valid JSON string, surrounding whitespace allowed),
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED` or
- * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out`
- * overlapping the input or `out_written`).
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not exactly
+ * one valid JSON string, surrounding whitespace allowed) or
+ * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out` overlapping
+ * the input or `out_written`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
@@ -2821,21 +2814,20 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
  * the task's poll interval (`sleep_ms`), polls, answers its input rounds
  * and waits each `MRTR_EVENT_TASK_POLL` hint, to the task's end.
  *
- * Other statuses: the call's terminal errors as `mrtr_call_feed` returns
- * them (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
- * `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_JSON`, ...);
- * `MRTR_ERR_ABORTED` (a callback asked to stop, or declined a sampling or
- * roots request); `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or
- * one returned `MRTR_CB_ANSWERED` without answering);
- * `MRTR_ERR_BUFFER_TOO_SMALL` (a request does not fit `buf`);
- * `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated messages, or the ids are
- * used up: the next would pass 2^53-1);
+ * Other statuses: the call's terminal errors as `mrtr_call_feed` returns them
+ * (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
+ * `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_JSON`, ...); `MRTR_ERR_ABORTED` (a
+ * callback asked to stop, or declined a sampling or roots request);
+ * `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or one returned
+ * `MRTR_CB_ANSWERED` without answering); `MRTR_ERR_BUFFER_TOO_SMALL` (a
+ * request does not fit `buf`); `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated
+ * messages, or the ids are used up: the next would pass 2^53-1);
  * `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not
- * increasing, `buf` inside the workspace, a transport that reports more
- * bytes than `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`,
- * `out_event`, or `buf` with a length); `MRTR_ERR_MISALIGNED`. Whatever the
- * status, the call's own phase tells where it stopped.
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not increasing,
+ * `buf` inside the workspace, a transport that reports more bytes than
+ * `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`, `out_event`, or
+ * `buf` with a length). Whatever the status, the call's own phase tells where
+ * it stopped.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_run(struct mrtr_call *call,
@@ -2846,9 +2838,9 @@ enum mrtr_status mrtr_run(struct mrtr_call *call,
                           struct mrtr_event *out_event);
 
 /**
- * Returns a short description of an unseal reason (`"token expired"`,
- * ...) as a static NUL-terminated string, never NULL; other integers give
- * `"unknown reason"`. For logs only: the wire answer is always
+ * Returns a short description of an unseal reason (`"token expired"`, ...) as a
+ * static NUL-terminated string, never NULL; other integers give `"unknown
+ * reason"`. For logs only: the wire answer is always
  * `mrtr_invalid_request_state_message()`.
  */
 const char *mrtr_unseal_reason_str(int32_t reason);
@@ -2896,12 +2888,12 @@ size_t mrtr_unseal_scratch_len(size_t token_len);
  * `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
  * they need not outlive the call.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too
- * short, one of all-equal bytes, two with the same key id),
- * `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token`
- * below the smallest token, `ttl_seconds` or `skew_seconds` above its
- * maximum, overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short,
+ * one of all-equal bytes, two with the same key id),
+ * `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token` below
+ * the smallest token, `ttl_seconds` or `skew_seconds` above its maximum,
+ * overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+ * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sealer_init(void *mem,
@@ -2928,10 +2920,10 @@ void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
  * spelling do not matter; any change of value does). `arguments` is the
  * JSON of `params.arguments`, NULL when the request has none.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with
- * a duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many
- * members), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_INVALID_ARGUMENT` (`out` overlapping an input).
+ * Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
+ * duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
+ * `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (`out` overlapping an
+ * input).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
@@ -2955,9 +2947,8 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
  * convention of `mrtr_json_write_string`.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
- * (the token would exceed `max_token`), `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
- * overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
+ * (the token would exceed `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (bad
+ * handle, overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
  * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
  */
 MRTR_NODISCARD
@@ -2985,13 +2976,11 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
  * the scratch bytes written are zeroed (no decrypted state stays behind),
  * and `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack are scrubbed.
  *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise
- * reason in `*out_reason` (for the log; answer the client with error
- * `MRTR_INVALID_REQUEST_STATE_CODE` and
- * `mrtr_invalid_request_state_message()` whatever the reason);
- * `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
- * `mrtr_unseal_scratch_len`); `MRTR_ERR_NULL_POINTER`;
- * `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise reason
+ * in `*out_reason` (for the log; answer the client with error
+ * `MRTR_INVALID_REQUEST_STATE_CODE` and `mrtr_invalid_request_state_message()`
+ * whatever the reason); `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
+ * `mrtr_unseal_scratch_len`); `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
  * overlapping arguments).
  */
 MRTR_NODISCARD
@@ -3016,14 +3005,13 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
  * see `mrtr_server_request` for the members).
  *
  * Returns `MRTR_OK`; on a message that cannot be served (answer it with
- * `mrtr_server_write_request_error`; `*out_error`, when not NULL, says
- * why): `MRTR_ERR_JSON` / `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; too deep,
- * too large, too many or too long `inputResponses` keys give the limit
- * status with the matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
- * `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
- * `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`); and `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (unknown flag,
- * overlapping arguments).
+ * `mrtr_server_write_request_error`; `*out_error`, when not NULL, says why):
+ * `MRTR_ERR_JSON` / `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; too deep, too large,
+ * too many or too long `inputResponses` keys give the limit status with the
+ * matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
+ * `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION`
+ * (`-32602`); `MRTR_ERR_INVALID_ARGUMENT` (unknown flag, overlapping
+ * arguments).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
@@ -3040,9 +3028,8 @@ enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
  * `"Invalid or expired requestState"`). Output convention of
  * `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
- * (the message is fine: nothing to report), `MRTR_ERR_NULL_POINTER`,
- * `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE` (the
+ * message is fine: nothing to report), `MRTR_ERR_INVALID_ARGUMENT`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
@@ -3054,20 +3041,18 @@ enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
 
 /**
  * Looks up the answer the client sent under `key` in a request's
- * `input_responses` (the raw object of `mrtr_server_request`) and writes
- * it to `*out`. `expected` is a `mrtr_answer_kind`: the kind the handler
- * asked under that key, or `MRTR_ANSWER_NONE` to take whatever kind is
- * there. Both the released bare results and the SEP draft's
- * `{"result": ..}` wrapping are accepted. Answers under keys the handler
- * does not look up are never judged.
+ * `input_responses` (the raw object of `mrtr_server_request`) and writes it to
+ * `*out`. `expected` is a `mrtr_answer_kind`: the kind the handler asked under
+ * that key, or `MRTR_ANSWER_NONE` to take whatever kind is there. Both the
+ * released bare results and the SEP draft's `{"result": ..}` wrapping are
+ * accepted. Answers under keys the handler does not look up are never judged.
  *
- * Returns `MRTR_OK` (`out->kind` is `MRTR_ANSWER_NONE` when the key is
- * absent: ask again); `MRTR_ERR_PROTOCOL_VIOLATION` when what is there is
- * not a usable result of the kind (`*out_error`, when not NULL, says how;
- * answer with `mrtr_server_write_answer_error`); `MRTR_ERR_JSON` /
+ * Returns `MRTR_OK` (`out->kind` is `MRTR_ANSWER_NONE` when the key is absent:
+ * ask again); `MRTR_ERR_PROTOCOL_VIOLATION` when what is there is not a usable
+ * result of the kind (`*out_error`, when not NULL, says how; answer with
+ * `mrtr_server_write_answer_error`); `MRTR_ERR_JSON` /
  * `MRTR_ERR_PROTOCOL_VIOLATION` / `MRTR_ERR_LIMIT_EXCEEDED` for an
  * `input_responses` that is not a valid map; `MRTR_ERR_INVALID_UTF8`,
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
  * `MRTR_ERR_INVALID_ARGUMENT`.
  */
 MRTR_NODISCARD
@@ -3080,10 +3065,9 @@ enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
 /**
  * Writes root `index` of the roots answer under `key` to `*out`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`,
- * or no such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots
- * result), the map statuses of `mrtr_server_input_response`,
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`, or no
+ * such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots result), the
+ * map statuses of `mrtr_server_input_response`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
@@ -3102,13 +3086,12 @@ enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
  *
  * Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
  * `MRTR_ERR_UNDECLARED_CAPABILITY` (`out_error->missing_caps`, `index`);
- * `MRTR_ERR_INVALID_VALUE` (a refused input: `out_error->index`,
- * `reason`); `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs);
- * `MRTR_ERR_WRONG_STATE` (the method cannot carry `input_required`);
- * `MRTR_ERR_INVALID_ARGUMENT` (no input and no state, unknown kind or
- * method or capability bit, a bad id); `MRTR_ERR_INVALID_UTF8`;
- * `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`. `*out_error` (optional)
- * is written on the refusals that name an input.
+ * `MRTR_ERR_INVALID_VALUE` (a refused input: `out_error->index`, `reason`);
+ * `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs); `MRTR_ERR_WRONG_STATE` (the
+ * method cannot carry `input_required`); `MRTR_ERR_INVALID_ARGUMENT` (no input
+ * and no state, unknown kind or method or capability bit, a bad id);
+ * `MRTR_ERR_INVALID_UTF8`. `*out_error` (optional) is written on the refusals
+ * that name an input.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_required *ir,
@@ -3124,11 +3107,10 @@ enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_requir
  * (`"content":[..],"isError":false`, or empty). Output convention of
  * `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a
- * JSON object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other
- * than `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id,
- * overlapping arguments), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_UTF8`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a JSON
+ * object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other than
+ * `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id, overlapping
+ * arguments), `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
@@ -3143,9 +3125,8 @@ enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
  * `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
  * unreadable requests. Output convention of `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data`
- * not JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`,
- * `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data` not
+ * JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
@@ -3215,8 +3196,7 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
  * hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
  * message size, accepts every message a call reads with default limits).
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (overflow).
+ * Returns `MRTR_OK`, `MRTR_ERR_INVALID_ARGUMENT` (overflow).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_decoder_size(size_t max_event_bytes,
@@ -3228,8 +3208,8 @@ enum mrtr_status mrtr_sse_decoder_size(size_t max_event_bytes,
  * event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
  * accepts only empty events). Writes the handle to `*out_dec`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_ARGUMENT`.
+ * Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+ * `MRTR_ERR_INVALID_ARGUMENT`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_init(void *workspace,
@@ -3244,12 +3224,11 @@ enum mrtr_status mrtr_sse_init(void *workspace,
  * with the rest of the chunk (`chunk + *consumed`) until it is empty.
  *
  * Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
- * `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its
- * type or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed,
- * the decoder has recovered and skips the rest of it, keep feeding;
- * `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace
- * or overlapping).
+ * `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
+ * or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
+ * decoder has recovered and skips the rest of it, keep feeding;
+ * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace or
+ * overlapping).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
@@ -3265,8 +3244,7 @@ enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
  * the reconnection time. Writes whether anything was discarded to
  * `*out_discarded` (optional, may be NULL).
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+ * Common statuses only.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_end_of_stream(struct mrtr_sse_decoder *dec,
@@ -3289,16 +3267,14 @@ enum mrtr_status mrtr_sse_reconnect_info(const struct mrtr_sse_decoder *dec,
 const char *mrtr_status_str(int32_t status);
 
 /**
- * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the
- * consent screen and computes its warnings, or refuses it: a URL that
- * browsers would read differently than it looks (backslashes, spaces or
- * invisible characters, numeric hosts like `0x7f.1`, percent-encoded
- * hosts, `https:host` without `//`, ...). Never offer to open a refused
- * URL.
+ * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent
+ * screen and computes its warnings, or refuses it: a URL that browsers would
+ * read differently than it looks (backslashes, spaces or invisible characters,
+ * numeric hosts like `0x7f.1`, percent-encoded hosts, `https:host` without
+ * `//`, ...). Never offer to open a refused URL.
  *
- * Returns `MRTR_OK` (`*out` written, views into `url`);
- * `MRTR_ERR_REFUSED_URL` (`*out_refusal` written when not NULL);
- * `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
+ * Returns `MRTR_OK` (`*out` written, views into `url`); `MRTR_ERR_REFUSED_URL`
+ * (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`;
  * `MRTR_ERR_INVALID_ARGUMENT` (an out-param overlapping `url`).
  */
 MRTR_NODISCARD

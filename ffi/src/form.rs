@@ -353,9 +353,8 @@ fn field_at<'a>(form: &ElicitForm<'a>, index: usize) -> Result<Field<'a>, mrtr_s
 ///
 /// Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (the reason goes to
 /// `*out_error` when it is not NULL; its views point into `schema`);
-/// `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger
-/// than 1 MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_NULL_POINTER`;
-/// `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_ARGUMENT`.
+/// `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger than 1
+/// MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `schema.ptr` must point to `schema.len` readable bytes;
@@ -391,9 +390,8 @@ pub unsafe extern "C" fn mrtr_form_parse(
 
 /// Writes field `index` (schema order) of the form to `*out`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema
-/// statuses of `mrtr_form_parse`, `MRTR_ERR_NULL_POINTER`,
-/// `MRTR_ERR_MISALIGNED`.
+/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema statuses
+/// of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to a writable `mrtr_form_field`.
@@ -524,9 +522,8 @@ fn option_at<'a>(
 
 /// Writes option `option` of select field `field` to `*out`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select,
-/// or no such option), the schema statuses of `mrtr_form_parse`,
-/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select, or no
+/// such option), the schema statuses of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to a writable `mrtr_form_option`.
@@ -567,11 +564,10 @@ pub unsafe extern "C" fn mrtr_form_option_at(
 /// `which` is a `MRTR_FORM_TEXT_*` value; `option` is used by the
 /// `OPTION_*` texts only. Output convention of `mrtr_json_write_string`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND`
-/// (no such field or option, or the text is absent), the schema statuses
-/// of `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`,
-/// `out` overlapping the schema), `MRTR_ERR_NULL_POINTER`,
-/// `MRTR_ERR_MISALIGNED`.
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
+/// such field or option, or the text is absent), the schema statuses of
+/// `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`, `out`
+/// overlapping the schema).
 ///
 /// # Safety
 /// `schema` readable; `out` must point to `out_len` writable bytes (unless
@@ -617,8 +613,7 @@ pub unsafe extern "C" fn mrtr_form_text(
 /// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem goes to
 /// `*out_error` when not NULL: fields in schema order first, then unknown
 /// fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
-/// JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_NULL_POINTER`;
-/// `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_UTF8`.
+/// JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `schema` and `content` readable; `out_error` NULL or writable.

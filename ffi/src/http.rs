@@ -126,12 +126,11 @@ unsafe fn emit(
 /// `out_headers` (at least `MRTR_HTTP_MAX_HEADERS` entries, views into
 /// static text and `buf`) and their number to `*out_count`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`,
-/// `MRTR_ERR_LIMIT_EXCEEDED` (an encoded value over
-/// `MRTR_HTTP_MAX_VALUE_BYTES`), `MRTR_ERR_INVALID_ARGUMENT` (an empty or
-/// non-visible-ASCII method, a missing name, `headers_cap` too small,
-/// overlapping arguments), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_NULL_POINTER`,
-/// `MRTR_ERR_MISALIGNED`.
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
+/// (an encoded value over `MRTR_HTTP_MAX_VALUE_BYTES`),
+/// `MRTR_ERR_INVALID_ARGUMENT` (an empty or non-visible-ASCII method, a missing
+/// name, `headers_cap` too small, overlapping arguments),
+/// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `method` and `name` readable; `buf` must point to `buf_len` writable

@@ -39,8 +39,8 @@ const _: () = assert!(MRTR_JSON_MAX_DEPTH == json::MAX_DEPTH_LIMIT);
 /// allocated and the stack use does not depend on the input.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_JSON` (malformed), `MRTR_ERR_LIMIT_EXCEEDED`
-/// (too deep), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_ARGUMENT` or
-/// `MRTR_ERR_MISALIGNED` (`error_offset` not aligned for `size_t`).
+/// (too deep), `MRTR_ERR_INVALID_ARGUMENT` or `MRTR_ERR_MISALIGNED`
+/// (`error_offset` not aligned for `size_t`).
 ///
 /// # Safety
 /// `json` must point to `len` readable bytes (unless `len` is 0);
@@ -154,11 +154,10 @@ unsafe fn write_string(
 /// resolved, not NUL-terminated. Output convention of
 /// `mrtr_json_write_string`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not
-/// exactly one valid JSON string, surrounding whitespace allowed),
-/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED` or
-/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out`
-/// overlapping the input or `out_written`).
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not exactly
+/// one valid JSON string, surrounding whitespace allowed) or
+/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out` overlapping
+/// the input or `out_written`).
 ///
 /// # Safety
 /// `token` must point to `len` readable bytes (unless `len` is 0); `out`

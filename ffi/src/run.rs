@@ -143,21 +143,20 @@ pub struct mrtr_run_callbacks {
 /// the task's poll interval (`sleep_ms`), polls, answers its input rounds
 /// and waits each `MRTR_EVENT_TASK_POLL` hint, to the task's end.
 ///
-/// Other statuses: the call's terminal errors as `mrtr_call_feed` returns
-/// them (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
-/// `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_JSON`, ...);
-/// `MRTR_ERR_ABORTED` (a callback asked to stop, or declined a sampling or
-/// roots request); `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or
-/// one returned `MRTR_CB_ANSWERED` without answering);
-/// `MRTR_ERR_BUFFER_TOO_SMALL` (a request does not fit `buf`);
-/// `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated messages, or the ids are
-/// used up: the next would pass 2^53-1);
+/// Other statuses: the call's terminal errors as `mrtr_call_feed` returns them
+/// (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
+/// `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_JSON`, ...); `MRTR_ERR_ABORTED` (a
+/// callback asked to stop, or declined a sampling or roots request);
+/// `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or one returned
+/// `MRTR_CB_ANSWERED` without answering); `MRTR_ERR_BUFFER_TOO_SMALL` (a
+/// request does not fit `buf`); `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated
+/// messages, or the ids are used up: the next would pass 2^53-1);
 /// `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
-/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not
-/// increasing, `buf` inside the workspace, a transport that reports more
-/// bytes than `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`,
-/// `out_event`, or `buf` with a length); `MRTR_ERR_MISALIGNED`. Whatever the
-/// status, the call's own phase tells where it stopped.
+/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not increasing,
+/// `buf` inside the workspace, a transport that reports more bytes than
+/// `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`, `out_event`, or
+/// `buf` with a length). Whatever the status, the call's own phase tells where
+/// it stopped.
 ///
 /// # Safety
 /// `call` must be a live handle; `cb` must point to a readable

@@ -134,9 +134,9 @@ fn reason_of(e: UnsealError) -> Option<mrtr_unseal_reason> {
     })
 }
 
-/// Returns a short description of an unseal reason (`"token expired"`,
-/// ...) as a static NUL-terminated string, never NULL; other integers give
-/// `"unknown reason"`. For logs only: the wire answer is always
+/// Returns a short description of an unseal reason (`"token expired"`, ...) as a
+/// static NUL-terminated string, never NULL; other integers give `"unknown
+/// reason"`. For logs only: the wire answer is always
 /// `mrtr_invalid_request_state_message()`.
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_unseal_reason_str(reason: i32) -> *const c_char {
@@ -231,12 +231,12 @@ unsafe fn with_sealer<R>(
 /// `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
 /// they need not outlive the call.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too
-/// short, one of all-equal bytes, two with the same key id),
-/// `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token`
-/// below the smallest token, `ttl_seconds` or `skew_seconds` above its
-/// maximum, overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
-/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+/// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short,
+/// one of all-equal bytes, two with the same key id),
+/// `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token` below
+/// the smallest token, `ttl_seconds` or `skew_seconds` above its maximum,
+/// overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+/// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `mem` must point to `len` writable bytes lent to the sealer while it is
@@ -348,10 +348,10 @@ pub unsafe extern "C" fn mrtr_sealer_wipe(sealer: *mut mrtr_sealer) {
 /// spelling do not matter; any change of value does). `arguments` is the
 /// JSON of `params.arguments`, NULL when the request has none.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with
-/// a duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many
-/// members), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_NULL_POINTER`,
-/// `MRTR_ERR_INVALID_ARGUMENT` (`out` overlapping an input).
+/// Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
+/// duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
+/// `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (`out` overlapping an
+/// input).
 ///
 /// # Safety
 /// `method`, `target` readable; `arguments` NULL or pointing to
@@ -434,9 +434,8 @@ unsafe fn principal_of<'a>(p: *const mrtr_bytes) -> Result<Option<&'a [u8]>, mrt
 /// convention of `mrtr_json_write_string`.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
-/// (the token would exceed `max_token`), `MRTR_ERR_NULL_POINTER`,
-/// `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
-/// overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
+/// (the token would exceed `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (bad
+/// handle, overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
 /// `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
 ///
 /// # Safety
@@ -513,13 +512,11 @@ pub unsafe extern "C" fn mrtr_seal(
 /// the scratch bytes written are zeroed (no decrypted state stays behind),
 /// and `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack are scrubbed.
 ///
-/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise
-/// reason in `*out_reason` (for the log; answer the client with error
-/// `MRTR_INVALID_REQUEST_STATE_CODE` and
-/// `mrtr_invalid_request_state_message()` whatever the reason);
-/// `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
-/// `mrtr_unseal_scratch_len`); `MRTR_ERR_NULL_POINTER`;
-/// `MRTR_ERR_MISALIGNED`; `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
+/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise reason
+/// in `*out_reason` (for the log; answer the client with error
+/// `MRTR_INVALID_REQUEST_STATE_CODE` and `mrtr_invalid_request_state_message()`
+/// whatever the reason); `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
+/// `mrtr_unseal_scratch_len`); `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
 /// overlapping arguments).
 ///
 /// # Safety

@@ -404,14 +404,13 @@ fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
 /// see `mrtr_server_request` for the members).
 ///
 /// Returns `MRTR_OK`; on a message that cannot be served (answer it with
-/// `mrtr_server_write_request_error`; `*out_error`, when not NULL, says
-/// why): `MRTR_ERR_JSON` / `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; too deep,
-/// too large, too many or too long `inputResponses` keys give the limit
-/// status with the matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
-/// `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
-/// `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`); and `MRTR_ERR_NULL_POINTER`,
-/// `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT` (unknown flag,
-/// overlapping arguments).
+/// `mrtr_server_write_request_error`; `*out_error`, when not NULL, says why):
+/// `MRTR_ERR_JSON` / `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; too deep, too large,
+/// too many or too long `inputResponses` keys give the limit status with the
+/// matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
+/// `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION`
+/// (`-32602`); `MRTR_ERR_INVALID_ARGUMENT` (unknown flag, overlapping
+/// arguments).
 ///
 /// # Safety
 /// `msg` must point to `len` readable bytes; `out` to a writable
@@ -504,9 +503,8 @@ fn empty_request(kind: mrtr_incoming_kind) -> mrtr_server_request {
 /// `"Invalid or expired requestState"`). Output convention of
 /// `mrtr_json_write_string`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
-/// (the message is fine: nothing to report), `MRTR_ERR_NULL_POINTER`,
-/// `MRTR_ERR_MISALIGNED`, `MRTR_ERR_INVALID_ARGUMENT`.
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE` (the
+/// message is fine: nothing to report), `MRTR_ERR_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `msg` must point to `len` readable bytes; `out` to `out_len` writable
@@ -648,20 +646,18 @@ fn responses_of(raw: &[u8]) -> Result<Option<InputResponses<'_>>, mrtr_status> {
 }
 
 /// Looks up the answer the client sent under `key` in a request's
-/// `input_responses` (the raw object of `mrtr_server_request`) and writes
-/// it to `*out`. `expected` is a `mrtr_answer_kind`: the kind the handler
-/// asked under that key, or `MRTR_ANSWER_NONE` to take whatever kind is
-/// there. Both the released bare results and the SEP draft's
-/// `{"result": ..}` wrapping are accepted. Answers under keys the handler
-/// does not look up are never judged.
+/// `input_responses` (the raw object of `mrtr_server_request`) and writes it to
+/// `*out`. `expected` is a `mrtr_answer_kind`: the kind the handler asked under
+/// that key, or `MRTR_ANSWER_NONE` to take whatever kind is there. Both the
+/// released bare results and the SEP draft's `{"result": ..}` wrapping are
+/// accepted. Answers under keys the handler does not look up are never judged.
 ///
-/// Returns `MRTR_OK` (`out->kind` is `MRTR_ANSWER_NONE` when the key is
-/// absent: ask again); `MRTR_ERR_PROTOCOL_VIOLATION` when what is there is
-/// not a usable result of the kind (`*out_error`, when not NULL, says how;
-/// answer with `mrtr_server_write_answer_error`); `MRTR_ERR_JSON` /
+/// Returns `MRTR_OK` (`out->kind` is `MRTR_ANSWER_NONE` when the key is absent:
+/// ask again); `MRTR_ERR_PROTOCOL_VIOLATION` when what is there is not a usable
+/// result of the kind (`*out_error`, when not NULL, says how; answer with
+/// `mrtr_server_write_answer_error`); `MRTR_ERR_JSON` /
 /// `MRTR_ERR_PROTOCOL_VIOLATION` / `MRTR_ERR_LIMIT_EXCEEDED` for an
 /// `input_responses` that is not a valid map; `MRTR_ERR_INVALID_UTF8`,
-/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
 /// `MRTR_ERR_INVALID_ARGUMENT`.
 ///
 /// # Safety
@@ -757,10 +753,9 @@ pub struct mrtr_server_root {
 
 /// Writes root `index` of the roots answer under `key` to `*out`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`,
-/// or no such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots
-/// result), the map statuses of `mrtr_server_input_response`,
-/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`, or no
+/// such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots result), the
+/// map statuses of `mrtr_server_input_response`.
 ///
 /// # Safety
 /// `input_responses` and `key` readable; `out` writable.
@@ -881,13 +876,12 @@ fn server_method(code: u32) -> Result<Method<'static>, mrtr_status> {
 ///
 /// Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
 /// `MRTR_ERR_UNDECLARED_CAPABILITY` (`out_error->missing_caps`, `index`);
-/// `MRTR_ERR_INVALID_VALUE` (a refused input: `out_error->index`,
-/// `reason`); `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs);
-/// `MRTR_ERR_WRONG_STATE` (the method cannot carry `input_required`);
-/// `MRTR_ERR_INVALID_ARGUMENT` (no input and no state, unknown kind or
-/// method or capability bit, a bad id); `MRTR_ERR_INVALID_UTF8`;
-/// `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`. `*out_error` (optional)
-/// is written on the refusals that name an input.
+/// `MRTR_ERR_INVALID_VALUE` (a refused input: `out_error->index`, `reason`);
+/// `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs); `MRTR_ERR_WRONG_STATE` (the
+/// method cannot carry `input_required`); `MRTR_ERR_INVALID_ARGUMENT` (no input
+/// and no state, unknown kind or method or capability bit, a bad id);
+/// `MRTR_ERR_INVALID_UTF8`. `*out_error` (optional) is written on the refusals
+/// that name an input.
 ///
 /// # Safety
 /// `ir` must point to a readable `mrtr_input_required` whose strings and
@@ -1099,11 +1093,10 @@ unsafe fn emit(
 /// (`"content":[..],"isError":false`, or empty). Output convention of
 /// `mrtr_json_write_string`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a
-/// JSON object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other
-/// than `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id,
-/// overlapping arguments), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
-/// `MRTR_ERR_INVALID_UTF8`.
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a JSON
+/// object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other than
+/// `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id, overlapping
+/// arguments), `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `id` must point to a readable `mrtr_request_id`; `result` readable;
@@ -1148,9 +1141,8 @@ pub unsafe extern "C" fn mrtr_server_write_complete(
 /// `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
 /// unreadable requests. Output convention of `mrtr_json_write_string`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data`
-/// not JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`,
-/// `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`.
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data` not
+/// JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `id` NULL or readable; `message` and `data` readable; `out` writable for

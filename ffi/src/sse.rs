@@ -64,8 +64,7 @@ unsafe fn with_decoder<R>(
 /// hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
 /// message size, accepts every message a call reads with default limits).
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
-/// `MRTR_ERR_INVALID_ARGUMENT` (overflow).
+/// Returns `MRTR_OK`, `MRTR_ERR_INVALID_ARGUMENT` (overflow).
 ///
 /// # Safety
 /// `out_size` must point to a writable `size_t`.
@@ -91,8 +90,8 @@ pub unsafe extern "C" fn mrtr_sse_decoder_size(
 /// event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
 /// accepts only empty events). Writes the handle to `*out_dec`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
-/// `MRTR_ERR_WORKSPACE_TOO_SMALL`, `MRTR_ERR_INVALID_ARGUMENT`.
+/// Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+/// `MRTR_ERR_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `workspace` must point to `len` writable bytes lent to the decoder
@@ -131,12 +130,11 @@ pub unsafe extern "C" fn mrtr_sse_init(
 /// with the rest of the chunk (`chunk + *consumed`) until it is empty.
 ///
 /// Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
-/// `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its
-/// type or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed,
-/// the decoder has recovered and skips the rest of it, keep feeding;
-/// `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
-/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace
-/// or overlapping).
+/// `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
+/// or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
+/// decoder has recovered and skips the rest of it, keep feeding;
+/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace or
+/// overlapping).
 ///
 /// # Safety
 /// `dec` must be a live handle; `chunk` must point to `len` readable
@@ -214,8 +212,7 @@ pub unsafe extern "C" fn mrtr_sse_feed(
 /// the reconnection time. Writes whether anything was discarded to
 /// `*out_discarded` (optional, may be NULL).
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_MISALIGNED`,
-/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle).
+/// Common statuses only.
 ///
 /// # Safety
 /// `dec` must be a live handle; `out_discarded` NULL or writable.

@@ -105,16 +105,14 @@ fn refusal_of(e: UrlError) -> mrtr_url_refusal {
     }
 }
 
-/// Splits `url` (a URL-mode elicitation's `url`, decoded text) for the
-/// consent screen and computes its warnings, or refuses it: a URL that
-/// browsers would read differently than it looks (backslashes, spaces or
-/// invisible characters, numeric hosts like `0x7f.1`, percent-encoded
-/// hosts, `https:host` without `//`, ...). Never offer to open a refused
-/// URL.
+/// Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent
+/// screen and computes its warnings, or refuses it: a URL that browsers would
+/// read differently than it looks (backslashes, spaces or invisible characters,
+/// numeric hosts like `0x7f.1`, percent-encoded hosts, `https:host` without
+/// `//`, ...). Never offer to open a refused URL.
 ///
-/// Returns `MRTR_OK` (`*out` written, views into `url`);
-/// `MRTR_ERR_REFUSED_URL` (`*out_refusal` written when not NULL);
-/// `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_NULL_POINTER`; `MRTR_ERR_MISALIGNED`;
+/// Returns `MRTR_OK` (`*out` written, views into `url`); `MRTR_ERR_REFUSED_URL`
+/// (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`;
 /// `MRTR_ERR_INVALID_ARGUMENT` (an out-param overlapping `url`).
 ///
 /// # Safety
