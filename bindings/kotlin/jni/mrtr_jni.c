@@ -442,6 +442,28 @@ enum {
   PROGRESS_STATE_OFF, PROGRESS_STATE_LEN, PROGRESS_TASK_ID_OFF, PROGRESS_TASK_ID_LEN,
   PROGRESS_LEN
 };
+enum {
+  SCHEMA_ERROR_PROPERTY_OFF, SCHEMA_ERROR_PROPERTY_LEN, SCHEMA_ERROR_PROPERTY_ESCAPED,
+  SCHEMA_ERROR_KEYWORD_OFF, SCHEMA_ERROR_KEYWORD_LEN, SCHEMA_ERROR_DEFAULT_ERROR,
+  SCHEMA_ERROR_LEN
+};
+enum {
+  FIELD_ESCAPED, FIELD_INDEX, FIELD_KIND, FIELD_FORMAT, FIELD_REQUIRED, FIELD_HAS_MIN_LENGTH,
+  FIELD_HAS_MAX_LENGTH, FIELD_HAS_MINIMUM, FIELD_HAS_MAXIMUM, FIELD_HAS_MIN_ITEMS,
+  FIELD_HAS_MAX_ITEMS, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_MINIMUM_BITS,
+  FIELD_MAXIMUM_BITS, FIELD_MIN_ITEMS, FIELD_MAX_ITEMS, FIELD_OPTION_COUNT, FIELD_DEFAULT_OFF,
+  FIELD_DEFAULT_LEN, FIELD_LEN
+};
+enum {
+  FORM_ERROR_SOURCE, FORM_ERROR_FIELD_OFF, FORM_ERROR_FIELD_LEN, FORM_ERROR_FIELD_ESCAPED,
+  FORM_ERROR_INDEX, FORM_ERROR_ERROR, FORM_ERROR_BOUND, FORM_ERROR_LEN
+};
+enum {
+  URL_SCHEME_OFF, URL_SCHEME_LEN, URL_USERINFO_OFF, URL_USERINFO_LEN, URL_HOST_OFF, URL_HOST_LEN,
+  URL_PATH_OFF, URL_PATH_LEN, URL_QUERY_OFF, URL_QUERY_LEN, URL_FRAGMENT_OFF, URL_FRAGMENT_LEN,
+  URL_WARNINGS, URL_PORT, URL_HAS_PORT, URL_HAS_USERINFO, URL_HAS_QUERY, URL_HAS_FRAGMENT,
+  URL_LEN
+};
 
 static void limits_to_longs(const mrtr_call_limits *l, jlong *v) {
   v[LIMITS_MAX_MESSAGE_BYTES] = (jlong)l->max_message_bytes;
@@ -1009,7 +1031,6 @@ JNIEXPORT jint JNI_FN(callRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArr
 
 /* ------------------------------------------------------------ forms */
 
-#define SCHEMA_ERROR_LEN 6
 
 /* int formParse(byte[] schema, long[] out, long[] err, String[] reason)
  * out[0]: field count. On MRTR_ERR_INVALID_SCHEMA: err[0..6) property
@@ -1028,9 +1049,14 @@ JNIEXPORT jint JNI_FN(formParse)(JNIEnv *env, jclass cls, jbyteArray schema, jlo
   mrtr_schema_error e;
   memset(&e, 0, sizeof e);
   st = (jint)mrtr_form_parse(str_of(&s), &n, &e);
-  jlong v[SCHEMA_ERROR_LEN] = {0, 0, (jlong)e.property_escaped, 0, 0, (jlong)e.default_error};
-  if (st == MRTR_ERR_INVALID_SCHEMA && (view_in(&s, e.property.ptr, e.property.len, &v[0], &v[1]) ||
-                                        view_in(&s, e.keyword.ptr, e.keyword.len, &v[3], &v[4]))) {
+  jlong v[SCHEMA_ERROR_LEN] = {0};
+  v[SCHEMA_ERROR_PROPERTY_ESCAPED] = (jlong)e.property_escaped;
+  v[SCHEMA_ERROR_DEFAULT_ERROR] = (jlong)e.default_error;
+  if (st == MRTR_ERR_INVALID_SCHEMA &&
+      (view_in(&s, e.property.ptr, e.property.len, &v[SCHEMA_ERROR_PROPERTY_OFF],
+               &v[SCHEMA_ERROR_PROPERTY_LEN]) ||
+       view_in(&s, e.keyword.ptr, e.keyword.len, &v[SCHEMA_ERROR_KEYWORD_OFF],
+               &v[SCHEMA_ERROR_KEYWORD_LEN]))) {
     st = MRTR_ERR_INTERNAL;
   }
   bytes_close(env, &s, 0);
@@ -1044,7 +1070,6 @@ JNIEXPORT jint JNI_FN(formParse)(JNIEnv *env, jclass cls, jbyteArray schema, jlo
   return st;
 }
 
-#define FIELD_LEN 20
 
 /* int formFieldAt(byte[] schema, long index, long[] out): out[0..20)
  * escaped, index, kind, format, required, has min length, has max length,
@@ -1072,25 +1097,26 @@ JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, j
     jlong min_bits, max_bits;
     memcpy(&min_bits, &f.minimum, sizeof min_bits);
     memcpy(&max_bits, &f.maximum, sizeof max_bits);
-    v[0] = (jlong)f.escaped;
-    v[1] = (jlong)f.index;
-    v[2] = (jlong)f.kind;
-    v[3] = (jlong)f.format;
-    v[4] = (jlong)f.required;
-    v[5] = (jlong)f.has_min_length;
-    v[6] = (jlong)f.has_max_length;
-    v[7] = (jlong)f.has_minimum;
-    v[8] = (jlong)f.has_maximum;
-    v[9] = (jlong)f.has_min_items;
-    v[10] = (jlong)f.has_max_items;
-    v[11] = (jlong)f.min_length;
-    v[12] = (jlong)f.max_length;
-    v[13] = min_bits;
-    v[14] = max_bits;
-    v[15] = (jlong)f.min_items;
-    v[16] = (jlong)f.max_items;
-    v[17] = (jlong)f.option_count;
-    if (view_in(&s, f.default_json.ptr, f.default_json.len, &v[18], &v[19]) != 0) {
+    v[FIELD_ESCAPED] = (jlong)f.escaped;
+    v[FIELD_INDEX] = (jlong)f.index;
+    v[FIELD_KIND] = (jlong)f.kind;
+    v[FIELD_FORMAT] = (jlong)f.format;
+    v[FIELD_REQUIRED] = (jlong)f.required;
+    v[FIELD_HAS_MIN_LENGTH] = (jlong)f.has_min_length;
+    v[FIELD_HAS_MAX_LENGTH] = (jlong)f.has_max_length;
+    v[FIELD_HAS_MINIMUM] = (jlong)f.has_minimum;
+    v[FIELD_HAS_MAXIMUM] = (jlong)f.has_maximum;
+    v[FIELD_HAS_MIN_ITEMS] = (jlong)f.has_min_items;
+    v[FIELD_HAS_MAX_ITEMS] = (jlong)f.has_max_items;
+    v[FIELD_MIN_LENGTH] = (jlong)f.min_length;
+    v[FIELD_MAX_LENGTH] = (jlong)f.max_length;
+    v[FIELD_MINIMUM_BITS] = min_bits;
+    v[FIELD_MAXIMUM_BITS] = max_bits;
+    v[FIELD_MIN_ITEMS] = (jlong)f.min_items;
+    v[FIELD_MAX_ITEMS] = (jlong)f.max_items;
+    v[FIELD_OPTION_COUNT] = (jlong)f.option_count;
+    if (view_in(&s, f.default_json.ptr, f.default_json.len, &v[FIELD_DEFAULT_OFF],
+                &v[FIELD_DEFAULT_LEN]) != 0) {
       st = MRTR_ERR_INTERNAL;
     }
   }
@@ -1153,7 +1179,6 @@ JNIEXPORT jint JNI_FN(formText)(JNIEnv *env, jclass cls, jbyteArray schema, jlon
   return st_outer;
 }
 
-#define FORM_ERROR_LEN 7
 
 /* int formValidate(byte[] schema, byte[] content, long[] err, String[] reason)
  * On MRTR_ERR_INVALID_VALUE: err[0..7) field source (0 schema, 1 content),
@@ -1179,18 +1204,18 @@ JNIEXPORT jint JNI_FN(formValidate)(JNIEnv *env, jclass cls, jbyteArray schema,
   mrtr_form_error e;
   memset(&e, 0, sizeof e);
   st = (jint)mrtr_form_validate(str_of(&s), str_of(&c), &e);
-  jlong v[FORM_ERROR_LEN] = {0,
-                             0,
-                             0,
-                             (jlong)e.field_escaped,
-                             e.field_index == SIZE_MAX ? -1 : (jlong)e.field_index,
-                             (jlong)e.error,
-                             (jlong)e.bound};
+  jlong v[FORM_ERROR_LEN] = {0};
+  v[FORM_ERROR_FIELD_ESCAPED] = (jlong)e.field_escaped;
+  v[FORM_ERROR_INDEX] = e.field_index == SIZE_MAX ? -1 : (jlong)e.field_index;
+  v[FORM_ERROR_ERROR] = (jlong)e.error;
+  v[FORM_ERROR_BOUND] = (jlong)e.bound;
   if (st == MRTR_ERR_INVALID_VALUE) {
-    if (view_in(&s, e.field.ptr, e.field.len, &v[1], &v[2]) == 0) {
-      v[0] = 0;
-    } else if (view_in(&c, e.field.ptr, e.field.len, &v[1], &v[2]) == 0) {
-      v[0] = 1;
+    if (view_in(&s, e.field.ptr, e.field.len, &v[FORM_ERROR_FIELD_OFF],
+                &v[FORM_ERROR_FIELD_LEN]) == 0) {
+      v[FORM_ERROR_SOURCE] = 0;
+    } else if (view_in(&c, e.field.ptr, e.field.len, &v[FORM_ERROR_FIELD_OFF],
+                       &v[FORM_ERROR_FIELD_LEN]) == 0) {
+      v[FORM_ERROR_SOURCE] = 1;
     } else {
       st = MRTR_ERR_INTERNAL;
     }
@@ -1235,7 +1260,6 @@ JNIEXPORT jint JNI_FN(jsonDecodeString)(JNIEnv *env, jclass cls, jbyteArray toke
 
 /* ------------------------------------------------------------ URL consent */
 
-#define URL_LEN 18
 
 /* int urlConsent(byte[] url, long[] out, long[] refusal, String[] reason)
  * MRTR_OK: out[0..18) scheme, userinfo, host, path, query, fragment as
@@ -1262,16 +1286,18 @@ JNIEXPORT jint JNI_FN(urlConsent)(JNIEnv *env, jclass cls, jbyteArray url, jlong
     const mrtr_str parts[6] = {info.scheme, info.userinfo, info.host,
                                info.path,   info.query,    info.fragment};
     for (int k = 0; k < 6; k++) {
-      if (view_in(&u, parts[k].ptr, parts[k].len, &v[2 * k], &v[2 * k + 1]) != 0) {
+      /* URL_<part>_OFF, URL_<part>_LEN pairs in part order, from URL_SCHEME_OFF. */
+      if (view_in(&u, parts[k].ptr, parts[k].len, &v[URL_SCHEME_OFF + 2 * k],
+                  &v[URL_SCHEME_OFF + 2 * k + 1]) != 0) {
         st = MRTR_ERR_INTERNAL;
       }
     }
-    v[12] = (jlong)info.warnings;
-    v[13] = (jlong)info.port;
-    v[14] = (jlong)info.has_port;
-    v[15] = (jlong)info.has_userinfo;
-    v[16] = (jlong)info.has_query;
-    v[17] = (jlong)info.has_fragment;
+    v[URL_WARNINGS] = (jlong)info.warnings;
+    v[URL_PORT] = (jlong)info.port;
+    v[URL_HAS_PORT] = (jlong)info.has_port;
+    v[URL_HAS_USERINFO] = (jlong)info.has_userinfo;
+    v[URL_HAS_QUERY] = (jlong)info.has_query;
+    v[URL_HAS_FRAGMENT] = (jlong)info.has_fragment;
   }
   bytes_close(env, &u, 0);
   if (st == MRTR_OK) {

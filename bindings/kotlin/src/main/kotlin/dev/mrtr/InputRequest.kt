@@ -201,9 +201,14 @@ object Form {
         val st = Native.formParse(schema, count, err, reason)
         if (st == Status.OK.code) return null
         if (st != Status.ERR_INVALID_SCHEMA.code) throw exceptionFor(st, "mrtr_form_parse")
-        val property = if (err[1] == 0L) null else viewText(schema, err[0], err[1], err[2] != 0L)
-        val keyword = if (err[4] == 0L) null else viewText(schema, err[3], err[4], false)
-        return SchemaError(property, keyword, reason[0] ?: "", FieldError.of(err[5]))
+        val property = if (err[Slots.SCHEMA_ERROR_PROPERTY_LEN] == 0L) null else viewText(
+            schema, err[Slots.SCHEMA_ERROR_PROPERTY_OFF], err[Slots.SCHEMA_ERROR_PROPERTY_LEN],
+            err[Slots.SCHEMA_ERROR_PROPERTY_ESCAPED] != 0L,
+        )
+        val keyword = if (err[Slots.SCHEMA_ERROR_KEYWORD_LEN] == 0L) null else viewText(
+            schema, err[Slots.SCHEMA_ERROR_KEYWORD_OFF], err[Slots.SCHEMA_ERROR_KEYWORD_LEN], false,
+        )
+        return SchemaError(property, keyword, reason[0] ?: "", FieldError.of(err[Slots.SCHEMA_ERROR_DEFAULT_ERROR]))
     }
 
     /** Null when [content] answers the form of [schema]; else the first problem. */
@@ -213,9 +218,15 @@ object Form {
         val st = Native.formValidate(schema, content, err, reason)
         if (st == Status.OK.code) return null
         if (st != Status.ERR_INVALID_VALUE.code) throw exceptionFor(st, "mrtr_form_validate")
-        val src = if (err[0] == 0L) schema else content
-        val field = if (err[2] == 0L) null else viewText(src, err[1], err[2], err[3] != 0L)
-        return FormError(field, if (err[4] < 0) null else err[4].toInt(), FieldError.of(err[5]), err[6], reason[0] ?: "")
+        val src = if (err[Slots.FORM_ERROR_SOURCE] == 0L) schema else content
+        val field = if (err[Slots.FORM_ERROR_FIELD_LEN] == 0L) null else viewText(
+            src, err[Slots.FORM_ERROR_FIELD_OFF], err[Slots.FORM_ERROR_FIELD_LEN], err[Slots.FORM_ERROR_FIELD_ESCAPED] != 0L,
+        )
+        val index = err[Slots.FORM_ERROR_INDEX]
+        return FormError(
+            field, if (index < 0) null else index.toInt(), FieldError.of(err[Slots.FORM_ERROR_ERROR]),
+            err[Slots.FORM_ERROR_BOUND], reason[0] ?: "",
+        )
     }
 
     /** The consent facts of [url], or the refusal. Invalid UTF-8 and other misuse throw. */
@@ -229,16 +240,16 @@ object Form {
             return null to UrlRefusal(reason[0] ?: "", if (refusal[1] != 0L) refusal[0] else null)
         }
         check(st, "mrtr_url_consent")
-        fun part(i: Int) = String(u, v[2 * i].toInt(), v[2 * i + 1].toInt(), Charsets.UTF_8)
-        val warnings = UrlWarning.entries.filter { v[12].toInt() and it.bit != 0 }.toSet()
+        fun part(off: Int, len: Int) = String(u, v[off].toInt(), v[len].toInt(), Charsets.UTF_8)
+        val warnings = UrlWarning.entries.filter { v[Slots.URL_WARNINGS].toInt() and it.bit != 0 }.toSet()
         return UrlConsent(
-            scheme = part(0),
-            userinfo = if (v[15] != 0L) part(1) else null,
-            host = part(2),
-            port = if (v[14] != 0L) v[13].toInt() else null,
-            path = part(3),
-            query = if (v[16] != 0L) part(4) else null,
-            fragment = if (v[17] != 0L) part(5) else null,
+            scheme = part(Slots.URL_SCHEME_OFF, Slots.URL_SCHEME_LEN),
+            userinfo = if (v[Slots.URL_HAS_USERINFO] != 0L) part(Slots.URL_USERINFO_OFF, Slots.URL_USERINFO_LEN) else null,
+            host = part(Slots.URL_HOST_OFF, Slots.URL_HOST_LEN),
+            port = if (v[Slots.URL_HAS_PORT] != 0L) v[Slots.URL_PORT].toInt() else null,
+            path = part(Slots.URL_PATH_OFF, Slots.URL_PATH_LEN),
+            query = if (v[Slots.URL_HAS_QUERY] != 0L) part(Slots.URL_QUERY_OFF, Slots.URL_QUERY_LEN) else null,
+            fragment = if (v[Slots.URL_HAS_FRAGMENT] != 0L) part(Slots.URL_FRAGMENT_OFF, Slots.URL_FRAGMENT_LEN) else null,
             warnings = warnings,
         ) to null
     }
@@ -246,7 +257,7 @@ object Form {
     private fun field(schema: ByteArray, i: Int): FormField {
         val v = LongArray(Native.FIELD_LEN)
         check(Native.formFieldAt(schema, i.toLong(), v), "mrtr_form_field_at")
-        val options = (0 until v[17].toInt()).map { o ->
+        val options = (0 until v[Slots.FIELD_OPTION_COUNT].toInt()).map { o ->
             val ov = LongArray(2)
             check(Native.formOptionAt(schema, i.toLong(), o.toLong(), ov), "mrtr_form_option_at")
             FormOption(
@@ -258,18 +269,20 @@ object Form {
             name = text(schema, i, 0, TEXT_NAME) ?: "",
             title = text(schema, i, 0, TEXT_TITLE),
             description = text(schema, i, 0, TEXT_DESCRIPTION),
-            kind = FieldKind.entries.firstOrNull { it.code.toLong() == v[2] }
-                ?: throw exceptionFor(Status.ERR_INTERNAL.code, "unknown field kind ${v[2]}"),
-            format = StringFormat.entries.firstOrNull { it.code.toLong() == v[3] } ?: StringFormat.NONE,
-            required = v[4] != 0L,
-            minLength = if (v[5] != 0L) v[11] else null,
-            maxLength = if (v[6] != 0L) v[12] else null,
-            minimum = if (v[7] != 0L) Double.fromBits(v[13]) else null,
-            maximum = if (v[8] != 0L) Double.fromBits(v[14]) else null,
-            minItems = if (v[9] != 0L) v[15] else null,
-            maxItems = if (v[10] != 0L) v[16] else null,
+            kind = FieldKind.entries.firstOrNull { it.code.toLong() == v[Slots.FIELD_KIND] }
+                ?: throw exceptionFor(Status.ERR_INTERNAL.code, "unknown field kind ${v[Slots.FIELD_KIND]}"),
+            format = StringFormat.entries.firstOrNull { it.code.toLong() == v[Slots.FIELD_FORMAT] } ?: StringFormat.NONE,
+            required = v[Slots.FIELD_REQUIRED] != 0L,
+            minLength = if (v[Slots.FIELD_HAS_MIN_LENGTH] != 0L) v[Slots.FIELD_MIN_LENGTH] else null,
+            maxLength = if (v[Slots.FIELD_HAS_MAX_LENGTH] != 0L) v[Slots.FIELD_MAX_LENGTH] else null,
+            minimum = if (v[Slots.FIELD_HAS_MINIMUM] != 0L) Double.fromBits(v[Slots.FIELD_MINIMUM_BITS]) else null,
+            maximum = if (v[Slots.FIELD_HAS_MAXIMUM] != 0L) Double.fromBits(v[Slots.FIELD_MAXIMUM_BITS]) else null,
+            minItems = if (v[Slots.FIELD_HAS_MIN_ITEMS] != 0L) v[Slots.FIELD_MIN_ITEMS] else null,
+            maxItems = if (v[Slots.FIELD_HAS_MAX_ITEMS] != 0L) v[Slots.FIELD_MAX_ITEMS] else null,
             options = options,
-            defaultJson = if (v[19] == 0L) null else schema.copyOfRange(v[18].toInt(), (v[18] + v[19]).toInt()),
+            defaultJson = if (v[Slots.FIELD_DEFAULT_LEN] == 0L) null else schema.copyOfRange(
+                v[Slots.FIELD_DEFAULT_OFF].toInt(), (v[Slots.FIELD_DEFAULT_OFF] + v[Slots.FIELD_DEFAULT_LEN]).toInt(),
+            ),
         )
     }
 

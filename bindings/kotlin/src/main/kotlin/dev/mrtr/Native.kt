@@ -78,9 +78,9 @@ internal object Native {
     @JvmStatic external fun callFailure(ws: ByteBuffer?, out: LongArray?, reason: Array<String?>?): Int
 
     // Forms (over the requestedSchema bytes).
-    const val SCHEMA_ERROR_LEN = 6
-    const val FIELD_LEN = 20
-    const val FORM_ERROR_LEN = 7
+    const val SCHEMA_ERROR_LEN = Slots.SCHEMA_ERROR_LEN
+    const val FIELD_LEN = Slots.FIELD_LEN
+    const val FORM_ERROR_LEN = Slots.FORM_ERROR_LEN
 
     /** out[0]: field count; on ERR_INVALID_SCHEMA err[0..6): property off/len, escaped, keyword off/len, default error. */
     @JvmStatic external fun formParse(schema: ByteArray?, out: LongArray?, err: LongArray?, reason: Array<String?>?): Int
@@ -97,7 +97,7 @@ internal object Native {
     @JvmStatic external fun formValidate(schema: ByteArray?, content: ByteArray?, err: LongArray?, reason: Array<String?>?): Int
 
     // URL consent.
-    const val URL_LEN = 18
+    const val URL_LEN = Slots.URL_LEN
 
     /**
      * OK: out[0..18): scheme, userinfo, host, path, query, fragment (off/len pairs into url), warnings,
@@ -208,6 +208,65 @@ internal object Slots {
     const val PROGRESS_TASK_ID_OFF = 15
     const val PROGRESS_TASK_ID_LEN = 16
     const val PROGRESS_LEN = 17
+
+    const val SCHEMA_ERROR_PROPERTY_OFF = 0
+    const val SCHEMA_ERROR_PROPERTY_LEN = 1
+    const val SCHEMA_ERROR_PROPERTY_ESCAPED = 2
+    const val SCHEMA_ERROR_KEYWORD_OFF = 3
+    const val SCHEMA_ERROR_KEYWORD_LEN = 4
+    const val SCHEMA_ERROR_DEFAULT_ERROR = 5
+    const val SCHEMA_ERROR_LEN = 6
+
+    const val FIELD_ESCAPED = 0
+    const val FIELD_INDEX = 1
+    const val FIELD_KIND = 2
+    const val FIELD_FORMAT = 3
+    const val FIELD_REQUIRED = 4
+    const val FIELD_HAS_MIN_LENGTH = 5
+    const val FIELD_HAS_MAX_LENGTH = 6
+    const val FIELD_HAS_MINIMUM = 7
+    const val FIELD_HAS_MAXIMUM = 8
+    const val FIELD_HAS_MIN_ITEMS = 9
+    const val FIELD_HAS_MAX_ITEMS = 10
+    const val FIELD_MIN_LENGTH = 11
+    const val FIELD_MAX_LENGTH = 12
+    const val FIELD_MINIMUM_BITS = 13
+    const val FIELD_MAXIMUM_BITS = 14
+    const val FIELD_MIN_ITEMS = 15
+    const val FIELD_MAX_ITEMS = 16
+    const val FIELD_OPTION_COUNT = 17
+    const val FIELD_DEFAULT_OFF = 18
+    const val FIELD_DEFAULT_LEN = 19
+    const val FIELD_LEN = 20
+
+    const val FORM_ERROR_SOURCE = 0
+    const val FORM_ERROR_FIELD_OFF = 1
+    const val FORM_ERROR_FIELD_LEN = 2
+    const val FORM_ERROR_FIELD_ESCAPED = 3
+    const val FORM_ERROR_INDEX = 4
+    const val FORM_ERROR_ERROR = 5
+    const val FORM_ERROR_BOUND = 6
+    const val FORM_ERROR_LEN = 7
+
+    const val URL_SCHEME_OFF = 0
+    const val URL_SCHEME_LEN = 1
+    const val URL_USERINFO_OFF = 2
+    const val URL_USERINFO_LEN = 3
+    const val URL_HOST_OFF = 4
+    const val URL_HOST_LEN = 5
+    const val URL_PATH_OFF = 6
+    const val URL_PATH_LEN = 7
+    const val URL_QUERY_OFF = 8
+    const val URL_QUERY_LEN = 9
+    const val URL_FRAGMENT_OFF = 10
+    const val URL_FRAGMENT_LEN = 11
+    const val URL_WARNINGS = 12
+    const val URL_PORT = 13
+    const val URL_HAS_PORT = 14
+    const val URL_HAS_USERINFO = 15
+    const val URL_HAS_QUERY = 16
+    const val URL_HAS_FRAGMENT = 17
+    const val URL_LEN = 18
 }
 
 /**
