@@ -52,57 +52,6 @@ static mrtr_status start(struct fixture *f, uint32_t method, const char *params,
 
 static void stop(struct fixture *f) { free(f->ws); }
 
-/* Writes the next leg with `id`: the size query and a buffer one byte short
- * both report the exact size, then an exact buffer succeeds. Returns a heap,
- * NUL-terminated copy (free it). */
-static char *leg(mrtr_call *call, int64_t id) {
-    size_t need = 0, n = 0;
-    uint8_t *out;
-    char *text;
-    CHECK_STATUS(mrtr_call_write_request(call, id, NULL, 0, &need), MRTR_ERR_BUFFER_TOO_SMALL);
-    CHECK(need > 0);
-    out = (uint8_t *)ws_new(need);
-    CHECK_STATUS(mrtr_call_write_request(call, id, out, need - 1, &n), MRTR_ERR_BUFFER_TOO_SMALL);
-    CHECK_EQ_SIZE(n, need);
-    n = 0;
-    CHECK_STATUS(mrtr_call_write_request(call, id, out, need, &n), MRTR_OK);
-    CHECK_EQ_SIZE(n, need);
-    text = (char *)ws_new(n + 1);
-    memcpy(text, out, n);
-    text[n] = '\0';
-    free(out);
-    return text;
-}
-
-/* Feeds `msg` from an exact-size heap copy. With `keep`, the copy is handed
- * back (the event's spans point into it); otherwise it is freed. */
-static mrtr_status feed(mrtr_call *call, const char *msg, mrtr_event *ev, uint8_t **keep) {
-    size_t len = strlen(msg);
-    uint8_t *copy = heap_copy(msg, len);
-    mrtr_status s = mrtr_call_feed(call, copy, len, ev);
-    if (keep != NULL) {
-        *keep = copy;
-    } else {
-        free(copy);
-    }
-    return s;
-}
-
-static mrtr_progress progress(const mrtr_call *call) {
-    mrtr_progress p;
-    memset(&p, 0, sizeof p);
-    CHECK_STATUS(mrtr_call_progress(call, &p), MRTR_OK);
-    return p;
-}
-
-static mrtr_phase phase(const mrtr_call *call) { return progress(call).phase; }
-
-static void check_leg(mrtr_call *call, int64_t id, const char *expected) {
-    char *got = leg(call, id);
-    CHECK_EQ_TEXT(got, strlen(got), expected);
-    free(got);
-}
-
 /* ---- the work item (MRTR spec): two rounds, the second with state ------- */
 
 static const char WORK_ITEM_PARAMS[] =

@@ -44,52 +44,7 @@ static mrtr_status tstart(struct tfix *t, const mrtr_call_config *c) {
     return mrtr_call_init(t->ws, t->len, c, &t->task);
 }
 
-static mrtr_progress tprogress(const mrtr_call *t) {
-    mrtr_progress p;
-    memset(&p, 0, sizeof p);
-    CHECK_STATUS(mrtr_call_progress(t, &p), MRTR_OK);
-    return p;
-}
-
-/* Writes the task's next request: size query, one byte short, exact. */
-static char *tleg(mrtr_call *task, int64_t id) {
-    size_t need = 0, n = 0;
-    uint8_t *out;
-    char *text;
-    CHECK_STATUS(mrtr_call_write_request(task, id, NULL, 0, &need), MRTR_ERR_BUFFER_TOO_SMALL);
-    out = (uint8_t *)ws_new(need);
-    CHECK_STATUS(mrtr_call_write_request(task, id, out, need - 1, &n), MRTR_ERR_BUFFER_TOO_SMALL);
-    CHECK_EQ_SIZE(n, need);
-    CHECK_STATUS(mrtr_call_write_request(task, id, out, need, &n), MRTR_OK);
-    CHECK_EQ_SIZE(n, need);
-    text = (char *)ws_new(n + 1);
-    memcpy(text, out, n);
-    text[n] = '\0';
-    free(out);
-    return text;
-}
-
-static void check_tleg(mrtr_call *task, int64_t id, const char *expected) {
-    char *got = tleg(task, id);
-    CHECK_EQ_TEXT(got, strlen(got), expected);
-    free(got);
-}
-
-static mrtr_status tfeed(mrtr_call *task, const char *msg, mrtr_event *ev, uint8_t **keep) {
-    size_t len = strlen(msg);
-    uint8_t *copy = heap_copy(msg, len);
-    mrtr_status s = mrtr_call_feed(task, copy, len, ev);
-    if (keep != NULL) {
-        *keep = copy;
-    } else {
-        free(copy);
-    }
-    return s;
-}
-
-static mrtr_task_request next_request(const mrtr_call *t) { return tprogress(t).task_request; }
-
-static mrtr_phase tphase(const mrtr_call *t) { return tprogress(t).phase; }
+static mrtr_task_request next_request(const mrtr_call *t) { return progress(t).task_request; }
 
 #define DETAILED(id, status, extra)                                            \
     "{\"jsonrpc\":\"2.0\",\"id\":" #id ",\"result\":{\"resultType\":\"complete\","              \
@@ -109,7 +64,7 @@ static void extension_flow_from_first_poll(mrtr_call *task, int64_t first) {
         5, "completed",
         ",\"result\":{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":"
         "\"deployed\"}],\"isError\":false}");
-    pr = tprogress(task);
+    pr = progress(task);
     CHECK(pr.flow == MRTR_FLOW_TASK && pr.phase == MRTR_PHASE_READY);
     CHECK(pr.task_dialect == MRTR_TASK_DIALECT_EXTENSION);
     CHECK(pr.poll_ms == 500);
@@ -117,14 +72,14 @@ static void extension_flow_from_first_poll(mrtr_call *task, int64_t first) {
     CHECK(pr.has_next_id && pr.next_id == first);
     CHECK_EQ_BYTES(pr.task_id.ptr, pr.task_id.len, "\"b-7\"");
     CHECK(first == 2);
-    check_tleg(task, 2, GET(2));
-    CHECK(tprogress(task).polls == 1);
-    CHECK_STATUS(tfeed(task, DETAILED(2, "working", ",\"pollIntervalMs\":2000"), &ev, NULL),
+    check_leg(task, 2, GET(2));
+    CHECK(progress(task).polls == 1);
+    CHECK_STATUS(feed(task, DETAILED(2, "working", ",\"pollIntervalMs\":2000"), &ev, NULL),
                  MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_TASK_POLL && ev.wait_ms == 2000);
-    CHECK(tprogress(task).poll_ms == 2000);
-    check_tleg(task, 3, GET(3));
-    CHECK_STATUS(tfeed(task,
+    CHECK(progress(task).poll_ms == 2000);
+    check_leg(task, 3, GET(3));
+    CHECK_STATUS(feed(task,
                        DETAILED(3, "input_required",
                                 ",\"inputRequests\":{\"confirm\":{\"method\":\"elicitation/"
                                 "create\",\"params\":{\"message\":\"Deploy?\",\"requestedSchema\":"
@@ -133,33 +88,33 @@ static void extension_flow_from_first_poll(mrtr_call *task, int64_t first) {
                        &ev, NULL),
                  MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_INPUT_REQUIRED && ev.input_count == 1);
-    CHECK(tphase(task) == MRTR_PHASE_ANSWERING);
-    CHECK(tprogress(task).round == 1 && tprogress(task).input_count == 1);
+    CHECK(phase(task) == MRTR_PHASE_ANSWERING);
+    CHECK(progress(task).round == 1 && progress(task).input_count == 1);
     CHECK_STATUS(mrtr_call_input_at(task, 0, &in), MRTR_OK);
     CHECK(in.kind == MRTR_INPUT_ELICIT_FORM);
     CHECK_EQ_BYTES(in.message.ptr, in.message.len, "Deploy?");
     CHECK_STATUS(mrtr_call_answer_elicit(task, 0, MRTR_ELICIT_ACCEPT, str_of("{\"ok\":true}")),
                  MRTR_OK);
-    CHECK(tprogress(task).answered_count == 1);
+    CHECK(progress(task).answered_count == 1);
     CHECK(next_request(task) == MRTR_TASK_REQUEST_RESPOND);
-    check_tleg(task, 4,
+    check_leg(task, 4,
                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tasks/update\",\"params\":{" EXT_META
                ",\"taskId\":\"b-7\",\"inputResponses\":{\"confirm\":{\"action\":\"accept\","
                "\"content\":{\"ok\":true}}}}}");
-    CHECK_STATUS(tfeed(task, "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"resultType\":\"complete\"}}",
+    CHECK_STATUS(feed(task, "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"resultType\":\"complete\"}}",
                        &ev, NULL),
                  MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_TASK_POLL && ev.wait_ms == 2000);
     snprintf(get, sizeof get, "%s", GET(5));
-    check_tleg(task, 5, get);
-    CHECK_STATUS(tfeed(task, done_msg, &ev, &done), MRTR_OK);
+    check_leg(task, 5, get);
+    CHECK_STATUS(feed(task, done_msg, &ev, &done), MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_COMPLETE);
     CHECK_EQ_BYTES(done + ev.result.offset, ev.result.len,
                    "{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":"
                    "\"deployed\"}],\"isError\":false}");
     CHECK_STATUS(mrtr_call_result(task, done, sizeof done_msg - 1, &result), MRTR_OK);
     CHECK((const uint8_t *)result.ptr == done + ev.result.offset);
-    CHECK(tphase(task) == MRTR_PHASE_DONE);
+    CHECK(phase(task) == MRTR_PHASE_DONE);
     free(done);
 }
 
@@ -189,9 +144,9 @@ static void test_a_call_follows_its_extension_task_in_place(void) {
     CHECK_STATUS(mrtr_call_workspace_size(NULL, &clen), MRTR_OK);
     cws = ws_new(clen);
     CHECK_STATUS(mrtr_call_init(cws, clen, &cc, &call), MRTR_OK);
-    CHECK(tprogress(call).flow == MRTR_FLOW_CALL);
-    CHECK(tprogress(call).task_request == MRTR_TASK_REQUEST_NONE);
-    CHECK(tprogress(call).task_dialect == MRTR_TASK_DIALECT_NONE);
+    CHECK(progress(call).flow == MRTR_FLOW_CALL);
+    CHECK(progress(call).task_request == MRTR_TASK_REQUEST_NONE);
+    CHECK(progress(call).task_dialect == MRTR_TASK_DIALECT_NONE);
     CHECK_STATUS(mrtr_call_write_request(call, 1, out, sizeof out, &n), MRTR_OK);
     created = heap_copy(created_msg, sizeof created_msg - 1);
     CHECK_STATUS(mrtr_call_feed(call, created, sizeof created_msg - 1, &ev), MRTR_OK);
@@ -212,9 +167,9 @@ static void test_a_call_follows_its_extension_task_in_place(void) {
     free(created); /* the id was copied, by both handles */
 
     /* The call itself follows its task in place. */
-    extension_flow_from_first_poll(call, tprogress(call).next_id);
+    extension_flow_from_first_poll(call, progress(call).next_id);
     free(cws);
-    extension_flow_from_first_poll(t.task, tprogress(t.task).next_id);
+    extension_flow_from_first_poll(t.task, progress(t.task).next_id);
     free(t.ws);
 }
 
@@ -228,18 +183,18 @@ static void test_seed_dialect_echoes_request_state(void) {
                                       MRTR_CALL_NO_CLIENT_INFO, MRTR_CAP_ELICITATION_FORM);
     mrtr_event ev;
     CHECK_STATUS(tstart(&t, &tc), MRTR_OK);
-    check_tleg(t.task, 1,
+    check_leg(t.task, 1,
                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{" SEED_META
                "},\"taskId\":\"t\\\"1\"}}");
-    CHECK_STATUS(tfeed(t.task,
+    CHECK_STATUS(feed(t.task,
                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"taskId\":\"t\\u00221\","
                        "\"status\":\"input_required\"}}",
                        &ev, NULL),
                  MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_TASK_NEXT);
     CHECK(next_request(t.task) == MRTR_TASK_REQUEST_RESULT);
-    free(tleg(t.task, 2));
-    CHECK_STATUS(tfeed(t.task,
+    free(leg(t.task, 2));
+    CHECK_STATUS(feed(t.task,
                        "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"resultType\":\"input_required\","
                        "\"inputRequests\":{\"k\":{\"method\":\"elicitation/create\",\"params\":{"
                        "\"message\":\"m\",\"requestedSchema\":{\"type\":\"object\"}}}},"
@@ -248,11 +203,11 @@ static void test_seed_dialect_echoes_request_state(void) {
                  MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_INPUT_REQUIRED);
     CHECK_STATUS(mrtr_call_answer_elicit(t.task, 0, MRTR_ELICIT_DECLINE, str_of("")), MRTR_OK);
-    check_tleg(t.task, 3,
+    check_leg(t.task, 3,
                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tasks/input_response\",\"params\":{" SEED_META
                ",\"io.modelcontextprotocol/related-task\":{\"taskId\":\"t\\\"1\"}},"
                "\"inputResponses\":{\"k\":{\"action\":\"decline\"}},\"requestState\":\"x\\/y\"}}");
-    CHECK_STATUS(tfeed(t.task, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}", &ev, NULL), MRTR_OK);
+    CHECK_STATUS(feed(t.task, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}", &ev, NULL), MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_TASK_POLL && ev.wait_ms == 1000);
     free(t.ws);
 }
@@ -276,17 +231,17 @@ static void test_cancel_failure_and_save(void) {
                   "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/cancel\",\"params\":{" EXT_META
                   ",\"taskId\":\"b-7\"}}");
     CHECK(next_request(t.task) == MRTR_TASK_REQUEST_CANCEL);
-    CHECK_STATUS(tfeed(t.task, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", &ev, NULL), MRTR_OK);
+    CHECK_STATUS(feed(t.task, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", &ev, NULL), MRTR_OK);
     CHECK(ev.kind == MRTR_EVENT_TASK_CANCELLED);
-    CHECK(tphase(t.task) == MRTR_PHASE_DONE);
+    CHECK(phase(t.task) == MRTR_PHASE_DONE);
     /* Cancelled: done without a result. */
     CHECK_STATUS(mrtr_call_result(t.task, out, 4, (mrtr_str *)(void *)text), MRTR_ERR_WRONG_STATE);
     free(t.ws);
 
     /* A failed task reports the error with spans. */
     CHECK_STATUS(tstart(&t, &tc), MRTR_OK);
-    free(tleg(t.task, 1));
-    CHECK_STATUS(tfeed(t.task,
+    free(leg(t.task, 1));
+    CHECK_STATUS(feed(t.task,
                        DETAILED(1, "failed",
                                 ",\"error\":{\"code\":-32000,\"message\":\"disk full\"}"),
                        &ev, &msg),
@@ -302,8 +257,8 @@ static void test_cancel_failure_and_save(void) {
 
     /* Save in ANSWERING, restore elsewhere, continue. */
     CHECK_STATUS(tstart(&t, &tc), MRTR_OK);
-    free(tleg(t.task, 1));
-    CHECK_STATUS(tfeed(t.task,
+    free(leg(t.task, 1));
+    CHECK_STATUS(feed(t.task,
                        DETAILED(1, "input_required",
                                 ",\"inputRequests\":{\"c\":{\"method\":\"elicitation/create\","
                                 "\"params\":{\"message\":\"Sure?\",\"requestedSchema\":{\"type\":"
@@ -317,7 +272,7 @@ static void test_cancel_failure_and_save(void) {
     CHECK_STATUS(mrtr_call_restore(ws2, t.len, NULL, saved, need, &t2), MRTR_OK);
     free(t.ws);
     free(saved);
-    CHECK(tphase(t2) == MRTR_PHASE_ANSWERING);
+    CHECK(phase(t2) == MRTR_PHASE_ANSWERING);
     /* A call save is not a task save and the reverse. */
     CHECK_STATUS(mrtr_call_answer_error(t2, 0, 3), MRTR_OK);
     CHECK_STATUS(mrtr_call_failure(t2, &fail), MRTR_OK);
@@ -344,16 +299,16 @@ static void test_task_ids_at_the_ends_of_the_range(void) {
     CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_ERR_INVALID_ARGUMENT);
     tc.first_id = -MAX;
     CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_OK);
-    id = tprogress(task).next_id;
+    id = progress(task).next_id;
     CHECK(id == -MAX);
     CHECK_STATUS(mrtr_call_write_request(task, id, out, sizeof out, &n), MRTR_OK);
-    CHECK(tprogress(task).has_next_id && tprogress(task).next_id == -MAX + 1);
+    CHECK(progress(task).has_next_id && progress(task).next_id == -MAX + 1);
     tc.first_id = MAX;
     CHECK_STATUS(mrtr_call_init(ws, need, &tc, &task), MRTR_OK);
-    id = tprogress(task).next_id;
+    id = progress(task).next_id;
     CHECK(id == MAX);
     CHECK_STATUS(mrtr_call_write_request(task, id, out, sizeof out, &n), MRTR_OK);
-    CHECK(!tprogress(task).has_next_id);
+    CHECK(!progress(task).has_next_id);
     CHECK_STATUS(mrtr_call_write_cancel(task, MAX + 1, out, sizeof out, &n),
                  MRTR_ERR_INVALID_ARGUMENT);
     free(ws);
@@ -423,7 +378,7 @@ static void test_task_init_misuse(void) {
         mrtr_event ev;
         uint8_t out[8];
         size_t n = 0;
-        CHECK_STATUS(tfeed(task, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", &ev, NULL),
+        CHECK_STATUS(feed(task, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", &ev, NULL),
                      MRTR_ERR_WRONG_STATE);
         CHECK_STATUS(mrtr_call_resend(task, 1, out, sizeof out, &n), MRTR_ERR_WRONG_STATE);
         CHECK_STATUS(mrtr_call_answer_json(task, 0, str_of("{}")), MRTR_ERR_WRONG_STATE);
