@@ -12,7 +12,7 @@ use core::ffi::c_void;
 
 use mrtr_core::client::sse::{SseDecoder, SseError};
 
-use crate::abi::{in_bytes, Out, Span};
+use crate::abi::{Args, Out};
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
@@ -51,13 +51,13 @@ type Decoder = Option<SseDecoder<'static>>;
 /// `dec` must be NULL or a live handle from `mrtr_sse_init`.
 unsafe fn with_decoder<R>(
     dec: *const mrtr_sse_decoder,
-    f: impl FnOnce(&mut SseDecoder<'static>, Span) -> Result<R, mrtr_status>,
+    f: impl FnOnce(&mut SseDecoder<'static>, &mut Args) -> Result<R, mrtr_status>,
 ) -> Result<R, mrtr_status> {
     // SAFETY: forwarded contract.
     let mut obj: Obj<'_, Decoder> = unsafe { object::attach(dec.cast(), magic::SSE) }?;
-    let span = obj.span();
+    let mut args = Args::new(obj.span());
     let d = obj.value().as_mut().ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
-    f(d, span)
+    f(d, &mut args)
 }
 
 /// Writes to `*out_size` the workspace bytes of a decoder whose events may
@@ -151,23 +151,10 @@ pub unsafe extern "C" fn mrtr_sse_feed(
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
     status_of(unsafe {
-        with_decoder(dec, |d, ws| {
-            let consumed = Out::required(consumed)?;
-            let out = Out::required(out)?;
-            let input = in_bytes(chunk, len)?;
-            let spans = [
-                ws,
-                Span::of(input.as_ptr(), input.len()),
-                consumed.span(),
-                out.span(),
-            ];
-            let overlap = spans
-                .iter()
-                .enumerate()
-                .any(|(i, a)| spans.iter().skip(i + 1).any(|b| a.overlaps(*b)));
-            if overlap {
-                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-            }
+        with_decoder(dec, |d, a| {
+            let consumed = a.out(consumed)?;
+            let out = a.out(out)?;
+            let input = a.bytes(chunk, len)?;
             let mut rest = input;
             let result = d.feed(&mut rest);
             let used = input.len().saturating_sub(rest.len());
@@ -224,11 +211,8 @@ pub unsafe extern "C" fn mrtr_sse_end_of_stream(
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
     status_of(unsafe {
-        with_decoder(dec, |d, ws| {
-            let out = Out::optional(out_discarded)?;
-            if out.as_ref().is_some_and(|o| o.span().overlaps(ws)) {
-                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-            }
+        with_decoder(dec, |d, a| {
+            let out = a.out_opt(out_discarded)?;
             let discarded = d.end_of_stream();
             if let Some(o) = out {
                 o.write(discarded);
@@ -269,11 +253,8 @@ pub unsafe extern "C" fn mrtr_sse_reconnect_info(
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
     status_of(unsafe {
-        with_decoder(dec, |d, ws| {
-            let out = Out::required(out)?;
-            if out.span().overlaps(ws) {
-                return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-            }
+        with_decoder(dec, |d, a| {
+            let out = a.out(out)?;
             let retry = d.reconnection_time_ms();
             out.write(mrtr_sse_reconnect {
                 last_event_id: mrtr_str::from_str(d.last_event_id()),
