@@ -28,15 +28,15 @@
  *
  * Quick start: one tool call, answering what the server asks.
  *
+ *   static uint64_t ws[8192];               // 64 KiB, 8-aligned, no heap
  *   size_t size = 0, n = 0;
- *   mrtr_call_workspace_size(NULL, &size);       // NULL: default limits
- *   void *ws = aligned_alloc(MRTR_WORKSPACE_ALIGN, size); // or a static
+ *   mrtr_call_workspace_size(NULL, &size);  // NULL: default limits (55 KiB)
  *   mrtr_call_config cfg = {0};
  *   cfg.method = MRTR_METHOD_TOOLS_CALL;
  *   cfg.params = (mrtr_str){"{\"name\":\"deploy\"}", 17};
  *   cfg.caps = MRTR_CAP_ELICITATION_FORM;
  *   mrtr_call *call = NULL;
- *   mrtr_call_init(ws, size, &cfg, &call);
+ *   mrtr_call_init(ws, sizeof ws, &cfg, &call);  // size <= sizeof ws
  *   for (;;) {
  *       mrtr_progress p;
  *       mrtr_call_progress(call, &p);
