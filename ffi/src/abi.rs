@@ -263,6 +263,12 @@ impl Args {
         }
     }
 
+    /// The arguments of a function without an object (nothing is a
+    /// workspace).
+    pub(crate) fn free() -> Self {
+        Args::new(Span::of_one(core::ptr::null::<u8>()))
+    }
+
     /// Every span taken, for a workspace placed after the checks.
     pub(crate) fn spans(&self) -> impl Iterator<Item = Span> + '_ {
         let r = self.reads.get(..self.n_reads).unwrap_or(&[]);
@@ -390,6 +396,30 @@ impl Args {
             false,
         )?;
         Ok(a)
+    }
+
+    /// An output array of `n` `T` (non-NULL, aligned; `n` may be 0), for
+    /// writing through the returned pointer.
+    ///
+    /// # Safety
+    /// When not NULL, `ptr` must be valid for writes of `n` `T`.
+    pub(crate) unsafe fn out_array<T>(
+        &mut self,
+        ptr: *mut T,
+        n: usize,
+    ) -> Result<*mut T, mrtr_status> {
+        if ptr.is_null() {
+            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+        }
+        if !ptr.is_aligned() {
+            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+        }
+        let bytes = n
+            .checked_mul(core::mem::size_of::<T>())
+            .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+        check_range(ptr as usize, bytes)?;
+        self.claim(Span::of(ptr.cast_const().cast::<u8>(), bytes), true)?;
+        Ok(ptr)
     }
 
     /// An output buffer of the `out, out_len, out_written` convention

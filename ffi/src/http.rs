@@ -4,7 +4,7 @@
 use mrtr_core::client::http::{HttpError, RequestHeaders};
 use mrtr_core::wire::WireLimits;
 
-use crate::abi::{finish_output, in_bytes, in_str, out_bytes, Out, Span};
+use crate::abi::{finish_output, Args};
 use crate::mrtr_status;
 use crate::status::status_of;
 use crate::types::mrtr_str;
@@ -51,7 +51,7 @@ fn status_of_http(e: HttpError) -> mrtr_status {
 #[allow(clippy::too_many_arguments)]
 unsafe fn emit(
     headers: Result<RequestHeaders<'_>, HttpError>,
-    inputs: &[Span],
+    a: &mut Args,
     buf: *mut u8,
     buf_len: usize,
     out_written: *mut usize,
@@ -59,41 +59,15 @@ unsafe fn emit(
     headers_cap: usize,
     out_count: *mut usize,
 ) -> Result<(), mrtr_status> {
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    let (out_written, out_count) = unsafe { (a.out(out_written)?, a.out(out_count)?) };
     // SAFETY: caller contract.
-    let out_written = unsafe { Out::required(out_written) }?;
-    // SAFETY: caller contract.
-    let out_count = unsafe { Out::required(out_count) }?;
-    if out_headers.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    if !out_headers.is_aligned() {
-        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-    }
+    let out_headers = unsafe { a.out_array(out_headers, MRTR_HTTP_MAX_HEADERS) }?;
     if headers_cap < MRTR_HTTP_MAX_HEADERS {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
-    let list = Span::of(
-        out_headers.cast::<u8>().cast_const(),
-        MRTR_HTTP_MAX_HEADERS * core::mem::size_of::<mrtr_http_header>(),
-    );
-    let mut others = [Span::of_one(core::ptr::null::<u8>()); 6];
-    for (slot, s) in others.iter_mut().zip(
-        inputs
-            .iter()
-            .copied()
-            .chain([out_written.span(), out_count.span()]),
-    ) {
-        *slot = s;
-    }
-    if others.iter().any(|s| s.overlaps(list)) || out_written.span().overlaps(out_count.span()) {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
-    let mut all = [Span::of_one(core::ptr::null::<u8>()); 7];
-    for (slot, s) in all.iter_mut().zip(others.iter().copied().chain([list])) {
-        *slot = s;
-    }
     // SAFETY: caller contract; overlaps refused.
-    let buf = unsafe { out_bytes(buf, buf_len, &all) }?;
+    let buf = unsafe { a.out_buf(buf, buf_len) }?;
     let h = headers.map_err(status_of_http)?;
     let needed = h.buffer_len();
     if buf.len() < needed {
@@ -149,25 +123,20 @@ pub unsafe extern "C" fn mrtr_http_headers(
     out_count: *mut usize,
 ) -> mrtr_status {
     status_of((|| {
+        let mut a = Args::free();
         // SAFETY: caller contract.
-        let method = unsafe { in_str(method) }?;
+        let method = unsafe { a.str(method) }?;
         let name = if name.ptr.is_null() {
             None
         } else {
             // SAFETY: caller contract.
-            Some(unsafe { in_str(name) }?)
+            Some(unsafe { a.str(name) }?)
         };
-        let inputs = [
-            Span::of(method.as_ptr(), method.len()),
-            name.map_or(Span::of_one(core::ptr::null::<u8>()), |n| {
-                Span::of(n.as_ptr(), n.len())
-            }),
-        ];
         // SAFETY: caller contract.
         unsafe {
             emit(
                 RequestHeaders::new(method, name),
-                &inputs,
+                &mut a,
                 buf,
                 buf_len,
                 out_written,
@@ -203,15 +172,15 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
     out_count: *mut usize,
 ) -> mrtr_status {
     status_of((|| {
+        let mut a = Args::free();
         // SAFETY: caller contract.
-        let body = unsafe { in_bytes(body, body_len) }?;
+        let body = unsafe { a.bytes(body, body_len) }?;
         let limits = WireLimits::default();
-        let inputs = [Span::of(body.as_ptr(), body.len())];
         // SAFETY: caller contract.
         unsafe {
             emit(
                 RequestHeaders::for_message(body, &limits),
-                &inputs,
+                &mut a,
                 buf,
                 buf_len,
                 out_written,

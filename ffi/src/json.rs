@@ -4,7 +4,7 @@
 
 use mrtr_core::json::{self, ParseLimits, Writer};
 
-use crate::abi::{finish_output, in_bytes, in_str, out_bytes, Out, Span};
+use crate::abi::{finish_output, Args};
 use crate::mrtr_status;
 use crate::status::status_of;
 use crate::types::mrtr_str;
@@ -65,15 +65,11 @@ unsafe fn validate(
     max_depth: usize,
     error_offset: *mut usize,
 ) -> Result<(), mrtr_status> {
+    let mut a = Args::free();
     // SAFETY: `error_offset` is NULL or writable (caller contract).
-    let error_offset = unsafe { Out::optional(error_offset) }?;
+    let error_offset = unsafe { a.out_opt(error_offset) }?;
     // SAFETY: `json` is readable for `len` bytes (caller contract).
-    let input = unsafe { in_bytes(json, len) }?;
-    if let Some(out) = &error_offset {
-        if out.span().overlaps(Span::of(input.as_ptr(), input.len())) {
-            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-        }
-    }
+    let input = unsafe { a.bytes(json, len) }?;
     let max_depth = match max_depth {
         0 => MRTR_JSON_DEFAULT_MAX_DEPTH,
         d if d <= MRTR_JSON_MAX_DEPTH => d,
@@ -136,14 +132,10 @@ unsafe fn write_string(
     out_len: usize,
     out_written: *mut usize,
 ) -> Result<(), mrtr_status> {
-    // SAFETY: `out_written` is writable (caller contract).
-    let out_written = unsafe { Out::required(out_written) }?;
-    // SAFETY: `text` is readable (caller contract).
-    let text = unsafe { in_str(text) }?;
-    let inputs = [Span::of(text.as_ptr(), text.len()), out_written.span()];
-    // SAFETY: `out` is writable (caller contract); disjointness from the
-    // other arguments is checked by `out_bytes`.
-    let out = unsafe { out_bytes(out, out_len, &inputs) }?;
+    let mut a = Args::free();
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    let (out_written, text, out) =
+        unsafe { (a.out(out_written)?, a.str(text)?, a.out_buf(out, out_len)?) };
     let mut w = Writer::new(out);
     w.str(text);
     finish_output(w.finish(), out_written)
@@ -173,13 +165,15 @@ pub unsafe extern "C" fn mrtr_json_decode_string(
     out_written: *mut usize,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out_written = unsafe { Out::required(out_written) }?;
-        // SAFETY: caller contract.
-        let input = unsafe { in_bytes(token, len) }?;
-        let inputs = [Span::of(input.as_ptr(), input.len()), out_written.span()];
-        // SAFETY: caller contract; overlaps refused by `out_bytes`.
-        let out = unsafe { out_bytes(out, out_len, &inputs) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out_written, input, out) = unsafe {
+            (
+                a.out(out_written)?,
+                a.bytes(token, len)?,
+                a.out_buf(out, out_len)?,
+            )
+        };
         let s = json::parse(input)?
             .as_str()
             .ok_or(mrtr_status::MRTR_ERR_JSON)?;

@@ -5,7 +5,7 @@ use core::ffi::{c_char, CStr};
 
 use mrtr_core::client::url::{UrlConsent, UrlError, Warnings};
 
-use crate::abi::{in_str, Out, Span};
+use crate::abi::Args;
 use crate::mrtr_status;
 use crate::status::status_of;
 use crate::types::mrtr_str;
@@ -126,16 +126,9 @@ pub unsafe extern "C" fn mrtr_url_consent(
     out_refusal: *mut mrtr_url_refusal,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Out::required(out) }?;
-        // SAFETY: caller contract.
-        let refusal = unsafe { Out::optional(out_refusal) }?;
-        // SAFETY: caller contract.
-        let text = unsafe { in_str(url) }?;
-        let span = Span::of(text.as_ptr(), text.len());
-        if out.span().overlaps(span) || refusal.as_ref().is_some_and(|r| r.span().overlaps(span)) {
-            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-        }
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out, refusal, text) = unsafe { (a.out(out)?, a.out_opt(out_refusal)?, a.str(url)?) };
         match UrlConsent::parse(text) {
             Ok(u) => {
                 let opt = |s: Option<&str>| s.map_or(mrtr_str::EMPTY, mrtr_str::from_str);
