@@ -14,7 +14,7 @@ use mrtr_core::client::form::{
 };
 use mrtr_core::json::{self, JsonStr, ParseLimits};
 
-use crate::abi::{in_str, out_bytes, Out, Span};
+use crate::abi::Args;
 use crate::exchange::decode_json_str;
 use crate::mrtr_status;
 use crate::status::status_of;
@@ -334,9 +334,13 @@ fn parse(schema: &[u8]) -> Result<ElicitForm<'_>, (mrtr_status, Option<mrtr_sche
 
 /// # Safety
 /// `schema` must be readable.
-unsafe fn form_of<'a>(schema: mrtr_str) -> Result<ElicitForm<'a>, mrtr_status> {
+/// The form of `schema`, taken through `a`.
+///
+/// # Safety
+/// `schema` must be readable.
+unsafe fn form_of<'a>(a: &mut Args, schema: mrtr_str) -> Result<ElicitForm<'a>, mrtr_status> {
     // SAFETY: caller contract.
-    let text = unsafe { in_str(schema) }?;
+    let text = unsafe { a.str(schema) }?;
     parse(text.as_bytes()).map_err(|(s, _)| s)
 }
 
@@ -367,12 +371,15 @@ pub unsafe extern "C" fn mrtr_form_parse(
     out_error: *mut mrtr_schema_error,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let count = unsafe { Out::required(out_field_count) }?;
-        // SAFETY: caller contract.
-        let err = unsafe { Out::optional(out_error) }?;
-        // SAFETY: caller contract.
-        let text = unsafe { in_str(schema) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (count, err, text) = unsafe {
+            (
+                a.out(out_field_count)?,
+                a.out_opt(out_error)?,
+                a.str(schema)?,
+            )
+        };
         match parse(text.as_bytes()) {
             Ok(form) => {
                 count.write(form.len());
@@ -403,10 +410,9 @@ pub unsafe extern "C" fn mrtr_form_field_at(
     out: *mut mrtr_form_field,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Out::required(out) }?;
-        // SAFETY: caller contract.
-        let form = unsafe { form_of(schema) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out, form) = unsafe { (a.out(out)?, form_of(&mut a, schema)?) };
         let f = field_at(&form, index)?;
         let (name, name_esc) = view(&f.name);
         let mut escaped = if name_esc { MRTR_FORM_TEXT_NAME } else { 0 };
@@ -536,10 +542,9 @@ pub unsafe extern "C" fn mrtr_form_option_at(
     out: *mut mrtr_form_option,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Out::required(out) }?;
-        // SAFETY: caller contract.
-        let form = unsafe { form_of(schema) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out, form) = unsafe { (a.out(out)?, form_of(&mut a, schema)?) };
         let o = option_at(&form, field, option)?;
         let (value, value_esc) = view(&o.value);
         let (title, title_esc) = o.title.as_ref().map_or((mrtr_str::EMPTY, false), view);
@@ -584,13 +589,15 @@ pub unsafe extern "C" fn mrtr_form_text(
     out_written: *mut usize,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out_written = unsafe { Out::required(out_written) }?;
-        // SAFETY: caller contract.
-        let text = unsafe { in_str(schema) }?;
-        let inputs = [Span::of(text.as_ptr(), text.len()), out_written.span()];
-        // SAFETY: caller contract; overlaps refused.
-        let out = unsafe { out_bytes(out, out_len, &inputs) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out_written, text, out) = unsafe {
+            (
+                a.out(out_written)?,
+                a.str(schema)?,
+                a.out_buf(out, out_len)?,
+            )
+        };
         let form = parse(text.as_bytes()).map_err(|(s, _)| s)?;
         let s = match which {
             MRTR_FORM_TEXT_NAME => Some(field_at(&form, field)?.name),
@@ -625,12 +632,15 @@ pub unsafe extern "C" fn mrtr_form_validate(
     out_error: *mut mrtr_form_error,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out_error = unsafe { Out::optional(out_error) }?;
-        // SAFETY: caller contract.
-        let form = unsafe { form_of(schema) }?;
-        // SAFETY: caller contract.
-        let content = unsafe { in_str(content) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out_error, form, content) = unsafe {
+            (
+                a.out_opt(out_error)?,
+                form_of(&mut a, schema)?,
+                a.str(content)?,
+            )
+        };
         let doc = json::parse_with(content.as_bytes(), &ParseLimits::default())?;
         let report = |e: mrtr_form_error| {
             if let Some(out) = out_error {
