@@ -13,7 +13,7 @@ use mrtr_core::seal::{
     MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
-use crate::abi::{finish_output, in_array, in_bytes, in_ref, in_str, out_bytes, Out, Span};
+use crate::abi::{finish_output, Args, Span};
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
@@ -207,12 +207,12 @@ fn in_own_frame_then_scrub<R>(f: impl FnOnce() -> R) -> R {
 /// `sealer` must be NULL or a live handle from `mrtr_sealer_init`.
 unsafe fn with_sealer<R>(
     sealer: *const mrtr_sealer,
-    f: impl FnOnce(&Sealer, Span) -> Result<R, mrtr_status>,
+    f: impl FnOnce(&Sealer, &mut Args) -> Result<R, mrtr_status>,
 ) -> Result<R, mrtr_status> {
     // SAFETY: forwarded contract.
     let mut obj: Obj<'_, Sealer> = unsafe { object::attach(sealer.cast(), magic::SEALER) }?;
-    let span = obj.span();
-    f(obj.value(), span)
+    let mut args = Args::new(obj.span());
+    f(obj.value(), &mut args)
 }
 
 /// Builds a sealer in `mem` (`len` bytes, at least `mrtr_sealer_size()`,
@@ -258,28 +258,21 @@ pub unsafe extern "C" fn mrtr_sealer_init(
 ) -> mrtr_status {
     in_own_frame_then_scrub(|| {
         status_of((|| {
-            // SAFETY: caller contract.
-            let out = unsafe { Out::required(out) }?;
-            // SAFETY: caller contract.
-            let given = unsafe { in_array(keys, nkeys) }?;
+            let mut a = Args::free();
+            // SAFETY: caller contract; every pointer is checked as it is taken.
+            let (out, given) = unsafe { (a.out(out)?, a.array(keys, nkeys)?) };
             if given.len() > MAX_KEYS {
                 return Err(mrtr_status::MRTR_ERR_KEY_ERROR);
             }
             let mut ring: [&[u8]; MAX_KEYS] = [&[]; MAX_KEYS];
-            let mut spans = [Span::of_one(core::ptr::null::<u8>()); MAX_KEYS + 4];
-            for ((slot, span), k) in ring.iter_mut().zip(spans.iter_mut()).zip(given) {
+            for (slot, k) in ring.iter_mut().zip(given) {
                 // SAFETY: caller contract.
-                *slot = unsafe { in_bytes(k.ptr, k.len) }?;
-                *span = Span::of(slot.as_ptr(), slot.len());
+                *slot = unsafe { a.bytes(k.ptr, k.len) }?;
             }
             // SAFETY: caller contract.
-            let audience = unsafe { in_str(audience) }?;
-            let tail = spans.get_mut(MAX_KEYS..).unwrap_or(&mut []);
-            for (slot, s) in tail.iter_mut().zip([
-                Span::of(audience.as_ptr(), audience.len()),
-                out.span(),
-                Span::of(given.as_ptr().cast::<u8>(), core::mem::size_of_val(given)),
-            ]) {
+            let audience = unsafe { a.str(audience) }?;
+            let mut spans = [Span::of_one(core::ptr::null::<u8>()); MAX_KEYS + 4];
+            for (slot, s) in spans.iter_mut().zip(a.spans()) {
                 *slot = s;
             }
             let config = SealConfig {
@@ -366,29 +359,20 @@ pub unsafe extern "C" fn mrtr_binding_digest(
     out: *mut u8,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let method = unsafe { in_str(method) }?;
-        // SAFETY: caller contract.
-        let target = unsafe { in_str(target) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (method, target) = unsafe { (a.str(method)?, a.str(target)?) };
         let args = if arguments.is_null() {
             None
         } else {
             // SAFETY: caller contract.
-            Some(unsafe { in_bytes(arguments, arguments_len) }?)
+            Some(unsafe { a.bytes(arguments, arguments_len) }?)
         };
-        let mut inputs = [
-            Span::of(method.as_ptr(), method.len()),
-            Span::of(target.as_ptr(), target.len()),
-            Span::of_one(core::ptr::null::<u8>()),
-        ];
-        if let (Some(slot), Some(a)) = (inputs.get_mut(2), args) {
-            *slot = Span::of(a.as_ptr(), a.len());
-        }
         if out.is_null() {
             return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
         }
         // SAFETY: caller contract; overlaps refused.
-        let out = unsafe { out_bytes(out, MRTR_BINDING_BYTES, &inputs) }?;
+        let out = unsafe { a.out_buf(out, MRTR_BINDING_BYTES) }?;
         let value = match args {
             None => None,
             Some(a) => Some(json::parse_with(a, &ParseLimits::default())?),
@@ -410,14 +394,16 @@ pub unsafe extern "C" fn mrtr_binding_digest(
 /// # Safety
 /// `p` must be NULL or point to a readable `mrtr_bytes` whose bytes are
 /// readable.
-unsafe fn principal_of<'a>(p: *const mrtr_bytes) -> Result<Option<&'a [u8]>, mrtr_status> {
-    if p.is_null() {
+unsafe fn principal_of<'a>(
+    a: &mut Args,
+    p: *const mrtr_bytes,
+) -> Result<Option<&'a [u8]>, mrtr_status> {
+    // SAFETY: caller contract.
+    let Some(b) = unsafe { a.reference_opt(p) }? else {
         return Ok(None);
-    }
+    };
     // SAFETY: caller contract.
-    let b = unsafe { in_ref(p) }?;
-    // SAFETY: caller contract.
-    Ok(Some(unsafe { in_bytes(b.ptr, b.len) }?))
+    Ok(Some(unsafe { a.bytes(b.ptr, b.len) }?))
 }
 
 /// Seals `state` (the server's own bytes, up to what `max_token` allows)
@@ -460,26 +446,13 @@ pub unsafe extern "C" fn mrtr_seal(
     in_own_frame_then_scrub(|| {
         // SAFETY: forwarded contract.
         status_of(unsafe {
-            with_sealer(sealer, |s, ws| {
-                let out_written = Out::required(out_written)?;
-                if nonce.is_null() || binding.is_null() {
-                    return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-                }
-                let nonce = in_bytes(nonce, NONCE_BYTES)?;
-                let binding = in_bytes(binding, MRTR_BINDING_BYTES)?;
-                let principal = principal_of(principal)?;
-                let state = in_bytes(state.ptr, state.len)?;
-                let inputs = [
-                    ws,
-                    Span::of(nonce.as_ptr(), nonce.len()),
-                    Span::of(binding.as_ptr(), binding.len()),
-                    principal.map_or(Span::of_one(core::ptr::null::<u8>()), |p| {
-                        Span::of(p.as_ptr(), p.len())
-                    }),
-                    Span::of(state.as_ptr(), state.len()),
-                    out_written.span(),
-                ];
-                let out = out_bytes(out, out_len, &inputs)?;
+            with_sealer(sealer, |s, a| {
+                let out_written = a.out(out_written)?;
+                let nonce = a.bytes(nonce, NONCE_BYTES)?;
+                let binding = a.bytes(binding, MRTR_BINDING_BYTES)?;
+                let principal = principal_of(a, principal)?;
+                let state = a.bytes(state.ptr, state.len)?;
+                let out = a.out_buf(out, out_len)?;
                 let nonce: &[u8; NONCE_BYTES] = nonce
                     .try_into()
                     .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
@@ -542,43 +515,14 @@ pub unsafe extern "C" fn mrtr_unseal(
     in_own_frame_then_scrub(|| {
         // SAFETY: forwarded contract.
         status_of(unsafe {
-            with_sealer(sealer, |s, ws| {
-                let out_state = Out::required(out_state)?;
-                let out_reason = Out::required(out_reason)?;
-                let out_info = Out::optional(out_info)?;
-                let info_span = out_info
-                    .as_ref()
-                    .map_or(Span::of_one(core::ptr::null::<u8>()), Out::span);
-                if binding.is_null() {
-                    return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-                }
-                let token = in_bytes(token.ptr, token.len)?;
-                let binding = in_bytes(binding, MRTR_BINDING_BYTES)?;
-                let principal = principal_of(principal)?;
-                let inputs = [
-                    ws,
-                    Span::of(token.as_ptr(), token.len()),
-                    Span::of(binding.as_ptr(), binding.len()),
-                    principal.map_or(Span::of_one(core::ptr::null::<u8>()), |p| {
-                        Span::of(p.as_ptr(), p.len())
-                    }),
-                    out_state.span(),
-                    out_reason.span(),
-                    info_span,
-                ];
-                let outs = [out_state.span(), out_reason.span(), info_span];
-                if outs
-                    .iter()
-                    .enumerate()
-                    .any(|(i, a)| outs.iter().skip(i + 1).any(|b| a.overlaps(*b)))
-                    || inputs
-                        .iter()
-                        .take(4)
-                        .any(|i| outs.iter().any(|o| i.overlaps(*o)))
-                {
-                    return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-                }
-                let scratch = out_bytes(scratch, scratch_len, &inputs)?;
+            with_sealer(sealer, |s, a| {
+                let out_state = a.out(out_state)?;
+                let out_reason = a.out(out_reason)?;
+                let out_info = a.out_opt(out_info)?;
+                let token = a.bytes(token.ptr, token.len)?;
+                let binding = a.bytes(binding, MRTR_BINDING_BYTES)?;
+                let principal = principal_of(a, principal)?;
+                let scratch = a.out_buf(scratch, scratch_len)?;
                 let binding: &[u8; 32] = binding
                     .try_into()
                     .map_err(|_| mrtr_status::MRTR_ERR_INTERNAL)?;
