@@ -32,7 +32,7 @@ use mrtr_core::wire::{
     PROTOCOL_VERSION,
 };
 
-use crate::abi::{finish_output, in_array, in_bytes, in_ref, in_str, out_bytes, Out, Span};
+use crate::abi::{finish_output, in_array, in_ref, in_str, out_bytes, Args, Out, Span};
 use crate::mrtr_status;
 use crate::names;
 use crate::status::status_of;
@@ -122,13 +122,13 @@ impl mrtr_request_id {
 ///
 /// # Safety
 /// A string id's token must be readable.
-unsafe fn id_of<'a>(id: &mrtr_request_id) -> Result<Option<Id<'a>>, mrtr_status> {
+unsafe fn id_of<'a>(a: &mut Args, id: &mrtr_request_id) -> Result<Option<Id<'a>>, mrtr_status> {
     match id.kind {
         MRTR_ID_NONE => Ok(None),
         MRTR_ID_NUMBER => Ok(Some(Id::Number(id.number))),
         MRTR_ID_STRING => {
             // SAFETY: caller contract.
-            let token = unsafe { in_str(id.token) }?;
+            let token = unsafe { a.str(id.token) }?;
             let s = json::parse(token.as_bytes())
                 .ok()
                 .and_then(|v| v.as_str())
@@ -425,20 +425,10 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
     out_error: *mut mrtr_server_error,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Out::required(out) }?;
-        // SAFETY: caller contract.
-        let out_error = unsafe { Out::optional(out_error) }?;
-        // SAFETY: caller contract.
-        let bytes = unsafe { in_bytes(msg, len) }?;
-        let span = Span::of(bytes.as_ptr(), bytes.len());
-        if out.span().overlaps(span)
-            || out_error
-                .as_ref()
-                .is_some_and(|e| e.span().overlaps(span) || e.span().overlaps(out.span()))
-        {
-            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-        }
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out, out_error, bytes) =
+            unsafe { (a.out(out)?, a.out_opt(out_error)?, a.bytes(msg, len)?) };
         let policy = policy_of(flags)?;
         match ServerRequest::parse_with(bytes, &WireLimits::default(), policy) {
             Ok(Incoming::Request(req)) => {
@@ -520,13 +510,15 @@ pub unsafe extern "C" fn mrtr_server_write_request_error(
     out_written: *mut usize,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out_written = unsafe { Out::required(out_written) }?;
-        // SAFETY: caller contract.
-        let bytes = unsafe { in_bytes(msg, len) }?;
-        let inputs = [Span::of(bytes.as_ptr(), bytes.len()), out_written.span()];
-        // SAFETY: caller contract; overlaps refused.
-        let out = unsafe { out_bytes(out, out_len, &inputs) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out_written, bytes, out) = unsafe {
+            (
+                a.out(out_written)?,
+                a.bytes(msg, len)?,
+                a.out_buf(out, out_len)?,
+            )
+        };
         let policy = policy_of(flags)?;
         match ServerRequest::parse_with(bytes, &WireLimits::default(), policy) {
             Ok(_) => Err(mrtr_status::MRTR_ERR_WRONG_STATE),
@@ -673,14 +665,16 @@ pub unsafe extern "C" fn mrtr_server_input_response(
     out_error: *mut mrtr_answer_error,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Out::required(out) }?;
-        // SAFETY: caller contract.
-        let out_error = unsafe { Out::optional(out_error) }?;
-        // SAFETY: caller contract.
-        let map = unsafe { in_str(input_responses) }?;
-        // SAFETY: caller contract.
-        let key = unsafe { in_str(key) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out, out_error, map, key) = unsafe {
+            (
+                a.out(out)?,
+                a.out_opt(out_error)?,
+                a.str(input_responses)?,
+                a.str(key)?,
+            )
+        };
         let expected = response_kind_of(expected)?;
         let responses = responses_of(map.as_bytes())?;
         let found = match any_answer(responses, key, expected) {
@@ -768,12 +762,9 @@ pub unsafe extern "C" fn mrtr_server_root_at(
     out: *mut mrtr_server_root,
 ) -> mrtr_status {
     status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Out::required(out) }?;
-        // SAFETY: caller contract.
-        let map = unsafe { in_str(input_responses) }?;
-        // SAFETY: caller contract.
-        let key = unsafe { in_str(key) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (out, map, key) = unsafe { (a.out(out)?, a.str(input_responses)?, a.str(key)?) };
         let responses = responses_of(map.as_bytes())?;
         let roots = roots_answer(responses, key)
             .map_err(|_| mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION)?
@@ -915,8 +906,12 @@ unsafe fn write_input_required(
     let out_error = unsafe { Out::optional(out_error) }?;
     // SAFETY: caller contract.
     let ir = unsafe { in_ref(ir) }?;
+    // The id's string token through a collector; the spec strings (up to
+    // 4 per input, more than the collector holds) are checked as they are
+    // read below.
+    let mut a = Args::free();
     // SAFETY: caller contract.
-    let id = unsafe { id_of(&ir.id) }?.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+    let id = unsafe { id_of(&mut a, &ir.id) }?.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
     if !server_method(ir.method)?.allows_input_required() {
         return Err(mrtr_status::MRTR_ERR_WRONG_STATE);
     }
@@ -1051,38 +1046,22 @@ unsafe fn write_input_required(
 /// other inputs.
 unsafe fn emit(
     id: *const mrtr_request_id,
-    inputs: &[Span],
+    a: &mut Args,
     out: *mut u8,
     out_len: usize,
     out_written: *mut usize,
     write: impl FnOnce(Option<&Id<'_>>, &mut [u8]) -> Result<Result<usize, BufferTooSmall>, mrtr_status>,
 ) -> Result<(), mrtr_status> {
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    let out_written = unsafe { a.out(out_written) }?;
     // SAFETY: caller contract.
-    let out_written = unsafe { Out::required(out_written) }?;
-    let id_value = if id.is_null() {
-        None
-    } else {
+    let id_value = match unsafe { a.reference_opt(id) }? {
+        None => None,
         // SAFETY: caller contract.
-        let r = unsafe { in_ref(id) }?;
-        // SAFETY: caller contract.
-        unsafe { id_of(r) }?
+        Some(r) => unsafe { id_of(a, r) }?,
     };
-    let mut spans = [Span::of_one(core::ptr::null::<u8>()); 6];
-    for (slot, s) in spans.iter_mut().zip(
-        inputs
-            .iter()
-            .copied()
-            .chain([Span::of_one(id), out_written.span()]),
-    ) {
-        *slot = s;
-    }
-    if let (false, Some(Id::Str(s))) = (id.is_null(), id_value.as_ref()) {
-        if let Some(slot) = spans.get_mut(5) {
-            *slot = Span::of(s.raw_token().as_ptr(), s.raw_token().len());
-        }
-    }
     // SAFETY: caller contract; overlaps refused.
-    let out = unsafe { out_bytes(out, out_len, &spans) }?;
+    let out = unsafe { a.out_buf(out, out_len) }?;
     let r = write(id_value.as_ref(), out)?;
     finish_output(r, out_written)
 }
@@ -1114,12 +1093,12 @@ pub unsafe extern "C" fn mrtr_server_write_complete(
         if id.is_null() {
             return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
         }
+        let mut a = Args::free();
         // SAFETY: caller contract.
-        let body = unsafe { in_str(result) }?;
-        let inputs = [Span::of(body.as_ptr(), body.len())];
+        let body = unsafe { a.str(result) }?;
         // SAFETY: caller contract.
         unsafe {
-            emit(id, &inputs, out, out_len, out_written, |id, out| {
+            emit(id, &mut a, out, out_len, out_written, |id, out| {
                 let id = id.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
                 match write_complete(out, id, body.as_bytes()) {
                     Ok(n) => Ok(Ok(n)),
@@ -1159,25 +1138,20 @@ pub unsafe extern "C" fn mrtr_server_write_error(
     out_written: *mut usize,
 ) -> mrtr_status {
     status_of((|| {
+        let mut a = Args::free();
         // SAFETY: caller contract.
-        let message = unsafe { in_str(message) }?;
+        let message = unsafe { a.str(message) }?;
         let data = if data.ptr.is_null() {
             None
         } else {
             // SAFETY: caller contract.
-            let d = unsafe { in_str(data) }?;
+            let d = unsafe { a.str(data) }?;
             json::parse(d.as_bytes())?;
             Some(d)
         };
-        let inputs = [
-            Span::of(message.as_ptr(), message.len()),
-            data.map_or(Span::of_one(core::ptr::null::<u8>()), |d| {
-                Span::of(d.as_ptr(), d.len())
-            }),
-        ];
         // SAFETY: caller contract.
         unsafe {
-            emit(id, &inputs, out, out_len, out_written, |id, out| {
+            emit(id, &mut a, out, out_len, out_written, |id, out| {
                 let mut w = Writer::new(out);
                 write_error_response(&mut w, id, code, message, data.map(str::as_bytes));
                 Ok(w.finish())
@@ -1210,10 +1184,17 @@ pub unsafe extern "C" fn mrtr_server_write_missing_capability(
         }
         // SAFETY: caller contract.
         unsafe {
-            emit(id, &[], out, out_len, out_written, |id, out| {
-                let id = id.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
-                Ok(write_missing_capability(out, id, &caps))
-            })
+            emit(
+                id,
+                &mut Args::free(),
+                out,
+                out_len,
+                out_written,
+                |id, out| {
+                    let id = id.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+                    Ok(write_missing_capability(out, id, &caps))
+                },
+            )
         }
     })())
 }
@@ -1237,15 +1218,15 @@ pub unsafe extern "C" fn mrtr_server_write_unsupported_version(
     out_written: *mut usize,
 ) -> mrtr_status {
     status_of((|| {
+        let mut a = Args::free();
         // SAFETY: caller contract.
-        let requested = unsafe { in_str(requested_json) }?;
+        let requested = unsafe { a.str(requested_json) }?;
         let token = json::parse(requested.as_bytes())?
             .as_str()
             .ok_or(mrtr_status::MRTR_ERR_JSON)?;
-        let inputs = [Span::of(requested.as_ptr(), requested.len())];
         // SAFETY: caller contract.
         unsafe {
-            emit(id, &inputs, out, out_len, out_written, |id, out| {
+            emit(id, &mut a, out, out_len, out_written, |id, out| {
                 Ok(write_unsupported_version(
                     out,
                     id,
@@ -1277,10 +1258,17 @@ pub unsafe extern "C" fn mrtr_server_write_invalid_request_state(
         }
         // SAFETY: caller contract.
         unsafe {
-            emit(id, &[], out, out_len, out_written, |id, out| {
-                let id = id.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
-                Ok(write_invalid_request_state(out, id))
-            })
+            emit(
+                id,
+                &mut Args::free(),
+                out,
+                out_len,
+                out_written,
+                |id, out| {
+                    let id = id.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+                    Ok(write_invalid_request_state(out, id))
+                },
+            )
         }
     })())
 }
@@ -1307,10 +1295,9 @@ pub unsafe extern "C" fn mrtr_server_write_answer_error(
         if id.is_null() {
             return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
         }
-        // SAFETY: caller contract.
-        let key = unsafe { in_str(key) }?;
-        // SAFETY: caller contract.
-        let e = unsafe { in_ref(err) }?;
+        let mut a = Args::free();
+        // SAFETY: caller contract; every pointer is checked as it is taken.
+        let (key, e) = unsafe { (a.str(key)?, a.reference(err)?) };
         let kind = |raw: u32| response_kind_of(raw).ok().flatten();
         let expected = kind(e.expected).ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
         let answer_error = match e.error {
@@ -1321,10 +1308,9 @@ pub unsafe extern "C" fn mrtr_server_write_answer_error(
             MRTR_ANSWER_MALFORMED => AnswerError::Malformed { expected },
             _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
         };
-        let inputs = [Span::of(key.as_ptr(), key.len()), Span::of_one(err)];
         // SAFETY: caller contract.
         unsafe {
-            emit(id, &inputs, out, out_len, out_written, |id, out| {
+            emit(id, &mut a, out, out_len, out_written, |id, out| {
                 let id = id.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
                 Ok(write_answer_error(out, id, key, &answer_error))
             })
