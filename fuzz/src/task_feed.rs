@@ -51,6 +51,7 @@ fn limits(tight: bool) -> CallLimits {
         default_poll_ms: 7,
         min_poll_ms: 5,
         max_poll_ms: 900,
+        ..CallLimits::default()
     }
 }
 
