@@ -318,6 +318,61 @@ fn a_token_whose_nonce_is_not_the_synthetic_nonce_of_its_claims_is_tampered() {
     assert_eq!(unseal(&old_only, &forged), Err(UnsealError::Tampered));
 }
 
+/// Two tokens for `tests/c/test_seal.c` (its `KEY_A`, `NONCE`, audience,
+/// and the binding of `{"to":"bob"}`), pinned here where the key schedule
+/// is reachable: what `seal` makes, and the same claims encrypted with the
+/// caller's nonce as the AEAD nonce (tag valid, nonce not synthetic), which
+/// the C test expects refused as tampered.
+#[test]
+fn the_c_tests_genuine_and_caller_nonce_tokens_are_pinned() {
+    let s = Sealer::new(
+        &[b"0123456789abcdef0123456789abcdef"],
+        b"https://mcp.example.com",
+        SealConfig::default(),
+    )
+    .unwrap();
+    let caller: [u8; 24] = *b"nonce-nonce-nonce-nonce\0";
+    let b = bind("tools/call", "get_weather", Some(r#"{"to":"bob"}"#));
+    let st = br#"{"amount":1}"#;
+    let mut out = vec![0u8; sealed_len(st.len())];
+    let n = s.seal(1000, &caller, &b, None, st, &mut out).unwrap();
+    let genuine = out[..n].to_vec();
+    let claims = Claims {
+        version: CLAIMS_VERSION,
+        nonce: caller,
+        iat: 1000,
+        exp: 1600,
+        audience: s.audience_digest,
+        binding: b,
+        principal: None,
+        state: st,
+    };
+    assert_eq!(forge(&s, &encode_claims(&claims)), genuine);
+    let as_given = forge_with_nonce(&s, &encode_claims(&claims), &caller);
+    let text = |t: &[u8]| String::from_utf8(t.to_vec()).unwrap();
+    println!("{}\n{}", text(&genuine), text(&as_given));
+    assert_eq!(text(&genuine), GENUINE_FOR_C);
+    assert_eq!(text(&as_given), CALLER_NONCE_FOR_C);
+    assert_eq!(unseal_with(&s, 1000, &genuine, &b, None), Ok(st.to_vec()));
+    assert_eq!(
+        unseal_with(&s, 1000, &as_given, &b, None),
+        Err(UnsealError::Tampered)
+    );
+}
+
+const GENUINE_FOR_C: &str = concat!(
+    "m2.kVXE5_woHxwcgeBUfnK876ffCdc2pP3eJyiZGEA5HzOFVLahMDHOcNveese834RiFry",
+    "yGoLwaPEBE53EW2yhkvmNffDJcGQxDaHs6lcgZo_0LgA8V0RnHwAG3MRzERs5gzS-7ddFK",
+    "TK6dCxhh8wO5iy8p-5F8ycpqqZHlwvnF_uIi-zO-buFl9HgyYMianAzdTWantfUdmugruZ",
+    "Qe1kACvQk_w",
+);
+const CALLER_NONCE_FOR_C: &str = concat!(
+    "m2.kVXE525vbmNlLW5vbmNlLW5vbmNlLW5vbmNlAF_ujcChFptYliU6aDYQUJRAM_GU1Rt",
+    "zMr0rLJ-lERagH3dVFkVEYLFfDK3vUw5VaIbM875He5kfEvfnZ1ox8105AP74WkbdjVBCa",
+    "g0ILiS7yeIFncrL9KhcjRDiZ2PNBdCOku1eewP1M0HpJm8kHJ3J6e0lYDo2YiDsnPeTPmB",
+    "fSzeQBP5iIA",
+);
+
 // ---------------------------------------------------------------------------
 // Binding to the request, the principal and the time window
 
