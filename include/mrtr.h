@@ -370,7 +370,11 @@
 /**
  * Bytes of the caller's nonce each seal takes: random bytes or a counter.
  * A repeated caller nonce is safe (the nonce the token uses is derived
- * from it, the key and everything sealed).
+ * from it, the key and everything sealed, and checked on unseal): a device
+ * without a random source may pass a persisted counter, or even one that
+ * restarts from zero at every boot. A unique-ish value only keeps two
+ * seals of the same state for the same request in the same second
+ * distinct tokens (with distinct token ids).
  */
 #define MRTR_SEAL_NONCE_BYTES 24
 
@@ -1024,7 +1028,8 @@ typedef enum mrtr_unseal_reason {
    */
   MRTR_UNSEAL_UNKNOWN_KEY = 3,
   /**
-   * Authentication failed: modified, or sealed for another audience.
+   * Authentication failed: modified, sealed for another audience, or a
+   * nonce that is not the synthetic nonce of the token's own claims.
    */
   MRTR_UNSEAL_TAMPERED = 4,
   /**
@@ -2969,7 +2974,10 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
  * `max_token` bytes always suffice). `now`, `binding` and `principal`
  * are those of the request that echoed the token; `token` is the decoded
  * JSON string (`mrtr_json_decode_string` of the raw `request_state`; a
- * token still carrying escapes is refused as malformed). `out_info` (NULL
+ * token still carrying escapes is refused as malformed). After the AEAD
+ * tag, the token's nonce is recomputed from the decrypted claims (which
+ * carry the caller's nonce) and compared in constant time, so a token
+ * verifies only for what was sealed. `out_info` (NULL
  * when not wanted) receives the token id and last valid second of an
  * accepted token, for a replay cache: a server that wants one-shot tokens
  * refuses a `token_id` it has seen before `expires_at`. On every refusal

@@ -32,7 +32,11 @@ pub const MRTR_SEAL_MAX_KEYS: usize = 8;
 pub const MRTR_SEAL_MIN_KEY_BYTES: usize = 32;
 /// Bytes of the caller's nonce each seal takes: random bytes or a counter.
 /// A repeated caller nonce is safe (the nonce the token uses is derived
-/// from it, the key and everything sealed).
+/// from it, the key and everything sealed, and checked on unseal): a device
+/// without a random source may pass a persisted counter, or even one that
+/// restarts from zero at every boot. A unique-ish value only keeps two
+/// seals of the same state for the same request in the same second
+/// distinct tokens (with distinct token ids).
 pub const MRTR_SEAL_NONCE_BYTES: usize = 24;
 /// Longest token lifetime `mrtr_sealer_init` accepts: one day.
 pub const MRTR_SEAL_MAX_TTL_SECONDS: u64 = 86_400;
@@ -87,7 +91,8 @@ pub enum mrtr_unseal_reason {
     MRTR_UNSEAL_TOO_LARGE = 2,
     /// Sealed under a key id not in the ring (retired key, forgery).
     MRTR_UNSEAL_UNKNOWN_KEY = 3,
-    /// Authentication failed: modified, or sealed for another audience.
+    /// Authentication failed: modified, sealed for another audience, or a
+    /// nonce that is not the synthetic nonce of the token's own claims.
     MRTR_UNSEAL_TAMPERED = 4,
     /// Past its expiry (plus the skew).
     MRTR_UNSEAL_EXPIRED = 5,
@@ -478,7 +483,10 @@ pub unsafe extern "C" fn mrtr_seal(
 /// `max_token` bytes always suffice). `now`, `binding` and `principal`
 /// are those of the request that echoed the token; `token` is the decoded
 /// JSON string (`mrtr_json_decode_string` of the raw `request_state`; a
-/// token still carrying escapes is refused as malformed). `out_info` (NULL
+/// token still carrying escapes is refused as malformed). After the AEAD
+/// tag, the token's nonce is recomputed from the decrypted claims (which
+/// carry the caller's nonce) and compared in constant time, so a token
+/// verifies only for what was sealed. `out_info` (NULL
 /// when not wanted) receives the token id and last valid second of an
 /// accepted token, for a replay cache: a server that wants one-shot tokens
 /// refuses a `token_id` it has seen before `expires_at`. On every refusal

@@ -21,6 +21,7 @@ pub mod canon;
 pub mod client_feed;
 pub mod form;
 pub mod json;
+pub mod seal_misuse;
 pub mod server_parse;
 pub mod sse;
 pub mod task_feed;

@@ -366,7 +366,7 @@ fn sextet(c: u8) -> u32 {
 }
 
 /// base64url without padding, decoded (the harness's own, for splicing).
-fn decode(text: &[u8]) -> Vec<u8> {
+pub(crate) fn decode(text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     for chunk in text.chunks(4) {
         let mut acc = 0u32;
@@ -380,7 +380,7 @@ fn decode(text: &[u8]) -> Vec<u8> {
 }
 
 /// base64url without padding, with the token prefix.
-fn encode(bin: &[u8]) -> Vec<u8> {
+pub(crate) fn encode(bin: &[u8]) -> Vec<u8> {
     let mut out = b"m2.".to_vec();
     for chunk in bin.chunks(3) {
         let mut acc = 0u32;

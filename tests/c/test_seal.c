@@ -448,6 +448,48 @@ static void test_a_repeated_nonce_is_harmless(void) {
     free(a.mem);
 }
 
+/* Issue 16: tokens verify only for what they sealed. Both tokens below were
+ * made under KEY_A for the binding of {"to":"bob"} at 1000 with NONCE and
+ * pinned by the core test the_c_tests_genuine_and_caller_nonce_tokens_are_pinned
+ * (core/src/seal/tests.rs): the first is what mrtr_seal makes; the second
+ * holds the same claims encrypted with NONCE itself as the AEAD nonce (its
+ * tag verifies, its nonce is not the synthetic one of its claims) and must
+ * be refused as tampered. */
+static const char GENUINE[] =
+    "m2.kVXE5_woHxwcgeBUfnK876ffCdc2pP3eJyiZGEA5HzOFVLahMDHOcNveese834RiFry"
+    "yGoLwaPEBE53EW2yhkvmNffDJcGQxDaHs6lcgZo_0LgA8V0RnHwAG3MRzERs5gzS-7ddFK"
+    "TK6dCxhh8wO5iy8p-5F8ycpqqZHlwvnF_uIi-zO-buFl9HgyYMianAzdTWantfUdmugruZ"
+    "Qe1kACvQk_w";
+static const char CALLER_NONCE[] =
+    "m2.kVXE525vbmNlLW5vbmNlLW5vbmNlLW5vbmNlAF_ujcChFptYliU6aDYQUJRAM_GU1Rt"
+    "zMr0rLJ-lERagH3dVFkVEYLFfDK3vUw5VaIbM875He5kfEvfnZ1ox8105AP74WkbdjVBCa"
+    "g0ILiS7yeIFncrL9KhcjRDiZ2PNBdCOku1eewP1M0HpJm8kHJ3J6e0lYDo2YiDsnPeTPmB"
+    "fSzeQBP5iIA";
+
+static void test_only_the_synthetic_nonce_verifies(void) {
+    const uint8_t *keys[1];
+    struct sealer a;
+    uint8_t bind[32];
+    uint8_t *t;
+    size_t n = 0;
+    int reason = 0;
+    keys[0] = KEY_A;
+    CHECK_STATUS(make(&a, keys, 1, AUDIENCE), MRTR_OK);
+    binding_of("{\"to\":\"bob\"}", bind);
+    t = seal(a.s, 1000, bind, NULL, "{\"amount\":1}", &n);
+    CHECK_EQ_TEXT(t, n, GENUINE);
+    CHECK_STATUS(unseal(a.s, 1000, (const uint8_t *)GENUINE, strlen(GENUINE), bind, NULL,
+                        "{\"amount\":1}", &reason),
+                 MRTR_OK);
+    CHECK_STATUS(unseal(a.s, 1000, (const uint8_t *)CALLER_NONCE, strlen(CALLER_NONCE), bind, NULL,
+                        NULL, &reason),
+                 MRTR_ERR_INVALID_REQUEST_STATE);
+    CHECK(reason == MRTR_UNSEAL_TAMPERED);
+    free(t);
+    mrtr_sealer_wipe(a.s);
+    free(a.mem);
+}
+
 /* Issue 16: a token refused after decryption leaves nothing in the
  * scratch; an accepted one reports its id and last valid second. */
 static void test_scratch_wiped_and_token_info(void) {
@@ -527,6 +569,7 @@ static void test_scratch_wiped_and_token_info(void) {
 void suite_seal(void) {
     RUN(test_seal_round_trip_and_refusals);
     RUN(test_key_rotation);
+    RUN(test_only_the_synthetic_nonce_verifies);
     RUN(test_seal_limits_and_misuse);
     RUN(test_reasons_and_wire_constants);
     RUN(test_weak_keys_and_bounded_time);

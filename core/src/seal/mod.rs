@@ -15,6 +15,12 @@
 //!                              || len(AD) as u16 LE || AD || plaintext )[0..24]
 //! ```
 //!
+//! The plaintext (the claims record below) carries the caller's nonce, so
+//! [`Sealer::unseal`] recomputes the synthetic nonce from what it decrypted
+//! and compares it with the token's in constant time: a token is accepted
+//! only if its nonce is the one its own claims give, that is, only for what
+//! was sealed. Forging one takes breaking both Poly1305 and HMAC-SHA-256.
+//!
 //! The nonce in the token is *synthetic* (the SIV construction): derived
 //! inside the library from a key of its own and from everything sealed, the
 //! caller's nonce included. Two seals share a nonce only when they seal the
@@ -29,13 +35,17 @@
 //! [`Unsealed::token_id`] a replay cache keys on, distinct.
 //!
 //! Tokens of the first format (`"m1."`, caller nonce used as given) are
-//! refused as [`UnsealError::Malformed`]: they lived at most one TTL.
+//! refused as [`UnsealError::Malformed`]: they lived at most one TTL. So
+//! are `"m2."` tokens with claims version 1 (an interim build of this
+//! format that kept the caller's nonce out of the claims, so its synthetic
+//! nonce could not be checked on unseal).
 //!
 //! The plaintext is a postcard-encoded claims record:
 //!
 //! | field       | encoding                    | meaning                                   |
 //! |-------------|-----------------------------|-------------------------------------------|
-//! | version     | `u8` = 1                    | claims format                             |
+//! | version     | `u8` = 2                    | claims format                             |
+//! | nonce       | 24 bytes                    | the caller's nonce, as given to `seal`    |
 //! | iat         | `u64` LE, fixed 8 bytes     | issued at (unix seconds)                  |
 //! | exp         | `u64` LE, fixed 8 bytes     | expires at = iat + ttl                    |
 //! | audience    | 32 bytes                    | SHA-256(audience)                         |
@@ -164,16 +174,19 @@ const SIV_KEY_LABEL: &[u8] = b"mrtr requestState v2 siv";
 const KID_LABEL: &[u8] = b"mrtr requestState v2 kid";
 /// Domain label that starts the input of the synthetic nonce.
 const SIV_LABEL: &[u8] = b"mrtr requestState v2 siv\0";
-/// The claims format version.
-const CLAIMS_VERSION: u8 = 1;
+/// The claims format version: 2 carries the caller's nonce (version 1, an
+/// interim `m2.` build, did not and is refused as malformed).
+const CLAIMS_VERSION: u8 = 2;
 
 const KID_BYTES: usize = 4;
 const TAG_BYTES: usize = 16;
 /// kid + nonce: the bytes before the ciphertext.
 const HEADER_BYTES: usize = KID_BYTES + NONCE_BYTES;
-/// Claims bytes before the state's length prefix:
-/// version 1 + iat 8 + exp 8 + audience 32 + binding 32 + principal tag 1.
-const CLAIMS_FIXED_BYTES: usize = 1 + 8 + 8 + 32 + 32 + 1;
+/// Claims bytes before the state's length prefix: version 1 + caller
+/// nonce 24 + iat 8 + exp 8 + audience 32 + binding 32 + principal tag 1.
+const CLAIMS_FIXED_BYTES: usize = 1 + NONCE_BYTES + 8 + 8 + 32 + 32 + 1;
+/// Where the caller's nonce lies in the plaintext (after the version).
+const CLAIMS_NONCE: core::ops::Range<usize> = 1..1 + NONCE_BYTES;
 /// The principal digest, when one is bound.
 const PRINCIPAL_BYTES: usize = 32;
 /// Associated data: prefix + kid + audience.
@@ -432,7 +445,9 @@ pub enum UnsealError {
     /// sibling with other keys, or a forgery). No decryption was attempted.
     UnknownKey,
     /// Authentication failed: the token was modified, or sealed for another
-    /// audience under the same key.
+    /// audience under the same key, or its nonce is not the synthetic nonce
+    /// its own claims give (a token only a key holder could make, but not
+    /// by sealing).
     Tampered,
     /// Past its expiry (plus the clock skew allowance).
     Expired,
@@ -594,7 +609,14 @@ fn sha256(parts: &[&[u8]]) -> [u8; 32] {
 
 /// Compares digests without an early exit.
 fn digests_equal(a: &[u8; 32], b: &[u8; 32]) -> bool {
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    bytes_equal(a, b)
+}
+
+/// Compares two equally long secrets without an early exit (the time
+/// depends on the length only).
+fn bytes_equal<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
+    let diff = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    core::hint::black_box(diff) == 0
 }
 
 /// `serde` writes `&[u8]` element by element; this writes it as one run of
@@ -607,6 +629,7 @@ fn serialize_bytes<S: Serializer>(bytes: &&[u8], serializer: S) -> Result<S::Ok,
 #[derive(Serialize, Deserialize)]
 struct Claims<'a> {
     version: u8,
+    nonce: [u8; NONCE_BYTES],
     #[serde(with = "postcard::fixint::le")]
     iat: u64,
     #[serde(with = "postcard::fixint::le")]
@@ -781,11 +804,16 @@ impl Sealer {
             // A Sealer always has a key (checked in `new`).
             return Err(SealError::BufferTooSmall { needed: total });
         };
+        // Both bounded (MAX_UNIX_TIME, MAX_TTL_SECONDS), so this cannot
+        // overflow; checked all the same: an expiry is never saturated.
+        let Some(exp) = now.checked_add(self.config.ttl_seconds) else {
+            return Err(SealError::ClockOutOfRange);
+        };
         let claims = Claims {
             version: CLAIMS_VERSION,
+            nonce: *nonce,
             iat: now,
-            // Both bounded (MAX_UNIX_TIME, MAX_TTL_SECONDS): no overflow.
-            exp: now.saturating_add(self.config.ttl_seconds),
+            exp,
             audience: self.audience_digest,
             binding: *binding,
             principal: principal.map(|p| sha256(&[p])),
@@ -821,7 +849,7 @@ impl Sealer {
         }
         let (ad, ad_len) = self.associated_data(&key.kid);
         let ad = ad.get(..ad_len).unwrap_or(&[]);
-        let synthetic = synthetic_nonce(&self.siv_mac, nonce, ad, plaintext);
+        let synthetic = synthetic_nonce(self.siv_mac.clone(), nonce, ad, plaintext);
         nonce_out.copy_from_slice(&synthetic);
         let cipher = XChaCha20Poly1305::new(&key.enc.into());
         let Ok(tag) = cipher.encrypt_inout_detached(&XNonce::from(synthetic), ad, plaintext.into())
@@ -858,7 +886,9 @@ impl Sealer {
     /// the server request parser hands it out). The checks run in this
     /// order, each failing with its own [`UnsealError`]: clock range, size
     /// (before any decoding), prefix, strict base64url, length, key id,
-    /// authentication, claims decoding and version, audience, expiry
+    /// authentication (the AEAD tag, then the claims version, then the
+    /// synthetic nonce recomputed from the decrypted claims, compared in
+    /// constant time), claims decoding, audience, expiry
     /// (`now > exp + skew`), issue time (`iat > now + skew`), request binding,
     /// principal. On every refusal the bytes written to `scratch` are
     /// zeroed, so a token refused after decryption leaves no plaintext
@@ -940,12 +970,15 @@ impl Sealer {
         for (dst, src) in token_id.iter_mut().zip(kid.iter().chain(nonce)) {
             *dst = *src;
         }
-        let key = self
+        let (key_index, key) = self
             .keys
             .iter()
-            .find(|k| k.kid == kid)
+            .enumerate()
+            .find(|(_, k)| k.kid == kid)
             .ok_or(UnsealError::UnknownKey)?;
-        let nonce = XNonce::try_from(nonce).map_err(|_| UnsealError::Malformed)?;
+        let token_nonce: [u8; NONCE_BYTES] =
+            nonce.try_into().map_err(|_| UnsealError::Malformed)?;
+        let nonce = XNonce::from(token_nonce);
         let tag = Tag::try_from(&*tag).map_err(|_| UnsealError::Malformed)?;
         let (ad, ad_len) = self.associated_data(&kid);
         XChaCha20Poly1305::new(&key.enc.into())
@@ -965,6 +998,28 @@ impl Sealer {
         // that does not decode comes from another format version.
         if plaintext.first() != Some(&CLAIMS_VERSION) {
             return Err(UnsealError::Malformed);
+        }
+        // The SIV check: the token's nonce must be the one its own claims
+        // (caller nonce included) give under K_siv.
+        let caller_nonce: &[u8; NONCE_BYTES] = plaintext
+            .get(CLAIMS_NONCE)
+            .and_then(|n| n.try_into().ok())
+            .ok_or(UnsealError::Malformed)?;
+        let siv_mac = if key_index == 0 {
+            self.siv_mac.clone()
+        } else {
+            // HMAC takes keys of any length: this cannot fail.
+            <Hmac<Sha256> as KeyInit>::new_from_slice(&key.siv)
+                .map_err(|_| UnsealError::Tampered)?
+        };
+        let expected = synthetic_nonce(
+            siv_mac,
+            caller_nonce,
+            ad.get(..ad_len).unwrap_or(&[]),
+            plaintext,
+        );
+        if !bytes_equal(&expected, &token_nonce) {
+            return Err(UnsealError::Tampered);
         }
         let (claims, trailing) = postcard::take_from_bytes::<Claims<'_>>(plaintext)
             .map_err(|_| UnsealError::Malformed)?;
@@ -1024,16 +1079,15 @@ struct Found {
 
 /// The nonce a token uses: HMAC-SHA-256 under `K_siv` of the label, the
 /// caller's nonce, the associated data (length-prefixed) and the plaintext,
-/// cut to 24 bytes.
+/// cut to 24 bytes. `m` is HMAC-SHA-256 already keyed with `K_siv`.
 fn synthetic_nonce(
-    siv_mac: &Hmac<Sha256>,
+    mut m: Hmac<Sha256>,
     caller_nonce: &[u8; NONCE_BYTES],
     ad: &[u8],
     plaintext: &[u8],
 ) -> [u8; NONCE_BYTES] {
     // AD is at most AD_MAX_BYTES (263), well within a u16.
     let ad_len = u16::try_from(ad.len()).unwrap_or(u16::MAX).to_le_bytes();
-    let mut m = siv_mac.clone();
     for part in [SIV_LABEL, caller_nonce, &ad_len, ad, plaintext] {
         m.update(part);
     }

@@ -175,12 +175,16 @@ fn a_forged_claims_record_with_another_audience_is_wrong_audience() {
 #[test]
 fn a_claims_record_of_another_version_or_shape_is_malformed() {
     let s = sealer(&[NEW]);
-    let mut claims = claims_for(&s, b"st");
-    claims.version = 2;
-    assert_eq!(
-        unseal(&s, &forge(&s, &encode_claims(&claims))),
-        Err(UnsealError::Malformed)
-    );
+    // Version 1 (the interim m2 claims without the caller's nonce) and
+    // any later one.
+    for version in [1, 3] {
+        let mut claims = claims_for(&s, b"st");
+        claims.version = version;
+        assert_eq!(
+            unseal(&s, &forge(&s, &encode_claims(&claims))),
+            Err(UnsealError::Malformed)
+        );
+    }
     let mut bytes = encode_claims(&claims_for(&s, b"st"));
     bytes.push(0);
     assert_eq!(unseal(&s, &forge(&s, &bytes)), Err(UnsealError::Malformed));
@@ -202,6 +206,7 @@ fn a_claims_record_of_another_version_or_shape_is_malformed() {
 fn claims_for<'a>(s: &Sealer, st: &'a [u8]) -> Claims<'a> {
     Claims {
         version: CLAIMS_VERSION,
+        nonce: nonce(9),
         iat: NOW,
         exp: NOW + 600,
         audience: s.audience_digest,
@@ -218,17 +223,31 @@ fn encode_claims(c: &Claims<'_>) -> Vec<u8> {
     buf
 }
 
-/// Seals arbitrary plaintext under the sealing key, as only a key holder can.
+/// Seals arbitrary plaintext under the sealing key, as only a key holder can,
+/// with the synthetic nonce of its bytes (the caller nonce read where the
+/// claims carry it, zeros when the plaintext is too short).
 fn forge(s: &Sealer, plaintext: &[u8]) -> Vec<u8> {
+    let key = &s.keys[0];
+    let caller: [u8; NONCE_BYTES] = plaintext
+        .get(CLAIMS_NONCE)
+        .map_or([0; NONCE_BYTES], |n| n.try_into().unwrap());
+    let (ad, ad_len) = s.associated_data(&key.kid);
+    let synthetic = synthetic_nonce(s.siv_mac.clone(), &caller, &ad[..ad_len], plaintext);
+    forge_with_nonce(s, plaintext, &synthetic)
+}
+
+/// Seals arbitrary plaintext under the sealing key with `token_nonce` as
+/// the AEAD nonce: a token whose tag verifies, whatever its nonce.
+fn forge_with_nonce(s: &Sealer, plaintext: &[u8], token_nonce: &[u8; NONCE_BYTES]) -> Vec<u8> {
     let key = &s.keys[0];
     let mut bin = Vec::new();
     bin.extend_from_slice(&key.kid);
-    bin.extend_from_slice(&nonce(9));
+    bin.extend_from_slice(token_nonce);
     let mut body = plaintext.to_vec();
     let (ad, ad_len) = s.associated_data(&key.kid);
     let tag = XChaCha20Poly1305::new(&key.enc.into())
         .encrypt_inout_detached(
-            &XNonce::from(nonce(9)),
+            &XNonce::from(*token_nonce),
             &ad[..ad_len],
             body.as_mut_slice().into(),
         )
@@ -241,6 +260,118 @@ fn forge(s: &Sealer, plaintext: &[u8]) -> Vec<u8> {
     token.extend_from_slice(&text);
     token
 }
+
+/// The SIV check on unseal: a token whose tag verifies under the key but
+/// whose nonce is not the synthetic nonce of its own claims is refused. The
+/// tokens here can only come from a key holder (a build that used the
+/// caller's nonce as given, or a Poly1305 forgery); before the check they
+/// were accepted.
+#[test]
+fn a_token_whose_nonce_is_not_the_synthetic_nonce_of_its_claims_is_tampered() {
+    let s = sealer(&[NEW, OLD]);
+    let claims = encode_claims(&claims_for(&s, b"st"));
+    // The synthetic nonce: accepted.
+    assert_eq!(unseal(&s, &forge(&s, &claims)), Ok(b"st".to_vec()));
+    // The caller's nonce used as given (the m1 construction under m2).
+    assert_eq!(
+        unseal(&s, &forge_with_nonce(&s, &claims, &nonce(9))),
+        Err(UnsealError::Tampered)
+    );
+    // The synthetic nonce of other claims (another state, another caller
+    // nonce), and one bit off.
+    let mut other = claims_for(&s, b"sT");
+    let theirs = decode_token(&forge(&s, &encode_claims(&other)))[4..28].to_vec();
+    other.state = b"st";
+    other.nonce = nonce(10);
+    let theirs2 = decode_token(&forge(&s, &encode_claims(&other)))[4..28].to_vec();
+    let mut ours: [u8; 24] = decode_token(&forge(&s, &claims))[4..28].try_into().unwrap();
+    ours[23] ^= 1;
+    for wrong in [&theirs[..], &theirs2[..], &ours[..]] {
+        let wrong: [u8; 24] = wrong.try_into().unwrap();
+        assert_eq!(
+            unseal(&s, &forge_with_nonce(&s, &claims, &wrong)),
+            Err(UnsealError::Tampered)
+        );
+    }
+    // A token of the second key in the ring is checked under that key's
+    // K_siv (a rotated ring opens it, a forged nonce under it fails).
+    let old_only = sealer(&[OLD]);
+    let t = seal(&old_only, b"st");
+    assert_eq!(unseal(&s, &t), Ok(b"st".to_vec()));
+    let bin = decode_token(&t);
+    let plain_len = bin.len() - 28 - 16;
+    // Re-encrypt the same plaintext under OLD with the caller's nonce.
+    let key = &old_only.keys[0];
+    let (ad, ad_len) = old_only.associated_data(&key.kid);
+    let mut body = bin[28..28 + plain_len].to_vec();
+    XChaCha20Poly1305::new(&key.enc.into())
+        .decrypt_inout_detached(
+            &XNonce::try_from(&bin[4..28]).unwrap(),
+            &ad[..ad_len],
+            body.as_mut_slice().into(),
+            &Tag::try_from(&bin[bin.len() - 16..]).unwrap(),
+        )
+        .unwrap();
+    assert_eq!(&body[CLAIMS_NONCE], &nonce(7)[..]);
+    let forged = forge_with_nonce(&old_only, &body, &nonce(7));
+    assert_eq!(unseal(&s, &forged), Err(UnsealError::Tampered));
+    assert_eq!(unseal(&old_only, &forged), Err(UnsealError::Tampered));
+}
+
+/// Two tokens for `tests/c/test_seal.c` (its `KEY_A`, `NONCE`, audience,
+/// and the binding of `{"to":"bob"}`), pinned here where the key schedule
+/// is reachable: what `seal` makes, and the same claims encrypted with the
+/// caller's nonce as the AEAD nonce (tag valid, nonce not synthetic), which
+/// the C test expects refused as tampered.
+#[test]
+fn the_c_tests_genuine_and_caller_nonce_tokens_are_pinned() {
+    let s = Sealer::new(
+        &[b"0123456789abcdef0123456789abcdef"],
+        b"https://mcp.example.com",
+        SealConfig::default(),
+    )
+    .unwrap();
+    let caller: [u8; 24] = *b"nonce-nonce-nonce-nonce\0";
+    let b = bind("tools/call", "get_weather", Some(r#"{"to":"bob"}"#));
+    let st = br#"{"amount":1}"#;
+    let mut out = vec![0u8; sealed_len(st.len())];
+    let n = s.seal(1000, &caller, &b, None, st, &mut out).unwrap();
+    let genuine = out[..n].to_vec();
+    let claims = Claims {
+        version: CLAIMS_VERSION,
+        nonce: caller,
+        iat: 1000,
+        exp: 1600,
+        audience: s.audience_digest,
+        binding: b,
+        principal: None,
+        state: st,
+    };
+    assert_eq!(forge(&s, &encode_claims(&claims)), genuine);
+    let as_given = forge_with_nonce(&s, &encode_claims(&claims), &caller);
+    let text = |t: &[u8]| String::from_utf8(t.to_vec()).unwrap();
+    println!("{}\n{}", text(&genuine), text(&as_given));
+    assert_eq!(text(&genuine), GENUINE_FOR_C);
+    assert_eq!(text(&as_given), CALLER_NONCE_FOR_C);
+    assert_eq!(unseal_with(&s, 1000, &genuine, &b, None), Ok(st.to_vec()));
+    assert_eq!(
+        unseal_with(&s, 1000, &as_given, &b, None),
+        Err(UnsealError::Tampered)
+    );
+}
+
+const GENUINE_FOR_C: &str = concat!(
+    "m2.kVXE5_woHxwcgeBUfnK876ffCdc2pP3eJyiZGEA5HzOFVLahMDHOcNveese834RiFry",
+    "yGoLwaPEBE53EW2yhkvmNffDJcGQxDaHs6lcgZo_0LgA8V0RnHwAG3MRzERs5gzS-7ddFK",
+    "TK6dCxhh8wO5iy8p-5F8ycpqqZHlwvnF_uIi-zO-buFl9HgyYMianAzdTWantfUdmugruZ",
+    "Qe1kACvQk_w",
+);
+const CALLER_NONCE_FOR_C: &str = concat!(
+    "m2.kVXE525vbmNlLW5vbmNlLW5vbmNlLW5vbmNlAF_ujcChFptYliU6aDYQUJRAM_GU1Rt",
+    "zMr0rLJ-lERagH3dVFkVEYLFfDK3vUw5VaIbM875He5kfEvfnZ1ox8105AP74WkbdjVBCa",
+    "g0ILiS7yeIFncrL9KhcjRDiZ2PNBdCOku1eewP1M0HpJm8kHJ3J6e0lYDo2YiDsnPeTPmB",
+    "fSzeQBP5iIA",
+);
 
 // ---------------------------------------------------------------------------
 // Binding to the request, the principal and the time window
@@ -568,8 +699,12 @@ fn the_synthetic_nonce_depends_on_every_sealed_input() {
 }
 
 /// The derivation, pinned: a change of labels or construction is a new
-/// token format and must change [`TOKEN_PREFIX`]. The C test
-/// `tests/c/test_seal_wipe.c` scans memory for these same bytes.
+/// token format and must change [`TOKEN_PREFIX`] (or, within `m2.`, the
+/// claims version: claims 2 put the caller's nonce into the plaintext and
+/// changed the subkey). The C test `tests/c/test_seal_wipe.c` scans memory
+/// for these same bytes. All four were recomputed independently with
+/// Python's `hmac`/`hashlib` and a 20-line HChaCha20 from the documented
+/// formulas (module documentation), not copied from this implementation.
 #[test]
 fn derived_keys_and_the_first_subkey_of_the_wipe_vector_are_pinned() {
     let key: Vec<u8> = (0..32u8)
@@ -602,7 +737,7 @@ fn derived_keys_and_the_first_subkey_of_the_wipe_vector_are_pinned() {
             "d3d3f839".to_string(),
             "a580692c95fcc1e1b8a76fbcf3b86fc277677f4e8f11329b99a96d845d237cb6".to_string(),
             "825389c87d2fd5d872f61754a49711835123f6c85bdb0095c8d872ae969a2733".to_string(),
-            "589af7d5f822f677656caaddb45e6c97752b76dec1f419a05bf7f26a3b6636a6".to_string(),
+            "7e658cc3fa441059e85b9b3a8d48f3d4f43720b642dc4ba9016c235ea88c9ef9".to_string(),
         ]
     );
 }

@@ -282,12 +282,13 @@ pub const SERVER_STATE: &[u8] = br#"{"resolution":"Duplicate"}"#;
 /// the arguments of [`recorded::PARAMS`], recorded from the x86_64 build:
 /// the Cortex-M build must seal the same bytes (kid `ed5ed10c`, then the
 /// synthetic nonce derived from the key, [`NONCE`] and everything sealed,
-/// the ciphertext and the tag). The fixed [`NONCE`] is safe since tokens
+/// the ciphertext of the claims, which carry [`NONCE`], and the tag). The fixed [`NONCE`] is safe since tokens
 /// of format `m2.` derive their nonce: a repeat only repeats identical seals.
 pub const EXPECTED_TOKEN: &[u8] =
-    b"m2.7V7RDK3poZEreMwyF21d1gWMpz0dsVYCeipjLYe60mMh2e5fe9V4RySlczPgbNQx4UulHuEN-WJ\
-    DtRkGlsiYOyrhWi9mKQum53mlvqZFeVM1rgLBG9-a4OOm7qgsq9dLHYaKwvNTAXARXBpBuqaYhkd3P\
-    XBFky_8VhmKLzEmgnXTOhrYru-dlCn2phwoiFfoXF3t_s-rtxMU";
+    b"m2.7V7RDH0wz8xF4mI_jCsttdvGqxzbw0gBY_PKj32chkEdV49wnckxjROqkKhvSFvT9kpaWwQU5Cr\
+    I7c86DQZd3XTPcZyJCLHanNbulGtyPcHPg65eXml4QoPxEhmE-lyeIRHUqAs__-o0P6n4r3lzTFxn8\
+    4jNhaeM_wCHEE3vTLLN18gymZWJs74QwOK19WFwngu74xGjZeSLieEfc5VRL6naPWppC8JVYp9FKs-\
+    r-csd";
 
 /// Length of the token (no principal bound).
 pub const TOKEN_BYTES: usize = token_len(SERVER_STATE.len(), false);
