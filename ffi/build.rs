@@ -2,7 +2,9 @@
 //! program linked against it records which ABI it needs: `libmrtr.so.0.1`
 //! while the version is 0.x (every 0.x minor release may break the ABI),
 //! `libmrtr.so.MAJOR` from 1.0 on. The installed file is
-//! `libmrtr.so.MAJOR.MINOR.PATCH` with links to it (scripts/install).
+//! `libmrtr.so.MAJOR.MINOR.PATCH` with links to it (scripts/install). The
+//! library also names the C library as needed (scripts/test-abi checks
+//! both).
 
 fn main() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
@@ -15,6 +17,11 @@ fn main() {
             format!("libmrtr.so.{major}")
         };
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
+        // The library calls memcpy and friends of the C library: say so, so
+        // that libmrtr.so records libc as needed (a no_std cdylib is linked
+        // with -nodefaultlibs and would otherwise leave them to whatever the
+        // process has loaded). Placed after the objects, under --as-needed.
+        println!("cargo:rustc-cdylib-link-arg=-lc");
     }
     println!("cargo:rerun-if-changed=build.rs");
 }

@@ -191,23 +191,35 @@ cross_linux() {
 }
 
 # cross_windows: sets up x86_64-pc-windows-gnu, whose programs run here
-# under wine: the rustup target, Debian's MinGW-w64 gcc/g++ and wine64.
-# Exports MRTR_CROSS_CC, MRTR_CROSS_CXX, MRTR_CROSS_RUNNER (wine64 with a
-# private prefix under the per-user cache, quiet) and cargo's linker and
-# runner for the target, as cross_linux does.
+# under wine: the rustup target, Debian's MinGW-w64 gcc/g++ and wine64 (the
+# 64-bit wine alone: no i386 multiarch needed). Exports MRTR_CROSS_CC,
+# MRTR_CROSS_CXX, MRTR_CROSS_RUNNER (wine64, quiet, with a private prefix
+# under the per-user cache, or MRTR_WINEPREFIX, and a time limit of
+# MRTR_WINE_TIMEOUT seconds per program, default 300) and cargo's linker and
+# runner for the target, as cross_linux does. The prefix is made once, under
+# the install lock, so that concurrent runs do not both make it.
 cross_windows() {
-    local wine=/usr/lib/wine/wine64
+    local wine=/usr/lib/wine/wine64 server=/usr/lib/wine/wineserver
     ensure_rustup_target x86_64-pc-windows-gnu
     ensure_apt gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64
-    need_cmd x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++
+    need_cmd x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++ timeout
     [[ -x "$wine" ]] || wine="$(command -v wine64 || true)"
     [[ -n "$wine" && -x "$wine" ]] || die "cross_windows: wine64 not found"
-    export WINEPREFIX="${XDG_CACHE_HOME:-$HOME/.cache}/mrtr/wine"
+    [[ -x "$server" ]] || server="$(command -v wineserver || true)"
+    export WINEPREFIX="${MRTR_WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/mrtr/wine}"
     export WINEDEBUG=-all
     mkdir -p "$WINEPREFIX"
+    if [[ ! -f "$WINEPREFIX/system.reg" ]]; then
+        log "wine: making the prefix $WINEPREFIX"
+        # shellcheck disable=SC2016 # expanded by the inner shell
+        flock "$MRTR_INSTALL_LOCK" bash -c '[[ -f "$WINEPREFIX/system.reg" ]] && exit 0
+            timeout -k 10 300 "$1" wineboot --init >/dev/null 2>&1
+            if [[ -n "$2" ]]; then "$2" -w; fi' _ "$wine" "$server"
+        [[ -f "$WINEPREFIX/system.reg" ]] || die "cross_windows: wineboot made no prefix in $WINEPREFIX"
+    fi
     export MRTR_CROSS_CC=x86_64-w64-mingw32-gcc
     export MRTR_CROSS_CXX=x86_64-w64-mingw32-g++
-    export MRTR_CROSS_RUNNER="$wine"
+    export MRTR_CROSS_RUNNER="timeout -k 10 ${MRTR_WINE_TIMEOUT:-300} $wine"
     export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER="$MRTR_CROSS_CC"
     export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$MRTR_CROSS_RUNNER"
 }

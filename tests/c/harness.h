@@ -7,8 +7,12 @@
  * Counters live in harness.c, so tests may span several files (suites.h).
  *
  * A test passes when none of its checks failed; every failed check prints
- * file:line and the values involved. harness_finish() prints the closing line
- * exactly as "N passed, M failed" and returns the process exit code.
+ * file:line and the values involved. A test that cannot run on this
+ * platform or build is not run but skipped with its reason:
+ * SKIP(test_something, "why") prints "skip test_something (why)".
+ * harness_finish() prints the closing line exactly as "N passed, M failed",
+ * followed by ", K skipped" when K > 0, and returns the process exit code
+ * (skips do not fail the run).
  */
 #ifndef MRTR_TEST_HARNESS_H
 #define MRTR_TEST_HARNESS_H
@@ -90,8 +94,10 @@ extern int harness_failed_checks; /* in the running test */
     } while (0)
 
 #define RUN(test) harness_run(#test, test)
+#define SKIP(test, why) harness_skip(#test, why)
 
 void harness_run(const char *name, void (*test)(void));
+void harness_skip(const char *name, const char *why);
 int harness_finish(void);
 
 #endif /* MRTR_TEST_HARNESS_H */
