@@ -2640,8 +2640,7 @@ enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
  * such field or option, or the text is absent), the schema statuses of
- * `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`, `out`
- * overlapping the schema).
+ * `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_text(struct mrtr_str schema,
@@ -2682,7 +2681,7 @@ enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
  * (an encoded value over `MRTR_HTTP_MAX_VALUE_BYTES`),
  * `MRTR_ERR_INVALID_ARGUMENT` (an empty or non-visible-ASCII method, a missing
- * name, `headers_cap` too small, overlapping arguments),
+ * name, `headers_cap` too small),
  * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
@@ -2746,8 +2745,8 @@ const char *mrtr_protocol_version(void);
  * allocated and the stack use does not depend on the input.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_JSON` (malformed), `MRTR_ERR_LIMIT_EXCEEDED`
- * (too deep), `MRTR_ERR_INVALID_ARGUMENT` or `MRTR_ERR_MISALIGNED`
- * (`error_offset` not aligned for `size_t`).
+ * (too deep), `MRTR_ERR_INVALID_ARGUMENT` (`max_depth` over
+ * `MRTR_JSON_MAX_DEPTH`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_validate(const uint8_t *json,
@@ -2768,10 +2767,7 @@ enum mrtr_status mrtr_json_validate(const uint8_t *json,
  * `out` are unspecified.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
- * `MRTR_ERR_NULL_POINTER` (`out_written`, or `out` or `text.ptr` with a
- * non-zero length), `MRTR_ERR_MISALIGNED` (`out_written`) or
- * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, or `out`
- * overlapping `text` or `out_written`).
+ * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_write_string(struct mrtr_str text,
@@ -2787,8 +2783,7 @@ enum mrtr_status mrtr_json_write_string(struct mrtr_str text,
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not exactly
  * one valid JSON string, surrounding whitespace allowed) or
- * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out` overlapping
- * the input or `out_written`).
+ * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
@@ -2828,10 +2823,10 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
  * request does not fit `buf`); `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated
  * messages, or the ids are used up: the next would pass 2^53-1);
  * `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not increasing,
- * `buf` inside the workspace, a transport that reports more bytes than
- * `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`, `out_event`, or
- * `buf` with a length). Whatever the status, the call's own phase tells where
+ * `MRTR_ERR_INVALID_ARGUMENT` (`id_step` < 0, a `first_id` outside
+ * +-(2^53-1) or not above the call's last id, a transport that reports
+ * more bytes than `resp_cap`);
+ * `MRTR_ERR_NULL_POINTER` (no `transport`). Whatever the status, the call's own phase tells where
  * it stopped.
  */
 MRTR_NODISCARD
@@ -2896,8 +2891,8 @@ size_t mrtr_unseal_scratch_len(size_t token_len);
  * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short,
  * one of all-equal bytes, two with the same key id),
  * `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token` below
- * the smallest token, `ttl_seconds` or `skew_seconds` above its maximum,
- * overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+ * the smallest token, `ttl_seconds` or `skew_seconds` above its maximum),
+ * `MRTR_ERR_WORKSPACE_TOO_SMALL`,
  * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
@@ -2927,8 +2922,7 @@ void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
  *
  * Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
  * duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
- * `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (`out` overlapping an
- * input).
+ * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
@@ -2952,8 +2946,8 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
  * convention of `mrtr_json_write_string`.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
- * (the token would exceed `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (bad
- * handle, overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
+ * (the token would exceed `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now`
+ * past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
  * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
  */
 MRTR_NODISCARD
@@ -2988,8 +2982,7 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
  * in `*out_reason` (for the log; answer the client with error
  * `MRTR_INVALID_REQUEST_STATE_CODE` and `mrtr_invalid_request_state_message()`
  * whatever the reason); `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
- * `mrtr_unseal_scratch_len`); `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
- * overlapping arguments).
+ * `mrtr_unseal_scratch_len`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
@@ -3018,8 +3011,7 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
  * too many or too long `inputResponses` keys give the limit status with the
  * matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
  * `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION`
- * (`-32602`); `MRTR_ERR_INVALID_ARGUMENT` (unknown flag, overlapping
- * arguments).
+ * (`-32602`); `MRTR_ERR_INVALID_ARGUMENT` (unknown flag).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
@@ -3117,8 +3109,8 @@ enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_requir
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a JSON
  * object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other than
- * `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id, overlapping
- * arguments), `MRTR_ERR_INVALID_UTF8`.
+ * `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id),
+ * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
@@ -3234,9 +3226,7 @@ enum mrtr_status mrtr_sse_init(void *workspace,
  * Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
  * `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
  * or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
- * decoder has recovered and skips the rest of it, keep feeding;
- * `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace or
- * overlapping).
+ * decoder has recovered and skips the rest of it, keep feeding.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
@@ -3282,8 +3272,7 @@ const char *mrtr_status_str(int32_t status);
  * `//`, ...). Never offer to open a refused URL.
  *
  * Returns `MRTR_OK` (`*out` written, views into `url`); `MRTR_ERR_REFUSED_URL`
- * (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`;
- * `MRTR_ERR_INVALID_ARGUMENT` (an out-param overlapping `url`).
+ * (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_url_consent(struct mrtr_str url,

@@ -571,8 +571,7 @@ pub unsafe extern "C" fn mrtr_form_option_at(
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
 /// such field or option, or the text is absent), the schema statuses of
-/// `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`, `out`
-/// overlapping the schema).
+/// `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`).
 ///
 /// # Safety
 /// `schema` readable; `out` must point to `out_len` writable bytes (unless

@@ -103,7 +103,7 @@ unsafe fn emit(
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
 /// (an encoded value over `MRTR_HTTP_MAX_VALUE_BYTES`),
 /// `MRTR_ERR_INVALID_ARGUMENT` (an empty or non-visible-ASCII method, a missing
-/// name, `headers_cap` too small, overlapping arguments),
+/// name, `headers_cap` too small),
 /// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety

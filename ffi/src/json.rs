@@ -39,8 +39,8 @@ const _: () = assert!(MRTR_JSON_MAX_DEPTH == json::MAX_DEPTH_LIMIT);
 /// allocated and the stack use does not depend on the input.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_JSON` (malformed), `MRTR_ERR_LIMIT_EXCEEDED`
-/// (too deep), `MRTR_ERR_INVALID_ARGUMENT` or `MRTR_ERR_MISALIGNED`
-/// (`error_offset` not aligned for `size_t`).
+/// (too deep), `MRTR_ERR_INVALID_ARGUMENT` (`max_depth` over
+/// `MRTR_JSON_MAX_DEPTH`).
 ///
 /// # Safety
 /// `json` must point to `len` readable bytes (unless `len` is 0);
@@ -103,10 +103,7 @@ unsafe fn validate(
 /// `out` are unspecified.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
-/// `MRTR_ERR_NULL_POINTER` (`out_written`, or `out` or `text.ptr` with a
-/// non-zero length), `MRTR_ERR_MISALIGNED` (`out_written`) or
-/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, or `out`
-/// overlapping `text` or `out_written`).
+/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`).
 ///
 /// # Safety
 /// `text.ptr` must point to `text.len` readable bytes (unless `text.len` is
@@ -148,8 +145,7 @@ unsafe fn write_string(
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not exactly
 /// one valid JSON string, surrounding whitespace allowed) or
-/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`, `out` overlapping
-/// the input or `out_written`).
+/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`).
 ///
 /// # Safety
 /// `token` must point to `len` readable bytes (unless `len` is 0); `out`

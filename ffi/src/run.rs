@@ -152,10 +152,10 @@ pub struct mrtr_run_callbacks {
 /// request does not fit `buf`); `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated
 /// messages, or the ids are used up: the next would pass 2^53-1);
 /// `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
-/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, `id_step` < 0, ids not increasing,
-/// `buf` inside the workspace, a transport that reports more bytes than
-/// `resp_cap`); `MRTR_ERR_NULL_POINTER` (`cb`, `transport`, `out_event`, or
-/// `buf` with a length). Whatever the status, the call's own phase tells where
+/// `MRTR_ERR_INVALID_ARGUMENT` (`id_step` < 0, a `first_id` outside
+/// +-(2^53-1) or not above the call's last id, a transport that reports
+/// more bytes than `resp_cap`);
+/// `MRTR_ERR_NULL_POINTER` (no `transport`). Whatever the status, the call's own phase tells where
 /// it stopped.
 ///
 /// # Safety

@@ -239,8 +239,8 @@ unsafe fn with_sealer<R>(
 /// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short,
 /// one of all-equal bytes, two with the same key id),
 /// `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token` below
-/// the smallest token, `ttl_seconds` or `skew_seconds` above its maximum,
-/// overlapping arguments), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+/// the smallest token, `ttl_seconds` or `skew_seconds` above its maximum),
+/// `MRTR_ERR_WORKSPACE_TOO_SMALL`,
 /// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
@@ -348,8 +348,7 @@ pub unsafe extern "C" fn mrtr_sealer_wipe(sealer: *mut mrtr_sealer) {
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
 /// duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
-/// `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (`out` overlapping an
-/// input).
+/// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `method`, `target` readable; `arguments` NULL or pointing to
@@ -425,8 +424,8 @@ unsafe fn principal_of<'a>(
 /// convention of `mrtr_json_write_string`.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
-/// (the token would exceed `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (bad
-/// handle, overlapping arguments, `now` past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
+/// (the token would exceed `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now`
+/// past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
 /// `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
 ///
 /// # Safety
@@ -497,8 +496,7 @@ pub unsafe extern "C" fn mrtr_seal(
 /// in `*out_reason` (for the log; answer the client with error
 /// `MRTR_INVALID_REQUEST_STATE_CODE` and `mrtr_invalid_request_state_message()`
 /// whatever the reason); `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
-/// `mrtr_unseal_scratch_len`); `MRTR_ERR_INVALID_ARGUMENT` (bad handle,
-/// overlapping arguments).
+/// `mrtr_unseal_scratch_len`).
 ///
 /// # Safety
 /// `sealer` must be a live handle; `token` readable; `binding` must point

@@ -409,8 +409,7 @@ fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
 /// too many or too long `inputResponses` keys give the limit status with the
 /// matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
 /// `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION`
-/// (`-32602`); `MRTR_ERR_INVALID_ARGUMENT` (unknown flag, overlapping
-/// arguments).
+/// (`-32602`); `MRTR_ERR_INVALID_ARGUMENT` (unknown flag).
 ///
 /// # Safety
 /// `msg` must point to `len` readable bytes; `out` to a writable
@@ -1074,8 +1073,8 @@ unsafe fn emit(
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a JSON
 /// object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other than
-/// `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id, overlapping
-/// arguments), `MRTR_ERR_INVALID_UTF8`.
+/// `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id),
+/// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `id` must point to a readable `mrtr_request_id`; `result` readable;

@@ -132,9 +132,7 @@ pub unsafe extern "C" fn mrtr_sse_init(
 /// Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
 /// `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
 /// or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
-/// decoder has recovered and skips the rest of it, keep feeding;
-/// `MRTR_ERR_INVALID_ARGUMENT` (bad handle, arguments inside the workspace or
-/// overlapping).
+/// decoder has recovered and skips the rest of it, keep feeding.
 ///
 /// # Safety
 /// `dec` must be a live handle; `chunk` must point to `len` readable

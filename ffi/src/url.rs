@@ -112,8 +112,7 @@ fn refusal_of(e: UrlError) -> mrtr_url_refusal {
 /// `//`, ...). Never offer to open a refused URL.
 ///
 /// Returns `MRTR_OK` (`*out` written, views into `url`); `MRTR_ERR_REFUSED_URL`
-/// (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`;
-/// `MRTR_ERR_INVALID_ARGUMENT` (an out-param overlapping `url`).
+/// (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `url.ptr` must point to `url.len` readable bytes; `out` to a writable
