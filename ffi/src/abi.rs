@@ -138,6 +138,16 @@ pub(crate) unsafe fn in_array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T],
     if n == 0 {
         return Ok(&[]);
     }
+    check_array(ptr, n)?;
+    // SAFETY: non-NULL, aligned, `n * size_of::<T>()` fits in `isize` and
+    // does not wrap (checked above); the caller guarantees `n` readable,
+    // unchanging `T` whose every bit pattern is valid.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, n) })
+}
+
+/// Checks an array of `n` `T` at `ptr`: non-NULL, aligned, and a byte
+/// range Rust can describe. Returns its length in bytes.
+fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
     if ptr.is_null() {
         return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
     }
@@ -148,10 +158,7 @@ pub(crate) unsafe fn in_array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T],
         .checked_mul(core::mem::size_of::<T>())
         .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
     check_range(ptr as usize, bytes)?;
-    // SAFETY: non-NULL, aligned, `n * size_of::<T>()` fits in `isize` and
-    // does not wrap (checked above); the caller guarantees `n` readable,
-    // unchanging `T` whose every bit pattern is valid.
-    Ok(unsafe { core::slice::from_raw_parts(ptr, n) })
+    Ok(bytes)
 }
 
 /// Borrows a caller's input struct: non-NULL and aligned.
@@ -408,16 +415,7 @@ impl Args {
         ptr: *mut T,
         n: usize,
     ) -> Result<*mut T, mrtr_status> {
-        if ptr.is_null() {
-            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-        }
-        if !ptr.is_aligned() {
-            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-        }
-        let bytes = n
-            .checked_mul(core::mem::size_of::<T>())
-            .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
-        check_range(ptr as usize, bytes)?;
+        let bytes = check_array(ptr.cast_const(), n)?;
         self.claim(Span::of(ptr.cast_const().cast::<u8>(), bytes), true)?;
         Ok(ptr)
     }

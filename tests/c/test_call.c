@@ -679,7 +679,7 @@ static void test_wrong_states_and_ids(void) {
     mrtr_event ev;
     uint8_t out[4096];
     size_t n = 4242;
-    
+
     CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", MRTR_CAP_ELICITATION_FORM,
                        NULL),
                  MRTR_OK);
@@ -1364,7 +1364,7 @@ static void test_run_stops_when_the_ids_are_used_up(void) {
     mrtr_run_callbacks cb = callbacks();
     mrtr_event ev;
     uint8_t buf[2048];
-    
+
     steps[0].expect = HEAD(9007199254740991) SHED_P "}}";
     steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":9007199254740991,\"result\":{"
                      "\"resultType\":\"input_required\",\"requestState\":\"s1\"}}";
@@ -1436,7 +1436,7 @@ static void test_run_outcomes_and_misuse(void) {
     mrtr_run_callbacks cb = callbacks();
     mrtr_event ev;
     uint8_t buf[2048];
-    
+
 
     /* An RPC error: MRTR_ERR_RPC_ERROR, with the event written. */
     steps[0].expect = NULL;

@@ -166,11 +166,6 @@ impl<'w> Machine<'w> {
         limits.workspace_size()
     }
 
-    fn check(limits: &CallLimits, buf: &[u8]) -> Result<(), CallError> {
-        limits.layout_in(buf.len())?;
-        Ok(())
-    }
-
     /// Starts a machine. On error `slot` is unchanged (the workspace is
     /// scratch until a slot owns it).
     pub fn init(
@@ -179,7 +174,7 @@ impl<'w> Machine<'w> {
         config: &MachineConfig<'_>,
     ) -> Result<Self, CallError> {
         let limits = config.limits;
-        Self::check(&limits, buf)?;
+        limits.layout_in(buf.len())?;
         let first_id = check_id_range(config.first_id)?;
         let inner = match config.start {
             Start::Call { method, params } => {
@@ -227,7 +222,7 @@ impl<'w> Machine<'w> {
         if slot.magic != MACHINE_MAGIC {
             return Err(CallError::NotInitialized);
         }
-        Self::check(&slot.limits, buf)?;
+        slot.limits.layout_in(buf.len())?;
         Ok(Machine { slot, buf })
     }
 
@@ -242,7 +237,7 @@ impl<'w> Machine<'w> {
         limits: &CallLimits,
         saved: &[u8],
     ) -> Result<Self, CallError> {
-        Self::check(limits, buf)?;
+        limits.layout_in(buf.len())?;
         let inner = match persist::kind_of(saved)? {
             persist::KIND_CALL => {
                 let mut st = CallSlot::default();
@@ -325,13 +320,7 @@ impl<'w> Machine<'w> {
     pub fn task_id(&self) -> Option<&[u8]> {
         match &self.slot.inner {
             Inner::Call(_) => None,
-            Inner::Task(st) => {
-                let head = Common::of(st)
-                    .layout
-                    .head
-                    .prefix(self.buf, st.f.meta_len.saturating_add(st.f.id_len));
-                head.get(st.f.meta_len..)
-            }
+            Inner::Task(st) => Some(st.task_id(self.buf)),
         }
     }
 

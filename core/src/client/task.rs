@@ -192,6 +192,15 @@ impl Default for TaskFields {
 pub type TaskSlot = Slot<TaskFields>;
 
 impl Slot<TaskFields> {
+    /// The task id token as sent, read from the workspace `buf`.
+    pub(crate) fn task_id<'b>(&self, buf: &'b [u8]) -> &'b [u8] {
+        let layout = self.limits.layout().unwrap_or_default();
+        let head = layout
+            .head
+            .prefix(buf, self.f.meta_len.saturating_add(self.f.id_len));
+        head.get(self.f.meta_len..).unwrap_or(&[])
+    }
+
     pub(crate) fn render_kind(
         &self,
         buf: &[u8],
@@ -362,11 +371,7 @@ impl<'w> Task<'w> {
 
     /// The task id token as sent.
     pub fn task_id(&self) -> &[u8] {
-        let head = self.layout().head.prefix(
-            self.buf,
-            self.st.f.meta_len.saturating_add(self.st.f.id_len),
-        );
-        head.get(self.st.f.meta_len..).unwrap_or(&[])
+        self.st.task_id(self.buf)
     }
 
     /// The current poll interval in milliseconds.
