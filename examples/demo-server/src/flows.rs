@@ -869,7 +869,7 @@ fn notes(c: &Ctx<'_, '_>, uri: &str) -> Result<Step, Reply> {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     });
     let Some(topic) = topic else {
-        return Err(c.invalid(&format!("Resource not found: {uri}")));
+        return Err(c.resource_not_found(uri));
     };
     let level = match c.form_str("detail", "level")? {
         Answer::Given(l) if l == "summary" || l == "full" => l,

@@ -283,6 +283,22 @@ impl<'a> Ctx<'_, 'a> {
         Reply::err(body, ErrorCode::InvalidParams, message.to_string())
     }
 
+    /// `-32602 Resource not found: <uri>` with `data.uri` echoing the
+    /// requested URI (SEP-2164).
+    pub fn resource_not_found(&self, uri: &str) -> Reply {
+        let message = format!("Resource not found: {uri}");
+        let body = emit::json(|w| {
+            w.raw(br#"{"jsonrpc":"2.0","id":"#);
+            self.req.id.write(w);
+            w.raw(br#","error":{"code":-32602,"message":"#)
+                .str(&message)
+                .raw(br#","data":{"uri":"#)
+                .str(uri)
+                .raw(b"}}}");
+        });
+        Reply::err(body, ErrorCode::InvalidParams, message)
+    }
+
     fn answer_error(&self, key: &str, e: AnswerError) -> Reply {
         let body = emit::grow(|b| write_answer_error(b, &self.req.id, key, &e)).unwrap_or_default();
         Reply::err(

@@ -474,8 +474,34 @@ fn notes_resource_template_asks_the_detail_level() {
     );
     assert_eq!(
         text(&read(3, "file:///etc/passwd", json!({}))),
-        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Resource not found: file:///etc/passwd"}}"#
+        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Resource not found: file:///etc/passwd","data":{"uri":"file:///etc/passwd"}}}"#
     );
+}
+
+#[test]
+fn unknown_resource_is_invalid_params_naming_the_uri() {
+    // SEP-2164: -32602 with data.uri, never an empty contents array.
+    let h = harness();
+    let caps = all_caps();
+    let uri = "test://nonexistent-resource-for-conformance-testing";
+    let r = h.send(&request(1, "resources/read", json!({"uri": uri}), &caps));
+    assert_eq!(r.error, Some(-32602));
+    assert_eq!(
+        text(&r),
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Resource not found: test://nonexistent-resource-for-conformance-testing","data":{"uri":"test://nonexistent-resource-for-conformance-testing"}}}"#
+    );
+    let v = parsed(&r);
+    assert_eq!(v["error"]["data"]["uri"], uri);
+    assert!(v.get("result").is_none());
+    // A notes:// URI whose topic is not allowed is unknown too; the URI is
+    // echoed as sent, JSON-escaped.
+    let odd = "notes://a\"b";
+    let r = h.send(&request(2, "resources/read", json!({"uri": odd}), &caps));
+    assert_eq!(
+        text(&r),
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Resource not found: notes://a\"b","data":{"uri":"notes://a\"b"}}}"#
+    );
+    assert_eq!(parsed(&r)["error"]["data"]["uri"], odd);
 }
 
 #[test]

@@ -184,7 +184,7 @@ fn mcp_method_and_mcp_name_must_match_the_body() {
     assert_eq!(r.status, 400);
     assert_eq!(
         body(&r),
-        r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Resource not found: notes://café"}}"#
+        r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Resource not found: notes://café","data":{"uri":"notes://café"}}}"#
     );
     let r = h.post(
         &read,
