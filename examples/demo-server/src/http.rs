@@ -260,24 +260,39 @@ impl HttpResponse {
     }
 }
 
-/// Whether a `Host` or `Origin` value names this machine (localhost,
-/// 127.0.0.0/8 or `[::1]`, any port).
+/// Whether a `Host` or `Origin` value names this machine: host `localhost`,
+/// an address in 127.0.0.0/8 or `[::1]`, with an optional decimal port;
+/// an `Origin` is `http://` or `https://` followed by such an authority.
+/// Anything else (another host, `null`, a malformed port, text after an
+/// IPv6 literal) does not.
 fn is_loopback_authority(value: &str) -> bool {
     let authority = value
         .strip_prefix("http://")
         .or_else(|| value.strip_prefix("https://"))
         .unwrap_or(value);
     let authority = authority.split('/').next().unwrap_or("");
-    let host = if let Some(rest) = authority.strip_prefix('[') {
-        rest.split(']').next().unwrap_or("")
+    let (host_ok, port) = if let Some(rest) = authority.strip_prefix('[') {
+        let Some((inside, after)) = rest.split_once(']') else {
+            return false;
+        };
+        let ip = inside.parse::<std::net::Ipv6Addr>();
+        (ip.is_ok_and(|ip| ip.is_loopback()), after)
     } else {
-        authority.split(':').next().unwrap_or("")
+        let (host, port) = match authority.find(':') {
+            Some(i) => authority.split_at_checked(i).unwrap_or((authority, "")),
+            None => (authority, ""),
+        };
+        let ok = host.eq_ignore_ascii_case("localhost")
+            || host
+                .parse::<std::net::Ipv4Addr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        (ok, port)
     };
-    host.eq_ignore_ascii_case("localhost")
-        || host == "::1"
-        || host
-            .parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|ip| ip.is_loopback())
+    let port_ok = port.is_empty()
+        || port.strip_prefix(':').is_some_and(|p| {
+            !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit())
+        });
+    host_ok && port_ok
 }
 
 /// The principal of a request: SHA-256 of its bearer token, if any.
@@ -469,6 +484,13 @@ mod tests {
             "127.0.0.1:1",
             "[::1]:80",
             "http://127.0.0.5:9",
+            "LOCALHOST",
+            "127.0.0.1",
+            "[::1]",
+            "[0:0:0:0:0:0:0:1]:443",
+            "https://localhost",
+            "https://[::1]:8443",
+            "http://127.0.0.1:65535",
         ] {
             assert!(is_loopback_authority(ok), "{ok}");
         }
@@ -477,6 +499,17 @@ mod tests {
             "http://evil.example.com",
             "10.0.0.1:80",
             "localhost.evil.com",
+            "localhost:80.evil.com",
+            "localhost@evil.com",
+            "[::1]evil.com",
+            "[::2]:80",
+            "[::1",
+            "localhost:",
+            "localhost:123456",
+            "null",
+            "",
+            "ftp://localhost",
+            "http://evil.example.com:80",
         ] {
             assert!(!is_loopback_authority(bad), "{bad}");
         }

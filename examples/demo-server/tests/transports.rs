@@ -354,6 +354,100 @@ fn http_layer_refusals() {
 }
 
 #[test]
+fn dns_rebinding_host_and_origin_policy() {
+    // The conformance suite's dns-rebinding-protection requests: a
+    // server/discover with Host and Origin naming the server, then naming
+    // evil.example.com.
+    let h = harness();
+    let discover = request(1, "server/discover", json!({}), &json!({}));
+    let post = |host: &str, origin: &str| {
+        h.post(
+            &discover,
+            "server/discover",
+            None,
+            &[("Host", host), ("Origin", origin)],
+        )
+        .status
+    };
+    // Accepted: localhost, 127.0.0.0/8 and [::1], with or without a port;
+    // an Origin over http or https with any port, or no Origin at all.
+    for host in [
+        "127.0.0.1:8080",
+        "127.0.0.1",
+        "localhost",
+        "localhost:3000",
+        "[::1]",
+        "[::1]:8080",
+    ] {
+        for origin in [
+            format!("http://{host}"),
+            format!("https://{host}"),
+            "http://localhost:5173".to_string(),
+            "https://[::1]".to_string(),
+            String::new(),
+        ] {
+            assert_eq!(post(host, &origin), 200, "Host {host}, Origin {origin:?}");
+        }
+    }
+    let ok = h.post(
+        &discover,
+        "server/discover",
+        None,
+        &[
+            ("Host", "127.0.0.1:8080"),
+            ("Origin", "http://127.0.0.1:8080"),
+        ],
+    );
+    assert_eq!(ok.content_type, Some("application/json"));
+    assert!(
+        body(&ok).starts_with(r#"{"jsonrpc":"2.0","id":1,"result":{"#),
+        "{}",
+        body(&ok)
+    );
+    // Refused with 403 and no body: a foreign Host, a foreign Origin, or
+    // either one malformed.
+    for (host, origin) in [
+        ("evil.example.com", "http://evil.example.com"),
+        ("evil.example.com", ""),
+        ("evil.example.com:8080", "http://127.0.0.1:8080"),
+        ("127.0.0.1:8080", "http://evil.example.com"),
+        ("127.0.0.1:8080", "https://evil.example.com:443"),
+        ("127.0.0.1:8080", "null"),
+        ("localhost:80.evil.com", ""),
+        ("127.0.0.1:8080", "http://localhost.evil.com"),
+        ("[::1]evil.com", ""),
+        ("10.0.0.1:8080", ""),
+    ] {
+        let r = h.post(
+            &discover,
+            "server/discover",
+            None,
+            &[("Host", host), ("Origin", origin)],
+        );
+        assert_eq!(
+            (r.status, r.body.len(), r.content_type),
+            (403, 0, None),
+            "Host {host}, Origin {origin:?}"
+        );
+    }
+    // Not bound to loopback: Host and Origin are not checked.
+    let headers: Vec<(String, String)> = [
+        ("Content-Type", "application/json"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "server/discover"),
+        ("Host", "evil.example.com"),
+        ("Origin", "http://evil.example.com"),
+    ]
+    .iter()
+    .map(|(n, v)| (n.to_string(), v.to_string()))
+    .collect();
+    assert_eq!(
+        http::respond(&h.demo, "POST", "/mcp", &headers, &discover, false).status,
+        200
+    );
+}
+
+#[test]
 fn bearer_tokens_bind_state_to_their_user() {
     let h = harness();
     let name = "test_input_required_result_request_state";
