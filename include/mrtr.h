@@ -60,7 +60,7 @@
  */
 
 /*
- * Contents (60 functions).
+ * Contents (63 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
@@ -85,19 +85,20 @@
  *   mrtr_run                  Runs `call` to its end: writes each leg into `buf`, has the transp...
  *
  * Client helpers: forms, URL consent, HTTP headers, SSE:
- *   mrtr_form_parse                Checks `schema` (a `requestedSchema`, as `mrtr_input.requeste...
- *   mrtr_form_field_at             Writes field `index` (schema order) of the form to `*out`
- *   mrtr_form_option_at            Writes option `option` of select field `field` to `*out`
- *   mrtr_form_text                 Decodes one text of the form into `out`, JSON escapes resolve...
- *   mrtr_form_validate             Checks an answer `content` (a JSON object, as it will be sent...
- *   mrtr_http_headers              The headers of a POST carrying a request or notification `met...
- *   mrtr_http_headers_for_message  The headers of a POST carrying `body`, one JSON-RPC request o...
- *   mrtr_sse_decoder_size          Writes to `*out_size` the workspace bytes of a decoder whose...
- *   mrtr_sse_init                  Starts a decoder in `workspace` (`len` bytes, aligned to `MRT...
- *   mrtr_sse_feed                  Feeds bytes of the event stream, in chunks of any size split...
- *   mrtr_sse_end_of_stream         Ends the current stream (the connection closed): an unfinishe...
- *   mrtr_sse_reconnect_info        Writes to `*out` what a reconnection needs (`Last-Event-ID` a...
- *   mrtr_url_consent               Splits `url` (a URL-mode elicitation's `url`, decoded text) f...
+ *   mrtr_form_parse                  Checks `schema` (a `requestedSchema`, as `mrtr_input.reques...
+ *   mrtr_form_field_at               Writes field `index` (schema order) of the form to `*out`
+ *   mrtr_form_option_at              Writes option `option` of select field `field` to `*out`
+ *   mrtr_form_text                   Decodes one text of the form into `out`, JSON escapes resol...
+ *   mrtr_form_validate               Checks an answer `content` (a JSON object, as it will be se...
+ *   mrtr_http_headers                The headers of a POST carrying a request or notification `m...
+ *   mrtr_http_headers_for_message    The headers of a POST carrying `body`, one JSON-RPC request...
+ *   mrtr_http_headers_for_tool_call  The headers of a POST carrying `body`, a `tools/call` reque...
+ *   mrtr_sse_decoder_size            Writes to `*out_size` the workspace bytes of a decoder whos...
+ *   mrtr_sse_init                    Starts a decoder in `workspace` (`len` bytes, aligned to `M...
+ *   mrtr_sse_feed                    Feeds bytes of the event stream, in chunks of any size spli...
+ *   mrtr_sse_end_of_stream           Ends the current stream (the connection closed): an unfinis...
+ *   mrtr_sse_reconnect_info          Writes to `*out` what a reconnection needs (`Last-Event-ID`...
+ *   mrtr_url_consent                 Splits `url` (a URL-mode elicitation's `url`, decoded text)...
  *
  * Server:
  *   mrtr_server_parse_request                Reads one incoming message (`len` bytes at `msg`) u...
@@ -125,6 +126,8 @@
  *   mrtr_unseal                         Checks an echoed `token` and writes the state it carries...
  *
  * JSON, statuses, versions:
+ *   mrtr_tool_header_check   Checks a tool's `x-mcp-header` designations (SEP-2243) before the t...
+ *   mrtr_version_retry       What to do after a response to a request: `msg` is the response
  *   mrtr_version             Returns the library version (for example `"0.1.0"`) as a static NUL...
  *   mrtr_protocol_version    Returns the MCP protocol revision this library implements, `"2026-0...
  *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
@@ -595,7 +598,9 @@ typedef enum mrtr_status {
   /**
    * An elicitation form's `requestedSchema` is outside the restricted
    * subset the protocol allows (nested objects, `$ref`, unknown types,
-   * contradictory bounds, ...): the form cannot be shown as asked.
+   * contradictory bounds, ...): the form cannot be shown as asked. Also
+   * a tool's `inputSchema` with an invalid `x-mcp-header` designation:
+   * the tool must not be called.
    */
   MRTR_ERR_INVALID_SCHEMA = 25,
   /**
@@ -2712,6 +2717,74 @@ enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
                                                struct mrtr_http_header *out_headers,
                                                size_t headers_cap,
                                                size_t *out_count);
+
+/**
+ * The headers of a POST carrying `body`, a `tools/call` request, for the
+ * tool whose `inputSchema` (the raw JSON from `tools/list`) is
+ * `input_schema`: the headers of `mrtr_http_headers_for_message`, then one
+ * `Mcp-Param-<Name>` header for each argument the schema designates with
+ * `"x-mcp-header": "<Name>"` (SEP-2243), in the schema's property order.
+ * An absent or `null` argument sends no header; a string is sent as it is
+ * when it is safe header text, else `=?base64?...?=`-encoded; an integer
+ * as its JSON number text; a boolean as `true` or `false`.
+ *
+ * `out_headers` holds `headers_cap` entries: at least
+ * `MRTR_HTTP_MAX_HEADERS` plus one per mirrored argument (when it holds
+ * fewer, `MRTR_ERR_BUFFER_TOO_SMALL` with the entries needed in
+ * `*out_count` and the bytes needed in `*out_written`). Names and values
+ * are views into static text and `buf`.
+ *
+ * Returns the statuses of `mrtr_http_headers_for_message`, plus
+ * `MRTR_ERR_INVALID_SCHEMA` (the schema's designations are invalid, see
+ * `mrtr_tool_header_check`: do not call that tool),
+ * `MRTR_ERR_INVALID_VALUE` (a designated argument of another JSON type
+ * than its designation, or `arguments` not an object) and
+ * `MRTR_ERR_INVALID_ARGUMENT` (the body is not a `tools/call` request).
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_http_headers_for_tool_call(const uint8_t *body,
+                                                 size_t body_len,
+                                                 struct mrtr_str input_schema,
+                                                 uint8_t *buf,
+                                                 size_t buf_len,
+                                                 size_t *out_written,
+                                                 struct mrtr_http_header *out_headers,
+                                                 size_t headers_cap,
+                                                 size_t *out_count);
+
+/**
+ * Checks a tool's `x-mcp-header` designations (SEP-2243) before the tool
+ * is offered: `input_schema` is its `inputSchema` from `tools/list`, the
+ * raw JSON. A designation is valid when its name is a non-empty HTTP
+ * token (ASCII letters, digits and ``!#$%&'*+-.^_`|~``: no space, colon,
+ * control or non-ASCII character), the property's `type` is `"string"`,
+ * `"integer"` or `"boolean"`, and no other designation has the same name
+ * ignoring case. A client must not call a tool whose designations are
+ * invalid (the other tools of the list stay usable).
+ *
+ * Returns `MRTR_OK` with the number of designated properties in
+ * `*out_count` (0 for a schema without any), `MRTR_ERR_INVALID_SCHEMA`
+ * (an invalid designation, or a schema that is not a JSON object with an
+ * object `properties`), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_UTF8`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_tool_header_check(struct mrtr_str input_schema,
+                                        size_t *out_count);
+
+/**
+ * What to do after a response to a request: `msg` is the response. When
+ * it is error `-32022` (unsupported protocol version) whose
+ * `data.supported` lists `"2026-07-28"` (`mrtr_protocol_version()`, the
+ * only revision this library speaks), returns `MRTR_OK`: send the request
+ * again, unchanged, with a new id. When it is `-32022` without that
+ * revision among the supported ones, returns
+ * `MRTR_ERR_UNSUPPORTED_VERSION`: the server and this library share no
+ * revision, do not retry. Any other message (a result, another error, an
+ * unreadable message) is `MRTR_ERR_NOT_FOUND`: no version answer in it.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_version_retry(const uint8_t *msg,
+                                    size_t msg_len);
 
 /**
  * Returns the library version (for example `"0.1.0"`) as a static

@@ -2,6 +2,7 @@
 //! with their own HTTP stack.
 
 use mrtr_core::client::http::{HttpError, RequestHeaders};
+use mrtr_core::client::tools::{version_answer, Designations, ParamHeaders, VersionAnswer};
 use mrtr_core::wire::WireLimits;
 
 use crate::abi::{finish_output, Args};
@@ -37,11 +38,14 @@ fn status_of_http(e: HttpError) -> mrtr_status {
         HttpError::BadMethod | HttpError::MissingName | HttpError::NotARequest => {
             mrtr_status::MRTR_ERR_INVALID_ARGUMENT
         }
+        HttpError::Designation(_) => mrtr_status::MRTR_ERR_INVALID_SCHEMA,
+        HttpError::ParamType => mrtr_status::MRTR_ERR_INVALID_VALUE,
         HttpError::Wire(w) => w.into(),
     }
 }
 
-/// Writes the dynamic values into `buf` and the header list.
+/// Writes the dynamic values into `buf` and the header list: the standard
+/// headers, then the `Mcp-Param-*` headers of `params` when given.
 ///
 /// # Safety
 /// `buf` must point to `buf_len` writable bytes (unless 0), `out_written`
@@ -51,6 +55,7 @@ fn status_of_http(e: HttpError) -> mrtr_status {
 #[allow(clippy::too_many_arguments)]
 unsafe fn emit(
     headers: Result<RequestHeaders<'_>, HttpError>,
+    params: Option<Result<ParamHeaders<'_>, HttpError>>,
     a: &mut Args,
     buf: *mut u8,
     buf_len: usize,
@@ -61,30 +66,59 @@ unsafe fn emit(
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract; every pointer is checked as it is taken.
     let (out_written, out_count) = unsafe { (a.out(out_written)?, a.out(out_count)?) };
-    // SAFETY: caller contract.
-    let out_headers = unsafe { a.out_array(out_headers, MRTR_HTTP_MAX_HEADERS) }?;
     if headers_cap < MRTR_HTTP_MAX_HEADERS {
+        // Still claimed, so a NULL or misaligned array is reported first.
+        // SAFETY: caller contract.
+        unsafe { a.out_array(out_headers, MRTR_HTTP_MAX_HEADERS) }?;
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
+    let h = headers.map_err(status_of_http);
+    let has_params = params.is_some();
+    let p = params.transpose().map_err(status_of_http);
+    // The standard headers use `MRTR_HTTP_MAX_HEADERS` entries; with
+    // parameters, the whole array the caller gave.
+    let claimed = if has_params {
+        headers_cap
+    } else {
+        MRTR_HTTP_MAX_HEADERS
+    };
+    // SAFETY: caller contract.
+    let out_headers = unsafe { a.out_array(out_headers, claimed) }?;
     // SAFETY: caller contract; overlaps refused.
     let buf = unsafe { a.out_buf(buf, buf_len) }?;
-    let h = headers.map_err(status_of_http)?;
-    let needed = h.buffer_len();
+    let (h, p) = (h?, p?);
+    let std_len = h.buffer_len();
+    let needed = std_len.saturating_add(p.map_or(0, |p| p.buffer_len()));
+    let count = p.map_or(0, |p| p.count());
+    if headers_cap - MRTR_HTTP_MAX_HEADERS < count {
+        out_count.write(MRTR_HTTP_MAX_HEADERS + count);
+        out_written.write(needed);
+        return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
+    }
     if buf.len() < needed {
         return finish_output(Err(mrtr_core::json::BufferTooSmall { needed }), out_written);
     }
-    let written = h.write(buf).map_err(status_of_http)?;
+    let (std_buf, param_buf) = buf.split_at_mut(std_len);
+    let written = h.write(std_buf).map_err(status_of_http)?;
     let mut n = 0usize;
-    for (i, (name, value)) in written.iter().enumerate().take(MRTR_HTTP_MAX_HEADERS) {
-        // SAFETY: `i < MRTR_HTTP_MAX_HEADERS <= headers_cap`; the array is
-        // writable (caller contract), aligned and disjoint (checked).
-        unsafe {
-            out_headers.add(i).write(mrtr_http_header {
-                name: mrtr_str::from_str(name),
-                value: mrtr_str::from_str(value),
-            })
-        };
-        n = i + 1;
+    let mut put = |name: &str, value: &str| {
+        if n < claimed {
+            // SAFETY: `n < claimed <= headers_cap`; the array is writable (caller
+            // contract), aligned and disjoint (checked).
+            unsafe {
+                out_headers.add(n).write(mrtr_http_header {
+                    name: mrtr_str::from_str(name),
+                    value: mrtr_str::from_str(value),
+                })
+            };
+            n += 1;
+        }
+    };
+    for (name, value) in written.iter() {
+        put(name, value);
+    }
+    if let Some(p) = p {
+        p.write(param_buf, put).map_err(status_of_http)?;
     }
     out_count.write(n);
     finish_output(Ok(needed), out_written)
@@ -136,6 +170,7 @@ pub unsafe extern "C" fn mrtr_http_headers(
         unsafe {
             emit(
                 RequestHeaders::new(method, name),
+                None,
                 &mut a,
                 buf,
                 buf_len,
@@ -180,6 +215,7 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
         unsafe {
             emit(
                 RequestHeaders::for_message(body, &limits),
+                None,
                 &mut a,
                 buf,
                 buf_len,
@@ -188,6 +224,132 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
                 headers_cap,
                 out_count,
             )
+        }
+    })())
+}
+
+/// The headers of a POST carrying `body`, a `tools/call` request, for the
+/// tool whose `inputSchema` (the raw JSON from `tools/list`) is
+/// `input_schema`: the headers of `mrtr_http_headers_for_message`, then one
+/// `Mcp-Param-<Name>` header for each argument the schema designates with
+/// `"x-mcp-header": "<Name>"` (SEP-2243), in the schema's property order.
+/// An absent or `null` argument sends no header; a string is sent as it is
+/// when it is safe header text, else `=?base64?...?=`-encoded; an integer
+/// as its JSON number text; a boolean as `true` or `false`.
+///
+/// `out_headers` holds `headers_cap` entries: at least
+/// `MRTR_HTTP_MAX_HEADERS` plus one per mirrored argument (when it holds
+/// fewer, `MRTR_ERR_BUFFER_TOO_SMALL` with the entries needed in
+/// `*out_count` and the bytes needed in `*out_written`). Names and values
+/// are views into static text and `buf`.
+///
+/// Returns the statuses of `mrtr_http_headers_for_message`, plus
+/// `MRTR_ERR_INVALID_SCHEMA` (the schema's designations are invalid, see
+/// `mrtr_tool_header_check`: do not call that tool),
+/// `MRTR_ERR_INVALID_VALUE` (a designated argument of another JSON type
+/// than its designation, or `arguments` not an object) and
+/// `MRTR_ERR_INVALID_ARGUMENT` (the body is not a `tools/call` request).
+///
+/// # Safety
+/// `body` must point to `body_len` readable bytes, `input_schema` be
+/// readable; the outputs as for `mrtr_http_headers`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
+    body: *const u8,
+    body_len: usize,
+    input_schema: mrtr_str,
+    buf: *mut u8,
+    buf_len: usize,
+    out_written: *mut usize,
+    out_headers: *mut mrtr_http_header,
+    headers_cap: usize,
+    out_count: *mut usize,
+) -> mrtr_status {
+    status_of((|| {
+        let mut a = Args::free();
+        // SAFETY: caller contract.
+        let body = unsafe { a.bytes(body, body_len) }?;
+        // SAFETY: caller contract.
+        let schema = unsafe { a.str(input_schema) }?;
+        let limits = WireLimits::default();
+        // SAFETY: caller contract.
+        unsafe {
+            emit(
+                RequestHeaders::for_message(body, &limits),
+                Some(ParamHeaders::for_message(body, schema.as_bytes(), &limits)),
+                &mut a,
+                buf,
+                buf_len,
+                out_written,
+                out_headers,
+                headers_cap,
+                out_count,
+            )
+        }
+    })())
+}
+
+/// Checks a tool's `x-mcp-header` designations (SEP-2243) before the tool
+/// is offered: `input_schema` is its `inputSchema` from `tools/list`, the
+/// raw JSON. A designation is valid when its name is a non-empty HTTP
+/// token (ASCII letters, digits and ``!#$%&'*+-.^_`|~``: no space, colon,
+/// control or non-ASCII character), the property's `type` is `"string"`,
+/// `"integer"` or `"boolean"`, and no other designation has the same name
+/// ignoring case. A client must not call a tool whose designations are
+/// invalid (the other tools of the list stay usable).
+///
+/// Returns `MRTR_OK` with the number of designated properties in
+/// `*out_count` (0 for a schema without any), `MRTR_ERR_INVALID_SCHEMA`
+/// (an invalid designation, or a schema that is not a JSON object with an
+/// object `properties`), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_UTF8`.
+///
+/// # Safety
+/// `input_schema` readable; `out_count` NULL or a writable `size_t`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_tool_header_check(
+    input_schema: mrtr_str,
+    out_count: *mut usize,
+) -> mrtr_status {
+    status_of((|| {
+        let mut a = Args::free();
+        // SAFETY: caller contract.
+        let out_count = unsafe { a.out_opt(out_count) }?;
+        // SAFETY: caller contract.
+        let schema = unsafe { a.str(input_schema) }?;
+        let d = Designations::parse(schema.as_bytes())
+            .map_err(|_| mrtr_status::MRTR_ERR_INVALID_SCHEMA)?;
+        if let Some(o) = out_count {
+            o.write(d.len());
+        }
+        Ok(())
+    })())
+}
+
+/// What to do after a response to a request: `msg` is the response. When
+/// it is error `-32022` (unsupported protocol version) whose
+/// `data.supported` lists `"2026-07-28"` (`mrtr_protocol_version()`, the
+/// only revision this library speaks), returns `MRTR_OK`: send the request
+/// again, unchanged, with a new id. When it is `-32022` without that
+/// revision among the supported ones, returns
+/// `MRTR_ERR_UNSUPPORTED_VERSION`: the server and this library share no
+/// revision, do not retry. Any other message (a result, another error, an
+/// unreadable message) is `MRTR_ERR_NOT_FOUND`: no version answer in it.
+///
+/// # Safety
+/// `msg` must point to `msg_len` readable bytes.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_version_retry(msg: *const u8, msg_len: usize) -> mrtr_status {
+    status_of((|| {
+        let mut a = Args::free();
+        // SAFETY: caller contract.
+        let msg = unsafe { a.bytes(msg, msg_len) }?;
+        match version_answer(msg, &WireLimits::default()) {
+            Some(VersionAnswer::Retry) => Ok(()),
+            Some(VersionAnswer::Unsupported) => Err(mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION),
+            None => Err(mrtr_status::MRTR_ERR_NOT_FOUND),
         }
     })())
 }

@@ -73,7 +73,9 @@ pub enum mrtr_status {
     MRTR_ERR_UNSUPPORTED_VERSION = 24,
     /// An elicitation form's `requestedSchema` is outside the restricted
     /// subset the protocol allows (nested objects, `$ref`, unknown types,
-    /// contradictory bounds, ...): the form cannot be shown as asked.
+    /// contradictory bounds, ...): the form cannot be shown as asked. Also
+    /// a tool's `inputSchema` with an invalid `x-mcp-header` designation:
+    /// the tool must not be called.
     MRTR_ERR_INVALID_SCHEMA = 25,
     /// A URL that cannot be shown honestly on a consent screen (browsers
     /// would read it differently than it looks): do not offer to open it.

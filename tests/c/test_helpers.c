@@ -272,6 +272,147 @@ static void test_http_headers_mirror_the_body(void) {
     }
 }
 
+/* Tools/call arguments a schema designates with x-mcp-header (SEP-2243). */
+static const char DESIGNATING_SCHEMA[] =
+    "{\"type\":\"object\",\"properties\":{"
+    "\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"},"
+    "\"priority\":{\"type\":\"integer\",\"x-mcp-header\":\"Priority\"},"
+    "\"verbose\":{\"type\":\"boolean\",\"x-mcp-header\":\"Verbose\"},"
+    "\"note\":{\"type\":\"string\",\"x-mcp-header\":\"Note\"},"
+    "\"query\":{\"type\":\"string\"}}}";
+
+static void test_http_headers_mirror_designated_arguments(void) {
+    static const char body[] =
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+        "\"arguments\":{\"query\":\"SELECT 1\",\"verbose\":null,\"region\":\"us-west1\","
+        "\"priority\":42,\"note\":\" padded \"}}}";
+    uint8_t *b = heap_copy(body, sizeof body - 1);
+    mrtr_http_header h[MRTR_HTTP_MAX_HEADERS + 3];
+    uint8_t buf[128];
+    size_t need = 0, n = 0, count = 0;
+    mrtr_str schema = str_of(DESIGNATING_SCHEMA);
+    /* Too few entries: the entries and bytes needed. */
+    CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, schema, buf, sizeof buf,
+                                                 &need, h, MRTR_HTTP_MAX_HEADERS + 2, &count),
+                 MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_EQ_SIZE(count, MRTR_HTTP_MAX_HEADERS + 3);
+    /* "tools/call" "t" + "Mcp-Param-Region" "us-west1" + "Mcp-Param-Priority" "42"
+     * + "Mcp-Param-Note" "=?base64?IHBhZGRlZCA=?=" */
+    CHECK_EQ_SIZE(need, 11 + 24 + 20 + 37);
+    CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, schema, buf, need - 1, &n,
+                                                 h, MRTR_HTTP_MAX_HEADERS + 3, &count),
+                 MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_EQ_SIZE(n, 92);
+    CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, schema, buf, need, &n, h,
+                                                 MRTR_HTTP_MAX_HEADERS + 3, &count),
+                 MRTR_OK);
+    CHECK_EQ_SIZE(n, 92);
+    CHECK_EQ_SIZE(count, 8);
+    CHECK_EQ_BYTES(h[1].value.ptr, h[1].value.len, "tools/call");
+    CHECK_EQ_BYTES(h[2].name.ptr, h[2].name.len, "Mcp-Name");
+    CHECK_EQ_BYTES(h[2].value.ptr, h[2].value.len, "t");
+    CHECK_EQ_BYTES(h[4].name.ptr, h[4].name.len, "Content-Type");
+    CHECK_EQ_BYTES(h[5].name.ptr, h[5].name.len, "Mcp-Param-Region");
+    CHECK_EQ_BYTES(h[5].value.ptr, h[5].value.len, "us-west1");
+    CHECK_EQ_BYTES(h[6].name.ptr, h[6].name.len, "Mcp-Param-Priority");
+    CHECK_EQ_BYTES(h[6].value.ptr, h[6].value.len, "42");
+    CHECK_EQ_BYTES(h[7].name.ptr, h[7].name.len, "Mcp-Param-Note");
+    CHECK_EQ_BYTES(h[7].value.ptr, h[7].value.len, "=?base64?IHBhZGRlZCA=?=");
+    /* A schema without designations: the standard headers only. */
+    CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, str_of("{}"), buf,
+                                                 sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS, &count),
+                 MRTR_OK);
+    CHECK_EQ_SIZE(count, 5);
+    CHECK_EQ_SIZE(n, 11);
+    /* An invalid designation, another method, an argument of another type. */
+    CHECK_STATUS(mrtr_http_headers_for_tool_call(
+                     b, sizeof body - 1,
+                     str_of("{\"properties\":{\"s\":{\"type\":\"number\",\"x-mcp-header\":\"S\"}}}"),
+                     buf, sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS + 3, &count),
+                 MRTR_ERR_INVALID_SCHEMA);
+    free(b);
+    {
+        static const char get[] =
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"prompts/get\",\"params\":{\"name\":\"p\"}}";
+        static const char typed[] =
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+            "\"arguments\":{\"priority\":\"42\"}}}";
+        CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)get, sizeof get - 1, schema,
+                                                     buf, sizeof buf, &n, h,
+                                                     MRTR_HTTP_MAX_HEADERS + 3, &count),
+                     MRTR_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)typed, sizeof typed - 1,
+                                                     schema, buf, sizeof buf, &n, h,
+                                                     MRTR_HTTP_MAX_HEADERS + 3, &count),
+                     MRTR_ERR_INVALID_VALUE);
+        CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)typed, sizeof typed - 1,
+                                                     schema, buf, sizeof buf, &n, h, 4, &count),
+                     MRTR_ERR_INVALID_ARGUMENT);
+    }
+}
+
+static void test_tool_header_check(void) {
+    size_t count = 99;
+    CHECK_STATUS(mrtr_tool_header_check(str_of(DESIGNATING_SCHEMA), &count), MRTR_OK);
+    CHECK_EQ_SIZE(count, 4);
+    CHECK_STATUS(mrtr_tool_header_check(str_of("{\"type\":\"object\"}"), &count), MRTR_OK);
+    CHECK_EQ_SIZE(count, 0);
+    CHECK_STATUS(mrtr_tool_header_check(str_of("{\"properties\":{\"a\":{\"type\":\"string\","
+                                               "\"x-mcp-header\":\"A\"}}}"),
+                                        NULL),
+                 MRTR_OK);
+    {
+        /* The suite's http-invalid-tool-headers designations, one a tool. */
+        static const char *const invalid[] = {
+            "{\"properties\":{\"v\":{\"type\":\"string\",\"x-mcp-header\":\"\"}}}",
+            "{\"properties\":{\"v\":{\"type\":\"object\",\"x-mcp-header\":\"Data\"}}}",
+            "{\"properties\":{\"v\":{\"type\":\"array\",\"x-mcp-header\":\"Items\"}}}",
+            "{\"properties\":{\"v\":{\"type\":\"null\",\"x-mcp-header\":\"Nil\"}}}",
+            "{\"properties\":{\"v\":{\"type\":\"number\",\"x-mcp-header\":\"Score\"}}}",
+            "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"},"
+            "\"b\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}",
+            "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"MyField\"},"
+            "\"b\":{\"type\":\"string\",\"x-mcp-header\":\"myfield\"}}}",
+            "{\"properties\":{\"v\":{\"type\":\"string\",\"x-mcp-header\":\"My Region\"}}}",
+            "{\"properties\":{\"v\":{\"type\":\"string\",\"x-mcp-header\":\"Region:Primary\"}}}",
+            "{\"properties\":{\"v\":{\"type\":\"string\",\"x-mcp-header\":\"R\xc3\xa9gion\"}}}",
+            "{\"properties\":{\"v\":{\"type\":\"string\",\"x-mcp-header\":\"Region\\t1\"}}}",
+            "[]",
+            "{",
+        };
+        size_t i;
+        for (i = 0; i < sizeof invalid / sizeof invalid[0]; i++) {
+            count = 99;
+            CHECK_STATUS(mrtr_tool_header_check(str_of(invalid[i]), &count),
+                         MRTR_ERR_INVALID_SCHEMA);
+            CHECK_EQ_SIZE(count, 99);
+        }
+    }
+    CHECK_STATUS(mrtr_tool_header_check(str_of("{\"properties\":{\"v\":{\"type\":\"string\","
+                                               "\"x-mcp-header\":\"\xff\"}}}"),
+                                        &count),
+                 MRTR_ERR_INVALID_UTF8);
+}
+
+static void test_version_retry(void) {
+    static const char ours[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":"
+                               "\"Unsupported protocol version\",\"data\":{\"supported\":"
+                               "[\"2026-07-28\"],\"requested\":\"2026-07-28\"}}}";
+    static const char others[] = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32022,"
+                                 "\"message\":\"x\",\"data\":{\"supported\":[\"2025-11-25\"]}}}";
+    static const char result[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+    static const char other_error[] =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,\"message\":\"x\"}}";
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)ours, sizeof ours - 1), MRTR_OK);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)others, sizeof others - 1),
+                 MRTR_ERR_UNSUPPORTED_VERSION);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)result, sizeof result - 1),
+                 MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)other_error, sizeof other_error - 1),
+                 MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)"nope", 4), MRTR_ERR_NOT_FOUND);
+}
+
 /* ---- SSE ----------------------------------------------------------------- */
 
 /* Feeds `text` in chunks of `step` bytes; collects the data of each event
@@ -392,6 +533,9 @@ void suite_helpers(void) {
     RUN(test_form_schemas_outside_the_subset_are_refused);
     RUN(test_url_consent_splits_and_warns);
     RUN(test_http_headers_mirror_the_body);
+    RUN(test_http_headers_mirror_designated_arguments);
+    RUN(test_tool_header_check);
+    RUN(test_version_retry);
     RUN(test_sse_decoder_in_caller_memory);
     RUN(test_json_decode_string);
 }

@@ -178,6 +178,15 @@ static void test_helpers_refuse_null_pointers(void) {
     CHECK_STATUS(mrtr_http_headers_for_message(NULL, 4, o.buf, sizeof o.buf, &o.size, headers,
                                                MRTR_HTTP_MAX_HEADERS, &o.size),
                  MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_http_headers_for_tool_call(NULL, 4, str_of("{}"), o.buf, sizeof o.buf,
+                                                 &o.size, headers, MRTR_HTTP_MAX_HEADERS, &o.size),
+                 MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)"{}", 2, bad, o.buf,
+                                                 sizeof o.buf, &o.size, headers,
+                                                 MRTR_HTTP_MAX_HEADERS, &o.size),
+                 MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_header_check(bad, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_version_retry(NULL, 4), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_binding_digest(bad, str_of("t"), NULL, 0, digest), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_json_decode_string(NULL, 3, o.buf, sizeof o.buf, &o.size),
                  MRTR_ERR_NULL_POINTER);

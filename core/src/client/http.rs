@@ -21,6 +21,7 @@
 //! unambiguous. An encoded value longer than [`MAX_HEADER_VALUE_BYTES`] is
 //! refused with [`HttpError::ValueTooLong`] rather than sent truncated.
 
+use super::tools::DesignationError;
 use crate::json::{JsonStr, Object};
 use crate::wire::{parse_message, Message, WireError, WireLimits, PROTOCOL_VERSION};
 
@@ -72,6 +73,12 @@ pub enum HttpError {
     NotARequest,
     /// The body is not a readable JSON-RPC message.
     Wire(WireError),
+    /// The tool's `inputSchema` has an invalid `x-mcp-header` designation
+    /// (see [`super::tools`]).
+    Designation(DesignationError),
+    /// A designated argument's JSON type is not the designated one (or
+    /// `arguments` is not an object).
+    ParamType,
 }
 
 impl core::fmt::Display for HttpError {
@@ -88,6 +95,8 @@ impl core::fmt::Display for HttpError {
             HttpError::MissingName => write!(f, "request has no params.name / params.uri"),
             HttpError::NotARequest => write!(f, "message is not a request or notification"),
             HttpError::Wire(e) => write!(f, "unreadable message: {e}"),
+            HttpError::Designation(e) => write!(f, "invalid tool designation: {e}"),
+            HttpError::ParamType => write!(f, "a designated argument has another JSON type"),
         }
     }
 }
@@ -96,6 +105,7 @@ impl core::error::Error for HttpError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             HttpError::Wire(e) => Some(e),
+            HttpError::Designation(e) => Some(e),
             _ => None,
         }
     }
@@ -113,10 +123,15 @@ impl Text<'_> {
     fn bytes(&self) -> impl Iterator<Item = u8> + Clone + '_ {
         let (s, j) = match self {
             Text::Str(s) => (Some(s.bytes()), None),
-            Text::Json(j) => (None, Some(j.chars().flat_map(utf8_bytes))),
+            Text::Json(j) => (None, Some(json_bytes(*j))),
         };
         s.into_iter().flatten().chain(j.into_iter().flatten())
     }
+}
+
+/// The UTF-8 bytes of a JSON string token, escapes decoded.
+pub(super) fn json_bytes(j: JsonStr<'_>) -> impl Iterator<Item = u8> + Clone + '_ {
+    j.chars().flat_map(utf8_bytes)
 }
 
 fn utf8_bytes(c: char) -> impl Iterator<Item = u8> + Clone {
@@ -148,7 +163,7 @@ fn must_encode(bytes: impl Iterator<Item = u8> + Clone) -> bool {
 }
 
 /// The length of the header value for `bytes`, encoded if it must be.
-fn value_len(bytes: impl Iterator<Item = u8> + Clone) -> usize {
+pub(super) fn value_len(bytes: impl Iterator<Item = u8> + Clone) -> usize {
     let n = bytes.clone().count();
     if must_encode(bytes) {
         let groups = n.div_ceil(3);
@@ -164,7 +179,7 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 /// Writes the header value for `bytes` into `out` (which has exactly
 /// `value_len(bytes)` bytes).
-fn write_value(bytes: impl Iterator<Item = u8> + Clone, out: &mut [u8]) {
+pub(super) fn write_value(bytes: impl Iterator<Item = u8> + Clone, out: &mut [u8]) {
     let mut put = Cursor { out, at: 0 };
     if !must_encode(bytes.clone()) {
         bytes.for_each(|b| put.byte(b));

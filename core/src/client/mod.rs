@@ -1,7 +1,7 @@
 //! The client half: drive one logical request through its legs ([`call`]),
 //! follow a task in either dialect ([`task`]), and the helpers a UI and an
 //! HTTP stack need around a call ([`form`], [`url`], [`roots`], [`http`],
-//! [`sse`]).
+//! [`tools`], [`sse`]).
 
 pub mod call;
 mod flow;
@@ -12,6 +12,7 @@ pub mod roots;
 pub mod run;
 pub mod sse;
 pub mod task;
+pub mod tools;
 pub mod url;
 
 mod exchange;

@@ -1,0 +1,370 @@
+//! Tool parameters mirrored into HTTP headers (SEP-2243), and the client's
+//! answer to an unsupported protocol version (`-32022`).
+//!
+//! A tool's `inputSchema` may designate top-level properties with
+//! `"x-mcp-header": "Name"`; on Streamable HTTP the client then sends each
+//! designated argument of a `tools/call` as a header `Mcp-Param-Name`, so a
+//! gateway can route without reading the body. A designation is valid when
+//! the name is a non-empty HTTP token (RFC 9110 `tchar`: ASCII letters,
+//! digits and ``!#$%&'*+-.^_`|~``, so no space, colon, control or
+//! non-ASCII character), the property's `type` is exactly `"string"`,
+//! `"integer"` or `"boolean"` (not `number`, whose text form is not
+//! canonical, nor object, array or null), and no other designation of the
+//! tool has the same name, compared case-insensitively. A client must not
+//! use a tool with an invalid designation: [`Designations::parse`] is the
+//! check.
+//!
+//! Values: a string argument is sent by the rule of [`super::http`]
+//! (as it is when it is safe header text, else `=?base64?...?=`), an
+//! integer as its JSON number text, a boolean as `true` or `false`. An
+//! argument that is absent or `null` sends no header.
+
+use crate::json::{self, JsonStr, Kind, Object, Value};
+use crate::wire::{parse_message, Message, WireLimits, PROTOCOL_VERSION};
+
+use super::http::{HttpError, MAX_HEADER_VALUE_BYTES};
+
+/// The schema keyword that designates a parameter.
+pub const X_MCP_HEADER: &str = "x-mcp-header";
+/// The prefix of a mirrored parameter's header name.
+pub const MCP_PARAM_PREFIX: &str = "Mcp-Param-";
+
+/// Why a tool's `x-mcp-header` designations are invalid (the tool must not
+/// be used).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DesignationError {
+    /// The `inputSchema` is not a JSON object, or its `properties` is
+    /// present and not an object.
+    Schema,
+    /// An `x-mcp-header` is not a string, or is the empty string.
+    Empty,
+    /// An `x-mcp-header` has a character outside the HTTP token set, or is
+    /// longer than [`MAX_HEADER_VALUE_BYTES`].
+    Charset,
+    /// A designated property's `type` is not `"string"`, `"integer"` or
+    /// `"boolean"`.
+    NotPrimitive,
+    /// Two properties designate the same name (ignoring ASCII case).
+    Duplicate,
+}
+
+impl core::fmt::Display for DesignationError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            DesignationError::Schema => "inputSchema is not an object with object properties",
+            DesignationError::Empty => "x-mcp-header is not a non-empty string",
+            DesignationError::Charset => "x-mcp-header is not an HTTP token",
+            DesignationError::NotPrimitive => {
+                "x-mcp-header on a property whose type is not string, integer or boolean"
+            }
+            DesignationError::Duplicate => "two x-mcp-header names are equal (ignoring case)",
+        })
+    }
+}
+
+impl core::error::Error for DesignationError {}
+
+/// The JSON type a designated parameter has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// `"type": "string"`.
+    String,
+    /// `"type": "integer"`.
+    Integer,
+    /// `"type": "boolean"`.
+    Boolean,
+}
+
+/// One designated parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Designation<'a> {
+    /// The property (argument) name.
+    pub property: JsonStr<'a>,
+    /// The header name after `Mcp-Param-` (a validated HTTP token).
+    pub header: JsonStr<'a>,
+    /// The property's type.
+    pub kind: ParamKind,
+}
+
+/// The validated designations of one tool's `inputSchema`.
+#[derive(Debug, Clone, Copy)]
+pub struct Designations<'a> {
+    properties: Option<Object<'a>>,
+}
+
+/// An HTTP token character (RFC 9110 `tchar`).
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// Reads one property's designation, if it has one.
+fn designation<'a>(
+    property: JsonStr<'a>,
+    schema: Value<'a>,
+) -> Result<Option<Designation<'a>>, DesignationError> {
+    let Some(schema) = schema.as_object() else {
+        return Ok(None);
+    };
+    let Some(header) = schema.get(X_MCP_HEADER) else {
+        return Ok(None);
+    };
+    let header = header.as_str().ok_or(DesignationError::Empty)?;
+    if header.chars().next().is_none() {
+        return Err(DesignationError::Empty);
+    }
+    if !header.chars().all(is_tchar)
+        || header.decoded_len() > MAX_HEADER_VALUE_BYTES - MCP_PARAM_PREFIX.len()
+    {
+        return Err(DesignationError::Charset);
+    }
+    let ty = schema.get("type").and_then(|t| t.as_str());
+    let kind = match ty {
+        Some(t) if t.eq_str("string") => ParamKind::String,
+        Some(t) if t.eq_str("integer") => ParamKind::Integer,
+        Some(t) if t.eq_str("boolean") => ParamKind::Boolean,
+        _ => return Err(DesignationError::NotPrimitive),
+    };
+    Ok(Some(Designation {
+        property,
+        header,
+        kind,
+    }))
+}
+
+fn same_name(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
+    let mut x = a.chars();
+    let mut y = b.chars();
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return true,
+            (Some(p), Some(q)) if p.eq_ignore_ascii_case(&q) => {}
+            _ => return false,
+        }
+    }
+}
+
+impl<'a> Designations<'a> {
+    /// Reads and validates the designations of `input_schema` (a tool's
+    /// `inputSchema`, the raw JSON). A schema without designations is valid
+    /// and has none.
+    pub fn parse(input_schema: &'a [u8]) -> Result<Self, DesignationError> {
+        let schema = json::parse(input_schema).map_err(|_| DesignationError::Schema)?;
+        Self::from_schema(schema.as_object().ok_or(DesignationError::Schema)?)
+    }
+
+    /// As [`Self::parse`], for an already parsed schema.
+    pub fn from_schema(schema: Object<'a>) -> Result<Self, DesignationError> {
+        let properties = match schema.get("properties") {
+            None => None,
+            Some(p) => Some(p.as_object().ok_or(DesignationError::Schema)?),
+        };
+        let d = Designations { properties };
+        // Each designation valid, then each name unique (quadratic, no
+        // allocation: a tool has few designations).
+        for (i, a) in d.try_iter().enumerate() {
+            let a = a?;
+            for b in d.try_iter().skip(i + 1) {
+                if same_name(&a.header, &b?.header) {
+                    return Err(DesignationError::Duplicate);
+                }
+            }
+        }
+        Ok(d)
+    }
+
+    fn try_iter(&self) -> impl Iterator<Item = Result<Designation<'a>, DesignationError>> + 'a {
+        self.properties
+            .into_iter()
+            .flat_map(|p| p.iter())
+            .filter_map(|(k, v)| designation(k, v).transpose())
+    }
+
+    /// The designations, in the schema's property order.
+    pub fn iter(&self) -> impl Iterator<Item = Designation<'a>> + 'a {
+        // Validated in `from_schema`: no error is left to skip.
+        self.try_iter().filter_map(Result::ok)
+    }
+
+    /// How many properties are designated.
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// Whether no property is designated.
+    pub fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
+}
+
+/// The value text of one mirrored argument, before encoding.
+#[derive(Debug, Clone, Copy)]
+enum ParamText<'a> {
+    Json(JsonStr<'a>),
+    Raw(&'a [u8]),
+}
+
+impl ParamText<'_> {
+    fn bytes(&self) -> impl Iterator<Item = u8> + Clone + '_ {
+        let (s, j) = match self {
+            ParamText::Raw(s) => (Some(s.iter().copied()), None),
+            ParamText::Json(j) => (None, Some(super::http::json_bytes(*j))),
+        };
+        s.into_iter().flatten().chain(j.into_iter().flatten())
+    }
+}
+
+/// The `Mcp-Param-*` headers of one `tools/call` request.
+#[derive(Debug, Clone, Copy)]
+pub struct ParamHeaders<'a> {
+    designations: Designations<'a>,
+    arguments: Option<Object<'a>>,
+}
+
+impl<'a> ParamHeaders<'a> {
+    /// The headers for the `tools/call` request in `body` (the bytes about
+    /// to be sent), calling the tool whose `inputSchema` is
+    /// `input_schema`. Errors: [`HttpError::NotARequest`] for a message
+    /// that is not a `tools/call` request, [`HttpError::Designation`] for
+    /// an invalid designation, [`HttpError::ParamType`] for a designated
+    /// argument whose JSON type is not the designated one,
+    /// [`HttpError::ValueTooLong`].
+    pub fn for_message(
+        body: &'a [u8],
+        input_schema: &'a [u8],
+        limits: &WireLimits,
+    ) -> Result<Self, HttpError> {
+        let params = match parse_message(body, limits).map_err(HttpError::Wire)? {
+            Message::Request { method, params, .. } if method.eq_str("tools/call") => params,
+            _ => return Err(HttpError::NotARequest),
+        };
+        let designations = Designations::parse(input_schema).map_err(HttpError::Designation)?;
+        let arguments = match params.and_then(|p| p.get("arguments")) {
+            None => None,
+            Some(a) if a.is_null() => None,
+            Some(a) => Some(a.as_object().ok_or(HttpError::ParamType)?),
+        };
+        let h = ParamHeaders {
+            designations,
+            arguments,
+        };
+        for p in h.params() {
+            let (_, text) = p?;
+            let len = super::http::value_len(text.bytes());
+            if len > MAX_HEADER_VALUE_BYTES {
+                return Err(HttpError::ValueTooLong { len });
+            }
+        }
+        Ok(h)
+    }
+
+    /// The designated arguments present and not `null`, with their text.
+    fn params(
+        &self,
+    ) -> impl Iterator<Item = Result<(Designation<'a>, ParamText<'a>), HttpError>> + 'a {
+        let args = self.arguments;
+        self.designations.iter().filter_map(move |d| {
+            let v = args.and_then(|a| a.iter().find(|(k, _)| k.eq_json_str(&d.property)))?;
+            let (_, v) = v;
+            let text = match (d.kind, v.kind()) {
+                (_, Kind::Null) => return None,
+                (ParamKind::String, Kind::String) => v.as_str().map(ParamText::Json),
+                (ParamKind::Integer, Kind::Number) | (ParamKind::Boolean, Kind::Bool) => {
+                    Some(ParamText::Raw(v.raw()))
+                }
+                _ => None,
+            };
+            Some(text.map(|t| (d, t)).ok_or(HttpError::ParamType))
+        })
+    }
+
+    /// How many headers there are.
+    pub fn count(&self) -> usize {
+        self.params().count()
+    }
+
+    /// The exact buffer size [`Self::write`] needs (header names and
+    /// values).
+    pub fn buffer_len(&self) -> usize {
+        self.params()
+            .filter_map(Result::ok)
+            .map(|(d, t)| {
+                (MCP_PARAM_PREFIX.len() + d.header.decoded_len())
+                    .saturating_add(super::http::value_len(t.bytes()))
+            })
+            .fold(0usize, usize::saturating_add)
+    }
+
+    /// Writes each header's name and value into `buf` and hands them to
+    /// `each` as `(name, value)`, in the schema's property order.
+    pub fn write<'b>(
+        &self,
+        buf: &'b mut [u8],
+        mut each: impl FnMut(&'b str, &'b str),
+    ) -> Result<(), HttpError> {
+        let needed = self.buffer_len();
+        if buf.len() < needed {
+            return Err(HttpError::BufferTooSmall { needed });
+        }
+        let too_small = HttpError::BufferTooSmall { needed };
+        let mut rest = buf;
+        for p in self.params() {
+            let (d, text) = p?;
+            let name_len = MCP_PARAM_PREFIX.len() + d.header.decoded_len();
+            let (name, r) = rest.split_at_mut_checked(name_len).ok_or(too_small)?;
+            let value_len = super::http::value_len(text.bytes());
+            let (value, r) = r.split_at_mut_checked(value_len).ok_or(too_small)?;
+            rest = r;
+            // The header is a validated token: ASCII, one byte a char.
+            for (dst, b) in name.iter_mut().zip(
+                MCP_PARAM_PREFIX
+                    .bytes()
+                    .chain(super::http::json_bytes(d.header)),
+            ) {
+                *dst = b;
+            }
+            super::http::write_value(text.bytes(), value);
+            let ascii = |b: &'b [u8]| core::str::from_utf8(b).map_err(|_| too_small);
+            each(ascii(name)?, ascii(value)?);
+        }
+        Ok(())
+    }
+}
+
+/// What a client does after error `-32022` (unsupported protocol version).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionAnswer {
+    /// `data.supported` lists [`PROTOCOL_VERSION`], the only revision mrtr
+    /// speaks: send the request again, unchanged, at that revision.
+    Retry,
+    /// The server supports no revision mrtr speaks (`data.supported`
+    /// missing, or without [`PROTOCOL_VERSION`]): give up, no retry.
+    Unsupported,
+}
+
+/// Reads an error response: for `-32022` whether to retry (see
+/// [`VersionAnswer`]); `None` for a message that is not a `-32022` error
+/// response (or not readable).
+pub fn version_answer(body: &[u8], limits: &WireLimits) -> Option<VersionAnswer> {
+    let Ok(Message::Error { code, data, .. }) = parse_message(body, limits) else {
+        return None;
+    };
+    if code != i64::from(crate::wire::ErrorCode::UnsupportedProtocolVersion.code()) {
+        return None;
+    }
+    let listed = data
+        .and_then(|d| d.as_object())
+        .and_then(|d| d.get("supported"))
+        .and_then(|s| s.as_array())
+        .is_some_and(|s| {
+            s.iter()
+                .any(|v| v.as_str().is_some_and(|v| v.eq_str(PROTOCOL_VERSION)))
+        });
+    Some(if listed {
+        VersionAnswer::Retry
+    } else {
+        VersionAnswer::Unsupported
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,279 @@
+use super::*;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+fn check(schema: &str) -> Result<Vec<(String, String, ParamKind)>, DesignationError> {
+    let d = Designations::parse(schema.as_bytes())?;
+    let out: Vec<_> = d
+        .iter()
+        .map(|d| {
+            (
+                d.property.chars().collect::<String>(),
+                d.header.chars().collect::<String>(),
+                d.kind,
+            )
+        })
+        .collect();
+    assert_eq!(d.len(), out.len());
+    assert_eq!(d.is_empty(), out.is_empty());
+    Ok(out)
+}
+
+fn prop(ty: &str, header: &str) -> String {
+    std::format!(
+        r#"{{"type":"object","properties":{{"v":{{"type":{ty},"x-mcp-header":{header}}}}}}}"#
+    )
+}
+
+#[test]
+fn valid_designations_are_listed_in_property_order() {
+    let schema = r#"{"type":"object","properties":{
+        "region":{"type":"string","x-mcp-header":"Region"},
+        "priority":{"type":"integer","x-mcp-header":"Priority"},
+        "float_val":{"type":"number"},
+        "verbose":{"type":"boolean","x-mcp-header":"Verbose"},
+        "odd":{"type":"string","x-mcp-header":"a!#$%&'*+-.^_`|~9"},
+        "query":{"type":"string"}},"required":["region"]}"#;
+    assert_eq!(
+        check(schema).unwrap(),
+        [
+            ("region".into(), "Region".into(), ParamKind::String),
+            ("priority".into(), "Priority".into(), ParamKind::Integer),
+            ("verbose".into(), "Verbose".into(), ParamKind::Boolean),
+            ("odd".into(), "a!#$%&'*+-.^_`|~9".into(), ParamKind::String),
+        ]
+    );
+}
+
+#[test]
+fn schemas_without_designations_have_none() {
+    for s in [
+        r#"{}"#,
+        r#"{"type":"object"}"#,
+        r#"{"type":"object","properties":{}}"#,
+        r#"{"type":"object","properties":{"a":{"type":"number"},"b":true}}"#,
+        r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"p":{"$ref":"http://x/y"}}}"#,
+    ] {
+        assert_eq!(check(s).unwrap(), [], "{s}");
+    }
+}
+
+#[test]
+fn the_conformance_suite_invalid_tools_are_refused() {
+    // http-invalid-tool-headers: each tool and the rule it breaks.
+    let cases = [
+        (prop(r#""string""#, r#""""#), DesignationError::Empty),
+        (prop(r#""object""#, r#""Data""#), DesignationError::NotPrimitive),
+        (prop(r#""array""#, r#""Items""#), DesignationError::NotPrimitive),
+        (prop(r#""null""#, r#""Nil""#), DesignationError::NotPrimitive),
+        (prop(r#""number""#, r#""Score""#), DesignationError::NotPrimitive),
+        (prop(r#""string""#, r#""My Region""#), DesignationError::Charset),
+        (prop(r#""string""#, r#""Region:Primary""#), DesignationError::Charset),
+        (prop(r#""string""#, r#""Région""#), DesignationError::Charset),
+        (prop(r#""string""#, r#""R\u00e9gion""#), DesignationError::Charset),
+        (prop(r#""string""#, r#""Region	1""#.replace('\t', "\\t").as_str()), DesignationError::Charset),
+        (prop(r#""string""#, "7"), DesignationError::Empty),
+        (prop(r#"["string","null"]"#, r#""Both""#), DesignationError::NotPrimitive),
+        (
+            r#"{"type":"object","properties":{"v":{"x-mcp-header":"NoType"}}}"#.to_string(),
+            DesignationError::NotPrimitive,
+        ),
+        (
+            r#"{"properties":{"field1":{"type":"string","x-mcp-header":"Region"},"field2":{"type":"string","x-mcp-header":"Region"}}}"#.to_string(),
+            DesignationError::Duplicate,
+        ),
+        (
+            r#"{"properties":{"field1":{"type":"string","x-mcp-header":"MyField"},"x":{"type":"integer"},"field2":{"type":"boolean","x-mcp-header":"myfield"}}}"#.to_string(),
+            DesignationError::Duplicate,
+        ),
+        (r#"{"properties":[]}"#.to_string(), DesignationError::Schema),
+        (r#"[]"#.to_string(), DesignationError::Schema),
+        (r#"{"properties":"#.to_string(), DesignationError::Schema),
+    ];
+    for (schema, want) in cases {
+        assert_eq!(check(&schema), Err(want), "{schema}");
+    }
+}
+
+#[test]
+fn a_name_at_the_length_limit_is_kept_one_more_is_refused() {
+    let max = MAX_HEADER_VALUE_BYTES - MCP_PARAM_PREFIX.len();
+    let ok = prop(r#""string""#, &std::format!("\"{}\"", "a".repeat(max)));
+    assert_eq!(check(&ok).unwrap().len(), 1);
+    let long = prop(r#""string""#, &std::format!("\"{}\"", "a".repeat(max + 1)));
+    assert_eq!(check(&long), Err(DesignationError::Charset));
+}
+
+const CUSTOM_SCHEMA: &str = r#"{"type":"object","properties":{
+    "region":{"type":"string","x-mcp-header":"Region"},
+    "priority":{"type":"integer","x-mcp-header":"Priority"},
+    "verbose":{"type":"boolean","x-mcp-header":"Verbose"},
+    "float_val":{"type":"number"},
+    "non_ascii_val":{"type":"string","x-mcp-header":"NonAscii"},
+    "leading_space_val":{"type":"string","x-mcp-header":"LeadingSpace"},
+    "internal_space_val":{"type":"string","x-mcp-header":"InternalSpace"},
+    "crlf_val":{"type":"string","x-mcp-header":"CrLf"},
+    "empty_val":{"type":"string","x-mcp-header":"EmptyVal"},
+    "missing":{"type":"string","x-mcp-header":"Missing"},
+    "query":{"type":"string"}}}"#;
+
+fn headers(body: &str, schema: &str) -> Result<Vec<(String, String)>, HttpError> {
+    let limits = WireLimits::default();
+    let h = ParamHeaders::for_message(body.as_bytes(), schema.as_bytes(), &limits)?;
+    let mut buf = std::vec![0u8; h.buffer_len()];
+    let mut out = Vec::new();
+    h.write(&mut buf, |n, v| out.push((n.to_string(), v.to_string())))?;
+    assert_eq!(out.len(), h.count());
+    let mut short = std::vec![0u8; h.buffer_len().saturating_sub(1)];
+    if !out.is_empty() {
+        assert_eq!(
+            h.write(&mut short, |_, _| panic!(
+                "nothing is written to a short buffer"
+            )),
+            Err(HttpError::BufferTooSmall {
+                needed: h.buffer_len()
+            })
+        );
+    }
+    Ok(out)
+}
+
+fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
+    p.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+#[test]
+fn designated_arguments_become_mcp_param_headers() {
+    let body = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_custom_headers","arguments":{
+        "query":"SELECT * FROM users","crlf_val":"line1\r\nline2","region":"us-west1","priority":42,
+        "verbose":false,"float_val":3.14159,"non_ascii_val":"Hello, \u4e16界","leading_space_val":" us-west1",
+        "internal_space_val":"us west 1","empty_val":""}}}"#;
+    assert_eq!(
+        headers(body, CUSTOM_SCHEMA).unwrap(),
+        pairs(&[
+            ("Mcp-Param-Region", "us-west1"),
+            ("Mcp-Param-Priority", "42"),
+            ("Mcp-Param-Verbose", "false"),
+            ("Mcp-Param-NonAscii", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+            ("Mcp-Param-LeadingSpace", "=?base64?IHVzLXdlc3Qx?="),
+            ("Mcp-Param-InternalSpace", "us west 1"),
+            ("Mcp-Param-CrLf", "=?base64?bGluZTENCmxpbmUy?="),
+            ("Mcp-Param-EmptyVal", ""),
+        ])
+    );
+}
+
+#[test]
+fn null_or_absent_arguments_send_no_header() {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"region":"us-east1","priority":1,"verbose":null,"query":"SELECT 1"}}}"#;
+    assert_eq!(
+        headers(body, CUSTOM_SCHEMA).unwrap(),
+        pairs(&[
+            ("Mcp-Param-Region", "us-east1"),
+            ("Mcp-Param-Priority", "1")
+        ])
+    );
+    for args in ["", r#","arguments":null"#, r#","arguments":{}"#] {
+        let body = std::format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t"{args}}}}}"#
+        );
+        assert_eq!(headers(&body, CUSTOM_SCHEMA).unwrap(), [], "{body}");
+    }
+    let plain = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1}}}"#;
+    assert_eq!(headers(plain, r#"{"type":"object"}"#).unwrap(), []);
+}
+
+#[test]
+fn refusals() {
+    let call = |args: &str| {
+        std::format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{args}}}}}"#
+        )
+    };
+    // An argument of another type than designated.
+    for args in [
+        r#"{"region":7}"#,
+        r#"{"priority":"42"}"#,
+        r#"{"verbose":"true"}"#,
+        r#"{"verbose":1}"#,
+        r#"{"region":["a"]}"#,
+        r#"[]"#,
+    ] {
+        assert_eq!(
+            headers(&call(args), CUSTOM_SCHEMA),
+            Err(HttpError::ParamType),
+            "{args}"
+        );
+    }
+    // An invalid schema, another method, a response.
+    assert_eq!(
+        headers(&call("{}"), &prop(r#""number""#, r#""N""#)),
+        Err(HttpError::Designation(DesignationError::NotPrimitive))
+    );
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"t"}}"#,
+        r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+    ] {
+        assert_eq!(
+            headers(body, CUSTOM_SCHEMA),
+            Err(HttpError::NotARequest),
+            "{body}"
+        );
+    }
+    // A value whose encoding exceeds the limit.
+    let long = "é".repeat(MAX_HEADER_VALUE_BYTES / 2);
+    assert_eq!(
+        headers(
+            &call(&std::format!(r#"{{"region":"{long}"}}"#)),
+            CUSTOM_SCHEMA
+        ),
+        Err(HttpError::ValueTooLong {
+            len: (MAX_HEADER_VALUE_BYTES).div_ceil(3) * 4 + 11
+        })
+    );
+}
+
+#[test]
+fn unsupported_version_errors_retry_only_when_ours_is_listed() {
+    let limits = WireLimits::default();
+    let err = |data: &str| {
+        std::format!(
+            r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":-32022,"message":"Unsupported protocol version"{data}}}}}"#
+        )
+    };
+    let answer = |m: &str| version_answer(m.as_bytes(), &limits);
+    assert_eq!(
+        answer(&err(
+            r#","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}"#
+        )),
+        Some(VersionAnswer::Retry)
+    );
+    assert_eq!(
+        answer(&err(r#","data":{"supported":["2025-11-25","2026-07-28"]}"#)),
+        Some(VersionAnswer::Retry)
+    );
+    for data in [
+        r#","data":{"supported":["2025-11-25","2025-06-18"]}"#,
+        r#","data":{"supported":[]}"#,
+        r#","data":{"supported":"2026-07-28"}"#,
+        r#","data":{}"#,
+        "",
+    ] {
+        assert_eq!(
+            answer(&err(data)),
+            Some(VersionAnswer::Unsupported),
+            "{data}"
+        );
+    }
+    for other in [
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"x","data":{"supported":["2026-07-28"]}}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        "not json",
+    ] {
+        assert_eq!(answer(other), None, "{other}");
+    }
+}
