@@ -4,8 +4,19 @@
  * runner starts a scenario server and appends its URL as the last
  * argument (and names the scenario in MCP_CONFORMANCE_SCENARIO).
  *
- * The adapter lists the server's tools (tools/list) and calls each one
- * with mrtr_run, answering every question automatically: forms accepted
+ * The adapter lists the server's tools (tools/list), leaves out those whose
+ * x-mcp-header designations are invalid (mrtr_tool_header_check, SEP-2243)
+ * and calls the others with mrtr_run: the calls the runner names in
+ * MCP_CONFORMANCE_CONTEXT ("toolCalls", with their arguments) when it names
+ * any, else every tool with a plain value for each required argument (and,
+ * in json-schema-2020-12-preservation, the echo tool with the focal tool's
+ * inputSchema, verbatim). Designated arguments go out as Mcp-Param-*
+ * headers too. It then lists the resources and prompts and reads the first
+ * of each (prompts/get and resources/read through mrtr_run as well); a
+ * server without them answers with an error, which is not a failure. A
+ * request refused with -32022 is sent once more when the server lists
+ * 2026-07-28 among its versions (mrtr_version_retry). Every question is
+ * answered automatically: forms accepted
  * with each field's default or a plain value of its type, URL elicitations
  * accepted, sampling answered with a fixed text, roots with none. A tool
  * whose name says "unrelated" is called in the middle of another call's
@@ -32,6 +43,8 @@
 #define MAX_MESSAGE_BYTES (1u << 20)
 /* Most tools the adapter calls. */
 #define MAX_TOOLS 64
+/* Most calls the runner's context names. */
+#define MAX_CONTEXT_CALLS 16
 /* Ids: each call numbers its requests from its own base, so ids never
  * repeat across the calls of one run (calls interleave). */
 #define IDS_PER_CALL 1000
@@ -41,10 +54,11 @@ static const uint32_t CAPS =
 
 struct adapter {
     transport *tp;
-    uint8_t *buf; /* request + response of the run in progress */
-    size_t buf_len;
+    const char *scenario;
     int64_t next_base;
+    int64_t next_id; /* plain requests (lists): ids below the first call's */
     char *tools[MAX_TOOLS];
+    char *schemas[MAX_TOOLS]; /* each tool's inputSchema, the raw JSON */
     bool called[MAX_TOOLS];
     size_t ntools;
     int failures;
@@ -186,40 +200,46 @@ static void on_sleep(void *user, uint64_t ms) {
 
 /* ---- calls ------------------------------------------------------------------ */
 
-/* Calls tool `t` to its end with mrtr_run; 0 when it completed. */
-static int run_tool(struct adapter *a, size_t t) {
+/* `text` as a JSON string into a new allocation; NULL when out of memory. */
+static char *json_string(const char *text, size_t len) {
+    size_t need = 0;
+    char *out;
+    if (mrtr_json_write_string((mrtr_str){text, len}, NULL, 0, &need) != MRTR_ERR_BUFFER_TOO_SMALL ||
+        (out = malloc(need + 1)) == NULL) {
+        return NULL;
+    }
+    if (mrtr_json_write_string((mrtr_str){text, len}, (uint8_t *)out, need, &need) != MRTR_OK) {
+        free(out);
+        return NULL;
+    }
+    out[need] = '\0';
+    return out;
+}
+
+/* Runs one multi round-trip request (tools/call, prompts/get,
+ * resources/read) to its end with mrtr_run; `schema` is the called tool's
+ * inputSchema (its designated arguments become Mcp-Param-* headers) or
+ * NULL. 0 when it completed. */
+static int run_request(struct adapter *a, enum mrtr_method method, const char *label, const char *params,
+                       const char *schema) {
     mrtr_call_config cfg;
     mrtr_run_callbacks cb;
     mrtr_call *call = NULL;
     mrtr_event ev;
-    void *ws;
+    void *ws = NULL;
     size_t ws_len = 0;
-    char params[512];
     uint8_t *buf = malloc(2 * MAX_MESSAGE_BYTES);
     enum mrtr_status st;
     uint32_t rounds = 0;
-    size_t name_len = 0, n;
-    static const char head[] = "{\"name\":", tail[] = ",\"arguments\":{}}";
-    a->called[t] = true;
-    /* The name as a JSON string: whatever the server called its tool. */
-    st = mrtr_json_write_string((mrtr_str){a->tools[t], strlen(a->tools[t])}, (uint8_t *)params + sizeof head - 1,
-                                sizeof params - sizeof head - sizeof tail, &name_len);
-    memcpy(params, head, sizeof head - 1);
-    n = sizeof head - 1 + name_len;
-    if (st == MRTR_OK) {
-        memcpy(params + n, tail, sizeof tail); /* with its NUL */
-        n += sizeof tail - 1;
-    }
-    if (buf == NULL || st != MRTR_OK ||
-        mrtr_call_workspace_size(NULL, &ws_len) != MRTR_OK || (ws = malloc(ws_len)) == NULL) {
+    if (buf == NULL || mrtr_call_workspace_size(NULL, &ws_len) != MRTR_OK || (ws = malloc(ws_len)) == NULL) {
         free(buf);
-        fprintf(stderr, "%s: out of memory\n", a->tools[t]);
+        fprintf(stderr, "%s: out of memory\n", label);
         return 1;
     }
     memset(&cfg, 0, sizeof cfg);
-    cfg.method = MRTR_METHOD_TOOLS_CALL;
+    cfg.method = method;
     cfg.params.ptr = params;
-    cfg.params.len = n;
+    cfg.params.len = strlen(params);
     cfg.caps = CAPS;
     cfg.client_name.ptr = "mrtr-conformance-client";
     cfg.client_name.len = strlen(cfg.client_name.ptr);
@@ -227,7 +247,7 @@ static int run_tool(struct adapter *a, size_t t) {
     cfg.client_version.len = strlen(mrtr_version());
     st = mrtr_call_init(ws, ws_len, &cfg, &call);
     if (st != MRTR_OK) {
-        fprintf(stderr, "%s: mrtr_call_init: %s\n", a->tools[t], mrtr_status_str(st));
+        fprintf(stderr, "%s: mrtr_call_init: %s\n", label, mrtr_status_str(st));
         free(ws);
         free(buf);
         return 1;
@@ -240,8 +260,10 @@ static int run_tool(struct adapter *a, size_t t) {
     cb.sleep_ms = on_sleep;
     cb.first_id = a->next_base;
     a->next_base += IDS_PER_CALL;
-    fprintf(stderr, "tools/call %s (ids from %lld)\n", a->tools[t], (long long)cb.first_id);
+    fprintf(stderr, "%s %s (ids from %lld)\n", label, params, (long long)cb.first_id);
+    tp_set_tool_schema(a->tp, schema, schema != NULL ? strlen(schema) : 0);
     st = mrtr_run(call, &cb, a, buf, 2 * MAX_MESSAGE_BYTES, &ev);
+    tp_set_tool_schema(a->tp, NULL, 0);
     {
         mrtr_progress pr;
         rounds = mrtr_call_progress(call, &pr) == MRTR_OK ? pr.round : 0;
@@ -268,44 +290,279 @@ static int run_tool(struct adapter *a, size_t t) {
     return st == MRTR_OK && ev.kind == MRTR_EVENT_COMPLETE ? 0 : 1;
 }
 
-/* tools/list is not a multi round-trip request, so it is written here
- * (with the per-request _meta every 2026-07-28 request carries). */
-static int list_tools(struct adapter *a) {
-    char req[1024];
-    const uint8_t *msg;
+/* {"name":NAME,"arguments":ARGS} in a new allocation. */
+static char *call_params(const char *name, const char *args, size_t args_len) {
+    char *n = json_string(name, strlen(name));
     size_t len;
-    jl_span m, result, tools, tool, name;
+    char *out;
+    if (n == NULL) {
+        return NULL;
+    }
+    len = strlen(n) + args_len + 32;
+    out = malloc(len);
+    if (out != NULL) {
+        snprintf(out, len, "{\"name\":%s,\"arguments\":%.*s}", n, (int)args_len, args);
+    }
+    free(n);
+    return out;
+}
+
+/* A plain value for each required argument of `schema`, as an object. */
+static char *plain_arguments(const char *schema) {
+    jl_span s = {schema, strlen(schema)}, props, req, name, prop, type;
     jl_iter it;
-    int n = snprintf(req, sizeof req,
-                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
-                     "\"io.modelcontextprotocol/protocolVersion\":\"%s\","
-                     "\"io.modelcontextprotocol/clientCapabilities\":"
-                     "{\"elicitation\":{\"form\":{},\"url\":{}},\"sampling\":{},\"roots\":{}},"
-                     "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"mrtr-conformance-client\","
-                     "\"version\":\"%s\"}}}}",
-                     mrtr_protocol_version(), mrtr_version());
-    if (n < 0 || (size_t)n >= sizeof req) {
+    size_t cap = 2, o = 0;
+    char *out;
+    if (!jl_get(s, "properties", &props)) {
+        props.p = "{}";
+        props.n = 2;
+    }
+    if (jl_get(s, "required", &req) && jl_array_begin(req, &it)) {
+        while (jl_array_next(&it, &name)) {
+            cap += name.n + 32;
+        }
+    }
+    if ((out = malloc(cap + 1)) == NULL) {
+        return NULL;
+    }
+    out[o++] = '{';
+    if (jl_get(s, "required", &req) && jl_array_begin(req, &it)) {
+        while (jl_array_next(&it, &name)) {
+            char *key = jl_string_dup(name, NULL);
+            const char *value = "\"conformance\"";
+            if (key == NULL) {
+                continue;
+            }
+            if (jl_get(props, key, &prop) && jl_get(prop, "type", &type)) {
+                if (jl_string_equals(type, "integer") || jl_string_equals(type, "number")) {
+                    value = "1";
+                } else if (jl_string_equals(type, "boolean")) {
+                    value = "true";
+                } else if (jl_string_equals(type, "object")) {
+                    value = "{}";
+                } else if (jl_string_equals(type, "array")) {
+                    value = "[]";
+                }
+            }
+            free(key);
+            o += (size_t)snprintf(out + o, cap + 1 - o, "%s%.*s:%s", o > 1 ? "," : "", (int)name.n, name.p,
+                                  value);
+        }
+    }
+    out[o++] = '}';
+    out[o] = '\0';
+    return out;
+}
+
+/* Calls tool `t` to its end; 0 when it completed. */
+static int run_tool(struct adapter *a, size_t t) {
+    char *args = NULL, *params;
+    int rc;
+    a->called[t] = true;
+    if (a->scenario != NULL && strcmp(a->scenario, "json-schema-2020-12-preservation") == 0 &&
+        strcmp(a->tools[t], "json_schema_echo") == 0) {
+        /* The scenario's echo: another tool's inputSchema, as received. */
+        size_t f;
+        for (f = 0; f < a->ntools && args == NULL; f++) {
+            if (f != t) {
+                size_t len = strlen(a->schemas[f]) + 16;
+                if ((args = malloc(len)) != NULL) {
+                    snprintf(args, len, "{\"schema\":%s}", a->schemas[f]);
+                }
+            }
+        }
+    }
+    if (args == NULL) {
+        args = plain_arguments(a->schemas[t]);
+    }
+    params = args != NULL ? call_params(a->tools[t], args, strlen(args)) : NULL;
+    free(args);
+    if (params == NULL) {
+        fprintf(stderr, "%s: out of memory\n", a->tools[t]);
+        return 1;
+    }
+    rc = run_request(a, MRTR_METHOD_TOOLS_CALL, "tools/call", params, a->schemas[t]);
+    free(params);
+    return rc;
+}
+
+/* Sends one plain request (lists are not multi round-trip requests) with
+ * the per-request _meta every 2026-07-28 request carries, `extra` members
+ * first in params ("" for none); the response is copied into `*out`
+ * (free it). A -32022 answer listing 2026-07-28 is retried once. 0 on a
+ * result, 1 otherwise. */
+static int plain_request(struct adapter *a, const char *method, const char *extra, char **out, size_t *out_len) {
+    int attempt;
+    *out = NULL;
+    for (attempt = 0; attempt < 2; attempt++) {
+        char req[2048];
+        const uint8_t *msg;
+        size_t len;
+        jl_span m, result;
+        enum mrtr_status st;
+        int n = snprintf(req, sizeof req,
+                         "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"method\":\"%s\",\"params\":{%s%s\"_meta\":{"
+                         "\"io.modelcontextprotocol/protocolVersion\":\"%s\","
+                         "\"io.modelcontextprotocol/clientCapabilities\":"
+                         "{\"elicitation\":{\"form\":{},\"url\":{}},\"sampling\":{},\"roots\":{}},"
+                         "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"mrtr-conformance-client\","
+                         "\"version\":\"%s\"}}}}",
+                         (long long)a->next_id++, method, extra, extra[0] != '\0' ? "," : "",
+                         mrtr_protocol_version(), mrtr_version());
+        if (n < 0 || (size_t)n >= sizeof req) {
+            return 1;
+        }
+        if (tp_send(a->tp, (const uint8_t *)req, (size_t)n) != 0 || tp_next(a->tp, &msg, &len) != 0) {
+            fprintf(stderr, "%s: %s\n", method, tp_error(a->tp));
+            return 1;
+        }
+        st = mrtr_version_retry(msg, len);
+        if (st == MRTR_OK && attempt == 0) {
+            fprintf(stderr, "%s: -32022, and the server lists %s: sending it again\n", method,
+                    mrtr_protocol_version());
+            continue;
+        }
+        if (st == MRTR_ERR_UNSUPPORTED_VERSION) {
+            fprintf(stderr, "%s: the server supports no revision this client speaks\n", method);
+            return 1;
+        }
+        m.p = (const char *)msg;
+        m.n = len;
+        if (!jl_valid(m) || !jl_get(m, "result", &result)) {
+            fprintf(stderr, "%s: no result: ", method);
+            jl_compact(stderr, m, 300);
+            fprintf(stderr, "\n");
+            return 1;
+        }
+        if ((*out = malloc(len + 1)) == NULL) {
+            return 1;
+        }
+        memcpy(*out, msg, len);
+        (*out)[len] = '\0';
+        *out_len = len;
+        return 0;
+    }
+    return 1;
+}
+
+/* A copy of `v`'s bytes, NUL-terminated. */
+static char *span_dup(jl_span v) {
+    char *s = malloc(v.n + 1);
+    if (s != NULL) {
+        memcpy(s, v.p, v.n);
+        s[v.n] = '\0';
+    }
+    return s;
+}
+
+/* tools/list: keeps the tools whose x-mcp-header designations are valid. */
+static int list_tools(struct adapter *a) {
+    char *resp;
+    size_t len;
+    jl_span m, result, tools, tool, name, schema;
+    jl_iter it;
+    if (plain_request(a, "tools/list", "", &resp, &len) != 0) {
         return -1;
     }
-    if (tp_send(a->tp, (const uint8_t *)req, (size_t)n) != 0 || tp_next(a->tp, &msg, &len) != 0) {
-        fprintf(stderr, "tools/list: %s\n", tp_error(a->tp));
-        return -1;
-    }
-    m.p = (const char *)msg;
+    m.p = resp;
     m.n = len;
-    if (!jl_valid(m) || !jl_get(m, "result", &result) || !jl_get(result, "tools", &tools) ||
-        !jl_array_begin(tools, &it)) {
+    if (!jl_get(m, "result", &result) || !jl_get(result, "tools", &tools) || !jl_array_begin(tools, &it)) {
         fprintf(stderr, "tools/list: no tools in the answer\n");
+        free(resp);
         return -1;
     }
     while (jl_array_next(&it, &tool) && a->ntools < MAX_TOOLS) {
-        char *s;
-        if (jl_get(tool, "name", &name) && (s = jl_string_dup(name, NULL)) != NULL) {
-            a->tools[a->ntools++] = s;
+        char *s, *sc;
+        enum mrtr_status st;
+        if (!jl_get(tool, "name", &name) || (s = jl_string_dup(name, NULL)) == NULL) {
+            continue;
         }
+        if (!jl_get(tool, "inputSchema", &schema)) {
+            schema.p = "{}";
+            schema.n = 2;
+        }
+        st = mrtr_tool_header_check((mrtr_str){schema.p, schema.n}, NULL);
+        if (st != MRTR_OK) {
+            fprintf(stderr, "tools/list: leaving out %s (x-mcp-header: %s)\n", s, mrtr_status_str(st));
+            free(s);
+            continue;
+        }
+        if ((sc = span_dup(schema)) == NULL) {
+            free(s);
+            continue;
+        }
+        a->tools[a->ntools] = s;
+        a->schemas[a->ntools++] = sc;
     }
-    fprintf(stderr, "tools/list: %zu tools\n", a->ntools);
+    free(resp);
+    fprintf(stderr, "tools/list: %zu tools kept\n", a->ntools);
     return 0;
+}
+
+/* The calls MCP_CONFORMANCE_CONTEXT names ({"toolCalls":[{"name":..,
+ * "arguments":{..}}]}), each to a listed tool. -1 when it names none. */
+static int run_context_calls(struct adapter *a, const char *context) {
+    jl_span c = {context, strlen(context)}, calls, call, name, args;
+    jl_iter it;
+    int ran = 0;
+    if (!jl_valid(c) || !jl_get(c, "toolCalls", &calls) || !jl_array_begin(calls, &it)) {
+        return -1;
+    }
+    while (jl_array_next(&it, &call) && ran < MAX_CONTEXT_CALLS) {
+        char *n, *params;
+        size_t t;
+        if (!jl_get(call, "name", &name) || (n = jl_string_dup(name, NULL)) == NULL) {
+            continue;
+        }
+        for (t = 0; t < a->ntools && strcmp(a->tools[t], n) != 0; t++) {
+        }
+        if (t == a->ntools) {
+            fprintf(stderr, "context: %s is not a usable tool, not called\n", n);
+            free(n);
+            continue;
+        }
+        if (!jl_get(call, "arguments", &args)) {
+            args.p = "{}";
+            args.n = 2;
+        }
+        a->called[t] = true;
+        params = call_params(n, args.p, args.n);
+        if (params == NULL || run_request(a, MRTR_METHOD_TOOLS_CALL, "tools/call", params, a->schemas[t]) != 0) {
+            a->failures++;
+        }
+        free(params);
+        free(n);
+        ran++;
+    }
+    return ran > 0 ? 0 : -1;
+}
+
+/* Lists `list_method`'s items and calls `method` on the first one with
+ * its `key` ("uri" or "name"). A server without them is fine. */
+static void read_first(struct adapter *a, const char *list_method, const char *member, const char *key,
+                       enum mrtr_method method, const char *label) {
+    char *resp, *params;
+    size_t len;
+    jl_span m, result, items, item, v;
+    jl_iter it;
+    if (plain_request(a, list_method, "", &resp, &len) != 0) {
+        fprintf(stderr, "%s: none\n", list_method);
+        return;
+    }
+    m.p = resp;
+    m.n = len;
+    if (jl_get(m, "result", &result) && jl_get(result, member, &items) && jl_array_begin(items, &it) &&
+        jl_array_next(&it, &item) && jl_get(item, key, &v) && jl_kind(v) == '"' &&
+        (params = malloc(v.n + 16)) != NULL) {
+        snprintf(params, v.n + 16, "{\"%s\":%.*s}", key, (int)v.n, v.p);
+        if (run_request(a, method, label, params, NULL) != 0) {
+            a->failures++;
+        }
+        free(params);
+    } else {
+        fprintf(stderr, "%s: nothing to %s\n", list_method, label);
+    }
+    free(resp);
 }
 
 int main(int argc, char **argv) {
@@ -313,13 +570,16 @@ int main(int argc, char **argv) {
     transport_options topt;
     char err[512];
     const char *scenario = getenv("MCP_CONFORMANCE_SCENARIO");
+    const char *context = getenv("MCP_CONFORMANCE_CONTEXT");
     size_t t;
     if (argc < 2) {
         fprintf(stderr, "usage: mrtr-conformance-client [ARGS...] SERVER_URL\n");
         return 2;
     }
     memset(&a, 0, sizeof a);
+    a.scenario = scenario;
     a.next_base = IDS_PER_CALL;
+    a.next_id = 1;
     memset(&topt, 0, sizeof topt);
     topt.http_url = argv[argc - 1];
     topt.timeout_ms = 30000;
@@ -335,14 +595,19 @@ int main(int argc, char **argv) {
     if (list_tools(&a) != 0) {
         a.failures++;
     }
-    for (t = 0; t < a.ntools; t++) {
-        if (!a.called[t] && strstr(a.tools[t], "unrelated") == NULL && run_tool(&a, t) != 0) {
-            a.failures++;
+    if (context == NULL || run_context_calls(&a, context) != 0) {
+        for (t = 0; t < a.ntools; t++) {
+            if (!a.called[t] && strstr(a.tools[t], "unrelated") == NULL && run_tool(&a, t) != 0) {
+                a.failures++;
+            }
         }
+        run_parallel_tools(&a); /* when no call had an input round */
     }
-    run_parallel_tools(&a); /* when no call had an input round */
+    read_first(&a, "resources/list", "resources", "uri", MRTR_METHOD_RESOURCES_READ, "resources/read");
+    read_first(&a, "prompts/list", "prompts", "name", MRTR_METHOD_PROMPTS_GET, "prompts/get");
     for (t = 0; t < a.ntools; t++) {
         free(a.tools[t]);
+        free(a.schemas[t]);
     }
     tp_close(a.tp);
     fprintf(stderr, "%s\n", a.failures == 0 ? "all calls completed" : "some calls failed");

@@ -65,6 +65,9 @@ struct transport {
     int events_failed;     /* SSE events the decoder refused (not UTF-8) */
     int queue_overflow;
     char content_type[128];
+    /* The called tool's inputSchema (tp_set_tool_schema), or NULL. */
+    const char *tool_schema;
+    size_t tool_schema_len;
     void *sse_ws;
     size_t sse_ws_len;
     struct mrtr_sse_decoder *sse;
@@ -449,25 +452,55 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *user) {
     return n;
 }
 
+/* The headers for `msg`: with a tool schema set, those of
+ * mrtr_http_headers_for_tool_call (Mcp-Param-* headers for the arguments
+ * the schema designates), else those of mrtr_http_headers_for_message. */
+static enum mrtr_status message_headers(transport *tp, const uint8_t *msg, size_t len, uint8_t *buf,
+                                        size_t buf_len, size_t *need, struct mrtr_http_header *hdrs,
+                                        size_t cap, size_t *count) {
+    if (tp->tool_schema != NULL) {
+        mrtr_str schema = {tp->tool_schema, tp->tool_schema_len};
+        return mrtr_http_headers_for_tool_call(msg, len, schema, buf, buf_len, need, hdrs, cap, count);
+    }
+    return mrtr_http_headers_for_message(msg, len, buf, buf_len, need, hdrs, cap, count);
+}
+
 static struct curl_slist *request_headers(transport *tp, const uint8_t *msg, size_t len) {
-    struct mrtr_http_header hdrs[MRTR_HTTP_MAX_HEADERS];
-    size_t need = 0, count = 0, i;
-    uint8_t *buf;
+    struct mrtr_http_header *hdrs = NULL;
+    size_t need = 0, count = 0, cap = MRTR_HTTP_MAX_HEADERS, i;
+    uint8_t *buf = NULL;
     struct curl_slist *list = NULL;
-    enum mrtr_status st =
-        mrtr_http_headers_for_message(msg, len, NULL, 0, &need, hdrs, MRTR_HTTP_MAX_HEADERS, &count);
-    if (st != MRTR_OK && st != MRTR_ERR_BUFFER_TOO_SMALL) {
-        set_err(tp, "request headers: %s", mrtr_status_str(st));
-        return NULL;
+    enum mrtr_status st;
+    /* Sizes first (entries and bytes), then the headers. */
+    for (;;) {
+        struct mrtr_http_header *h = realloc(hdrs, cap * sizeof *hdrs);
+        uint8_t *b;
+        if (h == NULL) {
+            free(hdrs);
+            free(buf);
+            set_err(tp, "out of memory");
+            return NULL;
+        }
+        hdrs = h;
+        b = realloc(buf, need > 0 ? need : 1);
+        if (b == NULL) {
+            free(hdrs);
+            free(buf);
+            set_err(tp, "out of memory");
+            return NULL;
+        }
+        buf = b;
+        st = message_headers(tp, msg, len, buf, need, &need, hdrs, cap, &count);
+        if (st != MRTR_ERR_BUFFER_TOO_SMALL) {
+            break;
+        }
+        if (count > cap) {
+            cap = count;
+        }
     }
-    buf = malloc(need > 0 ? need : 1);
-    if (buf == NULL) {
-        set_err(tp, "out of memory");
-        return NULL;
-    }
-    st = mrtr_http_headers_for_message(msg, len, buf, need, &need, hdrs, MRTR_HTTP_MAX_HEADERS, &count);
     if (st != MRTR_OK) {
         set_err(tp, "request headers: %s", mrtr_status_str(st));
+        free(hdrs);
         free(buf);
         return NULL;
     }
@@ -478,8 +511,13 @@ static struct curl_slist *request_headers(transport *tp, const uint8_t *msg, siz
         if (line == NULL) {
             break;
         }
-        snprintf(line, n, "%.*s: %.*s", (int)hdrs[i].name.len, hdrs[i].name.ptr, (int)hdrs[i].value.len,
-                 hdrs[i].value.ptr);
+        if (hdrs[i].value.len == 0) {
+            /* libcurl drops "Name: " (an empty value); "Name;" sends it. */
+            snprintf(line, n, "%.*s;", (int)hdrs[i].name.len, hdrs[i].name.ptr);
+        } else {
+            snprintf(line, n, "%.*s: %.*s", (int)hdrs[i].name.len, hdrs[i].name.ptr,
+                     (int)hdrs[i].value.len, hdrs[i].value.ptr);
+        }
         if (tp->verbose) {
             fprintf(stderr, "    --> %s\n", line);
         }
@@ -491,6 +529,7 @@ static struct curl_slist *request_headers(transport *tp, const uint8_t *msg, siz
         list = next;
     }
     free(buf);
+    free(hdrs);
     if (i < count) {
         curl_slist_free_all(list);
         set_err(tp, "out of memory");
@@ -730,6 +769,11 @@ int tp_next(transport *tp, const uint8_t **msg, size_t *len) {
         log_message(tp, "<--", *msg, *len);
     }
     return r;
+}
+
+void tp_set_tool_schema(transport *tp, const char *schema, size_t len) {
+    tp->tool_schema = schema;
+    tp->tool_schema_len = len;
 }
 
 const char *tp_error(const transport *tp) {

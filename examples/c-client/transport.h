@@ -47,6 +47,13 @@ int tp_send(transport *tp, const uint8_t *msg, size_t len);
  * closed its side, an HTTP response with no further message, ...). */
 int tp_next(transport *tp, const uint8_t **msg, size_t *len);
 
+/* The inputSchema (raw JSON from tools/list, not copied: it must outlive
+ * its use) of the tool the next tools/call requests call, or NULL for none:
+ * while set, every request goes out with mrtr_http_headers_for_tool_call's
+ * headers (the arguments the schema designates with x-mcp-header mirrored
+ * into Mcp-Param-* headers), so only tools/call requests may be sent. */
+void tp_set_tool_schema(transport *tp, const char *schema, size_t len);
+
 /* What went wrong in the last failing call. */
 const char *tp_error(const transport *tp);
 
