@@ -1258,6 +1258,38 @@ JNIEXPORT jint JNI_FN(jsonDecodeString)(JNIEnv *env, jclass cls, jbyteArray toke
   return st_outer;
 }
 
+/* ------------------------------------------------------------ tools, versions */
+
+/* int toolHeaderCheck(byte[] inputSchema, long[] out)
+ * MRTR_OK: out[0] the number of x-mcp-header designations. */
+JNIEXPORT jint JNI_FN(toolHeaderCheck)(JNIEnv *env, jclass cls, jbyteArray schema, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes s;
+  PIN_REQUIRED(env, schema, &s);
+  size_t n = 0;
+  st = (jint)mrtr_tool_header_check(str_of(&s), &n);
+  bytes_close(env, &s, 0);
+  if (st == MRTR_OK) {
+    jlong c = (jlong)n;
+    longs_put(env, out, &c, 1);
+  }
+  return st;
+}
+
+/* int versionRetry(byte[] response) */
+JNIEXPORT jint JNI_FN(versionRetry)(JNIEnv *env, jclass cls, jbyteArray msg) {
+  (void)cls;
+  jbytes m;
+  PIN_REQUIRED(env, msg, &m);
+  jint st = (jint)mrtr_version_retry((const uint8_t *)m.ptr, (size_t)m.len);
+  bytes_close(env, &m, 0);
+  return st;
+}
+
 /* ------------------------------------------------------------ URL consent */
 
 

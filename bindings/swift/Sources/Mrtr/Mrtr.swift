@@ -30,6 +30,37 @@ public enum Mrtr {
         try check(st, "mrtr_json_validate")
     }
 
+    /// The number of parameters a tool's `inputSchema` (the raw JSON from
+    /// `tools/list`) designates with `x-mcp-header` (SEP-2243), 0 for none.
+    /// Throws `.invalidSchema` when a designation is invalid (an empty name,
+    /// one that is not an HTTP token, on a property whose type is not string,
+    /// integer or boolean, or a duplicate ignoring case): the tool must not
+    /// be called.
+    public static func toolHeaderCount(_ inputSchema: [UInt8]) throws -> Int {
+        var count = 0
+        let st = inputSchema.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { c in
+                mrtr_tool_header_check(mrtr_str(ptr: c.baseAddress, len: c.count), &count)
+            }
+        }
+        try check(st, "mrtr_tool_header_check")
+        return count
+    }
+
+    /// Whether to send a request again after `response`: true for error
+    /// `-32022` whose `data.supported` lists `protocolVersion` (the only
+    /// revision this library speaks), false for any other message. Throws
+    /// `.unsupportedVersion` for `-32022` without it: the server and this
+    /// library share no revision.
+    public static func versionRetry(_ response: [UInt8]) throws -> Bool {
+        let st = response.withUnsafeBufferPointer { mrtr_version_retry($0.baseAddress, $0.count) }
+        switch st {
+        case MRTR_OK: return true
+        case MRTR_ERR_NOT_FOUND: return false
+        default: throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_version_retry")
+        }
+    }
+
     /// `text` as a JSON string literal, quotes included, escaped as the library escapes.
     public static func jsonString(_ text: String) throws -> [UInt8] {
         let utf8 = Array(text.utf8)

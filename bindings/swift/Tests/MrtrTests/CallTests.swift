@@ -64,6 +64,22 @@ final class StatusTests: XCTestCase {
         XCTAssertEqual(try Mrtr.jsonErrorOffset(bytes(String(repeating: "[", count: 33) + String(repeating: "]", count: 33))), 32)
         XCTAssertEqual(text(try Mrtr.jsonString("a\"b\\c\u{1}")), "\"a\\\"b\\\\c\\u0001\"")
     }
+
+    func testToolHeadersAndVersionRetry() throws {
+        let valid = "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}," +
+            "\"n\":{\"type\":\"integer\",\"x-mcp-header\":\"N\"},\"q\":{\"type\":\"string\"}}}"
+        XCTAssertEqual(try Mrtr.toolHeaderCount(bytes(valid)), 2)
+        XCTAssertEqual(try Mrtr.toolHeaderCount(bytes("{\"type\":\"object\"}")), 0)
+        expectError(.invalidSchema) {
+            try Mrtr.toolHeaderCount(bytes("{\"properties\":{\"v\":{\"type\":\"number\",\"x-mcp-header\":\"Score\"}}}"))
+        }
+        func err(_ supported: String) -> [UInt8] {
+            bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"x\",\"data\":{\"supported\":[\(supported)]}}}")
+        }
+        XCTAssertTrue(try Mrtr.versionRetry(err("\"2026-07-28\"")))
+        expectError(.unsupportedVersion) { try Mrtr.versionRetry(err("\"2025-11-25\"")) }
+        XCTAssertFalse(try Mrtr.versionRetry(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}")))
+    }
 }
 
 final class CallTests: XCTestCase {

@@ -31,6 +31,34 @@ object Mrtr {
         check(Native.jsonValidate(json, 0, json.size, maxDepth.toLong(), LongArray(1)), "mrtr_json_validate")
     }
 
+    /**
+     * The number of parameters a tool's [inputSchema] (the raw JSON from
+     * `tools/list`) designates with `x-mcp-header` (SEP-2243), 0 for none.
+     * Throws [MrtrMessageException] (`ERR_INVALID_SCHEMA`) when a designation
+     * is invalid (an empty name, one that is not an HTTP token, on a property
+     * whose type is not string, integer or boolean, or a duplicate ignoring
+     * case): the tool must not be called.
+     */
+    fun toolHeaderCount(inputSchema: ByteArray): Int {
+        val out = LongArray(1)
+        check(Native.toolHeaderCheck(inputSchema, out), "mrtr_tool_header_check")
+        return out[0].toInt()
+    }
+
+    /**
+     * Whether to send a request again after [response]: true for error
+     * `-32022` whose `data.supported` lists [protocolVersion] (the only
+     * revision this library speaks), false for any other message. Throws
+     * [MrtrMessageException] (`ERR_UNSUPPORTED_VERSION`) for `-32022` without
+     * it: the server and this library share no revision.
+     */
+    fun versionRetry(response: ByteArray): Boolean =
+        when (val st = Native.versionRetry(response)) {
+            Status.OK.code -> true
+            Status.ERR_NOT_FOUND.code -> false
+            else -> throw exceptionFor(st, "mrtr_version_retry")
+        }
+
     /** [text] as a JSON string literal, quotes included, escaped as the library escapes. */
     fun jsonString(text: String): ByteArray {
         val utf8 = text.toByteArray(Charsets.UTF_8)

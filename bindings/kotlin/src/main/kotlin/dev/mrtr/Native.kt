@@ -96,6 +96,11 @@ internal object Native {
     /** On ERR_INVALID_VALUE err[0..7): source (0 schema, 1 content), field off/len, escaped, index (-1 none), error, bound. */
     @JvmStatic external fun formValidate(schema: ByteArray?, content: ByteArray?, err: LongArray?, reason: Array<String?>?): Int
 
+    // Tools (x-mcp-header, SEP-2243) and the -32022 answer.
+    /** OK: out[0] the number of designated parameters. */
+    @JvmStatic external fun toolHeaderCheck(inputSchema: ByteArray?, out: LongArray?): Int
+    @JvmStatic external fun versionRetry(response: ByteArray?): Int
+
     // URL consent.
     const val URL_LEN = Slots.URL_LEN
 

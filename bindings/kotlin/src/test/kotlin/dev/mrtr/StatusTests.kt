@@ -2,6 +2,7 @@ package dev.mrtr
 
 import kotlin.test.assertEquals
 import kotlin.test.assertContentEquals
+import kotlin.test.assertFalse
 import kotlin.test.assertFailsWith
 import kotlin.test.assertNull
 import kotlin.test.assertTrue
@@ -95,5 +96,34 @@ fun registerStatusTests(t: Tests) {
         // Longer than the first guess: the second, exactly sized attempt is used.
         val long = "\u0001".repeat(100)
         assertEquals(2 + 6 * 100, Mrtr.jsonString(long).size)
+    }
+
+    t.test("tools: x-mcp-header designations are counted, invalid ones refused") {
+        val valid = "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}," +
+            "\"n\":{\"type\":\"integer\",\"x-mcp-header\":\"N\"},\"q\":{\"type\":\"string\"}}}"
+        assertEquals(2, Mrtr.toolHeaderCount(bytes(valid)))
+        assertEquals(0, Mrtr.toolHeaderCount(bytes("{\"type\":\"object\"}")))
+        for (header in listOf("\"\"", "\"My Region\"", "\"Region:Primary\"", "\"R\u00e9gion\"")) {
+            val schema = "{\"properties\":{\"v\":{\"type\":\"string\",\"x-mcp-header\":$header}}}"
+            val e = assertFailsWith<MrtrMessageException> { Mrtr.toolHeaderCount(bytes(schema)) }
+            assertEquals(Status.ERR_INVALID_SCHEMA, e.status)
+        }
+        val number = "{\"properties\":{\"v\":{\"type\":\"number\",\"x-mcp-header\":\"Score\"}}}"
+        assertEquals(Status.ERR_INVALID_SCHEMA, assertFailsWith<MrtrMessageException> { Mrtr.toolHeaderCount(bytes(number)) }.status)
+        val dup = "{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"MyField\"}," +
+            "\"b\":{\"type\":\"boolean\",\"x-mcp-header\":\"myfield\"}}}"
+        assertEquals(Status.ERR_INVALID_SCHEMA, assertFailsWith<MrtrMessageException> { Mrtr.toolHeaderCount(bytes(dup)) }.status)
+    }
+
+    t.test("versions: -32022 is retried only when the server lists 2026-07-28") {
+        fun err(supported: String) = bytes(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"Unsupported protocol version\"," +
+                "\"data\":{\"supported\":[$supported]}}}",
+        )
+        assertTrue(Mrtr.versionRetry(err("\"2025-11-25\",\"2026-07-28\"")))
+        val e = assertFailsWith<MrtrMessageException> { Mrtr.versionRetry(err("\"2025-11-25\"")) }
+        assertEquals(Status.ERR_UNSUPPORTED_VERSION, e.status)
+        assertFalse(Mrtr.versionRetry(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}")))
+        assertFalse(Mrtr.versionRetry(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"x\"}}")))
     }
 }
