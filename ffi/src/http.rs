@@ -296,8 +296,9 @@ pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
 /// token (ASCII letters, digits and ``!#$%&'*+-.^_`|~``: no space, colon,
 /// control or non-ASCII character), the property's `type` is `"string"`,
 /// `"integer"` or `"boolean"`, and no other designation has the same name
-/// ignoring case. A client must not call a tool whose designations are
-/// invalid (the other tools of the list stay usable).
+/// ignoring case; a tool has at most 64 designations. A client must not
+/// call a tool whose designations are invalid (the other tools of the list
+/// stay usable).
 ///
 /// Returns `MRTR_OK` with the number of designated properties in
 /// `*out_count` (0 for a schema without any), `MRTR_ERR_INVALID_SCHEMA`

@@ -10,7 +10,8 @@
 //! non-ASCII character), the property's `type` is exactly `"string"`,
 //! `"integer"` or `"boolean"` (not `number`, whose text form is not
 //! canonical, nor object, array or null), and no other designation of the
-//! tool has the same name, compared case-insensitively. A client must not
+//! tool has the same name, compared case-insensitively (and a tool has at
+//! most [`MAX_DESIGNATIONS`]). A client must not
 //! use a tool with an invalid designation: [`Designations::parse`] is the
 //! check.
 //!
@@ -28,6 +29,10 @@ use super::http::{HttpError, MAX_HEADER_VALUE_BYTES};
 pub const X_MCP_HEADER: &str = "x-mcp-header";
 /// The prefix of a mirrored parameter's header name.
 pub const MCP_PARAM_PREFIX: &str = "Mcp-Param-";
+/// Most designations one tool may have: each becomes a header of every
+/// call, and HTTP servers cap the header count (commonly near 100). It
+/// also bounds the work of the uniqueness check on a hostile schema.
+pub const MAX_DESIGNATIONS: usize = 64;
 
 /// Why a tool's `x-mcp-header` designations are invalid (the tool must not
 /// be used).
@@ -46,6 +51,8 @@ pub enum DesignationError {
     NotPrimitive,
     /// Two properties designate the same name (ignoring ASCII case).
     Duplicate,
+    /// More than [`MAX_DESIGNATIONS`] properties are designated.
+    TooMany,
 }
 
 impl core::fmt::Display for DesignationError {
@@ -58,6 +65,7 @@ impl core::fmt::Display for DesignationError {
                 "x-mcp-header on a property whose type is not string, integer or boolean"
             }
             DesignationError::Duplicate => "two x-mcp-header names are equal (ignoring case)",
+            DesignationError::TooMany => "more x-mcp-header designations than allowed",
         })
     }
 }
@@ -159,8 +167,16 @@ impl<'a> Designations<'a> {
             Some(p) => Some(p.as_object().ok_or(DesignationError::Schema)?),
         };
         let d = Designations { properties };
-        // Each designation valid, then each name unique (quadratic, no
-        // allocation: a tool has few designations).
+        // Each designation valid and few enough, then each name unique
+        // (quadratic, no allocation: a tool has few designations).
+        let mut n = 0usize;
+        for a in d.try_iter() {
+            a?;
+            n += 1;
+            if n > MAX_DESIGNATIONS {
+                return Err(DesignationError::TooMany);
+            }
+        }
         for (i, a) in d.try_iter().enumerate() {
             let a = a?;
             for b in d.try_iter().skip(i + 1) {

@@ -96,6 +96,24 @@ fn the_conformance_suite_invalid_tools_are_refused() {
 }
 
 #[test]
+fn at_most_max_designations() {
+    let schema = |n: usize| {
+        let props: Vec<String> = (0..n)
+            .map(|i| std::format!(r#""p{i}":{{"type":"integer","x-mcp-header":"H{i}"}}"#))
+            .collect();
+        std::format!(r#"{{"properties":{{{}}}}}"#, props.join(","))
+    };
+    assert_eq!(
+        check(&schema(MAX_DESIGNATIONS)).unwrap().len(),
+        MAX_DESIGNATIONS
+    );
+    assert_eq!(
+        check(&schema(MAX_DESIGNATIONS + 1)),
+        Err(DesignationError::TooMany)
+    );
+}
+
+#[test]
 fn a_name_at_the_length_limit_is_kept_one_more_is_refused() {
     let max = MAX_HEADER_VALUE_BYTES - MCP_PARAM_PREFIX.len();
     let ok = prop(r#""string""#, &std::format!("\"{}\"", "a".repeat(max)));
