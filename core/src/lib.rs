@@ -18,6 +18,7 @@ extern crate std;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod json;
+pub mod params;
 #[cfg(feature = "seal")]
 pub mod seal;
 pub mod wire;

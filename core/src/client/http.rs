@@ -40,10 +40,8 @@ pub const ACCEPT_VALUE: &str = "application/json, text/event-stream";
 pub const CONTENT_TYPE: &str = "Content-Type";
 /// The body is one JSON-RPC message.
 pub const CONTENT_TYPE_VALUE: &str = "application/json";
-/// Longest header value this module emits, in bytes (the limit SEP-2243
-/// sets for mirrored values; common HTTP servers cap a header line at
-/// 8 KiB).
-pub const MAX_HEADER_VALUE_BYTES: usize = 8192;
+/// Longest header value this module emits, in bytes.
+pub use crate::params::MAX_HEADER_VALUE_BYTES;
 
 /// Opening marker of a base64-encoded value.
 pub const BASE64_PREFIX: &str = "=?base64?";
