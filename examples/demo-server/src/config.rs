@@ -11,7 +11,7 @@ pub const DEFAULT_NAME: &str = "mrtr-demo-server";
 /// The usage text of `--help`.
 pub const USAGE: &str = "\
 usage: mrtr-demo-server [--http ADDR] [--audience NAME] [--log] [--workers N]
-                       [--replay-cache N]
+                       [--replay-cache N] [--seed-tasks]
 
   (no --http)      serve newline-delimited JSON-RPC on stdin/stdout
   --http ADDR      serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8080), POST /mcp
@@ -21,6 +21,9 @@ usage: mrtr-demo-server [--http ADDR] [--audience NAME] [--log] [--workers N]
   --replay-cache N one-shot requestState: refuse a token seen before, keeping
                    up to N live token ids (1 to 1000000; when full of live
                    ids, new tokens are refused: fail closed)
+  --seed-tasks     also serve the seed task dialect (long_export with
+                   params.task; tasks/result, tasks/input_response) to
+                   requests that do not declare the Tasks extension
 
 environment:
   MRTR_KEYS        requestState keys, hex, comma separated, each >= 32 bytes;
@@ -49,6 +52,8 @@ pub struct Options {
     /// remembering up to N live tokens; `None`: tokens may be replayed
     /// within their lifetime.
     pub replay_cache: Option<usize>,
+    /// `--seed-tasks`: serve the seed task dialect too.
+    pub seed_tasks: bool,
 }
 
 /// Most entries `--replay-cache` accepts.
@@ -79,6 +84,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, Co
         workers: DEFAULT_WORKERS,
         help: false,
         replay_cache: None,
+        seed_tasks: false,
     };
     let mut it = args.into_iter();
     while let Some(arg) = it.next() {
@@ -116,6 +122,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, Co
                 }
             }
             "--log" => opts.log = true,
+            "--seed-tasks" => opts.seed_tasks = true,
             "-h" | "--help" => opts.help = true,
             other => return err(format!("unknown argument {other:?} (see --help)")),
         }
@@ -205,7 +212,9 @@ mod tests {
         .unwrap();
         assert_eq!(o.http, Some("127.0.0.1:8080".parse().unwrap()));
         assert!(o.log);
+        assert!(!o.seed_tasks);
         assert_eq!(o.audience, "fleet");
+        assert!(parse_args(["--seed-tasks".to_string()]).unwrap().seed_tasks);
         assert_eq!(
             parse_args(["--http".to_string()]).unwrap_err().0,
             "--http needs a value"

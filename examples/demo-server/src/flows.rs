@@ -6,11 +6,36 @@
 
 use mrtr_core::json::{Value, Writer};
 use mrtr_core::server::Method;
-use mrtr_core::wire::{ElicitAction, PROTOCOL_VERSION, TASKS_EXTENSION};
+use mrtr_core::wire::{ClientCapabilities, ElicitAction, PROTOCOL_VERSION, TASKS_EXTENSION};
 
 use crate::emit::{self, text_result};
 use crate::server::{text, Answer, Ask, Ctx, Demo, Reply, Step, VERSION};
 use crate::state::target;
+
+/// Whether a tool runs as a task of the Tasks extension
+/// (`execution.taskSupport` in `tools/list`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskSupport {
+    /// Never a task (no `execution` in the listing).
+    Forbidden,
+    /// A task when the request declares the Tasks extension, inline
+    /// otherwise.
+    Optional,
+    /// Only as a task: a request that does not declare the Tasks extension
+    /// gets `-32021` naming it.
+    Required,
+}
+
+impl TaskSupport {
+    /// The `taskSupport` value, when the listing carries one.
+    pub fn wire(self) -> Option<&'static str> {
+        match self {
+            TaskSupport::Forbidden => None,
+            TaskSupport::Optional => Some("optional"),
+            TaskSupport::Required => Some("required"),
+        }
+    }
+}
 
 /// One tool: its listing and its flow.
 pub struct Tool {
@@ -20,7 +45,9 @@ pub struct Tool {
     pub description: &'static str,
     /// `inputSchema`, raw JSON.
     pub input_schema: &'static str,
-    /// The flow.
+    /// Task support (Tasks extension).
+    pub task_support: TaskSupport,
+    /// The flow (inline, when no task runs it).
     pub run: fn(&Ctx<'_, '_>) -> Result<Step, Reply>,
 }
 
@@ -32,109 +59,176 @@ pub const TOOLS: &[Tool] = &[
         name: "provision_database",
         description: "Provision a database; asks which region (one form round).",
         input_schema: r#"{"type":"object","properties":{"name":{"type":"string"}}}"#,
+        task_support: TaskSupport::Forbidden,
         run: provision_database,
     },
     Tool {
         name: "update_work_item",
         description: "Update an Azure DevOps work item. Resolving a bug asks for the resolution (form), and a Duplicate asks which item it duplicates (second round, first answer kept in requestState).",
         input_schema: r#"{"type":"object","properties":{"workItemId":{"type":"integer"},"fields":{"type":"object","properties":{"System.State":{"type":"string"}},"required":["System.State"]}},"required":["workItemId","fields"]}"#,
+        task_support: TaskSupport::Forbidden,
         run: update_work_item,
     },
     Tool {
         name: "summarize",
         description: "Summarize a text with the client's LLM (sampling); the result quotes the sampled text.",
         input_schema: r#"{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}"#,
+        task_support: TaskSupport::Forbidden,
         run: summarize,
     },
     Tool {
         name: "scan_project",
         description: "Scan the project roots the client shares (roots/list); the result lists them.",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: scan_project,
     },
     Tool {
         name: "link_account",
         description: "Link an external account through a browser page (URL-mode elicitation); completes when the user accepts.",
         input_schema: r#"{"type":"object","properties":{"service":{"type":"string","pattern":"^[a-z0-9-]{1,32}$"}}}"#,
+        task_support: TaskSupport::Forbidden,
         run: link_account,
     },
     Tool {
         name: "generate_report",
         description: "Compile a report over three requests: the server sheds load twice with a state-only InputRequiredResult carrying its progress.",
         input_schema: r#"{"type":"object","properties":{"topic":{"type":"string"}}}"#,
+        task_support: TaskSupport::Forbidden,
         run: generate_report,
     },
     Tool {
         name: "plan_trip",
         description: "Plan a trip: one round asks a form, a sampling request and roots at once; partial answers are kept in requestState and only the missing ones asked again.",
         input_schema: r#"{"type":"object","properties":{"destination":{"type":"string"}},"required":["destination"]}"#,
+        task_support: TaskSupport::Forbidden,
         run: plan_trip,
     },
     Tool {
         name: "long_export",
         description: "Export a dataset as a task (seed dialect: send params.task; tasks/get, tasks/result, tasks/input_response). Without params.task it asks inline.",
         input_schema: r#"{"type":"object","properties":{"dataset":{"type":"string"}}}"#,
+        task_support: TaskSupport::Forbidden,
         run: long_export_inline,
     },
     Tool {
         name: "long_import",
         description: "Import a dataset as a task (Tasks extension: declare extensions[\"io.modelcontextprotocol/tasks\"]; tasks/get carries inputRequests, answer with tasks/update). Without the extension it asks inline.",
         input_schema: r#"{"type":"object","properties":{"source":{"type":"string"}}}"#,
+        task_support: TaskSupport::Optional,
         run: long_import_inline,
     },
     Tool {
         name: "test_input_required_result_elicitation",
         description: "Conformance: one elicitation (user_name).",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_elicitation,
     },
     Tool {
         name: "test_input_required_result_sampling",
         description: "Conformance: one sampling request (capital_question).",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_sampling,
     },
     Tool {
         name: "test_input_required_result_list_roots",
         description: "Conformance: one roots/list request (client_roots).",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_list_roots,
     },
     Tool {
         name: "test_input_required_result_request_state",
         description: "Conformance: elicitation plus requestState; the result says state-ok once the state verified.",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_request_state,
     },
     Tool {
         name: "test_input_required_result_multiple_inputs",
         description: "Conformance: elicitation, sampling and roots in one round, plus requestState.",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_multiple_inputs,
     },
     Tool {
         name: "test_input_required_result_multi_round",
         description: "Conformance: two elicitation rounds with an evolving requestState.",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_multi_round,
     },
     Tool {
         name: "test_input_required_result_tampered_state",
         description: "Conformance: integrity-protected requestState; a modified one is rejected with -32602.",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_tampered_state,
     },
     Tool {
         name: "test_input_required_result_capabilities",
         description: "Conformance: asks only for what the request's clientCapabilities declare.",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_capabilities,
     },
     Tool {
         name: "test_missing_capability",
         description: "Conformance (server-stateless): needs sampling; a request that does not declare it gets -32021.",
         input_schema: NO_ARGS,
+        task_support: TaskSupport::Forbidden,
         run: conf_missing_capability,
+    },
+    Tool {
+        name: "greet",
+        description: "Tasks conformance fixture: sync only, says hello.",
+        input_schema: r#"{"type":"object","properties":{"name":{"type":"string"}}}"#,
+        task_support: TaskSupport::Forbidden,
+        run: greet,
+    },
+    Tool {
+        name: "slow_compute",
+        description: "Tasks conformance fixture: a task of `seconds` seconds (0 to 600) that then completes; cancellable while it runs. Inline (no Tasks extension) it answers at once.",
+        input_schema: r#"{"type":"object","properties":{"seconds":{"type":"integer","minimum":0,"maximum":600},"label":{"type":"string"}}}"#,
+        task_support: TaskSupport::Optional,
+        run: slow_compute,
+    },
+    Tool {
+        name: "failing_job",
+        description: "Tasks conformance fixture: task only; after about a second it completes with a tool error (isError: true).",
+        input_schema: NO_ARGS,
+        task_support: TaskSupport::Required,
+        run: task_only,
+    },
+    Tool {
+        name: "protocol_error_job",
+        description: "Tasks conformance fixture: task only; after about a second it fails with a protocol error (-32603).",
+        input_schema: NO_ARGS,
+        task_support: TaskSupport::Required,
+        run: task_only,
+    },
+    Tool {
+        name: "confirm_delete",
+        description: "Tasks conformance fixture: asks to confirm the deletion (form `confirm`), as a task (tasks/get, tasks/update) or inline.",
+        input_schema: r#"{"type":"object","properties":{"filename":{"type":"string"}}}"#,
+        task_support: TaskSupport::Optional,
+        run: confirm_delete,
+    },
+    Tool {
+        name: "multi_input",
+        description: "Tasks conformance fixture: asks two forms at once (`first`, `second`); a task stays input_required until both are answered.",
+        input_schema: NO_ARGS,
+        task_support: TaskSupport::Optional,
+        run: multi_input,
+    },
+    Tool {
+        name: "test_tool_with_task",
+        description: "Tasks conformance fixture (task required): asks user_name inline (InputRequiredResult), then the answered call creates a task whose result greets the name.",
+        input_schema: NO_ARGS,
+        task_support: TaskSupport::Required,
+        run: conf_tool_with_task,
     },
 ];
 
@@ -895,6 +989,136 @@ fn notes(c: &Ctx<'_, '_>, uri: &str) -> Result<Step, Reply> {
     })))
 }
 
+// ---- Tasks conformance fixtures (scenarios tasks-*) ----------------------------
+
+/// The form `confirm_delete` asks: key `confirm`, boolean field `confirm`.
+pub const CONFIRM_SCHEMA: &str =
+    r#"{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}"#;
+/// The form each `multi_input` question asks (field `name`).
+pub const MULTI_SCHEMA: &str = NAME_SCHEMA;
+/// The two questions of `multi_input`: (key, message).
+pub const MULTI_QUESTIONS: [(&str, &str); 2] =
+    [("first", "First name?"), ("second", "Second name?")];
+/// Longest `slow_compute` run, in seconds.
+pub const MAX_COMPUTE_SECONDS: u64 = 600;
+/// The tool error `failing_job` completes with.
+pub const FAILING_JOB_TEXT: &str = "failing_job: the job ran and reported an error.";
+
+/// `slow_compute`'s arguments: `seconds` (default 1, 0 to
+/// [`MAX_COMPUTE_SECONDS`]) and `label` (default `compute`).
+pub fn compute_args(c: &Ctx<'_, '_>) -> Result<(u64, String), Reply> {
+    let seconds = match c.arg("seconds") {
+        None => 1,
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= MAX_COMPUTE_SECONDS => n,
+            _ => {
+                return Err(c.invalid(&format!(
+                    "slow_compute: seconds must be an integer from 0 to {MAX_COMPUTE_SECONDS}"
+                )))
+            }
+        },
+    };
+    let label = c.arg_str("label").unwrap_or_else(|| "compute".to_string());
+    Ok((seconds, label))
+}
+
+/// The completion text of `slow_compute`.
+pub fn compute_text(label: &str, seconds: u64) -> String {
+    format!("Computed '{label}' in {seconds} s.")
+}
+
+/// `confirm_delete`'s `filename` (default `notes.txt`).
+pub fn filename_arg(c: &Ctx<'_, '_>) -> String {
+    c.arg_str("filename")
+        .unwrap_or_else(|| "notes.txt".to_string())
+}
+
+/// The question `confirm_delete` asks.
+pub fn confirm_message(filename: &str) -> String {
+    format!("Delete '{filename}'?")
+}
+
+/// The completion text of `confirm_delete`.
+pub fn delete_text(filename: &str, confirmed: bool) -> String {
+    if confirmed {
+        format!("Deleted '{filename}'.")
+    } else {
+        format!("Kept '{filename}': deletion not confirmed.")
+    }
+}
+
+/// The completion text of `multi_input`.
+pub fn multi_text(first: &str, second: &str) -> String {
+    format!("Received '{first}' and '{second}'.")
+}
+
+/// The completion text of `test_tool_with_task`'s task.
+pub fn greeting_text(name: &str) -> String {
+    format!("Hello, {name}! (greeted by a task)")
+}
+
+/// The capability a task-only tool needs: the Tasks extension.
+pub fn tasks_extension() -> ClientCapabilities {
+    ClientCapabilities {
+        tasks: true,
+        ..ClientCapabilities::default()
+    }
+}
+
+fn greet(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    let name = c.arg_str("name").unwrap_or_else(|| "World".to_string());
+    done(format!("Hello, {name}!"))
+}
+
+fn slow_compute(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    let (seconds, label) = compute_args(c)?;
+    done(compute_text(&label, seconds))
+}
+
+/// `failing_job`, `protocol_error_job` inline: never reached (the task gate
+/// answers first), and refused the same way if it were.
+fn task_only(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    Err(c.demo.missing_capability(&c.req.id, &tasks_extension()))
+}
+
+fn confirm_delete(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    let filename = filename_arg(c);
+    match c.form("confirm", "confirm", |v| v.as_bool())? {
+        Answer::Given(yes) => done(delete_text(&filename, yes)),
+        Answer::Refused(a) => refused(format!("Deletion of '{filename}' {}.", verb(a))),
+        Answer::Missing => ask(
+            vec![form("confirm", confirm_message(&filename), CONFIRM_SCHEMA)],
+            None,
+        ),
+    }
+}
+
+fn multi_input(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    let mut names = Vec::new();
+    let mut asks = Vec::new();
+    for (key, message) in MULTI_QUESTIONS {
+        match c.form_str(key, "name")? {
+            Answer::Given(n) => names.push(n),
+            Answer::Refused(a) => return refused(format!("multi_input: '{key}' {}.", verb(a))),
+            Answer::Missing => asks.push(form(key, message, MULTI_SCHEMA)),
+        }
+    }
+    match names.as_slice() {
+        [first, second] => done(multi_text(first, second)),
+        _ => ask(asks, None),
+    }
+}
+
+/// Asks `user_name`; the answered call is turned into a task before it gets
+/// here (see `tasks::maybe_start`), so only the question is left.
+fn conf_tool_with_task(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    match c.form_str("user_name", "name")? {
+        Answer::Given(name) => done(greeting_text(&name)),
+        Answer::Refused(a) => refused(format!("The name question was {}.", verb(a))),
+        Answer::Missing => ask(vec![ask_name("user_name", "What is your name?")], None),
+    }
+}
+
 // ---- list results ------------------------------------------------------------
 
 /// Results of the methods that never ask (`None`: unknown method, answered
@@ -932,8 +1156,13 @@ pub fn listing(
                     .raw(br#","description":"#)
                     .str(t.description)
                     .raw(br#","inputSchema":"#)
-                    .raw(t.input_schema.as_bytes())
-                    .byte(b'}');
+                    .raw(t.input_schema.as_bytes());
+                if let Some(support) = t.task_support.wire() {
+                    w.raw(br#","execution":{"taskSupport":"#)
+                        .str(support)
+                        .byte(b'}');
+                }
+                w.byte(b'}');
             }
             w.byte(b']').raw(CACHE);
         }),

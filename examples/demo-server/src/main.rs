@@ -55,6 +55,11 @@ fn run() -> Result<(), String> {
         Some(n) => demo.with_replay_cache(n),
         None => demo,
     };
+    let demo = if opts.seed_tasks {
+        demo.with_seed_tasks()
+    } else {
+        demo
+    };
     let key_ids: Vec<String> = demo_key_ids(&keys);
     if opts.log {
         eprintln!("{}: key ids {}", opts.audience, key_ids.join(","));

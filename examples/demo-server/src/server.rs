@@ -44,6 +44,8 @@ pub struct Demo {
     limits: WireLimits,
     /// `--replay-cache`: ids of tokens already accepted.
     replay: Option<Mutex<ReplayCache>>,
+    /// `--seed-tasks`: the seed task dialect is served too.
+    seed_tasks: bool,
 }
 
 /// Ids of accepted `requestState` tokens until they expire (one-shot
@@ -407,6 +409,7 @@ impl Demo {
             log,
             limits: WireLimits::default(),
             replay: None,
+            seed_tasks: false,
         })
     }
 
@@ -416,6 +419,21 @@ impl Demo {
     pub fn with_replay_cache(mut self, capacity: usize) -> Demo {
         self.replay = Some(Mutex::new(ReplayCache::new(capacity)));
         self
+    }
+
+    /// Also serves the SEP's seed task dialect (`long_export` with
+    /// `params.task`; `tasks/get`, `tasks/result`, `tasks/input_response`,
+    /// `tasks/cancel` from requests that do not declare the Tasks
+    /// extension). Off by default: the Tasks extension replaces it, and
+    /// without it `tasks/result` and `tasks/input_response` are `-32601`.
+    pub fn with_seed_tasks(mut self) -> Demo {
+        self.seed_tasks = true;
+        self
+    }
+
+    /// Whether the seed task dialect is served.
+    pub fn seed_tasks(&self) -> bool {
+        self.seed_tasks
     }
 
     /// The server name.

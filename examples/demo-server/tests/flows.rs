@@ -59,6 +59,35 @@ fn lists_carry_every_tool_prompt_and_template_with_cache_hints() {
             "test_input_required_result_tampered_state",
             "test_input_required_result_capabilities",
             "test_missing_capability",
+            "greet",
+            "slow_compute",
+            "failing_job",
+            "protocol_error_job",
+            "confirm_delete",
+            "multi_input",
+            "test_tool_with_task",
+        ]
+    );
+    // Task support (Tasks extension): listed only on the tools that have it.
+    let support: Vec<(&str, &Value)> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t.get("execution").is_some())
+        .map(|t| (t["name"].as_str().unwrap(), &t["execution"]))
+        .collect();
+    let optional = json!({"taskSupport": "optional"});
+    let required = json!({"taskSupport": "required"});
+    assert_eq!(
+        support,
+        [
+            ("long_import", &optional),
+            ("slow_compute", &optional),
+            ("failing_job", &required),
+            ("protocol_error_job", &required),
+            ("confirm_delete", &optional),
+            ("multi_input", &optional),
+            ("test_tool_with_task", &required),
         ]
     );
     assert_eq!(tools["result"]["ttlMs"], 0);

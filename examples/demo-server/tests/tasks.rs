@@ -15,7 +15,7 @@ fn seed(id: i64, method: &str, params: Value) -> Vec<u8> {
 
 #[test]
 fn long_export_runs_the_seed_dialect() {
-    let h = harness();
+    let h = seed_harness();
     let create = tool_call(
         1,
         "long_export",
@@ -147,7 +147,18 @@ fn long_import_runs_the_tasks_extension() {
             s = STAMP
         )
     );
-    // The seed dialect's methods do not apply to an extension task.
+    // The seed dialect's methods are not served by default (-32601, by
+    // SEP-2663 tasks/result is not an extension method; this asserted the
+    // -32602 below before the seed dialect became opt-in).
+    let r = h.send(&seed(5, "tasks/result", json!({"taskId": TASK_ID})));
+    assert_eq!(
+        text(&r),
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}"#
+    );
+    // With the seed dialect served, they do not apply to an extension task.
+    let h = seed_harness();
+    let create = tool_call(6, "long_import", &json!({}), json!({}), &caps);
+    assert_eq!(parsed(&h.send(&create))["result"]["taskId"], TASK_ID);
     let r = h.send(&seed(5, "tasks/result", json!({"taskId": TASK_ID})));
     assert_eq!(
         text(&r),
@@ -194,7 +205,7 @@ fn task_tools_run_inline_without_a_task() {
 
 #[test]
 fn tasks_belong_to_their_principal_and_can_be_cancelled() {
-    let h = harness();
+    let h = seed_harness();
     let alice = Some([1u8; 32]);
     let create = tool_call(
         1,

@@ -26,6 +26,16 @@ pub struct Harness {
 }
 
 pub fn harness() -> Harness {
+    harness_with(|d| d)
+}
+
+/// A harness whose server also serves the seed task dialect (`--seed-tasks`).
+pub fn seed_harness() -> Harness {
+    harness_with(Demo::with_seed_tasks)
+}
+
+/// A harness whose server is configured by `setup`.
+pub fn harness_with(setup: impl FnOnce(Demo) -> Demo) -> Harness {
     let clock = Arc::new(AtomicU64::new(NOW));
     let c = Arc::clone(&clock);
     let demo = Demo::new(
@@ -36,7 +46,10 @@ pub fn harness() -> Harness {
         false,
     )
     .expect("valid key");
-    Harness { demo, clock }
+    Harness {
+        demo: setup(demo),
+        clock,
+    }
 }
 
 /// Every client capability MRTR knows (no tasks extension).
