@@ -49,6 +49,8 @@ SCENARIOS=(
     input-required-result-validate-input
     dns-rebinding-protection
     sep-2164-resource-not-found
+    http-header-validation
+    http-custom-header-server-validation
     tasks-lifecycle
     tasks-capability-negotiation
     tasks-wire-fields

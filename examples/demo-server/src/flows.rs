@@ -175,6 +175,13 @@ pub const TOOLS: &[Tool] = &[
         run: conf_capabilities,
     },
     Tool {
+        name: "route_ticket",
+        description: "SEP-2243: files a ticket; region and priority are mirrored into the Mcp-Param-Region and Mcp-Param-Priority headers, which the server checks against the body (-32020 on a mismatch). Completes at once.",
+        input_schema: r#"{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"priority":{"type":"integer","x-mcp-header":"Priority"}},"required":["region"]}"#,
+        run: route_ticket,
+        task_support: TaskSupport::Forbidden,
+    },
+    Tool {
         name: "test_missing_capability",
         description: "Conformance (server-stateless): needs sampling; a request that does not declare it gets -32021.",
         input_schema: NO_ARGS,
@@ -405,6 +412,19 @@ fn update_work_item(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
 
 const REGIONS: [&str; 3] = ["us-east-1", "eu-west-1", "ap-southeast-2"];
 const REGION_SCHEMA: &str = r#"{"type":"object","properties":{"region":{"type":"string","title":"Region","enum":["us-east-1","eu-west-1","ap-southeast-2"]}},"required":["region"]}"#;
+
+fn route_ticket(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    let Some(region) = c.arg_str("region") else {
+        return Err(c.invalid("route_ticket: region must be a string"));
+    };
+    match c.arg("priority") {
+        None => done(format!("Ticket routed to {region}.")),
+        Some(_) => match c.arg_int("priority") {
+            Some(p) => done(format!("Ticket routed to {region} with priority {p}.")),
+            None => Err(c.invalid("route_ticket: priority must be an integer")),
+        },
+    }
+}
 
 fn provision_database(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
     let name = c.arg_str("name").unwrap_or_else(|| "app-db".to_string());

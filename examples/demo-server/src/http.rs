@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::thread;
 
 use mrtr_core::json::{JsonStr, DEFAULT_MAX_MESSAGE_BYTES};
+use mrtr_core::params::{check_param_headers, Designations, MCP_PARAM_PREFIX};
 use mrtr_core::server::{write_header_mismatch, Method, ServerRequest};
 use mrtr_core::wire::{ErrorCode, Id, PROTOCOL_VERSION};
 use sha2::{Digest, Sha256};
@@ -43,6 +44,9 @@ pub struct HttpHeaders {
     pub method: Option<String>,
     /// `Mcp-Name`, as sent (possibly `=?base64?..?=`).
     pub name: Option<String>,
+    /// `Mcp-Param-*` (SEP-2243): the name after the prefix, and the value as
+    /// sent (possibly `=?base64?..?=`).
+    pub params: Vec<(String, String)>,
     /// The first routing header that appeared more than once.
     pub duplicated: Option<&'static str>,
 }
@@ -59,6 +63,18 @@ impl HttpHeaders {
                 (&mut h.method, "Mcp-Method")
             } else if name.eq_ignore_ascii_case("mcp-name") {
                 (&mut h.name, "Mcp-Name")
+            } else if let Some(param) = name
+                .get(..MCP_PARAM_PREFIX.len())
+                .filter(|p| p.eq_ignore_ascii_case(MCP_PARAM_PREFIX))
+                .and_then(|_| name.get(MCP_PARAM_PREFIX.len()..))
+            {
+                let value = value.trim_matches([' ', '\t']).to_string();
+                if h.params.iter().any(|(n, _)| n.eq_ignore_ascii_case(param)) {
+                    h.duplicated.get_or_insert("Mcp-Param-*");
+                } else {
+                    h.params.push((param.to_string(), value));
+                }
+                continue;
             } else {
                 continue;
             };
@@ -223,7 +239,36 @@ pub fn check_headers(req: &ServerRequest<'_>, h: &HttpHeaders) -> Option<Reply> 
             }
         }
     }
+    if req.method == Method::ToolsCall {
+        return check_params(req, h);
+    }
     None
+}
+
+/// SEP-2243: the `Mcp-Param-*` headers of a `tools/call` against the
+/// arguments the called tool designates (a tool the demo does not have is
+/// left to the flow, which answers it).
+fn check_params(req: &ServerRequest<'_>, h: &HttpHeaders) -> Option<Reply> {
+    let name = req.name?;
+    let tool = crate::flows::TOOLS.iter().find(|t| name.eq_str(t.name))?;
+    let designations = Designations::parse(tool.input_schema.as_bytes()).ok()?;
+    let checked = check_param_headers(&designations, req.arguments, |header| {
+        h.params
+            .iter()
+            .find(|(n, _)| {
+                n.len() == header.decoded_len()
+                    && n.chars()
+                        .zip(header.chars())
+                        .all(|(a, b)| a.eq_ignore_ascii_case(&b))
+            })
+            .map(|(_, v)| v.as_bytes())
+    });
+    let (why, d) = checked.err()?;
+    let header: String = d.header.chars().collect();
+    Some(mismatch(
+        Some(&req.id),
+        &format!("{MCP_PARAM_PREFIX}{header}: {why}"),
+    ))
 }
 
 /// The HTTP status for a reply: by error code, 200 for results.
@@ -523,6 +568,26 @@ mod tests {
         let p = principal(Some("Bearer alice")).unwrap();
         assert_eq!(p, <[u8; 32]>::from(Sha256::digest(b"alice")));
         assert_eq!(principal(Some("bearer  alice ")), Some(p));
+    }
+
+    #[test]
+    fn mcp_param_headers_are_collected_once_each() {
+        let h = HttpHeaders::from_pairs([
+            ("Mcp-Param-Region", " eu "),
+            ("mcp-param-priority", "3"),
+            ("Mcp-Paramx", "ignored"),
+        ]);
+        assert_eq!(
+            h.params,
+            vec![
+                ("Region".to_string(), "eu".to_string()),
+                ("priority".to_string(), "3".to_string())
+            ]
+        );
+        assert_eq!(h.duplicated, None);
+        let h = HttpHeaders::from_pairs([("Mcp-Param-Region", "eu"), ("MCP-PARAM-REGION", "us")]);
+        assert_eq!(h.duplicated, Some("Mcp-Param-*"));
+        assert_eq!(h.params, vec![("Region".to_string(), "eu".to_string())]);
     }
 
     #[test]

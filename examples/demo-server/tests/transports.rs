@@ -513,3 +513,94 @@ fn stdio_answers_each_line_in_order_and_skips_notifications() {
         r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","resources":[],"ttlMs":0,"cacheScope":"public"}}"#
     );
 }
+
+#[test]
+fn mcp_param_headers_must_match_the_designated_arguments() {
+    let h = harness();
+    let call = |id: i64, args: Value| tool_call(id, "route_ticket", &args, json!({}), &all_caps());
+    let mismatch = |id: i64, what: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32020,"message":"{what}"}}}}"#)
+    };
+    let ok = |id: i64, text: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{text}"}}],"isError":false}}}}"#
+        )
+    };
+    // Literal and base64 values, header names in any case.
+    let r = h.post(
+        &call(1, json!({"region": "eu"})),
+        "tools/call",
+        Some("route_ticket"),
+        &[("Mcp-Param-Region", "eu")],
+    );
+    assert_eq!((r.status, body(&r)), (200, ok(1, "Ticket routed to eu.")));
+    let r = h.post(
+        &call(2, json!({"region": "Hello", "priority": 3})),
+        "tools/call",
+        Some("route_ticket"),
+        &[
+            ("mcp-param-region", " =?base64?SGVsbG8=?= "),
+            ("MCP-PARAM-PRIORITY", "3"),
+        ],
+    );
+    assert_eq!(
+        (r.status, body(&r)),
+        (200, ok(2, "Ticket routed to Hello with priority 3."))
+    );
+    // Each refusal is -32020 naming the header and why.
+    let cases = [
+        (
+            3,
+            json!({"region": "eu"}),
+            vec![],
+            "Mcp-Param-Region: header missing for a designated argument",
+        ),
+        (
+            4,
+            json!({"region": "eu"}),
+            vec![("Mcp-Param-Region", "us")],
+            "Mcp-Param-Region: header value does not match the body",
+        ),
+        (
+            5,
+            json!({"region": "Hello"}),
+            vec![("Mcp-Param-Region", "=?base64?SGVsbG8?=")],
+            "Mcp-Param-Region: header value is not valid base64",
+        ),
+        (
+            6,
+            json!({"region": "Hello"}),
+            vec![("Mcp-Param-Region", "=?base64?SGVs!!!bG8=?=")],
+            "Mcp-Param-Region: header value is not valid base64",
+        ),
+        (
+            7,
+            json!({"region": "eu"}),
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Priority", "1")],
+            "Mcp-Param-Priority: header sent for an argument the body does not have",
+        ),
+        (
+            8,
+            json!({"region": "eu", "priority": 2}),
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Priority", "02")],
+            "Mcp-Param-Priority: header value does not match the body",
+        ),
+    ];
+    for (id, args, headers, why) in cases {
+        let r = h.post(
+            &call(id, args),
+            "tools/call",
+            Some("route_ticket"),
+            &headers,
+        );
+        assert_eq!((r.status, body(&r)), (400, mismatch(id, why)), "case {id}");
+    }
+    // Tools without designations ignore Mcp-Param-* headers.
+    let r = h.post(
+        &elicit_call(10),
+        "tools/call",
+        Some(ELICIT),
+        &[("Mcp-Param-Region", "eu")],
+    );
+    assert_eq!(r.status, 200);
+}
