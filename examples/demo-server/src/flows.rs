@@ -182,6 +182,20 @@ pub const TOOLS: &[Tool] = &[
         task_support: TaskSupport::Forbidden,
     },
     Tool {
+        name: "test_streaming_elicitation",
+        description: "Conformance (server-stateless): asks a name by returning an InputRequiredResult, never by a request on the response stream.",
+        input_schema: NO_ARGS,
+        run: conf_streaming_elicitation,
+        task_support: TaskSupport::Forbidden,
+    },
+    Tool {
+        name: "test_logging_tool",
+        description: "Conformance (server-stateless): completes at once; it would log only when the request's _meta sets a logLevel, and the demo sends no log notifications.",
+        input_schema: NO_ARGS,
+        run: conf_logging,
+        task_support: TaskSupport::Forbidden,
+    },
+    Tool {
         name: "test_missing_capability",
         description: "Conformance (server-stateless): needs sampling; a request that does not declare it gets -32021.",
         input_schema: NO_ARGS,
@@ -721,6 +735,18 @@ fn conf_elicitation(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
         Answer::Refused(a) => done(format!("Hello, stranger! (the name was {})", verb(a))),
         Answer::Missing => ask(vec![ask_name("user_name", "What is your name?")], None),
     }
+}
+
+fn conf_streaming_elicitation(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    match c.form_str("user_name", "name")? {
+        Answer::Given(name) => done(format!("Hello, {name}! (asked by InputRequiredResult)")),
+        Answer::Refused(a) => done(format!("The name was {}.", verb(a))),
+        Answer::Missing => ask(vec![ask_name("user_name", "What is your name?")], None),
+    }
+}
+
+fn conf_logging(_c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    done("Done; no log level was requested, so nothing was logged.")
 }
 
 fn conf_sampling(c: &Ctx<'_, '_>) -> Result<Step, Reply> {

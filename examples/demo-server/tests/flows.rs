@@ -59,6 +59,8 @@ fn lists_carry_every_tool_prompt_and_template_with_cache_hints() {
             "test_input_required_result_tampered_state",
             "test_input_required_result_capabilities",
             "route_ticket",
+            "test_streaming_elicitation",
+            "test_logging_tool",
             "test_missing_capability",
             "greet",
             "slow_compute",
