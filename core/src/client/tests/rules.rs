@@ -104,6 +104,26 @@ fn a_result_without_result_type_from_an_earlier_revision_is_complete() {
 }
 
 #[test]
+fn a_result_is_read_by_its_result_type_never_by_its_shape() {
+    // `_meta` first (as some SDKs write it), then resultType: still one
+    // input_required round with its one input and its state.
+    let mut h = sent(FORM);
+    let mut call = h.call();
+    let msg = br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"},"resultType":"complete"},"inputRequests":{"k":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}},"requestState":"S","resultType":"input_required"}}"#;
+    assert_eq!(call.feed(msg), Ok(Event::InputRequired(1)));
+    assert_eq!(call.request_state(), Some(&br#""S""#[..]));
+    // A complete result that carries members shaped like a round is still
+    // complete: nothing in it is asked, and it comes back byte for byte.
+    let mut h = sent(FORM);
+    let mut call = h.call();
+    let result = br#"{"resultType":"complete","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}},"requestState":"S","content":[]}"#;
+    let msg = [&br#"{"jsonrpc":"2.0","id":1,"result":"#[..], result, b"}"].concat();
+    assert_eq!(call.feed(&msg), Ok(Event::Complete(&result[..])));
+    assert_eq!(call.input_count(), 0);
+    assert_eq!(call.phase(), Phase::Done);
+}
+
+#[test]
 fn a_task_result_needs_the_tasks_extension_declared() {
     let created = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t-1","status":"working","createdAt":"2026-07-28T00:00:00Z","lastUpdatedAt":"2026-07-28T00:00:00Z","ttlMs":null,"pollIntervalMs":250}}"#;
     let mut h = sent(FORM);
