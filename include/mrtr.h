@@ -60,7 +60,7 @@
  */
 
 /*
- * Contents (63 functions).
+ * Contents (66 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
@@ -112,6 +112,7 @@
  *   mrtr_server_write_unsupported_version    Writes error `-32022` ("Unsupported protocol versio...
  *   mrtr_server_write_invalid_request_state  Writes `-32602` "Invalid or expired requestState":...
  *   mrtr_server_write_answer_error           Writes `-32602` for an answer the server cannot use...
+ *   mrtr_server_check_param_headers          Server side of SEP-2243, for a `tools/call` that ca...
  *
  * Sealing requestState:
  *   mrtr_unseal_reason_str              Returns a short description of an unseal reason (`"token...
@@ -134,6 +135,8 @@
  *   mrtr_json_write_string   Writes `text` as a JSON string literal, quotes included: `"`, `\` a...
  *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as the `mrtr_span...
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
+ *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
+ *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
  */
 
 #ifndef MRTR_H
@@ -469,6 +472,42 @@
  * `mrtr_answer_error.error`: a malformed result.
  */
 #define MRTR_ANSWER_MALFORMED 2
+
+/**
+ * `mrtr_param_header_error.reason`: a designated argument is in the body
+ * (not `null`) and its `Mcp-Param-*` header is missing.
+ */
+#define MRTR_PARAM_HEADER_MISSING 1
+
+/**
+ * `mrtr_param_header_error.reason`: the header is sent and the body has no
+ * such argument (or `null`).
+ */
+#define MRTR_PARAM_HEADER_UNEXPECTED 2
+
+/**
+ * `mrtr_param_header_error.reason`: a `=?base64?...?=` value that is not
+ * strict standard base64 (alphabet, padding, canonical trailing bits).
+ */
+#define MRTR_PARAM_HEADER_BAD_ENCODING 3
+
+/**
+ * `mrtr_param_header_error.reason`: the value is not the body's value (or
+ * the argument is not of the designated type).
+ */
+#define MRTR_PARAM_HEADER_MISMATCH 4
+
+/**
+ * `mrtr_param_header_error.reason`: the same `Mcp-Param-*` header is sent
+ * twice (names compared ignoring case).
+ */
+#define MRTR_PARAM_HEADER_REPEATED 5
+
+/**
+ * The most tools one `tools/list` page may list
+ * (`MRTR_ERR_LIMIT_EXCEEDED` beyond).
+ */
+#define MRTR_MAX_TOOLS_PER_PAGE 1024
 
 /**
  * URL warning: the scheme is not `https`.
@@ -1786,7 +1825,10 @@ typedef struct mrtr_form_error {
 } mrtr_form_error;
 
 /**
- * One HTTP header: views into static text or the caller's buffer.
+ * One HTTP header. From `mrtr_http_headers*`: views into static text or
+ * the caller's buffer, the value ready to send (non-ASCII or unsafe values
+ * `=?base64?...?=`-encoded). To `mrtr_server_check_param_headers`: a
+ * header the request came with, as received.
  */
 typedef struct mrtr_http_header {
   /**
@@ -1794,8 +1836,7 @@ typedef struct mrtr_http_header {
    */
   struct mrtr_str name;
   /**
-   * The value, ready to send (non-ASCII or unsafe values are
-   * `=?base64?...?=`-encoded).
+   * The value.
    */
   struct mrtr_str value;
 } mrtr_http_header;
@@ -2206,6 +2247,21 @@ typedef struct mrtr_build_error {
 } mrtr_build_error;
 
 /**
+ * Why `mrtr_server_check_param_headers` refused a request.
+ */
+typedef struct mrtr_param_header_error {
+  /**
+   * A `MRTR_PARAM_HEADER_*` value.
+   */
+  uint32_t reason;
+  /**
+   * The designated header name after `Mcp-Param-` (text, a view into
+   * `input_schema`), for the error message.
+   */
+  struct mrtr_str header;
+} mrtr_param_header_error;
+
+/**
  * One dispatched event: views into the decoder's workspace, valid until
  * the next call on the decoder.
  */
@@ -2252,6 +2308,33 @@ typedef struct mrtr_sse_reconnect {
    */
   bool has_retry_ms;
 } mrtr_sse_reconnect;
+
+/**
+ * One tool of a `tools/list` page: views into the page.
+ */
+typedef struct mrtr_tool {
+  /**
+   * The name's JSON string token, quotes included (decode it with
+   * `mrtr_json_decode_string`; send it back as the `name` of
+   * `tools/call`).
+   */
+  struct mrtr_str name;
+  /**
+   * The `inputSchema` object, raw JSON (pass it to
+   * `mrtr_http_headers_for_tool_call` when calling the tool over HTTP).
+   */
+  struct mrtr_str input_schema;
+  /**
+   * Whether the client may call the tool: false when its `x-mcp-header`
+   * designations are invalid (SEP-2243: such a tool must not be used;
+   * the other tools stay usable).
+   */
+  bool usable;
+  /**
+   * The number of designated properties (0 when not `usable`).
+   */
+  size_t designation_count;
+} mrtr_tool;
 
 /**
  * A URL split for the consent screen: views into the URL given.
@@ -3266,6 +3349,30 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
                                                 size_t *out_written);
 
 /**
+ * Server side of SEP-2243, for a `tools/call` that came over Streamable
+ * HTTP: checks the request's `Mcp-Param-*` headers against its
+ * `arguments` (`mrtr_server_request.arguments`, raw JSON; `ptr` NULL for
+ * none), for the called tool's `input_schema` (the server's own
+ * `inputSchema`, raw JSON). `headers` are the `n` headers the request came
+ * with, as received (names compared ignoring case, values trimmed of
+ * spaces and tabs). A `=?base64?...?=` value is decoded strictly before
+ * comparing, any other value taken literally; a string argument compares
+ * with its decoded text, an integer or boolean with its JSON text.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when the headers do not
+ * match (`*out_error`, when not NULL, says which and why: answer `-32020`
+ * with HTTP 400); `MRTR_ERR_INVALID_SCHEMA` (`input_schema` has invalid
+ * designations); `MRTR_ERR_INVALID_ARGUMENT` (`arguments` not a JSON
+ * object); `MRTR_ERR_INVALID_UTF8`.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_server_check_param_headers(struct mrtr_str input_schema,
+                                                 struct mrtr_str arguments,
+                                                 const struct mrtr_http_header *headers,
+                                                 size_t n,
+                                                 struct mrtr_param_header_error *out_error);
+
+/**
  * Writes to `*out_size` the workspace bytes of a decoder whose events may
  * hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
  * message size, accepts every message a call reads with default limits).
@@ -3337,6 +3444,40 @@ enum mrtr_status mrtr_sse_reconnect_info(const struct mrtr_sse_decoder *dec,
  * program and must not be freed.
  */
 const char *mrtr_status_str(int32_t status);
+
+/**
+ * Reads a `tools/list` result (the `result` object, e.g. the span of
+ * `mrtr_call_result` or of a complete event) and writes the number of
+ * tools on the page to `*out_count` and the `nextCursor` JSON token
+ * (quotes included; `ptr` NULL when there is no next page) to
+ * `*out_next_cursor` (optional, may be NULL).
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_JSON` / `MRTR_ERR_INVALID_UTF8` (not one
+ * valid JSON document), `MRTR_ERR_PROTOCOL_VIOLATION` (no `tools` array,
+ * or a `nextCursor` that is not a string), `MRTR_ERR_LIMIT_EXCEEDED` (more
+ * than `MRTR_MAX_TOOLS_PER_PAGE` tools, or the JSON too deep).
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_tool_list(const uint8_t *result,
+                                size_t len,
+                                size_t *out_count,
+                                struct mrtr_str *out_next_cursor);
+
+/**
+ * Writes tool `index` (list order) of the `tools/list` result `result` to
+ * `*out` (views into `result`). Each call reads the page again: loop over
+ * the `mrtr_tool_list` count.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
+ * `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
+ * not an object with a string `name` and an object `inputSchema` (skip
+ * it; the others stay readable).
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_tool_at(const uint8_t *result,
+                              size_t len,
+                              size_t index,
+                              struct mrtr_tool *out);
 
 /**
  * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent

@@ -8,7 +8,7 @@ use mrtr_core::wire::WireLimits;
 use crate::abi::{finish_output, Args};
 use crate::mrtr_status;
 use crate::status::status_of;
-use crate::types::mrtr_str;
+use crate::types::{mrtr_http_header, mrtr_str};
 
 /// The most headers one POST carries: `MCP-Protocol-Version`,
 /// `Mcp-Method`, `Mcp-Name` (tools, prompts, resources), `Accept`,
@@ -18,18 +18,6 @@ pub const MRTR_HTTP_MAX_HEADERS: usize = 5;
 /// `MRTR_ERR_LIMIT_EXCEEDED`.
 pub const MRTR_HTTP_MAX_VALUE_BYTES: usize = 8192;
 const _: () = assert!(MRTR_HTTP_MAX_VALUE_BYTES == mrtr_core::client::http::MAX_HEADER_VALUE_BYTES);
-
-/// One HTTP header: views into static text or the caller's buffer.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
-pub struct mrtr_http_header {
-    /// The header name.
-    pub name: mrtr_str,
-    /// The value, ready to send (non-ASCII or unsafe values are
-    /// `=?base64?...?=`-encoded).
-    pub value: mrtr_str,
-}
 
 fn status_of_http(e: HttpError) -> mrtr_status {
     match e {

@@ -59,6 +59,8 @@ pub mod server;
 #[cfg(feature = "client")]
 pub mod sse;
 pub mod status;
+#[cfg(feature = "client")]
+pub mod tools;
 pub mod types;
 #[cfg(feature = "client")]
 pub mod url;

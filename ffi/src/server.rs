@@ -1316,3 +1316,172 @@ pub unsafe extern "C" fn mrtr_server_write_answer_error(
         }
     })())
 }
+
+/// `mrtr_param_header_error.reason`: a designated argument is in the body
+/// (not `null`) and its `Mcp-Param-*` header is missing.
+pub const MRTR_PARAM_HEADER_MISSING: u32 = 1;
+/// `mrtr_param_header_error.reason`: the header is sent and the body has no
+/// such argument (or `null`).
+pub const MRTR_PARAM_HEADER_UNEXPECTED: u32 = 2;
+/// `mrtr_param_header_error.reason`: a `=?base64?...?=` value that is not
+/// strict standard base64 (alphabet, padding, canonical trailing bits).
+pub const MRTR_PARAM_HEADER_BAD_ENCODING: u32 = 3;
+/// `mrtr_param_header_error.reason`: the value is not the body's value (or
+/// the argument is not of the designated type).
+pub const MRTR_PARAM_HEADER_MISMATCH: u32 = 4;
+/// `mrtr_param_header_error.reason`: the same `Mcp-Param-*` header is sent
+/// twice (names compared ignoring case).
+pub const MRTR_PARAM_HEADER_REPEATED: u32 = 5;
+
+/// Why `mrtr_server_check_param_headers` refused a request.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_param_header_error {
+    /// A `MRTR_PARAM_HEADER_*` value.
+    pub reason: u32,
+    /// The designated header name after `Mcp-Param-` (text, a view into
+    /// `input_schema`), for the error message.
+    pub header: mrtr_str,
+}
+
+/// Server side of SEP-2243, for a `tools/call` that came over Streamable
+/// HTTP: checks the request's `Mcp-Param-*` headers against its
+/// `arguments` (`mrtr_server_request.arguments`, raw JSON; `ptr` NULL for
+/// none), for the called tool's `input_schema` (the server's own
+/// `inputSchema`, raw JSON). `headers` are the `n` headers the request came
+/// with, as received (names compared ignoring case, values trimmed of
+/// spaces and tabs). A `=?base64?...?=` value is decoded strictly before
+/// comparing, any other value taken literally; a string argument compares
+/// with its decoded text, an integer or boolean with its JSON text.
+///
+/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when the headers do not
+/// match (`*out_error`, when not NULL, says which and why: answer `-32020`
+/// with HTTP 400); `MRTR_ERR_INVALID_SCHEMA` (`input_schema` has invalid
+/// designations); `MRTR_ERR_INVALID_ARGUMENT` (`arguments` not a JSON
+/// object); `MRTR_ERR_INVALID_UTF8`.
+///
+/// # Safety
+/// `input_schema`, `arguments` and each header's strings readable;
+/// `headers` NULL (with `n` 0) or `n` readable `mrtr_http_header`;
+/// `out_error` NULL or a writable `mrtr_param_header_error`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_server_check_param_headers(
+    input_schema: mrtr_str,
+    arguments: mrtr_str,
+    headers: *const crate::types::mrtr_http_header,
+    n: usize,
+    out_error: *mut mrtr_param_header_error,
+) -> mrtr_status {
+    use mrtr_core::params::{
+        check_param_headers, Designations, ParamHeaderError, MCP_PARAM_PREFIX,
+    };
+    status_of((|| {
+        let mut a = Args::free();
+        // SAFETY: caller contract; each pointer is checked as it is taken.
+        let out_error = unsafe { a.out_opt(out_error) }?;
+        // SAFETY: caller contract.
+        let schema = unsafe { a.str(input_schema) }?;
+        // SAFETY: caller contract.
+        let args = unsafe { a.str(arguments) }?;
+        // SAFETY: caller contract.
+        let headers = unsafe { a.array(headers, n) }?;
+        // The Mcp-Param-* headers, validated once: (name after the prefix,
+        // trimmed value).
+        let mut params = 0usize;
+        for h in headers {
+            // SAFETY: caller contract (each header's strings readable).
+            let name = unsafe { in_str(h.name) }?;
+            // SAFETY: caller contract.
+            let _ = unsafe { in_str(h.value) }?;
+            if name.len() > MCP_PARAM_PREFIX.len()
+                && name
+                    .get(..MCP_PARAM_PREFIX.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(MCP_PARAM_PREFIX))
+            {
+                params += 1;
+            }
+        }
+        let designations = Designations::parse(schema.as_bytes())
+            .map_err(|_| mrtr_status::MRTR_ERR_INVALID_SCHEMA)?;
+        let arguments = if args.is_empty() && arguments.ptr.is_null() {
+            None
+        } else {
+            let v =
+                json::parse(args.as_bytes()).map_err(|_| mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+            if v.is_null() {
+                None
+            } else {
+                Some(
+                    v.as_object()
+                        .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
+                )
+            }
+        };
+        let suffix_of = |h: &crate::types::mrtr_http_header| -> Option<(&str, &str)> {
+            // SAFETY: validated above.
+            let name = unsafe { in_str(h.name) }.ok()?;
+            // SAFETY: validated above.
+            let value = unsafe { in_str(h.value) }.ok()?;
+            let suffix = name
+                .get(..MCP_PARAM_PREFIX.len())
+                .filter(|p| p.eq_ignore_ascii_case(MCP_PARAM_PREFIX))
+                .and_then(|_| name.get(MCP_PARAM_PREFIX.len()..))?;
+            Some((suffix, value.trim_matches([' ', '\t'])))
+        };
+        let same = |a: &str, b: &JsonStr<'_>| {
+            a.len() == b.decoded_len()
+                && a.chars()
+                    .zip(b.chars())
+                    .all(|(x, y)| x.eq_ignore_ascii_case(&y))
+        };
+        let header_text = |d: &JsonStr<'_>| {
+            let t = d.raw_inner();
+            mrtr_str {
+                ptr: t.as_ptr().cast(),
+                len: t.len(),
+            }
+        };
+        // A repeated header is refused before anything is compared.
+        if params > 1 {
+            for d in designations.iter() {
+                let count = headers
+                    .iter()
+                    .filter_map(suffix_of)
+                    .filter(|(s, _)| same(s, &d.header))
+                    .count();
+                if count > 1 {
+                    if let Some(o) = out_error {
+                        o.write(mrtr_param_header_error {
+                            reason: MRTR_PARAM_HEADER_REPEATED,
+                            header: header_text(&d.header),
+                        });
+                    }
+                    return Err(mrtr_status::MRTR_ERR_INVALID_VALUE);
+                }
+            }
+        }
+        check_param_headers(&designations, arguments, |want| {
+            headers
+                .iter()
+                .filter_map(suffix_of)
+                .find(|(s, _)| same(s, want))
+                .map(|(_, v)| v.as_bytes())
+        })
+        .map_err(|(why, d)| {
+            if let Some(o) = out_error {
+                o.write(mrtr_param_header_error {
+                    reason: match why {
+                        ParamHeaderError::Missing => MRTR_PARAM_HEADER_MISSING,
+                        ParamHeaderError::Unexpected => MRTR_PARAM_HEADER_UNEXPECTED,
+                        ParamHeaderError::BadEncoding => MRTR_PARAM_HEADER_BAD_ENCODING,
+                        ParamHeaderError::Mismatch => MRTR_PARAM_HEADER_MISMATCH,
+                    },
+                    header: header_text(&d.header),
+                });
+            }
+            mrtr_status::MRTR_ERR_INVALID_VALUE
+        })
+    })())
+}

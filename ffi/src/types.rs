@@ -26,6 +26,20 @@ impl mrtr_str {
     }
 }
 
+/// One HTTP header. From `mrtr_http_headers*`: views into static text or
+/// the caller's buffer, the value ready to send (non-ASCII or unsafe values
+/// `=?base64?...?=`-encoded). To `mrtr_server_check_param_headers`: a
+/// header the request came with, as received.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_http_header {
+    /// The header name.
+    pub name: mrtr_str,
+    /// The value.
+    pub value: mrtr_str,
+}
+
 /// Borrowed bytes that need not be text (keys, sealed state): `len` bytes
 /// at `ptr`. `ptr` may be NULL only when `len` is 0.
 #[repr(C)]

@@ -447,6 +447,56 @@ static void sse_run(mrtr_sse_decoder *d, const char *text, size_t step, char *ev
     }
 }
 
+static void test_tool_list_marks_tools_a_client_must_not_call(void) {
+    static const char page[] =
+        "{\"tools\":["
+        "{\"name\":\"get_weather\",\"inputSchema\":{\"type\":\"object\",\"properties\":"
+        "{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}},"
+        "{\"name\":\"bad_space\",\"inputSchema\":{\"type\":\"object\",\"properties\":"
+        "{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"My Header\"}}}},"
+        "{\"inputSchema\":{}},"
+        "{\"name\":\"caf\\u00e9\",\"inputSchema\":{\"type\":\"object\"}}"
+        "],\"nextCursor\":\"page-2\"}";
+    const uint8_t *p = (const uint8_t *)page;
+    size_t count = 0;
+    mrtr_str cursor = {0};
+    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, &count, &cursor), MRTR_OK);
+    CHECK_EQ_SIZE(count, 4);
+    CHECK_EQ_BYTES(cursor.ptr, cursor.len, "\"page-2\"");
+    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, &count, NULL), MRTR_OK);
+    mrtr_tool t;
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 0, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"get_weather\"");
+    CHECK_EQ_BYTES(t.input_schema.ptr, t.input_schema.len,
+                   "{\"type\":\"object\",\"properties\":"
+                   "{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}");
+    CHECK(t.usable);
+    CHECK_EQ_SIZE(t.designation_count, 1);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 1, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"bad_space\"");
+    CHECK(!t.usable);
+    CHECK_EQ_SIZE(t.designation_count, 0);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 2, &t), MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 3, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"caf\\u00e9\"");
+    CHECK(t.usable);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 4, &t), MRTR_ERR_NOT_FOUND);
+    /* Pages that are not a tool list. */
+    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{}", 2, &count, NULL),
+                 MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{\"tools\":[", 10, &count, NULL), MRTR_ERR_JSON);
+    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{\"tools\":[],\"nextCursor\":1}", 27, &count,
+                                NULL),
+                 MRTR_ERR_PROTOCOL_VIOLATION);
+    cursor.ptr = "x";
+    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{\"tools\":[]}", 12, &count, &cursor), MRTR_OK);
+    CHECK_EQ_SIZE(count, 0);
+    CHECK(cursor.ptr == NULL && cursor.len == 0);
+    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, NULL, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 0, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_list(NULL, 5, &count, NULL), MRTR_ERR_NULL_POINTER);
+}
+
 static void test_sse_decoder_in_caller_memory(void) {
     size_t size = 0, step;
     void *ws;
@@ -536,6 +586,7 @@ void suite_helpers(void) {
     RUN(test_http_headers_mirror_designated_arguments);
     RUN(test_tool_header_check);
     RUN(test_version_retry);
+    RUN(test_tool_list_marks_tools_a_client_must_not_call);
     RUN(test_sse_decoder_in_caller_memory);
     RUN(test_json_decode_string);
 }

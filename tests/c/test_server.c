@@ -501,6 +501,63 @@ static void test_client_and_server_over_bytes(void) {
     free(ws);
 }
 
+static void test_param_headers_are_checked_against_the_body(void) {
+    static const char schema[] =
+        "{\"type\":\"object\",\"properties\":{"
+        "\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"},"
+        "\"priority\":{\"type\":\"integer\",\"x-mcp-header\":\"Priority\"}}}";
+    mrtr_str sch = {schema, sizeof schema - 1};
+    mrtr_param_header_error err;
+    /* Names in any case, values trimmed, base64 decoded. */
+    mrtr_http_header ok[] = {
+        {{"Content-Type", 12}, {"application/json", 16}},
+        {{"mcp-param-region", 16}, {" =?base64?SGVsbG8=?= ", 21}},
+        {{"MCP-PARAM-PRIORITY", 18}, {"3", 1}},
+    };
+    static const char args[] = "{\"region\":\"Hello\",\"priority\":3}";
+    mrtr_str a = {args, sizeof args - 1};
+    CHECK_STATUS(mrtr_server_check_param_headers(sch, a, ok, 3, &err), MRTR_OK);
+    /* Each refusal names the header and why. */
+    struct {
+        const char *args;
+        mrtr_http_header h[2];
+        size_t n;
+        uint32_t reason;
+        const char *header;
+    } cases[] = {
+        {"{\"region\":\"eu\"}", {{{0, 0}, {0, 0}}}, 0, MRTR_PARAM_HEADER_MISSING, "Region"},
+        {"{\"region\":\"eu\"}", {{{"Mcp-Param-Region", 16}, {"us", 2}}}, 1,
+         MRTR_PARAM_HEADER_MISMATCH, "Region"},
+        {"{\"region\":\"Hello\"}", {{{"Mcp-Param-Region", 16}, {"=?base64?SGVsbG8?=", 18}}}, 1,
+         MRTR_PARAM_HEADER_BAD_ENCODING, "Region"},
+        {"{}", {{{"Mcp-Param-Priority", 18}, {"1", 1}}}, 1, MRTR_PARAM_HEADER_UNEXPECTED,
+         "Priority"},
+        {"{\"region\":\"eu\"}",
+         {{{"Mcp-Param-Region", 16}, {"eu", 2}}, {{"mcp-param-region", 16}, {"eu", 2}}}, 2,
+         MRTR_PARAM_HEADER_REPEATED, "Region"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mrtr_str ca = {cases[i].args, strlen(cases[i].args)};
+        err.reason = 0;
+        CHECK_STATUS(mrtr_server_check_param_headers(sch, ca, cases[i].n ? cases[i].h : NULL,
+                                                     cases[i].n, &err),
+                     MRTR_ERR_INVALID_VALUE);
+        CHECK(err.reason == cases[i].reason);
+        CHECK_EQ_TEXT(err.header.ptr, err.header.len, cases[i].header);
+    }
+    /* No arguments at all: no header needed; the error record is optional. */
+    mrtr_str none = {NULL, 0};
+    CHECK_STATUS(mrtr_server_check_param_headers(sch, none, NULL, 0, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_server_check_param_headers(sch, str_of("[1]"), NULL, 0, NULL),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(
+        mrtr_server_check_param_headers(
+            str_of("{\"properties\":{\"a\":{\"type\":\"number\",\"x-mcp-header\":\"A\"}}}"), none,
+            NULL, 0, NULL),
+        MRTR_ERR_INVALID_SCHEMA);
+    CHECK_STATUS(mrtr_server_check_param_headers(sch, a, NULL, 3, NULL), MRTR_ERR_NULL_POINTER);
+}
+
 void suite_server(void) {
     RUN(test_parse_a_retry_and_read_its_answer);
     RUN(test_answers_of_every_kind);
@@ -508,4 +565,5 @@ void suite_server(void) {
     RUN(test_input_required_is_exact_and_checked);
     RUN(test_complete_and_error_writers);
     RUN(test_client_and_server_over_bytes);
+    RUN(test_param_headers_are_checked_against_the_body);
 }

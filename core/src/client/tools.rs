@@ -164,6 +164,148 @@ impl<'a> ParamHeaders<'a> {
     }
 }
 
+/// Why a `tools/list` result, or one tool of it, cannot be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolListError {
+    /// Not one valid JSON document within the parser's limits.
+    Json(crate::json::Error),
+    /// The result is not an object with a `tools` array (or `nextCursor`
+    /// is present and not a string).
+    NotAList,
+    /// The page lists more than [`MAX_TOOLS_PER_PAGE`] tools.
+    TooMany,
+    /// Tool `index` is not an object with a string `name` and an object
+    /// `inputSchema`.
+    Tool {
+        /// The tool's position in the list.
+        index: usize,
+    },
+}
+
+impl core::fmt::Display for ToolListError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ToolListError::Json(e) => write!(f, "tools/list result is not valid JSON: {e}"),
+            ToolListError::NotAList => f.write_str("tools/list result has no tools array"),
+            ToolListError::TooMany => write!(f, "more than {MAX_TOOLS_PER_PAGE} tools in one page"),
+            ToolListError::Tool { index } => write!(
+                f,
+                "tool {index} is not an object with a string name and an object inputSchema"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for ToolListError {}
+
+/// The most tools one `tools/list` page may list: reading tool `i` is
+/// O(i) (nothing is allocated to index them), so the bound keeps a loop
+/// over a hostile page linear in practice.
+pub const MAX_TOOLS_PER_PAGE: usize = 1024;
+
+/// One tool of a `tools/list` result, as a client offers it.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolEntry<'a> {
+    /// The tool's name.
+    pub name: JsonStr<'a>,
+    /// Its `inputSchema`, the raw JSON (pass it to [`ParamHeaders`] when
+    /// calling the tool over HTTP).
+    pub input_schema: &'a [u8],
+    /// Its `x-mcp-header` designations, or why they are invalid: a tool
+    /// with invalid designations must not be called (SEP-2243); the other
+    /// tools of the list stay usable.
+    pub designations: Result<Designations<'a>, DesignationError>,
+}
+
+impl ToolEntry<'_> {
+    /// Whether a client may call the tool (its designations are valid).
+    pub fn usable(&self) -> bool {
+        self.designations.is_ok()
+    }
+}
+
+/// A `tools/list` result (the `result` object, as a call's result span
+/// gives it), read in place: one page of tools and the cursor of the next.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolList<'a> {
+    tools: crate::json::Array<'a>,
+    next_cursor: Option<JsonStr<'a>>,
+}
+
+impl<'a> ToolList<'a> {
+    /// Validates `result` as JSON and finds its `tools` array; each tool is
+    /// read when asked for ([`Self::get`]).
+    pub fn parse(result: &'a [u8]) -> Result<Self, ToolListError> {
+        let v = crate::json::parse(result).map_err(ToolListError::Json)?;
+        let o = v.as_object().ok_or(ToolListError::NotAList)?;
+        let tools = o
+            .get_unique("tools")
+            .map_err(|_| ToolListError::NotAList)?
+            .and_then(|t| t.as_array())
+            .ok_or(ToolListError::NotAList)?;
+        let next_cursor = match o
+            .get_unique("nextCursor")
+            .map_err(|_| ToolListError::NotAList)?
+        {
+            None => None,
+            Some(c) if c.is_null() => None,
+            Some(c) => Some(c.as_str().ok_or(ToolListError::NotAList)?),
+        };
+        if tools.len() > MAX_TOOLS_PER_PAGE {
+            return Err(ToolListError::TooMany);
+        }
+        Ok(ToolList { tools, next_cursor })
+    }
+
+    /// How many tools the page lists (usable or not).
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether the page lists no tool.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The cursor of the next page, when there is one.
+    pub fn next_cursor(&self) -> Option<JsonStr<'a>> {
+        self.next_cursor
+    }
+
+    /// Tool `index` (list order); `None` past the end.
+    pub fn get(&self, index: usize) -> Option<Result<ToolEntry<'a>, ToolListError>> {
+        self.tools.iter().nth(index).map(|t| Self::entry(index, t))
+    }
+
+    fn entry(index: usize, t: crate::json::Value<'a>) -> Result<ToolEntry<'a>, ToolListError> {
+        let bad = ToolListError::Tool { index };
+        let t = t.as_object().ok_or(bad)?;
+        let name = t
+            .get_unique("name")
+            .map_err(|_| bad)?
+            .and_then(|n| n.as_str())
+            .ok_or(bad)?;
+        let schema = t
+            .get_unique("inputSchema")
+            .map_err(|_| bad)?
+            .and_then(|s| s.as_object())
+            .ok_or(bad)?;
+        Ok(ToolEntry {
+            name,
+            input_schema: schema.raw(),
+            designations: Designations::from_schema(schema),
+        })
+    }
+
+    /// Every tool, in list order (one pass).
+    pub fn iter(&self) -> impl Iterator<Item = Result<ToolEntry<'a>, ToolListError>> + 'a {
+        self.tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Self::entry(i, t))
+    }
+}
+
 /// What a client does after error `-32022` (unsupported protocol version).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VersionAnswer {

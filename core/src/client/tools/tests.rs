@@ -295,3 +295,99 @@ fn unsupported_version_errors_retry_only_when_ours_is_listed() {
         assert_eq!(answer(other), None, "{other}");
     }
 }
+
+#[test]
+fn a_tools_list_page_is_read_in_place_and_invalid_designations_marked() {
+    let result = br#"{"tools":[
+        {"name":"get_weather","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}},
+        {"name":"bad_space","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"My Header"}}}},
+        {"name":"bad_number","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}},
+        {"name":"bad_duplicate","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"X"},"b":{"type":"string","x-mcp-header":"x"}}}},
+        {"name":"caf\u00e9","inputSchema":{"type":"object"}}
+    ],"nextCursor":"page-2"}"#;
+    let list = ToolList::parse(result).unwrap();
+    assert_eq!(list.len(), 5);
+    assert!(!list.is_empty());
+    assert!(list.next_cursor().unwrap().eq_str("page-2"));
+    let seen: Vec<(String, Result<usize, DesignationError>)> = list
+        .iter()
+        .map(|t| {
+            let t = t.unwrap();
+            assert_eq!(t.usable(), t.designations.is_ok());
+            (t.name.chars().collect(), t.designations.map(|d| d.len()))
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("get_weather".to_string(), Ok(1)),
+            ("bad_space".to_string(), Err(DesignationError::Charset)),
+            (
+                "bad_number".to_string(),
+                Err(DesignationError::NotPrimitive)
+            ),
+            (
+                "bad_duplicate".to_string(),
+                Err(DesignationError::Duplicate)
+            ),
+            ("caf\u{e9}".to_string(), Ok(0)),
+        ]
+    );
+    // get(i) is the same tool as the i-th of iter(); the schema is raw.
+    let first = list.get(0).unwrap().unwrap();
+    assert_eq!(
+        first.input_schema,
+        &br#"{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}"#
+            [..]
+    );
+    assert!(list.get(5).is_none());
+}
+
+#[test]
+fn a_malformed_tools_list_is_refused_and_a_malformed_tool_named() {
+    for bad in [
+        &b"[]"[..],
+        br#"{"tools":{}}"#,
+        br#"{}"#,
+        br#"{"tools":[],"nextCursor":5}"#,
+        br#"{"tools":[],"tools":[]}"#,
+    ] {
+        assert_eq!(
+            ToolList::parse(bad).unwrap_err(),
+            ToolListError::NotAList,
+            "{bad:?}"
+        );
+    }
+    assert!(matches!(
+        ToolList::parse(b"{\"tools\":[").unwrap_err(),
+        ToolListError::Json(_)
+    ));
+    let list = ToolList::parse(
+        br#"{"tools":[{"name":"ok","inputSchema":{}},{"inputSchema":{}},{"name":"s","inputSchema":"x"},7],"nextCursor":null}"#,
+    )
+    .unwrap();
+    assert!(list.next_cursor().is_none());
+    let got: Vec<_> = list.iter().map(|t| t.err()).collect();
+    assert_eq!(
+        got,
+        [
+            None,
+            Some(ToolListError::Tool { index: 1 }),
+            Some(ToolListError::Tool { index: 2 }),
+            Some(ToolListError::Tool { index: 3 })
+        ]
+    );
+    // A page of more than MAX_TOOLS_PER_PAGE tools is refused whole.
+    let mut many = String::from(r#"{"tools":["#);
+    for i in 0..=MAX_TOOLS_PER_PAGE {
+        if i > 0 {
+            many.push(',');
+        }
+        many.push_str(r#"{"name":"t","inputSchema":{}}"#);
+    }
+    many.push_str("]}");
+    assert_eq!(
+        ToolList::parse(many.as_bytes()).unwrap_err(),
+        ToolListError::TooMany
+    );
+}
