@@ -459,6 +459,13 @@ enum {
   FORM_ERROR_INDEX, FORM_ERROR_ERROR, FORM_ERROR_BOUND, FORM_ERROR_LEN
 };
 enum {
+  TOOL_LIST_COUNT, TOOL_LIST_HAS_CURSOR, TOOL_LIST_CURSOR_OFF, TOOL_LIST_CURSOR_LEN, TOOL_LIST_LEN
+};
+enum {
+  TOOL_NAME_OFF, TOOL_NAME_LEN, TOOL_SCHEMA_OFF, TOOL_SCHEMA_LEN, TOOL_USABLE, TOOL_DESIGNATIONS,
+  TOOL_LEN
+};
+enum {
   URL_SCHEME_OFF, URL_SCHEME_LEN, URL_USERINFO_OFF, URL_USERINFO_LEN, URL_HOST_OFF, URL_HOST_LEN,
   URL_PATH_OFF, URL_PATH_LEN, URL_QUERY_OFF, URL_QUERY_LEN, URL_FRAGMENT_OFF, URL_FRAGMENT_LEN,
   URL_WARNINGS, URL_PORT, URL_HAS_PORT, URL_HAS_USERINFO, URL_HAS_QUERY, URL_HAS_FRAGMENT,
@@ -1276,6 +1283,73 @@ JNIEXPORT jint JNI_FN(toolHeaderCheck)(JNIEnv *env, jclass cls, jbyteArray schem
   if (st == MRTR_OK) {
     jlong c = (jlong)n;
     longs_put(env, out, &c, 1);
+  }
+  return st;
+}
+
+/* int toolList(byte[] result, long[] out)
+ * MRTR_OK: out[TOOL_LIST_*]: the tool count, and the nextCursor JSON token
+ * as off/len into result when TOOL_LIST_HAS_CURSOR. */
+JNIEXPORT jint JNI_FN(toolList)(JNIEnv *env, jclass cls, jbyteArray result, jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, TOOL_LIST_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes r;
+  PIN_REQUIRED(env, result, &r);
+  size_t count = 0;
+  mrtr_str cursor = {NULL, 0};
+  st = (jint)mrtr_tool_list((const uint8_t *)r.ptr, (size_t)r.len, &count, &cursor);
+  jlong v[TOOL_LIST_LEN];
+  memset(v, 0, sizeof v);
+  if (st == MRTR_OK) {
+    v[TOOL_LIST_COUNT] = (jlong)count;
+    v[TOOL_LIST_HAS_CURSOR] = cursor.ptr != NULL;
+    if (cursor.ptr != NULL && view_in(&r, cursor.ptr, cursor.len, &v[TOOL_LIST_CURSOR_OFF],
+                                      &v[TOOL_LIST_CURSOR_LEN]) != 0) {
+      st = MRTR_ERR_INTERNAL;
+    }
+  }
+  bytes_close(env, &r, 0);
+  if (st == MRTR_OK) {
+    longs_put(env, out, v, TOOL_LIST_LEN);
+  }
+  return st;
+}
+
+/* int toolAt(byte[] result, long index, long[] out)
+ * MRTR_OK: out[TOOL_*]: the name's JSON token and the inputSchema as
+ * off/len into result, whether the tool may be called, its designations. */
+JNIEXPORT jint JNI_FN(toolAt)(JNIEnv *env, jclass cls, jbyteArray result, jlong index,
+                              jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, TOOL_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  if (index < 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jbytes r;
+  PIN_REQUIRED(env, result, &r);
+  mrtr_tool t;
+  memset(&t, 0, sizeof t);
+  st = (jint)mrtr_tool_at((const uint8_t *)r.ptr, (size_t)r.len, (size_t)index, &t);
+  jlong v[TOOL_LEN];
+  memset(v, 0, sizeof v);
+  if (st == MRTR_OK) {
+    if (view_in(&r, t.name.ptr, t.name.len, &v[TOOL_NAME_OFF], &v[TOOL_NAME_LEN]) != 0 ||
+        view_in(&r, t.input_schema.ptr, t.input_schema.len, &v[TOOL_SCHEMA_OFF],
+                &v[TOOL_SCHEMA_LEN]) != 0) {
+      st = MRTR_ERR_INTERNAL;
+    }
+    v[TOOL_USABLE] = t.usable;
+    v[TOOL_DESIGNATIONS] = (jlong)t.designation_count;
+  }
+  bytes_close(env, &r, 0);
+  if (st == MRTR_OK) {
+    longs_put(env, out, v, TOOL_LEN);
   }
   return st;
 }

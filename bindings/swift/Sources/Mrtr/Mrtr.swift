@@ -47,6 +47,52 @@ public enum Mrtr {
         return count
     }
 
+    /// Reads one `tools/list` page (`result`: the `result` object, e.g. a
+    /// call's final result): every tool in list order, with whether the client
+    /// may call it (a tool whose `x-mcp-header` designations are invalid must
+    /// not be called, SEP-2243), and the cursor of the next page. A malformed
+    /// tool entry is counted in `ToolPage.malformed` and left out. Throws for a
+    /// result that is not a tool list (`.protocolViolation`, `.json`,
+    /// `.limitExceeded` past 1024 tools).
+    public static func toolList(_ result: [UInt8]) throws -> ToolPage {
+        var count = 0
+        var cursor = mrtr_str(ptr: nil, len: 0)
+        var tools: [Tool] = []
+        var malformed = 0
+        try result.withUnsafeBufferPointer { r in
+            try check(mrtr_tool_list(r.baseAddress, r.count, &count, &cursor), "mrtr_tool_list")
+        }
+        // Views are turned into offsets while the array is pinned, then copied.
+        func slice(_ s: mrtr_str, _ r: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+            let off = Int(bitPattern: UnsafeRawPointer(s.ptr)) - Int(bitPattern: r.baseAddress)
+            return Array(r[off..<(off + s.len)])
+        }
+        for i in 0..<count {
+            var t = mrtr_tool()
+            let st = result.withUnsafeBufferPointer { mrtr_tool_at($0.baseAddress, $0.count, i, &t) }
+            if st == MRTR_ERR_PROTOCOL_VIOLATION {
+                malformed += 1
+                continue
+            }
+            try check(st, "mrtr_tool_at")
+            let (nameJson, schema) = result.withUnsafeBufferPointer { r in
+                (slice(t.name, r), slice(t.input_schema, r))
+            }
+            tools.append(Tool(
+                name: String(decoding: try decodeJsonString(nameJson), as: UTF8.self),
+                nameJson: nameJson, inputSchema: schema, usable: t.usable,
+                designationCount: t.designation_count))
+        }
+        var next: [UInt8]? = nil
+        if cursor.ptr != nil {
+            try result.withUnsafeBufferPointer { r in
+                try check(mrtr_tool_list(r.baseAddress, r.count, &count, &cursor), "mrtr_tool_list")
+                next = slice(cursor, r)
+            }
+        }
+        return ToolPage(tools: tools, malformed: malformed, nextCursor: next)
+    }
+
     /// Whether to send a request again after `response`: true for error
     /// `-32022` whose `data.supported` lists `protocolVersion` (the only
     /// revision this library speaks), false for any other message. Throws

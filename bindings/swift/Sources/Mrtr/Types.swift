@@ -207,6 +207,28 @@ public struct Root: Sendable, Equatable {
     }
 }
 
+/// One tool of a `tools/list` page (`Mrtr.toolList`): its decoded `name`,
+/// the name's JSON token `nameJson` as the server wrote it, the raw
+/// `inputSchema`, whether the client may call it (`usable` is false when its
+/// `x-mcp-header` designations are invalid, SEP-2243) and how many arguments
+/// it designates.
+public struct Tool: Sendable, Equatable {
+    public let name: String
+    public let nameJson: [UInt8]
+    public let inputSchema: [UInt8]
+    public let usable: Bool
+    public let designationCount: Int
+}
+
+/// One `tools/list` page: the readable `tools` in list order, how many
+/// entries were `malformed` (left out), and the next page's cursor as its
+/// JSON token (`nextCursor`, nil on the last page).
+public struct ToolPage: Sendable, Equatable {
+    public let tools: [Tool]
+    public let malformed: Int
+    public let nextCursor: [UInt8]?
+}
+
 /// What the application answers to one `InputRequest`.
 public enum InputAnswer: Sendable, Equatable {
     /// Elicitation accepted; `content` is the form's answer as a JSON object (form mode only; nil for URL mode).

@@ -80,6 +80,26 @@ final class StatusTests: XCTestCase {
         expectError(.unsupportedVersion) { try Mrtr.versionRetry(err("\"2025-11-25\"")) }
         XCTAssertFalse(try Mrtr.versionRetry(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}")))
     }
+
+    func testToolListPage() throws {
+        let page = bytes(
+            "{\"tools\":[" +
+                "{\"name\":\"get_weather\",\"inputSchema\":{\"type\":\"object\",\"properties\":" +
+                "{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}}," +
+                "{\"name\":\"bad_space\",\"inputSchema\":{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"My Header\"}}}}," +
+                "{\"inputSchema\":{}}," +
+                "{\"name\":\"caf\\u00e9\",\"inputSchema\":{\"type\":\"object\"}}" +
+                "],\"nextCursor\":\"page-2\"}")
+        let p = try Mrtr.toolList(page)
+        XCTAssertEqual(p.tools.map { $0.name }, ["get_weather", "bad_space", "caf\u{e9}"])
+        XCTAssertEqual(p.tools.map { $0.usable }, [true, false, true])
+        XCTAssertEqual(p.tools.map { $0.designationCount }, [1, 0, 0])
+        XCTAssertEqual(p.tools[2].nameJson, bytes("\"caf\\u00e9\""))
+        XCTAssertEqual(p.malformed, 1)
+        XCTAssertEqual(p.nextCursor, bytes("\"page-2\""))
+        XCTAssertNil(try Mrtr.toolList(bytes("{\"tools\":[]}")).nextCursor)
+        expectError(.protocolViolation) { try Mrtr.toolList(bytes("{}")) }
+    }
 }
 
 final class CallTests: XCTestCase {

@@ -46,6 +46,51 @@ object Mrtr {
     }
 
     /**
+     * Reads one `tools/list` page ([result]: the `result` object, e.g.
+     * [MrtrCall]'s final result): every tool in list order, with whether the
+     * client may call it (a tool whose `x-mcp-header` designations are
+     * invalid must not be called, SEP-2243), and the cursor of the next page.
+     * A malformed tool entry is counted in [ToolPage.malformed] and left out.
+     * Throws [MrtrMessageException] for a result that is not a tool list
+     * (`ERR_PROTOCOL_VIOLATION`, `ERR_JSON`, `ERR_LIMIT_EXCEEDED` past
+     * 1024 tools).
+     */
+    fun toolList(result: ByteArray): ToolPage {
+        val head = LongArray(Slots.TOOL_LIST_LEN)
+        check(Native.toolList(result, head), "mrtr_tool_list")
+        val tools = ArrayList<Tool>()
+        var malformed = 0
+        val v = LongArray(Slots.TOOL_LEN)
+        for (i in 0 until head[Slots.TOOL_LIST_COUNT].toInt()) {
+            val st = Native.toolAt(result, i.toLong(), v)
+            if (st == Status.ERR_PROTOCOL_VIOLATION.code) {
+                malformed++
+                continue
+            }
+            check(st, "mrtr_tool_at")
+            val nameOff = v[Slots.TOOL_NAME_OFF].toInt()
+            val nameLen = v[Slots.TOOL_NAME_LEN].toInt()
+            val schemaOff = v[Slots.TOOL_SCHEMA_OFF].toInt()
+            tools.add(
+                Tool(
+                    name = String(decodeJsonString(result, nameOff, nameLen), Charsets.UTF_8),
+                    nameJson = result.copyOfRange(nameOff, nameOff + nameLen),
+                    inputSchema = result.copyOfRange(schemaOff, schemaOff + v[Slots.TOOL_SCHEMA_LEN].toInt()),
+                    usable = v[Slots.TOOL_USABLE] != 0L,
+                    designationCount = v[Slots.TOOL_DESIGNATIONS].toInt(),
+                ),
+            )
+        }
+        val cursor = if (head[Slots.TOOL_LIST_HAS_CURSOR] != 0L) {
+            val off = head[Slots.TOOL_LIST_CURSOR_OFF].toInt()
+            result.copyOfRange(off, off + head[Slots.TOOL_LIST_CURSOR_LEN].toInt())
+        } else {
+            null
+        }
+        return ToolPage(tools, malformed, cursor)
+    }
+
+    /**
      * Whether to send a request again after [response]: true for error
      * `-32022` whose `data.supported` lists [protocolVersion] (the only
      * revision this library speaks), false for any other message. Throws

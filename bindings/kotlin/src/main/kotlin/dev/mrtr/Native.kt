@@ -99,6 +99,8 @@ internal object Native {
     // Tools (x-mcp-header, SEP-2243) and the -32022 answer.
     /** OK: out[0] the number of designated parameters. */
     @JvmStatic external fun toolHeaderCheck(inputSchema: ByteArray?, out: LongArray?): Int
+    @JvmStatic external fun toolList(result: ByteArray?, out: LongArray?): Int
+    @JvmStatic external fun toolAt(result: ByteArray?, index: Long, out: LongArray?): Int
     @JvmStatic external fun versionRetry(response: ByteArray?): Int
 
     // URL consent.
@@ -253,6 +255,18 @@ internal object Slots {
     const val FORM_ERROR_BOUND = 6
     const val FORM_ERROR_LEN = 7
 
+    const val TOOL_LIST_COUNT = 0
+    const val TOOL_LIST_HAS_CURSOR = 1
+    const val TOOL_LIST_CURSOR_OFF = 2
+    const val TOOL_LIST_CURSOR_LEN = 3
+    const val TOOL_LIST_LEN = 4
+    const val TOOL_NAME_OFF = 0
+    const val TOOL_NAME_LEN = 1
+    const val TOOL_SCHEMA_OFF = 2
+    const val TOOL_SCHEMA_LEN = 3
+    const val TOOL_USABLE = 4
+    const val TOOL_DESIGNATIONS = 5
+    const val TOOL_LEN = 6
     const val URL_SCHEME_OFF = 0
     const val URL_SCHEME_LEN = 1
     const val URL_USERINFO_OFF = 2

@@ -258,6 +258,27 @@ enum class ElicitAction(val code: Int) {
 /** One root of a `roots/list` answer: a plain `file://` URI and an optional display name. */
 data class Root(val uri: String, val name: String? = null)
 
+/**
+ * One tool of a `tools/list` page ([Mrtr.toolList]): its decoded [name], the
+ * name's JSON token [nameJson] as the server wrote it, the raw [inputSchema],
+ * whether the client may call it ([usable] is false when its `x-mcp-header`
+ * designations are invalid, SEP-2243) and how many arguments it designates.
+ */
+class Tool(
+    val name: String,
+    val nameJson: ByteArray,
+    val inputSchema: ByteArray,
+    val usable: Boolean,
+    val designationCount: Int,
+)
+
+/**
+ * One `tools/list` page: the readable [tools] in list order, how many
+ * entries were [malformed] (left out), and the next page's cursor as its
+ * JSON token ([nextCursor], null on the last page).
+ */
+class ToolPage(val tools: List<Tool>, val malformed: Int, val nextCursor: ByteArray?)
+
 /** What the application answers to one [InputRequest]. */
 sealed class InputAnswer {
     /** Elicitation accepted; [content] is the form's answer as a JSON object (form mode only; null for URL mode). */

@@ -115,6 +115,34 @@ fun registerStatusTests(t: Tests) {
         assertEquals(Status.ERR_INVALID_SCHEMA, assertFailsWith<MrtrMessageException> { Mrtr.toolHeaderCount(bytes(dup)) }.status)
     }
 
+    t.test("tools: a tools/list page is read with each tool's usability and the next cursor") {
+        val page = bytes(
+            "{\"tools\":[" +
+                "{\"name\":\"get_weather\",\"inputSchema\":{\"type\":\"object\",\"properties\":" +
+                "{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}}," +
+                "{\"name\":\"bad_space\",\"inputSchema\":{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"My Header\"}}}}," +
+                "{\"inputSchema\":{}}," +
+                "{\"name\":\"caf\\u00e9\",\"inputSchema\":{\"type\":\"object\"}}" +
+                "],\"nextCursor\":\"page-2\"}",
+        )
+        val p = Mrtr.toolList(page)
+        assertEquals(listOf("get_weather", "bad_space", "caf\u00e9"), p.tools.map { it.name })
+        assertEquals(listOf(true, false, true), p.tools.map { it.usable })
+        assertEquals(listOf(1, 0, 0), p.tools.map { it.designationCount })
+        assertContentEquals(bytes("\"caf\\u00e9\""), p.tools[2].nameJson)
+        assertContentEquals(
+            bytes("{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}"),
+            p.tools[0].inputSchema,
+        )
+        assertEquals(1, p.malformed)
+        assertContentEquals(bytes("\"page-2\""), p.nextCursor)
+        val last = Mrtr.toolList(bytes("{\"tools\":[]}"))
+        assertEquals(0, last.tools.size)
+        assertNull(last.nextCursor)
+        val e = assertFailsWith<MrtrMessageException> { Mrtr.toolList(bytes("{}")) }
+        assertEquals(Status.ERR_PROTOCOL_VIOLATION, e.status)
+    }
+
     t.test("versions: -32022 is retried only when the server lists 2026-07-28") {
         fun err(supported: String) = bytes(
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"Unsupported protocol version\"," +
