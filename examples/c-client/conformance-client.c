@@ -5,7 +5,7 @@
  * argument (and names the scenario in MCP_CONFORMANCE_SCENARIO).
  *
  * The adapter lists the server's tools (tools/list), leaves out those whose
- * x-mcp-header designations are invalid (mrtr_tool_header_check, SEP-2243)
+ * x-mcp-header designations are invalid (mrtr_tool_list, SEP-2243)
  * and calls the others with mrtr_run: the calls the runner names in
  * MCP_CONFORMANCE_CONTEXT ("toolCalls", with their arguments) when it names
  * any, else every tool with a plain value for each required argument (and,
@@ -455,39 +455,49 @@ static char *span_dup(jl_span v) {
     return s;
 }
 
-/* tools/list: keeps the tools whose x-mcp-header designations are valid. */
+/* tools/list: keeps the tools whose x-mcp-header designations are valid
+ * (mrtr_tool_list / mrtr_tool_at read the page and check them). */
 static int list_tools(struct adapter *a) {
     char *resp;
-    size_t len;
-    jl_span m, result, tools, tool, name, schema;
-    jl_iter it;
+    size_t len, count = 0;
+    jl_span m, result;
     if (plain_request(a, "tools/list", "", &resp, &len) != 0) {
         return -1;
     }
     m.p = resp;
     m.n = len;
-    if (!jl_get(m, "result", &result) || !jl_get(result, "tools", &tools) || !jl_array_begin(tools, &it)) {
-        fprintf(stderr, "tools/list: no tools in the answer\n");
+    if (!jl_get(m, "result", &result) ||
+        mrtr_tool_list((const uint8_t *)result.p, result.n, &count, NULL) != MRTR_OK) {
+        fprintf(stderr, "tools/list: no tool list in the answer\n");
         free(resp);
         return -1;
     }
-    while (jl_array_next(&it, &tool) && a->ntools < MAX_TOOLS) {
+    for (size_t i = 0; i < count && a->ntools < MAX_TOOLS; i++) {
+        mrtr_tool t;
+        size_t n = 0;
         char *s, *sc;
-        enum mrtr_status st;
-        if (!jl_get(tool, "name", &name) || (s = jl_string_dup(name, NULL)) == NULL) {
+        enum mrtr_status st = mrtr_tool_at((const uint8_t *)result.p, result.n, i, &t);
+        if (st != MRTR_OK) {
+            fprintf(stderr, "tools/list: skipping entry %zu (%s)\n", i, mrtr_status_str(st));
             continue;
         }
-        if (!jl_get(tool, "inputSchema", &schema)) {
-            schema.p = "{}";
-            schema.n = 2;
+        if (mrtr_json_decode_string((const uint8_t *)t.name.ptr, t.name.len, NULL, 0, &n) !=
+                MRTR_ERR_BUFFER_TOO_SMALL ||
+            (s = malloc(n + 1)) == NULL) {
+            continue;
         }
-        st = mrtr_tool_header_check((mrtr_str){schema.p, schema.n}, NULL);
-        if (st != MRTR_OK) {
-            fprintf(stderr, "tools/list: leaving out %s (x-mcp-header: %s)\n", s, mrtr_status_str(st));
+        if (mrtr_json_decode_string((const uint8_t *)t.name.ptr, t.name.len, (uint8_t *)s, n, &n) !=
+            MRTR_OK) {
             free(s);
             continue;
         }
-        if ((sc = span_dup(schema)) == NULL) {
+        s[n] = '\0';
+        if (!t.usable) {
+            fprintf(stderr, "tools/list: leaving out %s (invalid x-mcp-header designations)\n", s);
+            free(s);
+            continue;
+        }
+        if ((sc = span_dup((jl_span){t.input_schema.ptr, t.input_schema.len})) == NULL) {
             free(s);
             continue;
         }
