@@ -14,10 +14,7 @@
 # the demo server on a free loopback port, runs every scenario and prints a
 # table: scenario, verdict, checks passed/total. Exits non-zero when any
 # scenario has a check that is not SUCCESS (a FAILURE, a WARNING on one of
-# the spec's SHOULDs, or a SKIPPED) or when a scenario is missing. The one
-# exception: a SKIPPED the suite itself marks not applicable because the
-# server advertises no subscription-delivered capability (server-stateless's
-# subscriptions/listen checks); the table counts those as "n/a".
+# the spec's SHOULDs, or a SKIPPED) or when a scenario is missing.
 #
 # Every scenario runs at the 2026-07-28 wire, the only revision the demo
 # server speaks. Timeline scenarios get --spec-version 2026-07-28: without it
@@ -101,21 +98,13 @@ summarize() {
         const sub = fs.readdirSync(dir).map(d => path.join(dir, d, "checks.json")).find(fs.existsSync);
         if (!sub) { console.log("missing 0 0"); process.exit(0); }
         const checks = JSON.parse(fs.readFileSync(sub, "utf8"));
-        // The suite itself rules the subscriptions/listen checks out for a
-        // server that advertises nothing delivered by subscription (no
-        // listChanged, no resources.subscribe: the demo has neither), and
-        // the list-changed SHOULDs for a server without listChanged. Only
-        // those exact verdicts count as not applicable.
         // tasks-status-notifications is a placeholder in this suite version:
         // it reports one SKIPPED, whatever the server does ("pending
-        // subscriptions/listen rewrite"); it shows as n/a, not as passed.
-        const na = c => c.status === "SKIPPED" && (
-            /subscriptions\/listen is not applicable/.test(c.details?.note ?? "") ||
-            /^Server did not declare (tools|prompts)\.listChanged capability in server\/discover$/
-                .test(c.details?.note ?? "") ||
-            (c.id === "tasks-status-notifications" &&
-                /^Skipped: SEP-2663 delivers notifications\/tasks via the SEP-2575 subscriptions\/listen stream/
-                    .test(c.errorMessage ?? "")));
+        // subscriptions/listen rewrite"); only that exact verdict counts as
+        // not applicable, and the scenario shows as n/a, not as passed.
+        const na = c => c.status === "SKIPPED" && c.id === "tasks-status-notifications" &&
+            /^Skipped: SEP-2663 delivers notifications\/tasks via the SEP-2575 subscriptions\/listen stream/
+                .test(c.errorMessage ?? "");
         const ok = checks.filter(c => c.status === "SUCCESS").length;
         const bad = checks.filter(c => c.status !== "SUCCESS" && !na(c));
         const nNa = checks.filter(na).length;

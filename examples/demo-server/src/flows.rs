@@ -196,6 +196,20 @@ pub const TOOLS: &[Tool] = &[
         task_support: TaskSupport::Forbidden,
     },
     Tool {
+        name: "test_trigger_tool_change",
+        description: "Conformance (server-stateless): announces a tool-list change on every subscriptions/listen stream that asked for toolsListChanged (the list itself is static).",
+        input_schema: NO_ARGS,
+        run: conf_trigger_tool_change,
+        task_support: TaskSupport::Forbidden,
+    },
+    Tool {
+        name: "test_trigger_prompt_change",
+        description: "Conformance (server-stateless): announces a prompt-list change on every subscriptions/listen stream that asked for promptsListChanged (the list itself is static).",
+        input_schema: NO_ARGS,
+        run: conf_trigger_prompt_change,
+        task_support: TaskSupport::Forbidden,
+    },
+    Tool {
         name: "test_missing_capability",
         description: "Conformance (server-stateless): needs sampling; a request that does not declare it gets -32021.",
         input_schema: NO_ARGS,
@@ -745,6 +759,20 @@ fn conf_streaming_elicitation(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
     }
 }
 
+fn conf_trigger_tool_change(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    let n = c.demo.hub.notify(crate::subscriptions::Change::Tools);
+    done(format!(
+        "Tool-list change announced to {n} subscription(s)."
+    ))
+}
+
+fn conf_trigger_prompt_change(c: &Ctx<'_, '_>) -> Result<Step, Reply> {
+    let n = c.demo.hub.notify(crate::subscriptions::Change::Prompts);
+    done(format!(
+        "Prompt-list change announced to {n} subscription(s)."
+    ))
+}
+
 fn conf_logging(_c: &Ctx<'_, '_>) -> Result<Step, Reply> {
     done("Done; no log level was requested, so nothing was logged.")
 }
@@ -1182,10 +1210,10 @@ pub fn listing(
         "server/discover" => emit::json(|w| {
             w.raw(br#"{"supportedVersions":["#)
                 .str(PROTOCOL_VERSION)
-                .raw(br#"],"capabilities":{"tools":{},"prompts":{},"resources":{},"extensions":{"#)
+                .raw(br#"],"capabilities":{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{},"extensions":{"#)
                 .key(TASKS_EXTENSION)
                 .raw(br#"{}}},"instructions":"#)
-                .str("Demo of MCP multi round-trip requests: every tool asks for something before it completes.")
+                .str("Demo of MCP multi round-trip requests: its tools ask for input mid-call (a few conformance fixtures complete at once).")
                 .raw(br#","ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"#)
                 .str(demo.name())
                 .raw(br#","version":"#)

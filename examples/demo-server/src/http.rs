@@ -13,10 +13,11 @@
 //! -32602, -32020, -32021, -32022; 404 for -32601; 500 for -32603; 202 with
 //! no body for notifications and responses.
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::thread;
+use std::time::{Duration, Instant};
 
 use mrtr_core::json::{JsonStr, DEFAULT_MAX_MESSAGE_BYTES};
 use mrtr_core::params::{check_param_headers, Designations, MCP_PARAM_PREFIX};
@@ -26,6 +27,7 @@ use sha2::{Digest, Sha256};
 
 use crate::emit;
 use crate::server::{Caller, Demo, Reply};
+use crate::subscriptions::Next;
 
 /// Largest request body read, in bytes (the core's message limit): a longer
 /// one is refused with 413 before it is parsed.
@@ -96,6 +98,7 @@ fn mismatch(id: Option<&Id<'_>>, message: &str) -> Reply {
         body,
         error: Some(ErrorCode::HeaderMismatch.code()),
         summary: format!("header mismatch: {message}"),
+        listen: None,
     }
 }
 
@@ -113,6 +116,7 @@ fn unsupported_version(id: &Id<'_>, requested: &str) -> Reply {
         body,
         error: Some(ErrorCode::UnsupportedProtocolVersion.code()),
         summary: format!("unsupported protocol version {requested:?}"),
+        listen: None,
     }
 }
 
@@ -292,6 +296,10 @@ pub struct HttpResponse {
     pub content_type: Option<&'static str>,
     /// `Allow`, on 405.
     pub allow: Option<&'static str>,
+    /// A `subscriptions/listen` stream: `body` holds its first event (the
+    /// acknowledgement), and the notifications follow as SSE events for as
+    /// long as the client stays connected.
+    pub listen: Option<crate::subscriptions::Listen>,
 }
 
 impl HttpResponse {
@@ -301,6 +309,7 @@ impl HttpResponse {
             body: Vec::new(),
             content_type: None,
             allow: None,
+            listen: None,
         }
     }
 }
@@ -407,11 +416,19 @@ pub fn respond(
     };
     match demo.handle(body, &caller, Some(&routing)) {
         None => HttpResponse::bare(202),
+        Some(reply) if reply.listen.is_some() => HttpResponse {
+            status: 200,
+            body: sse_event(&reply.body),
+            content_type: Some("text/event-stream"),
+            allow: None,
+            listen: reply.listen,
+        },
         Some(reply) => HttpResponse {
             status: status_for(&reply),
             body: reply.body,
             content_type: Some("application/json"),
             allow: None,
+            listen: None,
         },
     }
 }
@@ -471,6 +488,47 @@ pub fn serve(demo: Arc<Demo>, addr: SocketAddr, workers: usize) -> io::Result<()
     Ok(())
 }
 
+/// One SSE event carrying `message`.
+fn sse_event(message: &[u8]) -> Vec<u8> {
+    let mut e = Vec::with_capacity(message.len() + 8);
+    e.extend_from_slice(b"data: ");
+    e.extend_from_slice(message);
+    e.extend_from_slice(b"\n\n");
+    e
+}
+
+/// How long a listen stream stays open at most (the client reconnects).
+const LISTEN_MAX: Duration = Duration::from_secs(300);
+/// How often an idle listen stream sends a keep-alive comment, which also
+/// tells the worker when the client has gone.
+const LISTEN_KEEPALIVE: Duration = Duration::from_millis(500);
+
+/// Streams a listen response on the raw connection: tiny_http buffers
+/// chunked bodies in 8 KiB chunks, and each event must reach the client
+/// when it happens. The body ends with the connection.
+fn stream_listen(request: tiny_http::Request, first: &[u8], listen: &crate::subscriptions::Listen) {
+    let mut w = request.into_writer();
+    let head = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
+    if w.write_all(head)
+        .and_then(|()| w.write_all(first))
+        .and_then(|()| w.flush())
+        .is_err()
+    {
+        return;
+    }
+    let started = Instant::now();
+    while started.elapsed() < LISTEN_MAX {
+        let chunk = match listen.next(LISTEN_KEEPALIVE) {
+            Next::Message(m) => sse_event(&m),
+            Next::Idle => b": keep-alive\n\n".to_vec(),
+            Next::Closed => break,
+        };
+        if w.write_all(&chunk).and_then(|()| w.flush()).is_err() {
+            break;
+        }
+    }
+}
+
 fn serve_one(demo: &Demo, mut request: tiny_http::Request, loopback_only: bool) {
     let method = request.method().as_str().to_string();
     let url = request.url().to_string();
@@ -492,6 +550,10 @@ fn serve_one(demo: &Demo, mut request: tiny_http::Request, loopback_only: bool) 
         Ok(_) => respond(demo, &method, &url, &headers, &body, loopback_only),
         Err(_) => HttpResponse::bare(400),
     };
+    if let Some(listen) = &answer.listen {
+        stream_listen(request, &answer.body, listen);
+        return;
+    }
     let mut response = tiny_http::Response::from_data(answer.body).with_status_code(answer.status);
     if let Some(ct) = answer.content_type {
         if let Ok(h) = tiny_http::Header::from_bytes("Content-Type", ct) {

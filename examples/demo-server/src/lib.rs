@@ -21,6 +21,7 @@ pub mod http;
 pub mod server;
 pub mod state;
 pub mod stdio;
+pub mod subscriptions;
 pub mod tasks;
 
 pub use server::{Caller, Demo, ReplayCache, ReplayRefusal, Reply};

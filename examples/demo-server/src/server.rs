@@ -46,6 +46,8 @@ pub struct Demo {
     replay: Option<Mutex<ReplayCache>>,
     /// `--seed-tasks`: the seed task dialect is served too.
     seed_tasks: bool,
+    /// Open `subscriptions/listen` streams.
+    pub(crate) hub: crate::subscriptions::Hub,
 }
 
 /// Ids of accepted `requestState` tokens until they expire (one-shot
@@ -123,6 +125,9 @@ pub struct Reply {
     pub error: Option<i32>,
     /// One line for the trace (`--log`).
     pub summary: String,
+    /// A `subscriptions/listen` answer: `body` is the acknowledgement, the
+    /// first message of the stream, and this the rest of it.
+    pub listen: Option<crate::subscriptions::Listen>,
 }
 
 impl Reply {
@@ -131,6 +136,7 @@ impl Reply {
             body,
             error: None,
             summary: summary.into(),
+            listen: None,
         }
     }
 
@@ -139,6 +145,7 @@ impl Reply {
             body,
             error: Some(code.code()),
             summary: summary.into(),
+            listen: None,
         }
     }
 }
@@ -410,6 +417,7 @@ impl Demo {
             limits: WireLimits::default(),
             replay: None,
             seed_tasks: false,
+            hub: crate::subscriptions::Hub::default(),
         })
     }
 
@@ -514,6 +522,7 @@ impl Demo {
             | Method::TasksCancel
             | Method::TasksInputResponse
             | Method::TasksUpdate => crate::tasks::handle(self, req, caller),
+            Method::Other(name) if name.eq_str("subscriptions/listen") => self.listen(req),
             Method::Other(name) => match flows::listing(self, req, &text(&name)) {
                 Some(result) => self.complete(req, &result, "complete"),
                 None => {
@@ -522,6 +531,32 @@ impl Demo {
                     Reply::err(body, ErrorCode::MethodNotFound, "method not found")
                 }
             },
+        }
+    }
+
+    /// `subscriptions/listen`: opens a stream of the list-changed
+    /// notifications asked for in `params.notifications` (the demo honors
+    /// `toolsListChanged` and `promptsListChanged`).
+    fn listen(&self, req: &ServerRequest<'_>) -> Reply {
+        let wants = |key: &str| {
+            req.params
+                .and_then(|p| p.get("notifications"))
+                .and_then(|n| n.as_object())
+                .and_then(|n| n.get(key))
+                .is_some_and(|v| v.raw() == b"true")
+        };
+        let id = emit::json(|w| {
+            req.id.write(w);
+        });
+        match self
+            .hub
+            .listen(&id, wants("toolsListChanged"), wants("promptsListChanged"))
+        {
+            Some((ack, listen)) => Reply {
+                listen: Some(listen),
+                ..Reply::ok(ack, "subscription opened")
+            },
+            None => self.internal_error(&req.id, "too many open subscriptions"),
         }
     }
 

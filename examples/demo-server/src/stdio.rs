@@ -70,6 +70,10 @@ pub fn read_line(input: &mut impl BufRead) -> io::Result<Line> {
 /// Serves `input` until it ends, writing answers to `output`.
 pub fn serve(demo: &Demo, input: &mut impl BufRead, output: &mut impl Write) -> io::Result<()> {
     let caller = Caller::default();
+    // Open subscriptions/listen streams: their notifications are written
+    // after each answer (stdio has one channel; the subscription id tells
+    // the streams apart).
+    let mut listens: Vec<crate::subscriptions::Listen> = Vec::new();
     loop {
         let answer = match read_line(input)? {
             Line::End => return Ok(()),
@@ -81,13 +85,22 @@ pub fn serve(demo: &Demo, input: &mut impl BufRead, output: &mut impl Write) -> 
                 emit::grow(write_parse_error).ok()
             }
             Line::Message(m) if m.iter().all(u8::is_ascii_whitespace) => None,
-            Line::Message(m) => demo.handle(&m, &caller, None).map(|r| r.body),
+            Line::Message(m) => demo.handle(&m, &caller, None).map(|r| {
+                listens.extend(r.listen);
+                r.body
+            }),
         };
         if let Some(body) = answer {
             output.write_all(&body)?;
             output.write_all(b"\n")?;
-            output.flush()?;
         }
+        for l in &listens {
+            for n in l.drain() {
+                output.write_all(&n)?;
+                output.write_all(b"\n")?;
+            }
+        }
+        output.flush()?;
     }
 }
 

@@ -363,6 +363,7 @@ fn create(ctx: &Ctx<'_, '_>, caller: &Caller, dialect: TaskDialect, job: Job) ->
             body,
             error: None,
             summary,
+            listen: None,
         },
         Err(e) => demo.internal_error(&req.id, &e.to_string()),
     }
@@ -382,6 +383,7 @@ fn method_not_found(req: &ServerRequest<'_>) -> Reply {
         body,
         error: Some(ErrorCode::MethodNotFound.code()),
         summary: "method not found".to_string(),
+        listen: None,
     }
 }
 
@@ -423,6 +425,7 @@ pub fn handle(demo: &Demo, req: &ServerRequest<'_>, caller: &Caller) -> Reply {
             body,
             error: Some(ErrorCode::InvalidParams.code()),
             summary: "invalid requestState (task method)".to_string(),
+            listen: None,
         };
     }
     let id = req.task_id.map(|t| text(&t)).unwrap_or_default();
@@ -536,6 +539,7 @@ fn finish_write(
             body,
             error: None,
             summary,
+            listen: None,
         },
         Err(e) => demo.internal_error(&req.id, &e.to_string()),
     }
@@ -676,6 +680,7 @@ fn get(demo: &Demo, req: &ServerRequest<'_>, task: &Task) -> Reply {
                     body,
                     error: None,
                     summary: format!("{summary} [{}]", keys.join(", ")),
+                    listen: None,
                 },
                 Err(mrtr_core::server::BuildError::MissingCapability { missing }) => {
                     demo.missing_capability(&req.id, &missing)
@@ -739,6 +744,7 @@ fn result_seed(demo: &Demo, ctx: &Ctx<'_, '_>, task: &Task) -> Reply {
                     body,
                     error: None,
                     summary: format!("task {} input_required [{}]", task.id, keys.join(", ")),
+                    listen: None,
                 },
                 Err(mrtr_core::server::BuildError::MissingCapability { missing }) => {
                     demo.missing_capability(&req.id, &missing)

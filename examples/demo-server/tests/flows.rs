@@ -21,8 +21,8 @@ fn discover_names_the_revision_the_server_and_its_capabilities() {
         text(&r),
         concat!(
             r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"#,
-            r#""capabilities":{"tools":{},"prompts":{},"resources":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"#,
-            r#""instructions":"Demo of MCP multi round-trip requests: every tool asks for something before it completes.","#,
+            r#""capabilities":{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"#,
+            r#""instructions":"Demo of MCP multi round-trip requests: its tools ask for input mid-call (a few conformance fixtures complete at once).","#,
             r#""ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mrtr-demo-server","version":"0.1.0"}}}}"#
         )
     );
@@ -61,6 +61,8 @@ fn lists_carry_every_tool_prompt_and_template_with_cache_hints() {
             "route_ticket",
             "test_streaming_elicitation",
             "test_logging_tool",
+            "test_trigger_tool_change",
+            "test_trigger_prompt_change",
             "test_missing_capability",
             "greet",
             "slow_compute",

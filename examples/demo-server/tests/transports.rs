@@ -604,3 +604,79 @@ fn mcp_param_headers_must_match_the_designated_arguments() {
     );
     assert_eq!(r.status, 200);
 }
+
+#[test]
+fn subscriptions_listen_streams_only_the_changes_asked_for() {
+    let h = harness();
+    let listen = |id: i64, filter: Value| {
+        request(
+            id,
+            "subscriptions/listen",
+            json!({ "notifications": filter }),
+            &all_caps(),
+        )
+    };
+    let trigger = |id: i64, tool: &str| tool_call(id, tool, &json!({}), json!({}), &all_caps());
+    // Over stdio: the acknowledgement answers the listen, and each change
+    // follows the answer of the request that caused it, tagged with the
+    // listen's id; a stream gets only the types it asked for.
+    let mut input = Vec::new();
+    for line in [
+        listen(7, json!({"toolsListChanged": true})),
+        listen(
+            8,
+            json!({"promptsListChanged": true, "resourcesListChanged": true}),
+        ),
+        trigger(9, "test_trigger_tool_change"),
+        trigger(10, "test_trigger_prompt_change"),
+    ] {
+        input.extend_from_slice(&line);
+        input.push(b'\n');
+    }
+    let mut out = Vec::new();
+    stdio::serve(&h.demo, &mut &input[..], &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let ack = |id: i64, honored: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{id}}},"notifications":{{{honored}}}}}}}"#
+        )
+    };
+    let changed = |what: &str, id: i64| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/{what}/list_changed","params":{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{id}}}}}}}"#
+        )
+    };
+    let done = |id: i64, text: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{text}"}}],"isError":false}}}}"#
+        )
+    };
+    assert_eq!(
+        lines,
+        [
+            ack(7, r#""toolsListChanged":true"#),
+            ack(8, r#""promptsListChanged":true"#),
+            done(9, "Tool-list change announced to 1 subscription(s)."),
+            changed("tools", 7),
+            done(10, "Prompt-list change announced to 1 subscription(s)."),
+            changed("prompts", 8),
+        ],
+        "{text}"
+    );
+    // Over HTTP the listen answers 200 with an event stream whose first
+    // event is the acknowledgement.
+    let r = h.post(
+        &listen(11, json!({"toolsListChanged": true})),
+        "subscriptions/listen",
+        None,
+        &[],
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.content_type, Some("text/event-stream"));
+    assert_eq!(
+        body(&r),
+        format!("data: {}\n\n", ack(11, r#""toolsListChanged":true"#))
+    );
+    assert!(r.listen.is_some());
+}
