@@ -1354,6 +1354,94 @@ JNIEXPORT jint JNI_FN(toolAt)(JNIEnv *env, jclass cls, jbyteArray result, jlong 
   return st;
 }
 
+/* A Java String from `n` ASCII bytes at `p` (NULL on failure, with an
+ * exception pending). */
+static jstring ascii_str(JNIEnv *env, const char *p, size_t n) {
+  char *z = malloc(n + 1);
+  if (z == NULL) {
+    return NULL;
+  }
+  memcpy(z, p, n);
+  z[n] = '\0';
+  jstring j = (*env)->NewStringUTF(env, z);
+  free(z);
+  return j;
+}
+
+/* The headers of a tools/call POST: the standard ones and at most 64
+ * Mcp-Param-* (a tool's most designations). */
+#define CAP (MRTR_HTTP_MAX_HEADERS + 64)
+
+/* int httpHeadersForToolCall(byte[] body, byte[] inputSchema, String[] out, long[] count)
+ * MRTR_OK: out[2i], out[2i+1] name and value of header i (out holds at
+ * least 2 * (MRTR_HTTP_MAX_HEADERS + 64) entries), count[0] their number. */
+JNIEXPORT jint JNI_FN(httpHeadersForToolCall)(JNIEnv *env, jclass cls, jbyteArray body,
+                                              jbyteArray schema, jobjectArray out,
+                                              jlongArray count) {
+  (void)cls;
+  jint st = longs_check(env, count, 1);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  if (out == NULL) {
+    return MRTR_ERR_NULL_POINTER;
+  }
+  if ((*env)->GetArrayLength(env, out) < 2 * CAP) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  jbytes b, sc;
+  PIN_REQUIRED(env, body, &b);
+  if (bytes_open(env, schema, &sc) != 0) {
+    bytes_close(env, &b, 0);
+    return MRTR_ERR_INTERNAL;
+  }
+  mrtr_http_header h[CAP];
+  size_t cap = 1024, written = 0, n = 0;
+  uint8_t *buf = malloc(cap);
+  st = buf == NULL ? MRTR_ERR_INTERNAL
+                   : (jint)mrtr_http_headers_for_tool_call((const uint8_t *)b.ptr, (size_t)b.len,
+                                                           str_of(&sc), buf, cap, &written, h,
+                                                           CAP, &n);
+  if (st == MRTR_ERR_BUFFER_TOO_SMALL && written > cap) {
+    uint8_t *bigger = realloc(buf, written);
+    if (bigger == NULL) {
+      st = MRTR_ERR_INTERNAL;
+    } else {
+      buf = bigger;
+      cap = written;
+      st = (jint)mrtr_http_headers_for_tool_call((const uint8_t *)b.ptr, (size_t)b.len,
+                                                 str_of(&sc), buf, cap, &written, h, CAP, &n);
+    }
+  }
+  if (st == MRTR_OK) {
+    for (size_t i = 0; i < n && st == MRTR_OK; i++) {
+      jstring name = ascii_str(env, h[i].name.ptr, h[i].name.len);
+      jstring value = name == NULL ? NULL : ascii_str(env, h[i].value.ptr, h[i].value.len);
+      if (name == NULL || value == NULL) {
+        st = MRTR_ERR_INTERNAL;
+      } else {
+        (*env)->SetObjectArrayElement(env, out, (jsize)(2 * i), name);
+        (*env)->SetObjectArrayElement(env, out, (jsize)(2 * i + 1), value);
+      }
+      if (name != NULL) {
+        (*env)->DeleteLocalRef(env, name);
+      }
+      if (value != NULL) {
+        (*env)->DeleteLocalRef(env, value);
+      }
+    }
+  }
+  free(buf);
+  bytes_close(env, &sc, 0);
+  bytes_close(env, &b, 0);
+  if (st == MRTR_OK) {
+    jlong c = (jlong)n;
+    longs_put(env, count, &c, 1);
+  }
+  return st;
+}
+#undef CAP
+
 /* int versionRetry(byte[] response) */
 JNIEXPORT jint JNI_FN(versionRetry)(JNIEnv *env, jclass cls, jbyteArray msg) {
   (void)cls;

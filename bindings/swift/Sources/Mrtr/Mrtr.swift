@@ -93,6 +93,52 @@ public enum Mrtr {
         return ToolPage(tools: tools, malformed: malformed, nextCursor: next)
     }
 
+    /// The headers of a Streamable HTTP POST carrying `body`, a `tools/call`
+    /// request about to be sent, for the tool whose `inputSchema` (from
+    /// `toolList`) is `inputSchema`: the standard headers, then one
+    /// `Mcp-Param-*` header per designated argument (SEP-2243), values encoded
+    /// as the protocol says. Throws `.invalidSchema` (invalid designations: do
+    /// not call the tool), `.invalidValue` (a designated argument of the wrong
+    /// type), `.invalidArgument` (not a `tools/call` request).
+    public static func httpHeadersForToolCall(_ body: [UInt8], inputSchema: [UInt8]) throws -> [HttpHeader] {
+        let cap = Int(MRTR_HTTP_MAX_HEADERS) + 64
+        var headers = [mrtr_http_header](repeating: mrtr_http_header(), count: cap)
+        var count = 0
+        var out: [HttpHeader] = []
+        var bufLen = 1024
+        for _ in 0..<2 {
+            var buf = [UInt8](repeating: 0, count: bufLen)
+            var written = 0
+            let st = body.withUnsafeBufferPointer { b in
+                inputSchema.withUnsafeBufferPointer { s in
+                    s.withMemoryRebound(to: CChar.self) { sc in
+                        buf.withUnsafeMutableBufferPointer { o in
+                            headers.withUnsafeMutableBufferPointer { h in
+                                let st = mrtr_http_headers_for_tool_call(
+                                    b.baseAddress, b.count, mrtr_str(ptr: sc.baseAddress, len: sc.count),
+                                    o.baseAddress, o.count, &written, h.baseAddress, cap, &count)
+                                if st == MRTR_OK {
+                                    // Views into `buf` and static text: copied while pinned.
+                                    out = (0..<count).map { i in
+                                        HttpHeader(name: text(h[i].name), value: text(h[i].value))
+                                    }
+                                }
+                                return st
+                            }
+                        }
+                    }
+                }
+            }
+            if st == MRTR_ERR_BUFFER_TOO_SMALL && written > bufLen {
+                bufLen = written
+                continue
+            }
+            try check(st, "mrtr_http_headers_for_tool_call")
+            return out
+        }
+        throw MrtrError(rawCode: Int32(MRTR_ERR_INTERNAL.rawValue), operation: "mrtr_http_headers_for_tool_call")
+    }
+
     /// Whether to send a request again after `response`: true for error
     /// `-32022` whose `data.supported` lists `protocolVersion` (the only
     /// revision this library speaks), false for any other message. Throws

@@ -207,6 +207,12 @@ public struct Root: Sendable, Equatable {
     }
 }
 
+/// One HTTP header of a POST (`Mrtr.httpHeadersForToolCall`), ready to send.
+public struct HttpHeader: Sendable, Equatable {
+    public let name: String
+    public let value: String
+}
+
 /// One tool of a `tools/list` page (`Mrtr.toolList`): its decoded `name`,
 /// the name's JSON token `nameJson` as the server wrote it, the raw
 /// `inputSchema`, whether the client may call it (`usable` is false when its

@@ -81,6 +81,25 @@ final class StatusTests: XCTestCase {
         XCTAssertFalse(try Mrtr.versionRetry(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}")))
     }
 
+    func testToolCallHeaders() throws {
+        let schema = bytes("{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}," +
+            "\"n\":{\"type\":\"integer\",\"x-mcp-header\":\"N\"}}}")
+        let body = bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_weather\"," +
+            "\"arguments\":{\"region\":\"\\u00e9t\\u00e9\",\"n\":3}}}")
+        XCTAssertEqual(try Mrtr.httpHeadersForToolCall(body, inputSchema: schema), [
+            HttpHeader(name: "MCP-Protocol-Version", value: "2026-07-28"),
+            HttpHeader(name: "Mcp-Method", value: "tools/call"),
+            HttpHeader(name: "Mcp-Name", value: "get_weather"),
+            HttpHeader(name: "Accept", value: "application/json, text/event-stream"),
+            HttpHeader(name: "Content-Type", value: "application/json"),
+            HttpHeader(name: "Mcp-Param-Region", value: "=?base64?w6l0w6k=?="),
+            HttpHeader(name: "Mcp-Param-N", value: "3"),
+        ])
+        expectError(.invalidSchema) {
+            try Mrtr.httpHeadersForToolCall(body, inputSchema: bytes("{\"properties\":{\"v\":{\"type\":\"number\",\"x-mcp-header\":\"V\"}}}"))
+        }
+    }
+
     func testToolListPage() throws {
         let page = bytes(
             "{\"tools\":[" +

@@ -2,6 +2,9 @@ package dev.mrtr
 
 /** Library-wide functions: versions and the JSON helpers of the C API. */
 object Mrtr {
+    /** The standard headers of every POST (`MRTR_HTTP_MAX_HEADERS`). */
+    private const val MAX_HTTP_HEADERS = 5
+
     /** The library version (`"0.1.0"`). */
     val version: String get() = Native.version()
 
@@ -88,6 +91,24 @@ object Mrtr {
             null
         }
         return ToolPage(tools, malformed, cursor)
+    }
+
+    /**
+     * The headers of a Streamable HTTP POST carrying [body], a `tools/call`
+     * request about to be sent, for the tool whose `inputSchema` (from
+     * [toolList]) is [inputSchema]: the standard headers (`MCP-Protocol-Version`,
+     * `Mcp-Method`, `Mcp-Name`, `Accept`, `Content-Type`), then one
+     * `Mcp-Param-*` header per designated argument (SEP-2243), values encoded
+     * as the protocol says. Throws [MrtrMessageException]: `ERR_INVALID_SCHEMA`
+     * (invalid designations: do not call the tool), `ERR_INVALID_VALUE` (a
+     * designated argument of the wrong type); [MrtrArgumentException] when
+     * [body] is not a `tools/call` request.
+     */
+    fun httpHeadersForToolCall(body: ByteArray, inputSchema: ByteArray): List<HttpHeader> {
+        val out = arrayOfNulls<String>(2 * (MAX_HTTP_HEADERS + 64))
+        val count = LongArray(1)
+        check(Native.httpHeadersForToolCall(body, inputSchema, out, count), "mrtr_http_headers_for_tool_call")
+        return (0 until count[0].toInt()).map { i -> HttpHeader(out[2 * i]!!, out[2 * i + 1]!!) }
     }
 
     /**

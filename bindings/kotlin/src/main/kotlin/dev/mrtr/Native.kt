@@ -100,6 +100,7 @@ internal object Native {
     /** OK: out[0] the number of designated parameters. */
     @JvmStatic external fun toolHeaderCheck(inputSchema: ByteArray?, out: LongArray?): Int
     @JvmStatic external fun toolList(result: ByteArray?, out: LongArray?): Int
+    @JvmStatic external fun httpHeadersForToolCall(body: ByteArray?, inputSchema: ByteArray?, out: Array<String?>?, count: LongArray?): Int
     @JvmStatic external fun toolAt(result: ByteArray?, index: Long, out: LongArray?): Int
     @JvmStatic external fun versionRetry(response: ByteArray?): Int
 

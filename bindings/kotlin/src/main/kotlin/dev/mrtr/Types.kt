@@ -258,6 +258,9 @@ enum class ElicitAction(val code: Int) {
 /** One root of a `roots/list` answer: a plain `file://` URI and an optional display name. */
 data class Root(val uri: String, val name: String? = null)
 
+/** One HTTP header of a POST ([Mrtr.httpHeadersForToolCall]), ready to send. */
+data class HttpHeader(val name: String, val value: String)
+
 /**
  * One tool of a `tools/list` page ([Mrtr.toolList]): its decoded [name], the
  * name's JSON token [nameJson] as the server wrote it, the raw [inputSchema],

@@ -143,6 +143,33 @@ fun registerStatusTests(t: Tests) {
         assertEquals(Status.ERR_PROTOCOL_VIOLATION, e.status)
     }
 
+    t.test("tools: a tools/call POST carries the standard and the Mcp-Param-* headers") {
+        val schema = bytes(
+            "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}," +
+                "\"n\":{\"type\":\"integer\",\"x-mcp-header\":\"N\"}}}",
+        )
+        val body = bytes(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_weather\"," +
+                "\"arguments\":{\"region\":\"\u00e9t\u00e9\",\"n\":3}}}",
+        )
+        assertEquals(
+            listOf(
+                HttpHeader("MCP-Protocol-Version", "2026-07-28"),
+                HttpHeader("Mcp-Method", "tools/call"),
+                HttpHeader("Mcp-Name", "get_weather"),
+                HttpHeader("Accept", "application/json, text/event-stream"),
+                HttpHeader("Content-Type", "application/json"),
+                HttpHeader("Mcp-Param-Region", "=?base64?w6l0w6k=?="),
+                HttpHeader("Mcp-Param-N", "3"),
+            ),
+            Mrtr.httpHeadersForToolCall(body, schema),
+        )
+        val bad = bytes("{\"properties\":{\"v\":{\"type\":\"number\",\"x-mcp-header\":\"V\"}}}")
+        assertEquals(Status.ERR_INVALID_SCHEMA, assertFailsWith<MrtrMessageException> { Mrtr.httpHeadersForToolCall(body, bad) }.status)
+        val list = bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{}}")
+        assertEquals(Status.ERR_INVALID_ARGUMENT, assertFailsWith<MrtrArgumentException> { Mrtr.httpHeadersForToolCall(list, schema) }.status)
+    }
+
     t.test("versions: -32022 is retried only when the server lists 2026-07-28") {
         fun err(supported: String) = bytes(
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"Unsupported protocol version\"," +
