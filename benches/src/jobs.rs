@@ -86,7 +86,7 @@ pub enum Contender {
     Mrtr,
     /// mrtr through the C ABI of the release `libmrtr.a`.
     MrtrC,
-    /// rmcp 3.1.4 model types with serde_json.
+    /// rmcp 3.11.0 model types with serde_json.
     Rmcp,
     /// serde_json into borrowed structs with `RawValue`.
     SerdeRaw,
@@ -115,7 +115,7 @@ impl Contender {
         match self {
             Contender::Mrtr => "mrtr",
             Contender::MrtrC => "mrtr C ABI",
-            Contender::Rmcp => "rmcp 3.1.4",
+            Contender::Rmcp => "rmcp 3.11.0",
             Contender::SerdeRaw => "serde_json RawValue",
             Contender::SerdeValue => "serde_json Value",
             Contender::SimdTape => "simd-json tape",

@@ -11,8 +11,9 @@
 //!
 //! `check` is what the test command runs (`scripts/test`, stage bench-check):
 //! for every input, every contender gives the same summary and retry
-//! (`jobs::check`), and every mrtr job (Rust and C ABI, sealing included)
-//! runs without one allocation. No timing.
+//! (`jobs::check`), every mrtr job (Rust and C ABI, sealing included)
+//! runs without one allocation, and rmcp's seal job opens what it sealed,
+//! in its key-id (`rs2`) format. No timing.
 //!
 //! Only `mrtr_bench_measured` is counted (`--collect-atstart=no
 //! --toggle-collect=mrtr_bench_measured`): setup and one warm-up operation
@@ -143,6 +144,10 @@ fn check_all() {
             }
             jobs += 1;
         }
+        let mut r = rmcp_sdk::HmacSeal::new(size);
+        r.check();
+        assert_ne!(r.run(), 0, "seal {} {size} B failed", rmcp_sdk::HMAC_SEAL);
+        jobs += 1;
     }
     println!(
         "bench check: {} inputs, contenders agree; {jobs} jobs ran; every mrtr job allocates 0",

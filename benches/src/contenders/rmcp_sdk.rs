@@ -1,12 +1,16 @@
-//! rmcp 3.1.4, the Rust MCP SDK: its model types with serde_json, as its
+//! rmcp 3.11.0, the Rust MCP SDK: its model types with serde_json, as its
 //! client receives a message (`ServerJsonRpcMessage`, an untagged enum) and
 //! sends a retry (`ClientJsonRpcMessage` with `CallToolRequestParams`
 //! carrying `input_responses` and `request_state`).
 //!
-//! rmcp 3.1.4 does represent `InputRequiredResult` (`ServerResult::
-//! InputRequiredResult`). Its URL-mode elicitation still requires the
-//! `elicitationId` that revision 2026-07-28 removed, so the inputs carry
-//! forms and sampling requests only (every contender reads the same bytes).
+//! rmcp represents `InputRequiredResult` (`ServerResult::
+//! InputRequiredResult`). Since 3.9 its URL-mode elicitation no longer
+//! requires the `elicitationId` that revision 2026-07-28 removed (a missing
+//! one reads as ""), and every Rust contender agrees on a form + URL +
+//! sampling response; the inputs still carry forms and sampling requests
+//! only, so that the published measurements (taken with rmcp 3.1.4, whose
+//! URL mode required the id) stay comparable until a full `scripts/bench`
+//! run can add a URL-mode input for every contender at once.
 #![allow(deprecated)] // rmcp marks sampling types deprecated (SEP-2577)
 
 use rmcp::model::{
@@ -145,10 +149,18 @@ pub fn leg_runner(bytes: Vec<u8>) -> Runner {
 /// The name of the rmcp sealing job.
 pub const HMAC_SEAL: &str = "rmcp HMAC seal+open";
 
-/// rmcp's `requestState` codec (HMAC-SHA256, `request-state` feature):
-/// seal + open of `size` bytes with associated data = the binding digest and
-/// the principal (rmcp binds what the caller passes as associated data) and
-/// a 600 s TTL. It signs but does not encrypt.
+/// The key id the rmcp seal job seals under: four bytes, as long as the key
+/// id in an mrtr token.
+pub const HMAC_KEY_ID: &str = "k001";
+
+/// rmcp's `requestState` codec (HMAC-SHA256, `request-state` feature) in
+/// its current format: since rmcp 3.2 a keyring codec
+/// (`RequestStateCodec::new_with_keyring`) seals `rs2` tokens, which carry
+/// the key id (base64url, and bound into the HMAC) so that keys can rotate,
+/// as mrtr's tokens carry theirs; `try_new` still seals the legacy,
+/// id-less `rs1`. Seal + open of `size` bytes with associated data = the
+/// binding digest and the principal (rmcp binds what the caller passes as
+/// associated data) and a 600 s TTL. It signs but does not encrypt.
 pub struct HmacSeal {
     codec: rmcp::model::RequestStateCodec,
     state: Vec<u8>,
@@ -156,28 +168,51 @@ pub struct HmacSeal {
 }
 
 impl HmacSeal {
-    /// Prepares the codec and the state.
+    /// Prepares the codec (a keyring of one key, active) and the state.
     pub fn new(size: usize) -> HmacSeal {
         use mrtr_seal_variants::{binding, KEY, PRINCIPAL};
         let mut associated = binding().to_vec();
         associated.extend_from_slice(PRINCIPAL);
+        let codec = rmcp::model::RequestStateCodec::new_with_keyring(
+            HMAC_KEY_ID,
+            [(HMAC_KEY_ID, KEY.to_vec())],
+        )
+        .expect("keyring");
         HmacSeal {
-            codec: rmcp::model::RequestStateCodec::try_new(KEY.to_vec()).expect("key"),
+            codec,
             state: (0..size).map(|i| (i * 31 % 251) as u8).collect(),
             associated,
         }
     }
 
-    /// One seal + open.
-    pub fn run(&mut self) -> u64 {
+    /// One seal: the token.
+    pub fn seal(&self) -> String {
         let options = rmcp::model::SealOptions::new()
             .associated_data(&self.associated)
             .ttl(std::time::Duration::from_secs(600));
-        let token = self.codec.seal_with(&self.state, &options);
+        self.codec.seal_with(&self.state, &options)
+    }
+
+    /// One seal + open.
+    pub fn run(&mut self) -> u64 {
+        let token = self.seal();
         let opened = self
             .codec
             .open_with(&token, &self.associated)
             .expect("open");
         (token.len() + opened.len()) as u64
+    }
+
+    /// For `check`: the token is `rs2` under [`HMAC_KEY_ID`] and opens to
+    /// the state sealed.
+    pub fn check(&self) {
+        let token = self.seal();
+        // base64url("k001") = "azAwMQ".
+        assert!(
+            token.starts_with("rs2.azAwMQ."),
+            "rmcp seal: not an rs2 token under {HMAC_KEY_ID}: {token}"
+        );
+        let opened = self.codec.open_with(&token, &self.associated);
+        assert_eq!(opened.ok().as_deref(), Some(&self.state[..]), "rmcp open");
     }
 }
