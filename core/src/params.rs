@@ -133,8 +133,11 @@ fn designation<'a>(
 }
 
 fn same_name(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
-    let mut x = a.chars();
-    let mut y = b.chars();
+    same_chars(a.chars(), b.chars())
+}
+
+/// Whether two names are the same ignoring ASCII case.
+fn same_chars(mut x: impl Iterator<Item = char>, mut y: impl Iterator<Item = char>) -> bool {
     loop {
         match (x.next(), y.next()) {
             (None, None) => return true,
@@ -266,9 +269,21 @@ fn base64_group(g: &[u8], last: bool) -> Option<([u8; 3], usize)> {
     Some((bytes, 3 - pad))
 }
 
-/// The bytes a header value stands for: the payload of a
-/// `=?base64?...?=` wrapper decoded, or the value itself.
-fn header_bytes(value: &[u8]) -> Result<impl Iterator<Item = u8> + '_, ParamHeaderError> {
+/// Whether `name`, the part of a received header name after
+/// [`MCP_PARAM_PREFIX`] (or any header-name text), names the designated
+/// header `designated`, ASCII case ignored (HTTP header names are
+/// case-insensitive).
+pub fn header_name_eq(name: &str, designated: &JsonStr<'_>) -> bool {
+    same_chars(name.chars(), designated.chars())
+}
+
+/// The bytes a received header value stands for: the payload of a
+/// `=?base64?...?=` wrapper decoded (strict standard base64: alphabet,
+/// padding, canonical trailing bits, else [`ParamHeaderError::BadEncoding`]),
+/// or the value itself. Used for `Mcp-Param-*` and `Mcp-Name` alike.
+pub fn decode_header_value(
+    value: &[u8],
+) -> Result<impl Iterator<Item = u8> + '_, ParamHeaderError> {
     let wrapped = value
         .strip_prefix(b"=?base64?")
         .and_then(|v| v.strip_suffix(b"?="));
@@ -327,7 +342,7 @@ pub fn check_param_headers<'a, 'h>(
             (Some(_), None) => return Err((ParamHeaderError::Missing, d)),
             (Some(v), Some(h)) => (v, h),
         };
-        let got = header_bytes(sent).map_err(|e| (e, d))?;
+        let got = decode_header_value(sent).map_err(|e| (e, d))?;
         let same = match (d.kind, value.as_str()) {
             (ParamKind::String, Some(s)) => got.eq(utf8_bytes(&s)),
             (ParamKind::String, None) => false,
@@ -363,12 +378,7 @@ mod tests {
         check_param_headers(&d, args.as_object(), |name| {
             headers
                 .iter()
-                .find(|(n, _)| {
-                    n.len() == name.decoded_len()
-                        && n.chars()
-                            .zip(name.chars())
-                            .all(|(a, b)| a.eq_ignore_ascii_case(&b))
-                })
+                .find(|(n, _)| header_name_eq(n, name))
                 .map(|(_, v)| v.as_bytes())
         })
         .map_err(|(e, d)| (e, d.header.chars().collect()))

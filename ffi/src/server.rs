@@ -1375,7 +1375,7 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
     out_error: *mut mrtr_param_header_error,
 ) -> mrtr_status {
     use mrtr_core::params::{
-        check_param_headers, Designations, ParamHeaderError, MCP_PARAM_PREFIX,
+        check_param_headers, header_name_eq, Designations, ParamHeaderError, MCP_PARAM_PREFIX,
     };
     status_of((|| {
         let mut a = Args::free();
@@ -1430,26 +1430,14 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
                 .and_then(|_| name.get(MCP_PARAM_PREFIX.len()..))?;
             Some((suffix, value.trim_matches([' ', '\t'])))
         };
-        let same = |a: &str, b: &JsonStr<'_>| {
-            a.len() == b.decoded_len()
-                && a.chars()
-                    .zip(b.chars())
-                    .all(|(x, y)| x.eq_ignore_ascii_case(&y))
-        };
-        let header_text = |d: &JsonStr<'_>| {
-            let t = d.raw_inner();
-            mrtr_str {
-                ptr: t.as_ptr().cast(),
-                len: t.len(),
-            }
-        };
+        let header_text = |d: &JsonStr<'_>| mrtr_str::of_bytes(d.raw_inner());
         // A repeated header is refused before anything is compared.
         if params > 1 {
             for d in designations.iter() {
                 let count = headers
                     .iter()
                     .filter_map(suffix_of)
-                    .filter(|(s, _)| same(s, &d.header))
+                    .filter(|(s, _)| header_name_eq(s, &d.header))
                     .count();
                 if count > 1 {
                     if let Some(o) = out_error {
@@ -1466,7 +1454,7 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
             headers
                 .iter()
                 .filter_map(suffix_of)
-                .find(|(s, _)| same(s, want))
+                .find(|(s, _)| header_name_eq(s, want))
                 .map(|(_, v)| v.as_bytes())
         })
         .map_err(|(why, d)| {

@@ -75,16 +75,10 @@ pub unsafe extern "C" fn mrtr_tool_list(
         let list = ToolList::parse(result).map_err(status_of_list)?;
         out_count.write(list.len());
         if let Some(o) = out_cursor {
-            o.write(match list.next_cursor() {
-                Some(c) => mrtr_str {
-                    ptr: c.raw_token().as_ptr().cast(),
-                    len: c.raw_token().len(),
-                },
-                None => mrtr_str {
-                    ptr: core::ptr::null(),
-                    len: 0,
-                },
-            });
+            o.write(
+                list.next_cursor()
+                    .map_or(mrtr_str::EMPTY, |c| mrtr_str::of_bytes(c.raw_token())),
+            );
         }
         Ok(())
     })())
@@ -121,16 +115,9 @@ pub unsafe extern "C" fn mrtr_tool_at(
             .get(index)
             .ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?
             .map_err(status_of_list)?;
-        let name = tool.name.raw_token();
         out.write(mrtr_tool {
-            name: mrtr_str {
-                ptr: name.as_ptr().cast(),
-                len: name.len(),
-            },
-            input_schema: mrtr_str {
-                ptr: tool.input_schema.as_ptr().cast(),
-                len: tool.input_schema.len(),
-            },
+            name: mrtr_str::of_bytes(tool.name.raw_token()),
+            input_schema: mrtr_str::of_bytes(tool.input_schema),
             usable: tool.usable(),
             designation_count: tool.designations.map_or(0, |d| d.len()),
         });

@@ -20,7 +20,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mrtr_core::json::{JsonStr, DEFAULT_MAX_MESSAGE_BYTES};
-use mrtr_core::params::{check_param_headers, Designations, MCP_PARAM_PREFIX};
+use mrtr_core::params::{
+    check_param_headers, decode_header_value, header_name_eq, Designations, MCP_PARAM_PREFIX,
+};
 use mrtr_core::server::{write_header_mismatch, Method, ServerRequest};
 use mrtr_core::wire::{ErrorCode, Id, PROTOCOL_VERSION};
 use sha2::{Digest, Sha256};
@@ -142,53 +144,8 @@ pub fn version_mismatch(
 /// `=?base64?...?=` wrapper (`None` when the wrapper is malformed, so it
 /// matches nothing).
 pub fn decode_name(value: &str) -> Option<String> {
-    let Some(payload) = value
-        .strip_prefix("=?base64?")
-        .and_then(|v| v.strip_suffix("?="))
-    else {
-        return Some(value.to_string());
-    };
-    let bytes = base64_decode(payload)?;
+    let bytes = decode_header_value(value.as_bytes()).ok()?.collect();
     String::from_utf8(bytes).ok()
-}
-
-/// Strict standard base64 with padding; non-canonical trailing bits fail.
-fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    if !b.len().is_multiple_of(4) {
-        return None;
-    }
-    let val = |c: u8| -> Option<u32> {
-        Some(u32::from(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        }))
-    };
-    let mut out = Vec::with_capacity(b.len() / 4 * 3);
-    let chunks = b.chunks_exact(4);
-    let last = chunks.len().saturating_sub(1);
-    for (i, chunk) in chunks.enumerate() {
-        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 || (pad > 0 && i != last) {
-            return None;
-        }
-        let mut n = 0u32;
-        for (j, &c) in chunk.iter().enumerate() {
-            let v = if j >= 4 - pad { 0 } else { val(c)? };
-            n = n << 6 | v;
-        }
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        // Canonical: the bits under the padding are zero.
-        if (pad == 1 && bytes[2] != 0) || (pad == 2 && (bytes[1] != 0 || bytes[2] != 0)) {
-            return None;
-        }
-        out.extend_from_slice(bytes.get(..3 - pad)?);
-    }
-    Some(out)
 }
 
 /// Checks the routing headers against a parsed request.
@@ -259,12 +216,7 @@ fn check_params(req: &ServerRequest<'_>, h: &HttpHeaders) -> Option<Reply> {
     let checked = check_param_headers(&designations, req.arguments, |header| {
         h.params
             .iter()
-            .find(|(n, _)| {
-                n.len() == header.decoded_len()
-                    && n.chars()
-                        .zip(header.chars())
-                        .all(|(a, b)| a.eq_ignore_ascii_case(&b))
-            })
+            .find(|(n, _)| header_name_eq(n, header))
             .map(|(_, v)| v.as_bytes())
     });
     let (why, d) = checked.err()?;

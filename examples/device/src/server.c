@@ -266,36 +266,42 @@ static bool sealed_reference(const call *c, int64_t *celsius) {
     return json_int(v, celsius) && *celsius >= -40 && *celsius <= 125;
 }
 
-static size_t calibrate_sensor(call *c) {
+/* Asks whether to apply the offset against `celsius`, sealing the
+ * reference in the state ("cal/2 <celsius>") for round 3. */
+static size_t ask_apply(call *c, int64_t celsius) {
     char buf[160];
+    text q = text_new(buf, sizeof buf);
+    text_raw(&q, "The sensor reads ");
+    text_centi(&q, SENSOR_RAW_CENTI);
+    text_raw(&q, " \xc2\xb0" "C against your ");
+    text_i64(&q, celsius);
+    text_raw(&q, " \xc2\xb0" "C: apply an offset of ");
+    text_centi(&q, celsius * 100 - SENSOR_RAW_CENTI);
+    text_raw(&q, " \xc2\xb0" "C?");
+    mrtr_input_spec spec = form("apply", text_str(&q), APPLY_FORM);
+    char state[16];
+    text s = text_new(state, sizeof state - 1);
+    text_raw(&s, "cal/2 ");
+    text_i64(&s, celsius);
+    state[s.len] = 0;
+    return ask(c, &spec, state);
+}
+
+static size_t calibrate_sensor(call *c) {
     int64_t celsius = 0;
     mrtr_server_answer a;
     if (sealed_reference(c, &celsius)) {
         /* Round 3: the reference comes from the sealed state, never from
          * what the client sends now. */
-        int64_t offset = celsius * 100 - SENSOR_RAW_CENTI;
-        text q = text_new(buf, sizeof buf);
-        text_raw(&q, "The sensor reads ");
-        text_centi(&q, SENSOR_RAW_CENTI);
-        text_raw(&q, " \xc2\xb0" "C against your ");
-        text_i64(&q, celsius);
-        text_raw(&q, " \xc2\xb0" "C: apply an offset of ");
-        text_centi(&q, offset);
-        text_raw(&q, " \xc2\xb0" "C?");
-        mrtr_input_spec spec = form("apply", text_str(&q), APPLY_FORM);
         int got = answer(c, "apply", MRTR_ANSWER_ELICIT, &a);
         if (got < 0) {
             return 0;
         }
         if (got == 0) {
             /* Ask again under the same sealed reference. */
-            char state[16];
-            text s = text_new(state, sizeof state - 1);
-            text_raw(&s, "cal/2 ");
-            text_i64(&s, celsius);
-            state[s.len] = 0;
-            return ask(c, &spec, state);
+            return ask_apply(c, celsius);
         }
+        char buf[160];
         text r = text_new(buf, sizeof buf);
         mrtr_str v = {0, 0};
         if (a.action == MRTR_ELICIT_ACCEPT) {
@@ -306,7 +312,7 @@ static size_t calibrate_sensor(call *c) {
                 text_raw(&r, "Sensor calibrated: reference ");
                 text_i64(&r, celsius);
                 text_raw(&r, " \xc2\xb0" "C, offset ");
-                text_centi(&r, offset);
+                text_centi(&r, celsius * 100 - SENSOR_RAW_CENTI);
                 text_raw(&r, " \xc2\xb0" "C.");
                 return send_text(&c->req->id, text_str(&r), false);
             }
@@ -338,22 +344,7 @@ static size_t calibrate_sensor(call *c) {
     if (!json_member(a.content, "celsius", &v) || !json_int(v, &celsius)) {
         return send_error(&c->req->id, -32602, "Invalid answer: celsius must be an integer");
     }
-    int64_t offset = celsius * 100 - SENSOR_RAW_CENTI;
-    text q = text_new(buf, sizeof buf);
-    text_raw(&q, "The sensor reads ");
-    text_centi(&q, SENSOR_RAW_CENTI);
-    text_raw(&q, " \xc2\xb0" "C against your ");
-    text_i64(&q, celsius);
-    text_raw(&q, " \xc2\xb0" "C: apply an offset of ");
-    text_centi(&q, offset);
-    text_raw(&q, " \xc2\xb0" "C?");
-    mrtr_input_spec next = form("apply", text_str(&q), APPLY_FORM);
-    char state[16];
-    text s = text_new(state, sizeof state - 1);
-    text_raw(&s, "cal/2 ");
-    text_i64(&s, celsius);
-    state[s.len] = 0;
-    return ask(c, &next, state);
+    return ask_apply(c, celsius);
 }
 
 /* ---- summarize_log ------------------------------------------------------- */
