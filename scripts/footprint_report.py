@@ -38,10 +38,12 @@ ALLOC_EXACT = {"malloc", "calloc", "realloc", "free", "posix_memalign", "aligned
 
 BUILD_DOC = {
     "call": "Call state machine (init, write_request, feed, input_at, answer)",
-    "client": "whole client module (Call + resend/feed_copy/save/restore, Task, form, url, roots, http, sse)",
+    "client": "whole client module but the UI helpers (Call + resend/feed_copy/save/restore, Task, roots, http, sse)",
+    "ui": "client + the UI helpers behind their own features (form, url)",
     "server": "server-side wire vocabulary (parse request, caps, inputResponses, error writers)",
     "seal": "Sealer::new, seal, unseal, binding_digest (+ json::parse of arguments)",
-    "full": "call + client + server + seal",
+    "full": "client + server + seal",
+    "full+ui": "full + the UI helpers",
     "full+sha2compact": "full, with RUSTFLAGS --cfg sha2_backend_soft=\"compact\" (rolled SHA-256)",
 }
 
@@ -99,6 +101,16 @@ class Image:
     def largest_functions(self, n=10):
         funcs = [s for s in self.symbols if s[1] in "tTwW"]
         return list(reversed(funcs[-n:]))
+
+    def float_symbols(self):
+        """(size, name) of code that parses, formats or computes with f64:
+        core's dec2flt and float formatting (flt2dec, grisu, dragon) and
+        the soft-float built-ins (ARM EABI __aeabi_d*, libgcc-style
+        __*df*)."""
+        pat = re.compile(r"dec2flt|flt2dec|grisu|dragon|float_to_decimal|fmt::float"
+                         r"|f64 as core::str::traits::FromStr|compiler_builtins::float"
+                         r"|^__aeabi_(d\w+|\w+2d)$|^__\w*df\w*$")
+        return [(size, name) for size, _, name in self.symbols if pat.search(name)]
 
     def allocator_symbols(self):
         names = set()
@@ -405,20 +417,64 @@ def main():
     print("## Goals\n")
     thumb = [im for im in images if im.target.startswith("thumbv7em")]
 
-    def text_of(build):
-        return {im.opt: im.text for im in thumb if im.build == build}
-
     def verdict(value, limit, unit=" B"):
         if value <= limit:
-            return f"met ({value} <= {limit})"
-        return f"MISSED by {value - limit}{unit} ({value} > {limit})"
+            return f"MET ({value}{unit} <= {limit}{unit})"
+        return f"MISSED by {value - limit}{unit} ({value}{unit} > {limit}{unit})"
 
-    for build, limit, what in (("call", 32 * 1024, "client-only (Call) .text <= 32 KiB"),
-                               ("client", 32 * 1024, "client-only (whole client module) .text <= 32 KiB"),
+    def na(what, why):
+        print(f"- {what}: n/a ({why})")
+
+    print("### Issue 18\n")
+    print("Flash = .text + .rodata of the linked image (what an application's flash holds "
+          "for these entry points); .text alone in parentheses.\n")
+    for build, limit in (("call", 16), ("client", 32), ("full", 48)):
+        what = f"{build} build, flash <= {limit} KiB, thumbv7em opt-level=z"
+        im = next((i for i in thumb if i.build == build and i.opt == "z"), None)
+        if im is None:
+            na(what, "build not in this run's matrix")
+            continue
+        flash = im.text + im.rodata
+        print(f"- {what}: {verdict(flash, limit * 1024)} ({kib(flash)}; .text {kib(im.text)})")
+    if thumb:
+        total = sum(len(sites_of[im.rel]) for im in thumb)
+        worst = max(thumb, key=lambda im: len(sites_of[im.rel]))
+        print(f"- 0 panic sites in every build at every opt level ({len(thumb)} thumbv7em images): "
+              f"{verdict(total, 0, ' sites')}; most in {worst.opt}/{worst.build} "
+              f"({len(sites_of[worst.rel])})")
+        for im in thumb:
+            if sites_of[im.rel]:
+                print(f"  - {im.opt}/{im.build}: {len(sites_of[im.rel])} sites")
+    else:
+        na("0 panic sites", "no thumbv7em image built")
+    if "seal_below" in q:
+        print(f"- seal round trip stack <= 3 KiB (QEMU, below main): "
+              f"{verdict(q['seal_below'], 3072)}")
+    else:
+        na("seal round trip stack <= 3 KiB", "no QEMU run (MRTR_FOOTPRINT_QEMU=0)")
+    ui_in_client = sorted({n for im in thumb if im.build in ("call", "client", "full")
+                           for _, _, n in im.symbols
+                           if "client::form::" in n or "client::url::" in n})
+    if any(im.build in ("client", "full") for im in thumb):
+        print("- UI helpers behind their own features (no `client::form`/`client::url` code in "
+              "the call, client and full images): " +
+              ("MET" if not ui_in_client else
+               f"MISSED ({len(ui_in_client)} symbols, e.g. `{ui_in_client[0][:80]}`)"))
+    for im in thumb:
+        if im.opt == "z" and im.build in ("client", "ui", "full", "full+ui"):
+            floats = im.float_symbols()
+            size = sum(sz for sz, _ in floats)
+            print(f"- no f64 code, z/{im.build}: " +
+                  ("MET (no float parsing, formatting or soft-float symbol)" if not floats else
+                   f"MISSED ({len(floats)} symbols, {size} B: " +
+                   ", ".join(f"`{n[:48]}`" for _, n in sorted(floats, reverse=True)[:4]) + ")"))
+
+    print("\n### Earlier issues\n")
+    for build, limit, what in (("call", 32 * 1024, "call .text <= 32 KiB"),
                                ("full", 64 * 1024, "full .text <= 64 KiB"),
                                ("full+sha2compact", 64 * 1024, "full (sha2 compact) .text <= 64 KiB")):
-        for opt, text in sorted(text_of(build).items()):
-            print(f"- {what}, thumbv7em opt-level={opt}: {verdict(text, limit)}")
+        for im in sorted((i for i in thumb if i.build == build), key=lambda i: i.opt):
+            print(f"- {what}, thumbv7em opt-level={im.opt}: {verdict(im.text, limit)}")
     if "workspace" in q and "call_state" in q:
         ram = q["workspace"] + q["call_state"]
         print(f"- RAM for the work-item flow (workspace {q['workspace']} + CallSlot "
@@ -430,13 +486,6 @@ def main():
     if "sealer_below" in q:
         print(f"- stack high-water <= 4 KiB, Sealer::new (server side, once): "
               f"{verdict(q['sealer_below'], 4096)} below main, {q['sealer_top']} B from the top")
-    if "seal_below" in q:
-        print(f"- stack high-water <= 4 KiB, seal round trip (server side): "
-              f"{verdict(q['seal_below'], 4096)} below main, {q['seal_top']} B from the top")
-    for im in thumb:
-        if im.build in ("call", "full"):
-            print(f"- 0 panic sites, thumbv7em opt-level={im.opt} {im.build}: "
-                  f"{verdict(len(sites_of[im.rel]), 0, ' sites')}")
     heap = [im.rel for im in images if im.allocator_symbols()]
     print(f"- heap: {'none: no allocator symbol in any image' if not heap else 'ALLOCATOR FOUND in ' + ', '.join(heap)}")
     return 1 if failed else 0

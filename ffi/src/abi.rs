@@ -182,6 +182,8 @@ pub(crate) unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> 
 ///
 /// # Safety
 /// As [`in_bytes`] for `s.ptr` and `s.len`.
+// Only the server functions take strings this way.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub(crate) unsafe fn in_str<'a>(s: mrtr_str) -> Result<&'a str, mrtr_status> {
     // SAFETY: forwarded contract of `in_bytes`.
     let bytes = unsafe { in_bytes(s.ptr.cast::<u8>(), s.len) }?;

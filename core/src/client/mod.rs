@@ -1,10 +1,12 @@
 //! The client half: drive one logical request through its legs ([`call`]),
 //! follow a task in either dialect ([`task`]), and the helpers a UI and an
 //! HTTP stack need around a call ([`form`], [`url`], [`roots`], [`http`],
-//! [`tools`], [`sse`]).
+//! [`tools`], [`sse`]). `form` and `url` are UI helpers behind features of
+//! the same names (on by default).
 
 pub mod call;
 mod flow;
+#[cfg(feature = "form")]
 pub mod form;
 pub mod http;
 pub mod machine;
@@ -13,6 +15,7 @@ pub mod run;
 pub mod sse;
 pub mod task;
 pub mod tools;
+#[cfg(feature = "url")]
 pub mod url;
 
 mod exchange;

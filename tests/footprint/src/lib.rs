@@ -81,15 +81,12 @@ mod call {
 
 #[cfg(feature = "client")]
 mod client {
-    use mrtr_core::client::form::{ContentWriter, ElicitForm, FieldValue};
     use mrtr_core::client::http::{encode_value, RequestHeaders};
     use mrtr_core::client::roots::{check_root_uri, path_to_file_uri, write_roots_into};
     use mrtr_core::client::sse::SseDecoder;
-    use mrtr_core::client::url::UrlConsent;
     use mrtr_core::client::{
         Answer, Call, CallError, CallLimits, CallSlot, Task, TaskConfig, TaskEvent, TaskSlot,
     };
-    use mrtr_core::json;
     use mrtr_core::wire::{Root, WireLimits};
 
     /// `Call::resend`.
@@ -212,31 +209,6 @@ mod client {
         Task::restore(state, workspace, limits, saved).map(|_| ())
     }
 
-    /// `ElicitForm::parse` of a `requestedSchema`, then `validate` of the
-    /// user's content and a `ContentWriter` for one text field.
-    #[no_mangle]
-    pub fn mrtr_fp_form(
-        schema: &[u8],
-        content: &[u8],
-        field: &str,
-        text: &str,
-        out: &mut [u8],
-    ) -> Option<usize> {
-        let schema = json::parse(schema).ok()?;
-        let form = ElicitForm::parse(schema.as_object()?).ok()?;
-        let content = json::parse(content).ok()?;
-        form.validate(content.as_object()?).ok()?;
-        let mut writer = ContentWriter::accept_result(&form, out);
-        writer.set(field, FieldValue::Text(text)).ok()?;
-        writer.finish().ok()
-    }
-
-    /// `UrlConsent::parse`: the warnings shown on the consent screen.
-    #[no_mangle]
-    pub fn mrtr_fp_url(url: &str) -> Option<u16> {
-        UrlConsent::parse(url).ok().map(|c| c.warnings.bits())
-    }
-
     /// Roots: check a URI, turn a path into one, write a result.
     #[no_mangle]
     pub fn mrtr_fp_roots(
@@ -270,6 +242,38 @@ mod client {
             }
         }
         events
+    }
+}
+
+#[cfg(feature = "ui")]
+mod ui {
+    use mrtr_core::client::form::{ContentWriter, ElicitForm, FieldValue};
+    use mrtr_core::client::url::UrlConsent;
+    use mrtr_core::json;
+
+    /// `ElicitForm::parse` of a `requestedSchema`, then `validate` of the
+    /// user's content and a `ContentWriter` for one text field.
+    #[no_mangle]
+    pub fn mrtr_fp_form(
+        schema: &[u8],
+        content: &[u8],
+        field: &str,
+        text: &str,
+        out: &mut [u8],
+    ) -> Option<usize> {
+        let schema = json::parse(schema).ok()?;
+        let form = ElicitForm::parse(schema.as_object()?).ok()?;
+        let content = json::parse(content).ok()?;
+        form.validate(content.as_object()?).ok()?;
+        let mut writer = ContentWriter::accept_result(&form, out);
+        writer.set(field, FieldValue::Text(text)).ok()?;
+        writer.finish().ok()
+    }
+
+    /// `UrlConsent::parse`: the warnings shown on the consent screen.
+    #[no_mangle]
+    pub fn mrtr_fp_url(url: &str) -> Option<u16> {
+        UrlConsent::parse(url).ok().map(|c| c.warnings.bits())
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `Display` text and `source` of every client error.
 
 use crate::client::call::{AnswerError, CallError, ParamsError, Phase, RpcError, SaveError};
+#[cfg(feature = "form")]
 use crate::client::form::{ContentError, FieldError, SchemaError, SchemaErrorKind, WriteError};
 use crate::client::http::HttpError;
 use crate::client::roots::{PathError, RootUriError, RootsError};
@@ -206,6 +207,7 @@ fn roots_errors_display_offsets_and_indexes() {
     );
 }
 
+#[cfg(feature = "form")]
 #[test]
 fn form_errors_display_the_field_and_cause() {
     let name = json_str(r#""e\u006dail""#);
@@ -259,6 +261,7 @@ fn http_error_source_is_the_wire_error() {
     );
 }
 
+#[cfg(all(feature = "form", feature = "url"))]
 #[test]
 fn helper_errors_display_and_are_errors() {
     use crate::client::sse::SseError;
