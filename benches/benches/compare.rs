@@ -15,7 +15,7 @@ use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use mrtr_bench::alloc_count::{self, Counting};
 use mrtr_bench::contenders::{ffi, rmcp_sdk};
 use mrtr_bench::inputs::{self, Input};
-use mrtr_bench::jobs::{check, runner, Contender, Job};
+use mrtr_bench::jobs::{check, retry_request, runner, Contender, Job};
 use mrtr_seal_variants::{SealJob, SealRunner, SIZES};
 
 #[global_allocator]
@@ -47,8 +47,13 @@ fn configure<M: criterion::measurement::Measurement>(
 
 fn bench_input(c: &mut Criterion, allocs: &mut Allocs, job: Job, input: &Input) {
     let mut group = c.benchmark_group(format!("{} {}", job.name(), input.name));
-    group.throughput(Throughput::Bytes(input.bytes.len() as u64));
-    configure(&mut group, input.bytes.len());
+    // The server job reads the retry request, not the input.
+    let bytes = match job {
+        Job::ServerParse => retry_request(input).len(),
+        _ => input.bytes.len(),
+    };
+    group.throughput(Throughput::Bytes(bytes as u64));
+    configure(&mut group, bytes);
     for contender in Contender::ALL {
         let Some(mut run) = runner(contender, job, input) else {
             continue;
@@ -115,7 +120,7 @@ fn main() {
     for input in all.iter().filter(|i| VALIDATE_INPUTS.contains(&i.name)) {
         bench_input(&mut c, &mut allocs, Job::Validate, input);
     }
-    for job in [Job::Parse, Job::Leg] {
+    for job in [Job::Parse, Job::Leg, Job::ServerParse] {
         for input in &all {
             bench_input(&mut c, &mut allocs, job, input);
         }

@@ -47,6 +47,52 @@ impl Summary {
     }
 }
 
+/// What a `server parse` job exposes of a retry request; equal across
+/// contenders for the same request.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ServerSummary {
+    /// Decoded length of the tool name, in UTF-8 bytes.
+    pub name_bytes: usize,
+    /// Length of the raw `arguments` object.
+    pub argument_bytes: usize,
+    /// Decoded length of the protocol version declared in `_meta`.
+    pub version_bytes: usize,
+    /// Number of entries of `inputResponses`.
+    pub responses: usize,
+    /// Sum of the decoded key lengths of `inputResponses`.
+    pub key_bytes: usize,
+    /// Sum of the raw lengths of the `inputResponses` values.
+    pub response_bytes: usize,
+    /// Decoded length of `requestState`.
+    pub state_bytes: usize,
+}
+
+impl ServerSummary {
+    /// A number that depends on every field (fed to `black_box`).
+    pub fn checksum(&self) -> u64 {
+        [
+            self.name_bytes,
+            self.argument_bytes,
+            self.version_bytes,
+            self.responses,
+            self.key_bytes,
+            self.response_bytes,
+            self.state_bytes,
+        ]
+        .iter()
+        .fold(1u64, |acc, &v| acc.wrapping_mul(31).wrapping_add(v as u64))
+    }
+}
+
+/// The retry request mrtr's client writes for `input`: the bytes of every
+/// contender's `server parse` job.
+pub fn retry_request(input: &Input) -> Vec<u8> {
+    mrtr::Leg::new()
+        .run(&input.bytes)
+        .expect("mrtr writes a retry for every input")
+        .to_vec()
+}
+
 /// A job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Job {
@@ -58,11 +104,15 @@ pub enum Job {
     Parse,
     /// Parse, answer every input, write the retry request.
     Leg,
+    /// The server's side of the retry: parse the request mrtr's `leg`
+    /// writes for the input (envelope, `_meta`, `name`, `arguments`,
+    /// `inputResponses`, `requestState`) and expose what a server reads.
+    ServerParse,
 }
 
 impl Job {
     /// Every job.
-    pub const ALL: [Job; 3] = [Job::Validate, Job::Parse, Job::Leg];
+    pub const ALL: [Job; 4] = [Job::Validate, Job::Parse, Job::Leg, Job::ServerParse];
 
     /// Its name in tables and on the command line.
     pub fn name(self) -> &'static str {
@@ -70,6 +120,7 @@ impl Job {
             Job::Validate => "validate",
             Job::Parse => "parse+classify",
             Job::Leg => "client leg",
+            Job::ServerParse => "server parse",
         }
     }
 
@@ -86,6 +137,9 @@ pub enum Contender {
     Mrtr,
     /// mrtr through the C ABI of the release `libmrtr.a`.
     MrtrC,
+    /// mrtr's Rust `Call` doing what the C ABI's `parse` does (init, first
+    /// request, feed, every input): the Rust side of the C ABI comparison.
+    MrtrCall,
     /// rmcp 3.11.0 model types with serde_json.
     Rmcp,
     /// serde_json into borrowed structs with `RawValue`.
@@ -100,9 +154,10 @@ pub enum Contender {
 
 impl Contender {
     /// Every contender, mrtr first.
-    pub const ALL: [Contender; 7] = [
+    pub const ALL: [Contender; 8] = [
         Contender::Mrtr,
         Contender::MrtrC,
+        Contender::MrtrCall,
         Contender::Rmcp,
         Contender::SerdeRaw,
         Contender::SerdeValue,
@@ -115,6 +170,7 @@ impl Contender {
         match self {
             Contender::Mrtr => "mrtr",
             Contender::MrtrC => "mrtr C ABI",
+            Contender::MrtrCall => "mrtr Call",
             Contender::Rmcp => "rmcp 3.11.0",
             Contender::SerdeRaw => "serde_json RawValue",
             Contender::SerdeValue => "serde_json Value",
@@ -130,7 +186,10 @@ impl Contender {
 
     /// Whether this contender is mrtr (its jobs must not allocate).
     pub fn is_mrtr(self) -> bool {
-        matches!(self, Contender::Mrtr | Contender::MrtrC)
+        matches!(
+            self,
+            Contender::Mrtr | Contender::MrtrC | Contender::MrtrCall
+        )
     }
 }
 
@@ -143,9 +202,16 @@ pub type Runner = Box<dyn FnMut() -> u64>;
 pub fn runner(contender: Contender, job: Job, input: &Input) -> Option<Runner> {
     let bytes = input.bytes.clone();
     match (contender, job) {
+        (Contender::Mrtr, Job::ServerParse) => {
+            Some(mrtr::server_parse_runner(retry_request(input)))
+        }
+        (Contender::SerdeRaw, Job::ServerParse) => {
+            Some(serde_raw::server_parse_runner(retry_request(input)))
+        }
         (Contender::Mrtr, Job::Validate) => Some(mrtr::validate_runner(bytes)),
         (Contender::MrtrC, Job::Validate) => Some(ffi::validate_runner(bytes)),
         (Contender::MrtrC, Job::Parse) => Some(ffi::parse_runner(bytes)),
+        (Contender::MrtrCall, Job::Parse) => Some(mrtr::call_parse_runner(bytes)),
         (Contender::MrtrC, Job::Leg) => Some(ffi::leg_runner(bytes)),
         (Contender::Mrtr, Job::Parse) => Some(mrtr::parse_runner(bytes)),
         (Contender::Mrtr, Job::Leg) => Some(mrtr::leg_runner(bytes)),
@@ -175,6 +241,7 @@ fn summary(contender: Contender, input: &Input) -> Option<Summary> {
         Contender::SimdTape => simd::tape_parse(b, &mut simd::Scratch::default()),
         Contender::SimdBorrowed => simd::borrowed_parse(b, &mut simd::Scratch::default()),
         Contender::MrtrC => ffi::CLeg::new().parse(b),
+        Contender::MrtrCall => mrtr::Leg::new().parse(b),
     }
 }
 
@@ -242,6 +309,19 @@ pub fn check(input: &Input) {
             );
         }
     }
+    let request = retry_request(input);
+    let expected = mrtr::server_parse(&request).expect("mrtr parses its own retry");
+    assert_eq!(
+        expected.responses, input.inputs,
+        "{}: inputResponses count",
+        input.name
+    );
+    let got = serde_raw::server_parse(&request).expect("serde_json parses the retry");
+    assert_eq!(
+        got, expected,
+        "serde_json RawValue disagrees with mrtr on the retry of {}",
+        input.name
+    );
     for c in Contender::ALL {
         if let Some(mut r) = runner(c, Job::Validate, input) {
             assert_eq!(r(), 1, "{} does not validate {}", c.name(), input.name);

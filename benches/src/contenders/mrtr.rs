@@ -7,8 +7,10 @@ use mrtr_core::wire::{
     InputKind, Message, ResultOutcome, Root, WireLimits,
 };
 
+use mrtr_core::server::{Incoming, ServerRequest};
+
 use crate::inputs::TOOL_PARAMS;
-use crate::jobs::{answers, Runner, Summary};
+use crate::jobs::{answers, Runner, ServerSummary, Summary};
 
 /// What the benchmark's client declares: every kind of input request.
 pub const CAPS: ClientCapabilities = ClientCapabilities {
@@ -136,17 +138,57 @@ impl Leg {
         }
     }
 
-    /// One leg: init the call (renders the params and `_meta`), write the
-    /// first request (id 1), feed the response, answer every input, write
-    /// the retry (id 2). Returns the retry request.
-    pub fn run(&mut self, response: &[u8]) -> Option<&[u8]> {
-        let config = CallConfig {
+    fn config(&self) -> CallConfig<'static> {
+        CallConfig {
             method: CallMethod::ToolsCall,
             params: TOOL_PARAMS.as_bytes(),
             caps: CAPS,
             client_info: Some(ClientInfo::DEFAULT),
             limits: self.limits,
+        }
+    }
+
+    /// What the C ABI's `parse` does (a C application reads a response
+    /// inside a call), through the Rust API: init the call, write the
+    /// first request (id 1), feed the response, then read every input's
+    /// key, kind and message, and the `requestState`. The contender
+    /// `mrtr Call` runs this, so the C ABI is compared with the same work.
+    pub fn parse(&mut self, response: &[u8]) -> Option<Summary> {
+        let config = self.config();
+        let mut call = Call::init(&mut self.state, &mut self.workspace, &config).ok()?;
+        call.write_request(1, &mut self.out).ok()?;
+        let Event::InputRequired(n) = call.feed(response).ok()? else {
+            return None;
         };
+        let mut s = Summary {
+            input_required: true,
+            ..Summary::default()
+        };
+        for i in 0..n {
+            let (key, req) = call.input_at(i)?;
+            s.inputs += 1;
+            s.key_bytes += key.decoded_len();
+            match req.kind() {
+                InputKind::ElicitForm => s.forms += 1,
+                InputKind::ElicitUrl => s.urls += 1,
+                InputKind::Sampling => s.samplings += 1,
+                InputKind::Roots => s.roots += 1,
+            }
+            if let Some(m) = req.message() {
+                s.message_bytes += m.decoded_len();
+            }
+        }
+        if let Some(state) = call.request_state() {
+            s.state_bytes = json::parse(state).ok()?.as_str()?.decoded_len();
+        }
+        Some(s)
+    }
+
+    /// One leg: init the call (renders the params and `_meta`), write the
+    /// first request (id 1), feed the response, answer every input, write
+    /// the retry (id 2). Returns the retry request.
+    pub fn run(&mut self, response: &[u8]) -> Option<&[u8]> {
+        let config = self.config();
         let mut call = Call::init(&mut self.state, &mut self.workspace, &config).ok()?;
         call.write_request(1, &mut self.out).ok()?;
         let Event::InputRequired(n) = call.feed(response).ok()? else {
@@ -159,6 +201,12 @@ impl Leg {
         let len = call.write_request(2, &mut self.out).ok()?;
         self.out.get(..len)
     }
+}
+
+/// Runner of [`Leg::parse`] (the contender `mrtr Call`).
+pub fn call_parse_runner(bytes: Vec<u8>) -> Runner {
+    let mut leg = Leg::new();
+    Box::new(move || leg.parse(&bytes).map_or(0, |s| s.checksum()))
 }
 
 /// Runner of [`Leg::run`].
@@ -185,4 +233,35 @@ pub fn meta_json() -> String {
         .and_then(|p| p.get("_meta"))
         .expect("params carry _meta");
     String::from_utf8(meta.raw().to_vec()).expect("UTF-8")
+}
+
+/// `server parse`: `ServerRequest::parse` of a retry request (envelope,
+/// `_meta` with its version, capabilities and client info, `name`,
+/// `arguments`, `inputResponses` with unique keys, `requestState`), then
+/// every response entry and the state.
+pub fn server_parse(bytes: &[u8]) -> Option<ServerSummary> {
+    let limits = WireLimits::default();
+    let Incoming::Request(r) = ServerRequest::parse(bytes, &limits).ok()? else {
+        return None;
+    };
+    let mut s = ServerSummary {
+        name_bytes: r.name?.decoded_len(),
+        argument_bytes: r.arguments.map_or(0, |a| a.raw().len()),
+        version_bytes: r.meta?.protocol_version?.decoded_len(),
+        ..ServerSummary::default()
+    };
+    if let Some(responses) = r.input_responses {
+        for (key, value) in responses.raw().iter() {
+            s.responses += 1;
+            s.key_bytes += key.decoded_len();
+            s.response_bytes += value.raw().len();
+        }
+    }
+    s.state_bytes = r.request_state.map_or(0, |t| t.decoded_len());
+    Some(s)
+}
+
+/// Runner of [`server_parse`].
+pub fn server_parse_runner(bytes: Vec<u8>) -> Runner {
+    Box::new(move || server_parse(&bytes).map_or(0, |s| s.checksum()))
 }

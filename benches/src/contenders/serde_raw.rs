@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 
 use crate::contenders::mrtr::meta_json;
 use crate::inputs::{TOOL_ARGUMENTS, TOOL_NAME};
-use crate::jobs::{answers, Runner, Summary};
+use crate::jobs::{answers, Runner, ServerSummary, Summary};
 
 /// A string that borrows from the input unless it has escapes. serde
 /// borrows a `Cow<str>` only for a field marked `borrow`, never inside an
@@ -309,4 +309,126 @@ pub fn leg(bytes: &[u8], original: &Original) -> Option<Vec<u8>> {
 pub fn leg_runner(bytes: Vec<u8>) -> Runner {
     let original = Original::new();
     Box::new(move || leg(&bytes, &original).map_or(0, |r| r.len() as u64))
+}
+
+// ------------------------------------------------------------ server side
+
+#[derive(Deserialize)]
+struct Request<'a> {
+    #[serde(borrow)]
+    jsonrpc: Text<'a>,
+    #[serde(borrow)]
+    #[allow(dead_code)] // read to require it
+    id: &'a RawValue,
+    #[serde(borrow)]
+    method: Text<'a>,
+    #[serde(borrow)]
+    params: CallParams<'a>,
+}
+
+#[derive(Deserialize)]
+struct CallParams<'a> {
+    #[serde(rename = "_meta", borrow)]
+    meta: RequestMeta<'a>,
+    #[serde(borrow)]
+    name: Text<'a>,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+    #[serde(rename = "inputResponses", borrow, default)]
+    input_responses: Option<RawEntries<'a>>,
+    #[serde(rename = "requestState", borrow, default)]
+    request_state: Option<Text<'a>>,
+}
+
+/// The `_meta` members a server reads (mrtr's `RequestMeta`): the
+/// protocol version, the capabilities and the client info.
+#[derive(Deserialize)]
+#[allow(dead_code)] // fields are read to validate them, as mrtr does
+struct RequestMeta<'a> {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", borrow)]
+    protocol_version: Text<'a>,
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", borrow)]
+    client_capabilities: Capabilities<'a>,
+    #[serde(rename = "io.modelcontextprotocol/clientInfo", borrow, default)]
+    client_info: Option<ClientInfo<'a>>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)] // fields are read to validate them, as mrtr does
+struct Capabilities<'a> {
+    #[serde(borrow, default)]
+    elicitation: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    sampling: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    roots: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    extensions: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)] // fields are read to validate them, as mrtr does
+struct ClientInfo<'a> {
+    #[serde(borrow)]
+    name: Text<'a>,
+    #[serde(borrow)]
+    version: Text<'a>,
+}
+
+/// `inputResponses`: an open map of raw values in document order,
+/// duplicate keys refused (as mrtr refuses them).
+struct RawEntries<'a>(Vec<(Text<'a>, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawEntries<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = RawEntries<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an inputResponses object")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                let mut v: Vec<(Text<'a>, &'a RawValue)> = Vec::new();
+                while let Some(k) = map.next_key::<Text<'de>>()? {
+                    if v.iter().any(|(seen, _)| *seen == k) {
+                        return Err(de::Error::custom("duplicate inputResponses key"));
+                    }
+                    let val = map.next_value::<&'de RawValue>()?;
+                    v.push((k, val));
+                }
+                Ok(RawEntries(v))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+/// `server parse`: one typed pass over the retry request, then every
+/// response entry and the state.
+pub fn server_parse(bytes: &[u8]) -> Option<ServerSummary> {
+    let req: Request<'_> = serde_json::from_slice(bytes).ok()?;
+    if &*req.jsonrpc != "2.0" || &*req.method != "tools/call" {
+        return None;
+    }
+    let p = &req.params;
+    let mut s = ServerSummary {
+        name_bytes: p.name.len(),
+        argument_bytes: p.arguments.map_or(0, |a| a.get().len()),
+        version_bytes: p.meta.protocol_version.len(),
+        ..ServerSummary::default()
+    };
+    if let Some(entries) = &p.input_responses {
+        for (key, value) in &entries.0 {
+            s.responses += 1;
+            s.key_bytes += key.len();
+            s.response_bytes += value.get().len();
+        }
+    }
+    s.state_bytes = p.request_state.as_ref().map_or(0, |t| t.len());
+    Some(s)
+}
+
+/// Runner of [`server_parse`].
+pub fn server_parse_runner(bytes: Vec<u8>) -> Runner {
+    Box::new(move || server_parse(&bytes).map_or(0, |s| s.checksum()))
 }
