@@ -117,8 +117,55 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     ]
 }
 
+/// `parse_indexed` concludes exactly what `parse_with` does (the same
+/// request, member for member, or the same error) with any number of slots,
+/// and the answers read from it are the same.
+fn indexed_agrees(bytes: &[u8], slots: usize) {
+    let limits = WireLimits::default();
+    for policy in [MetaPolicy::Required, MetaPolicy::Optional] {
+        let plain = ServerRequest::parse_with(bytes, &limits, policy);
+        let mut ix = vec![mrtr_core::json::IndexSlot::EMPTY; slots];
+        let indexed = ServerRequest::parse_indexed(bytes, &limits, policy, &mut ix);
+        assert_eq!(
+            indexed,
+            plain,
+            "{slots} slots: {}",
+            String::from_utf8_lossy(bytes)
+        );
+        if let (Ok(Incoming::Request(a)), Ok(Incoming::Request(b))) = (&plain, &indexed) {
+            for key in KEYS {
+                assert_eq!(a.elicit_answer(key), b.elicit_answer(key));
+                assert_eq!(a.sampling_answer(key), b.sampling_answer(key));
+                assert_eq!(
+                    a.roots_answer(key).map(|r| r.map(|r| r.len())),
+                    b.roots_answer(key).map(|r| r.map(|r| r.len()))
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn parse_indexed_agrees_on_the_valid_requests() {
+    for v in VALID {
+        for slots in [0, 1, 2, 3, 8, 64] {
+            indexed_agrees(v.as_bytes(), slots);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 8 } else { 2000 }))]
+
+    #[test]
+    fn parse_indexed_agrees_on_mutated_requests(
+        which in 0..VALID.len(),
+        muts in prop::collection::vec(mutation(), 1..8),
+        slots in 0usize..12,
+    ) {
+        let bytes = apply(VALID[which].as_bytes(), &muts);
+        indexed_agrees(&bytes, slots);
+    }
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {

@@ -7,7 +7,7 @@ use mrtr_core::wire::{
     InputKind, Message, ResultOutcome, Root, WireLimits,
 };
 
-use mrtr_core::server::{Incoming, ServerRequest};
+use mrtr_core::server::{Incoming, MetaPolicy, ServerRequest};
 
 use crate::inputs::TOOL_PARAMS;
 use crate::jobs::{answers, Runner, ServerSummary, Summary};
@@ -235,13 +235,16 @@ pub fn meta_json() -> String {
     String::from_utf8(meta.raw().to_vec()).expect("UTF-8")
 }
 
-/// `server parse`: `ServerRequest::parse` of a retry request (envelope,
-/// `_meta` with its version, capabilities and client info, `name`,
-/// `arguments`, `inputResponses` with unique keys, `requestState`), then
-/// every response entry and the state.
-pub fn server_parse(bytes: &[u8]) -> Option<ServerSummary> {
+/// `server parse`: `ServerRequest::parse_indexed` of a retry request
+/// (envelope, `_meta` with its version, capabilities and client info,
+/// `name`, `arguments`, `inputResponses` with unique keys, `requestState`;
+/// the skip index in `slots`, kept by the server like its request buffer),
+/// then every response entry and the state.
+pub fn server_parse_in(bytes: &[u8], slots: &mut [json::IndexSlot]) -> Option<ServerSummary> {
     let limits = WireLimits::default();
-    let Incoming::Request(r) = ServerRequest::parse(bytes, &limits).ok()? else {
+    let Incoming::Request(r) =
+        ServerRequest::parse_indexed(bytes, &limits, MetaPolicy::Required, slots).ok()?
+    else {
         return None;
     };
     let mut s = ServerSummary {
@@ -261,7 +264,13 @@ pub fn server_parse(bytes: &[u8]) -> Option<ServerSummary> {
     Some(s)
 }
 
-/// Runner of [`server_parse`].
+/// [`server_parse_in`] with slots of its own (for checks, not for timing).
+pub fn server_parse(bytes: &[u8]) -> Option<ServerSummary> {
+    server_parse_in(bytes, &mut index_slots(bytes.len()))
+}
+
+/// Runner of [`server_parse_in`].
 pub fn server_parse_runner(bytes: Vec<u8>) -> Runner {
-    Box::new(move || server_parse(&bytes).map_or(0, |s| s.checksum()))
+    let mut slots = index_slots(bytes.len());
+    Box::new(move || server_parse_in(&bytes, &mut slots).map_or(0, |s| s.checksum()))
 }

@@ -6,9 +6,9 @@ use crate::json::{self, BufferTooSmall, JsonStr, Kind, Object, Value};
 use crate::wire::error::INVALID_REQUEST_STATE_MESSAGE;
 use crate::wire::task::META_RELATED_TASK;
 use crate::wire::{
-    parse_message, ClientCapabilities, EnvelopeError, ErrorCode, Id, InputResponse, InputResponses,
-    Message, Violation, WireError, WireLimits, META_CLIENT_CAPABILITIES, META_CLIENT_INFO,
-    META_PROTOCOL_VERSION, PROTOCOL_VERSION,
+    parse_message_indexed, ClientCapabilities, EnvelopeError, ErrorCode, Id, InputResponse,
+    InputResponses, Message, Violation, WireError, WireLimits, META_CLIENT_CAPABILITIES,
+    META_CLIENT_INFO, META_PROTOCOL_VERSION, PROTOCOL_VERSION,
 };
 
 /// The client requests of the 2026-07-28 schema (`ClientRequest`). Their
@@ -477,7 +477,25 @@ impl<'a> ServerRequest<'a> {
         limits: &WireLimits,
         policy: MetaPolicy,
     ) -> Result<Incoming<'a>, ServerRequestError<'a>> {
-        let msg = match parse_message(bytes, limits) {
+        Self::parse_indexed(bytes, limits, policy, &mut [])
+    }
+
+    /// [`Self::parse_with`] with a skip index in `slots` (see
+    /// [`json::parse_indexed`]): the same result and the same errors, but
+    /// reading the request's levels (envelope, `params`, `_meta`, its
+    /// capabilities, `inputResponses`) skips a nested container with a
+    /// binary search instead of scanning it again, and so does the
+    /// application's own reading of what is returned (the spans borrow
+    /// `slots`). One slot per 48 bytes of request covers every container of
+    /// a retry request; fewer slots give the same results, more slowly. A
+    /// server keeps the slots beside its request buffer.
+    pub fn parse_indexed(
+        bytes: &'a [u8],
+        limits: &WireLimits,
+        policy: MetaPolicy,
+        slots: &'a mut [json::IndexSlot],
+    ) -> Result<Incoming<'a>, ServerRequestError<'a>> {
+        let msg = match parse_message_indexed(bytes, limits, slots) {
             Ok(m) => m,
             Err(WireError::Json(e)) => {
                 return Err(ServerRequestError {

@@ -2,7 +2,7 @@
 
 use super::error::Violation;
 use super::TASKS_EXTENSION;
-use crate::json::{Object, Writer};
+use crate::json::{self, Object, Value, Writer};
 
 /// What a client declares it can answer, per request.
 ///
@@ -41,17 +41,28 @@ impl ClientCapabilities {
 
     /// Reads a `clientCapabilities` object. Unknown members are ignored;
     /// known members of the wrong type are a [`Violation::BadMeta`].
-    pub fn parse(obj: Object<'_>) -> Result<Self, Violation> {
+    pub fn parse<'a>(obj: Object<'a>) -> Result<Self, Violation> {
         let mut caps = ClientCapabilities::default();
-        let sub = |key: &str| -> Result<Option<Object<'_>>, Violation> {
-            match obj.get_unique(key).map_err(|_| Violation::BadMeta)? {
+        // One walk of the object for the four members (a walk per member
+        // re-skipped every value: a quarter of a retry request's parse).
+        let sub = |found: Result<Option<Value<'a>>, json::Error>| -> Result<Option<Object<'a>>, Violation> {
+            match found.map_err(|_| Violation::BadMeta)? {
                 None => Ok(None),
                 Some(v) => v.as_object().map(Some).ok_or(Violation::BadMeta),
             }
         };
-        if let Some(e) = sub("elicitation")? {
-            let form = e.get_unique("form").map_err(|_| Violation::BadMeta)?;
-            let url = e.get_unique("url").map_err(|_| Violation::BadMeta)?;
+        let [elicitation, sampling, roots, extensions] =
+            obj.get_unique_many(["elicitation", "sampling", "roots", "extensions"]);
+        let (elicitation, sampling, roots, extensions) = (
+            sub(elicitation)?,
+            sub(sampling)?,
+            sub(roots)?,
+            sub(extensions)?,
+        );
+        if let Some(e) = elicitation {
+            let [form, url] = e.get_unique_many(["form", "url"]);
+            let form = form.map_err(|_| Violation::BadMeta)?;
+            let url = url.map_err(|_| Violation::BadMeta)?;
             for v in [form, url].into_iter().flatten() {
                 if v.as_object().is_none() {
                     return Err(Violation::BadMeta);
@@ -60,13 +71,23 @@ impl ClientCapabilities {
             caps.elicitation_form = form.is_some() || (form.is_none() && url.is_none());
             caps.elicitation_url = url.is_some();
         }
-        if let Some(s) = sub("sampling")? {
+        if let Some(s) = sampling {
             caps.sampling = true;
-            caps.sampling_tools = s.get("tools").is_some_and(|v| v.as_object().is_some());
-            caps.sampling_context = s.get("context").is_some_and(|v| v.as_object().is_some());
+            // The first `tools` and the first `context` (duplicates are not
+            // refused here), found in one walk.
+            let (mut tools, mut context) = (None, None);
+            for (k, v) in s.iter() {
+                if tools.is_none() && k.eq_str("tools") {
+                    tools = Some(v);
+                } else if context.is_none() && k.eq_str("context") {
+                    context = Some(v);
+                }
+            }
+            caps.sampling_tools = tools.is_some_and(|v| v.as_object().is_some());
+            caps.sampling_context = context.is_some_and(|v| v.as_object().is_some());
         }
-        caps.roots = sub("roots")?.is_some();
-        if let Some(ext) = sub("extensions")? {
+        caps.roots = roots.is_some();
+        if let Some(ext) = extensions {
             caps.tasks = ext
                 .get(TASKS_EXTENSION)
                 .is_some_and(|v| v.as_object().is_some());

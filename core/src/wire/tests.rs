@@ -361,6 +361,24 @@ fn capabilities_parse_and_emit() {
     .unwrap();
     assert!(c.sampling && c.sampling_tools && !c.sampling_context && c.roots && c.tasks);
     assert_eq!(parse(r#"{"roots":true}"#), Err(Violation::BadMeta));
+    // Every member read is unique, in any position; a non-object anywhere
+    // fails, whichever member comes first.
+    for bad in [
+        r#"{"roots":{},"sampling":{},"roots":{}}"#,
+        r#"{"elicitation":{},"elicitation":{}}"#,
+        r#"{"extensions":{},"roots":{},"extensions":{}}"#,
+        r#"{"elicitation":{"form":{},"form":{}}}"#,
+        r#"{"elicitation":{"url":[]}}"#,
+        r#"{"sampling":{},"elicitation":1}"#,
+        r#"{"elicitation":{},"sampling":[]}"#,
+    ] {
+        assert_eq!(parse(bad), Err(Violation::BadMeta), "{bad}");
+    }
+    // Inside sampling the first `tools` and `context` count (not refused).
+    let c = parse(r#"{"sampling":{"tools":{},"tools":1,"context":2,"context":{}}}"#).unwrap();
+    assert!(c.sampling && c.sampling_tools && !c.sampling_context);
+    let c = parse(r#"{"x":{"roots":1},"roots":{},"y":[{"sampling":{}}]}"#).unwrap();
+    assert!(c.roots && !c.sampling && !c.elicitation_form);
     let mut buf = [0u8; 256];
     let mut w = Writer::new(&mut buf);
     ClientCapabilities::ALL.write(&mut w);
