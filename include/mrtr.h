@@ -1745,11 +1745,14 @@ typedef struct mrtr_form_field {
    */
   uint64_t max_length;
   /**
-   * Numbers: inclusive lower bound.
+   * Numbers: inclusive lower bound, the nearest `double` to
+   * `minimum_json` (±infinity beyond the `double` range; the checks
+   * compare the exact decimal text, never this).
    */
   double minimum;
   /**
-   * Numbers: inclusive upper bound.
+   * Numbers: inclusive upper bound, the nearest `double` to
+   * `maximum_json`.
    */
   double maximum;
   /**
@@ -1769,6 +1772,15 @@ typedef struct mrtr_form_field {
    * empty when none.
    */
   struct mrtr_str default_json;
+  /**
+   * Numbers: `minimum` exactly as the schema wrote it (a JSON number,
+   * e.g. `0.1` or `9007199254740993`); empty when none.
+   */
+  struct mrtr_str minimum_json;
+  /**
+   * Numbers: `maximum` exactly as the schema wrote it; empty when none.
+   */
+  struct mrtr_str maximum_json;
 } mrtr_form_field;
 
 /**

@@ -105,7 +105,7 @@ fn client_helpers_do_not_allocate() {
         let mut w = ContentWriter::accept_result(&form, &mut content);
         w.set("name", FieldValue::Text("Ann \"A\"")).unwrap();
         w.set("email", FieldValue::Text("ann@example.com")).unwrap();
-        w.set("age", FieldValue::Number(42.0)).unwrap();
+        w.set("age", FieldValue::Decimal("42")).unwrap();
         w.set("tags", FieldValue::Choices(&["x"])).unwrap();
         let written = w.finish().unwrap();
         // url

@@ -9,7 +9,7 @@
 use core::ffi::{c_char, CStr};
 
 use mrtr_core::client::form::{
-    ContentError, ElicitForm, Field, FieldError, FieldKind, SchemaError, SchemaErrorKind,
+    ContentError, ElicitForm, Field, FieldError, FieldKind, Number, SchemaError, SchemaErrorKind,
     StringFormat, MAX_FORM_FIELDS,
 };
 use mrtr_core::json::{self, JsonStr, ParseLimits};
@@ -111,9 +111,12 @@ pub struct mrtr_form_field {
     pub min_length: u64,
     /// Text: most characters.
     pub max_length: u64,
-    /// Numbers: inclusive lower bound.
+    /// Numbers: inclusive lower bound, the nearest `double` to
+    /// `minimum_json` (±infinity beyond the `double` range; the checks
+    /// compare the exact decimal text, never this).
     pub minimum: f64,
-    /// Numbers: inclusive upper bound.
+    /// Numbers: inclusive upper bound, the nearest `double` to
+    /// `maximum_json`.
     pub maximum: f64,
     /// Multi-select: fewest selections.
     pub min_items: u64,
@@ -124,6 +127,17 @@ pub struct mrtr_form_field {
     /// The default value as raw JSON (already checked against the field);
     /// empty when none.
     pub default_json: mrtr_str,
+    /// Numbers: `minimum` exactly as the schema wrote it (a JSON number,
+    /// e.g. `0.1` or `9007199254740993`); empty when none.
+    pub minimum_json: mrtr_str,
+    /// Numbers: `maximum` exactly as the schema wrote it; empty when none.
+    pub maximum_json: mrtr_str,
+}
+
+/// The nearest `f64` to a JSON number (±infinity beyond the `f64` range;
+/// the text is checked JSON, which Rust's float parser always accepts).
+fn nearest_f64(n: &Number<'_>) -> f64 {
+    n.as_str().parse().unwrap_or(0.0)
 }
 
 /// One option of a select field.
@@ -453,6 +467,8 @@ pub unsafe extern "C" fn mrtr_form_field_at(
             default_json: f
                 .default
                 .map_or(mrtr_str::EMPTY, |d| mrtr_str::of_bytes(d.raw())),
+            minimum_json: mrtr_str::EMPTY,
+            maximum_json: mrtr_str::EMPTY,
         };
         match f.kind {
             FieldKind::Text {
@@ -483,9 +499,15 @@ pub unsafe extern "C" fn mrtr_form_field_at(
                     mrtr_field_kind::MRTR_FIELD_NUMBER
                 };
                 field.has_minimum = minimum.is_some();
-                field.minimum = minimum.map_or(0.0, |n| n.value);
+                field.minimum = minimum.map_or(0.0, |n| nearest_f64(&n));
+                field.minimum_json = minimum.map_or(mrtr_str::EMPTY, |n| {
+                    mrtr_str::of_bytes(n.as_str().as_bytes())
+                });
                 field.has_maximum = maximum.is_some();
-                field.maximum = maximum.map_or(0.0, |n| n.value);
+                field.maximum = maximum.map_or(0.0, |n| nearest_f64(&n));
+                field.maximum_json = maximum.map_or(mrtr_str::EMPTY, |n| {
+                    mrtr_str::of_bytes(n.as_str().as_bytes())
+                });
             }
             FieldKind::Boolean => field.kind = mrtr_field_kind::MRTR_FIELD_BOOLEAN,
             FieldKind::SingleSelect { options } => {

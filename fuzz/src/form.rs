@@ -27,7 +27,7 @@ use crate::{segments, Choices};
 enum Typed {
     Text(String),
     Integer(i64),
-    Number(f64),
+    Number(String),
     Bool(bool),
     Choices(Vec<String>),
 }
@@ -38,7 +38,7 @@ fn typed(v: Value<'_>) -> Option<Typed> {
         Kind::Bool => Typed::Bool(v.as_bool()?),
         Kind::Number => match v.as_i64() {
             Some(i) => Typed::Integer(i),
-            None => Typed::Number(std::str::from_utf8(v.raw()).ok()?.parse().ok()?),
+            None => Typed::Number(std::str::from_utf8(v.raw()).ok()?.into()),
         },
         Kind::Array => Typed::Choices(
             v.as_array()?
@@ -54,7 +54,7 @@ fn with_value<R>(t: &Typed, f: impl FnOnce(FieldValue<'_>) -> R) -> R {
     match t {
         Typed::Text(s) => f(FieldValue::Text(s)),
         Typed::Integer(i) => f(FieldValue::Integer(*i)),
-        Typed::Number(x) => f(FieldValue::Number(*x)),
+        Typed::Number(x) => f(FieldValue::Decimal(x)),
         Typed::Bool(b) => f(FieldValue::Bool(*b)),
         Typed::Choices(c) => {
             let refs: Vec<&str> = c.iter().map(String::as_str).collect();

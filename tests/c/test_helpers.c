@@ -33,10 +33,13 @@ static void test_form_fields_options_and_texts(void) {
     CHECK(f.kind == MRTR_FIELD_TEXT && f.format == MRTR_FORMAT_NONE && f.required);
     CHECK(f.has_min_length && f.min_length == 2 && f.has_max_length && f.max_length == 5);
     CHECK(!f.has_minimum && f.default_json.len == 0 && f.escaped == 0 && f.index == 0);
+    CHECK(f.minimum_json.len == 0 && f.maximum_json.len == 0);
 
     CHECK_STATUS(mrtr_form_field_at(schema, 1, &f), MRTR_OK);
     CHECK(f.kind == MRTR_FIELD_INTEGER && !f.required);
     CHECK(f.has_minimum && f.minimum == 0.0 && f.has_maximum && f.maximum == 150.0);
+    CHECK_EQ_BYTES(f.minimum_json.ptr, f.minimum_json.len, "0");
+    CHECK_EQ_BYTES(f.maximum_json.ptr, f.maximum_json.len, "150");
 
     CHECK_STATUS(mrtr_form_field_at(schema, 2, &f), MRTR_OK);
     CHECK(f.kind == MRTR_FIELD_TEXT && f.format == MRTR_FORMAT_EMAIL);

@@ -22,15 +22,16 @@
 //! options and their defaults allocates nothing.
 
 mod check;
+mod number;
 mod schema;
 mod write;
 
 pub use check::{is_date, is_date_time, is_email, is_uri, ContentError, ContentErrors, FieldError};
+pub use number::Number;
 pub use schema::{SchemaError, SchemaErrorKind};
 pub use write::{ContentWriter, FieldValue, WriteError};
 
 use crate::json::{Array, Elements, JsonStr, Members, Object, Value};
-use core::cmp::Ordering;
 
 /// Most properties a form may have. Also the width of the "already set"
 /// mask of [`ContentWriter`] (one bit per field).
@@ -55,50 +56,6 @@ pub enum StringFormat {
     DateTime,
 }
 
-/// A JSON number from the schema or an answer: its `f64` value, plus its
-/// exact value when it is an integer literal that fits `i64` (so integer
-/// bounds compare exactly beyond 2^53).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Number {
-    /// The value as `f64` (always finite).
-    pub value: f64,
-    /// The exact value of an integer literal.
-    pub exact: Option<i64>,
-}
-
-impl Number {
-    /// Reads a JSON number; `None` for other values and for literals
-    /// beyond the `f64` range (`1e400`).
-    pub fn from_json(v: Value<'_>) -> Option<Number> {
-        if !v.is_number() {
-            return None;
-        }
-        let text = core::str::from_utf8(v.raw()).ok()?;
-        let value: f64 = text.parse().ok()?;
-        value.is_finite().then_some(Number {
-            value,
-            exact: v.as_i64(),
-        })
-    }
-
-    /// Whether the value is a whole number (as JSON Schema's `integer`:
-    /// `2.0` is one).
-    pub fn is_integer(&self) -> bool {
-        // Every f64 of magnitude 2^53 or more is a whole number.
-        const EXACT: f64 = 9_007_199_254_740_992.0;
-        self.exact.is_some() || !(-EXACT..=EXACT).contains(&self.value) || {
-            self.value == (self.value as i64) as f64
-        }
-    }
-
-    fn compare(&self, other: &Number) -> Option<Ordering> {
-        match (self.exact, other.exact) {
-            (Some(a), Some(b)) => Some(a.cmp(&b)),
-            _ => self.value.partial_cmp(&other.value),
-        }
-    }
-}
-
 /// What kind of input a field takes, with its constraints.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FieldKind<'a> {
@@ -116,9 +73,9 @@ pub enum FieldKind<'a> {
         /// Whether only whole numbers are allowed.
         integer: bool,
         /// Inclusive lower bound.
-        minimum: Option<Number>,
+        minimum: Option<Number<'a>>,
         /// Inclusive upper bound.
-        maximum: Option<Number>,
+        maximum: Option<Number<'a>>,
     },
     /// A yes/no choice.
     Boolean,

@@ -170,7 +170,7 @@ fn scan_digits(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Scans a number starting at `b[i]` (a `-` or a digit). Returns its end.
-fn scan_number(b: &[u8], i: usize) -> Result<usize, Error> {
+pub(crate) fn scan_number(b: &[u8], i: usize) -> Result<usize, Error> {
     let mut j = i;
     if at(b, j) == b'-' {
         j += 1;

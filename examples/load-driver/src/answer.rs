@@ -98,12 +98,12 @@ pub fn answer(req: &InputRequest<'_>, policy: &Policy) -> Result<Owned, String> 
                         FieldKind::Number {
                             integer, minimum, ..
                         } => match (integer, minimum) {
-                            (true, Some(m)) => {
-                                FieldValue::Integer(m.exact.unwrap_or(m.value as i64))
-                            }
+                            (true, Some(m)) => m
+                                .exact()
+                                .map_or(FieldValue::Decimal(m.as_str()), FieldValue::Integer),
                             (true, None) => FieldValue::Integer(1),
-                            (false, Some(m)) => FieldValue::Number(m.value),
-                            (false, None) => FieldValue::Number(1.0),
+                            (false, Some(m)) => FieldValue::Decimal(m.as_str()),
+                            (false, None) => FieldValue::Integer(1),
                         },
                         FieldKind::Boolean => FieldValue::Bool(true),
                         FieldKind::SingleSelect { options } => {

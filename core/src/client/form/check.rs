@@ -1,9 +1,9 @@
 //! Checking an answer against the form: per field, per value, and the
 //! small strict syntax checkers behind `format`.
 
+use super::number::i64_text;
 use super::{ElicitForm, Field, FieldKind, FieldValue, Fields, Number, Options, StringFormat};
 use crate::json::{Array, JsonStr, Kind, Members, Object, Value};
-use core::cmp::Ordering;
 
 /// Why one field's answer is not acceptable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,7 +137,9 @@ impl Text<'_> {
 /// An answer value, from JSON or from a typed [`FieldValue`].
 enum Answer<'v> {
     Text(Text<'v>),
-    Number(Number),
+    Number(Number<'v>),
+    /// A typed integer (compared through its decimal text).
+    Integer(i64),
     Bool,
     Strs(&'v [&'v str]),
     Array(Array<'v>),
@@ -160,14 +162,8 @@ impl<'v> Answer<'v> {
     fn from_value(v: &FieldValue<'v>) -> Self {
         match *v {
             FieldValue::Text(s) => Answer::Text(Text::Str(s)),
-            FieldValue::Integer(i) => Answer::Number(Number {
-                value: i as f64,
-                exact: Some(i),
-            }),
-            FieldValue::Number(value) if value.is_finite() => {
-                Answer::Number(Number { value, exact: None })
-            }
-            FieldValue::Number(_) => Answer::Other,
+            FieldValue::Integer(i) => Answer::Integer(i),
+            FieldValue::Decimal(text) => Number::parse(text).map_or(Answer::Other, Answer::Number),
             FieldValue::Bool(_) => Answer::Bool,
             FieldValue::Choices(c) => Answer::Strs(c),
         }
@@ -186,6 +182,13 @@ impl Field<'_> {
     }
 
     fn check_answer(&self, a: Answer<'_>) -> Result<(), FieldError> {
+        let mut buf = [0u8; 20];
+        let a = match a {
+            Answer::Integer(i) => {
+                Number::parse(i64_text(i, &mut buf)).map_or(Answer::Other, Answer::Number)
+            }
+            a => a,
+        };
         match (self.kind, a) {
             (
                 FieldKind::Text {
@@ -225,9 +228,9 @@ impl Field<'_> {
             ) => {
                 if integer && !n.is_integer() {
                     Err(FieldError::NotAnInteger)
-                } else if minimum.is_some_and(|m| n.compare(&m) == Some(Ordering::Less)) {
+                } else if minimum.is_some_and(|m| n < m) {
                     Err(FieldError::BelowMinimum)
-                } else if maximum.is_some_and(|m| n.compare(&m) == Some(Ordering::Greater)) {
+                } else if maximum.is_some_and(|m| n > m) {
                     Err(FieldError::AboveMaximum)
                 } else {
                     Ok(())

@@ -6,7 +6,6 @@ use super::{
     MAX_ENUM_OPTIONS, MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
 };
 use crate::json::{Array, JsonStr, Object, Value};
-use core::cmp::Ordering;
 
 impl<'a> ElicitForm<'a> {
     /// Checks `schema` against the restricted subset (see the module docs).
@@ -165,8 +164,8 @@ struct Keywords<'a> {
     enum_values: Option<Array<'a>>,
     enum_names: Option<Array<'a>>,
     one_of: Option<Array<'a>>,
-    minimum: Option<Number>,
-    maximum: Option<Number>,
+    minimum: Option<Number<'a>>,
+    maximum: Option<Number<'a>>,
     items: Option<Object<'a>>,
     min_items: Option<u64>,
     max_items: Option<u64>,
@@ -282,7 +281,7 @@ impl<'a> Keywords<'a> {
     fn number_kind(&self, integer: bool) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
         self.only(&["minimum", "maximum"])?;
         if let (Some(lo), Some(hi)) = (self.minimum, self.maximum) {
-            if lo.compare(&hi) == Some(Ordering::Greater) {
+            if lo > hi {
                 return Err(SchemaErrorKind::InconsistentBounds("minimum"));
             }
         }

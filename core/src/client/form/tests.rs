@@ -79,10 +79,7 @@ fn spec_example_becomes_typed_fields() {
         fields[2].kind,
         FieldKind::Number {
             integer: false,
-            minimum: Some(Number {
-                value: 18.0,
-                exact: Some(18)
-            }),
+            minimum: Number::parse("18"),
             maximum: None
         }
     );
@@ -109,7 +106,7 @@ fn every_primitive_schema_of_the_spec_examples() {
             .unwrap();
     let n = num.field("f").unwrap();
     assert!(
-        matches!(n.kind, FieldKind::Number { integer: false, minimum: Some(lo), maximum: Some(hi) } if lo.value == 0.0 && hi.value == 100.0)
+        matches!(n.kind, FieldKind::Number { integer: false, minimum: Some(lo), maximum: Some(hi) } if lo.as_str() == "0" && hi.as_str() == "100")
     );
     assert_eq!(n.default.unwrap().raw(), b"50");
 
@@ -317,7 +314,7 @@ fn schemas_outside_the_subset_name_property_and_keyword() {
         WrongKeywordType("minimum")
     );
     assert_eq!(
-        one_err(r#"{"type":"number","maximum":1e400}"#),
+        one_err(r#"{"type":"number","maximum":"1e400"}"#),
         WrongKeywordType("maximum")
     );
     assert_eq!(
@@ -552,24 +549,30 @@ fn numbers_and_integers() {
     assert_eq!(j("-6"), Err(FieldError::BelowMinimum));
     assert_eq!(j("9007199254740993"), Ok(()), "exact beyond 2^53");
     assert_eq!(j("9007199254740994"), Err(FieldError::AboveMaximum));
-    assert_eq!(j("1e400"), Err(FieldError::WrongType));
+    assert_eq!(
+        j("1e400"),
+        Err(FieldError::AboveMaximum),
+        "no f64 range limit"
+    );
+    assert_eq!(j("-1e400"), Err(FieldError::BelowMinimum));
     assert_eq!(j("true"), Err(FieldError::WrongType));
     assert_eq!(field.check(&FieldValue::Integer(-5)), Ok(()));
     assert_eq!(
-        field.check(&FieldValue::Number(0.5)),
+        field.check(&FieldValue::Decimal("0.5")),
         Err(FieldError::NotAnInteger)
     );
-    assert_eq!(
-        field.check(&FieldValue::Number(f64::NAN)),
-        Err(FieldError::WrongType)
-    );
-    assert_eq!(
-        field.check(&FieldValue::Number(f64::INFINITY)),
-        Err(FieldError::WrongType)
-    );
+    for bad in [
+        "NaN", "inf", "+1", ".5", "1.", "01", " 1", "1 ", "", "-", "1e", "0x10",
+    ] {
+        assert_eq!(
+            field.check(&FieldValue::Decimal(bad)),
+            Err(FieldError::WrongType),
+            "{bad:?}"
+        );
+    }
     let g = one(r#"{"type":"number","minimum":0.5,"maximum":1.5}"#).unwrap();
     let gf = g.field("f").unwrap();
-    assert_eq!(gf.check(&FieldValue::Number(1.25)), Ok(()));
+    assert_eq!(gf.check(&FieldValue::Decimal("1.25")), Ok(()));
     assert_eq!(
         gf.check(&FieldValue::Integer(0)),
         Err(FieldError::BelowMinimum)
@@ -775,7 +778,7 @@ fn content_writer_emits_exact_checked_json() {
     let mut w = ContentWriter::new(&f, &mut buf);
     w.set("name", FieldValue::Text("Ann \"A\"\n\u{1}")).unwrap();
     w.set("age", FieldValue::Integer(42)).unwrap();
-    w.set("ratio", FieldValue::Number(2.5)).unwrap();
+    w.set("ratio", FieldValue::Decimal("2.5")).unwrap();
     w.set("ok", FieldValue::Bool(true)).unwrap();
     w.set("colors", FieldValue::Choices(&["green", "red"]))
         .unwrap();
@@ -804,7 +807,7 @@ fn content_writer_refuses_bad_values_and_reports_sizes() {
         Err(WriteError::Invalid(FieldError::BadEmail))
     );
     assert_eq!(
-        w.set("age", FieldValue::Number(f64::NAN)),
+        w.set("age", FieldValue::Decimal("NaN")),
         Err(WriteError::Invalid(FieldError::WrongType))
     );
     w.set("email", FieldValue::Text("a@b.co")).unwrap();
@@ -823,7 +826,7 @@ fn content_writer_refuses_bad_values_and_reports_sizes() {
         let mut w = ContentWriter::accept_result(&f, buf);
         w.set("name", FieldValue::Text("octocat")).unwrap();
         w.set("email", FieldValue::Text("a@b.co")).unwrap();
-        w.set("age", FieldValue::Number(18.25)).unwrap();
+        w.set("age", FieldValue::Decimal("18.25")).unwrap();
         w.finish()
     };
     let mut buf = [0u8; 128];
@@ -843,23 +846,131 @@ fn content_writer_refuses_bad_values_and_reports_sizes() {
 #[test]
 fn numbers_are_written_as_json_numbers() {
     let f = form(r#"{"type":"object","properties":{"x":{"type":"number"}}}"#);
-    let write = |v: f64| {
+    let write = |v: FieldValue<'_>| {
         let mut buf = [0u8; 400];
         let mut w = ContentWriter::new(&f, &mut buf);
-        w.set("x", FieldValue::Number(v)).unwrap();
+        w.set("x", v).unwrap();
         let n = w.finish().unwrap();
         String::from_utf8(buf[..n].to_vec()).unwrap()
     };
-    assert_eq!(write(3.0), r#"{"x":3}"#);
-    assert_eq!(write(-0.001), r#"{"x":-0.001}"#);
-    assert_eq!(write(-0.0), r#"{"x":0}"#);
-    assert_eq!(write(0.1 + 0.2), r#"{"x":0.30000000000000004}"#);
-    let huge = write(1e300);
-    let v: serde_json::Value = serde_json::from_str(&huge).unwrap();
-    assert_eq!(v["x"].as_f64(), Some(1e300));
-    let tiny = write(5e-324);
-    let v: serde_json::Value = serde_json::from_str(&tiny).unwrap();
-    assert_eq!(v["x"].as_f64(), Some(5e-324));
+    assert_eq!(write(FieldValue::Integer(3)), r#"{"x":3}"#);
+    assert_eq!(
+        write(FieldValue::Integer(i64::MIN)),
+        r#"{"x":-9223372036854775808}"#
+    );
+    assert_eq!(write(FieldValue::Decimal("-0.001")), r#"{"x":-0.001}"#);
+    assert_eq!(write(FieldValue::Decimal("-0")), r#"{"x":-0}"#);
+    assert_eq!(
+        write(FieldValue::Decimal("0.30000000000000004")),
+        r#"{"x":0.30000000000000004}"#
+    );
+    assert_eq!(write(FieldValue::Decimal("1E+300")), r#"{"x":1E+300}"#);
+    assert_eq!(write(FieldValue::Decimal("5e-324")), r#"{"x":5e-324}"#);
+    let exact = write(FieldValue::Decimal("9007199254740993"));
+    let v: serde_json::Value = serde_json::from_str(&exact).unwrap();
+    assert_eq!(v["x"].as_u64(), Some(9_007_199_254_740_993));
+}
+
+#[test]
+fn numbers_compare_exactly_by_their_digits() {
+    let n = |t: &'static str| Number::parse(t).unwrap();
+    assert!(n("9007199254740993") > n("9007199254740992"));
+    assert!(n("9007199254740993.0") > n("9007199254740992"));
+    assert!(n("1e400") > n("1e399"));
+    assert!(n("-1e400") < n("-1e399"));
+    assert!(n("1e-400") > n("0"));
+    assert!(n("1e-400") < n("1e-399"));
+    assert!(n("-1e-400") < n("0"));
+    assert_eq!(n("0.1"), n("0.10"));
+    assert_eq!(n("-0"), n("0"));
+    assert_eq!(n("-0.0e-7"), n("0E+9"));
+    assert_eq!(n("1e2"), n("100"));
+    assert_eq!(n("100"), n("1.00e2"));
+    assert_eq!(n("0.0012"), n("12e-4"));
+    assert_eq!(n("-12.5"), n("-125e-1"));
+    assert!(n("-12.5") < n("-12.4"));
+    assert!(n("-2") < n("1"));
+    assert!(n("2.5000001") > n("2.5"));
+    assert!(n("10") > n("9.99999999999999999999999"));
+    assert!(n("0.01") < n("0.1"));
+    assert!(n("123") < n("1234"));
+    // Exponents are exact up to 2^60 in magnitude (then saturate).
+    assert!(n("1e1152921504606846975") > n("1e1152921504606846974"));
+    assert!(n("2e1152921504606846975") > n("1e1152921504606846975"));
+    assert!(n("1e99999999999999999999999") > n("1e400"));
+    assert!(n("1e-99999999999999999999999") < n("1e-400"));
+    assert_eq!(n("1.0e0").exact(), None);
+    assert_eq!(n("-9223372036854775808").exact(), Some(i64::MIN));
+    assert_eq!(n("9223372036854775808").exact(), None);
+    assert_eq!(n("0.10").as_str(), "0.10");
+
+    for int in [
+        "0", "-0", "2", "2.0", "1e2", "1.5e1", "1.0e0", "0.0", "120e-1", "1e400", "-3.000",
+    ] {
+        assert!(n(int).is_integer(), "{int}");
+    }
+    for frac in [
+        "0.5",
+        "1e-1",
+        "1.25e1",
+        "-2.5",
+        "123e-3",
+        "1e-400",
+        "9007199254740992.5",
+    ] {
+        assert!(!n(frac).is_integer(), "{frac}");
+    }
+    for bad in [
+        "", "-", "+1", "01", "1.", ".1", "1e", "1e+", "NaN", "1 ", "--1", "0x1",
+    ] {
+        assert!(Number::parse(bad).is_none(), "{bad:?}");
+    }
+}
+
+#[test]
+fn bounds_compare_exactly() {
+    let f = one(r#"{"type":"number","minimum":-0.5,"maximum":2.5}"#).unwrap();
+    let field = f.field("f").unwrap();
+    let j = |v: &'static str| field.check_json(json::parse(v.as_bytes()).unwrap());
+    let d = |v: &'static str| field.check(&FieldValue::Decimal(v));
+    assert_eq!(j("2.5"), Ok(()));
+    assert_eq!(j("2.50000"), Ok(()));
+    assert_eq!(j("0.25e1"), Ok(()));
+    assert_eq!(j("2.5000001"), Err(FieldError::AboveMaximum));
+    assert_eq!(d("2.5000000000000000000001"), Err(FieldError::AboveMaximum));
+    assert_eq!(j("-0.5"), Ok(()));
+    assert_eq!(j("-0.50000000000000000001"), Err(FieldError::BelowMinimum));
+    assert_eq!(d("-0"), Ok(()));
+    assert_eq!(
+        field.check(&FieldValue::Integer(3)),
+        Err(FieldError::AboveMaximum)
+    );
+    assert_eq!(
+        field.check(&FieldValue::Integer(-1)),
+        Err(FieldError::BelowMinimum)
+    );
+
+    let big = one(r#"{"type":"integer","minimum":9007199254740993}"#).unwrap();
+    let bf = big.field("f").unwrap();
+    assert_eq!(
+        bf.check(&FieldValue::Integer(9_007_199_254_740_992)),
+        Err(FieldError::BelowMinimum)
+    );
+    assert_eq!(
+        bf.check(&FieldValue::Integer(9_007_199_254_740_993)),
+        Ok(())
+    );
+    assert_eq!(
+        bf.check(&FieldValue::Decimal("9007199254740993.5")),
+        Err(FieldError::NotAnInteger)
+    );
+    assert_eq!(bf.check(&FieldValue::Decimal("1e400")), Ok(()));
+    assert_eq!(
+        one_err(r#"{"type":"number","minimum":1e400,"maximum":1e399}"#),
+        SchemaErrorKind::InconsistentBounds("minimum")
+    );
+    assert!(one(r#"{"type":"number","minimum":0.10,"maximum":0.1}"#).is_ok());
+    assert!(one(r#"{"type":"number","maximum":1e400}"#).is_ok());
 }
 
 mod proptests {

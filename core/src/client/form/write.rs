@@ -11,8 +11,10 @@ pub enum FieldValue<'v> {
     Text(&'v str),
     /// A whole number.
     Integer(i64),
-    /// A number (must be finite; written in shortest round-trip form).
-    Number(f64),
+    /// A number as its decimal text in the JSON number grammar (`2.5`,
+    /// `-0.125`, `6.02e23`), written exactly as given; text outside the
+    /// grammar (`+1`, `.5`, `NaN`, spaces) is refused as the wrong type.
+    Decimal(&'v str),
     /// A boolean.
     Bool(bool),
     /// The chosen options of a multi-select.
@@ -128,7 +130,10 @@ impl<'a, 'b> ContentWriter<'a, 'b> {
             FieldValue::Integer(i) => {
                 w.i64(i);
             }
-            FieldValue::Number(f) => write_f64(w, f),
+            FieldValue::Decimal(text) => {
+                // Checked against the JSON number grammar by `check`.
+                w.raw(text.as_bytes());
+            }
             FieldValue::Bool(b) => {
                 w.raw(if b { b"true" } else { b"false" });
             }
@@ -161,24 +166,4 @@ impl<'a, 'b> ContentWriter<'a, 'b> {
             .finish()
             .map_err(|e| WriteError::BufferTooSmall { needed: e.needed })
     }
-}
-
-/// Writes a finite `f64` (checked by the caller) as a JSON number: whole
-/// numbers that fit `i64` as integers, others in Rust's shortest
-/// round-trip decimal form (never an exponent, never `NaN`).
-fn write_f64(w: &mut Writer<'_>, f: f64) {
-    const LIMIT: f64 = 9_223_372_036_854_775_807.0;
-    if (-LIMIT..LIMIT).contains(&f) && f == (f as i64) as f64 {
-        w.i64(f as i64);
-        return;
-    }
-    struct Adapter<'w, 'b>(&'w mut Writer<'b>);
-    impl core::fmt::Write for Adapter<'_, '_> {
-        fn write_str(&mut self, s: &str) -> core::fmt::Result {
-            self.0.raw(s.as_bytes());
-            Ok(())
-        }
-    }
-    // Writing to Adapter cannot fail.
-    let _ = core::fmt::write(&mut Adapter(w), format_args!("{f}"));
 }

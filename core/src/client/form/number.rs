@@ -1,0 +1,244 @@
+//! Exact JSON numbers: the decimal text as written, compared by its
+//! digits (no `f64`, so no rounding, no range limit and no float code).
+
+use crate::json::Value;
+use core::cmp::Ordering;
+
+/// A JSON number from the schema or an answer: its decimal text, exactly
+/// as written (RFC 8259 grammar, checked).
+///
+/// Equality and order are numeric and exact: `0.1 == 0.10`, `-0 == 0`,
+/// `1e2 == 100`, `9007199254740993 > 9007199254740992` and
+/// `1e400 > 1e399` (no `f64` rounding and no range limit; exponents are
+/// exact up to 2^60 in magnitude and saturate beyond).
+#[derive(Debug, Clone, Copy)]
+pub struct Number<'a> {
+    text: &'a str,
+}
+
+impl<'a> Number<'a> {
+    /// Reads a JSON number value; `None` for other values.
+    pub fn from_json(v: Value<'a>) -> Option<Number<'a>> {
+        if !v.is_number() {
+            return None;
+        }
+        Number::parse(core::str::from_utf8(v.raw()).ok()?)
+    }
+
+    /// Checks `text` against the JSON number grammar (`-?int frac? exp?`,
+    /// no leading `+`, no leading zeros, no surrounding spaces).
+    pub fn parse(text: &'a str) -> Option<Number<'a>> {
+        crate::json::is_number_text(text.as_bytes()).then_some(Number { text })
+    }
+
+    /// The decimal text as written.
+    pub fn as_str(&self) -> &'a str {
+        self.text
+    }
+
+    /// The exact value when it is an integer literal (no fraction, no
+    /// exponent) that fits `i64`.
+    pub fn exact(&self) -> Option<i64> {
+        let b = self.text.as_bytes();
+        let (neg, digits) = match b.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, b),
+        };
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mut v: i64 = 0;
+        for &d in digits {
+            let d = i64::from(d - b'0');
+            v = v.checked_mul(10)?;
+            v = if neg {
+                v.checked_sub(d)?
+            } else {
+                v.checked_add(d)?
+            };
+        }
+        Some(v)
+    }
+
+    /// Whether the value is a whole number (as JSON Schema's `integer`:
+    /// `2.0`, `1e2` and `1.5e1` are; `1e-1` is not).
+    pub fn is_integer(&self) -> bool {
+        let d = Decimal::of(self.text.as_bytes());
+        // 0.d1..dn × 10^exp is whole when every digit lies before the point.
+        d.digits == 0 || d.exp >= d.digits
+    }
+}
+
+impl PartialEq for Number<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Number<'_> {}
+
+impl PartialOrd for Number<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Number<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        compare(self.text.as_bytes(), other.text.as_bytes())
+    }
+}
+
+impl core::fmt::Display for Number<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.text)
+    }
+}
+
+/// Exponents are clamped to this magnitude, so the arithmetic below never
+/// overflows (exact for every exponent a document could sensibly hold).
+const EXP_LIMIT: i64 = 1 << 60;
+
+/// A number as `±0.d1 d2 … dn × 10^exp`, `d1` and `dn` non-zero (no
+/// digits for zero). The digits are the bytes of `text` from `first`,
+/// skipping the `.`, `digits` of them.
+struct Decimal<'t> {
+    neg: bool,
+    text: &'t [u8],
+    first: usize,
+    digits: i64,
+    exp: i64,
+}
+
+impl<'t> Decimal<'t> {
+    /// Decomposes a checked JSON number.
+    fn of(b: &'t [u8]) -> Decimal<'t> {
+        let neg = b.first() == Some(&b'-');
+        let start = usize::from(neg);
+        let body = b.get(start..).unwrap_or(&[]);
+        let mantissa_len = body
+            .iter()
+            .position(|&c| c == b'e' || c == b'E')
+            .unwrap_or(body.len());
+        let mantissa = body.get(..mantissa_len).unwrap_or(&[]);
+        let exp_text = body.get(mantissa_len.saturating_add(1)..).unwrap_or(&[]);
+        let int_len = mantissa
+            .iter()
+            .position(|&c| c == b'.')
+            .unwrap_or(mantissa.len());
+        // Leading zeros (of the integer part and then the fraction) and
+        // trailing zeros carry no value.
+        let mut lead = 0i64;
+        let mut first = None;
+        let mut last = 0usize;
+        let mut count = 0i64;
+        let mut seen = 0i64;
+        for (i, &c) in mantissa.iter().enumerate() {
+            if c == b'.' {
+                continue;
+            }
+            seen += 1;
+            if c != b'0' {
+                if first.is_none() {
+                    first = Some(i);
+                    lead = seen - 1;
+                }
+                last = i;
+                count = seen;
+            }
+        }
+        let Some(first) = first else {
+            return Decimal {
+                neg,
+                text: &[],
+                first: 0,
+                digits: 0,
+                exp: 0,
+            };
+        };
+        let mut e = 0i64;
+        let mut e_neg = false;
+        for &c in exp_text {
+            match c {
+                b'-' => e_neg = true,
+                b'+' => {}
+                d => {
+                    e = e
+                        .saturating_mul(10)
+                        .saturating_add(i64::from(d.wrapping_sub(b'0')))
+                        .min(EXP_LIMIT)
+                }
+            }
+        }
+        if e_neg {
+            e = -e;
+        }
+        let int_len = i64::try_from(int_len).unwrap_or(EXP_LIMIT).min(EXP_LIMIT);
+        Decimal {
+            neg,
+            text: mantissa.get(..=last).unwrap_or(&[]),
+            first,
+            digits: count - lead,
+            exp: e + int_len - lead,
+        }
+    }
+
+    /// The significant digits, most significant first.
+    fn digits(&self) -> impl Iterator<Item = u8> + '_ {
+        self.text
+            .iter()
+            .skip(self.first)
+            .copied()
+            .filter(|&c| c != b'.')
+    }
+
+    /// -1, 0 or 1.
+    fn sign(&self) -> i8 {
+        match (self.digits, self.neg) {
+            (0, _) => 0,
+            (_, true) => -1,
+            (_, false) => 1,
+        }
+    }
+}
+
+/// Compares two checked JSON numbers exactly.
+fn compare(a: &[u8], b: &[u8]) -> Ordering {
+    let (a, b) = (Decimal::of(a), Decimal::of(b));
+    let sign = a.sign().cmp(&b.sign());
+    if sign != Ordering::Equal || a.sign() == 0 {
+        return sign;
+    }
+    // Same sign, both non-zero: compare magnitudes, then orient.
+    let magnitude = a.exp.cmp(&b.exp).then_with(|| a.digits().cmp(b.digits()));
+    if a.neg {
+        magnitude.reverse()
+    } else {
+        magnitude
+    }
+}
+
+/// Writes `i` in decimal into `buf` and returns the text.
+pub(crate) fn i64_text(i: i64, buf: &mut [u8; 20]) -> &str {
+    let mut n = i.unsigned_abs();
+    let mut at = buf.len();
+    loop {
+        at = at.wrapping_sub(1);
+        if let Some(slot) = buf.get_mut(at) {
+            *slot = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        at = at.wrapping_sub(1);
+        if let Some(slot) = buf.get_mut(at) {
+            *slot = b'-';
+        }
+    }
+    buf.get(at..)
+        .and_then(|t| core::str::from_utf8(t).ok())
+        .unwrap_or("0")
+}
