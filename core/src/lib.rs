@@ -15,6 +15,7 @@
 #[cfg(test)]
 extern crate std;
 
+mod bytes;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod json;

@@ -1307,7 +1307,7 @@ impl<'w> Call<'w> {
                         let dst = out
                             .get_mut(..raw.len())
                             .ok_or(CallError::BufferTooSmall { needed: raw.len() })?;
-                        dst.copy_from_slice(raw);
+                        crate::bytes::copy(dst, raw);
                         raw.len()
                     }
                 };

@@ -647,10 +647,10 @@ fn write_index(dst: &mut [u8], obj: Object<'_>) -> Option<()> {
         let mut bytes = [0u8; INDEX_ENTRY];
         let fields = [off(token)?, len(token)?, off(v.raw())?, len(v.raw())?];
         for (chunk, n) in bytes.chunks_exact_mut(4).zip(fields) {
-            chunk.copy_from_slice(&n.to_le_bytes());
+            crate::bytes::copy(chunk, &n.to_le_bytes());
         }
         *bytes.last_mut()? = kind;
-        slot.copy_from_slice(&bytes);
+        crate::bytes::copy(slot, &bytes);
     }
     Some(())
 }
@@ -670,7 +670,7 @@ pub(crate) const FEED_INDEX_SLOTS: usize = 32;
 fn copy_into(dst: &mut [u8], src: &[u8]) -> Result<(), CallError> {
     match dst.get_mut(..src.len()) {
         Some(d) => {
-            d.copy_from_slice(src);
+            crate::bytes::copy(d, src);
             Ok(())
         }
         // The caller checked the limit and the layout sized the region, so

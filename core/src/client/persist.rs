@@ -183,10 +183,11 @@ pub(crate) fn exchange_of(
         if bytes.len() > limit {
             return Err(too_large);
         }
-        area.tail_mut(buf, 0)
+        let dst = area
+            .tail_mut(buf, 0)
             .get_mut(..bytes.len())
-            .ok_or(too_large)?
-            .copy_from_slice(bytes);
+            .ok_or(too_large)?;
+        crate::bytes::copy(dst, bytes);
     }
     Ok(Exchange {
         inputs_len: s.inputs.len(),

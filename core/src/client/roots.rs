@@ -12,6 +12,7 @@
 //! `..` segments (also when encoded), no empty segments except a trailing
 //! slash, no query or fragment.
 
+use crate::bytes;
 use crate::json::{BufferTooSmall, JsonStr, Writer};
 use crate::wire::response::{write_roots_result, Root};
 
@@ -321,7 +322,7 @@ impl Segment {
 /// Checks the segments after the leading `/`: none is a dot segment, none
 /// is empty except the last (a trailing slash).
 fn check_segments(path: &str, is_dot: fn(&str) -> bool) -> Result<(), PathError> {
-    let mut segments = path.split('/').peekable();
+    let mut segments = bytes::split_byte(path, b'/').peekable();
     while let Some(s) = segments.next() {
         if is_dot(s) {
             return Err(PathError::DotSegment);
@@ -358,7 +359,7 @@ pub fn write_roots_into(out: &mut [u8], roots: &[Root<'_>]) -> Result<usize, Roo
 /// [`check_root_uri`].
 pub fn path_to_file_uri<'b>(path: &str, out: &'b mut [u8]) -> Result<&'b str, PathError> {
     let rest = path.strip_prefix('/').ok_or(PathError::NotAbsolute)?;
-    if path.contains('\0') {
+    if bytes::contains_byte(path.as_bytes(), 0) {
         return Err(PathError::Nul);
     }
     check_segments(rest, |s| s == "." || s == "..")?;

@@ -143,7 +143,7 @@ impl<const N: usize> Inline<N> {
         let rest = self.bytes.get_mut(self.len..);
         match rest.and_then(|r| r.get_mut(..src.len())) {
             Some(dst) => {
-                dst.copy_from_slice(src);
+                crate::bytes::copy(dst, src);
                 self.len = end;
                 true
             }
@@ -360,7 +360,7 @@ impl<'b> SseDecoder<'b> {
         let rest = self.data.get_mut(self.data_len..);
         match rest.and_then(|r| r.get_mut(..bytes.len())) {
             Some(dst) => {
-                dst.copy_from_slice(bytes);
+                crate::bytes::copy(dst, bytes);
                 self.data_len = end;
                 None
             }

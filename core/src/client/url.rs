@@ -18,6 +18,8 @@
 //! browser connects to: `https://good.com@evil.com/` shows host `evil.com`
 //! with [`Warnings::USERINFO`].
 
+use crate::bytes;
+
 /// Warnings for the consent screen, as bit flags (stable values, so they
 /// can cross the C ABI as an integer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -188,7 +190,7 @@ impl<'a> UrlConsent<'a> {
                 return Err(UrlError::ForbiddenCharacter { offset });
             }
         }
-        let (scheme, rest) = url.split_once(':').ok_or(UrlError::MissingScheme)?;
+        let (scheme, rest) = bytes::split_once_byte(url, b':').ok_or(UrlError::MissingScheme)?;
         check_scheme(scheme)?;
         let mut warnings = Warnings::empty();
         let web = scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https");
@@ -199,12 +201,12 @@ impl<'a> UrlConsent<'a> {
             warnings.set(Warnings::UNSUPPORTED_SCHEME);
         }
         let base = scheme.len() + 1;
-        let (rest, fragment) = split_off(rest, '#');
-        let (rest, query) = split_off(rest, '?');
+        let (rest, fragment) = split_off(rest, b'#');
+        let (rest, query) = split_off(rest, b'?');
         let (authority, path, path_at) = match rest.strip_prefix("//") {
             Some(after) => {
-                let end = after.find('/').unwrap_or(after.len());
-                let (authority, path) = after.split_at(end);
+                let end = bytes::find_byte(after.as_bytes(), b'/').unwrap_or(after.len());
+                let (authority, path) = bytes::split_at(after, end).unwrap_or((after, ""));
                 (Some(authority), path, base + 2 + end)
             }
             None if web => return Err(UrlError::MissingAuthority),
@@ -252,7 +254,8 @@ impl<'a> UrlConsent<'a> {
             None => (authority, at),
         };
         let (host, port) = if host_port.starts_with('[') {
-            let close = host_port.find(']').ok_or(UrlError::BadIpLiteral)?;
+            let close =
+                bytes::find_byte(host_port.as_bytes(), b']').ok_or(UrlError::BadIpLiteral)?;
             let (host, after) = host_port
                 .split_at_checked(close + 1)
                 .ok_or(UrlError::BadIpLiteral)?;
@@ -269,7 +272,7 @@ impl<'a> UrlConsent<'a> {
                 ),
             }
         } else {
-            let (host, port) = split_off(host_port, ':');
+            let (host, port) = split_off(host_port, b':');
             self.check_reg_name(host, host_at)?;
             (host, port)
         };
@@ -287,7 +290,9 @@ impl<'a> UrlConsent<'a> {
     /// Checks a registered name or IPv4 address and sets its warnings.
     fn check_reg_name(&mut self, host: &str, at: usize) -> Result<(), UrlError> {
         for (i, c) in host.char_indices() {
-            let ok = !c.is_ascii() || c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=".contains(c);
+            let ok = !c.is_ascii()
+                || c.is_ascii_alphanumeric()
+                || bytes::is_one_of(c, b"-._~!$&'()*+,;=");
             if !ok {
                 return Err(UrlError::BadHost { offset: at + i });
             }
@@ -309,9 +314,9 @@ impl<'a> UrlConsent<'a> {
     }
 }
 
-/// Splits `s` at the first `sep` into (before, after-without-sep).
-fn split_off(s: &str, sep: char) -> (&str, Option<&str>) {
-    match s.split_once(sep) {
+/// Splits `s` at the first `sep` (ASCII) into (before, after-without-sep).
+fn split_off(s: &str, sep: u8) -> (&str, Option<&str>) {
+    match bytes::split_once_byte(s, sep) {
         Some((a, b)) => (a, Some(b)),
         None => (s, None),
     }
@@ -440,7 +445,7 @@ fn scan_labels(host: &str) -> (Label, bool) {
 /// zeros: the only numeric host form every parser reads the same way.
 fn is_dotted_ipv4(host: &str) -> bool {
     let mut parts = 0;
-    for part in host.split('.') {
+    for part in bytes::split_byte(host, b'.') {
         parts += 1;
         let canonical = !part.is_empty()
             && part.len() <= 3
@@ -462,10 +467,10 @@ fn is_ipv6(s: &str) -> bool {
             return Some(0);
         }
         let mut n = 0usize;
-        let mut groups = part.split(':').peekable();
+        let mut groups = bytes::split_byte(part, b':').peekable();
         while let Some(g) = groups.next() {
             let last = groups.peek().is_none();
-            if last && may_end_ipv4 && g.contains('.') {
+            if last && may_end_ipv4 && bytes::contains_byte(g.as_bytes(), b'.') {
                 if !is_dotted_ipv4(g) {
                     return None;
                 }
@@ -478,9 +483,9 @@ fn is_ipv6(s: &str) -> bool {
         }
         Some(n)
     };
-    match s.split_once("::") {
+    match bytes::split_once(s, b"::") {
         Some((head, tail)) => {
-            if tail.contains("::") {
+            if bytes::find(tail.as_bytes(), b"::").is_some() {
                 return false;
             }
             matches!((count(head, false), count(tail, true)), (Some(h), Some(t)) if h + t <= 7)

@@ -74,7 +74,7 @@ impl<'a> Writer<'a> {
         // `len..end` range with a saturating `end` left one per call site).
         let rest = self.buf.get_mut(self.len..);
         if let Some(dst) = rest.and_then(|r| r.get_mut(..bytes.len())) {
-            dst.copy_from_slice(bytes);
+            crate::bytes::copy(dst, bytes);
         }
         self.len = end;
         self

@@ -49,7 +49,11 @@ const BLOCK: usize = 48;
 /// Sextets are split first and mapped to characters in a second pass, which
 /// the compiler can vectorize.
 fn encode_groups(src: &[u8], dst: &mut [u8]) {
-    for (g, out) in src.chunks_exact(3).zip(dst.chunks_exact_mut(4)) {
+    // Not `zip`: zipping two chunk iterators divides by a runtime chunk
+    // size, which leaves a division-by-zero panic path.
+    let mut outs = dst.chunks_exact_mut(4);
+    for g in src.chunks_exact(3) {
+        let Some(out) = outs.next() else { break };
         if let (&[a, b, c], [w, x, y, z]) = (g, out) {
             (*w, *x, *y, *z) = (a >> 2, (a << 4) | (b >> 4), (b << 2) | (c >> 6), c);
         }
@@ -78,7 +82,9 @@ fn decode_groups(src: &[u8], dst: &mut [u8]) -> u8 {
         bad |= v;
         *s = v;
     }
-    for (g, out) in sextets.chunks_exact(4).zip(dst.chunks_exact_mut(3)) {
+    let mut outs = dst.chunks_exact_mut(3);
+    for g in sextets.chunks_exact(4) {
+        let Some(out) = outs.next() else { break };
         if let (&[a, b, c, d], [x, y, z]) = (g, out) {
             (*x, *y, *z) = ((a << 2) | (b >> 4), (b << 4) | (c >> 2), (c << 6) | d);
         }
@@ -138,7 +144,7 @@ pub(crate) fn encode_in_place(buf: &mut [u8], src_start: usize, dst_start: usize
         let (Some(src), Some(tmp)) = (buf.get(i..i + len), block.get_mut(..len)) else {
             return false;
         };
-        tmp.copy_from_slice(src);
+        crate::bytes::copy(tmp, src);
         let out_len = len / 3 * 4;
         let Some(dst) = buf.get_mut(o..o + out_len) else {
             return false;
@@ -148,7 +154,7 @@ pub(crate) fn encode_in_place(buf: &mut [u8], src_start: usize, dst_start: usize
         o += out_len;
     }
     let tail = block.get_mut(..end - full_end).unwrap_or(&mut []);
-    tail.copy_from_slice(buf.get(full_end..end).unwrap_or(&[]));
+    crate::bytes::copy(tail, buf.get(full_end..end).unwrap_or(&[]));
     encode_tail(tail, buf.get_mut(o..).unwrap_or(&mut []));
     true
 }

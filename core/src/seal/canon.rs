@@ -147,13 +147,13 @@ impl Sink for HashSink {
         // A length the compiler sees equal to `bytes`'s: no panic path.
         let rest = self.buf.get_mut(self.len..);
         if let Some(dst) = rest.and_then(|r| r.get_mut(..bytes.len())) {
-            dst.copy_from_slice(bytes);
+            crate::bytes::copy(dst, bytes);
             self.len = end;
         } else {
             self.flush();
             if bytes.len() < self.buf.len() {
                 if let Some(dst) = self.buf.get_mut(..bytes.len()) {
-                    dst.copy_from_slice(bytes);
+                    crate::bytes::copy(dst, bytes);
                     self.len = bytes.len();
                 }
             } else {

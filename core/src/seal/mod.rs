@@ -706,12 +706,12 @@ impl Sealer {
         let mut associated_data = [0u8; AD_MAX_BYTES];
         let associated_data_len = TOKEN_PREFIX.len() + KID_BYTES + audience.len();
         if let Some(dst) = associated_data.get_mut(..TOKEN_PREFIX.len()) {
-            dst.copy_from_slice(TOKEN_PREFIX);
+            crate::bytes::copy(dst, TOKEN_PREFIX);
         }
         if let Some(dst) =
             associated_data.get_mut(TOKEN_PREFIX.len() + KID_BYTES..associated_data_len)
         {
-            dst.copy_from_slice(audience);
+            crate::bytes::copy(dst, audience);
         }
         let Some(sealing) = ring.first() else {
             return Err(KeyError::NoKeys);
@@ -759,7 +759,7 @@ impl Sealer {
     fn associated_data(&self, kid: &[u8; KID_BYTES]) -> ([u8; AD_MAX_BYTES], usize) {
         let mut ad = self.associated_data;
         if let Some(slot) = ad.get_mut(TOKEN_PREFIX.len()..TOKEN_PREFIX.len() + KID_BYTES) {
-            slot.copy_from_slice(kid);
+            crate::bytes::copy(slot, kid);
         }
         (ad, self.associated_data_len)
     }
@@ -842,7 +842,7 @@ impl Sealer {
         let Some((kid_out, nonce_out)) = header.split_at_mut_checked(KID_BYTES) else {
             return Err(SealError::BufferTooSmall { needed: total });
         };
-        kid_out.copy_from_slice(&key.kid);
+        crate::bytes::copy(kid_out, &key.kid);
         if postcard::to_slice(&claims, plaintext).is_err() {
             // Unreachable: the slice is exactly the claims' encoded length.
             return Err(SealError::BufferTooSmall { needed: total });
@@ -850,7 +850,7 @@ impl Sealer {
         let (ad, ad_len) = self.associated_data(&key.kid);
         let ad = ad.get(..ad_len).unwrap_or(&[]);
         let synthetic = synthetic_nonce(self.siv_mac.clone(), nonce, ad, plaintext);
-        nonce_out.copy_from_slice(&synthetic);
+        crate::bytes::copy(nonce_out, &synthetic);
         let cipher = XChaCha20Poly1305::new(&key.enc.into());
         let Ok(tag) = cipher.encrypt_inout_detached(&XNonce::from(synthetic), ad, plaintext.into())
         else {
@@ -871,7 +871,7 @@ impl Sealer {
             return Err(SealError::BufferTooSmall { needed: total });
         }
         if let Some(prefix) = out.get_mut(..TOKEN_PREFIX.len()) {
-            prefix.copy_from_slice(TOKEN_PREFIX);
+            crate::bytes::copy(prefix, TOKEN_PREFIX);
         }
         Ok(total)
     }

@@ -3,6 +3,7 @@
 
 use super::number::i64_text;
 use super::{ElicitForm, Field, FieldKind, FieldValue, Fields, Number, Options, StringFormat};
+use crate::bytes;
 use crate::json::{Array, JsonStr, Kind, Members, Object, Value};
 
 /// Why one field's answer is not acceptable.
@@ -459,7 +460,7 @@ fn uri(chars: impl Iterator<Item = char>) -> bool {
     loop {
         match it.next() {
             Some(':') => break,
-            Some(c) if c.is_ascii_alphanumeric() || "+-.".contains(c) => {}
+            Some(c) if c.is_ascii_alphanumeric() || bytes::is_one_of(c, b"+-.") => {}
             _ => return false,
         }
     }
@@ -468,7 +469,7 @@ fn uri(chars: impl Iterator<Item = char>) -> bool {
             it.next().is_some_and(|h| h.is_ascii_hexdigit())
                 && it.next().is_some_and(|h| h.is_ascii_hexdigit())
         } else {
-            c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=".contains(c)
+            c.is_ascii_alphanumeric() || bytes::is_one_of(c, b"-._~:/?#[]@!$&'()*+,;=")
         };
         if !ok {
             return false;
@@ -533,9 +534,13 @@ fn date_time(chars: impl Iterator<Item = char>) -> bool {
         expect(&mut it, &[':'])?;
         // 60 is a leap second, which RFC 3339's grammar allows.
         (digits(&mut it, 2)? <= 60).then_some(())?;
-        if it.next_if_eq(&'.').is_some() {
+        // `peek` then `next`: `Peekable::next_if` keeps an assertion.
+        if it.peek() == Some(&'.') {
+            it.next();
             digits(&mut it, 1)?;
-            while it.next_if(|c| c.is_ascii_digit()).is_some() {}
+            while it.peek().is_some_and(char::is_ascii_digit) {
+                it.next();
+            }
         }
         match it.next()? {
             'Z' | 'z' => {}

@@ -1,0 +1,133 @@
+//! Small byte-level helpers that cannot panic.
+//!
+//! `core`'s `str` searching (`find`, `split_once`, `contains` with a `&str`
+//! pattern: the two-way searcher) and `copy_from_slice` (a length check)
+//! keep panic branches in the image at the size opt-levels, where they are
+//! not inlined and the compiler cannot prove them dead. These helpers walk
+//! with iterators and `get`, so no panic path remains.
+
+#![cfg_attr(not(feature = "client"), allow(dead_code))]
+
+/// Copies `src` into the front of `dst`, as far as both reach (a
+/// `copy_from_slice` without its length-mismatch panic). Returns the
+/// number of bytes copied.
+pub(crate) fn copy(dst: &mut [u8], src: &[u8]) -> usize {
+    let mut n = 0;
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = *s;
+        n += 1;
+    }
+    n
+}
+
+/// Index of the first `b` in `s`.
+pub(crate) fn find_byte(s: &[u8], b: u8) -> Option<usize> {
+    s.iter().position(|&c| c == b)
+}
+
+/// Index of the first occurrence of `needle` in `s` (`Some(0)` for an
+/// empty needle).
+pub(crate) fn find(s: &[u8], needle: &[u8]) -> Option<usize> {
+    (0..=s.len()).find(|&i| {
+        s.get(i..)
+            .is_some_and(|t| t.len() >= needle.len() && t.iter().zip(needle).all(|(a, b)| a == b))
+    })
+}
+
+/// Splits `s` around the first `b` (which belongs to neither part).
+/// `b` must be ASCII, so both parts stay valid UTF-8.
+pub(crate) fn split_once_byte(s: &str, b: u8) -> Option<(&str, &str)> {
+    split_once(s, &[b])
+}
+
+/// Splits `s` around the first occurrence of the ASCII `needle` (which
+/// belongs to neither part).
+pub(crate) fn split_once<'s>(s: &'s str, needle: &[u8]) -> Option<(&'s str, &'s str)> {
+    let i = find(s.as_bytes(), needle)?;
+    let head = s.get(..i)?;
+    let tail = s.get(i.checked_add(needle.len())?..)?;
+    Some((head, tail))
+}
+
+/// Splits `s` at byte `i` (a char boundary), or `None` when it is not one
+/// or lies past the end.
+pub(crate) fn split_at(s: &str, i: usize) -> Option<(&str, &str)> {
+    Some((s.get(..i)?, s.get(i..)?))
+}
+
+/// Whether `s` contains the byte `b`.
+// A plain loop rather than `<[u8]>::contains` (core's memchr, with its
+// word-at-a-time slicing) so the image keeps no index checks for it.
+#[allow(clippy::manual_contains)]
+pub(crate) fn contains_byte(s: &[u8], b: u8) -> bool {
+    s.iter().any(|&c| c == b)
+}
+
+/// Whether the char `c` is one of the ASCII bytes of `set`.
+pub(crate) fn is_one_of(c: char, set: &[u8]) -> bool {
+    u8::try_from(c).is_ok_and(|b| contains_byte(set, b))
+}
+
+/// Iterator over the parts of `s` between `b`s (as `str::split` with an
+/// ASCII char, without the searcher).
+#[derive(Debug, Clone)]
+pub(crate) struct SplitByte<'s> {
+    rest: Option<&'s str>,
+    b: u8,
+}
+
+/// Splits `s` at every `b` (an ASCII byte).
+pub(crate) fn split_byte(s: &str, b: u8) -> SplitByte<'_> {
+    SplitByte { rest: Some(s), b }
+}
+
+impl<'s> Iterator for SplitByte<'s> {
+    type Item = &'s str;
+    fn next(&mut self) -> Option<&'s str> {
+        let rest = self.rest?;
+        match split_once_byte(rest, self.b) {
+            Some((head, tail)) => {
+                self.rest = Some(tail);
+                Some(head)
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    #[test]
+    fn helpers_match_the_str_methods() {
+        let cases = ["", ":", "a:b", "::", "a::b::c", "x", "ab:", ":ab", "é:ü::"];
+        for s in cases {
+            assert_eq!(split_once_byte(s, b':'), s.split_once(':'), "{s:?}");
+            assert_eq!(split_once(s, b"::"), s.split_once("::"), "{s:?}");
+            assert_eq!(find(s.as_bytes(), b"::"), s.find("::"), "{s:?}");
+            assert_eq!(find_byte(s.as_bytes(), b':'), s.find(':'), "{s:?}");
+            assert_eq!(contains_byte(s.as_bytes(), b':'), s.contains(':'));
+            assert_eq!(
+                split_byte(s, b':').collect::<Vec<_>>(),
+                s.split(':').collect::<Vec<_>>(),
+                "{s:?}"
+            );
+            for i in 0..=s.len() + 1 {
+                assert_eq!(split_at(s, i), s.split_at_checked(i), "{s:?} {i}");
+            }
+        }
+        assert_eq!(find(b"abc", b""), Some(0));
+        assert_eq!(find(b"", b"a"), None);
+        assert!(is_one_of('+', b"+-.") && !is_one_of('a', b"+-.") && !is_one_of('\u{12b}', b"+"));
+        let mut dst = [0u8; 3];
+        assert_eq!(copy(&mut dst, b"abcd"), 3);
+        assert_eq!(&dst, b"abc");
+        assert_eq!(copy(&mut dst, b"z"), 1);
+        assert_eq!(&dst, b"zbc");
+    }
+}
