@@ -12,7 +12,9 @@ use super::call::{CallError, CallLimits, Phase, SaveError, SaveInvariant, SaveRe
 use super::exchange::{ExLimits, Exchange, Layout};
 use crate::json::Object;
 use crate::wire::{ClientCapabilities, META_CLIENT_CAPABILITIES};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+#[cfg(test)]
+use serde::Serialize;
 
 /// First bytes of every save.
 pub(crate) const SAVE_MAGIC: [u8; 4] = *b"MRTR";
@@ -23,7 +25,8 @@ pub(crate) const KIND_CALL: u8 = 1;
 /// Save of a [`super::task::Task`].
 pub(crate) const KIND_TASK: u8 = 2;
 
-#[derive(Serialize, Deserialize, Debug, PartialEq, Eq)]
+#[derive(Deserialize, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(Serialize))]
 pub(crate) struct Saved<'a> {
     pub magic: [u8; 4],
     pub version: u8,
@@ -46,15 +49,87 @@ pub(crate) struct Saved<'a> {
 }
 
 /// Writes `saved` into `out`, or reports the size needed.
+///
+/// Encoded by hand in postcard's format (the same bytes as
+/// `postcard::to_slice`, checked by a test; loading still uses postcard):
+/// postcard's varint writer slices `out[..=i]` in a loop the size
+/// opt-levels do not unroll, which left a panic path in the image.
 pub(crate) fn save(saved: &Saved<'_>, out: &mut [u8]) -> Result<usize, CallError> {
-    let needed = postcard::serialize_with_flavor(saved, postcard::ser_flavors::Size::default())
-        .map_err(|_| CallError::BadSave(SaveError::Decode))?;
+    let needed = encode(saved, &mut []);
     if out.len() < needed {
         return Err(CallError::BufferTooSmall { needed });
     }
-    postcard::to_slice(saved, out)
-        .map(|s| s.len())
-        .map_err(|_| CallError::BufferTooSmall { needed })
+    Ok(encode(saved, out))
+}
+
+/// A postcard encoder into `out` that counts the full length even when
+/// `out` is too short (writing only what fits).
+struct Encoder<'o> {
+    out: &'o mut [u8],
+    len: usize,
+}
+
+impl Encoder<'_> {
+    fn bytes(&mut self, b: &[u8]) {
+        if let Some(dst) = self.out.get_mut(self.len..) {
+            crate::bytes::copy(dst, b);
+        }
+        self.len = self.len.saturating_add(b.len());
+    }
+
+    fn byte(&mut self, b: u8) {
+        if let Some(dst) = self.out.get_mut(self.len) {
+            *dst = b;
+        }
+        self.len = self.len.saturating_add(1);
+    }
+
+    /// LEB128, as postcard writes every unsigned integer wider than u8.
+    fn varint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.byte((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.byte(v as u8);
+    }
+
+    /// `None` as 0; `Some(v)` as 1 then the zigzag varint of `v`.
+    fn option_i64(&mut self, v: Option<i64>) {
+        match v {
+            None => self.byte(0),
+            Some(v) => {
+                self.byte(1);
+                self.varint(((v << 1) ^ (v >> 63)) as u64);
+            }
+        }
+    }
+
+    /// Length-prefixed bytes.
+    fn slice(&mut self, b: &[u8]) {
+        self.varint(b.len() as u64);
+        self.bytes(b);
+    }
+}
+
+/// Encodes `s` (fields in declaration order) into `out`; returns the full
+/// length, which is more than `out.len()` when it did not fit.
+fn encode(s: &Saved<'_>, out: &mut [u8]) -> usize {
+    let mut e = Encoder { out, len: 0 };
+    e.bytes(&s.magic);
+    for b in [s.version, s.kind, s.phase, s.variant, s.next, s.flags] {
+        e.byte(b);
+    }
+    for v in [s.rounds, s.state_only, s.polls] {
+        e.varint(u64::from(v));
+    }
+    e.varint(s.poll_ms);
+    e.option_i64(s.last_id);
+    e.option_i64(s.in_flight);
+    e.varint(u64::from(s.head_split));
+    for region in [s.head, s.inputs, s.state, s.answers] {
+        e.slice(region);
+    }
+    e.len
 }
 
 /// Reads a save of `kind`: magic, version, kind and exact length checked.
@@ -198,4 +273,92 @@ pub(crate) fn exchange_of(
         in_flight: s.in_flight,
         ..Exchange::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hand_encoder_writes_postcard_bytes() {
+        let head = [7u8; 200];
+        let big = std::vec![0xA5u8; 20_000];
+        let cases = [
+            Saved {
+                magic: SAVE_MAGIC,
+                version: SAVE_VERSION,
+                kind: KIND_CALL,
+                phase: 0,
+                variant: 0,
+                next: 0,
+                flags: 0,
+                rounds: 0,
+                state_only: 0,
+                polls: 0,
+                poll_ms: 0,
+                last_id: None,
+                in_flight: None,
+                head_split: 0,
+                head: &[],
+                inputs: &[],
+                state: &[],
+                answers: &[],
+            },
+            Saved {
+                magic: *b"XYZW",
+                version: 255,
+                kind: KIND_TASK,
+                phase: 3,
+                variant: 200,
+                next: 1,
+                flags: 0x81,
+                rounds: 127,
+                state_only: 128,
+                polls: u32::MAX,
+                poll_ms: u64::MAX,
+                last_id: Some(i64::MIN),
+                in_flight: Some(-1),
+                head_split: 16_384,
+                head: &head,
+                inputs: b"{}",
+                state: &big,
+                answers: b"x",
+            },
+            Saved {
+                magic: SAVE_MAGIC,
+                version: 1,
+                kind: 1,
+                phase: 1,
+                variant: 1,
+                next: 1,
+                flags: 1,
+                rounds: 300,
+                state_only: 1,
+                polls: 2,
+                poll_ms: 1 << 35,
+                last_id: Some(i64::MAX),
+                in_flight: Some(0),
+                head_split: 1,
+                head: b"h",
+                inputs: &big[..128],
+                state: &big[..127],
+                answers: &[],
+            },
+        ];
+        for saved in &cases {
+            let mut want = std::vec![0u8; 30_000];
+            let n = postcard::to_slice(saved, &mut want).unwrap().len();
+            let mut got = std::vec![0u8; 30_000];
+            assert_eq!(save(saved, &mut got), Ok(n));
+            assert_eq!(got[..n], want[..n]);
+            assert_eq!(
+                save(saved, &mut got[..n - 1]),
+                Err(CallError::BufferTooSmall { needed: n })
+            );
+            let kind = saved.kind;
+            if saved.magic == SAVE_MAGIC && saved.version == SAVE_VERSION {
+                assert_eq!(load(&got[..n], kind).as_ref(), Ok(saved));
+            }
+        }
+    }
 }
