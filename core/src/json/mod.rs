@@ -132,7 +132,7 @@ impl core::error::Error for Error {}
 
 /// Whether `b` is exactly one JSON number (RFC 8259: `-?int frac? exp?`,
 /// no leading `+` or zeros, nothing around it).
-#[cfg(feature = "client")]
+#[cfg(feature = "form")]
 pub(crate) fn is_number_text(b: &[u8]) -> bool {
     matches!(b.first(), Some(b'-' | b'0'..=b'9'))
         && reader::scan_number(b, 0).is_ok_and(|end| end == b.len())
