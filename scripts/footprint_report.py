@@ -360,11 +360,20 @@ def main():
           "dependency's) lists the mrtr-core lines that reach that function.\n")
     by_place = defaultdict(Counter)
     reached_from = defaultdict(list)
+    # Per image: where its sites lie (mrtr-core, a dependency crate, Rust's
+    # core library).
+    dep_sites = defaultdict(Counter)
     for im in images:
         sites = sites_of[im.rel]
         chains = symbolize(args, im.elf, [a for a, _, _ in sites])
         for a, caller, callee in sites:
             where, mine = place(args, chains[a], caller)
+            if mine:
+                dep_sites[im.rel]["mrtr-core's own code"] += 1
+            elif "(dependency" in where:
+                dep_sites[im.rel][where.split("/")[0]] += 1
+            else:
+                dep_sites[im.rel]["Rust core library code"] += 1
             short = re.sub(r"(::)?<[^<>]*>$", "", callee).split("::")[-1]
             by_place[(where, short)][f"{im.target.split('-')[0]}/{im.opt}/{im.build}"] += 1
             if not mine:
@@ -444,7 +453,9 @@ def main():
               f"({len(sites_of[worst.rel])})")
         for im in thumb:
             if sites_of[im.rel]:
-                print(f"  - {im.opt}/{im.build}: {len(sites_of[im.rel])} sites")
+                where = dep_sites.get(im.rel, Counter())
+                print(f"  - {im.opt}/{im.build}: {len(sites_of[im.rel])} sites, in " +
+                      ", ".join(f"{k} ({v})" for k, v in sorted(where.items())))
     else:
         na("0 panic sites", "no thumbv7em image built")
     if "seal_below" in q:
