@@ -19,10 +19,23 @@ fn at(b: &[u8], i: usize) -> u8 {
 
 #[inline]
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    // Compact JSON: no whitespace at all, one comparison.
+    if at(b, i) > b' ' {
+        return i;
+    }
     loop {
+        // Indentation comes in runs of spaces: the run is measured a word
+        // at a time (`w ^ SPACES` is zero exactly at the spaces, so its
+        // lowest non-zero byte is the first byte that is not a space).
+        if let Some(w) = word_at(b, i) {
+            let x = w ^ SPACES;
+            if x == 0 {
+                i += 8;
+                continue;
+            }
+            i += first(x);
+        }
         match at(b, i) {
-            // Indentation comes in runs of spaces: eight at a time.
-            b' ' if word_at(b, i) == Some(SPACES) => i += 8,
             b' ' | b'\t' | b'\n' | b'\r' => i += 1,
             _ => return i,
         }
