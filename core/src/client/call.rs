@@ -1236,8 +1236,9 @@ impl<'w> Call<'w> {
     /// are attributed). Terminal errors move the call to `Failed`.
     ///
     /// Reading a result builds a skip index on the stack (see
-    /// [`json::parse_indexed`]): 256 slots, 4 KiB, on 64-bit targets; 32
-    /// slots, 256 bytes, elsewhere.
+    /// [`json::parse_indexed`]): about one slot per 48 bytes of result, up
+    /// to 256 slots, 4 KiB, on 64-bit targets; 32 slots, 256 bytes,
+    /// elsewhere.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<Event<'a>, CallError> {
         self.feed_inner(bytes, None).map(|(e, _)| e)
     }
@@ -1274,10 +1275,23 @@ impl<'w> Call<'w> {
         };
         // Classification and the input requests walk the result level by
         // level: index it once (on the stack) so those walks skip nested
-        // values without rescanning them. What the event borrows comes
-        // from `result` itself (the outcomes carry that same object).
-        let mut slots = [json::IndexSlot::EMPTY; exchange::FEED_INDEX_SLOTS];
-        let indexed = result.with_index(&mut slots);
+        // values without rescanning them.
+        exchange::with_feed_slots(result.raw().len(), |slots| {
+            self.on_result(bytes, result, copy, slots)
+        })
+    }
+
+    /// [`Call::feed`] once a result of ours is in: classify it over a skip
+    /// index in `slots`. What the event borrows comes from `result` itself
+    /// (the outcomes carry that same object).
+    fn on_result<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        result: json::Object<'a>,
+        copy: Option<&mut [u8]>,
+        slots: &mut [json::IndexSlot],
+    ) -> Result<(Event<'a>, usize), CallError> {
+        let indexed = result.with_index(slots);
         let outcome =
             match classify_result(indexed, self.st.f.method.as_str(), &self.st.limits.wire) {
                 Ok(o) => o,

@@ -667,6 +667,23 @@ pub(crate) const FEED_INDEX_SLOTS: usize = 256;
 #[cfg(not(target_pointer_width = "64"))]
 pub(crate) const FEED_INDEX_SLOTS: usize = 32;
 
+/// Runs `f` with skip-index slots on the stack for a result of `len`
+/// bytes: about one slot per 48 bytes (see [`json::parse_indexed`]), in
+/// three sizes up to [`FEED_INDEX_SLOTS`], so that a small result does not
+/// pay for clearing 4 KiB of slots it cannot fill. The index only saves
+/// rescans: what `f` reads does not depend on the number of slots.
+pub(crate) fn with_feed_slots<R>(len: usize, f: impl FnOnce(&mut [json::IndexSlot]) -> R) -> R {
+    const EMPTY: json::IndexSlot = json::IndexSlot::EMPTY;
+    let want = len / 48 + 16;
+    if want <= 32 || FEED_INDEX_SLOTS <= 32 {
+        f(&mut [EMPTY; 32])
+    } else if want <= 64 {
+        f(&mut [EMPTY; 64])
+    } else {
+        f(&mut [EMPTY; FEED_INDEX_SLOTS])
+    }
+}
+
 fn copy_into(dst: &mut [u8], src: &[u8]) -> Result<(), CallError> {
     match dst.get_mut(..src.len()) {
         Some(d) => {

@@ -475,11 +475,22 @@ impl<'w> Task<'w> {
             Ok(Incoming::Result(r)) => r,
         };
         self.st.sh.ex.in_flight = None;
+        // As in `Call::feed`: classify over a skip index on the stack.
+        exchange::with_feed_slots(result.raw().len(), |slots| {
+            self.on_result(bytes, result, slots)
+        })
+    }
+
+    /// [`Task::feed`] once a result of ours is in, over a skip index in
+    /// `slots`; what the event borrows comes from `result` itself.
+    fn on_result<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        result: json::Object<'a>,
+        slots: &mut [json::IndexSlot],
+    ) -> Result<TaskEvent<'a>, CallError> {
         let kind = self.st.f.next;
-        // As in `Call::feed`: classify over a skip index on the stack; what
-        // the event borrows comes from `result` itself.
-        let mut slots = [json::IndexSlot::EMPTY; exchange::FEED_INDEX_SLOTS];
-        let indexed = result.with_index(&mut slots);
+        let indexed = result.with_index(slots);
         let outcome = match classify_result(
             indexed,
             kind.method(self.st.f.dialect),
