@@ -189,18 +189,19 @@ pub(crate) struct Exchange {
 
 impl Exchange {
     /// Input `i` of the round: its key token and its request, read through
-    /// the index (the map itself was validated on receipt).
+    /// the index. The map was validated on receipt (or on restore) and the
+    /// index records its members' exact spans, so they are read without
+    /// validating them again, as `write_responses` copies the key tokens.
     pub fn input_at<'b>(
         &self,
         buf: &'b [u8],
         layout: &Layout,
-        json: &ParseLimits,
         i: usize,
     ) -> Option<(JsonStr<'b>, InputRequest<'b>)> {
         let e = self.entry(buf, layout, i)?;
         let raw = layout.inputs.prefix(buf, self.inputs_len);
-        let key = json::parse(raw.get(e.key.clone())?).ok()?.as_str()?;
-        let value = json::parse_with(raw.get(e.value.clone())?, json).ok()?;
+        let key = json::Value::of_validated(raw.get(e.key.clone())?).as_str()?;
+        let value = json::Value::of_validated(raw.get(e.value.clone())?);
         Some((key, InputRequest::parse(value).ok()?))
     }
 

@@ -201,10 +201,6 @@ impl<'w, F: Flavor> FlowView<'w, F> {
         &self.st.sh
     }
 
-    fn json(&self) -> ParseLimits {
-        self.st.limits.wire.json
-    }
-
     // ----------------------------------------------------------------- accessors
 
     /// The phase.
@@ -241,10 +237,7 @@ impl<'w, F: Flavor> FlowView<'w, F> {
 
     /// The input request at `index` (server order).
     pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
-        let json = self.json();
-        self.sh()
-            .ex
-            .input_at(self.buf, &self.layout(), &json, index)
+        self.sh().ex.input_at(self.buf, &self.layout(), index)
     }
 
     /// The index of the input whose key decodes to `key`.

@@ -358,7 +358,7 @@ impl<'w> Machine<'w> {
     /// The input request at `index` (server order): key token and request.
     pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
         let c = self.common();
-        c.ex.input_at(self.buf, &c.layout, &c.json, index)
+        c.ex.input_at(self.buf, &c.layout, index)
     }
 
     /// The current round's input requests.
