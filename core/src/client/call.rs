@@ -1264,34 +1264,39 @@ impl<'w> Call<'w> {
             (Phase::Sent, Some(id)) => id,
             (p, _) => return Err(CallError::WrongState(p)),
         };
-        let result = match exchange::receive(bytes, &self.st.limits.wire, ours) {
-            Err(e) => return Err(self.fail(e)),
-            Ok(Incoming::Unrelated(u)) => return Ok((Event::Unrelated(u), 0)),
-            Ok(Incoming::Error(e)) => {
-                self.done();
-                return Ok((Event::RpcError(e), 0));
-            }
-            Ok(Incoming::Result(r)) => r,
-        };
+        let wire = self.st.limits.wire;
         // Classification and the input requests walk the result level by
-        // level: index it once (on the stack) so those walks skip nested
-        // values without rescanning them.
-        exchange::with_feed_slots(result.raw().len(), |slots| {
-            self.on_result(bytes, result, copy, slots)
+        // level: the message is parsed with a skip index (on the stack) so
+        // those walks skip nested values without rescanning them.
+        exchange::with_feed_slots(bytes.len(), |slots| {
+            if let Some((result, indexed)) =
+                exchange::receive_result_indexed(bytes, &wire, ours, slots)
+            {
+                return self.on_result(bytes, result, indexed, copy);
+            }
+            match exchange::receive(bytes, &wire, ours) {
+                Err(e) => Err(self.fail(e)),
+                Ok(Incoming::Unrelated(u)) => Ok((Event::Unrelated(u), 0)),
+                Ok(Incoming::Error(e)) => {
+                    self.done();
+                    Ok((Event::RpcError(e), 0))
+                }
+                // A result of ours took the indexed way above.
+                Ok(Incoming::Result(r)) => self.on_result(bytes, r, r, copy),
+            }
         })
     }
 
-    /// [`Call::feed`] once a result of ours is in: classify it over a skip
-    /// index in `slots`. What the event borrows comes from `result` itself
-    /// (the outcomes carry that same object).
+    /// [`Call::feed`] once a result of ours is in: classify `indexed` (the
+    /// result with a skip index). What the event borrows comes from
+    /// `result` itself, the same object.
     fn on_result<'a>(
         &mut self,
         bytes: &'a [u8],
         result: json::Object<'a>,
+        indexed: json::Object<'_>,
         copy: Option<&mut [u8]>,
-        slots: &mut [json::IndexSlot],
     ) -> Result<(Event<'a>, usize), CallError> {
-        let indexed = result.with_index(slots);
         let outcome =
             match classify_result(indexed, self.st.f.method.as_str(), &self.st.limits.wire) {
                 Ok(o) => o,

@@ -23,8 +23,9 @@ use crate::wire::response::{
     write_elicit_result, write_roots_result,
 };
 use crate::wire::{
-    parse_message, ClientCapabilities, ElicitAction, InputKind, InputRequest, InputRequests,
-    InputResponse, Message, ResponseKind, ShapeError, Violation, WireError, WireLimits,
+    parse_message, parse_message_indexed, ClientCapabilities, ElicitAction, InputKind,
+    InputRequest, InputRequests, InputResponse, Message, ResponseKind, ShapeError, Violation,
+    WireError, WireLimits,
 };
 
 /// Bytes in front of each stored answer: the input's index (`u16`) and the
@@ -871,6 +872,32 @@ pub(crate) fn receive<'a>(
         }),
         other => Incoming::Unrelated(Unrelated::Message(other)),
     })
+}
+
+/// [`receive`] over a skip index in `slots`, for the message worth
+/// indexing: a result of ours. Returns that result twice, as a span of
+/// `bytes` (what events borrow) and with the index (what classification
+/// walks); `None` for anything else, which the caller then reads with
+/// [`receive`] (the same parse, without the index: the same message).
+pub(crate) fn receive_result_indexed<'a: 's, 's>(
+    bytes: &'a [u8],
+    wire: &WireLimits,
+    ours: i64,
+    slots: &'s mut [json::IndexSlot],
+) -> Option<(Object<'a>, Object<'s>)> {
+    let Ok(Message::Result { id, result }) = parse_message_indexed(bytes, wire, slots) else {
+        return None;
+    };
+    if !id.is_number(ours) {
+        return None;
+    }
+    // The same bytes, borrowed from `bytes` (address arithmetic only: the
+    // result is a sub-slice of them).
+    let raw = result.raw();
+    let at = (raw.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
+    let span = bytes.get(at..at.checked_add(raw.len())?)?;
+    let plain = json::Value::of_validated(span).as_object()?;
+    Some((plain, result))
 }
 
 enum Attribution {

@@ -465,32 +465,38 @@ impl<'w> Task<'w> {
             (Phase::Sent, Some(id)) => id,
             (p, _) => return Err(CallError::WrongState(p)),
         };
-        let result = match exchange::receive(bytes, &self.st.limits.wire, ours) {
-            Err(e) => return Err(self.fail(e)),
-            Ok(Incoming::Unrelated(u)) => return Ok(TaskEvent::Unrelated(u)),
-            Ok(Incoming::Error(e)) => {
-                self.done();
-                return Ok(TaskEvent::RpcError(e));
+        let wire = self.st.limits.wire;
+        // As in `Call::feed`: parse with a skip index on the stack.
+        exchange::with_feed_slots(bytes.len(), |slots| {
+            if let Some((result, indexed)) =
+                exchange::receive_result_indexed(bytes, &wire, ours, slots)
+            {
+                return self.on_result(bytes, result, indexed);
             }
-            Ok(Incoming::Result(r)) => r,
-        };
-        self.st.sh.ex.in_flight = None;
-        // As in `Call::feed`: classify over a skip index on the stack.
-        exchange::with_feed_slots(result.raw().len(), |slots| {
-            self.on_result(bytes, result, slots)
+            match exchange::receive(bytes, &wire, ours) {
+                Err(e) => Err(self.fail(e)),
+                Ok(Incoming::Unrelated(u)) => Ok(TaskEvent::Unrelated(u)),
+                Ok(Incoming::Error(e)) => {
+                    self.done();
+                    Ok(TaskEvent::RpcError(e))
+                }
+                // A result of ours took the indexed way above.
+                Ok(Incoming::Result(r)) => self.on_result(bytes, r, r),
+            }
         })
     }
 
-    /// [`Task::feed`] once a result of ours is in, over a skip index in
-    /// `slots`; what the event borrows comes from `result` itself.
+    /// [`Task::feed`] once a result of ours is in: classify `indexed` (the
+    /// result with a skip index); what the event borrows comes from
+    /// `result` itself, the same object.
     fn on_result<'a>(
         &mut self,
         bytes: &'a [u8],
         result: json::Object<'a>,
-        slots: &mut [json::IndexSlot],
+        indexed: json::Object<'_>,
     ) -> Result<TaskEvent<'a>, CallError> {
+        self.st.sh.ex.in_flight = None;
         let kind = self.st.f.next;
-        let indexed = result.with_index(slots);
         let outcome = match classify_result(
             indexed,
             kind.method(self.st.f.dialect),
