@@ -163,6 +163,45 @@ impl<'a> InputRequest<'a> {
         }
     }
 
+    /// The kind of an input request that [`InputRequest::parse`] accepted
+    /// (what `parse(v)?.kind()` returns), read with as few walks as the
+    /// kind needs: `method`, and `params.mode` for an elicitation, each the
+    /// first member of its name (parse checked that there is only one).
+    pub(crate) fn kind_of_validated(v: Value<'a>) -> Option<InputKind> {
+        let obj = v.as_object()?;
+        let (mut method, mut params) = (None, None);
+        for (k, v) in obj.iter() {
+            if method.is_none() && k.eq_str("method") {
+                method = Some(v.as_str()?);
+            } else if params.is_none() && k.eq_str("params") {
+                params = Some(v);
+            }
+            let done = match method {
+                // An elicitation's kind is in its params.
+                Some(m) if m.eq_str("elicitation/create") => params.is_some(),
+                Some(_) => true,
+                None => false,
+            };
+            if done {
+                break;
+            }
+        }
+        let method = method?;
+        if method.eq_str("sampling/createMessage") {
+            Some(InputKind::Sampling)
+        } else if method.eq_str("roots/list") {
+            Some(InputKind::Roots)
+        } else if method.eq_str("elicitation/create") {
+            let mode = params?.as_object()?.get("mode");
+            match mode.and_then(|m| m.as_str()) {
+                Some(m) if m.eq_str("url") => Some(InputKind::ElicitUrl),
+                _ => Some(InputKind::ElicitForm),
+            }
+        } else {
+            None
+        }
+    }
+
     /// Reads the `params` object of a `sampling/createMessage` request on its
     /// own (`messages` array and `maxTokens` required). Servers use it to check
     /// params they are about to send, before any byte is written.

@@ -510,3 +510,27 @@ fn task_error_displays_code_and_decoded_message() {
     let e = task::TaskError::parse(v).unwrap();
     assert_eq!(e.to_string(), "task failed with error -32603: disk full");
 }
+
+#[test]
+fn kind_of_validated_agrees_with_parse_on_accepted_requests() {
+    let entries = [
+        r#"{"method":"elicitation/create","params":{"mode":"form","message":"m","requestedSchema":{}}}"#,
+        r#"{"params":{"message":"m","requestedSchema":{},"mode":"form"},"method":"elicitation/create"}"#,
+        r#"{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}"#,
+        r#"{"method":"elicitation/create","params":{"message":"m","url":"https://x","mode":"url"}}"#,
+        r#"{"params":{"mode":"\u0075rl","message":"m","url":"u"},"method":"elicitation\/create"}"#,
+        r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}"#,
+        r#"{"params":{"messages":[],"maxTokens":1,"tools":[{}]},"method":"sampling/createMessage"}"#,
+        r#"{"method":"roots/list"}"#,
+        r#"{"method":"roots/list","params":{}}"#,
+    ];
+    for e in entries {
+        let v = crate::json::parse(e.as_bytes()).unwrap();
+        let parsed = InputRequest::parse(v).unwrap();
+        assert_eq!(
+            InputRequest::kind_of_validated(v),
+            Some(parsed.kind()),
+            "{e}"
+        );
+    }
+}
