@@ -246,6 +246,13 @@ impl<'a> InputRequest<'a> {
     }
 }
 
+/// How many of its first requests an [`InputRequests`] keeps as validation
+/// parsed them, so that iterating a round of one or two questions (the
+/// spec's example has two) does not parse them again; later ones are parsed
+/// again as they are reached. Each kept request adds about 100 bytes to an
+/// `InputRequests` on 64-bit targets (it is `Copy` and lives on the stack).
+pub const INPUT_REQUESTS_KEPT: usize = 2;
+
 /// A validated `inputRequests` map.
 ///
 /// Construction checks every entry (kind, required fields), key uniqueness,
@@ -256,6 +263,9 @@ pub struct InputRequests<'a> {
     len: usize,
     /// The union of what the requests need, found while validating them.
     caps: ClientCapabilities,
+    /// The first [`INPUT_REQUESTS_KEPT`] entries as validation read them
+    /// (a function of `obj`, so equality is unchanged).
+    kept: [Option<(JsonStr<'a>, InputRequest<'a>)>; INPUT_REQUESTS_KEPT],
 }
 
 impl<'a> InputRequests<'a> {
@@ -269,12 +279,17 @@ impl<'a> InputRequests<'a> {
                 _ => Violation::DuplicateInputKey,
             })?;
         let mut caps = ClientCapabilities::default();
-        for (k, v) in obj.iter() {
+        let mut kept = [None; INPUT_REQUESTS_KEPT];
+        for (i, (k, v)) in obj.iter().enumerate() {
             let n = k.decoded_len();
             if n == 0 || n > limits.max_key_bytes {
                 return Err(Violation::BadInputKey);
             }
-            let c = InputRequest::parse(v)?.required_capabilities();
+            let req = InputRequest::parse(v)?;
+            if let Some(slot) = kept.get_mut(i) {
+                *slot = Some((k, req));
+            }
+            let c = req.required_capabilities();
             caps.elicitation_form |= c.elicitation_form;
             caps.elicitation_url |= c.elicitation_url;
             caps.sampling |= c.sampling;
@@ -282,7 +297,12 @@ impl<'a> InputRequests<'a> {
             caps.sampling_context |= c.sampling_context;
             caps.roots |= c.roots;
         }
-        Ok(InputRequests { obj, len, caps })
+        Ok(InputRequests {
+            obj,
+            len,
+            caps,
+            kept,
+        })
     }
 
     /// Number of requests.
@@ -300,11 +320,19 @@ impl<'a> InputRequests<'a> {
         self.obj
     }
 
-    /// The requests in document order.
+    /// The requests in document order (the first [`INPUT_REQUESTS_KEPT`]
+    /// as validation read them, the rest parsed again).
     pub fn iter(&self) -> impl Iterator<Item = (JsonStr<'a>, InputRequest<'a>)> + 'a {
-        self.obj
-            .iter()
-            .filter_map(|(k, v)| InputRequest::parse(v).ok().map(|r| (k, r)))
+        let rest = (self.len > INPUT_REQUESTS_KEPT).then(|| {
+            self.obj
+                .iter()
+                .skip(INPUT_REQUESTS_KEPT)
+                .filter_map(|(k, v)| InputRequest::parse(v).ok().map(|r| (k, r)))
+        });
+        self.kept
+            .into_iter()
+            .flatten()
+            .chain(rest.into_iter().flatten())
     }
 
     /// The request at `key`.

@@ -14,7 +14,7 @@ pub mod task;
 pub use caps::{ClientCapabilities, ClientInfo};
 pub use envelope::{parse_message, parse_message_indexed, Id, Message};
 pub use error::{EnvelopeError, ErrorCode, Violation, WireError};
-pub use input::{InputKind, InputRequest, InputRequests};
+pub use input::{InputKind, InputRequest, InputRequests, INPUT_REQUESTS_KEPT};
 pub use response::{ElicitAction, InputResponse, InputResponses, ResponseKind, Root, ShapeError};
 pub use result::{
     classify_result, classify_result_from, InputRequiredResult, ResultKind, ResultOutcome,

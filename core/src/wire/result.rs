@@ -27,6 +27,9 @@ pub struct InputRequiredResult<'a> {
 }
 
 /// A classified result.
+// `InputRequired` carries the requests validation already parsed (see
+// `INPUT_REQUESTS_KEPT`): without allocation there is nothing to box it in.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResultOutcome<'a> {
     /// The final result object.

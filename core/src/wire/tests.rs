@@ -534,3 +534,27 @@ fn kind_of_validated_agrees_with_parse_on_accepted_requests() {
         );
     }
 }
+
+#[test]
+fn input_requests_iterate_the_same_whether_kept_or_parsed_again() {
+    let entries = [
+        r#""a":{"method":"roots/list"}"#,
+        r#""b":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{}}}"#,
+        r#""c":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":7}}"#,
+        r#""d":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"u"}}"#,
+        r#""e":{"method":"roots/list","params":{}}"#,
+        r#""f":{"method":"sampling/createMessage","params":{"systemPrompt":"s","messages":[],"maxTokens":1}}"#,
+    ];
+    for n in 1..=entries.len() {
+        let doc = std::format!("{{{}}}", entries[..n].join(","));
+        let v = crate::json::parse(doc.as_bytes()).unwrap();
+        let reqs = InputRequests::parse(v, &WireLimits::default()).unwrap();
+        let fresh = v
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k, InputRequest::parse(v).unwrap()));
+        assert_eq!(reqs.len(), n);
+        assert!(reqs.iter().eq(fresh), "{n} entries");
+    }
+}
