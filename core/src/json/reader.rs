@@ -675,6 +675,7 @@ impl<'a> Value<'a> {
     /// `inputRequests` it received: read again without a second validation.
     /// Navigation only uses checked access, so on any other bytes it reads
     /// nonsense but never fails or panics.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::exchange
     pub(crate) fn of_validated(src: &'a [u8]) -> Value<'a> {
         Value { src, ix: &[] }
     }

@@ -167,6 +167,7 @@ impl<'a> InputRequest<'a> {
     /// (what `parse(v)?.kind()` returns), read with as few walks as the
     /// kind needs: `method`, and `params.mode` for an elicitation, each the
     /// first member of its name (parse checked that there is only one).
+    #[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::exchange
     pub(crate) fn kind_of_validated(v: Value<'a>) -> Option<InputKind> {
         let obj = v.as_object()?;
         let (mut method, mut params) = (None, None);
