@@ -1107,21 +1107,28 @@ pub type Call<'w> = FlowView<'w, CallFields>;
 
 /// Checks the caller's params; returns whether they ask for a (seed) task.
 fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsError> {
-    for reserved in ["inputResponses", "requestState"] {
-        if params.get(reserved).is_some() {
-            return Err(ParamsError::Reserved);
-        }
+    // One walk of the params for the five members, checked in this order.
+    let [responses, state, meta, target, task] = params.get_unique_many([
+        "inputResponses",
+        "requestState",
+        "_meta",
+        method.target_member(),
+        "task",
+    ]);
+    // Present at all (a duplicate is present too).
+    if !matches!(responses, Ok(None)) || !matches!(state, Ok(None)) {
+        return Err(ParamsError::Reserved);
     }
-    match params.get_unique("_meta") {
+    match meta {
         Ok(None) => {}
         Ok(Some(m)) if m.as_object().is_some() => {}
         _ => return Err(ParamsError::BadMeta),
     }
-    match params.get_unique(method.target_member()) {
+    match target {
         Ok(Some(v)) if v.as_str().is_some() => {}
         _ => return Err(ParamsError::MissingTarget),
     }
-    match params.get_unique("task") {
+    match task {
         Ok(None) => Ok(false),
         Ok(Some(t)) if t.as_object().is_some() => Ok(true),
         _ => Err(ParamsError::BadTask),

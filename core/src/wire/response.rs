@@ -162,14 +162,30 @@ fn unique<'a>(o: Object<'a>, name: &'static str) -> Result<Option<Value<'a>>, Sh
     o.get_unique(name).map_err(|_| ShapeError::Duplicate(name))
 }
 
+/// [`unique`] for several names in one walk of `o`: entry `i` is what
+/// `unique(o, names[i])` returns.
+fn unique_many<'a, const N: usize>(
+    o: Object<'a>,
+    names: [&'static str; N],
+) -> [Result<Option<Value<'a>>, ShapeError>; N] {
+    let found = o.get_unique_many(names);
+    core::array::from_fn(|i| match (found.get(i), names.get(i)) {
+        (Some(Ok(v)), _) => Ok(*v),
+        (Some(Err(_)), Some(name)) => Err(ShapeError::Duplicate(name)),
+        // Not reached: both arrays have N entries.
+        _ => Ok(None),
+    })
+}
+
 /// Reads an `ElicitResult`: `action` (accept, decline, cancel) and an
 /// optional `content` object.
 pub fn read_elicit_result(o: Object<'_>) -> Result<(ElicitAction, Option<Object<'_>>), ShapeError> {
-    let action = unique(o, "action")?
+    let [action, content] = unique_many(o, ["action", "content"]);
+    let action = action?
         .and_then(|a| a.as_str())
         .and_then(|a| ElicitAction::parse(&a))
         .ok_or(ShapeError::BadMember("action"))?;
-    let content = match unique(o, "content")? {
+    let content = match content? {
         None => None,
         Some(c) => Some(c.as_object().ok_or(ShapeError::BadMember("content"))?),
     };
@@ -209,17 +225,20 @@ impl<'a> SamplingResult<'a> {
 /// (object or array), `model` (string), optional `stopReason` (string);
 /// each at most once.
 pub fn read_sampling_result(o: Object<'_>) -> Result<SamplingResult<'_>, ShapeError> {
-    let role = unique(o, "role")?
+    // One walk for the four members; checked in the order they are listed.
+    let [role, model, content, stop_reason] =
+        unique_many(o, ["role", "model", "content", "stopReason"]);
+    let role = role?
         .and_then(|r| r.as_str())
         .filter(|r| r.eq_str("assistant") || r.eq_str("user"))
         .ok_or(ShapeError::BadMember("role"))?;
-    let model = unique(o, "model")?
+    let model = model?
         .and_then(|m| m.as_str())
         .ok_or(ShapeError::BadMember("model"))?;
-    let content = unique(o, "content")?
+    let content = content?
         .filter(|c| c.as_object().is_some() || c.as_array().is_some())
         .ok_or(ShapeError::BadMember("content"))?;
-    let stop_reason = match unique(o, "stopReason")? {
+    let stop_reason = match stop_reason? {
         None => None,
         Some(s) => Some(s.as_str().ok_or(ShapeError::BadMember("stopReason"))?),
     };
@@ -245,10 +264,11 @@ pub struct RootEntry<'a> {
 /// string `name`, each at most once.
 pub fn read_root_entry(v: Value<'_>) -> Result<RootEntry<'_>, ShapeError> {
     let o = v.as_object().ok_or(ShapeError::BadMember("roots"))?;
-    let uri = unique(o, "uri")?
+    let [uri, name] = unique_many(o, ["uri", "name"]);
+    let uri = uri?
         .and_then(|u| u.as_str())
         .ok_or(ShapeError::BadMember("uri"))?;
-    let name = match unique(o, "name")? {
+    let name = match name? {
         None => None,
         Some(n) => Some(n.as_str().ok_or(ShapeError::BadMember("name"))?),
     };
