@@ -452,7 +452,8 @@ enum {
   FIELD_HAS_MAX_LENGTH, FIELD_HAS_MINIMUM, FIELD_HAS_MAXIMUM, FIELD_HAS_MIN_ITEMS,
   FIELD_HAS_MAX_ITEMS, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_MINIMUM_BITS,
   FIELD_MAXIMUM_BITS, FIELD_MIN_ITEMS, FIELD_MAX_ITEMS, FIELD_OPTION_COUNT, FIELD_DEFAULT_OFF,
-  FIELD_DEFAULT_LEN, FIELD_LEN
+  FIELD_DEFAULT_LEN, FIELD_MINIMUM_OFF, FIELD_MINIMUM_LEN, FIELD_MAXIMUM_OFF, FIELD_MAXIMUM_LEN,
+  FIELD_LEN
 };
 enum {
   FORM_ERROR_SOURCE, FORM_ERROR_FIELD_OFF, FORM_ERROR_FIELD_LEN, FORM_ERROR_FIELD_ESCAPED,
@@ -1078,11 +1079,12 @@ JNIEXPORT jint JNI_FN(formParse)(JNIEnv *env, jclass cls, jbyteArray schema, jlo
 }
 
 
-/* int formFieldAt(byte[] schema, long index, long[] out): out[0..20)
+/* int formFieldAt(byte[] schema, long index, long[] out): out[0..24)
  * escaped, index, kind, format, required, has min length, has max length,
  * has minimum, has maximum, has min items, has max items, min length, max
  * length, minimum (double bits), maximum (double bits), min items, max
- * items, option count, default off/len (into schema). Texts: formText. */
+ * items, option count, default off/len, minimum off/len, maximum off/len
+ * (the exact decimal texts; all offsets into schema). Texts: formText. */
 JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, jlong index,
                                    jlongArray out) {
   (void)cls;
@@ -1123,7 +1125,11 @@ JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, j
     v[FIELD_MAX_ITEMS] = (jlong)f.max_items;
     v[FIELD_OPTION_COUNT] = (jlong)f.option_count;
     if (view_in(&s, f.default_json.ptr, f.default_json.len, &v[FIELD_DEFAULT_OFF],
-                &v[FIELD_DEFAULT_LEN]) != 0) {
+                &v[FIELD_DEFAULT_LEN]) != 0 ||
+        view_in(&s, f.minimum_json.ptr, f.minimum_json.len, &v[FIELD_MINIMUM_OFF],
+                &v[FIELD_MINIMUM_LEN]) != 0 ||
+        view_in(&s, f.maximum_json.ptr, f.maximum_json.len, &v[FIELD_MAXIMUM_OFF],
+                &v[FIELD_MAXIMUM_LEN]) != 0) {
       st = MRTR_ERR_INTERNAL;
     }
   }

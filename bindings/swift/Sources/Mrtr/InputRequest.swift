@@ -140,8 +140,14 @@ public struct FormField: Sendable, Equatable {
     public let required: Bool
     public let minLength: UInt64?
     public let maxLength: UInt64?
+    /// The lower bound as the nearest Double (a bound beyond its range is infinite).
     public let minimum: Double?
+    /// The upper bound as the nearest Double.
     public let maximum: Double?
+    /// The lower bound exactly as the schema wrote it (JSON number text), or nil.
+    public let minimumText: String?
+    /// The upper bound exactly as the schema wrote it, or nil.
+    public let maximumText: String?
     public let minItems: UInt64?
     public let maxItems: UInt64?
     /// Select fields: the options in schema order.
@@ -293,6 +299,8 @@ public enum Form {
             maxLength: f.has_max_length ? f.max_length : nil,
             minimum: f.has_minimum ? f.minimum : nil,
             maximum: f.has_maximum ? f.maximum : nil,
+            minimumText: f.has_minimum ? String(decoding: bytes(f.minimum_json), as: UTF8.self) : nil,
+            maximumText: f.has_maximum ? String(decoding: bytes(f.maximum_json), as: UTF8.self) : nil,
             minItems: f.has_min_items ? f.min_items : nil,
             maxItems: f.has_max_items ? f.max_items : nil,
             options: options,

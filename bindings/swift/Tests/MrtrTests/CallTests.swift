@@ -122,6 +122,29 @@ final class StatusTests: XCTestCase {
 }
 
 final class CallTests: XCTestCase {
+    func testFormFieldsBoundsOptionsAndDefault() throws {
+        let schema = "{\"type\":\"object\",\"properties\":{"
+            + "\"email\":{\"type\":\"string\",\"format\":\"email\",\"title\":\"E-mail\",\"description\":\"Work address\",\"maxLength\":64},"
+            + "\"age\":{\"type\":\"integer\",\"minimum\":18,\"maximum\":9007199254740993},"
+            + "\"tier\":{\"type\":\"string\",\"oneOf\":[{\"const\":\"s\",\"title\":\"Small\"},{\"const\":\"l\",\"title\":\"Large\"}],\"default\":\"s\"},"
+            + "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"a\",\"b\"]},\"minItems\":1},"
+            + "\"ok\":{\"type\":\"boolean\"}},\"required\":[\"email\"]}"
+        let fields = try Form.fields(bytes(schema))
+        XCTAssertEqual(fields.map { $0.name }, ["email", "age", "tier", "tags", "ok"])
+        XCTAssertEqual(fields.map { $0.kind }, [.text, .integer, .singleSelect, .multiSelect, .boolean])
+        XCTAssertEqual(fields[0].format, .email)
+        XCTAssertEqual(fields[0].maxLength, 64)
+        XCTAssertEqual(fields.map { $0.required }, [true, false, false, false, false])
+        XCTAssertEqual(fields[1].minimum, 18.0)
+        XCTAssertEqual(fields[1].maximum, 9007199254740992.0)
+        XCTAssertEqual(fields[1].minimumText, "18")
+        XCTAssertEqual(fields[1].maximumText, "9007199254740993")
+        XCTAssertNil(fields[0].minimumText)
+        XCTAssertEqual(fields[2].options, [FormOption(value: "s", title: "Small"), FormOption(value: "l", title: "Large")])
+        XCTAssertEqual(fields[2].defaultJson, bytes("\"s\""))
+        XCTAssertEqual(fields[3].minItems, 1)
+    }
+
     func testGitHubLoginAndCapitalOfFranceInOneRound() throws {
         let call = try exampleCall("{\"name\":\"get_weather\",\"arguments\":{\"location\":\"New York\"}}", [.elicitationForm, .sampling])
         defer { call.close() }

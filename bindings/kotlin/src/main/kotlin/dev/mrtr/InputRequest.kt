@@ -120,8 +120,14 @@ data class FormField(
     val required: Boolean,
     val minLength: Long?,
     val maxLength: Long?,
+    /** The lower bound as the nearest Double (a bound beyond its range is infinite). */
     val minimum: Double?,
+    /** The upper bound as the nearest Double. */
     val maximum: Double?,
+    /** The lower bound exactly as the schema wrote it (JSON number text), or null. */
+    val minimumText: String?,
+    /** The upper bound exactly as the schema wrote it, or null. */
+    val maximumText: String?,
     val minItems: Long?,
     val maxItems: Long?,
     /** Select fields: the options in schema order. */
@@ -277,6 +283,12 @@ object Form {
             maxLength = if (v[Slots.FIELD_HAS_MAX_LENGTH] != 0L) v[Slots.FIELD_MAX_LENGTH] else null,
             minimum = if (v[Slots.FIELD_HAS_MINIMUM] != 0L) Double.fromBits(v[Slots.FIELD_MINIMUM_BITS]) else null,
             maximum = if (v[Slots.FIELD_HAS_MAXIMUM] != 0L) Double.fromBits(v[Slots.FIELD_MAXIMUM_BITS]) else null,
+            minimumText = if (v[Slots.FIELD_HAS_MINIMUM] != 0L) schema.decodeToString(
+                v[Slots.FIELD_MINIMUM_OFF].toInt(), (v[Slots.FIELD_MINIMUM_OFF] + v[Slots.FIELD_MINIMUM_LEN]).toInt(),
+            ) else null,
+            maximumText = if (v[Slots.FIELD_HAS_MAXIMUM] != 0L) schema.decodeToString(
+                v[Slots.FIELD_MAXIMUM_OFF].toInt(), (v[Slots.FIELD_MAXIMUM_OFF] + v[Slots.FIELD_MAXIMUM_LEN]).toInt(),
+            ) else null,
             minItems = if (v[Slots.FIELD_HAS_MIN_ITEMS] != 0L) v[Slots.FIELD_MIN_ITEMS] else null,
             maxItems = if (v[Slots.FIELD_HAS_MAX_ITEMS] != 0L) v[Slots.FIELD_MAX_ITEMS] else null,
             options = options,

@@ -245,7 +245,11 @@ internal object Slots {
     const val FIELD_OPTION_COUNT = 17
     const val FIELD_DEFAULT_OFF = 18
     const val FIELD_DEFAULT_LEN = 19
-    const val FIELD_LEN = 20
+    const val FIELD_MINIMUM_OFF = 20
+    const val FIELD_MINIMUM_LEN = 21
+    const val FIELD_MAXIMUM_OFF = 22
+    const val FIELD_MAXIMUM_LEN = 23
+    const val FIELD_LEN = 24
 
     const val FORM_ERROR_SOURCE = 0
     const val FORM_ERROR_FIELD_OFF = 1

@@ -224,7 +224,7 @@ fun registerCallTests(t: Tests) {
     t.test("call: a form's typed fields, bounds, options and default; content checked against it") {
         val schema = "{\"type\":\"object\",\"properties\":{" +
             "\"email\":{\"type\":\"string\",\"format\":\"email\",\"title\":\"E-mail\",\"description\":\"Work address\",\"maxLength\":64}," +
-            "\"age\":{\"type\":\"integer\",\"minimum\":18,\"maximum\":130}," +
+            "\"age\":{\"type\":\"integer\",\"minimum\":18,\"maximum\":9007199254740993}," +
             "\"tier\":{\"type\":\"string\",\"oneOf\":[{\"const\":\"s\",\"title\":\"Small\"},{\"const\":\"l\",\"title\":\"Large\"}],\"default\":\"s\"}," +
             "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"a\",\"b\"]},\"minItems\":1}," +
             "\"ok\":{\"type\":\"boolean\"}},\"required\":[\"email\"]}"
@@ -237,7 +237,10 @@ fun registerCallTests(t: Tests) {
         assertEquals(64L, fields[0].maxLength)
         assertEquals(listOf(true, false, false, false, false), fields.map { it.required })
         assertEquals(18.0, fields[1].minimum)
-        assertEquals(130.0, fields[1].maximum)
+        assertEquals(9007199254740992.0, fields[1].maximum)
+        assertEquals("18", fields[1].minimumText)
+        assertEquals("9007199254740993", fields[1].maximumText)
+        assertNull(fields[0].minimumText)
         assertEquals(listOf(FormOption("s", "Small"), FormOption("l", "Large")), fields[2].options)
         assertBytes("\"s\"", fields[2].defaultJson!!)
         assertEquals(listOf(FormOption("a", null), FormOption("b", null)), fields[3].options)
