@@ -4,7 +4,7 @@ use mrtr_core::client::{Answer, Call, CallConfig, CallLimits, CallMethod, CallSl
 use mrtr_core::json;
 use mrtr_core::wire::{
     classify_result, parse_message_indexed, ClientCapabilities, ClientInfo, ElicitAction,
-    InputKind, Message, ResultOutcome, Root, WireLimits,
+    InputKind, InputRequest, Message, ResultOutcome, Root, WireLimits,
 };
 
 use mrtr_core::server::{Incoming, MetaPolicy, ServerRequest};
@@ -22,6 +22,23 @@ pub const CAPS: ClientCapabilities = ClientCapabilities {
     roots: true,
     tasks: false,
 };
+
+impl Summary {
+    /// Counts one input request: its key, its kind, its message.
+    fn count(&mut self, key: json::JsonStr<'_>, req: &InputRequest<'_>) {
+        self.inputs += 1;
+        self.key_bytes += key.decoded_len();
+        match req.kind() {
+            InputKind::ElicitForm => self.forms += 1,
+            InputKind::ElicitUrl => self.urls += 1,
+            InputKind::Sampling => self.samplings += 1,
+            InputKind::Roots => self.roots += 1,
+        }
+        if let Some(m) = req.message() {
+            self.message_bytes += m.decoded_len();
+        }
+    }
+}
 
 /// `validate`: one pass of the JSON reader with the default limits.
 pub fn validate_runner(bytes: Vec<u8>) -> Runner {
@@ -50,17 +67,7 @@ pub fn parse_in(bytes: &[u8], slots: &mut [json::IndexSlot]) -> Option<Summary> 
         s.input_required = true;
         if let Some(reqs) = irr.input_requests {
             for (key, req) in reqs.iter() {
-                s.inputs += 1;
-                s.key_bytes += key.decoded_len();
-                match req.kind() {
-                    InputKind::ElicitForm => s.forms += 1,
-                    InputKind::ElicitUrl => s.urls += 1,
-                    InputKind::Sampling => s.samplings += 1,
-                    InputKind::Roots => s.roots += 1,
-                }
-                if let Some(m) = req.message() {
-                    s.message_bytes += m.decoded_len();
-                }
+                s.count(key, &req);
             }
         }
         if let Some(state) = irr.request_state {
@@ -166,17 +173,7 @@ impl Leg {
         };
         for i in 0..n {
             let (key, req) = call.input_at(i)?;
-            s.inputs += 1;
-            s.key_bytes += key.decoded_len();
-            match req.kind() {
-                InputKind::ElicitForm => s.forms += 1,
-                InputKind::ElicitUrl => s.urls += 1,
-                InputKind::Sampling => s.samplings += 1,
-                InputKind::Roots => s.roots += 1,
-            }
-            if let Some(m) = req.message() {
-                s.message_bytes += m.decoded_len();
-            }
+            s.count(key, &req);
         }
         if let Some(state) = call.request_state() {
             s.state_bytes = json::parse(state).ok()?.as_str()?.decoded_len();

@@ -36,6 +36,8 @@
 mod reader;
 mod writer;
 
+#[cfg(feature = "form")]
+pub(crate) use reader::integer_literal_i64;
 pub use reader::{
     parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
     Object, Value, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,

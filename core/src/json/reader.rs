@@ -642,6 +642,29 @@ pub struct Value<'a> {
     ix: &'a [IndexSlot],
 }
 
+/// The value of `text` when it is an integer literal (`-?digits`, no
+/// fraction, no exponent) that fits `i64`; `None` otherwise.
+pub(crate) fn integer_literal_i64(text: &[u8]) -> Option<i64> {
+    let (neg, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &d in digits {
+        let d = i64::from(d - b'0');
+        v = v.checked_mul(10)?;
+        v = if neg {
+            v.checked_sub(d)?
+        } else {
+            v.checked_add(d)?
+        };
+    }
+    Some(v)
+}
+
 /// Debug, equality and hashing of the span types look at their bytes only.
 macro_rules! span_traits {
     ($t:ident) => {
@@ -750,24 +773,7 @@ impl<'a> Value<'a> {
         if self.kind() != Kind::Number {
             return None;
         }
-        let (neg, digits) = match self.src.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, self.src),
-        };
-        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        let mut v: i64 = 0;
-        for &d in digits {
-            let d = i64::from(d - b'0');
-            v = v.checked_mul(10)?;
-            v = if neg {
-                v.checked_sub(d)?
-            } else {
-                v.checked_add(d)?
-            };
-        }
-        Some(v)
+        integer_literal_i64(self.src)
     }
 
     /// The value as an unsigned integer (integer literal that fits in `u64`).

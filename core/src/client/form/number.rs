@@ -39,25 +39,7 @@ impl<'a> Number<'a> {
     /// The exact value when it is an integer literal (no fraction, no
     /// exponent) that fits `i64`.
     pub fn exact(&self) -> Option<i64> {
-        let b = self.text.as_bytes();
-        let (neg, digits) = match b.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, b),
-        };
-        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        let mut v: i64 = 0;
-        for &d in digits {
-            let d = i64::from(d - b'0');
-            v = v.checked_mul(10)?;
-            v = if neg {
-                v.checked_sub(d)?
-            } else {
-                v.checked_add(d)?
-            };
-        }
-        Some(v)
+        crate::json::integer_literal_i64(self.text.as_bytes())
     }
 
     /// Whether the value is a whole number (as JSON Schema's `integer`:
