@@ -48,7 +48,7 @@ struct ResultHead<'a> {
     #[serde(rename = "resultType", borrow, default)]
     result_type: Option<Text<'a>>,
     #[serde(rename = "inputRequests", borrow, default)]
-    input_requests: Option<Entries<'a>>,
+    input_requests: Option<Entries<'a, InputReq<'a>>>,
     #[serde(rename = "requestState", borrow, default)]
     request_state: Option<Text<'a>>,
 }
@@ -89,30 +89,30 @@ struct SamplingParams<'a> {
 }
 
 /// An open map kept in document order, duplicate keys refused (as mrtr
-/// refuses them in `inputRequests`).
-struct Entries<'a>(Vec<(Text<'a>, InputReq<'a>)>);
+/// refuses them in `inputRequests` and `inputResponses`).
+struct Entries<'a, V>(Vec<(Text<'a>, V)>);
 
-impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
+impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Entries<'a, V> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Entries<'a>;
+        struct Visit<'a, V>(std::marker::PhantomData<(&'a (), V)>);
+        impl<'de: 'a, 'a, V: Deserialize<'de>> Visitor<'de> for Visit<'a, V> {
+            type Value = Entries<'a, V>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an inputRequests object")
+                f.write_str("an object")
             }
             fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-                let mut v: Vec<(Text<'a>, InputReq<'a>)> = Vec::new();
+                let mut v: Vec<(Text<'a>, V)> = Vec::new();
                 while let Some(k) = map.next_key::<Text<'de>>()? {
                     if v.iter().any(|(seen, _)| *seen == k) {
-                        return Err(de::Error::custom("duplicate inputRequests key"));
+                        return Err(de::Error::custom("duplicate key"));
                     }
-                    let val = map.next_value::<InputReq<'de>>()?;
+                    let val = map.next_value::<V>()?;
                     v.push((k, val));
                 }
                 Ok(Entries(v))
             }
         }
-        d.deserialize_map(V(std::marker::PhantomData))
+        d.deserialize_map(Visit(std::marker::PhantomData))
     }
 }
 
@@ -335,7 +335,7 @@ struct CallParams<'a> {
     #[serde(borrow, default)]
     arguments: Option<&'a RawValue>,
     #[serde(rename = "inputResponses", borrow, default)]
-    input_responses: Option<RawEntries<'a>>,
+    input_responses: Option<Entries<'a, &'a RawValue>>,
     #[serde(rename = "requestState", borrow, default)]
     request_state: Option<Text<'a>>,
 }
@@ -373,34 +373,6 @@ struct ClientInfo<'a> {
     name: Text<'a>,
     #[serde(borrow)]
     version: Text<'a>,
-}
-
-/// `inputResponses`: an open map of raw values in document order,
-/// duplicate keys refused (as mrtr refuses them).
-struct RawEntries<'a>(Vec<(Text<'a>, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for RawEntries<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = RawEntries<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an inputResponses object")
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-                let mut v: Vec<(Text<'a>, &'a RawValue)> = Vec::new();
-                while let Some(k) = map.next_key::<Text<'de>>()? {
-                    if v.iter().any(|(seen, _)| *seen == k) {
-                        return Err(de::Error::custom("duplicate inputResponses key"));
-                    }
-                    let val = map.next_value::<&'de RawValue>()?;
-                    v.push((k, val));
-                }
-                Ok(RawEntries(v))
-            }
-        }
-        d.deserialize_map(V(std::marker::PhantomData))
-    }
 }
 
 /// `server parse`: one typed pass over the retry request, then every
