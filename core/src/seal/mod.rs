@@ -575,16 +575,38 @@ impl core::fmt::Debug for Sealer {
     }
 }
 
-/// HMAC-SHA-256 of the concatenated `parts` under `key`.
-fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
-    // HMAC takes keys of any length: this cannot fail.
-    let Ok(mut mac) = <Hmac<Sha256> as KeyInit>::new_from_slice(key) else {
-        return [0; 32];
-    };
-    for p in parts {
-        mac.update(p);
+/// Checks one input key (`index` is its position, for the error) and
+/// derives its key id, `K_enc` and `K_siv`. The key is absorbed once and the
+/// keyed HMAC state cloned for each label (the same three HMAC values as
+/// keying three times, four compressions fewer).
+fn derive_key(input: &[u8], index: usize) -> Result<RingKey, KeyError> {
+    if input.len() < MIN_KEY_BYTES {
+        return Err(KeyError::KeyTooShort {
+            index,
+            len: input.len(),
+        });
     }
-    mac.finalize().into_bytes().into()
+    if input.iter().all(|b| Some(b) == input.first()) {
+        return Err(KeyError::WeakKey { index });
+    }
+    // HMAC takes keys of any length: this cannot fail.
+    let Ok(keyed) = <Hmac<Sha256> as KeyInit>::new_from_slice(input) else {
+        return Err(KeyError::KeyTooShort {
+            index,
+            len: input.len(),
+        });
+    };
+    let derive = |label: &[u8]| -> [u8; 32] {
+        let mut mac = keyed.clone();
+        mac.update(label);
+        mac.finalize().into_bytes().into()
+    };
+    let id = derive(KID_LABEL);
+    Ok(RingKey {
+        kid: [id[0], id[1], id[2], id[3]],
+        enc: derive(ENC_LABEL),
+        siv: derive(SIV_KEY_LABEL),
+    })
 }
 
 /// Overwrites [`SCRUB_STACK_BYTES`] of the stack below the caller's frame
@@ -650,6 +672,21 @@ impl Sealer {
     /// service, so a token minted by another service that shares a key is
     /// still refused.
     pub fn new(keys: &[&[u8]], audience: &[u8], config: SealConfig) -> Result<Sealer, KeyError> {
+        let mut slot = None;
+        Sealer::new_in(&mut slot, keys, audience, config)?;
+        slot.ok_or(KeyError::NoKeys)
+    }
+
+    /// [`Sealer::new`] into caller memory: builds the sealer in `slot` (a
+    /// `static` on a microcontroller, say) without first building it on the
+    /// stack and moving it there, and returns it. The checks and their order
+    /// are [`Sealer::new`]'s; on an error `slot` is left as it was.
+    pub fn new_in<'s>(
+        slot: &'s mut Option<Sealer>,
+        keys: &[&[u8]],
+        audience: &[u8],
+        config: SealConfig,
+    ) -> Result<&'s mut Sealer, KeyError> {
         if keys.is_empty() {
             return Err(KeyError::NoKeys);
         }
@@ -678,57 +715,58 @@ impl Sealer {
                 clock_skew_seconds: config.clock_skew_seconds,
             });
         }
-        let mut ring = heapless::Vec::<RingKey, MAX_KEYS>::new();
+        // Every key is checked, and the key ids compared, before `slot` is
+        // touched; the ids are derived again when the ring is filled.
+        let mut ids = [[0u8; KID_BYTES]; MAX_KEYS];
         for (index, input) in keys.iter().enumerate() {
-            if input.len() < MIN_KEY_BYTES {
-                return Err(KeyError::KeyTooShort {
-                    index,
-                    len: input.len(),
-                });
-            }
-            if input.iter().all(|b| Some(b) == input.first()) {
-                return Err(KeyError::WeakKey { index });
-            }
-            let id = hmac_sha256(input, &[KID_LABEL]);
-            let kid = [id[0], id[1], id[2], id[3]];
-            if let Some(earlier) = ring.iter().position(|k| k.kid == kid) {
+            let kid = derive_key(input, index)?.kid;
+            let earlier = ids.get(..index).unwrap_or(&[]);
+            if let Some(earlier) = earlier.iter().position(|k| *k == kid) {
                 return Err(KeyError::DuplicateKeyId { index, earlier });
             }
-            let key = RingKey {
-                kid,
-                enc: hmac_sha256(input, &[ENC_LABEL]),
-                siv: hmac_sha256(input, &[SIV_KEY_LABEL]),
-            };
-            if ring.push(key).is_err() {
-                return Err(KeyError::TooManyKeys { count: keys.len() });
+            if let Some(id) = ids.get_mut(index) {
+                *id = kid;
             }
         }
-        let mut associated_data = [0u8; AD_MAX_BYTES];
-        let associated_data_len = TOKEN_PREFIX.len() + KID_BYTES + audience.len();
-        if let Some(dst) = associated_data.get_mut(..TOKEN_PREFIX.len()) {
-            crate::bytes::copy(dst, TOKEN_PREFIX);
-        }
-        if let Some(dst) =
-            associated_data.get_mut(TOKEN_PREFIX.len() + KID_BYTES..associated_data_len)
-        {
-            crate::bytes::copy(dst, audience);
-        }
-        let Some(sealing) = ring.first() else {
+        let Some(first) = keys.first() else {
             return Err(KeyError::NoKeys);
         };
+        let sealing = derive_key(first, 0)?;
         // HMAC takes keys of any length: this cannot fail.
         let Ok(siv_mac) = <Hmac<Sha256> as KeyInit>::new_from_slice(&sealing.siv) else {
             return Err(KeyError::NoKeys);
         };
-        Ok(Sealer {
-            keys: ring,
-            associated_data,
-            associated_data_len,
+        // The sealer is written where it will live: an empty ring and a
+        // zeroed associated data buffer, filled in place (the old sealer, if
+        // any, drops and zeroizes first).
+        *slot = None;
+        let sealer = slot.insert(Sealer {
+            keys: heapless::Vec::new(),
+            associated_data: [0u8; AD_MAX_BYTES],
+            associated_data_len: TOKEN_PREFIX.len() + KID_BYTES + audience.len(),
             audience_digest: sha256(&[audience]),
             config,
             max_state_len: max_state_for(config.max_token_bytes),
             siv_mac,
-        })
+        });
+        if let Some(dst) = sealer.associated_data.get_mut(..TOKEN_PREFIX.len()) {
+            crate::bytes::copy(dst, TOKEN_PREFIX);
+        }
+        let ad_len = sealer.associated_data_len;
+        if let Some(dst) = sealer
+            .associated_data
+            .get_mut(TOKEN_PREFIX.len() + KID_BYTES..ad_len)
+        {
+            crate::bytes::copy(dst, audience);
+        }
+        // Cannot fail: at most MAX_KEYS keys, each checked above.
+        let _ = sealer.keys.push(sealing);
+        for (index, input) in keys.iter().enumerate().skip(1) {
+            if let Ok(key) = derive_key(input, index) {
+                let _ = sealer.keys.push(key);
+            }
+        }
+        Ok(sealer)
     }
 
     /// The configuration this sealer was built with.

@@ -1748,3 +1748,70 @@ fn seal_errors_display_and_are_errors() {
         "arguments nest too deeply"
     );
 }
+
+#[test]
+fn new_in_builds_the_same_sealer_in_place_and_leaves_the_slot_alone_on_error() {
+    let cfg = SealConfig::default();
+    let mut slot = None;
+    let built = Sealer::new_in(&mut slot, &[NEW, OLD], AUDIENCE, cfg).expect("valid ring");
+    let reference = sealer(&[NEW, OLD]);
+    assert_eq!(
+        built.key_ids().collect::<Vec<_>>(),
+        reference.key_ids().collect::<Vec<_>>()
+    );
+    assert_eq!(built.audience(), reference.audience());
+    assert_eq!(built.max_state_len(), reference.max_state_len());
+    let binding = call_binding();
+    let (mut a, mut b) = (vec![0u8; sealed_len(40)], vec![0u8; sealed_len(40)]);
+    let n = built
+        .seal(NOW, &nonce(1), &binding, None, &state(40), &mut a)
+        .unwrap();
+    let m = reference
+        .seal(NOW, &nonce(1), &binding, None, &state(40), &mut b)
+        .unwrap();
+    assert_eq!(a[..n], b[..m]);
+    let mut scratch = vec![0u8; n];
+    let opened = reference
+        .unseal(NOW, &a[..n], &binding, None, &mut scratch)
+        .unwrap();
+    assert_eq!(opened.state, &state(40)[..]);
+
+    // Every error of `new`, in the same order, and the slot keeps its sealer.
+    for (keys, audience, err) in [
+        (&[][..], AUDIENCE, KeyError::NoKeys),
+        (
+            &[NEW, &[1u8; 31]][..],
+            AUDIENCE,
+            KeyError::KeyTooShort { index: 1, len: 31 },
+        ),
+        (
+            &[NEW, &[7u8; 32]][..],
+            AUDIENCE,
+            KeyError::WeakKey { index: 1 },
+        ),
+        (
+            &[NEW, OLD, NEW][..],
+            AUDIENCE,
+            KeyError::DuplicateKeyId {
+                index: 2,
+                earlier: 0,
+            },
+        ),
+        (&[OTHER][..], &b""[..], KeyError::EmptyAudience),
+    ] {
+        assert_eq!(Sealer::new(keys, audience, cfg).unwrap_err(), err);
+        assert_eq!(
+            Sealer::new_in(&mut slot, keys, audience, cfg).unwrap_err(),
+            err
+        );
+        let kept = slot.as_ref().expect("slot untouched");
+        assert_eq!(
+            kept.key_ids().collect::<Vec<_>>(),
+            reference.key_ids().collect::<Vec<_>>()
+        );
+    }
+    // A second build replaces the first.
+    let other = Sealer::new_in(&mut slot, &[OTHER], b"billing", cfg).unwrap();
+    assert_eq!(other.audience(), b"billing");
+    assert_eq!(other.key_ids().count(), 1);
+}

@@ -343,6 +343,14 @@ pub fn sealer() -> Result<Sealer, Failure> {
         .map_err(|e| fail("key ring", Detail::Key(e)))
 }
 
+/// [`sealer`], built in place in `slot` (a static in the firmware) with
+/// `Sealer::new_in`, so the ring is never built on the stack and moved.
+pub fn sealer_in(slot: &mut Option<Sealer>) -> Result<&Sealer, Failure> {
+    Sealer::new_in(slot, &[SEAL_KEY], AUDIENCE, SealConfig::default())
+        .map(|s| &*s)
+        .map_err(|e| fail("key ring", Detail::Key(e)))
+}
+
 /// The server side of the flow: seals [`SERVER_STATE`] bound to the
 /// arguments of `request` (a leg the client emitted), unseals it, and checks
 /// that a one-character change, another work item id and an expired token

@@ -16,7 +16,7 @@ use cortex_m_semihosting::{debug, hprintln};
 use mrtr_core::client::CallSlot;
 use mrtr_core::seal::Sealer;
 use mrtr_cortex_m::{
-    seal_round_trip, sealer, work_item, Failure, SealReport, WorkItemReport, REQUEST_BYTES,
+    seal_round_trip, sealer_in, work_item, Failure, SealReport, WorkItemReport, REQUEST_BYTES,
     SCRATCH_BYTES, TOKEN_BYTES, WORKSPACE_BYTES,
 };
 
@@ -96,7 +96,7 @@ fn run_work_item(
 /// Builds the key ring into its static slot, kept out of main's frame.
 #[inline(never)]
 fn build_sealer(slot: &mut Option<Sealer>) -> Result<&Sealer, Failure> {
-    Ok(slot.insert(sealer()?))
+    sealer_in(slot)
 }
 
 /// The seal round trip, likewise kept out of main's frame.
