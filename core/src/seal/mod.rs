@@ -522,6 +522,27 @@ impl Drop for RingKey {
     }
 }
 
+/// SHA-256 of a principal, the form a token binds it in: computed once with
+/// [`PrincipalDigest::of`] and passed to [`Sealer::seal_with`] and
+/// [`Sealer::unseal_with`], so a request that unseals and seals again hashes
+/// its principal once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PrincipalDigest([u8; 32]);
+
+impl PrincipalDigest {
+    /// The digest of `principal` (the bytes [`Sealer::seal`] takes).
+    pub fn of(principal: &[u8]) -> PrincipalDigest {
+        PrincipalDigest(sha256(&[principal]))
+    }
+}
+
+impl core::fmt::Debug for PrincipalDigest {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Who the caller is stays out of logs.
+        f.debug_struct("PrincipalDigest").finish_non_exhaustive()
+    }
+}
+
 /// What [`Sealer::unseal`] returns for a token that passed every check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unsealed<'o> {
@@ -824,6 +845,23 @@ impl Sealer {
         state: &[u8],
         out: &mut [u8],
     ) -> Result<usize, SealError> {
+        let principal = principal.map(PrincipalDigest::of);
+        self.seal_with(now, nonce, binding, principal.as_ref(), state, out)
+    }
+
+    /// [`Sealer::seal`] with the principal given as its [`PrincipalDigest`]:
+    /// a server that unseals the echoed token and seals the next one in the
+    /// same request hashes its principal once for both. Same token, same
+    /// errors.
+    pub fn seal_with(
+        &self,
+        now: u64,
+        nonce: &[u8; NONCE_BYTES],
+        binding: &[u8; 32],
+        principal: Option<&PrincipalDigest>,
+        state: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, SealError> {
         if now > MAX_UNIX_TIME {
             return Err(SealError::ClockOutOfRange);
         }
@@ -854,7 +892,7 @@ impl Sealer {
             exp,
             audience: self.audience_digest,
             binding: *binding,
-            principal: principal.map(|p| sha256(&[p])),
+            principal: principal.map(|p| p.0),
             state,
         };
 
@@ -939,6 +977,21 @@ impl Sealer {
         principal: Option<&[u8]>,
         scratch: &'o mut [u8],
     ) -> Result<Unsealed<'o>, UnsealError> {
+        let principal = principal.map(PrincipalDigest::of);
+        self.unseal_with(now, token, binding, principal.as_ref(), scratch)
+    }
+
+    /// [`Sealer::unseal`] with the principal given as its
+    /// [`PrincipalDigest`] (see [`Sealer::seal_with`]). Same checks in the
+    /// same order, same errors.
+    pub fn unseal_with<'o>(
+        &self,
+        now: u64,
+        token: &[u8],
+        binding: &[u8; 32],
+        principal: Option<&PrincipalDigest>,
+        scratch: &'o mut [u8],
+    ) -> Result<Unsealed<'o>, UnsealError> {
         let mut written = 0usize;
         match self.unseal_in(now, token, binding, principal, scratch, &mut written) {
             Ok(found) => {
@@ -968,7 +1021,7 @@ impl Sealer {
         now: u64,
         token: &[u8],
         binding: &[u8; 32],
-        principal: Option<&[u8]>,
+        principal: Option<&PrincipalDigest>,
         scratch: &mut [u8],
         written: &mut usize,
     ) -> Result<Found, UnsealError> {
@@ -1087,7 +1140,7 @@ impl Sealer {
         }
         let principal_matches = match (principal, &claims.principal) {
             (None, None) => true,
-            (Some(p), Some(sealed)) => digests_equal(sealed, &sha256(&[p])),
+            (Some(p), Some(sealed)) => digests_equal(sealed, &p.0),
             _ => false,
         };
         if !principal_matches {

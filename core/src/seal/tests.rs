@@ -1815,3 +1815,59 @@ fn new_in_builds_the_same_sealer_in_place_and_leaves_the_slot_alone_on_error() {
     assert_eq!(other.audience(), b"billing");
     assert_eq!(other.key_ids().count(), 1);
 }
+
+#[test]
+fn seal_with_and_unseal_with_a_principal_digest_match_seal_and_unseal() {
+    let s = sealer(&[NEW]);
+    let binding = call_binding();
+    let digest = PrincipalDigest::of(PRINCIPAL);
+    assert_eq!(digest, PrincipalDigest::of(PRINCIPAL));
+    assert_ne!(digest, PrincipalDigest::of(b"sub=bob"));
+    for principal in [None, Some(PRINCIPAL)] {
+        let digest = principal.map(PrincipalDigest::of);
+        let (mut a, mut b) = (vec![0u8; sealed_len(33)], vec![0u8; sealed_len(33)]);
+        let n = s
+            .seal(NOW, &nonce(3), &binding, principal, &state(33), &mut a)
+            .unwrap();
+        let m = s
+            .seal_with(
+                NOW,
+                &nonce(3),
+                &binding,
+                digest.as_ref(),
+                &state(33),
+                &mut b,
+            )
+            .unwrap();
+        assert_eq!(a[..n], b[..m]);
+        let mut scratch = vec![0u8; n];
+        let opened = s
+            .unseal_with(NOW, &a[..n], &binding, digest.as_ref(), &mut scratch)
+            .unwrap();
+        assert_eq!(opened.state, &state(33)[..]);
+        // The other principal, or none for some, is refused the same way.
+        let other = PrincipalDigest::of(b"sub=mallory");
+        let wrong = match principal {
+            None => Some(&other),
+            Some(_) => None,
+        };
+        assert_eq!(
+            s.unseal_with(NOW, &a[..n], &binding, wrong, &mut scratch)
+                .unwrap_err(),
+            UnsealError::WrongPrincipal
+        );
+        if principal.is_some() {
+            assert_eq!(
+                s.unseal_with(NOW, &a[..n], &binding, Some(&other), &mut scratch)
+                    .unwrap_err(),
+                UnsealError::WrongPrincipal
+            );
+        }
+    }
+}
+
+#[test]
+fn a_principal_digest_does_not_debug_print_its_bytes() {
+    let d = PrincipalDigest::of(PRINCIPAL);
+    assert_eq!(format!("{d:?}"), "PrincipalDigest { .. }");
+}
