@@ -295,6 +295,7 @@ impl<'s> Recorder<'s> {
             *slot = IndexSlot {
                 start: (b.as_ptr() as usize).wrapping_add(i),
                 len: 0,
+                skip: 1,
             };
             *level = n;
             self.filled += 1;
@@ -308,13 +309,20 @@ impl<'s> Recorder<'s> {
             return;
         };
         if let Some(slot) = self.slots.get_mut(n as usize) {
-            slot.len = (b.as_ptr() as usize)
+            let len = (b.as_ptr() as usize)
                 .wrapping_add(i + 1)
                 .wrapping_sub(slot.start);
+            // A container of 4 GiB or more keeps its slot (its descendants'
+            // follow it) with length 0, which no lookup accepts: it is
+            // scanned.
+            slot.len = u32::try_from(len).unwrap_or(0);
+            // Itself and its descendants: the next sibling's slot is `skip`
+            // slots on.
+            slot.skip = u32::try_from(self.filled.saturating_sub(n as usize)).unwrap_or(u32::MAX);
             // A short container is skipped as fast by scanning: hand its
             // slot back. Its descendants are shorter still and were handed
             // back first, so it holds the last slot filled.
-            if slot.len < INDEX_MIN_LEN && n as usize + 1 == self.filled {
+            if len < INDEX_MIN_LEN && n as usize + 1 == self.filled {
                 self.filled -= 1;
             }
         }
@@ -424,19 +432,27 @@ pub fn parse_with<'a>(input: &'a [u8], limits: &ParseLimits) -> Result<Value<'a>
 }
 
 /// One slot of a skip index (see [`parse_indexed`]): where a container of
-/// the document starts and how long it is. Two machine words; the fields are
-/// private, so a slot only ever holds what the reader recorded.
+/// the document starts, how long it is, and how many slots it and its
+/// descendants fill. 16 bytes on 64-bit targets (12 on 32-bit ones); the
+/// fields are private, so a slot only ever holds what the reader recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct IndexSlot {
     /// Address of the container's first byte (`{` or `[`).
     start: usize,
-    /// Its length in bytes, brackets included.
-    len: usize,
+    /// Its length in bytes, brackets included (0: not usable, scan it).
+    len: u32,
+    /// The slots of the container and of its recorded descendants (which
+    /// follow it): the next recorded container after it is `skip` slots on.
+    skip: u32,
 }
 
 impl IndexSlot {
     /// An unused slot, to initialise arrays: `[IndexSlot::EMPTY; 32]`.
-    pub const EMPTY: IndexSlot = IndexSlot { start: 0, len: 0 };
+    pub const EMPTY: IndexSlot = IndexSlot {
+        start: 0,
+        len: 0,
+        skip: 0,
+    };
 }
 
 /// [`parse_with`], recording a skip index into `slots`: the extent of every
@@ -450,7 +466,7 @@ impl IndexSlot {
 /// instead. Containers past the last slot are scanned as with [`parse_with`],
 /// so any number of slots (zero included) gives the same results; the first
 /// ones in document order are the outer, most walked levels. The returned
-/// spans borrow the slots. Slots are two machine words each; a message of the
+/// spans borrow the slots. Slots are 16 bytes each (64-bit); a message of the
 /// protocol has a few dozen such containers (the spec's InputRequiredResult
 /// example, indented as the spec page shows it: 17); one slot per 48 bytes
 /// of message recorded every such container of the benchmark inputs.
@@ -516,14 +532,7 @@ fn indexed_end(b: &[u8], i: usize, ix: &[IndexSlot]) -> Option<usize> {
     }
     let addr = (b.as_ptr() as usize).wrapping_add(i);
     let k = ix.binary_search_by(|s| s.start.cmp(&addr)).ok()?;
-    let len = ix.get(k)?.len;
-    if len < 2 {
-        return None;
-    }
-    let end = i.checked_add(len)?;
-    // Recorded by the reader for this very document, so always true; checked
-    // so that a wrong slot could only ever cost a rescan, never a bad span.
-    (end <= b.len() && matches!(at(b, end.wrapping_sub(1)), b'}' | b']')).then_some(end)
+    slot_end(b, i, ix.get(k)?.len as usize)
 }
 
 // ---------------------------------------------------------------------------
@@ -544,6 +553,58 @@ fn to_structural(b: &[u8], mut j: usize) -> usize {
         j += 8;
     }
     j
+}
+
+/// The first slot at or after `from` whose container starts at or after
+/// `addr` (slots are in document order, so this is where a container at
+/// `addr` would be recorded); `ix.len()` past the end.
+#[inline]
+fn slot_from(ix: &[IndexSlot], from: usize, addr: usize) -> usize {
+    let rest = ix.get(from..).unwrap_or(&[]);
+    from.saturating_add(rest.partition_point(|s| s.start < addr))
+}
+
+/// [`skip_value`] for a walk of siblings that keeps a slot cursor `cur`: the
+/// first slot that can belong to this value or a later sibling. Returns the
+/// value's end, the first slot at or after the value's start (its own when
+/// it is a recorded container), and the cursor for the next sibling: past
+/// the value's slot and its descendants' ([`IndexSlot::skip`]), so that a
+/// walk of siblings looks each one's slot up directly; a search only when
+/// the cursor is behind (a walk that did not start at the first member).
+#[inline(always)]
+fn skip_value_from(b: &[u8], i: usize, ix: &[IndexSlot], cur: usize) -> (usize, usize, usize) {
+    match at(b, i) {
+        b'"' => return (skip_string(b, i).0, cur, cur),
+        b'{' | b'[' => {}
+        _ => return (skip_value(b, i, &[]), cur, cur),
+    }
+    let addr = (b.as_ptr() as usize).wrapping_add(i);
+    let mut k = cur;
+    let mut slot = ix.get(k);
+    if slot.is_some_and(|s| s.start < addr) {
+        k = slot_from(ix, k, addr);
+        slot = ix.get(k);
+    }
+    if let Some(s) = slot {
+        if s.start == addr {
+            let end = slot_end(b, i, s.len as usize).unwrap_or_else(|| skip_value(b, i, &[]));
+            return (end, k, k.saturating_add((s.skip as usize).max(1)));
+        }
+    }
+    // Not recorded: neither is anything inside it.
+    (skip_value(b, i, &[]), k, k)
+}
+
+/// The end of a container at `b[i]` recorded with length `len`, checked.
+#[inline]
+fn slot_end(b: &[u8], i: usize, len: usize) -> Option<usize> {
+    if len < 2 {
+        return None;
+    }
+    let end = i.checked_add(len)?;
+    // Recorded by the reader for this very document, so always true; checked
+    // so that a wrong slot could only ever cost a rescan, never a bad span.
+    (end <= b.len() && matches!(at(b, end.wrapping_sub(1)), b'}' | b']')).then_some(end)
 }
 
 /// Skips one validated value starting at `i`; returns its end. A container
@@ -795,9 +856,9 @@ impl<'a> Value<'a> {
 }
 
 /// How many keys [`Object::check_unique_keys`] compares per walk of the
-/// earlier members (a stack array of this many key/value spans, 640 bytes on
-/// 64-bit targets).
-pub const UNIQUE_KEYS_BLOCK: usize = 16;
+/// earlier members (a stack array of this many key offsets and hashes, 640
+/// bytes on 64-bit targets).
+pub const UNIQUE_KEYS_BLOCK: usize = 40;
 
 /// A validated JSON object.
 #[derive(Clone, Copy)]
@@ -838,6 +899,7 @@ impl<'a> Object<'a> {
             src: self.src,
             ix: self.ix,
             pos: 1,
+            cur: own_slot_skipped(self.src, self.ix),
         }
     }
 
@@ -905,10 +967,10 @@ impl<'a> Object<'a> {
     /// value, which made the check quadratic in the *bytes* of the object,
     /// not just in its member count: ~46x the validation cost on a 1 MiB map.)
     pub fn check_unique_keys(&self, max_members: usize) -> Result<usize, Error> {
-        // Each key with a hash of its decoded text: keys are compared only
-        // when their hashes agree.
-        let mut block: [Option<(JsonStr<'a>, &'a [u8], u32)>; UNIQUE_KEYS_BLOCK] =
-            [None; UNIQUE_KEYS_BLOCK];
+        // Each key as its offset in the object with a hash of its decoded
+        // text (16 bytes, so a block holds many): keys are compared only
+        // when their hashes agree, read again from their offsets.
+        let mut block: [(usize, u32); UNIQUE_KEYS_BLOCK] = [(0, 0); UNIQUE_KEYS_BLOCK];
         let mut members = self.iter();
         let mut seen = 0usize; // members checked in earlier blocks
         loop {
@@ -921,7 +983,7 @@ impl<'a> Object<'a> {
                     over_limit = Some(v);
                     break;
                 }
-                *slot = Some((k, v.src, k.text_hash()));
+                *slot = (self.key_offset(&k), k.text_hash());
                 len += 1;
             }
             if len == 0 {
@@ -933,14 +995,12 @@ impl<'a> Object<'a> {
             let filled = block.get(..len).unwrap_or(&[]);
             // The first member of the block equal to an earlier one: in the
             // block (scanning in order) or in an earlier block (one walk).
-            let mut first_dup = filled.iter().enumerate().find_map(|(i, m)| {
-                let (k, v, h) = (*m)?;
+            let mut first_dup = filled.iter().enumerate().find_map(|(i, &(at, h))| {
                 let earlier = filled.get(..i).unwrap_or(&[]);
                 earlier
                     .iter()
-                    .flatten()
-                    .any(|(o, _, ho)| *ho == h && o.eq_json_str(&k))
-                    .then_some((i, v))
+                    .any(|&(o, ho)| ho == h && self.key_at(o).eq_json_str(&self.key_at(at)))
+                    .then_some((i, at))
             });
             if seen > 0 {
                 for (prev, _) in self.iter().take(seen) {
@@ -951,17 +1011,17 @@ impl<'a> Object<'a> {
                         .unwrap_or(&[])
                         .iter()
                         .enumerate()
-                        .find_map(|(i, m)| {
-                            let (k, v, h) = (*m)?;
-                            (h == hp && prev.eq_json_str(&k)).then_some((i, v))
+                        .find_map(|(i, &(at, h))| {
+                            (h == hp && prev.eq_json_str(&self.key_at(at))).then_some((i, at))
                         });
                     if hit.is_some() {
                         first_dup = hit;
                     }
                 }
             }
-            if let Some((_, v)) = first_dup {
-                return Err(Error::new(ErrorKind::DuplicateKey, self.offset_in(v)));
+            if let Some((_, at)) = first_dup {
+                let offset = self.member_at(at).map_or(at, |(_, v)| self.offset_of(v));
+                return Err(Error::new(ErrorKind::DuplicateKey, offset));
             }
             if let Some(v) = over_limit {
                 return Err(Error::new(ErrorKind::TooManyMembers, self.offset_of(v)));
@@ -970,6 +1030,15 @@ impl<'a> Object<'a> {
             if len < UNIQUE_KEYS_BLOCK {
                 return Ok(seen);
             }
+        }
+    }
+
+    /// The key whose opening quote is at `offset` (from [`Object::key_offset`]).
+    fn key_at(&self, offset: usize) -> JsonStr<'a> {
+        let (end, escaped) = skip_string(self.src, offset);
+        JsonStr {
+            token: sub(self.src, offset, end),
+            escaped,
         }
     }
 
@@ -983,7 +1052,6 @@ impl<'a> Object<'a> {
 
     /// Byte offset of a member's key within this object, for a key that this
     /// object's [`Object::iter`] returned.
-    #[cfg_attr(not(feature = "seal"), allow(dead_code))] // used by seal::canon
     pub(crate) fn key_offset(&self, key: &JsonStr<'a>) -> usize {
         (key.token.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize)
     }
@@ -998,7 +1066,6 @@ impl<'a> Object<'a> {
     }
 
     /// The member whose key starts at `offset` (from [`Object::key_offset`]).
-    #[cfg_attr(not(feature = "seal"), allow(dead_code))] // used by seal::canon
     pub(crate) fn member_at(&self, offset: usize) -> Option<(JsonStr<'a>, Value<'a>)> {
         if at(self.src, offset) != b'"' {
             return None;
@@ -1007,17 +1074,30 @@ impl<'a> Object<'a> {
             src: self.src,
             ix: self.ix,
             pos: offset,
+            cur: 0,
         }
         .next()
     }
+}
+
+/// 1 when the first slot of `ix` is the container `src` itself (a span's
+/// index starts at its own slot when it has one), else 0: where a walk of
+/// its children starts its slot cursor.
+#[inline]
+fn own_slot_skipped(src: &[u8], ix: &[IndexSlot]) -> usize {
+    usize::from(ix.first().is_some_and(|s| s.start == src.as_ptr() as usize))
 }
 
 /// Iterator over an object's members.
 #[derive(Debug, Clone)]
 pub struct Members<'a> {
     src: &'a [u8],
+    /// The document's skip index from some slot at or before the first one
+    /// inside this object on (a value's index may start at its own slot).
     ix: &'a [IndexSlot],
     pos: usize,
+    /// The slot at or before the next container member's (see [`slot_from`]).
+    cur: usize,
 }
 
 impl<'a> Iterator for Members<'a> {
@@ -1040,13 +1120,14 @@ impl<'a> Iterator for Members<'a> {
         };
         let mut j = skip_ws(b, key_end);
         j = skip_ws(b, j + 1); // the colon
-        let end = skip_value(b, j, self.ix);
+        let (end, k, next) = skip_value_from(b, j, self.ix, self.cur);
         self.pos = end;
+        self.cur = next;
         Some((
             key,
             Value {
                 src: sub(b, j, end),
-                ix: self.ix,
+                ix: self.ix.get(k..).unwrap_or(&[]),
             },
         ))
     }
@@ -1070,6 +1151,7 @@ impl<'a> Array<'a> {
             src: self.src,
             ix: self.ix,
             pos: 1,
+            cur: own_slot_skipped(self.src, self.ix),
         }
     }
     /// Number of elements.
@@ -1086,8 +1168,11 @@ impl<'a> Array<'a> {
 #[derive(Debug, Clone)]
 pub struct Elements<'a> {
     src: &'a [u8],
+    /// As in [`Members`].
     ix: &'a [IndexSlot],
     pos: usize,
+    /// As in [`Members`].
+    cur: usize,
 }
 
 impl<'a> Iterator for Elements<'a> {
@@ -1102,11 +1187,12 @@ impl<'a> Iterator for Elements<'a> {
             self.pos = b.len();
             return None;
         }
-        let end = skip_value(b, i, self.ix);
+        let (end, k, next) = skip_value_from(b, i, self.ix, self.cur);
         self.pos = end;
+        self.cur = next;
         Some(Value {
             src: sub(b, i, end),
-            ix: self.ix,
+            ix: self.ix.get(k..).unwrap_or(&[]),
         })
     }
 }
@@ -1328,7 +1414,7 @@ mod index_tests {
         assert_eq!(ix.len(), expect.len());
         for (slot, (at, len)) in ix.iter().zip(expect) {
             assert_eq!(slot.start, doc.as_ptr() as usize + at);
-            assert_eq!(slot.len, len);
+            assert_eq!(slot.len as usize, len);
             assert!(len >= INDEX_MIN_LEN);
             assert!(matches!(doc[at], b'{' | b'['));
             assert!(matches!(doc[at + len - 1], b'}' | b']'));
@@ -1394,7 +1480,7 @@ mod index_tests {
         assert_eq!(ix.len(), INDEX_MAX_DEPTH);
         for (d, slot) in ix.iter().enumerate() {
             assert_eq!(indexed_end(&doc, d, ix), Some(100 - d));
-            assert_eq!(slot.len, 100 - 2 * d);
+            assert_eq!(slot.len as usize, 100 - 2 * d);
         }
         assert_eq!(indexed_end(&doc, 32, ix), None);
         assert_eq!(skip_value(&doc, 32, ix), 68);

@@ -691,11 +691,10 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
         None => None,
         Some(o) => {
             let bad = |_| RequestErrorKind::Malformed(Field::ClientInfo);
-            let name = o.get_unique("name").map_err(bad)?.and_then(|v| v.as_str());
-            let version = o
-                .get_unique("version")
-                .map_err(bad)?
-                .and_then(|v| v.as_str());
+            // One walk for both members.
+            let [name, version] = o.get_unique_many(["name", "version"]);
+            let name = name.map_err(bad)?.and_then(|v| v.as_str());
+            let version = version.map_err(bad)?.and_then(|v| v.as_str());
             match (name, version) {
                 (Some(name), Some(version)) => Some(DeclaredClientInfo {
                     name,
