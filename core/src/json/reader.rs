@@ -103,7 +103,33 @@ fn hex4(b: &[u8], i: usize) -> Option<u16> {
 
 /// Scans a string starting at the opening quote `b[i] == b'"'`.
 /// Returns the offset just past the closing quote and whether it had escapes.
+///
+/// Inlined fast path for the common string, printable ASCII without escapes
+/// that ends at least eight bytes before the input does: eight bytes a step
+/// until the first byte that is a quote, a backslash, a control character
+/// or not ASCII; a quote ends the string. Anything else is read again from
+/// the start by [`scan_string_full`].
+#[inline(always)]
 fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
+    let mut j = i + 1;
+    while let Some(w) = word_at(b, j) {
+        let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | lt_mask(w, 0x20) | (w & HIGHS);
+        if m == 0 {
+            j += 8;
+            continue;
+        }
+        let k = j + first(m);
+        if at(b, k) == b'"' {
+            return Ok((k + 1, false));
+        }
+        break;
+    }
+    scan_string_full(b, i)
+}
+
+/// [`scan_string`] for every string: escapes, UTF-8, the input's last bytes.
+#[inline(never)]
+fn scan_string_full(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
     let start = i + 1;
     let mut j = start;
     let mut escaped = false;
@@ -1390,6 +1416,81 @@ impl Iterator for Chars<'_> {
             .ok()
             .and_then(|s| s.chars().next())
             .or(Some('\u{FFFD}'))
+    }
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+
+    /// The inlined fast path answers exactly as the full scan, for every
+    /// byte value at every position and alignment, whatever follows the
+    /// string (quotes, high bytes, the end of the input mid-word).
+    #[test]
+    fn string_fast_path_agrees_with_the_full_scan() {
+        let tails: [&[u8]; 6] = [
+            b"",
+            b"\"",
+            b"\xff\xfe",
+            b"abcdefghij",
+            b",\"k\":\"\xc3\xa9\"}",
+            b"\x00",
+        ];
+        let mut buf = std::vec::Vec::new();
+        for lead in 0..3usize {
+            for len in 0..24usize {
+                for pos in 0..len.max(1) {
+                    for byte in 0..=255u8 {
+                        for tail in tails {
+                            buf.clear();
+                            buf.resize(lead, b' ');
+                            buf.push(b'"');
+                            buf.resize(lead + 1 + len, b'a');
+                            if len > 0 {
+                                buf[lead + 1 + pos] = byte;
+                            }
+                            buf.push(b'"');
+                            buf.extend_from_slice(tail);
+                            assert_eq!(
+                                scan_string(&buf, lead),
+                                scan_string_full(&buf, lead),
+                                "{buf:?}"
+                            );
+                            // Cut short: the input ends inside the string.
+                            if byte % 17 != 0 {
+                                continue;
+                            }
+                            for cut in lead + 1..buf.len() {
+                                let b = &buf[..cut];
+                                assert_eq!(
+                                    scan_string(b, lead),
+                                    scan_string_full(b, lead),
+                                    "{b:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Random bytes, mostly printable, at random lengths.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            buf.clear();
+            buf.push(b'"');
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = (x >> 58) as usize;
+            for _ in 0..n {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let r = (x >> 33) as u8;
+                buf.push(if x >> 62 == 0 { r } else { b'a' + r % 26 });
+            }
+            assert_eq!(scan_string(&buf, 0), scan_string_full(&buf, 0), "{buf:?}");
+        }
     }
 }
 
