@@ -515,6 +515,7 @@ pub fn parse_indexed<'a>(
     Ok(Value {
         src: sub(input, start, end),
         ix: slots.get(..filled).unwrap_or(&[]),
+        plain: false,
     })
 }
 
@@ -593,16 +594,25 @@ fn slot_from(ix: &[IndexSlot], from: usize, addr: usize) -> usize {
 /// [`skip_value`] for a walk of siblings that keeps a slot cursor `cur`: the
 /// first slot that can belong to this value or a later sibling. Returns the
 /// value's end, the first slot at or after the value's start (its own when
-/// it is a recorded container), and the cursor for the next sibling: past
+/// it is a recorded container), whether it is a string without escapes
+/// (found while skipping it), and the cursor for the next sibling: past
 /// the value's slot and its descendants' ([`IndexSlot::skip`]), so that a
 /// walk of siblings looks each one's slot up directly; a search only when
 /// the cursor is behind (a walk that did not start at the first member).
 #[inline(always)]
-fn skip_value_from(b: &[u8], i: usize, ix: &[IndexSlot], cur: usize) -> (usize, usize, usize) {
+fn skip_value_from(
+    b: &[u8],
+    i: usize,
+    ix: &[IndexSlot],
+    cur: usize,
+) -> (usize, usize, usize, bool) {
     match at(b, i) {
-        b'"' => return (skip_string(b, i).0, cur, cur),
+        b'"' => {
+            let (end, escaped) = skip_string(b, i);
+            return (end, cur, cur, !escaped);
+        }
         b'{' | b'[' => {}
-        _ => return (skip_value(b, i, &[]), cur, cur),
+        _ => return (skip_value(b, i, &[]), cur, cur, false),
     }
     let addr = (b.as_ptr() as usize).wrapping_add(i);
     let mut k = cur;
@@ -614,11 +624,11 @@ fn skip_value_from(b: &[u8], i: usize, ix: &[IndexSlot], cur: usize) -> (usize, 
     if let Some(s) = slot {
         if s.start == addr {
             let end = slot_end(b, i, s.len as usize).unwrap_or_else(|| skip_value(b, i, &[]));
-            return (end, k, k.saturating_add((s.skip as usize).max(1)));
+            return (end, k, k.saturating_add((s.skip as usize).max(1)), false);
         }
     }
     // Not recorded: neither is anything inside it.
-    (skip_value(b, i, &[]), k, k)
+    (skip_value(b, i, &[]), k, k, false)
 }
 
 /// The end of a container at `b[i]` recorded with length `len`, checked.
@@ -727,6 +737,10 @@ pub struct Value<'a> {
     src: &'a [u8],
     /// The document's skip index ([`parse_indexed`]), possibly empty.
     ix: &'a [IndexSlot],
+    /// Known to be a string without escapes (the walk that found the value
+    /// skipped it and saw none), so [`Value::as_str`] need not look again;
+    /// `false` when not known.
+    plain: bool,
 }
 
 /// The value of `text` when it is an integer literal (`-?digits`, no
@@ -787,7 +801,11 @@ impl<'a> Value<'a> {
     /// nonsense but never fails or panics.
     #[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::exchange
     pub(crate) fn of_validated(src: &'a [u8]) -> Value<'a> {
-        Value { src, ix: &[] }
+        Value {
+            src,
+            ix: &[],
+            plain: false,
+        }
     }
 
     /// The value's JSON type.
@@ -816,6 +834,7 @@ impl<'a> Value<'a> {
         Value {
             src: self.src,
             ix: slots.get(..filled).unwrap_or(&[]),
+            plain: false,
         }
     }
 
@@ -837,6 +856,12 @@ impl<'a> Value<'a> {
 
     /// The value as a string, if it is one.
     pub fn as_str(&self) -> Option<JsonStr<'a>> {
+        if self.plain {
+            return Some(JsonStr {
+                token: self.src,
+                escaped: false,
+            });
+        }
         (self.kind() == Kind::String).then(|| JsonStr::from_token(self.src))
     }
 
@@ -904,6 +929,7 @@ impl<'a> Object<'a> {
         Value {
             src: self.src,
             ix: self.ix,
+            plain: false,
         }
     }
 
@@ -1146,7 +1172,7 @@ impl<'a> Iterator for Members<'a> {
         };
         let mut j = skip_ws(b, key_end);
         j = skip_ws(b, j + 1); // the colon
-        let (end, k, next) = skip_value_from(b, j, self.ix, self.cur);
+        let (end, k, next, plain) = skip_value_from(b, j, self.ix, self.cur);
         self.pos = end;
         self.cur = next;
         Some((
@@ -1154,6 +1180,7 @@ impl<'a> Iterator for Members<'a> {
             Value {
                 src: sub(b, j, end),
                 ix: self.ix.get(k..).unwrap_or(&[]),
+                plain,
             },
         ))
     }
@@ -1213,12 +1240,13 @@ impl<'a> Iterator for Elements<'a> {
             self.pos = b.len();
             return None;
         }
-        let (end, k, next) = skip_value_from(b, i, self.ix, self.cur);
+        let (end, k, next, plain) = skip_value_from(b, i, self.ix, self.cur);
         self.pos = end;
         self.cur = next;
         Some(Value {
             src: sub(b, i, end),
             ix: self.ix.get(k..).unwrap_or(&[]),
+            plain,
         })
     }
 }
@@ -1422,6 +1450,30 @@ impl Iterator for Chars<'_> {
 #[cfg(test)]
 mod scan_tests {
     use super::*;
+
+    /// A string value found by a walk carries what the skip saw about its
+    /// escapes; `as_str` answers as it does for a value it knows nothing of.
+    #[test]
+    fn walked_strings_read_as_unwalked_ones() {
+        let doc = br#"{"a":"plain","b":"esc\"aped","c":["x","y\\z","0123456789abcdef","\u00e9"],"d":1,"e":"\n","f":""}"#;
+        let v = parse(doc).unwrap();
+        let mut seen = 0;
+        let mut check = |x: Value<'_>| {
+            let fresh = Value::of_validated(x.raw());
+            assert_eq!(x.as_str(), fresh.as_str(), "{:?}", x.raw());
+            if let Some(s) = x.as_str() {
+                assert_eq!(s.has_escapes(), s.raw_inner().contains(&b'\\'));
+                seen += 1;
+            }
+        };
+        for (_, m) in v.as_object().unwrap().iter() {
+            check(m);
+            if let Some(a) = m.as_array() {
+                a.iter().for_each(&mut check);
+            }
+        }
+        assert_eq!(seen, 8);
+    }
 
     /// The inlined fast path answers exactly as the full scan, for every
     /// byte value at every position and alignment, whatever follows the
