@@ -23,7 +23,9 @@
 //! request, its params) would rescan nested values once per level, so
 //! [`parse_indexed`] (or [`Value::with_index`] for a value already parsed)
 //! records the extent of every container of [`INDEX_MIN_LEN`] bytes or more
-//! into caller-provided [`IndexSlot`]s, and skips become a binary search.
+//! into caller-provided [`IndexSlot`]s, and skips become a lookup (a walk
+//! of siblings keeps a cursor into the slots: each one's slot is found
+//! directly).
 //! Results are identical with any number of slots, zero included.
 //!
 //! Duplicate keys: the reader keeps every member (an object is a span). Lookups

@@ -488,8 +488,9 @@ impl IndexSlot {
 /// Navigation is lazy: walking an object's members skips each member's value
 /// to find the next key, and without an index a skip scans the value's bytes
 /// again, so a document walked level by level is scanned once per level. A
-/// recorded container is skipped by a binary search over the filled slots
-/// instead. Containers past the last slot are scanned as with [`parse_with`],
+/// recorded container is skipped by looking its slot up instead (a walk of
+/// siblings finds each one's slot directly, as each slot counts the slots
+/// of its descendants; a walk that starts mid-object searches once). Containers past the last slot are scanned as with [`parse_with`],
 /// so any number of slots (zero included) gives the same results; the first
 /// ones in document order are the outer, most walked levels. The returned
 /// spans borrow the slots. Slots are 16 bytes each (64-bit); a message of the
