@@ -37,7 +37,7 @@ static int32_t transport(void *user, const uint8_t *req, size_t req_len, uint8_t
     }
     for (;;) {
         uint64_t t0 = clock_ticks();
-        long n = device_read_line(resp, resp_cap, clock_ms() + ANSWER_TIMEOUT_MS);
+        long n = device_read_line(resp, resp_cap, clock_ms() + ANSWER_TIMEOUT_MS, false);
         waited += clock_ticks() - t0;
         if (n == -1) {
             log_line("device: a message longer than the buffer: transport failure");

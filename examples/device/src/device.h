@@ -5,6 +5,7 @@
 #ifndef DEVICE_H
 #define DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,8 +33,12 @@ const uint8_t *server_output(void);
 int client_run(const char *tool, const char *args);
 
 /* Reads one line from the UART into buf (terminator dropped, a trailing
- * CR too): its length, -1 when it was longer than cap (skipped), -2 when
- * `deadline_ms` (clock_ms(); 0: none) came first. */
-long device_read_line(uint8_t *buf, size_t cap, uint64_t deadline_ms);
+ * CR too): its length, -1 when it was longer than cap, -2 when
+ * `deadline_ms` (clock_ms(); 0: none) came first. With `skip_long` a
+ * longer line is read to its end first (the server answers it and goes
+ * on); without, -1 comes as soon as the line outgrows `cap` (the client
+ * gives the call up anyway, and a megabyte line must not hold it until
+ * the deadline). */
+long device_read_line(uint8_t *buf, size_t cap, uint64_t deadline_ms, bool skip_long);
 
 #endif

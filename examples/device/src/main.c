@@ -13,7 +13,7 @@
 
 static uint8_t line[DEVICE_LINE_BYTES];
 
-long device_read_line(uint8_t *buf, size_t cap, uint64_t deadline_ms) {
+long device_read_line(uint8_t *buf, size_t cap, uint64_t deadline_ms, bool skip_long) {
     size_t n = 0;
     bool too_long = false;
     for (;;) {
@@ -26,8 +26,10 @@ long device_read_line(uint8_t *buf, size_t cap, uint64_t deadline_ms) {
         }
         if (n < cap) {
             buf[n++] = c;
-        } else {
+        } else if (skip_long) {
             too_long = true;
+        } else {
+            return -1;
         }
     }
     if (too_long) {
@@ -63,7 +65,7 @@ _Noreturn static void serve(void) {
     }
     static const uint8_t nl = '\n';
     for (;;) {
-        long n = device_read_line(line, sizeof line, 0);
+        long n = device_read_line(line, sizeof line, 0, true);
         if (n == 0) {
             continue;
         }
