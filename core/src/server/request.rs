@@ -483,8 +483,8 @@ impl<'a> ServerRequest<'a> {
     /// [`Self::parse_with`] with a skip index in `slots` (see
     /// [`json::parse_indexed`]): the same result and the same errors, but
     /// reading the request's levels (envelope, `params`, `_meta`, its
-    /// capabilities, `inputResponses`) skips a nested container with a
-    /// binary search instead of scanning it again, and so does the
+    /// capabilities, `inputResponses`) skips a nested container through
+    /// the index instead of scanning it again, and so does the
     /// application's own reading of what is returned (the spans borrow
     /// `slots`). One slot per 48 bytes of request covers every container of
     /// a retry request; fewer slots give the same results, more slowly. A
