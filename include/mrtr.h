@@ -1745,17 +1745,6 @@ typedef struct mrtr_form_field {
    */
   uint64_t max_length;
   /**
-   * Numbers: inclusive lower bound, the nearest `double` to
-   * `minimum_json` (±infinity beyond the `double` range; the checks
-   * compare the exact decimal text, never this).
-   */
-  double minimum;
-  /**
-   * Numbers: inclusive upper bound, the nearest `double` to
-   * `maximum_json`.
-   */
-  double maximum;
-  /**
    * Multi-select: fewest selections.
    */
   uint64_t min_items;
@@ -1773,12 +1762,17 @@ typedef struct mrtr_form_field {
    */
   struct mrtr_str default_json;
   /**
-   * Numbers: `minimum` exactly as the schema wrote it (a JSON number,
-   * e.g. `0.1` or `9007199254740993`); empty when none.
+   * Numbers: the inclusive lower bound `minimum` exactly as the schema
+   * wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
+   * when none. The library compares answers with this exact decimal text
+   * and never converts it to a `double`; a UI that needs one calls
+   * `strtod` on a copy (the text is checked JSON, which `strtod` reads
+   * whole; beyond the `double` range it gives ±HUGE_VAL).
    */
   struct mrtr_str minimum_json;
   /**
-   * Numbers: `maximum` exactly as the schema wrote it; empty when none.
+   * Numbers: the inclusive upper bound `maximum` exactly as the schema
+   * wrote it; empty when none.
    */
   struct mrtr_str maximum_json;
 } mrtr_form_field;
