@@ -190,15 +190,16 @@ pub extern "C" fn mrtr_unseal_scratch_len(token_len: usize) -> usize {
     unseal_scratch_len(token_len)
 }
 
-/// Runs `f` in a frame of its own below the caller's (a generic function
-/// marked `inline(never)` keeps its frame), then zeroes
-/// `SCRUB_STACK_BYTES` of the dead stack below the caller's frame, where
-/// that frame and everything it called lived: what the sealing code left
-/// there (key schedules, subkeys, plaintext copies) is gone when a sealing
-/// function returns.
-fn in_own_frame_then_scrub<R>(f: impl FnOnce() -> R) -> R {
+/// Runs `f` in a frame of its own below the caller's (`inline(never)`
+/// keeps its frame), then zeroes `SCRUB_STACK_BYTES` of the dead stack
+/// below the caller's frame, where that frame and everything it called
+/// lived: what the sealing code left there (key schedules, subkeys,
+/// plaintext copies) is gone when a sealing function returns. Not generic:
+/// every sealing function shares this one frame and scrub.
+#[inline(never)]
+fn in_own_frame_then_scrub(f: &mut dyn FnMut() -> mrtr_status) -> mrtr_status {
     #[inline(never)]
-    fn own_frame<R>(f: impl FnOnce() -> R) -> R {
+    fn own_frame(f: &mut dyn FnMut() -> mrtr_status) -> mrtr_status {
         f()
     }
     let r = own_frame(f);
@@ -261,7 +262,7 @@ pub unsafe extern "C" fn mrtr_sealer_init(
     max_token: usize,
     out: *mut *mut mrtr_sealer,
 ) -> mrtr_status {
-    in_own_frame_then_scrub(|| {
+    in_own_frame_then_scrub(&mut || {
         status_of((|| {
             let mut a = Args::free();
             // SAFETY: caller contract; every pointer is checked as it is taken.
@@ -447,7 +448,7 @@ pub unsafe extern "C" fn mrtr_seal(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    in_own_frame_then_scrub(|| {
+    in_own_frame_then_scrub(&mut || {
         // SAFETY: forwarded contract.
         status_of(unsafe {
             with_sealer(sealer, |s, a| {
@@ -518,7 +519,7 @@ pub unsafe extern "C" fn mrtr_unseal(
     out_reason: *mut mrtr_unseal_reason,
     out_info: *mut mrtr_unsealed_info,
 ) -> mrtr_status {
-    in_own_frame_then_scrub(|| {
+    in_own_frame_then_scrub(&mut || {
         // SAFETY: forwarded contract.
         status_of(unsafe {
             with_sealer(sealer, |s, a| {
