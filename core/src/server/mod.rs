@@ -43,8 +43,8 @@ pub use request::{
 };
 pub use task::{
     format_rfc3339, write_create_task, write_detailed_task, write_input_response_ack,
-    write_task_status_seed, write_update_task_result, TaskDetail, TaskDialect, TaskInfo,
-    TaskInputRequiredBuilder, TaskStatus, TaskWriteError,
+    write_task_result_seed, write_task_status_seed, write_update_task_result, TaskDetail,
+    TaskDialect, TaskInfo, TaskInputRequiredBuilder, TaskStatus, TaskWriteError,
 };
 
 #[cfg(test)]
