@@ -165,9 +165,17 @@
 #  endif
 #endif
 
-/* MRTR_NODISCARD: the compiler warns when a returned mrtr_status is ignored. */
+/* MRTR_NODISCARD: the compiler warns when a returned mrtr_status is
+ * ignored, and a (void) cast marks it ignored on purpose: [[nodiscard]] in
+ * C++17 and C23 (GCC's -std=c2x too), clang's warn_unused_result otherwise.
+ * GCC before C23 gets no attribute: its warn_unused_result cannot be
+ * silenced by a cast. Define MRTR_NODISCARD before the include to choose. */
 #if !defined(MRTR_NODISCARD)
-#  if defined(__GNUC__) || defined(__clang__)
+#  if defined(__cplusplus) && __cplusplus >= 201703L
+#    define MRTR_NODISCARD [[nodiscard]]
+#  elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ > 201710L
+#    define MRTR_NODISCARD [[nodiscard]]
+#  elif defined(__clang__)
 #    define MRTR_NODISCARD __attribute__((warn_unused_result))
 #  else
 #    define MRTR_NODISCARD
