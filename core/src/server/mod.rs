@@ -32,8 +32,8 @@ pub use answer::{
 };
 pub use builder::{BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY};
 pub use emit::{
-    write_answer_error, write_complete, write_header_mismatch, write_internal_error,
-    write_invalid_params, write_invalid_request, write_invalid_request_state,
+    write_answer_error, write_build_error, write_complete, write_header_mismatch,
+    write_internal_error, write_invalid_params, write_invalid_request, write_invalid_request_state,
     write_method_not_found, write_missing_capability, write_parse_error, write_request_error,
     write_unsupported_version, CompleteError,
 };
