@@ -83,6 +83,13 @@ pub struct FlowReport {
     pub resends: u32,
     /// Start to end.
     pub duration: Duration,
+    /// The last leg that echoed a `requestState` and was answered without
+    /// an error: its exact bytes and the instance that served it (the
+    /// token it carries is spent if the server keeps tokens one-shot).
+    pub spent: Option<(Vec<u8>, Option<String>)>,
+    /// Whether the flow was started over after a token it had resent was
+    /// refused (see [`run_flow_restarting`]).
+    pub restarted: bool,
 }
 
 enum Outcome {
@@ -145,6 +152,8 @@ pub fn run_flow(
         legs: Vec::new(),
         resends: 0,
         duration: Duration::ZERO,
+        spent: None,
+        restarted: false,
     };
     let mut config = CallConfig::new(method, params);
     config.caps = opts.caps;
@@ -182,6 +191,7 @@ pub fn run_flow(
             }
             Err(e) => break End::Violation(describe_call_error(&e)),
         };
+        let carries_state = call.request_state().is_some();
         let t0 = Instant::now();
         let mut outcome = None;
         let res = transport.exchange(&out[..n], &mut |bytes| match call.feed(bytes) {
@@ -233,6 +243,12 @@ pub fn run_flow(
         };
         resend = false;
         leg_resends = 0;
+        if carries_state && !matches!(outcome, Outcome::RpcError(..)) {
+            report.spent = Some((
+                out[..n].to_vec(),
+                report.legs.last().and_then(|l| l.info.upstream.clone()),
+            ));
+        }
         match outcome {
             Outcome::Complete(r) => break End::Complete(r),
             Outcome::RpcError(code, message) => break End::RpcError { code, message },
@@ -286,6 +302,37 @@ pub fn run_flow(
     report.end = end;
     report.duration = start.elapsed();
     report
+}
+
+/// [`run_flow`], started over once when the server refuses, as invalid,
+/// a token the flow had to resend after a transport failure. With one-shot
+/// tokens that is what an instance dying mid-round leaves behind: it spent
+/// the token (recorded it in the replay store) and never answered, so the
+/// resent leg is a replay. The call begins again from its first request
+/// (no `requestState`), and the legs of both attempts are kept.
+pub fn run_flow_restarting(
+    method: CallMethod,
+    params: &[u8],
+    opts: &FlowOpts,
+    seed: u64,
+    transport: &mut dyn Transport,
+    next_id: &mut dyn FnMut() -> i64,
+) -> FlowReport {
+    let first = run_flow(method, params, opts, seed, transport, next_id);
+    let spent_on_resend = first.resends > 0
+        && matches!(&first.end, End::RpcError { code: -32602, .. })
+        && first.legs.iter().rev().nth(1).is_some_and(|l| !l.ok);
+    if !spent_on_resend {
+        return first;
+    }
+    let mut again = run_flow(method, params, opts, mix(seed), transport, next_id);
+    let mut legs = first.legs;
+    legs.append(&mut again.legs);
+    again.legs = legs;
+    again.resends += first.resends;
+    again.duration += first.duration;
+    again.restarted = true;
+    again
 }
 
 /// A one-line account of a call error for people.
