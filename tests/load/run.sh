@@ -100,7 +100,7 @@ if ((break_rotation)); then
 fi
 
 ensure_apt nginx redis-server
-need_cmd od python3
+need_cmd od python3 ps getconf
 REDIS="$(command -v redis-server || echo /usr/bin/redis-server)"
 [[ -x "$REDIS" ]] || die "redis-server not found after install"
 REDIS_CLI="$(command -v redis-cli || echo /usr/bin/redis-cli)"
@@ -134,16 +134,17 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/mrtr-fleet.XXXXXX")"
 PIDS=("" "" "")
 NGINX_PID=""
 DRIVER_PID=""
+DRIVER_OS_PID=""
 REDIS_PID=""
 cleanup() {
     local p
-    for p in "$DRIVER_PID" "$NGINX_PID" "${PIDS[@]}" "$REDIS_PID"; do
+    for p in "$DRIVER_PID" "$DRIVER_OS_PID" "$NGINX_PID" "${PIDS[@]}" "$REDIS_PID"; do
         if [[ -n "$p" ]]; then
             kill -CONT "$p" 2>/dev/null || true
             kill "$p" 2>/dev/null || true
         fi
     done
-    for p in "$DRIVER_PID" "$NGINX_PID" "${PIDS[@]}" "$REDIS_PID"; do
+    for p in "$DRIVER_PID" "$DRIVER_OS_PID" "$NGINX_PID" "${PIDS[@]}" "$REDIS_PID"; do
         if [[ -n "$p" ]]; then
             wait "$p" 2>/dev/null || true
         fi
@@ -518,8 +519,26 @@ load_run() {
     local name="$1" url="$2" n="$3" rc=0
     "$DRIVER" run --url "$url" --flows "$n" --concurrency 16 --rate 0 --report-every 0 \
         --bearer fleet-test --replay-to "$INSTANCES" --replay-every 10 \
-        --summary "$WORK/$name.summary" >"$WORK/$name.out" 2>&1 || rc=$?
+        --summary "$WORK/$name.summary" --progress "$WORK/$name.progress" \
+        >"$WORK/$name.out" 2>&1 || rc=$?
     return "$rc"
+}
+
+# cpu_ticks PID: user + system clock ticks the process has used so far.
+cpu_ticks() {
+    awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# soak_started N: until N soak flows have started (or the soak ended).
+soak_started() {
+    local started=0 _c _w
+    while ((started < $1)); do
+        kill -0 "$DRIVER_PID" 2>/dev/null || return 1
+        if [[ -s "$WORK/soak.progress" ]]; then
+            read -r started _c _w <"$WORK/soak.progress" || true
+        fi
+        sleep 0.05
+    done
 }
 
 # kv FILE KEY: a value of a driver summary.
@@ -538,7 +557,37 @@ if ((soak_flows > 0 && failed == 0)); then
     redis_rss0="$(rss_kb "$REDIS_PID")"
     event "soak: $soak_flows flows through nginx over the three instances"
     soak_rc=0
-    load_run soak "http://127.0.0.1:$LB_PORT/mcp" "$soak_flows" || soak_rc=$?
+    load_run soak "http://127.0.0.1:$LB_PORT/mcp" "$soak_flows" &
+    DRIVER_PID=$!
+    # Who uses the CPU between 10% and 90% of the soak (steady state): the
+    # instances, nginx's worker, the store and the driver.
+    NGINX_WORKER="$(ps -o pid= --ppid "$NGINX_PID" | head -n1 | tr -d ' ')"
+    DRIVER_OS_PID="$(ps -o pid= --ppid "$DRIVER_PID" | head -n1 | tr -d ' ')"
+    cpu_names=("instance 0" "instance 1" "instance 2" "nginx worker" "redis" "load driver")
+    cpu_pids=("${PIDS[0]}" "${PIDS[1]}" "${PIDS[2]}" "$NGINX_WORKER" "$REDIS_PID" "$DRIVER_OS_PID")
+    declare -a CPU0=() CPU1=() RSSM=()
+    cpu_ok=0
+    if soak_started "$((soak_flows / 10))"; then
+        T10="$EPOCHREALTIME"
+        for i in "${!cpu_pids[@]}"; do
+            CPU0[i]="$(cpu_ticks "${cpu_pids[$i]}")"
+        done
+        if soak_started "$((soak_flows / 2))"; then
+            for i in 0 1 2; do
+                RSSM[i]="$(rss_kb "${PIDS[$i]}")"
+            done
+        fi
+        if soak_started "$((soak_flows * 9 / 10))"; then
+            T90="$EPOCHREALTIME"
+            for i in "${!cpu_pids[@]}"; do
+                CPU1[i]="$(cpu_ticks "${cpu_pids[$i]}")"
+            done
+            cpu_ok=1
+        fi
+    fi
+    wait "$DRIVER_PID" || soak_rc=$?
+    DRIVER_PID=""
+    DRIVER_OS_PID=""
     declare -a RSS1=()
     for i in 0 1 2; do
         RSS1[i]="$(rss_kb "${PIDS[$i]}")"
@@ -553,11 +602,11 @@ if ((soak_flows > 0 && failed == 0)); then
     load_run one "http://127.0.0.1:$ONE_PORT/mcp" "$bench_flows" || one_rc=$?
     event "comparison finished (driver exit $one_rc)"
 
-    printf '\nmemory per instance (VmRSS, KiB) at the start and the end of the soak of %s flows:\n' "$soak_flows"
+    printf '\nmemory per instance (VmRSS, KiB) at the start, the middle and the end of the soak of %s flows:\n' "$soak_flows"
     flat=1
     for i in 0 1 2; do
-        printf '  instance %d (pid %s)   start %8s   end %8s   change %+d\n' "$i" "${PIDS[$i]}" \
-            "${RSS0[$i]}" "${RSS1[$i]}" "$((RSS1[i] - RSS0[i]))"
+        printf '  instance %d (pid %s)   start %8s   middle %8s   end %8s   change %+d\n' "$i" "${PIDS[$i]}" \
+            "${RSS0[$i]}" "${RSSM[$i]:-?}" "${RSS1[$i]}" "$((RSS1[i] - RSS0[i]))"
         # Flat: grown by at most 4 MiB (allocator arenas of 8 worker
         # threads settling), whatever the flow count.
         if ((RSS1[i] - RSS0[i] > 4096)); then
@@ -566,6 +615,16 @@ if ((soak_flows > 0 && failed == 0)); then
     done
     printf '  replay store (redis)   start %8s   end %8s   (%s spent ids held, each until its token expires)\n' \
         "$redis_rss0" "$redis_rss1" "$redis_keys"
+
+    if ((cpu_ok)); then
+        hz="$(getconf CLK_TCK)"
+        printf '\nCPU from 10%% to 90%% of the soak (%.1f s; share of one core):\n' \
+            "$(awk -v a="$T10" -v b="$T90" 'BEGIN { print b - a }')"
+        for i in "${!cpu_pids[@]}"; do
+            printf '  %-14s %6s%%\n' "${cpu_names[$i]}" "$(awk -v d="$((CPU1[i] - CPU0[i]))" -v hz="$hz" \
+                -v a="$T10" -v b="$T90" 'BEGIN { printf "%.0f", 100 * d / hz / (b - a) }')"
+        done
+    fi
 
     printf '\nthroughput and latency per round (ms), same run, same machine, unpaced, 16 client threads:\n'
     printf '  %-22s %8s %9s %17s %17s %17s\n' "fleet" "flows" "flows/s" "round 1 p50/p99" "round 2 p50/p99" "round 3 p50/p99"
