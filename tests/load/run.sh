@@ -27,6 +27,11 @@
 #             rolling restart with no overlap phase, and require that the
 #             test sees requestState rejected and flows lost (proof that
 #             the rotation assertions can fail); no soak
+#   --break-replay
+#             negative control: the instances keep spent ids each in its
+#             own process (--replay-cache) instead of the shared store, and
+#             the test must see replays to other instances accepted (proof
+#             that the replay assertions can fail); no soak
 #
 # Everything runs on loopback, under a temp dir (nginx's prefix, pid, logs,
 # temp paths, config; redis without persistence): nothing root-owned is
@@ -69,6 +74,7 @@ cd "$MRTR_ROOT"
 mode=short
 profile=release
 break_rotation=0
+break_replay=0
 soak_flows=100000
 bench_flows=20000
 flows=""
@@ -83,6 +89,7 @@ while (($#)); do
         --soak-flows) soak_flows="$2"; shift 2 ;;
         --bench-flows) bench_flows="$2"; shift 2 ;;
         --break-rotation) break_rotation=1; shift ;;
+        --break-replay) break_replay=1; shift ;;
         --flows) flows="$2"; shift 2 ;;
         --concurrency) concurrency="$2"; shift 2 ;;
         --rate) rate="$2"; shift 2 ;;
@@ -95,9 +102,12 @@ else
     flows="${flows:-10000}" concurrency="${concurrency:-16}" rate="${rate:-0}" kills=(10 80)
 fi
 
-if ((break_rotation)); then
+if ((break_rotation || break_replay)); then
     soak_flows=0
 fi
+# The instances' one-shot setting: the shared store, or (negative control)
+# each process's own --replay-cache, which knows only the tokens it spent.
+replay_args=()
 
 ensure_apt nginx redis-server
 need_cmd od python3 ps getconf
@@ -175,6 +185,11 @@ print(" ".join(str(s.getsockname()[1]) for s in socks))
 LB_PORT="${PORTS[3]}"
 ONE_PORT="${PORTS[4]}"
 STORE_PORT="${PORTS[5]}"
+if ((break_replay)); then
+    replay_args=(--replay-cache 1000000)
+else
+    replay_args=(--replay-store "127.0.0.1:$STORE_PORT")
+fi
 INSTANCES="127.0.0.1:${PORTS[0]},127.0.0.1:${PORTS[1]},127.0.0.1:${PORTS[2]}"
 
 # The replay store: loopback only, no persistence, no disk.
@@ -201,7 +216,7 @@ KEYS="$OLD"
 start_instance() {
     local i="$1"
     MRTR_KEYS="$KEYS" "$DEMO" --http "127.0.0.1:${PORTS[$i]}" --workers 8 \
-        --replay-store "127.0.0.1:$STORE_PORT" >>"$WORK/instance$i.log" 2>&1 &
+        "${replay_args[@]}" >>"$WORK/instance$i.log" 2>&1 &
     PIDS[i]=$!
 }
 
@@ -477,6 +492,12 @@ if ((break_rotation)); then
     check "broken rotation is caught: flows lost (failed: ${S[flows_failed]:-?})" \
         test "${S[flows_failed]:-0}" -ge 1
     check "broken rotation is caught: driver exit non-zero" test "$driver_rc" -ne 0
+elif ((break_replay)); then
+    # The negative control: per-process caches refuse a replay to the
+    # instance that spent the token, and accept it everywhere else.
+    check "per-process replay caches are caught: replays accepted by other instances (${S[replays_accepted]:-?} accepted, ${S[replays_refused]:-?} refused, ${S[replays_tried_elsewhere]:-?} of ${S[replays_tried]:-?} tried elsewhere)" \
+        test "${S[replays_accepted]:-0}" -ge 1 -a "${S[replays_accepted]:-0}" -le "${S[replays_tried_elsewhere]:-0}"
+    check "per-process replay caches are caught: driver exit non-zero" test "$driver_rc" -ne 0
 else
     check "driver exit 0" test "$driver_rc" -eq 0
     check "0 lost flows (failed: ${S[flows_failed]:-?})" test "${S[flows_failed]:--1}" -eq 0
@@ -495,7 +516,7 @@ check "every follow-up leg on another instance than the previous leg (${S[switch
 replayed_logged="$(cat "$WORK"/instance*.log | grep -c 'token replayed (replay store)' || true)"
 other_reasons="$(cat "$WORK"/instance*.log | grep 'requestState rejected' |
     grep -v 'token replayed (replay store)' | sed 's/.*: //' | sort | uniq -c | tr '\n' ';' || true)"
-if ((!break_rotation)); then
+if ((!break_rotation && !break_replay)); then
     check "replays of spent tokens refused: ${S[replays_refused]:-?} / ${S[replays_tried]:-?} tried (${S[replays_tried_elsewhere]:-?} to another instance than the one that spent it; ${S[replays_unanswered]:-?} unanswered while an instance was down)" \
         test "${S[replays_tried]:-0}" -ge "$((flows / 2))" -a "${S[replays_refused]:-x}" = "${S[replays_tried]:-y}"
     check "no replay accepted (accepted: ${S[replays_accepted]:-?}, other errors: ${S[replays_other_error]:-?})" \

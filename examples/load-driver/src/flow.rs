@@ -360,6 +360,115 @@ pub fn describe_call_error(e: &CallError) -> String {
 mod tests {
     use super::*;
 
+    use crate::transport::LegInfo;
+    use std::collections::VecDeque;
+
+    /// A peer that answers from a script: `Ok(body)` with `{ID}` replaced by
+    /// the request's id, or a transport failure.
+    struct Scripted {
+        script: VecDeque<Option<&'static str>>,
+        sent: Vec<String>,
+    }
+
+    impl Transport for Scripted {
+        fn exchange(
+            &mut self,
+            body: &[u8],
+            on_message: &mut dyn FnMut(&[u8]) -> bool,
+        ) -> Result<LegInfo, TransportError> {
+            let text = String::from_utf8_lossy(body).into_owned();
+            let id = text
+                .split("\"id\":")
+                .nth(1)
+                .and_then(|r| r.split([',', '}']).next())
+                .unwrap_or("0")
+                .to_string();
+            self.sent.push(text);
+            match self.script.pop_front().flatten() {
+                Some(reply) => {
+                    on_message(reply.replace("{ID}", &id).as_bytes());
+                    Ok(LegInfo::default())
+                }
+                None => Err(TransportError::Closed),
+            }
+        }
+    }
+
+    const ASK: &str = r#"{"jsonrpc":"2.0","id":{ID},"result":{"resultType":"input_required","inputRequests":{"n":{"method":"elicitation/create","params":{"mode":"form","message":"n?","requestedSchema":{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}}}},"requestState":"m2.spent"}}"#;
+    const DONE: &str =
+        r#"{"jsonrpc":"2.0","id":{ID},"result":{"resultType":"complete","content":[]}}"#;
+    const SPENT: &str = r#"{"jsonrpc":"2.0","id":{ID},"error":{"code":-32602,"message":"Invalid or expired requestState"}}"#;
+
+    fn opts() -> FlowOpts {
+        FlowOpts {
+            limits: CallLimits::default(),
+            caps: ClientCapabilities {
+                elicitation_form: true,
+                ..ClientCapabilities::default()
+            },
+            policy: Policy::default(),
+            max_resends: 2,
+            resend_backoff: Duration::ZERO,
+            think: Duration::ZERO,
+            epoch: Instant::now(),
+        }
+    }
+
+    fn drive(script: &[Option<&'static str>]) -> (FlowReport, Vec<String>) {
+        let mut t = Scripted {
+            script: script.iter().copied().collect(),
+            sent: Vec::new(),
+        };
+        let mut id = 0;
+        let mut next = || {
+            id += 1;
+            id
+        };
+        let r = run_flow_restarting(
+            CallMethod::ToolsCall,
+            br#"{"name":"t","arguments":{}}"#,
+            &opts(),
+            1,
+            &mut t,
+            &mut next,
+        );
+        (r, t.sent)
+    }
+
+    #[test]
+    fn a_token_refused_after_its_leg_was_resent_starts_the_flow_over_once() {
+        // Round 2 is lost in transport (the instance spent the token and
+        // died); its resend is a replay, refused; the flow starts over.
+        let (r, sent) = drive(&[Some(ASK), None, Some(SPENT), Some(ASK), Some(DONE)]);
+        assert!(matches!(r.end, End::Complete(_)), "{:?}", r.end);
+        assert!(r.restarted);
+        assert_eq!(r.resends, 1);
+        assert_eq!(sent.len(), 5);
+        assert!(!sent[3].contains("requestState"), "{}", sent[3]);
+        assert!(
+            sent[4].contains(r#""requestState":"m2.spent""#),
+            "{}",
+            sent[4]
+        );
+        // The last leg that echoed the token and was answered is the one to
+        // replay.
+        let (bytes, _) = r.spent.expect("a spent leg");
+        assert_eq!(String::from_utf8(bytes).unwrap(), sent[4]);
+    }
+
+    #[test]
+    fn a_token_refused_without_a_resend_is_a_lost_flow_not_a_restart() {
+        let (r, sent) = drive(&[Some(ASK), Some(SPENT)]);
+        assert!(
+            matches!(&r.end, End::RpcError { code: -32602, .. }),
+            "{:?}",
+            r.end
+        );
+        assert!(!r.restarted);
+        assert_eq!(sent.len(), 2);
+        assert!(r.spent.is_none());
+    }
+
     #[test]
     fn kid_prefix_of_a_sealed_token() {
         assert_eq!(kid_of(Some(b"\"m2.AbCdEfGhIj\"")).as_deref(), Some("AbCdE"));
