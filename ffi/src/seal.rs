@@ -8,9 +8,9 @@ use core::ffi::{c_char, c_void, CStr};
 use mrtr_core::json::{self, ParseLimits};
 use mrtr_core::seal::{
     binding_digest, scrub_stack, token_len, unseal_scratch_len, CanonError, KeyError,
-    PrincipalDigest, SealConfig, SealError, Sealer, UnsealError, DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_TOKEN_BYTES,
-    DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_SECONDS, MAX_KEYS, MAX_TTL_SECONDS, MAX_UNIX_TIME,
-    MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
+    PrincipalDigest, SealConfig, SealError, Sealer, UnsealError, DEFAULT_CLOCK_SKEW_SECONDS,
+    DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_SECONDS, MAX_KEYS,
+    MAX_TTL_SECONDS, MAX_UNIX_TIME, MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
 use crate::abi::{finish_output, Args, Span};
