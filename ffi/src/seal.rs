@@ -7,10 +7,10 @@ use core::ffi::{c_char, c_void, CStr};
 
 use mrtr_core::json::{self, ParseLimits};
 use mrtr_core::seal::{
-    binding_digest, scrub_stack, token_len, unseal_scratch_len, CanonError, KeyError, SealConfig,
-    SealError, Sealer, UnsealError, DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_TOKEN_BYTES,
-    DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_SECONDS, MAX_KEYS, MAX_TTL_SECONDS, MAX_UNIX_TIME,
-    MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
+    binding_digest, scrub_stack, token_len, unseal_scratch_len, CanonError, KeyError,
+    PrincipalDigest, SealConfig, SealError, Sealer, UnsealError, DEFAULT_CLOCK_SKEW_SECONDS,
+    DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_SECONDS, MAX_KEYS,
+    MAX_TTL_SECONDS, MAX_UNIX_TIME, MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
 use crate::abi::{finish_output, Args, Span};
@@ -53,6 +53,8 @@ pub const MRTR_SEAL_TOKEN_ID_BYTES: usize = 16;
 pub const MRTR_SEAL_SCRUB_STACK_BYTES: usize = if usize::BITS >= 64 { 8192 } else { 4096 };
 /// Bytes of a binding digest.
 pub const MRTR_BINDING_BYTES: usize = 32;
+/// Bytes of a principal digest (`mrtr_principal_digest`).
+pub const MRTR_PRINCIPAL_DIGEST_BYTES: usize = 32;
 /// Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
 pub const MRTR_SEAL_DEFAULT_TTL_SECONDS: u64 = 600;
 /// Suggested clock skew allowance: 60 s.
@@ -390,6 +392,36 @@ pub unsafe extern "C" fn mrtr_binding_digest(
             | CanonError::TooLarge => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
         })?;
         out.copy_from_slice(&digest);
+        Ok(())
+    })())
+}
+
+/// Writes to `out` (32 bytes) the digest a token binds for `principal`
+/// (the bytes `mrtr_seal` and `mrtr_unseal` take): SHA-256 of them. Not the
+/// credential itself, so a fleet can key shared records by it (revoking
+/// every token of one caller, per-caller counts) without putting bearer
+/// tokens in its store. With `mrtr_unsealed_info` (token id, last valid
+/// second) it is what a server sharing a replay store needs from the core.
+///
+/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` (`out` NULL, or `principal.ptr`
+/// NULL with a non-zero length), `MRTR_ERR_INVALID_ARGUMENT` (`out` overlaps
+/// the principal).
+///
+/// # Safety
+/// `principal` readable; `out` must point to 32 writable bytes.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_principal_digest(principal: mrtr_bytes, out: *mut u8) -> mrtr_status {
+    status_of((|| {
+        let mut a = Args::free();
+        // SAFETY: caller contract; the pointer is checked as it is taken.
+        let principal = unsafe { a.bytes(principal.ptr, principal.len) }?;
+        if out.is_null() {
+            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+        }
+        // SAFETY: caller contract; overlaps with the principal refused.
+        let out = unsafe { a.out_buf(out, MRTR_PRINCIPAL_DIGEST_BYTES) }?;
+        out.copy_from_slice(PrincipalDigest::of(principal).as_bytes());
         Ok(())
     })())
 }
