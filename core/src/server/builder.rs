@@ -80,6 +80,25 @@ pub enum BuildError {
     },
 }
 
+/// The reply to a request whose `input_required` result could not be built:
+/// `-32021` with `data.requiredCapabilities` for
+/// [`BuildError::MissingCapability`] (the client lacks what the request
+/// needs; the spec forbids asking it), and `-32603 Internal error` for every
+/// other build error (the server's own mistake: a bad key, schema or buffer,
+/// nothing the client can fix).
+pub fn write_build_error(
+    out: &mut [u8],
+    id: &Id<'_>,
+    error: &BuildError,
+) -> Result<usize, json::BufferTooSmall> {
+    match error {
+        BuildError::MissingCapability { missing } => {
+            super::emit::write_missing_capability(out, id, missing)
+        }
+        _ => super::emit::write_internal_error(out, Some(id)),
+    }
+}
+
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

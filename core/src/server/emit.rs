@@ -11,7 +11,6 @@ use crate::wire::error::{self as wire_error, write_error_response};
 use crate::wire::{ClientCapabilities, ErrorCode, Id, ResponseKind, PROTOCOL_VERSION};
 
 use super::answer::AnswerError;
-use super::builder::BuildError;
 use super::request::ServerRequestError;
 
 /// Why a complete result was not written.
@@ -224,23 +223,6 @@ pub fn write_missing_capability(
     let mut w = Writer::new(out);
     wire_error::write_missing_capability(&mut w, Some(id), required);
     done(w)
-}
-
-/// The reply to a request whose `input_required` result could not be built:
-/// `-32021` with `data.requiredCapabilities` for
-/// [`BuildError::MissingCapability`] (the client lacks what the request
-/// needs; the spec forbids asking it), and `-32603 Internal error` for every
-/// other build error (the server's own mistake: a bad key, schema or buffer,
-/// nothing the client can fix).
-pub fn write_build_error(
-    out: &mut [u8],
-    id: &Id<'_>,
-    error: &BuildError,
-) -> Result<usize, BufferTooSmall> {
-    match error {
-        BuildError::MissingCapability { missing } => write_missing_capability(out, id, missing),
-        _ => write_internal_error(out, Some(id)),
-    }
 }
 
 /// `-32022` with `data.requested` (the client's value, echoed as sent) and

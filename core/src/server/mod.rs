@@ -30,10 +30,12 @@ pub use answer::{
     any_answer, elicit_answer, roots_answer, sampling_answer, AnswerError, AnyAnswer,
     AnyAnswerError, ElicitAnswer, FoundAnswer, RootEntry, RootsAnswer, SamplingAnswer,
 };
-pub use builder::{BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY};
+pub use builder::{
+    write_build_error, BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY,
+};
 pub use emit::{
-    write_answer_error, write_build_error, write_complete, write_header_mismatch,
-    write_internal_error, write_invalid_params, write_invalid_request, write_invalid_request_state,
+    write_answer_error, write_complete, write_header_mismatch, write_internal_error,
+    write_invalid_params, write_invalid_request, write_invalid_request_state,
     write_method_not_found, write_missing_capability, write_parse_error, write_request_error,
     write_unsupported_version, CompleteError,
 };
