@@ -148,12 +148,8 @@ pub unsafe extern "C" fn mrtr_http_headers(
         let mut a = Args::free();
         // SAFETY: caller contract.
         let method = unsafe { a.str(method) }?;
-        let name = if name.ptr.is_null() {
-            None
-        } else {
-            // SAFETY: caller contract.
-            Some(unsafe { a.str(name) }?)
-        };
+        // SAFETY: caller contract.
+        let name = unsafe { a.str_opt(name) }?;
         // SAFETY: caller contract.
         unsafe {
             emit(
