@@ -143,7 +143,7 @@ pub struct mrtr_call_config {
     /// every request. The server may only ask these kinds; the extension
     /// dialect needs `MRTR_CAP_TASKS`.
     pub caps: u32,
-    /// `clientInfo.name`; with `ptr` NULL the library's own identity
+    /// `clientInfo.name`; with `{NULL, 0}` the library's own identity
     /// (`"mrtr"` and its version) is sent.
     pub client_name: mrtr_str,
     /// `clientInfo.version` (used when `client_name` is given).

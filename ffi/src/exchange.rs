@@ -175,7 +175,7 @@ pub struct mrtr_input {
 pub struct mrtr_root {
     /// A `file://` URI (checked: see `MRTR_ERR_INVALID_VALUE`).
     pub uri: mrtr_str,
-    /// Display name; `ptr` NULL for none (an empty non-NULL string is sent
+    /// Display name; `{NULL, 0}` for none (an empty non-NULL string is sent
     /// as `""`).
     pub name: mrtr_str,
 }

@@ -828,10 +828,10 @@ pub struct mrtr_input_required {
     /// Their number (0 with a `request_state`: a state-only round, e.g. for
     /// load shedding).
     pub input_count: usize,
-    /// The sealed `requestState` (text); `ptr` NULL for none.
+    /// The sealed `requestState` (text); `{NULL, 0}` for none.
     pub request_state: mrtr_str,
     /// `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
-    /// task dialect); `ptr` NULL for none.
+    /// task dialect); `{NULL, 0}` for none.
     pub related_task: mrtr_str,
 }
 
@@ -1129,7 +1129,7 @@ pub unsafe extern "C" fn mrtr_server_write_complete(
 }
 
 /// Writes a JSON-RPC error response: `code`, `message` (text, escaped as
-/// needed) and optional `data` (raw JSON, validated; `ptr` NULL for none).
+/// needed) and optional `data` (raw JSON, validated; `{NULL, 0}` for none).
 /// `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
 /// unreadable requests. Output convention of `mrtr_json_write_string`.
 ///
