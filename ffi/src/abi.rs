@@ -266,10 +266,12 @@ pub(crate) trait Views {
 }
 
 /// How [`Views::read`] takes the strings of an item.
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
 pub(crate) struct Take<'t, 'a> {
     f: &'t mut dyn FnMut(mrtr_str) -> Result<&'a str, mrtr_status>,
 }
 
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
 impl<'a> Take<'_, 'a> {
     /// A string the item must have (NULL only when empty).
     pub(crate) fn str(&mut self, s: mrtr_str) -> Result<&'a str, mrtr_status> {
@@ -278,6 +280,8 @@ impl<'a> Take<'_, 'a> {
 
     /// An optional string: `ptr` NULL with `len` 0 is none; NULL with a
     /// length is `MRTR_ERR_NULL_POINTER`.
+    // Only the client's roots have optional strings in a list.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) fn str_opt(&mut self, s: mrtr_str) -> Result<Option<&'a str>, mrtr_status> {
         if s.ptr.is_null() && s.len == 0 {
             return Ok(None);
@@ -289,6 +293,7 @@ impl<'a> Take<'_, 'a> {
 /// A caller-sized array taken by [`Args::list`], as the collector keeps
 /// it: enough to check a later argument against its strings.
 #[derive(Clone, Copy)]
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
 struct ListSpan {
     base: *const u8,
     n: usize,
@@ -302,6 +307,7 @@ struct ListSpan {
 ///
 /// # Safety
 /// `base` and `n` must be an array [`Args::list`] took during this call.
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
 unsafe fn list_overlaps<T: Views>(base: *const u8, n: usize, s: Span) -> bool {
     // SAFETY: caller contract: `Args::list` checked the array (non-NULL,
     // aligned, `n` items Rust can describe) and the caller lends it for the
@@ -321,10 +327,12 @@ unsafe fn list_overlaps<T: Views>(base: *const u8, n: usize, s: Span) -> bool {
 
 /// A caller-sized array of items whose strings the collector checked
 /// (from [`Args::list`]).
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
 pub(crate) struct List<'a, T> {
     items: &'a [T],
 }
 
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
 impl<'a, T: Views> List<'a, T> {
     /// The number of items.
     pub(crate) fn len(&self) -> usize {
@@ -511,6 +519,8 @@ impl Args {
     ///
     /// # Safety
     /// As [`in_str`].
+    // Only the client and server functions take optional strings.
+    #[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
     pub(crate) unsafe fn str_opt<'a>(
         &mut self,
         s: mrtr_str,
@@ -615,6 +625,8 @@ impl Args {
     ///
     /// # Safety
     /// When not NULL, `ptr` must be valid for writes of `n` `T`.
+    // Only the HTTP helpers (client) write arrays.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) unsafe fn out_array<T>(
         &mut self,
         ptr: *mut T,
@@ -936,15 +948,11 @@ mod tests {
             len: 5,
         };
         // SAFETY: refused before any read.
-        assert_eq!(
-            unsafe { a.str_opt(bad) },
-            Err(mrtr_status::MRTR_ERR_NULL_POINTER)
-        );
+        let r = unsafe { a.str_opt(bad) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_NULL_POINTER));
         // SAFETY: refused before any read.
-        assert_eq!(
-            unsafe { a.bytes_opt(core::ptr::null(), 5) },
-            Err(mrtr_status::MRTR_ERR_NULL_POINTER)
-        );
+        let r = unsafe { a.bytes_opt(core::ptr::null(), 5) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_NULL_POINTER));
         let text = *b"x";
         // SAFETY: `text` is live.
         assert_eq!(unsafe { a.str_opt(s(&text)) }, Ok(Some("x")));
