@@ -156,25 +156,34 @@ static mrtr_call_config cfg_ok(void) {
     return cfg;
 }
 
+/* Filled in place, padding zeroed (copies of them are compared bytewise). */
+static void spec_fill(mrtr_input_spec *s) {
+    memset(s, 0, sizeof *s);
+    s->kind = MRTR_INPUT_ELICIT_FORM;
+    s->key = str_of("k");
+    s->message = str_of("m");
+    s->requested_schema = str_of(FORM);
+}
+
+static void ir_fill(mrtr_input_required *ir, const mrtr_input_spec *spec) {
+    memset(ir, 0, sizeof *ir);
+    ir->id.kind = MRTR_ID_NUMBER;
+    ir->id.number = 1;
+    ir->method = MRTR_SERVER_METHOD_TOOLS_CALL;
+    ir->client_caps = MRTR_CAP_ELICITATION_FORM;
+    ir->inputs = spec;
+    ir->input_count = 1;
+}
+
 static mrtr_input_spec spec_ok(void) {
     mrtr_input_spec s;
-    memset(&s, 0, sizeof s);
-    s.kind = MRTR_INPUT_ELICIT_FORM;
-    s.key = str_of("k");
-    s.message = str_of("m");
-    s.requested_schema = str_of(FORM);
+    spec_fill(&s);
     return s;
 }
 
 static mrtr_input_required ir_ok(const mrtr_input_spec *spec) {
     mrtr_input_required ir;
-    memset(&ir, 0, sizeof ir);
-    ir.id.kind = MRTR_ID_NUMBER;
-    ir.id.number = 1;
-    ir.method = MRTR_SERVER_METHOD_TOOLS_CALL;
-    ir.client_caps = MRTR_CAP_ELICITATION_FORM;
-    ir.inputs = spec;
-    ir.input_count = 1;
+    ir_fill(&ir, spec);
     return ir;
 }
 
@@ -740,10 +749,10 @@ static void test_input_required_refuses_an_output_over_its_strings(void) {
     size_t written;
     int i;
     for (i = 0; i < 7; i++) {
-        specs[0] = spec_ok();
-        specs[1] = spec_ok();
+        spec_fill(&specs[0]);
+        spec_fill(&specs[1]);
         specs[1].key = str_of("k2");
-        ir = ir_ok(specs);
+        ir_fill(&ir, specs);
         ir.input_count = 2;
         ir.request_state = str_of("state");
         ir.related_task = str_of("task");
