@@ -1404,7 +1404,7 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
             (
                 a.out_opt(out_error)?,
                 a.str(input_schema)?,
-                a.str_opt(arguments)?,
+                a.str(arguments)?,
                 a.list(headers, n)?,
             )
         };
@@ -1422,19 +1422,18 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
         }
         let designations = Designations::parse(schema.as_bytes())
             .map_err(|_| mrtr_status::MRTR_ERR_INVALID_SCHEMA)?;
-        let arguments = match args {
-            None => None,
-            Some(args) => {
-                let v = json::parse(args.as_bytes())
-                    .map_err(|_| mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
-                if v.is_null() {
-                    None
-                } else {
-                    Some(
-                        v.as_object()
-                            .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
-                    )
-                }
+        let arguments = if args.is_empty() && arguments.ptr.is_null() {
+            None
+        } else {
+            let v =
+                json::parse(args.as_bytes()).map_err(|_| mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+            if v.is_null() {
+                None
+            } else {
+                Some(
+                    v.as_object()
+                        .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
+                )
             }
         };
         // A header's name after `Mcp-Param-`, and its trimmed value.
