@@ -8,14 +8,19 @@
  *   MRTR_ERR_BUFFER_TOO_SMALL; error details such as the offset of
  *   mrtr_json_validate, the reason of mrtr_unseal, the event of mrtr_run).
  * - Common statuses, not repeated per function: MRTR_ERR_NULL_POINTER (a
- *   required pointer is NULL), MRTR_ERR_MISALIGNED (a pointer is not aligned
- *   for its type), MRTR_ERR_INVALID_ARGUMENT (a handle that is not a live
- *   object of its type, or an argument that overlaps the object's workspace
- *   or an output). Each function lists only its own statuses.
- * - Pointers: an input points to the stated number of readable bytes (NULL
- *   is allowed when the length is 0) that do not change during the call; an
- *   output to writable memory of its type; nothing is kept after return
- *   except the workspace an object lives in.
+ *   required pointer is NULL, or a NULL pointer comes with a non-zero
+ *   length), MRTR_ERR_MISALIGNED (a pointer is not aligned for its type),
+ *   MRTR_ERR_INVALID_ARGUMENT (a handle that is not a live object of its
+ *   type, or an argument that overlaps the object's workspace or an
+ *   output). Each function lists only its own statuses.
+ * - Pointers: an input points to the stated number of readable bytes that
+ *   do not change during the call; NULL is allowed only with length 0, also
+ *   where a NULL pointer means "none" (NULL with a length is
+ *   MRTR_ERR_NULL_POINTER). An output points to writable memory of its type
+ *   and overlaps no input: the strings a struct or an array points to (an
+ *   id token, header names and values, input specs, roots) are inputs too.
+ *   Every pointer is checked before anything is written; nothing is kept
+ *   after return except the workspace an object lives in.
  * - Objects (calls, SSE decoders, sealers) live in caller memory aligned to
  *   MRTR_WORKSPACE_ALIGN: size it with the _workspace_size (or _size)
  *   function, start it with _init; the handle is the workspace's address.
@@ -1350,7 +1355,7 @@ typedef struct mrtr_call_config {
    */
   uint32_t caps;
   /**
-   * `clientInfo.name`; with `ptr` NULL the library's own identity
+   * `clientInfo.name`; with `{NULL, 0}` the library's own identity
    * (`"mrtr"` and its version) is sent.
    */
   struct mrtr_str client_name;
@@ -1613,7 +1618,7 @@ typedef struct mrtr_root {
    */
   struct mrtr_str uri;
   /**
-   * Display name; `ptr` NULL for none (an empty non-NULL string is sent
+   * Display name; `{NULL, 0}` for none (an empty non-NULL string is sent
    * as `""`).
    */
   struct mrtr_str name;
@@ -2236,12 +2241,12 @@ typedef struct mrtr_input_required {
    */
   size_t input_count;
   /**
-   * The sealed `requestState` (text); `ptr` NULL for none.
+   * The sealed `requestState` (text); `{NULL, 0}` for none.
    */
   struct mrtr_str request_state;
   /**
    * `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
-   * task dialect); `ptr` NULL for none.
+   * task dialect); `{NULL, 0}` for none.
    */
   struct mrtr_str related_task;
 } mrtr_input_required;
@@ -2778,7 +2783,7 @@ enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
 /**
  * The headers of a POST carrying a request or notification `method`,
  * with `name` (the tool or prompt name, or the resource URI; required for
- * `tools/call`, `prompts/get`, `resources/read`; `ptr` NULL for none).
+ * `tools/call`, `prompts/get`, `resources/read`; `{NULL, 0}` for none).
  *
  * The encoded values are written into `buf` (output convention of
  * `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
@@ -3095,7 +3100,8 @@ void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
  * the method, the target (tool or prompt name, resource URI) and the
  * canonical form of the arguments (whitespace, key order and escape
  * spelling do not matter; any change of value does). `arguments` is the
- * JSON of `params.arguments`, NULL when the request has none.
+ * JSON of `params.arguments`, NULL (with `arguments_len` 0) when the
+ * request has none.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
  * duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
@@ -3314,7 +3320,7 @@ enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
 
 /**
  * Writes a JSON-RPC error response: `code`, `message` (text, escaped as
- * needed) and optional `data` (raw JSON, validated; `ptr` NULL for none).
+ * needed) and optional `data` (raw JSON, validated; `{NULL, 0}` for none).
  * `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
  * unreadable requests. Output convention of `mrtr_json_write_string`.
  *

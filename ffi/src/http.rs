@@ -114,7 +114,7 @@ unsafe fn emit(
 
 /// The headers of a POST carrying a request or notification `method`,
 /// with `name` (the tool or prompt name, or the resource URI; required for
-/// `tools/call`, `prompts/get`, `resources/read`; `ptr` NULL for none).
+/// `tools/call`, `prompts/get`, `resources/read`; `{NULL, 0}` for none).
 ///
 /// The encoded values are written into `buf` (output convention of
 /// `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
@@ -148,12 +148,8 @@ pub unsafe extern "C" fn mrtr_http_headers(
         let mut a = Args::free();
         // SAFETY: caller contract.
         let method = unsafe { a.str(method) }?;
-        let name = if name.ptr.is_null() {
-            None
-        } else {
-            // SAFETY: caller contract.
-            Some(unsafe { a.str(name) }?)
-        };
+        // SAFETY: caller contract.
+        let name = unsafe { a.str_opt(name) }?;
         // SAFETY: caller contract.
         unsafe {
             emit(

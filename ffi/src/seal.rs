@@ -13,7 +13,7 @@ use mrtr_core::seal::{
     MAX_TTL_SECONDS, MAX_UNIX_TIME, MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
-use crate::abi::{finish_output, Args, Span};
+use crate::abi::{finish_output, Args};
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
@@ -279,10 +279,6 @@ pub unsafe extern "C" fn mrtr_sealer_init(
             }
             // SAFETY: caller contract.
             let audience = unsafe { a.str(audience) }?;
-            let mut spans = [Span::of_one(core::ptr::null::<u8>()); MAX_KEYS + 4];
-            for (slot, s) in spans.iter_mut().zip(a.spans()) {
-                *slot = s;
-            }
             let config = SealConfig {
                 ttl_seconds: if ttl_seconds == 0 {
                     DEFAULT_TTL_SECONDS
@@ -311,7 +307,7 @@ pub unsafe extern "C" fn mrtr_sealer_init(
             })?;
             let ws = mem.cast::<u8>();
             // SAFETY: caller contract; overlaps refused.
-            let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &spans) }?;
+            let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &a) }?;
             obj.activate(magic::SEALER);
             out.write(ws.cast());
             Ok(())
@@ -347,7 +343,8 @@ pub unsafe extern "C" fn mrtr_sealer_wipe(sealer: *mut mrtr_sealer) {
 /// the method, the target (tool or prompt name, resource URI) and the
 /// canonical form of the arguments (whitespace, key order and escape
 /// spelling do not matter; any change of value does). `arguments` is the
-/// JSON of `params.arguments`, NULL when the request has none.
+/// JSON of `params.arguments`, NULL (with `arguments_len` 0) when the
+/// request has none.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
 /// duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
@@ -369,16 +366,10 @@ pub unsafe extern "C" fn mrtr_binding_digest(
         let mut a = Args::free();
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (method, target) = unsafe { (a.str(method)?, a.str(target)?) };
-        let args = if arguments.is_null() {
-            None
-        } else {
-            // SAFETY: caller contract.
-            Some(unsafe { a.bytes(arguments, arguments_len) }?)
-        };
-        if out.is_null() {
-            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-        }
-        // SAFETY: caller contract; overlaps refused.
+        // SAFETY: caller contract.
+        let args = unsafe { a.bytes_opt(arguments, arguments_len) }?;
+        // SAFETY: caller contract; NULL (with its length of 32) and
+        // overlaps refused.
         let out = unsafe { a.out_buf(out, MRTR_BINDING_BYTES) }?;
         let value = match args {
             None => None,
