@@ -1371,7 +1371,7 @@ static void say_failure(const mrtr_call *call, enum mrtr_status st) {
     say("\n");
 }
 
-/* Set by SIGINT: the next request of a task is its cancellation. */
+/* Set by SIGINT while a task runs: its next request is its cancellation. */
 static volatile sig_atomic_t g_interrupted;
 /* --cancel-after: when a task is cancelled (CLOCK_MONOTONIC ms), or -1. */
 static long long g_cancel_at = -1;
@@ -1379,6 +1379,16 @@ static long long g_cancel_at = -1;
 static void on_sigint(int sig) {
     (void)sig;
     g_interrupted = 1;
+}
+
+/* While a task runs, Ctrl-C cancels it (no SA_RESTART: it ends a wait);
+ * otherwise, and once the cancellation is sent, it ends the program. */
+static void catch_sigint(bool cancels_task) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cancels_task ? on_sigint : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
 }
 
 static long long now_ms(void) {
@@ -1477,9 +1487,10 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
                 say("%s (%s)\n", reset(), why);
                 cancel = true;
                 cancelling = true;
-            } else if (g_interrupted && pr.flow != MRTR_FLOW_TASK) {
-                rc = fail(EXIT_LOCAL, "interrupted");
-                break;
+                /* Once: waits are whole again, a second Ctrl-C ends us. */
+                g_cancel_at = -1;
+                g_interrupted = 0;
+                catch_sigint(false);
             }
         }
         st = cancel ? mrtr_call_write_cancel(call, id, req, req_cap, &req_len)
@@ -1616,6 +1627,7 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
             say("%s<- the server moved the call to task ", bold());
             jl_write_safe(stderr, pr.task_id.ptr, pr.task_id.len);
             say("%s: polling every %llu ms\n", reset(), (unsigned long long)pr.poll_ms);
+            catch_sigint(true);
             sleep_ms(pr.poll_ms);
             continue;
         }
@@ -1966,13 +1978,6 @@ int main(int argc, char **argv) {
         reset());
     if (opt.method == MRTR_METHOD_TOOLS_CALL && (rc = check_tool(&opt, tp, &tools)) != 0) {
         goto out;
-    }
-    {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_sigint;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: Ctrl-C ends a wait */
     }
     if (opt.cancel_after_ms > 0) {
         g_cancel_at = now_ms() + opt.cancel_after_ms;

@@ -182,6 +182,10 @@ static int spawn(transport *tp, char *const *argv) {
             dup2(in[0], STDIN_FILENO);
             dup2(out[1], STDOUT_FILENO);
             close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+            /* Its own process group: a Ctrl-C on the terminal reaches the
+             * client alone, which can then cancel a task on a live server
+             * (the server still ends on EOF when the client goes). */
+            (void)setpgid(0, 0);
         }
         close(report[0]);
         signal(SIGPIPE, SIG_DFL);

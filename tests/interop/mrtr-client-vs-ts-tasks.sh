@@ -4,8 +4,8 @@
 # @modelcontextprotocol/ext-tasks 0.2.2, tests/interop/ts-tasks-server.mjs)
 # whose tools run as tasks of the Tasks extension: a task that needs input
 # through tasks/update and then completes, one that completes, one that
-# fails, one the client cancels (--cancel-after, tasks/cancel) and one the
-# server cancels; an inline input round; a tool the client must exclude
+# fails, one the client cancels (--cancel-after, and Ctrl-C: tasks/cancel)
+# and one the server cancels; an inline input round; a tool the client must exclude
 # (invalid x-mcp-header) and one that is not listed; the tasks switched off
 # (--no-tasks). Each over stdio and over Streamable HTTP, where the server
 # checks the Mcp-Param-* and Mcp-Name headers of every request. Answers come
@@ -168,6 +168,50 @@ for t in stdio http; do
         'mrtr-client: the server lists no tool named "export_all"; not calling it.' \
         tool export_all "$ARGS"
 done
+# Ctrl-C on the terminal: SIGINT to the client's whole process group (the
+# stdio server it started has its own group and lives on to be told).
+sigint_case() {
+    local pid rc=0 why="" i
+    setsid "$CLIENT" --no-input --timeout 10000 tool export_forever "$ARGS" -- "$MRTR_NODE" "$SERVER" \
+        </dev/null >"$WORK/out" 2>"$WORK/err" &
+    pid=$!
+    for i in $(seq 400); do
+        grep -qF 'moved the call to task' "$WORK/err" && break
+        sleep 0.05
+    done
+    if [[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" != "$pid" ]]; then
+        why="setsid made no process group"
+        kill -INT "$pid" 2>/dev/null || true
+    else
+        kill -INT -- "-$pid" 2>/dev/null || true
+    fi
+    for i in $(seq 400); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" || rc=$?
+    if [[ -n "$why" ]]; then
+        :
+    elif [[ "$rc" != 7 ]]; then
+        why="exit $rc, want 7"
+    elif [[ -s "$WORK/out" ]]; then
+        why="stdout not empty"
+    elif ! grep -qF -- '-> cancelling task "ts-task-1" (interrupted)' "$WORK/err" ||
+        ! grep -qF -- '(the server acknowledged tasks/cancel)' "$WORK/err"; then
+        why="stderr lacks the cancellation"
+    fi
+    if [[ -z "$why" ]]; then
+        passed=$((passed + 1))
+        rows+=("$(printf '| %-9s | %-29s | %4s | %-6s |' stdio "Ctrl-C cancels the task" 7 pass)")
+    else
+        failed=$((failed + 1))
+        rows+=("$(printf '| %-9s | %-29s | %4s | %-6s | %s' stdio "Ctrl-C cancels the task" 7 FAIL "$why")")
+        tail -n 25 "$WORK/err" >&2
+    fi
+}
+sigint_case
+
 # The headers of every leg over HTTP (the server refuses a request without
 # them, so the cases above pass only with them; these count them): the
 # tools/call and its retry carry Mcp-Param-Dataset, the task requests
