@@ -63,6 +63,23 @@ int tl_caps_json(uint32_t caps, char *out, size_t len) {
     return 0;
 }
 
+/* Whether `msg` is a response (a result or an error) to request `id`. A
+ * message that is not JSON counts as the answer: the caller reports it. */
+static bool answers(const uint8_t *msg, size_t len, long long id) {
+    jl_span m, v, ignored;
+    char want[32];
+    m.p = (const char *)msg;
+    m.n = len;
+    if (!jl_valid(m)) {
+        return true;
+    }
+    if (!jl_get(m, "id", &v) || jl_get(m, "method", &ignored)) {
+        return false; /* a notification or a request of the server's */
+    }
+    snprintf(want, sizeof want, "%lld", id);
+    return v.n == strlen(want) && memcmp(v.p, want, v.n) == 0;
+}
+
 enum tl_status tl_request(tl_client *c, const char *method, const char *extra, char **out, size_t *out_len) {
     char caps[256];
     size_t cap;
@@ -82,25 +99,44 @@ enum tl_status tl_request(tl_client *c, const char *method, const char *extra, c
     }
     for (attempt = 0; attempt < 2; attempt++) {
         const uint8_t *msg;
-        size_t len;
+        size_t len, skipped = 0;
         jl_span m, v;
         enum mrtr_status st;
-        int n = snprintf(req, cap,
+        long long id = (long long)c->next_id;
+        int n;
+        c->next_id++;
+        n = snprintf(req, cap,
                          "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"method\":\"%s\",\"params\":{%s%s\"_meta\":{"
                          "\"io.modelcontextprotocol/protocolVersion\":\"%s\","
                          "\"io.modelcontextprotocol/clientCapabilities\":%s,"
                          "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"%s\",\"version\":\"%s\"}}}}",
-                         (long long)c->next_id++, method, extra, extra[0] != '\0' ? "," : "",
+                         id, method, extra, extra[0] != '\0' ? "," : "",
                          mrtr_protocol_version(), caps, c->name, mrtr_version());
         if (n < 0 || (size_t)n >= cap) {
             free(req);
             set_err(c, "%s: the request does not fit", method);
             return TL_LOCAL;
         }
-        if (tp_send(c->tp, (const uint8_t *)req, (size_t)n) != 0 || tp_next(c->tp, &msg, &len) != 0) {
+        if (tp_send(c->tp, (const uint8_t *)req, (size_t)n) != 0) {
             free(req);
             set_err(c, "%s: %s", method, tp_error(c->tp));
             return TL_TRANSPORT;
+        }
+        /* The answer: notifications and other ids before it are passed over. */
+        for (;;) {
+            if (tp_next(c->tp, &msg, &len) != 0) {
+                free(req);
+                set_err(c, "%s: %s", method, tp_error(c->tp));
+                return TL_TRANSPORT;
+            }
+            if (answers(msg, len, id)) {
+                break;
+            }
+            if (++skipped > TL_MAX_UNRELATED) {
+                free(req);
+                set_err(c, "%s: more than %d other messages before the answer", method, TL_MAX_UNRELATED);
+                return TL_PROTOCOL;
+            }
         }
         st = mrtr_version_retry(msg, len);
         if (st == MRTR_OK && attempt == 0) {

@@ -22,6 +22,9 @@
 
 /* Most tools/list pages read (a server whose cursors never end is cut). */
 #define TL_MAX_PAGES 64
+/* Most other messages (notifications, other ids) passed over while a
+ * plain request waits for its answer. */
+#define TL_MAX_UNRELATED 1000
 
 /* Results of tl_request and tl_list_tools. */
 enum tl_status {

@@ -21,7 +21,7 @@ source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib.sh"
 source "$MRTR_ROOT/tests/interop/node.sh"
 cd "$MRTR_ROOT"
 
-need_cmd python3 timeout
+need_cmd python3 timeout setsid ps
 ensure_node22
 ensure_ts_tasks_server
 scripts/build-c-client
@@ -171,11 +171,11 @@ done
 # Ctrl-C on the terminal: SIGINT to the client's whole process group (the
 # stdio server it started has its own group and lives on to be told).
 sigint_case() {
-    local pid rc=0 why="" i
+    local pid rc=0 why=""
     setsid "$CLIENT" --no-input --timeout 10000 tool export_forever "$ARGS" -- "$MRTR_NODE" "$SERVER" \
         </dev/null >"$WORK/out" 2>"$WORK/err" &
     pid=$!
-    for i in $(seq 400); do
+    for _ in $(seq 400); do
         grep -qF 'moved the call to task' "$WORK/err" && break
         sleep 0.05
     done
@@ -185,7 +185,7 @@ sigint_case() {
     else
         kill -INT -- "-$pid" 2>/dev/null || true
     fi
-    for i in $(seq 400); do
+    for _ in $(seq 400); do
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.05
     done
