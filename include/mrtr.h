@@ -60,7 +60,7 @@
  */
 
 /*
- * Contents (66 functions).
+ * Contents (67 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
@@ -134,6 +134,7 @@
  *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
  *   mrtr_json_write_string   Writes `text` as a JSON string literal, quotes included: `"`, `\` a...
  *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as the `mrtr_span...
+ *   mrtr_principal_digest    Writes to `out` (32 bytes) the digest a token binds for `principal`...
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
  *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
@@ -165,9 +166,17 @@
 #  endif
 #endif
 
-/* MRTR_NODISCARD: the compiler warns when a returned mrtr_status is ignored. */
+/* MRTR_NODISCARD: the compiler warns when a returned mrtr_status is
+ * ignored, and a (void) cast marks it ignored on purpose: [[nodiscard]] in
+ * C++17 and C23 (GCC's -std=c2x too), clang's warn_unused_result otherwise.
+ * GCC before C23 gets no attribute: its warn_unused_result cannot be
+ * silenced by a cast. Define MRTR_NODISCARD before the include to choose. */
 #if !defined(MRTR_NODISCARD)
-#  if defined(__GNUC__) || defined(__clang__)
+#  if defined(__cplusplus) && __cplusplus >= 201703L
+#    define MRTR_NODISCARD [[nodiscard]]
+#  elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ > 201710L
+#    define MRTR_NODISCARD [[nodiscard]]
+#  elif defined(__clang__)
 #    define MRTR_NODISCARD __attribute__((warn_unused_result))
 #  else
 #    define MRTR_NODISCARD
@@ -408,6 +417,11 @@
  * Bytes of a binding digest.
  */
 #define MRTR_BINDING_BYTES 32
+
+/**
+ * Bytes of a principal digest (`mrtr_principal_digest`).
+ */
+#define MRTR_PRINCIPAL_DIGEST_BYTES 32
 
 /**
  * Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
@@ -1745,17 +1759,6 @@ typedef struct mrtr_form_field {
    */
   uint64_t max_length;
   /**
-   * Numbers: inclusive lower bound, the nearest `double` to
-   * `minimum_json` (±infinity beyond the `double` range; the checks
-   * compare the exact decimal text, never this).
-   */
-  double minimum;
-  /**
-   * Numbers: inclusive upper bound, the nearest `double` to
-   * `maximum_json`.
-   */
-  double maximum;
-  /**
    * Multi-select: fewest selections.
    */
   uint64_t min_items;
@@ -1773,12 +1776,17 @@ typedef struct mrtr_form_field {
    */
   struct mrtr_str default_json;
   /**
-   * Numbers: `minimum` exactly as the schema wrote it (a JSON number,
-   * e.g. `0.1` or `9007199254740993`); empty when none.
+   * Numbers: the inclusive lower bound `minimum` exactly as the schema
+   * wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
+   * when none. The library compares answers with this exact decimal text
+   * and never converts it to a `double`; a UI that needs one calls
+   * `strtod` on a copy (the text is checked JSON, which `strtod` reads
+   * whole; beyond the `double` range it gives ±HUGE_VAL).
    */
   struct mrtr_str minimum_json;
   /**
-   * Numbers: `maximum` exactly as the schema wrote it; empty when none.
+   * Numbers: the inclusive upper bound `maximum` exactly as the schema
+   * wrote it; empty when none.
    */
   struct mrtr_str maximum_json;
 } mrtr_form_field;
@@ -3101,6 +3109,22 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
                                      const uint8_t *arguments,
                                      size_t arguments_len,
                                      uint8_t *out);
+
+/**
+ * Writes to `out` (32 bytes) the digest a token binds for `principal`
+ * (the bytes `mrtr_seal` and `mrtr_unseal` take): SHA-256 of them. Not the
+ * credential itself, so a fleet can key shared records by it (revoking
+ * every token of one caller, per-caller counts) without putting bearer
+ * tokens in its store. With `mrtr_unsealed_info` (token id, last valid
+ * second) it is what a server sharing a replay store needs from the core.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` (`out` NULL, or `principal.ptr`
+ * NULL with a non-zero length), `MRTR_ERR_INVALID_ARGUMENT` (`out` overlaps
+ * the principal).
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_principal_digest(struct mrtr_bytes principal,
+                                       uint8_t *out);
 
 /**
  * Seals `state` (the server's own bytes, up to what `max_token` allows)

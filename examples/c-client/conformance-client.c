@@ -117,9 +117,16 @@ static void field_value(mrtr_str schema, size_t f, const struct mrtr_form_field 
         snprintf(out, len, "true");
         break;
     case MRTR_FIELD_NUMBER:
-    case MRTR_FIELD_INTEGER:
-        snprintf(out, len, "%lld", fd->has_minimum ? (long long)fd->minimum + 1 : 1LL);
+    case MRTR_FIELD_INTEGER: {
+        /* The bound is exact JSON text; the app converts it if it wants. */
+        char bound[64] = "0";
+        if (fd->has_minimum && fd->minimum_json.len < sizeof bound) {
+            memcpy(bound, fd->minimum_json.ptr, fd->minimum_json.len);
+            bound[fd->minimum_json.len] = '\0';
+        }
+        snprintf(out, len, "%lld", fd->has_minimum ? (long long)strtod(bound, NULL) + 1 : 1LL);
         break;
+    }
     case MRTR_FIELD_SINGLE_SELECT:
     case MRTR_FIELD_MULTI_SELECT:
         if (mrtr_form_option_at(schema, f, 0, &opt) == MRTR_OK && (opt.escaped & MRTR_FORM_TEXT_OPTION_VALUE) == 0) {

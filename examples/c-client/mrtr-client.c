@@ -884,10 +884,10 @@ static int ui_form(mrtr_call *call, size_t i, const mrtr_input *in) {
         if (fd.kind == MRTR_FIELD_NUMBER || fd.kind == MRTR_FIELD_INTEGER) {
             say(", %s", fd.kind == MRTR_FIELD_INTEGER ? "whole number" : "number");
             if (fd.has_minimum) {
-                say(" >= %g", fd.minimum);
+                say(" >= %.*s", (int)fd.minimum_json.len, fd.minimum_json.ptr);
             }
             if (fd.has_maximum) {
-                say(" <= %g", fd.maximum);
+                say(" <= %.*s", (int)fd.maximum_json.len, fd.maximum_json.ptr);
             }
         }
         if (fd.default_json.len > 0) {
@@ -951,9 +951,9 @@ static int ui_form(mrtr_call *call, size_t i, const mrtr_input *in) {
                 char tmp[96];
                 say("        %s", field_error_text(&fe, tmp, sizeof tmp));
                 if (fe.error == MRTR_FIELD_ERROR_BELOW_MINIMUM && fd.has_minimum) {
-                    say(" (%g)", fd.minimum);
+                    say(" (%.*s)", (int)fd.minimum_json.len, fd.minimum_json.ptr);
                 } else if (fe.error == MRTR_FIELD_ERROR_ABOVE_MAXIMUM && fd.has_maximum) {
-                    say(" (%g)", fd.maximum);
+                    say(" (%.*s)", (int)fd.maximum_json.len, fd.maximum_json.ptr);
                 }
                 say("\n");
                 free(candidate.p);

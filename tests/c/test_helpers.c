@@ -37,7 +37,7 @@ static void test_form_fields_options_and_texts(void) {
 
     CHECK_STATUS(mrtr_form_field_at(schema, 1, &f), MRTR_OK);
     CHECK(f.kind == MRTR_FIELD_INTEGER && !f.required);
-    CHECK(f.has_minimum && f.minimum == 0.0 && f.has_maximum && f.maximum == 150.0);
+    CHECK(f.has_minimum && f.has_maximum);
     CHECK_EQ_BYTES(f.minimum_json.ptr, f.minimum_json.len, "0");
     CHECK_EQ_BYTES(f.maximum_json.ptr, f.maximum_json.len, "150");
 

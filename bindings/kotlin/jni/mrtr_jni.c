@@ -450,8 +450,7 @@ enum {
 enum {
   FIELD_ESCAPED, FIELD_INDEX, FIELD_KIND, FIELD_FORMAT, FIELD_REQUIRED, FIELD_HAS_MIN_LENGTH,
   FIELD_HAS_MAX_LENGTH, FIELD_HAS_MINIMUM, FIELD_HAS_MAXIMUM, FIELD_HAS_MIN_ITEMS,
-  FIELD_HAS_MAX_ITEMS, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_MINIMUM_BITS,
-  FIELD_MAXIMUM_BITS, FIELD_MIN_ITEMS, FIELD_MAX_ITEMS, FIELD_OPTION_COUNT, FIELD_DEFAULT_OFF,
+  FIELD_HAS_MAX_ITEMS, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_MIN_ITEMS, FIELD_MAX_ITEMS, FIELD_OPTION_COUNT, FIELD_DEFAULT_OFF,
   FIELD_DEFAULT_LEN, FIELD_MINIMUM_OFF, FIELD_MINIMUM_LEN, FIELD_MAXIMUM_OFF, FIELD_MAXIMUM_LEN,
   FIELD_LEN
 };
@@ -1079,12 +1078,12 @@ JNIEXPORT jint JNI_FN(formParse)(JNIEnv *env, jclass cls, jbyteArray schema, jlo
 }
 
 
-/* int formFieldAt(byte[] schema, long index, long[] out): out[0..24)
+/* int formFieldAt(byte[] schema, long index, long[] out): out[0..22)
  * escaped, index, kind, format, required, has min length, has max length,
  * has minimum, has maximum, has min items, has max items, min length, max
- * length, minimum (double bits), maximum (double bits), min items, max
- * items, option count, default off/len, minimum off/len, maximum off/len
- * (the exact decimal texts; all offsets into schema). Texts: formText. */
+ * length, min items, max items, option count, default off/len, minimum
+ * off/len, maximum off/len (the exact decimal texts; all offsets into
+ * schema). Texts: formText. */
 JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, jlong index,
                                    jlongArray out) {
   (void)cls;
@@ -1103,9 +1102,6 @@ JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, j
   st = (jint)mrtr_form_field_at(str_of(&s), i, &f);
   jlong v[FIELD_LEN];
   if (st == MRTR_OK) {
-    jlong min_bits, max_bits;
-    memcpy(&min_bits, &f.minimum, sizeof min_bits);
-    memcpy(&max_bits, &f.maximum, sizeof max_bits);
     v[FIELD_ESCAPED] = (jlong)f.escaped;
     v[FIELD_INDEX] = (jlong)f.index;
     v[FIELD_KIND] = (jlong)f.kind;
@@ -1119,8 +1115,6 @@ JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, j
     v[FIELD_HAS_MAX_ITEMS] = (jlong)f.has_max_items;
     v[FIELD_MIN_LENGTH] = (jlong)f.min_length;
     v[FIELD_MAX_LENGTH] = (jlong)f.max_length;
-    v[FIELD_MINIMUM_BITS] = min_bits;
-    v[FIELD_MAXIMUM_BITS] = max_bits;
     v[FIELD_MIN_ITEMS] = (jlong)f.min_items;
     v[FIELD_MAX_ITEMS] = (jlong)f.max_items;
     v[FIELD_OPTION_COUNT] = (jlong)f.option_count;

@@ -110,6 +110,10 @@ pub const DEFAULT_MAX_POLL_MS: u64 = 60_000;
 
 /// Every capacity and cap of a call and of the task it may become (one
 /// set of limits for both flows, as `mrtr_call_limits` in C).
+///
+/// The largest server message a call reads is `wire.json.max_bytes`
+/// ([`Self::max_message_bytes`]); the `max_*_bytes` fields here bound the
+/// copies the call keeps of its parts, not the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallLimits {
     /// Limits for reading server messages (size, depth, number of input
@@ -165,6 +169,13 @@ impl Default for CallLimits {
 }
 
 impl CallLimits {
+    /// The largest server message (one JSON-RPC message, in bytes) a call
+    /// reads: `wire.json.max_bytes`. A transport needs a receive buffer of
+    /// at least this size to hand any acceptable message over whole.
+    pub const fn max_message_bytes(&self) -> usize {
+        self.wire.json.max_bytes
+    }
+
     pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
         if let Err(e) = exchange::check_wire_limits(&self.wire) {
             return Err(e);

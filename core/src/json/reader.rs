@@ -1252,6 +1252,18 @@ impl<'a> Iterator for Elements<'a> {
     }
 }
 
+/// Writes the decoded text (escapes resolved, no quotes): `{}` of the
+/// token `"He said \"hi\""` is `He said "hi"`. `{:?}` shows the token.
+impl core::fmt::Display for JsonStr<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if let Some(s) = self.as_borrowed() {
+            return f.write_str(s);
+        }
+        self.chars()
+            .try_for_each(|c| core::fmt::Write::write_char(f, c))
+    }
+}
+
 /// A validated JSON string: the token as it appeared, quotes and escapes
 /// included, so it can be echoed byte for byte or decoded on demand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1284,7 +1296,11 @@ impl<'a> JsonStr<'a> {
         self.escaped
     }
 
-    /// The text without copying, when the token has no escapes.
+    /// The text without copying, when the token has no escapes; `None`
+    /// when it has any (`"caf\u00e9"`), even though it is valid text. To
+    /// compare with a name use [`Self::eq_str`]; to show or copy the text
+    /// use [`Self::chars`] or the `Display` impl (`{}` writes the decoded
+    /// text), which work whether or not the token has escapes.
     pub fn as_borrowed(&self) -> Option<&'a str> {
         if self.escaped {
             None

@@ -534,6 +534,14 @@ impl PrincipalDigest {
     pub fn of(principal: &[u8]) -> PrincipalDigest {
         PrincipalDigest(sha256(&[principal]))
     }
+
+    /// The digest's 32 bytes (SHA-256 of the principal): what a token binds.
+    /// Not the credential itself, so a fleet can key shared records by it
+    /// (revoking every token of one caller, per-caller counts) without
+    /// putting bearer tokens in its store. C: `mrtr_principal_digest`.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
 }
 
 impl core::fmt::Debug for PrincipalDigest {

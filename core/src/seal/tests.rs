@@ -1871,3 +1871,15 @@ fn a_principal_digest_does_not_debug_print_its_bytes() {
     let d = PrincipalDigest::of(PRINCIPAL);
     assert_eq!(format!("{d:?}"), "PrincipalDigest { .. }");
 }
+
+#[test]
+fn the_principal_digest_is_the_sha256_of_the_principal_bytes() {
+    // FIPS 180-2's "abc" vector: the bytes a fleet may key records by are
+    // plain SHA-256, computable by any peer that knows the principal.
+    let mut want = [0u8; 32];
+    for (i, b) in want.iter_mut().enumerate() {
+        let hex = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap();
+    }
+    assert_eq!(PrincipalDigest::of(b"abc").as_bytes(), &want);
+}

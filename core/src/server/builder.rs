@@ -28,12 +28,13 @@ pub const MAX_INPUT_REQUESTS_CAPACITY: usize = DEFAULT_MAX_INPUT_REQUESTS;
 /// with the same limit can read it.
 const DEPTH_ABOVE_PARAMS: usize = 4;
 
-/// Why the builder refused a call.
+/// Why the builder refused a call. [`super::write_build_error`] writes the
+/// reply for any of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BuildError {
     /// The client did not declare what this request needs (the spec forbids
     /// sending it). Answer `-32021` with `requiredCapabilities` = `missing`
-    /// (see [`super::write_missing_capability`]), or ask differently.
+    /// ([`super::write_build_error`] writes it), or ask differently.
     MissingCapability {
         /// The capabilities the client lacks for this request.
         missing: ClientCapabilities,

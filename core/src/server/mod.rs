@@ -32,8 +32,8 @@ pub use answer::{
 };
 pub use builder::{BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY};
 pub use emit::{
-    write_answer_error, write_complete, write_header_mismatch, write_internal_error,
-    write_invalid_params, write_invalid_request, write_invalid_request_state,
+    write_answer_error, write_build_error, write_complete, write_header_mismatch,
+    write_internal_error, write_invalid_params, write_invalid_request, write_invalid_request_state,
     write_method_not_found, write_missing_capability, write_parse_error, write_request_error,
     write_unsupported_version, CompleteError,
 };
@@ -43,8 +43,8 @@ pub use request::{
 };
 pub use task::{
     format_rfc3339, write_create_task, write_detailed_task, write_input_response_ack,
-    write_task_status_seed, write_update_task_result, TaskDetail, TaskDialect, TaskInfo,
-    TaskInputRequiredBuilder, TaskStatus, TaskWriteError,
+    write_task_result_seed, write_task_status_seed, write_update_task_result, TaskDetail,
+    TaskDialect, TaskInfo, TaskInputRequiredBuilder, TaskStatus, TaskWriteError,
 };
 
 #[cfg(test)]
