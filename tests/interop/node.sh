@@ -70,7 +70,8 @@ ensure_ts_tasks_server() {
     log "ts-tasks-server: installing $want"
     mkdir -p "$MRTR_TS_TASKS_DIR"
     # npm runs install scripts with the node first on PATH: make it Node 22.
-    PATH="$(dirname "$MRTR_NODE"):$PATH" npm install --prefix "$MRTR_TS_TASKS_DIR" \
+    # Concurrent runs take turns (the install lock of scripts/lib.sh).
+    PATH="$(dirname "$MRTR_NODE"):$PATH" flock "$MRTR_INSTALL_LOCK" npm install --prefix "$MRTR_TS_TASKS_DIR" \
         --no-audit --no-fund --loglevel=error --save-exact "${MRTR_TS_TASKS_PACKAGES[@]}" >/dev/null
     printf '%s\n' "$want" >"$stamp"
 }
