@@ -8,7 +8,9 @@
 # and one the server cancels; an inline input round; a tool the client must exclude
 # (invalid x-mcp-header) and one that is not listed; the tasks switched off
 # (--no-tasks). Each over stdio and over Streamable HTTP, where the server
-# checks the Mcp-Param-* and Mcp-Name headers of every request. Answers come
+# checks the Mcp-Param-* and Mcp-Name headers of every request. Then the
+# demo server over HTTP: route_ticket (designated arguments, so Mcp-Param-*
+# headers) and confirm_delete (a task that asks). Answers come
 # from files; each case asserts the exit code, stdout exactly and lines of
 # stderr. Installs Node 22 and the packages into
 # ${XDG_CACHE_HOME:-~/.cache}/mrtr when missing (tests/interop/node.sh).
@@ -19,12 +21,15 @@ set -euo pipefail
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib.sh"
 # shellcheck source=tests/interop/node.sh
 source "$MRTR_ROOT/tests/interop/node.sh"
+# shellcheck source=tests/interop/demo-server.sh
+source "$MRTR_ROOT/tests/interop/demo-server.sh"
 cd "$MRTR_ROOT"
 
 need_cmd python3 timeout setsid ps
 ensure_node22
 ensure_ts_tasks_server
 scripts/build-c-client
+build_demo_server
 CLIENT=build/mrtr-client
 # ES modules resolve their imports next to the file: the server runs from
 # the directory that holds the packages.
@@ -32,7 +37,7 @@ SERVER="$MRTR_TS_TASKS_DIR/ts-tasks-server.mjs"
 cp tests/interop/ts-tasks-server.mjs "$SERVER"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mrtr-ts-tasks.XXXXXX")"
-trap 'rm -rf "$WORK"' EXIT
+trap 'stop_demo_server; rm -rf "$WORK"' EXIT
 
 cat >"$WORK/approve.json" <<'JSON'
 {"approval": {"action": "accept", "content": {"approve": true}},
@@ -94,6 +99,8 @@ failed=0
 rows=()
 
 # run_case TRANSPORT NAME WANT_RC WANT_STDOUT STDERR_LINES CLIENT_ARGS...:
+# TRANSPORT stdio or http starts the TypeScript server; demo-http calls the
+# demo server started below (MRTR_DEMO_URL).
 # STDERR_LINES is a list of lines separated by '|' that stderr must hold
 # (each as a fixed string).
 run_case() {
@@ -103,6 +110,8 @@ run_case() {
     if [[ "$transport" == http ]]; then
         port="$(free_port)"
         target=(--http "http://127.0.0.1:$port/mcp" "$@" -- "$MRTR_NODE" "$SERVER" --http "127.0.0.1:$port")
+    elif [[ "$transport" == demo-http ]]; then
+        target=(--http "$MRTR_DEMO_URL" "$@")
     else
         target=("$@" -- "$MRTR_NODE" "$SERVER")
     fi
@@ -231,7 +240,33 @@ run_case http "headers: task, -v" 0 "$(task_result "exported sales (approved)" f
     '--> Mcp-Method: tasks/update|--> Mcp-Name: ts-task-1|--> Mcp-Param-Dataset: sales' \
     -v --answers "$WORK/approve.json" tool approve_export "$ARGS"
 
-printf '\nmrtr-client against a TypeScript server with tasks (%s)\n\n' "${MRTR_TS_TASKS_PACKAGES[*]}"
+# The demo server over HTTP: route_ticket designates region and priority
+# (it refuses a call without their Mcp-Param-* headers, -32020), and
+# confirm_delete runs as a task that asks through tasks/update.
+start_demo_server "$WORK/demo-server.log"
+cat >"$WORK/confirm.json" <<'JSON'
+{"confirm": {"action": "accept", "content": {"confirm": true}}}
+JSON
+run_case demo-http "route_ticket (Mcp-Param-*)" 0 "$(cat <<'TEXT'
+{
+  "resultType": "complete",
+  "content": [
+    {
+      "type": "text",
+      "text": "Ticket routed to eu with priority 2."
+    }
+  ],
+  "isError": false
+}
+TEXT
+)" '<- complete after 0 rounds, 1 request' tool route_ticket '{"region":"eu","priority":2}'
+run_case demo-http "confirm_delete (task)" 0 "$(task_result "Deleted 'a.txt'." false)" \
+    '[confirm] form: Delete '"'"'a.txt'"'"'?|sending 1 answer to the task (tasks/update)' \
+    --answers "$WORK/confirm.json" tool confirm_delete '{"filename":"a.txt"}'
+stop_demo_server
+
+printf '\nmrtr-client against a TypeScript server with tasks (%s)\n' "${MRTR_TS_TASKS_PACKAGES[*]}"
+printf 'and the demo server over HTTP\n\n'
 printf '| %-9s | %-29s | %4s | %-6s |\n' transport case exit result
 printf '|-----------|-------------------------------|------|--------|\n'
 printf '%s\n' "${rows[@]}"
