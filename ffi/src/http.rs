@@ -11,7 +11,7 @@ use crate::status::status_of;
 use crate::types::{mrtr_http_header, mrtr_str};
 
 /// The most headers one POST carries: `MCP-Protocol-Version`,
-/// `Mcp-Method`, `Mcp-Name` (tools, prompts, resources), `Accept`,
+/// `Mcp-Method`, `Mcp-Name` (tools, prompts, resources, tasks), `Accept`,
 /// `Content-Type`. The header array passed must hold this many.
 pub const MRTR_HTTP_MAX_HEADERS: usize = 5;
 /// The longest value mrtr emits (an encoded `Mcp-Name`); longer ones are
@@ -113,8 +113,9 @@ unsafe fn emit(
 }
 
 /// The headers of a POST carrying a request or notification `method`,
-/// with `name` (the tool or prompt name, or the resource URI; required for
-/// `tools/call`, `prompts/get`, `resources/read`; `{NULL, 0}` for none).
+/// with `name` (the tool or prompt name, the resource URI or the task id;
+/// required for `tools/call`, `prompts/get`, `resources/read`, `tasks/get`,
+/// `tasks/update`, `tasks/cancel`; `{NULL, 0}` for none).
 ///
 /// The encoded values are written into `buf` (output convention of
 /// `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
@@ -169,7 +170,8 @@ pub unsafe extern "C" fn mrtr_http_headers(
 
 /// The headers of a POST carrying `body`, one JSON-RPC request or
 /// notification (the bytes `mrtr_call_write_request` produced): method and
-/// `params.name` / `params.uri` are read from it, escapes decoded, so the
+/// `params.name` / `params.uri` / `params.taskId` are read from it, escapes
+/// decoded, so the
 /// headers cannot disagree with the body. Outputs and statuses as
 /// `mrtr_http_headers`, plus `MRTR_ERR_JSON` / `MRTR_ERR_ENVELOPE` for a
 /// body that is not a readable message and `MRTR_ERR_INVALID_ARGUMENT` for
