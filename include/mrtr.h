@@ -128,7 +128,7 @@
  *
  * JSON, statuses, versions:
  *   mrtr_tool_header_check   Checks a tool's `x-mcp-header` designations (SEP-2243) before the t...
- *   mrtr_version_retry       What to do after a response to a request: `msg` is the response
+ *   mrtr_version_retry       What to do after a response to a request: `msg` is the response, `r...
  *   mrtr_version             Returns the library version (for example `"0.1.0"`) as a static NUL...
  *   mrtr_protocol_version    Returns the MCP protocol revision this library implements, `"2026-0...
  *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
@@ -311,6 +311,14 @@
  * `MRTR_ERR_LIMIT_EXCEEDED`.
  */
 #define MRTR_HTTP_MAX_VALUE_BYTES 8192
+
+/**
+ * How many times one request is sent again after error `-32022`: once.
+ * This library speaks one revision, so a resend carries the same version
+ * as before; a second `-32022` is the server refusing it
+ * (`mrtr_version_retry` then returns `MRTR_ERR_UNSUPPORTED_VERSION`).
+ */
+#define MRTR_MAX_VERSION_RETRIES 1
 
 /**
  * The nesting depth `mrtr_json_validate` allows when passed `max_depth`
@@ -2868,19 +2876,27 @@ enum mrtr_status mrtr_tool_header_check(struct mrtr_str input_schema,
                                         size_t *out_count);
 
 /**
- * What to do after a response to a request: `msg` is the response. When
- * it is error `-32022` (unsupported protocol version) whose
- * `data.supported` lists `"2026-07-28"` (`mrtr_protocol_version()`, the
- * only revision this library speaks), returns `MRTR_OK`: send the request
- * again, unchanged, with a new id. When it is `-32022` without that
- * revision among the supported ones, returns
- * `MRTR_ERR_UNSUPPORTED_VERSION`: the server and this library share no
- * revision, do not retry. Any other message (a result, another error, an
- * unreadable message) is `MRTR_ERR_NOT_FOUND`: no version answer in it.
+ * What to do after a response to a request: `msg` is the response,
+ * `retries` how many times this request was already sent again after a
+ * `-32022` (0 for the first answer). Returns `MRTR_OK` (send the request
+ * again, unchanged, with a new id) only when `msg` is error `-32022`
+ * (unsupported protocol version) whose `data.supported` lists
+ * `"2026-07-28"` (`mrtr_protocol_version()`, the only revision this
+ * library speaks), whose `data.requested` is not that revision, and
+ * `retries` is below `MRTR_MAX_VERSION_RETRIES` (1). Any other `-32022`
+ * returns `MRTR_ERR_UNSUPPORTED_VERSION`, a final answer: the server and
+ * this library share no revision, or the server refused this one
+ * (`data.requested` names it, or it was already sent again), even when
+ * `data.supported` lists it. So a loop that counts its resends into
+ * `retries` sends a request at most twice. A `-32022` whose `data` holds
+ * a repeated member (`supported` twice, say) is `MRTR_ERR_JSON`. Any
+ * other message (a result, another error, an unreadable message) is
+ * `MRTR_ERR_NOT_FOUND`: no version answer in it.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_version_retry(const uint8_t *msg,
-                                    size_t msg_len);
+                                    size_t msg_len,
+                                    uint32_t retries);
 
 /**
  * Returns the library version (for example `"0.1.0"`) as a static
@@ -2975,7 +2991,9 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
  * - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
  * - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
  *   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
- *   `error_data`);
+ *   `error_data`); a `-32022` (unsupported protocol version) ends the run
+ *   here too, never resent by the run: the app may pass the message to
+ *   `mrtr_version_retry` with `retries` 0 and start one more run at most;
  * - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
  *   cancelled the task).
  *

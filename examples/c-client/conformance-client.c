@@ -389,7 +389,8 @@ static int run_tool(struct adapter *a, size_t t) {
 /* Sends one plain request (lists are not multi round-trip requests) with
  * the per-request _meta every 2026-07-28 request carries, `extra` members
  * first in params ("" for none); the response is copied into `*out`
- * (free it). A -32022 answer listing 2026-07-28 is retried once. 0 on a
+ * (free it). A -32022 answer listing 2026-07-28 is retried as mrtr_version_retry
+ * says (at most MRTR_MAX_VERSION_RETRIES times). 0 on a
  * result, 1 otherwise. */
 static int plain_request(struct adapter *a, const char *method, const char *extra, char **out, size_t *out_len) {
     int attempt;
@@ -416,14 +417,15 @@ static int plain_request(struct adapter *a, const char *method, const char *extr
             fprintf(stderr, "%s: %s\n", method, tp_error(a->tp));
             return 1;
         }
-        st = mrtr_version_retry(msg, len);
+        st = mrtr_version_retry(msg, len, (uint32_t)attempt);
         if (st == MRTR_OK && attempt == 0) {
             fprintf(stderr, "%s: -32022, and the server lists %s: sending it again\n", method,
                     mrtr_protocol_version());
             continue;
         }
         if (st == MRTR_ERR_UNSUPPORTED_VERSION) {
-            fprintf(stderr, "%s: the server supports no revision this client speaks\n", method);
+            fprintf(stderr, "%s: the server supports no revision this client speaks, or refused %s\n",
+                    method, mrtr_protocol_version());
             return 1;
         }
         m.p = (const char *)msg;

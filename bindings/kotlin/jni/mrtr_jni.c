@@ -1448,12 +1448,15 @@ JNIEXPORT jint JNI_FN(httpHeadersForToolCall)(JNIEnv *env, jclass cls, jbyteArra
 }
 #undef CAP
 
-/* int versionRetry(byte[] response) */
-JNIEXPORT jint JNI_FN(versionRetry)(JNIEnv *env, jclass cls, jbyteArray msg) {
+/* int versionRetry(byte[] response, int retries) */
+JNIEXPORT jint JNI_FN(versionRetry)(JNIEnv *env, jclass cls, jbyteArray msg, jint retries) {
   (void)cls;
+  if (retries < 0) {
+    return (jint)MRTR_ERR_INVALID_ARGUMENT;
+  }
   jbytes m;
   PIN_REQUIRED(env, msg, &m);
-  jint st = (jint)mrtr_version_retry((const uint8_t *)m.ptr, (size_t)m.len);
+  jint st = (jint)mrtr_version_retry((const uint8_t *)m.ptr, (size_t)m.len, (uint32_t)retries);
   bytes_close(env, &m, 0);
   return st;
 }

@@ -306,40 +306,72 @@ impl<'a> ToolList<'a> {
     }
 }
 
+/// How many times a client sends one request again after error `-32022`
+/// (unsupported protocol version): once. mrtr speaks one revision,
+/// [`PROTOCOL_VERSION`], so every resend carries the same version; a
+/// second `-32022` for it is the server refusing it, whatever its
+/// `data.supported` says. Pass the number of resends already made to
+/// [`version_answer`]: at this bound the answer is
+/// [`VersionAnswer::Refused`], so no caller can loop.
+pub const MAX_VERSION_RETRIES: u32 = 1;
+
 /// What a client does after error `-32022` (unsupported protocol version).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VersionAnswer {
     /// `data.supported` lists [`PROTOCOL_VERSION`], the only revision mrtr
-    /// speaks: send the request again, unchanged, at that revision.
+    /// speaks, the server did not refuse that revision itself, and fewer
+    /// than [`MAX_VERSION_RETRIES`] resends were made: send the request
+    /// again, unchanged, at that revision (with a new id).
     Retry,
     /// The server supports no revision mrtr speaks (`data.supported`
     /// missing, or without [`PROTOCOL_VERSION`]): give up, no retry.
     Unsupported,
+    /// The server refused [`PROTOCOL_VERSION`] itself: `data.requested`
+    /// names it, or the request was already sent again at it
+    /// [`MAX_VERSION_RETRIES`] times. Final, even when `data.supported`
+    /// lists it: sending it again would be refused again.
+    Refused,
 }
 
-/// Reads an error response: for `-32022` whether to retry (see
-/// [`VersionAnswer`]); `None` for a message that is not a `-32022` error
-/// response (or not readable).
-pub fn version_answer(body: &[u8], limits: &WireLimits) -> Option<VersionAnswer> {
+/// Reads an error response `body` to a request already sent again
+/// `retries` times after `-32022` (0 for the first answer): for `-32022`
+/// whether to retry (see [`VersionAnswer`]); `Ok(None)` for a message that
+/// is not a `-32022` error response (or not readable). A `data` object
+/// with a repeated member (`supported` twice, say) is an error
+/// ([`crate::json::ErrorKind::DuplicateKey`]): the advice never depends on
+/// which of two members a reader takes.
+pub fn version_answer(
+    body: &[u8],
+    limits: &WireLimits,
+    retries: u32,
+) -> Result<Option<VersionAnswer>, crate::json::Error> {
     let Ok(Message::Error { code, data, .. }) = parse_message(body, limits) else {
-        return None;
+        return Ok(None);
     };
     if code != i64::from(crate::wire::ErrorCode::UnsupportedProtocolVersion.code()) {
-        return None;
+        return Ok(None);
     }
-    let listed = data
-        .and_then(|d| d.as_object())
-        .and_then(|d| d.get("supported"))
+    let data = data.and_then(|d| d.as_object());
+    if let Some(d) = data {
+        d.check_unique_keys(usize::MAX)?;
+    }
+    let member = |k: &str| data.and_then(|d| d.get(k));
+    let listed = member("supported")
         .and_then(|s| s.as_array())
         .is_some_and(|s| {
             s.iter()
                 .any(|v| v.as_str().is_some_and(|v| v.eq_str(PROTOCOL_VERSION)))
         });
-    Some(if listed {
-        VersionAnswer::Retry
-    } else {
+    let refused_ours = member("requested")
+        .and_then(|r| r.as_str())
+        .is_some_and(|r| r.eq_str(PROTOCOL_VERSION));
+    Ok(Some(if !listed {
         VersionAnswer::Unsupported
-    })
+    } else if refused_ours || retries >= MAX_VERSION_RETRIES {
+        VersionAnswer::Refused
+    } else {
+        VersionAnswer::Retry
+    }))
 }
 
 #[cfg(test)]

@@ -254,23 +254,26 @@ fn refusals() {
     );
 }
 
+fn version_error(data: &str) -> String {
+    std::format!(
+        r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":-32022,"message":"Unsupported protocol version"{data}}}}}"#
+    )
+}
+
 #[test]
 fn unsupported_version_errors_retry_only_when_ours_is_listed() {
     let limits = WireLimits::default();
-    let err = |data: &str| {
-        std::format!(
-            r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":-32022,"message":"Unsupported protocol version"{data}}}}}"#
-        )
-    };
-    let answer = |m: &str| version_answer(m.as_bytes(), &limits);
+    let answer = |m: &str| version_answer(m.as_bytes(), &limits, 0).unwrap();
     assert_eq!(
-        answer(&err(
-            r#","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}"#
+        answer(&version_error(
+            r#","data":{"supported":["2025-11-25","2026-07-28"],"requested":"2025-11-25"}"#
         )),
         Some(VersionAnswer::Retry)
     );
     assert_eq!(
-        answer(&err(r#","data":{"supported":["2025-11-25","2026-07-28"]}"#)),
+        answer(&version_error(
+            r#","data":{"supported":["2025-11-25","2026-07-28"]}"#
+        )),
         Some(VersionAnswer::Retry)
     );
     for data in [
@@ -281,7 +284,7 @@ fn unsupported_version_errors_retry_only_when_ours_is_listed() {
         "",
     ] {
         assert_eq!(
-            answer(&err(data)),
+            answer(&version_error(data)),
             Some(VersionAnswer::Unsupported),
             "{data}"
         );
@@ -293,6 +296,72 @@ fn unsupported_version_errors_retry_only_when_ours_is_listed() {
         "not json",
     ] {
         assert_eq!(answer(other), None, "{other}");
+    }
+}
+
+#[test]
+fn a_version_already_refused_is_final_not_sent_again() {
+    let limits = WireLimits::default();
+    assert_eq!(MAX_VERSION_RETRIES, 1);
+    // The server refuses the very revision it lists: final at once.
+    let ours = version_error(r#","data":{"requested":"2026-07-28","supported":["2026-07-28"]}"#);
+    for retries in [0, 1, 2, 1000, u32::MAX] {
+        assert_eq!(
+            version_answer(ours.as_bytes(), &limits, retries),
+            Ok(Some(VersionAnswer::Refused)),
+            "{retries}"
+        );
+    }
+    // It names another revision: one resend at ours, then final, however
+    // often it answers the same way.
+    let other = version_error(r#","data":{"requested":"2025-11-25","supported":["2026-07-28"]}"#);
+    assert_eq!(
+        version_answer(other.as_bytes(), &limits, 0),
+        Ok(Some(VersionAnswer::Retry))
+    );
+    let mut sent_again = 0u32;
+    for retries in 0..1000u32 {
+        match version_answer(other.as_bytes(), &limits, retries) {
+            Ok(Some(VersionAnswer::Retry)) => sent_again += 1,
+            Ok(Some(VersionAnswer::Refused)) => break,
+            a => panic!("{a:?}"),
+        }
+    }
+    assert_eq!(sent_again, MAX_VERSION_RETRIES);
+    // A server that lists none of ours stays unsupported at any count.
+    let none = version_error(r#","data":{"requested":"2026-07-28","supported":["2025-11-25"]}"#);
+    assert_eq!(
+        version_answer(none.as_bytes(), &limits, 1),
+        Ok(Some(VersionAnswer::Unsupported))
+    );
+}
+
+#[test]
+fn a_repeated_member_in_version_error_data_is_refused() {
+    let limits = WireLimits::default();
+    for (data, offset) in [
+        (
+            r#","data":{"supported":["2025-11-25"],"supported":["2026-07-28"]}"#,
+            40,
+        ),
+        (
+            r#","data":{"supported":["2026-07-28"],"supported":["2025-11-25"]}"#,
+            40,
+        ),
+        (
+            r#","data":{"requested":"2025-11-25","supported":["2026-07-28"],"requested":"2026-07-28"}"#,
+            65,
+        ),
+        (r#","data":{"x":1,"x":2}"#, 11),
+    ] {
+        assert_eq!(
+            version_answer(version_error(data).as_bytes(), &limits, 0),
+            Err(crate::json::Error {
+                kind: crate::json::ErrorKind::DuplicateKey,
+                offset
+            }),
+            "{data}"
+        );
     }
 }
 

@@ -102,7 +102,7 @@ internal object Native {
     @JvmStatic external fun toolList(result: ByteArray?, out: LongArray?): Int
     @JvmStatic external fun httpHeadersForToolCall(body: ByteArray?, inputSchema: ByteArray?, out: Array<String?>?, count: LongArray?): Int
     @JvmStatic external fun toolAt(result: ByteArray?, index: Long, out: LongArray?): Int
-    @JvmStatic external fun versionRetry(response: ByteArray?): Int
+    @JvmStatic external fun versionRetry(response: ByteArray?, retries: Int): Int
 
     // URL consent.
     const val URL_LEN = Slots.URL_LEN
