@@ -60,7 +60,7 @@
  */
 
 /*
- * Contents (66 functions).
+ * Contents (67 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
@@ -137,6 +137,7 @@
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
  *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
+ *   mrtr_tool_next           Writes the next tool of the `tools/list` result `result` to `*out`...
  */
 
 #ifndef MRTR_H
@@ -2357,6 +2358,27 @@ typedef struct mrtr_tool {
 } mrtr_tool;
 
 /**
+ * Where `mrtr_tool_next` stands in a `tools/list` page. Zero-initialize
+ * it to start at the first tool; reuse it only with the same page.
+ */
+typedef struct mrtr_tool_cursor {
+  /**
+   * The index of the tool the next call reads (after a call, one past
+   * the tool it read or refused).
+   */
+  size_t index;
+  /**
+   * Private: the byte offset in the page where the next read starts (0:
+   * at the start, the page is not read yet).
+   */
+  size_t offset;
+  /**
+   * Private: the length of the page the cursor walks.
+   */
+  size_t page_len;
+} mrtr_tool_cursor;
+
+/**
  * A URL split for the consent screen: views into the URL given.
  */
 typedef struct mrtr_url_info {
@@ -3497,8 +3519,9 @@ enum mrtr_status mrtr_tool_list(const uint8_t *result,
 
 /**
  * Writes tool `index` (list order) of the `tools/list` result `result` to
- * `*out` (views into `result`). Each call reads the page again: loop over
- * the `mrtr_tool_list` count.
+ * `*out` (views into `result`). Each call validates the page again and
+ * walks it up to the tool: for random access. To read every tool, use
+ * `mrtr_tool_next`, which reads the page once in all.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
  * `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
@@ -3510,6 +3533,29 @@ enum mrtr_status mrtr_tool_at(const uint8_t *result,
                               size_t len,
                               size_t index,
                               struct mrtr_tool *out);
+
+/**
+ * Writes the next tool of the `tools/list` result `result` to `*out`
+ * (views into `result`) and moves `*cursor` past it: a loop from a
+ * zero-initialized cursor reads every tool in list order, and all the
+ * calls together read the page about twice (the first call validates
+ * it; each later one reads its own tool only), where a loop of
+ * `mrtr_tool_at` reads it once per tool.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
+ * stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
+ * with a string `name` and an object `inputSchema` (tool
+ * `cursor->index - 1`; the cursor moved past it: call again for the next
+ * one); `MRTR_ERR_LIMIT_EXCEEDED` for a tool past
+ * `MRTR_MAX_TOOLS_PER_PAGE` (the end); on the first call the statuses of
+ * `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` for a cursor made for a
+ * page of another length.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_tool_next(const uint8_t *result,
+                                size_t len,
+                                struct mrtr_tool_cursor *cursor,
+                                struct mrtr_tool *out);
 
 /**
  * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent

@@ -458,7 +458,8 @@ static char *span_dup(jl_span v) {
 }
 
 /* tools/list: keeps the tools whose x-mcp-header designations are valid
- * (mrtr_tool_list / mrtr_tool_at read the page and check them). */
+ * (mrtr_tool_list / mrtr_tool_next read the page in one pass and check
+ * them). */
 static int list_tools(struct adapter *a) {
     char *resp;
     size_t len, count = 0;
@@ -474,13 +475,21 @@ static int list_tools(struct adapter *a) {
         free(resp);
         return -1;
     }
-    for (size_t i = 0; i < count && a->ntools < MAX_TOOLS; i++) {
+    mrtr_tool_cursor at = {0};
+    while (a->ntools < MAX_TOOLS) {
         mrtr_tool t;
         size_t n = 0;
         char *s, *sc;
-        enum mrtr_status st = mrtr_tool_at((const uint8_t *)result.p, result.n, i, &t);
+        enum mrtr_status st = mrtr_tool_next((const uint8_t *)result.p, result.n, &at, &t);
+        if (st == MRTR_ERR_NOT_FOUND) {
+            break;
+        }
         if (st != MRTR_OK) {
-            fprintf(stderr, "tools/list: skipping entry %zu (%s)\n", i, mrtr_status_str(st));
+            fprintf(stderr, "tools/list: skipping entry %zu (%s)\n", at.index - 1,
+                    mrtr_status_str(st));
+            if (st != MRTR_ERR_PROTOCOL_VIOLATION) {
+                break;
+            }
             continue;
         }
         if (mrtr_json_decode_string((const uint8_t *)t.name.ptr, t.name.len, NULL, 0, &n) !=

@@ -528,6 +528,36 @@ static void test_tool_list_marks_tools_a_client_must_not_call(void) {
     CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, NULL, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 0, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_tool_list(NULL, 5, &count, NULL), MRTR_ERR_NULL_POINTER);
+
+    /* The same page read in one pass with a cursor: the same tools, the
+     * malformed one refused and stepped over, then the end. */
+    mrtr_tool_cursor at = {0};
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"get_weather\"");
+    CHECK(t.usable);
+    CHECK_EQ_SIZE(t.designation_count, 1);
+    CHECK_EQ_SIZE(at.index, 1);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"bad_space\"");
+    CHECK(!t.usable);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_EQ_SIZE(at.index, 3);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"caf\\u00e9\"");
+    CHECK_EQ_SIZE(at.index, 4);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_NOT_FOUND);
+    CHECK_EQ_SIZE(at.index, 4);
+    /* A cursor is for one page; a page that is not a list fails at once. */
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 2, &at, &t), MRTR_ERR_INVALID_ARGUMENT);
+    mrtr_tool_cursor fresh = {0};
+    CHECK_STATUS(mrtr_tool_next((const uint8_t *)"{}", 2, &fresh, &t), MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_STATUS(mrtr_tool_next((const uint8_t *)"{\"tools\":[]}", 12, &fresh, &t),
+                 MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, NULL, &t), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &fresh, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, (mrtr_tool_cursor *)(void *)&t, &t),
+                 MRTR_ERR_INVALID_ARGUMENT);
 }
 
 static void test_sse_decoder_in_caller_memory(void) {

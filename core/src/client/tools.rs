@@ -198,10 +198,88 @@ impl core::fmt::Display for ToolListError {
 
 impl core::error::Error for ToolListError {}
 
-/// The most tools one `tools/list` page may list: reading tool `i` is
-/// O(i) (nothing is allocated to index them), so the bound keeps a loop
-/// over a hostile page linear in practice.
+/// The most tools one `tools/list` page may list. Reading tool `i` alone
+/// ([`ToolList::get`]) is O(i) (nothing is allocated to index them); a
+/// loop over every tool reads them in one pass instead ([`ToolList::iter`],
+/// or [`next_tool`] with a [`ToolCursor`] when the list cannot be kept
+/// between reads).
 pub const MAX_TOOLS_PER_PAGE: usize = 1024;
+
+/// Where a reading of a `tools/list` page stands: the index of the next
+/// tool and the offset, in the page's bytes, where its search starts (just
+/// past the previous tool). [`next_tool`] continues from here, so reading
+/// every tool walks the page once; a caller that cannot keep a
+/// [`ToolList`] between reads (the C ABI) keeps this instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ToolCursor {
+    index: usize,
+    offset: usize,
+}
+
+impl ToolCursor {
+    /// A cursor from its parts (as [`Self::index`] and [`Self::offset`]
+    /// gave them). A cursor that was not made for the page is read safely
+    /// but may find no tool, or another value, there.
+    pub fn from_parts(index: usize, offset: usize) -> Self {
+        ToolCursor { index, offset }
+    }
+
+    /// The index of the tool the next read returns.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The byte offset in the page where the next read starts.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+/// Reads the tool at `cursor` in `result`, a page [`ToolList::parse`]
+/// accepted (the cursor from [`ToolList::start`] or from this function),
+/// and moves the cursor past it: `None` at the end of the page. Only that
+/// tool's bytes are read (and validated again, so a cursor that does not
+/// fit the page cannot read out of it): reading every tool this way costs
+/// about one validation of the page, not one per tool. A tool that is not
+/// an object with a string `name` and an object `inputSchema` is
+/// [`ToolListError::Tool`], and the cursor moves past it too; a tool past
+/// [`MAX_TOOLS_PER_PAGE`] is [`ToolListError::TooMany`] (and the end).
+pub fn next_tool<'a>(
+    result: &'a [u8],
+    cursor: &mut ToolCursor,
+) -> Option<Result<ToolEntry<'a>, ToolListError>> {
+    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let skip_ws = |i: usize| {
+        i + result
+            .get(i..)
+            .map_or(0, |r| r.iter().take_while(|b| ws(b)).count())
+    };
+    let mut i = skip_ws(cursor.offset);
+    if cursor.index > 0 && result.get(i) == Some(&b',') {
+        i = skip_ws(i + 1);
+    }
+    match result.get(i) {
+        None | Some(b']') => return None,
+        Some(_) if cursor.index >= MAX_TOOLS_PER_PAGE => {
+            cursor.offset = result.len();
+            return Some(Err(ToolListError::TooMany));
+        }
+        Some(_) => {}
+    }
+    // The tools sit at depth 3 of the page (result, tools array, tool).
+    let depth = crate::json::DEFAULT_MAX_DEPTH.saturating_sub(2);
+    let index = cursor.index;
+    let (value, end) = match crate::json::parse_value_at(result, i, depth) {
+        Ok(v) => v,
+        Err(e) => {
+            cursor.offset = result.len();
+            return Some(Err(ToolListError::Json(e)));
+        }
+    };
+    cursor.index = index.saturating_add(1);
+    cursor.offset = end;
+    Some(ToolList::entry(index, value))
+}
 
 /// One tool of a `tools/list` result, as a client offers it.
 #[derive(Debug, Clone, Copy)]
@@ -236,25 +314,42 @@ impl<'a> ToolList<'a> {
     /// Validates `result` as JSON and finds its `tools` array; each tool is
     /// read when asked for ([`Self::get`]).
     pub fn parse(result: &'a [u8]) -> Result<Self, ToolListError> {
+        let list = Self::open(result)?;
+        if list.tools.iter().nth(MAX_TOOLS_PER_PAGE).is_some() {
+            return Err(ToolListError::TooMany);
+        }
+        Ok(list)
+    }
+
+    /// [`Self::parse`] without counting the tools (a page of more than
+    /// [`MAX_TOOLS_PER_PAGE`] opens; [`next_tool`] refuses the tool past
+    /// the bound): for a reader that goes through the tools once anyway.
+    pub fn open(result: &'a [u8]) -> Result<Self, ToolListError> {
         let v = crate::json::parse(result).map_err(ToolListError::Json)?;
         let o = v.as_object().ok_or(ToolListError::NotAList)?;
-        let tools = o
-            .get_unique("tools")
+        // One walk of the members for both.
+        let [tools, next_cursor] = o.get_unique_many(["tools", "nextCursor"]);
+        let tools = tools
             .map_err(|_| ToolListError::NotAList)?
             .and_then(|t| t.as_array())
             .ok_or(ToolListError::NotAList)?;
-        let next_cursor = match o
-            .get_unique("nextCursor")
-            .map_err(|_| ToolListError::NotAList)?
-        {
+        let next_cursor = match next_cursor.map_err(|_| ToolListError::NotAList)? {
             None => None,
             Some(c) if c.is_null() => None,
             Some(c) => Some(c.as_str().ok_or(ToolListError::NotAList)?),
         };
-        if tools.len() > MAX_TOOLS_PER_PAGE {
-            return Err(ToolListError::TooMany);
-        }
         Ok(ToolList { tools, next_cursor })
+    }
+
+    /// The cursor at the first tool, for [`next_tool`] over `result`, the
+    /// bytes this list was parsed from.
+    pub fn start(&self, result: &'a [u8]) -> ToolCursor {
+        // The array is a part of `result`: its offset there, past `[`.
+        let at = (self.tools.raw().as_ptr() as usize).wrapping_sub(result.as_ptr() as usize);
+        ToolCursor {
+            index: 0,
+            offset: at.saturating_add(1).min(result.len()),
+        }
     }
 
     /// How many tools the page lists (usable or not).
@@ -280,13 +375,10 @@ impl<'a> ToolList<'a> {
     fn entry(index: usize, t: crate::json::Value<'a>) -> Result<ToolEntry<'a>, ToolListError> {
         let bad = ToolListError::Tool { index };
         let t = t.as_object().ok_or(bad)?;
-        let name = t
-            .get_unique("name")
-            .map_err(|_| bad)?
-            .and_then(|n| n.as_str())
-            .ok_or(bad)?;
-        let schema = t
-            .get_unique("inputSchema")
+        // One walk of the tool's members for both.
+        let [name, schema] = t.get_unique_many(["name", "inputSchema"]);
+        let name = name.map_err(|_| bad)?.and_then(|n| n.as_str()).ok_or(bad)?;
+        let schema = schema
             .map_err(|_| bad)?
             .and_then(|s| s.as_object())
             .ok_or(bad)?;

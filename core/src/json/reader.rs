@@ -457,6 +457,30 @@ pub fn parse_with<'a>(input: &'a [u8], limits: &ParseLimits) -> Result<Value<'a>
     parse_indexed(input, limits, &mut [])
 }
 
+/// Validates the one value that starts at `input[at..]` (after optional
+/// whitespace), at most `max_depth` deep, reading no byte past it: the
+/// value and the offset just past it. For walking the elements of an
+/// array one at a time when the array is too long to validate again for
+/// each (a page of tools read by a cursor).
+pub(crate) fn parse_value_at(
+    input: &[u8],
+    at: usize,
+    max_depth: usize,
+) -> Result<(Value<'_>, usize), Error> {
+    let mut rec = Recorder::new(&mut []);
+    let (start, end) = scan_value(input, at, max_depth, &mut rec)?;
+    #[cfg(test)]
+    super::walked::add(end.saturating_sub(at));
+    Ok((
+        Value {
+            src: sub(input, start, end),
+            ix: &[],
+            plain: false,
+        },
+        end,
+    ))
+}
+
 /// One slot of a skip index (see [`parse_indexed`]): where a container of
 /// the document starts, how long it is, and how many slots it and its
 /// descendants fill. 16 bytes on 64-bit targets (12 on 32-bit ones); the
@@ -505,6 +529,8 @@ pub fn parse_indexed<'a>(
     if input.len() > limits.max_bytes {
         return Err(Error::new(ErrorKind::TooLarge, limits.max_bytes));
     }
+    #[cfg(test)]
+    super::walked::add(input.len());
     let mut rec = Recorder::new(slots);
     let (start, end) = scan_value(input, 0, limits.max_depth, &mut rec)?;
     let rest = skip_ws(input, end);
@@ -1174,6 +1200,8 @@ impl<'a> Iterator for Members<'a> {
         let mut j = skip_ws(b, key_end);
         j = skip_ws(b, j + 1); // the colon
         let (end, k, next, plain) = skip_value_from(b, j, self.ix, self.cur);
+        #[cfg(test)]
+        super::walked::add(end.saturating_sub(i));
         self.pos = end;
         self.cur = next;
         Some((
@@ -1242,6 +1270,8 @@ impl<'a> Iterator for Elements<'a> {
             return None;
         }
         let (end, k, next, plain) = skip_value_from(b, i, self.ix, self.cur);
+        #[cfg(test)]
+        super::walked::add(end.saturating_sub(i));
         self.pos = end;
         self.cur = next;
         Some(Value {

@@ -67,14 +67,19 @@ public enum Mrtr {
             let off = Int(bitPattern: UnsafeRawPointer(s.ptr)) - Int(bitPattern: r.baseAddress)
             return Array(r[off..<(off + s.len)])
         }
-        for i in 0..<count {
+        // One pass over the page (mrtr_tool_at would read it once per tool).
+        var at = mrtr_tool_cursor()
+        while true {
             var t = mrtr_tool()
-            let st = result.withUnsafeBufferPointer { mrtr_tool_at($0.baseAddress, $0.count, i, &t) }
+            let st = result.withUnsafeBufferPointer { mrtr_tool_next($0.baseAddress, $0.count, &at, &t) }
+            if st == MRTR_ERR_NOT_FOUND {
+                break
+            }
             if st == MRTR_ERR_PROTOCOL_VIOLATION {
                 malformed += 1
                 continue
             }
-            try check(st, "mrtr_tool_at")
+            try check(st, "mrtr_tool_next")
             let (nameJson, schema) = result.withUnsafeBufferPointer { r in
                 (slice(t.name, r), slice(t.input_schema, r))
             }

@@ -460,3 +460,122 @@ fn a_malformed_tools_list_is_refused_and_a_malformed_tool_named() {
         ToolListError::TooMany
     );
 }
+
+/// A `tools/list` result of `n` tools of about `tool_bytes` bytes each,
+/// every one with a designated property.
+fn big_page(n: usize, tool_bytes: usize) -> String {
+    let mut page = String::from(r#"{"tools":["#);
+    for i in 0..n {
+        if i > 0 {
+            page.push(',');
+        }
+        let head = std::format!(
+            r#"{{"name":"tool-{i:04}","inputSchema":{{"type":"object","properties":{{"region":{{"type":"string","x-mcp-header":"Region"}},"n":{{"type":"integer"}}}}}},"description":""#
+        );
+        let pad = tool_bytes.saturating_sub(head.len() + 2);
+        page.push_str(&head);
+        page.extend(core::iter::repeat_n('x', pad));
+        page.push_str(r#""}"#);
+    }
+    page.push_str(r#"],"nextCursor":"c2"}"#);
+    page
+}
+
+#[test]
+fn reading_every_tool_of_a_page_walks_it_a_bounded_number_of_times() {
+    // About 1 MiB (the default message limit) of 1,024 tools.
+    let page = big_page(MAX_TOOLS_PER_PAGE, 1020);
+    let bytes = page.as_bytes();
+    assert!(
+        bytes.len() > 1_040_000 && bytes.len() <= 1 << 20,
+        "{}",
+        bytes.len()
+    );
+    let len = bytes.len();
+    crate::json::walked::take();
+    let list = ToolList::parse(bytes).unwrap();
+    let parse = crate::json::walked::take();
+    // The validation, one walk of the members, one count of the tools.
+    assert_eq!(len, 1_045_533);
+    assert_eq!(parse, 3 * len - 1056);
+    let list_opened = ToolList::open(bytes).unwrap();
+    let open = crate::json::walked::take();
+    assert_eq!(open, 2 * len - 3);
+    assert_eq!(list_opened.start(bytes), list.start(bytes));
+    // Every tool through the cursor, as the C ABI reads them.
+    let mut cursor = list.start(bytes);
+    assert_eq!(cursor, ToolCursor::from_parts(0, 10));
+    let mut names = Vec::new();
+    while let Some(t) = next_tool(bytes, &mut cursor) {
+        let t = t.unwrap();
+        assert!(t.usable());
+        names.push(t.name.chars().collect::<String>());
+        // The cursor stands just past the tool it read.
+        assert_eq!(cursor.index(), names.len());
+        assert_eq!(bytes[cursor.offset() - 1], b'}');
+    }
+    let walked = crate::json::walked::take();
+    assert_eq!(names.len(), MAX_TOOLS_PER_PAGE);
+    assert_eq!(names[1023], "tool-1023");
+    assert_eq!(cursor.index(), MAX_TOOLS_PER_PAGE);
+    // At the end it stays at the end.
+    assert!(next_tool(bytes, &mut cursor).is_none());
+    // Linear: each tool validated once more, its members walked once and
+    // its schema read for designations; one tool at a time from the start
+    // would walk about 512 pages (the quadratic read this test keeps out).
+    assert_eq!(walked, 2_623_488);
+    assert!(walked < 3 * len);
+    // The one-pass iterator too.
+    let it: usize = list.iter().filter(|t| t.is_ok()).count();
+    assert_eq!(it, MAX_TOOLS_PER_PAGE);
+    let walked = crate::json::walked::take();
+    assert_eq!(walked, 2_623_488);
+    // Random access stays correct (and costs O(index)).
+    let t = list.get(700).unwrap().unwrap();
+    assert_eq!(t.name.chars().collect::<String>(), "tool-0700");
+    crate::json::walked::take();
+}
+
+#[test]
+fn a_cursor_reads_the_same_tools_as_random_access_and_skips_a_bad_one() {
+    let page = br#"{"tools":[ {"name":"a","inputSchema":{}} , 7 ,{"name":"b","inputSchema":{"type":"object","properties":{"v":{"type":"number","x-mcp-header":"V"}}}},{"name":"c","inputSchema":{}}] }"#;
+    let list = ToolList::parse(page).unwrap();
+    let mut cursor = list.start(page);
+    let mut seen = Vec::new();
+    while let Some(t) = next_tool(page, &mut cursor) {
+        let i = cursor.index() - 1;
+        let at = list.get(i).unwrap();
+        match (t, at) {
+            (Ok(t), Ok(a)) => {
+                assert_eq!(t.name, a.name);
+                assert_eq!(t.input_schema, a.input_schema);
+                assert_eq!(t.usable(), a.usable());
+                seen.push((t.name.chars().collect::<String>(), t.usable()));
+            }
+            (Err(e), Err(f)) => {
+                assert_eq!(e, f);
+                assert_eq!(e, ToolListError::Tool { index: 1 });
+                seen.push((String::from("?"), false));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            (String::from("a"), true),
+            (String::from("?"), false),
+            (String::from("b"), false),
+            (String::from("c"), true)
+        ]
+    );
+    // A cursor that does not fit the page reads safely.
+    let mut wrong = ToolCursor::from_parts(0, page.len() + 5);
+    assert!(next_tool(page, &mut wrong).is_none());
+    let mut mid = ToolCursor::from_parts(0, 3);
+    assert!(matches!(
+        next_tool(page, &mut mid),
+        Some(Err(ToolListError::Json(_)))
+    ));
+    assert!(next_tool(page, &mut mid).is_none());
+}

@@ -64,13 +64,18 @@ object Mrtr {
         val tools = ArrayList<Tool>()
         var malformed = 0
         val v = LongArray(Slots.TOOL_LEN)
-        for (i in 0 until head[Slots.TOOL_LIST_COUNT].toInt()) {
-            val st = Native.toolAt(result, i.toLong(), v)
+        // One pass over the page (mrtr_tool_at would read it once per tool).
+        val at = LongArray(Slots.TOOL_CURSOR_LEN)
+        while (true) {
+            val st = Native.toolNext(result, at, v)
+            if (st == Status.ERR_NOT_FOUND.code) {
+                break
+            }
             if (st == Status.ERR_PROTOCOL_VIOLATION.code) {
                 malformed++
                 continue
             }
-            check(st, "mrtr_tool_at")
+            check(st, "mrtr_tool_next")
             val nameOff = v[Slots.TOOL_NAME_OFF].toInt()
             val nameLen = v[Slots.TOOL_NAME_LEN].toInt()
             val schemaOff = v[Slots.TOOL_SCHEMA_OFF].toInt()
