@@ -308,6 +308,8 @@ impl ToolEntry<'_> {
 pub struct ToolList<'a> {
     tools: crate::json::Array<'a>,
     next_cursor: Option<JsonStr<'a>>,
+    /// The number of tools, when [`Self::parse`] counted them.
+    count: Option<usize>,
 }
 
 impl<'a> ToolList<'a> {
@@ -315,30 +317,69 @@ impl<'a> ToolList<'a> {
     /// read when asked for ([`Self::get`]).
     pub fn parse(result: &'a [u8]) -> Result<Self, ToolListError> {
         let list = Self::open(result)?;
-        if list.tools.iter().nth(MAX_TOOLS_PER_PAGE).is_some() {
+        let count = list.tools.iter().take(MAX_TOOLS_PER_PAGE + 1).count();
+        if count > MAX_TOOLS_PER_PAGE {
             return Err(ToolListError::TooMany);
         }
-        Ok(list)
+        Ok(ToolList {
+            count: Some(count),
+            ..list
+        })
     }
 
     /// [`Self::parse`] without counting the tools (a page of more than
     /// [`MAX_TOOLS_PER_PAGE`] opens; [`next_tool`] refuses the tool past
     /// the bound): for a reader that goes through the tools once anyway.
     pub fn open(result: &'a [u8]) -> Result<Self, ToolListError> {
-        let v = crate::json::parse(result).map_err(ToolListError::Json)?;
-        let o = v.as_object().ok_or(ToolListError::NotAList)?;
-        // One walk of the members for both.
-        let [tools, next_cursor] = o.get_unique_many(["tools", "nextCursor"]);
-        let tools = tools
-            .map_err(|_| ToolListError::NotAList)?
-            .and_then(|t| t.as_array())
-            .ok_or(ToolListError::NotAList)?;
-        let next_cursor = match next_cursor.map_err(|_| ToolListError::NotAList)? {
-            None => None,
-            Some(c) if c.is_null() => None,
-            Some(c) => Some(c.as_str().ok_or(ToolListError::NotAList)?),
+        // A skip index of a few slots on the stack records the result
+        // object and its `tools` array (the first containers), so the walk
+        // of the members steps over the array without reading it again.
+        let mut slots = [crate::json::IndexSlot::EMPTY; 4];
+        let span_in = |part: &[u8]| {
+            let at = (part.as_ptr() as usize).wrapping_sub(result.as_ptr() as usize);
+            at..at.saturating_add(part.len())
         };
-        Ok(ToolList { tools, next_cursor })
+        let (tools, next_cursor) = {
+            let limits = crate::json::ParseLimits::default();
+            let v = crate::json::parse_indexed(result, &limits, &mut slots)
+                .map_err(ToolListError::Json)?;
+            let o = v.as_object().ok_or(ToolListError::NotAList)?;
+            // One walk of the members for both.
+            let [tools, next_cursor] = o.get_unique_many(["tools", "nextCursor"]);
+            let tools = tools
+                .map_err(|_| ToolListError::NotAList)?
+                .and_then(|t| t.as_array())
+                .ok_or(ToolListError::NotAList)?;
+            let next_cursor = match next_cursor.map_err(|_| ToolListError::NotAList)? {
+                None => None,
+                Some(c) if c.is_null() => None,
+                Some(c) => Some(c.as_str().ok_or(ToolListError::NotAList)?),
+            };
+            (
+                span_in(tools.raw()),
+                next_cursor.map(|c| span_in(c.raw_token())),
+            )
+        };
+        // The same parts, borrowed from `result` alone (no index).
+        let tools = result
+            .get(tools)
+            .map(crate::json::validated_array)
+            .ok_or(ToolListError::NotAList)?;
+        let next_cursor = match next_cursor {
+            None => None,
+            Some(c) => Some(
+                result
+                    .get(c)
+                    .and_then(|c| crate::json::parse(c).ok())
+                    .and_then(|c| c.as_str())
+                    .ok_or(ToolListError::NotAList)?,
+            ),
+        };
+        Ok(ToolList {
+            tools,
+            next_cursor,
+            count: None,
+        })
     }
 
     /// The cursor at the first tool, for [`next_tool`] over `result`, the
@@ -352,14 +393,15 @@ impl<'a> ToolList<'a> {
         }
     }
 
-    /// How many tools the page lists (usable or not).
+    /// How many tools the page lists (usable or not): counted once by
+    /// [`Self::parse`] (a list from [`Self::open`] counts them here).
     pub fn len(&self) -> usize {
-        self.tools.len()
+        self.count.unwrap_or_else(|| self.tools.len())
     }
 
     /// Whether the page lists no tool.
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
+        self.len() == 0
     }
 
     /// The cursor of the next page, when there is one.

@@ -40,11 +40,11 @@ mod writer;
 
 #[cfg(feature = "form")]
 pub(crate) use reader::integer_literal_i64;
-pub(crate) use reader::parse_value_at;
 pub use reader::{
     parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
     Object, Value, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
 };
+pub(crate) use reader::{parse_value_at, validated_array};
 pub use writer::{BufferTooSmall, Writer};
 
 /// Default maximum nesting depth of a document (the outermost value is depth 1).
