@@ -3538,9 +3538,9 @@ enum mrtr_status mrtr_tool_at(const uint8_t *result,
  * Writes the next tool of the `tools/list` result `result` to `*out`
  * (views into `result`) and moves `*cursor` past it: a loop from a
  * zero-initialized cursor reads every tool in list order, and all the
- * calls together read the page about twice (the first call validates
- * it; each later one reads its own tool only), where a loop of
- * `mrtr_tool_at` reads it once per tool.
+ * calls together read the page about three times (the first call
+ * validates it; each call then validates and reads its own tool only),
+ * where a loop of `mrtr_tool_at` validates and walks it once per tool.
  *
  * Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
  * stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
