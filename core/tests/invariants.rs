@@ -648,6 +648,18 @@ fn a_saved_call_or_task_restores_only_at_our_protocol_version() {
         };
         assert_eq!(with_head(none), invariant(SaveInvariant::ProtocolVersion));
     }
+    // The machine restores either flow through the same check.
+    let mut s = decode(&call_partly_answered());
+    s.head = head_replaced(&s.head, OUR_VERSION, other);
+    let limits = CallLimits::default();
+    let mut slot = mrtr_core::client::MachineSlot::default();
+    let mut buf = vec![0u8; Call::workspace_size(&limits)];
+    assert_eq!(
+        mrtr_core::client::Machine::restore(&mut slot, &mut buf, &limits, &encode(&s)).err(),
+        Some(CallError::BadSave(SaveError::Invariant(
+            SaveInvariant::ProtocolVersion
+        )))
+    );
     assert_eq!(
         SaveInvariant::ProtocolVersion.to_string(),
         "the saved _meta names no protocol version or another than 2026-07-28"
