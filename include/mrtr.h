@@ -65,7 +65,7 @@
  */
 
 /*
- * Contents (67 functions).
+ * Contents (68 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
@@ -133,7 +133,7 @@
  *
  * JSON, statuses, versions:
  *   mrtr_tool_header_check   Checks a tool's `x-mcp-header` designations (SEP-2243) before the t...
- *   mrtr_version_retry       What to do after a response to a request: `msg` is the response
+ *   mrtr_version_retry       What to do after a response to a request: `msg` is the response, `r...
  *   mrtr_version             Returns the library version (for example `"0.1.0"`) as a static NUL...
  *   mrtr_protocol_version    Returns the MCP protocol revision this library implements, `"2026-0...
  *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
@@ -143,6 +143,7 @@
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
  *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
+ *   mrtr_tool_next           Writes the next tool of the `tools/list` result `result` to `*out`...
  */
 
 #ifndef MRTR_H
@@ -325,6 +326,14 @@
  * `MRTR_ERR_LIMIT_EXCEEDED`.
  */
 #define MRTR_HTTP_MAX_VALUE_BYTES 8192
+
+/**
+ * How many times one request is sent again after error `-32022`: once.
+ * This library speaks one revision, so a resend carries the same version
+ * as before; a second `-32022` is the server refusing it
+ * (`mrtr_version_retry` then returns `MRTR_ERR_UNSUPPORTED_VERSION`).
+ */
+#define MRTR_MAX_VERSION_RETRIES 1
 
 /**
  * The nesting depth `mrtr_json_validate` allows when passed `max_depth`
@@ -2362,6 +2371,27 @@ typedef struct mrtr_tool {
 } mrtr_tool;
 
 /**
+ * Where `mrtr_tool_next` stands in a `tools/list` page. Zero-initialize
+ * it to start at the first tool; reuse it only with the same page.
+ */
+typedef struct mrtr_tool_cursor {
+  /**
+   * The index of the tool the next call reads (after a call, one past
+   * the tool it read or refused).
+   */
+  size_t index;
+  /**
+   * Private: the byte offset in the page where the next read starts (0:
+   * at the start, the page is not read yet).
+   */
+  size_t offset;
+  /**
+   * Private: the length of the page the cursor walks.
+   */
+  size_t page_len;
+} mrtr_tool_cursor;
+
+/**
  * A URL split for the consent screen: views into the URL given.
  */
 typedef struct mrtr_url_info {
@@ -2688,8 +2718,10 @@ enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
  * which bound the restored regions: a save cannot raise them. Every
  * region is re-validated as untrusted input. The next id is one past the
  * saved last id. Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL`,
- * `MRTR_ERR_INVALID_ARGUMENT` (not a save of this format, a broken
- * invariant, a region over its limit, bad limits).
+ * `MRTR_ERR_UNSUPPORTED_VERSION` (a save of another format version, or
+ * params whose `_meta` names another protocol version than
+ * `"2026-07-28"`, or none), `MRTR_ERR_INVALID_ARGUMENT` (not a save of
+ * this format, a broken invariant, a region over its limit, bad limits).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_restore(void *workspace,
@@ -2883,19 +2915,27 @@ enum mrtr_status mrtr_tool_header_check(struct mrtr_str input_schema,
                                         size_t *out_count);
 
 /**
- * What to do after a response to a request: `msg` is the response. When
- * it is error `-32022` (unsupported protocol version) whose
- * `data.supported` lists `"2026-07-28"` (`mrtr_protocol_version()`, the
- * only revision this library speaks), returns `MRTR_OK`: send the request
- * again, unchanged, with a new id. When it is `-32022` without that
- * revision among the supported ones, returns
- * `MRTR_ERR_UNSUPPORTED_VERSION`: the server and this library share no
- * revision, do not retry. Any other message (a result, another error, an
- * unreadable message) is `MRTR_ERR_NOT_FOUND`: no version answer in it.
+ * What to do after a response to a request: `msg` is the response,
+ * `retries` how many times this request was already sent again after a
+ * `-32022` (0 for the first answer). Returns `MRTR_OK` (send the request
+ * again, unchanged, with a new id) only when `msg` is error `-32022`
+ * (unsupported protocol version) whose `data.supported` lists
+ * `"2026-07-28"` (`mrtr_protocol_version()`, the only revision this
+ * library speaks), whose `data.requested` is not that revision, and
+ * `retries` is below `MRTR_MAX_VERSION_RETRIES` (1). Any other `-32022`
+ * returns `MRTR_ERR_UNSUPPORTED_VERSION`, a final answer: the server and
+ * this library share no revision, or the server refused this one
+ * (`data.requested` names it, or it was already sent again), even when
+ * `data.supported` lists it. So a loop that counts its resends into
+ * `retries` sends a request at most twice. A `-32022` whose `data` holds
+ * a repeated member (`supported` twice, say) is `MRTR_ERR_JSON`. Any
+ * other message (a result, another error, an unreadable message) is
+ * `MRTR_ERR_NOT_FOUND`: no version answer in it.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_version_retry(const uint8_t *msg,
-                                    size_t msg_len);
+                                    size_t msg_len,
+                                    uint32_t retries);
 
 /**
  * Returns the library version (for example `"0.1.0"`) as a static
@@ -2990,7 +3030,9 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
  * - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
  * - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
  *   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
- *   `error_data`);
+ *   `error_data`); a `-32022` (unsupported protocol version) ends the run
+ *   here too, never resent by the run: the app may pass the message to
+ *   `mrtr_version_retry` with `retries` 0 and start one more run at most;
  * - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
  *   cancelled the task).
  *
@@ -3509,8 +3551,9 @@ enum mrtr_status mrtr_tool_list(const uint8_t *result,
 
 /**
  * Writes tool `index` (list order) of the `tools/list` result `result` to
- * `*out` (views into `result`). Each call reads the page again: loop over
- * the `mrtr_tool_list` count.
+ * `*out` (views into `result`). Each call validates the page again and
+ * walks it up to the tool: for random access. To read every tool, use
+ * `mrtr_tool_next`, which reads the page once in all.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
  * `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
@@ -3522,6 +3565,29 @@ enum mrtr_status mrtr_tool_at(const uint8_t *result,
                               size_t len,
                               size_t index,
                               struct mrtr_tool *out);
+
+/**
+ * Writes the next tool of the `tools/list` result `result` to `*out`
+ * (views into `result`) and moves `*cursor` past it: a loop from a
+ * zero-initialized cursor reads every tool in list order, and all the
+ * calls together read the page about three times (the first call
+ * validates it; each call then validates and reads its own tool only),
+ * where a loop of `mrtr_tool_at` validates and walks it once per tool.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
+ * stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
+ * with a string `name` and an object `inputSchema` (tool
+ * `cursor->index - 1`; the cursor moved past it: call again for the next
+ * one); `MRTR_ERR_LIMIT_EXCEEDED` for a tool past
+ * `MRTR_MAX_TOOLS_PER_PAGE` (the end); on the first call the statuses of
+ * `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` for a cursor made for a
+ * page of another length.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_tool_next(const uint8_t *result,
+                                size_t len,
+                                struct mrtr_tool_cursor *cursor,
+                                struct mrtr_tool *out);
 
 /**
  * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent

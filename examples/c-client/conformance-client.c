@@ -395,7 +395,7 @@ static int run_tool(struct adapter *a, size_t t) {
 }
 
 /* tools/list, every page: keeps the tools whose x-mcp-header designations
- * are valid (toollist.c reads them with mrtr_tool_list / mrtr_tool_at). */
+ * are valid (toollist.c reads them with mrtr_tool_list / mrtr_tool_next). */
 static int list_tools(struct adapter *a) {
     tl_tools list;
     size_t i;

@@ -138,7 +138,7 @@ enum tl_status tl_request(tl_client *c, const char *method, const char *extra, c
                 return TL_PROTOCOL;
             }
         }
-        st = mrtr_version_retry(msg, len);
+        st = mrtr_version_retry(msg, len, (uint32_t)attempt);
         if (st == MRTR_OK && attempt == 0) {
             fprintf(stderr, "%s: -32022, and the server lists %s: sending it again\n", method,
                     mrtr_protocol_version());
@@ -146,7 +146,7 @@ enum tl_status tl_request(tl_client *c, const char *method, const char *extra, c
         }
         if (st == MRTR_ERR_UNSUPPORTED_VERSION) {
             free(req);
-            set_err(c, "%s: the server supports no revision this client speaks (%s)", method,
+            set_err(c, "%s: the server supports no revision this client speaks, or refused %s", method,
                     mrtr_protocol_version());
             return TL_RPC_ERROR;
         }
@@ -237,11 +237,21 @@ static enum tl_status read_page(tl_client *c, jl_span result, tl_tools *out, cha
         }
         out->items = grown;
     }
+    /* One pass over the page (mrtr_tool_next); a malformed tool is stepped
+     * over, anything else ends the page. */
+    mrtr_tool_cursor at = {0};
     for (i = 0; i < count; i++) {
         mrtr_tool t;
         tl_tool *dst = &out->items[out->len];
-        if (mrtr_tool_at((const uint8_t *)result.p, result.n, i, &t) != MRTR_OK) {
+        st = mrtr_tool_next((const uint8_t *)result.p, result.n, &at, &t);
+        if (st == MRTR_ERR_NOT_FOUND) {
+            break;
+        }
+        if (st != MRTR_OK) {
             out->skipped++;
+            if (st != MRTR_ERR_PROTOCOL_VIOLATION) {
+                break;
+            }
             continue;
         }
         dst->name = decode_name(t.name);

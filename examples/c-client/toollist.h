@@ -1,7 +1,7 @@
 /*
  * toollist: the requests both C clients send outside a multi round-trip
  * call (tools/list, resources/list, prompts/list) and the server's tool
- * list, read page by page with mrtr_tool_list / mrtr_tool_at.
+ * list, read page by page with mrtr_tool_list / mrtr_tool_next.
  *
  * A plain request carries the per-request _meta every 2026-07-28 request
  * carries (protocol version, client capabilities, client info); one

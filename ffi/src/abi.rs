@@ -454,6 +454,24 @@ impl Args {
         Ok(o)
     }
 
+    /// An in-out param: its value now, and the out-param to write it back
+    /// (claimed as an output: it may overlap no other argument).
+    ///
+    /// # Safety
+    /// When not NULL, `p` must be valid for a read of an initialised `T`
+    /// and for a write of one during `'a`.
+    pub(crate) unsafe fn inout<'a, T: Copy>(
+        &mut self,
+        p: *mut T,
+    ) -> Result<(T, Out<'a, T>), mrtr_status> {
+        // SAFETY: forwarded contract.
+        let o = unsafe { self.out(p) }?;
+        // SAFETY: `out` checked `p` non-NULL and aligned; the contract makes
+        // it readable and initialised.
+        let v = unsafe { p.read() };
+        Ok((v, o))
+    }
+
     /// An optional out-param: NULL is `None`.
     ///
     /// # Safety

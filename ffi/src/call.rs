@@ -978,8 +978,10 @@ pub unsafe extern "C" fn mrtr_call_save(
 /// which bound the restored regions: a save cannot raise them. Every
 /// region is re-validated as untrusted input. The next id is one past the
 /// saved last id. Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL`,
-/// `MRTR_ERR_INVALID_ARGUMENT` (not a save of this format, a broken
-/// invariant, a region over its limit, bad limits).
+/// `MRTR_ERR_UNSUPPORTED_VERSION` (a save of another format version, or
+/// params whose `_meta` names another protocol version than
+/// `"2026-07-28"`, or none), `MRTR_ERR_INVALID_ARGUMENT` (not a save of
+/// this format, a broken invariant, a region over its limit, bad limits).
 ///
 /// # Safety
 /// As `mrtr_call_init` for `workspace`, `len` and `out_call`; `limits` must

@@ -4,7 +4,7 @@
 
 use core::ffi::{c_char, CStr};
 
-use mrtr_core::client::call::{AnswerError, ParamsError, SaveError};
+use mrtr_core::client::call::{AnswerError, ParamsError, SaveError, SaveInvariant};
 use mrtr_core::client::task::TaskEvent;
 use mrtr_core::client::{Answer, CallError, Event, Machine, MachineEvent, Phase};
 use mrtr_core::json::JsonStr;
@@ -561,7 +561,9 @@ pub(crate) fn status_of(e: &CallError) -> mrtr_status {
             S::MRTR_ERR_ROUND_CAP
         }
         E::AnsweredWithError { .. } => S::MRTR_ERR_ABORTED,
-        E::BadSave(SaveError::Version(_)) => S::MRTR_ERR_UNSUPPORTED_VERSION,
+        E::BadSave(
+            SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
+        ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
         E::BadSave(_) => S::MRTR_ERR_INVALID_ARGUMENT,
         E::NotATask => S::MRTR_ERR_WRONG_STATE,
     }
@@ -943,6 +945,14 @@ mod tests {
             (
                 CallError::BadSave(SaveError::Version(9)),
                 S::MRTR_ERR_UNSUPPORTED_VERSION
+            ),
+            (
+                CallError::BadSave(SaveError::Invariant(SaveInvariant::ProtocolVersion)),
+                S::MRTR_ERR_UNSUPPORTED_VERSION
+            ),
+            (
+                CallError::BadSave(SaveError::Invariant(SaveInvariant::BadHead)),
+                S::MRTR_ERR_INVALID_ARGUMENT
             ),
             (
                 CallError::BadSave(SaveError::Decode),

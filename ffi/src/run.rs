@@ -134,7 +134,9 @@ pub struct mrtr_run_callbacks {
 /// - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
 /// - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
 ///   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
-///   `error_data`);
+///   `error_data`); a `-32022` (unsupported protocol version) ends the run
+///   here too, never resent by the run: the app may pass the message to
+///   `mrtr_version_retry` with `retries` 0 and start one more run at most;
 /// - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
 ///   cancelled the task).
 ///

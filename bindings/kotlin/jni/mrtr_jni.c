@@ -465,6 +465,7 @@ enum {
   TOOL_NAME_OFF, TOOL_NAME_LEN, TOOL_SCHEMA_OFF, TOOL_SCHEMA_LEN, TOOL_USABLE, TOOL_DESIGNATIONS,
   TOOL_LEN
 };
+enum { TOOL_CURSOR_INDEX, TOOL_CURSOR_OFFSET, TOOL_CURSOR_PAGE_LEN, TOOL_CURSOR_LEN };
 enum {
   URL_SCHEME_OFF, URL_SCHEME_LEN, URL_USERINFO_OFF, URL_USERINFO_LEN, URL_HOST_OFF, URL_HOST_LEN,
   URL_PATH_OFF, URL_PATH_LEN, URL_QUERY_OFF, URL_QUERY_LEN, URL_FRAGMENT_OFF, URL_FRAGMENT_LEN,
@@ -1354,6 +1355,55 @@ JNIEXPORT jint JNI_FN(toolAt)(JNIEnv *env, jclass cls, jbyteArray result, jlong 
   return st;
 }
 
+/* int toolNext(byte[] result, long[] cursor, long[] out)
+ * cursor[TOOL_CURSOR_*]: an mrtr_tool_cursor (all 0 to start), updated.
+ * MRTR_OK: out[TOOL_*] as toolAt. */
+JNIEXPORT jint JNI_FN(toolNext)(JNIEnv *env, jclass cls, jbyteArray result, jlongArray cursor,
+                                jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, TOOL_LEN);
+  if (st == MRTR_OK) {
+    st = longs_check(env, cursor, TOOL_CURSOR_LEN);
+  }
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jlong c[TOOL_CURSOR_LEN];
+  (*env)->GetLongArrayRegion(env, cursor, 0, TOOL_CURSOR_LEN, c);
+  if (c[TOOL_CURSOR_INDEX] < 0 || c[TOOL_CURSOR_OFFSET] < 0 || c[TOOL_CURSOR_PAGE_LEN] < 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  mrtr_tool_cursor at;
+  at.index = (size_t)c[TOOL_CURSOR_INDEX];
+  at.offset = (size_t)c[TOOL_CURSOR_OFFSET];
+  at.page_len = (size_t)c[TOOL_CURSOR_PAGE_LEN];
+  jbytes r;
+  PIN_REQUIRED(env, result, &r);
+  mrtr_tool t;
+  memset(&t, 0, sizeof t);
+  st = (jint)mrtr_tool_next((const uint8_t *)r.ptr, (size_t)r.len, &at, &t);
+  jlong v[TOOL_LEN];
+  memset(v, 0, sizeof v);
+  if (st == MRTR_OK) {
+    if (view_in(&r, t.name.ptr, t.name.len, &v[TOOL_NAME_OFF], &v[TOOL_NAME_LEN]) != 0 ||
+        view_in(&r, t.input_schema.ptr, t.input_schema.len, &v[TOOL_SCHEMA_OFF],
+                &v[TOOL_SCHEMA_LEN]) != 0) {
+      st = MRTR_ERR_INTERNAL;
+    }
+    v[TOOL_USABLE] = t.usable;
+    v[TOOL_DESIGNATIONS] = (jlong)t.designation_count;
+  }
+  bytes_close(env, &r, 0);
+  c[TOOL_CURSOR_INDEX] = (jlong)at.index;
+  c[TOOL_CURSOR_OFFSET] = (jlong)at.offset;
+  c[TOOL_CURSOR_PAGE_LEN] = (jlong)at.page_len;
+  longs_put(env, cursor, c, TOOL_CURSOR_LEN);
+  if (st == MRTR_OK) {
+    longs_put(env, out, v, TOOL_LEN);
+  }
+  return st;
+}
+
 /* A Java String from `n` ASCII bytes at `p` (NULL on failure, with an
  * exception pending). */
 static jstring ascii_str(JNIEnv *env, const char *p, size_t n) {
@@ -1442,12 +1492,15 @@ JNIEXPORT jint JNI_FN(httpHeadersForToolCall)(JNIEnv *env, jclass cls, jbyteArra
 }
 #undef CAP
 
-/* int versionRetry(byte[] response) */
-JNIEXPORT jint JNI_FN(versionRetry)(JNIEnv *env, jclass cls, jbyteArray msg) {
+/* int versionRetry(byte[] response, int retries) */
+JNIEXPORT jint JNI_FN(versionRetry)(JNIEnv *env, jclass cls, jbyteArray msg, jint retries) {
   (void)cls;
+  if (retries < 0) {
+    return (jint)MRTR_ERR_INVALID_ARGUMENT;
+  }
   jbytes m;
   PIN_REQUIRED(env, msg, &m);
-  jint st = (jint)mrtr_version_retry((const uint8_t *)m.ptr, (size_t)m.len);
+  jint st = (jint)mrtr_version_retry((const uint8_t *)m.ptr, (size_t)m.len, (uint32_t)retries);
   bytes_close(env, &m, 0);
   return st;
 }

@@ -338,7 +338,11 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
         self.check_key(key)?;
         self.check_caps(&InputKind::Roots.required_capability())?;
         self.open_entry(key, InputKind::Roots);
-        self.w.byte(b'}');
+        // `params` is optional for `roots/list`, but the official Go SDK
+        // (v1.7.0) decodes each input request's `params` as a JSON value and
+        // fails the whole call without one: write the empty object every
+        // SDK reads.
+        self.w.raw(b",\"params\":{}}");
         Ok(())
     }
 
@@ -462,7 +466,9 @@ impl<'o, 'k> InputRequiredBuilder<'o, 'k> {
         Ok(self)
     }
 
-    /// Asks for the client's roots (`roots/list`; needs `roots`).
+    /// Asks for the client's roots (`roots/list`; needs `roots`), written
+    /// `{"method":"roots/list","params":{}}` (the form every official SDK
+    /// reads).
     pub fn roots(&mut self, key: &'k str) -> Result<&mut Self, BuildError> {
         self.inner.roots(key)?;
         Ok(self)

@@ -535,3 +535,32 @@ fn what_the_server_writes_about_a_task_the_client_half_reads_back() {
     assert_eq!(err.code, -32603);
     assert!(err.message.eq_str("boom"));
 }
+
+/// `roots/list` may go without `params`, but the official Go SDK (v1.7.0)
+/// fails the whole call on an input request without them: every writer
+/// sends `"params":{}`, the form every official SDK reads.
+#[test]
+fn a_roots_input_request_always_carries_empty_params() {
+    let caps = ClientCapabilities::ALL;
+    let mut buf = [0u8; 512];
+    let mut b = crate::server::InputRequiredBuilder::new(&mut buf, &num(1), &caps);
+    b.roots("dirs").unwrap();
+    let n = b.finish().unwrap();
+    assert_eq!(
+        core::str::from_utf8(&buf[..n]).unwrap(),
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"dirs":{"method":"roots/list","params":{}}}}}"#
+    );
+    let mut b = TaskInputRequiredBuilder::new(
+        &mut buf,
+        &num(2),
+        &ext_task(TaskStatus::InputRequired),
+        &caps,
+    )
+    .unwrap();
+    b.roots("dirs").unwrap();
+    let n = b.finish().unwrap();
+    assert_eq!(
+        core::str::from_utf8(&buf[..n]).unwrap(),
+        r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","taskId":"task-7","status":"input_required","createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:05Z","ttlMs":null,"pollIntervalMs":500,"inputRequests":{"dirs":{"method":"roots/list","params":{}}}}}"#
+    );
+}

@@ -102,7 +102,9 @@ internal object Native {
     @JvmStatic external fun toolList(result: ByteArray?, out: LongArray?): Int
     @JvmStatic external fun httpHeadersForToolCall(body: ByteArray?, inputSchema: ByteArray?, out: Array<String?>?, count: LongArray?): Int
     @JvmStatic external fun toolAt(result: ByteArray?, index: Long, out: LongArray?): Int
-    @JvmStatic external fun versionRetry(response: ByteArray?): Int
+    /** cursor[TOOL_CURSOR_*]: an mrtr_tool_cursor (all 0 to start), updated; out as [toolAt]. */
+    @JvmStatic external fun toolNext(result: ByteArray?, cursor: LongArray?, out: LongArray?): Int
+    @JvmStatic external fun versionRetry(response: ByteArray?, retries: Int): Int
 
     // URL consent.
     const val URL_LEN = Slots.URL_LEN
@@ -270,6 +272,10 @@ internal object Slots {
     const val TOOL_USABLE = 4
     const val TOOL_DESIGNATIONS = 5
     const val TOOL_LEN = 6
+    const val TOOL_CURSOR_INDEX = 0
+    const val TOOL_CURSOR_OFFSET = 1
+    const val TOOL_CURSOR_PAGE_LEN = 2
+    const val TOOL_CURSOR_LEN = 3
     const val URL_SCHEME_OFF = 0
     const val URL_SCHEME_LEN = 1
     const val URL_USERINFO_OFF = 2
