@@ -970,9 +970,8 @@ impl Sealer {
     /// the server request parser hands it out). The checks run in this
     /// order, each failing with its own [`UnsealError`]: clock range, size
     /// (before any decoding), prefix, strict base64url, length, key id,
-    /// authentication (the AEAD tag, then the claims version, then the
-    /// synthetic nonce recomputed from the decrypted claims, compared in
-    /// constant time), claims decoding, audience, expiry
+    /// authentication (the AEAD tag under the key the token names, then the
+    /// claims version), claims decoding, audience, expiry
     /// (`now > exp + skew`), issue time (`iat > now + skew`), request binding,
     /// principal. On every refusal the bytes written to `scratch` are
     /// zeroed, so a token refused after decryption leaves no plaintext
@@ -1069,11 +1068,10 @@ impl Sealer {
         for (dst, src) in token_id.iter_mut().zip(kid.iter().chain(nonce)) {
             *dst = *src;
         }
-        let (key_index, key) = self
+        let key = self
             .keys
             .iter()
-            .enumerate()
-            .find(|(_, k)| k.kid == kid)
+            .find(|k| k.kid == kid)
             .ok_or(UnsealError::UnknownKey)?;
         let token_nonce: [u8; NONCE_BYTES] =
             nonce.try_into().map_err(|_| UnsealError::Malformed)?;
@@ -1098,28 +1096,11 @@ impl Sealer {
         if plaintext.first() != Some(&CLAIMS_VERSION) {
             return Err(UnsealError::Malformed);
         }
-        // The SIV check: the token's nonce must be the one its own claims
-        // (caller nonce included) give under K_siv.
-        let caller_nonce: &[u8; NONCE_BYTES] = plaintext
-            .get(CLAIMS_NONCE)
-            .and_then(|n| n.try_into().ok())
-            .ok_or(UnsealError::Malformed)?;
-        let siv_mac = if key_index == 0 {
-            self.siv_mac.clone()
-        } else {
-            // HMAC takes keys of any length: this cannot fail.
-            <Hmac<Sha256> as KeyInit>::new_from_slice(&key.siv)
-                .map_err(|_| UnsealError::Tampered)?
-        };
-        let expected = synthetic_nonce(
-            siv_mac,
-            caller_nonce,
-            ad.get(..ad_len).unwrap_or(&[]),
-            plaintext,
-        );
-        if !bytes_equal(&expected, &token_nonce) {
-            return Err(UnsealError::Tampered);
-        }
+        // No synthetic-nonce check here: the Poly1305 tag, verified above
+        // under K_enc with the nonce the token carries, already proves that
+        // a key holder made these exact bytes. The synthetic nonce does its
+        // work when sealing (two plaintexts never share a nonce); see
+        // docs/ARCHITECTURE.md, "Sealing requestState".
         let (claims, trailing) = postcard::take_from_bytes::<Claims<'_>>(plaintext)
             .map_err(|_| UnsealError::Malformed)?;
         if !trailing.is_empty() {
