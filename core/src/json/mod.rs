@@ -44,6 +44,7 @@ pub use reader::{
     parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
     Object, Value, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
 };
+#[cfg(feature = "client")]
 pub(crate) use reader::{parse_value_at, validated_array};
 pub use writer::{BufferTooSmall, Writer};
 

@@ -462,6 +462,7 @@ pub fn parse_with<'a>(input: &'a [u8], limits: &ParseLimits) -> Result<Value<'a>
 /// value and the offset just past it. For walking the elements of an
 /// array one at a time when the array is too long to validate again for
 /// each (a page of tools read by a cursor).
+#[cfg(feature = "client")]
 pub(crate) fn parse_value_at(
     input: &[u8],
     at: usize,
@@ -1221,6 +1222,7 @@ impl<'a> Iterator for Members<'a> {
 
 /// The array `src`, which a validation of the document it is part of
 /// found to be one (walked without an index).
+#[cfg(feature = "client")]
 pub(crate) fn validated_array(src: &[u8]) -> Array<'_> {
     Array { src, ix: &[] }
 }

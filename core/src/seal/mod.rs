@@ -185,8 +185,6 @@ const HEADER_BYTES: usize = KID_BYTES + NONCE_BYTES;
 /// Claims bytes before the state's length prefix: version 1 + caller
 /// nonce 24 + iat 8 + exp 8 + audience 32 + binding 32 + principal tag 1.
 const CLAIMS_FIXED_BYTES: usize = 1 + NONCE_BYTES + 8 + 8 + 32 + 32 + 1;
-/// Where the caller's nonce lies in the plaintext (after the version).
-const CLAIMS_NONCE: core::ops::Range<usize> = 1..1 + NONCE_BYTES;
 /// The principal digest, when one is bound.
 const PRINCIPAL_BYTES: usize = 32;
 /// Associated data: prefix + kid + audience.

@@ -227,6 +227,8 @@ fn encode_claims(c: &Claims<'_>) -> Vec<u8> {
 /// with the synthetic nonce of its bytes (the caller nonce read where the
 /// claims carry it, zeros when the plaintext is too short).
 fn forge(s: &Sealer, plaintext: &[u8]) -> Vec<u8> {
+    // Where the caller's nonce lies in the claims (after the version byte).
+    const CLAIMS_NONCE: core::ops::Range<usize> = 1..1 + NONCE_BYTES;
     let key = &s.keys[0];
     let caller: [u8; NONCE_BYTES] = plaintext
         .get(CLAIMS_NONCE)
@@ -298,7 +300,10 @@ fn unseal_authenticates_by_the_tag_not_by_recomputing_the_nonce() {
     assert_eq!(unseal(&s, &t), Ok(b"st".to_vec()));
     let mut bad = decode_token(&t);
     bad[10] ^= 1;
-    assert_eq!(unseal(&s, &token_from_binary(&bad)), Err(UnsealError::Tampered));
+    assert_eq!(
+        unseal(&s, &token_from_binary(&bad)),
+        Err(UnsealError::Tampered)
+    );
 }
 
 /// Two tokens for `tests/c/test_seal.c` (its `KEY_A`, `NONCE`, audience,
