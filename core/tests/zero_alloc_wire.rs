@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mrtr_core::json::{self, Writer};
 use mrtr_core::wire::{
-    self, classify_result, error, parse_message, ClientCapabilities, Id, Message, ResultOutcome,
+    self, classify_result, parse_message, reply, ClientCapabilities, Id, Message, ResultOutcome,
     WireLimits,
 };
 
@@ -64,7 +64,7 @@ fn read_everything(bytes: &[u8], out: &mut [u8]) -> usize {
                     }
                 }
                 let mut w = Writer::new(out);
-                error::write_missing_capability(&mut w, Some(&id), &ClientCapabilities::ALL);
+                reply::write_missing_capability(&mut w, Some(&id), &ClientCapabilities::ALL);
                 sum += w.len();
             }
             Message::Request {
@@ -84,7 +84,7 @@ fn read_everything(bytes: &[u8], out: &mut [u8]) -> usize {
             }
             Message::Error { message, .. } => {
                 let mut w = Writer::new(out);
-                error::write_error_response(&mut w, Some(&Id::Number(1)), -32602, "x", None);
+                reply::write_error_response(&mut w, Some(&Id::Number(1)), -32602, "x", None);
                 w.str_chars(message.chars());
                 sum += w.len();
             }

@@ -26,7 +26,7 @@ use mrtr_core::server::{
     AnyAnswer, BuildError, CompleteError, Field, Incoming, InputRequiredBuilder, MetaPolicy,
     Method, RequestErrorKind, ServerRequest,
 };
-use mrtr_core::wire::error::write_error_response;
+use mrtr_core::wire::reply::write_error_response;
 use mrtr_core::wire::{
     ClientCapabilities, ElicitAction, Id, InputResponses, ResponseKind, WireLimits,
     PROTOCOL_VERSION,

@@ -7,11 +7,10 @@ use core::fmt;
 
 use crate::json::{self, BufferTooSmall, JsonStr, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
-use crate::wire::error::{self as wire_error, write_error_response};
-use crate::wire::{ClientCapabilities, ErrorCode, Id, ResponseKind, PROTOCOL_VERSION};
+use crate::wire::reply::{self as wire_error, write_error_response};
+use crate::wire::{ClientCapabilities, ErrorCode, Id, ResponseKind};
 
 use super::answer::AnswerError;
-use super::request::ServerRequestError;
 
 /// Why a complete result was not written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,7 +160,7 @@ pub(crate) fn write_complete_object(
     Ok(())
 }
 
-fn done(w: Writer<'_>) -> Result<usize, BufferTooSmall> {
+pub(super) fn done(w: Writer<'_>) -> Result<usize, BufferTooSmall> {
     w.finish()
 }
 
@@ -257,24 +256,6 @@ pub fn write_invalid_request_state(out: &mut [u8], id: &Id<'_>) -> Result<usize,
     done(w)
 }
 
-/// The error response for a request that failed [`super::ServerRequest::parse`]:
-/// `-32700` (no id), `-32600`, `-32022` (with requested/supported) or
-/// `-32602` naming the member at fault.
-pub fn write_request_error(
-    out: &mut [u8],
-    err: &ServerRequestError<'_>,
-) -> Result<usize, BufferTooSmall> {
-    if let super::RequestErrorKind::UnsupportedProtocolVersion { requested } = err.kind {
-        return write_unsupported_version(out, err.id.as_ref(), &requested, &[PROTOCOL_VERSION]);
-    }
-    let (prefix, field) = err.message_parts();
-    let mut w = Writer::new(out);
-    write_error_open(&mut w, err.id.as_ref(), err.code());
-    w.str_chars(prefix.chars().chain(field.unwrap_or("").chars()))
-        .raw(b"}}");
-    done(w)
-}
-
 /// `-32602` for an answer the server cannot use ([`AnswerError`]), naming
 /// the key: `Invalid params: inputResponses["key"] is not an elicitation
 /// result` / `... is a malformed elicitation result`.
@@ -308,10 +289,10 @@ pub fn write_answer_error(
     done(w)
 }
 
-/// See [`crate::wire::error::write_error_open`] (the `id` member is
+/// See [`crate::wire::reply::write_error_open`] (the `id` member is
 /// omitted when unknown, as the schema requires).
-fn write_error_open(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: ErrorCode) {
-    crate::wire::error::write_error_open(w, id, code.code());
+pub(super) fn write_error_open(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: ErrorCode) {
+    crate::wire::reply::write_error_open(w, id, code.code());
 }
 
 fn write_error(

@@ -36,12 +36,12 @@ pub use builder::{
 pub use emit::{
     write_answer_error, write_complete, write_header_mismatch, write_internal_error,
     write_invalid_params, write_invalid_request, write_invalid_request_state,
-    write_method_not_found, write_missing_capability, write_parse_error, write_request_error,
-    write_unsupported_version, CompleteError,
+    write_method_not_found, write_missing_capability, write_parse_error, write_unsupported_version,
+    CompleteError,
 };
 pub use request::{
-    DeclaredClientInfo, Field, Incoming, MetaPolicy, Method, RequestErrorKind, RequestMeta,
-    ServerNotification, ServerRequest, ServerRequestError, CORE_REQUEST_METHODS,
+    write_request_error, DeclaredClientInfo, Field, Incoming, MetaPolicy, Method, RequestErrorKind,
+    RequestMeta, ServerNotification, ServerRequest, ServerRequestError, CORE_REQUEST_METHODS,
 };
 pub use task::{
     format_rfc3339, write_create_task, write_detailed_task, write_input_response_ack,

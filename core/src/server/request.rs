@@ -384,7 +384,7 @@ impl<'a> ServerRequestError<'a> {
 
     /// Writes the JSON-RPC error response for this error into `out`.
     pub fn write(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
-        super::emit::write_request_error(out, self)
+        write_request_error(out, self)
     }
 }
 
@@ -836,4 +836,27 @@ fn parse_request<'a>(
     }
     req.request_state = as_string(request_state, Field::RequestState)?;
     Ok(req)
+}
+
+/// The error response for a request that failed [`super::ServerRequest::parse`]:
+/// `-32700` (no id), `-32600`, `-32022` (with requested/supported) or
+/// `-32602` naming the member at fault.
+pub fn write_request_error(
+    out: &mut [u8],
+    err: &ServerRequestError<'_>,
+) -> Result<usize, BufferTooSmall> {
+    if let RequestErrorKind::UnsupportedProtocolVersion { requested } = err.kind {
+        return super::emit::write_unsupported_version(
+            out,
+            err.id.as_ref(),
+            &requested,
+            &[crate::wire::PROTOCOL_VERSION],
+        );
+    }
+    let (prefix, field) = err.message_parts();
+    let mut w = crate::json::Writer::new(out);
+    super::emit::write_error_open(&mut w, err.id.as_ref(), err.code());
+    w.str_chars(prefix.chars().chain(field.unwrap_or("").chars()))
+        .raw(b"}}");
+    super::emit::done(w)
 }

@@ -7,6 +7,7 @@ pub mod caps;
 pub mod envelope;
 pub mod error;
 pub mod input;
+pub mod reply;
 pub mod response;
 pub mod result;
 pub mod task;

@@ -1,6 +1,7 @@
 use super::envelope::write_request_head;
 use super::error::EnvelopeError;
-use super::error::{write_missing_capability, write_unsupported_version, Violation};
+use super::error::Violation;
+use super::reply::{write_missing_capability, write_unsupported_version};
 use super::*;
 use crate::json::Writer;
 
@@ -424,7 +425,7 @@ fn error_emitters() {
         br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"2099-01-01","supported":["2026-07-28"]}}}"#
     );
     let mut w = Writer::new(&mut buf);
-    error::write_invalid_request_state(&mut w, None);
+    super::reply::write_invalid_request_state(&mut w, None);
     let n = w.finish().unwrap();
     // No id known: the member is omitted (the schema forbids a null RequestId).
     assert_eq!(

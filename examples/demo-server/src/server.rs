@@ -600,7 +600,7 @@ impl Demo {
                     state::target(req)
                 );
                 let body = emit::json(|w| {
-                    mrtr_core::wire::error::write_error_response(
+                    mrtr_core::wire::reply::write_error_response(
                         w,
                         Some(&req.id),
                         ErrorCode::InternalError.code(),
