@@ -41,7 +41,7 @@ pub const MAX_INPUT_REQUESTS_LIMIT: usize = 256;
 
 /// The largest JSON-RPC id a call emits in absolute value: 2^53 - 1, the
 /// largest integer a JavaScript peer echoes back unchanged.
-pub const MAX_SAFE_ID: i64 = (1 << 53) - 1;
+pub const MAX_SAFE_ID: i64 = crate::json::MAX_SAFE_INTEGER;
 
 /// One region of the workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -50,6 +50,12 @@ pub use writer::{BufferTooSmall, Writer};
 
 /// Default maximum nesting depth of a document (the outermost value is depth 1).
 pub const DEFAULT_MAX_DEPTH: usize = 32;
+/// The largest integer every JSON reader reads exactly (2^53 - 1, the
+/// largest an IEEE 754 double holds without rounding; JavaScript's
+/// `Number.MAX_SAFE_INTEGER`). Ids, task times and designated integer
+/// arguments stay within +-this; every other name for it derives from this
+/// one.
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// The largest nesting depth a caller may configure.
 pub const MAX_DEPTH_LIMIT: usize = 256;
 /// Default maximum size of one message the reader accepts (1 MiB).

@@ -136,7 +136,7 @@ impl fmt::Display for BuildError {
             BuildError::InvalidTask => write!(
                 f,
                 "task ttl_ms or poll_interval_ms exceeds {}",
-                super::task::MAX_SAFE_INTEGER
+                crate::json::MAX_SAFE_INTEGER
             ),
             BuildError::BufferTooSmall { needed } => {
                 write!(f, "output buffer too small: needs {needed} bytes")

@@ -27,9 +27,9 @@ use crate::wire::{ClientCapabilities, Id, WireLimits};
 use super::builder::{BuildError, RequestsWriter};
 use super::emit::{write_complete_object, APP_JSON_LIMITS};
 
-/// The largest integer the Tasks schema allows (`2^53 - 1`, exact in every
-/// JSON implementation).
-pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
+/// The largest integer the Tasks schema allows: [`crate::json::MAX_SAFE_INTEGER`]
+/// (`2^53 - 1`), as the `u64` task times use.
+pub const MAX_SAFE_INTEGER: u64 = crate::json::MAX_SAFE_INTEGER as u64;
 
 /// Nesting above a task's `result` / `error.data` value in the emitted
 /// message (envelope, result object).
