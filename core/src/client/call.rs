@@ -324,6 +324,10 @@ pub enum ParamsError {
     BadTaskId,
     /// An extension-dialect task without the Tasks extension in `caps`.
     TasksNotDeclared,
+    /// An object somewhere in the params (at any depth, `arguments`
+    /// included) has a member twice: a server reading the first and one
+    /// reading the last would run different calls, so none is sent.
+    RepeatedMember,
 }
 
 /// Why an answer was refused (the call is unchanged).
@@ -722,6 +726,9 @@ impl core::fmt::Display for ParamsError {
             ParamsError::BadTaskId => write!(f, "task id is empty"),
             ParamsError::TasksNotDeclared => {
                 write!(f, "extension task without the Tasks extension declared")
+            }
+            ParamsError::RepeatedMember => {
+                write!(f, "params repeat a member (an object has a key twice)")
             }
         }
     }
@@ -1128,11 +1135,17 @@ fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsEr
         Ok(Some(v)) if v.as_str().is_some() => {}
         _ => return Err(ParamsError::MissingTarget),
     }
-    match task {
-        Ok(None) => Ok(false),
-        Ok(Some(t)) if t.as_object().is_some() => Ok(true),
-        _ => Err(ParamsError::BadTask),
-    }
+    let seed_task = match task {
+        Ok(None) => false,
+        Ok(Some(t)) if t.as_object().is_some() => true,
+        _ => return Err(ParamsError::BadTask),
+    };
+    // Last, one pass over everything: no member twice at any depth.
+    params
+        .as_value()
+        .check_unique_keys_deep()
+        .map_err(|_| ParamsError::RepeatedMember)?;
+    Ok(seed_task)
 }
 
 /// Whether a `_meta` key is one the call writes itself.

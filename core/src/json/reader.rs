@@ -912,6 +912,140 @@ impl<'a> Value<'a> {
 /// bytes on 64-bit targets).
 pub const UNIQUE_KEYS_BLOCK: usize = 40;
 
+/// How many keys of the open objects [`Value::check_unique_keys_deep`]
+/// holds at once (offset and hash each, on the stack); an object whose
+/// keys do not fit is checked on its own with
+/// [`Object::check_unique_keys`] when it closes.
+pub const DEEP_KEYS: usize = 64;
+
+/// How many nested objects [`Value::check_unique_keys_deep`] follows with
+/// its key stack; an object nested deeper is checked on its own with
+/// [`Object::check_unique_keys`] (the default parse depth,
+/// [`super::DEFAULT_MAX_DEPTH`], never gets there).
+pub const DEEP_OBJECTS: usize = 32;
+
+/// One open object of [`Value::check_unique_keys_deep`]: where it starts,
+/// where its keys start on the key stack, and whether they overflowed it.
+#[derive(Clone, Copy, Default)]
+struct OpenObject {
+    start: usize,
+    base: usize,
+    full: bool,
+}
+
+impl<'a> Value<'a> {
+    /// Checks that no object anywhere in this value (itself included, at
+    /// any depth, inside arrays too) has a key twice, keys compared by
+    /// their decoded text. The error names the repeated member (offset of
+    /// its value within this value).
+    ///
+    /// Cost: one pass over the bytes. The keys of the open objects are
+    /// held on a stack of [`DEEP_KEYS`] entries, so a key is compared only
+    /// with the earlier keys of its own object; an object whose keys do not
+    /// fit, or nested deeper than [`DEEP_OBJECTS`] objects, is checked with
+    /// [`Object::check_unique_keys`] instead (its own, near-linear, pass).
+    /// No allocation, no recursion.
+    pub fn check_unique_keys_deep(&self) -> Result<(), Error> {
+        let b = self.src;
+        let mut keys = [(0usize, 0u32); DEEP_KEYS];
+        let mut nkeys = 0usize;
+        let mut open = [OpenObject::default(); DEEP_OBJECTS];
+        let mut nopen = 0usize;
+        // Objects open beyond `open` (always the innermost ones).
+        let mut unframed = 0usize;
+        let on_its_own = |start: usize, end: usize| -> Result<(), Error> {
+            let o = Object {
+                src: sub(b, start, end),
+                ix: &[],
+            };
+            o.check_unique_keys(usize::MAX)
+                .map(|_| ())
+                .map_err(|e| Error::new(e.kind, e.offset.saturating_add(start)))
+        };
+        let mut i = 0usize;
+        while i < b.len() {
+            match at(b, i) {
+                b'"' => {
+                    let (end, escaped) = skip_string(b, i);
+                    let j = skip_ws(b, end);
+                    // In validated JSON a string followed by a colon is a key
+                    // of the innermost open container, an object.
+                    if at(b, j) == b':' && unframed == 0 {
+                        if let Some(top) = nopen.checked_sub(1).and_then(|t| open.get_mut(t)) {
+                            if !top.full {
+                                let key = JsonStr {
+                                    token: sub(b, i, end),
+                                    escaped,
+                                };
+                                let h = key.text_hash();
+                                let earlier = keys.get(top.base..nkeys).unwrap_or(&[]);
+                                let repeated = earlier.iter().any(|&(o, ho)| {
+                                    ho == h && key_token_at(b, o).eq_json_str(&key)
+                                });
+                                if repeated {
+                                    return Err(Error::new(
+                                        ErrorKind::DuplicateKey,
+                                        skip_ws(b, j + 1),
+                                    ));
+                                }
+                                match keys.get_mut(nkeys) {
+                                    Some(slot) => {
+                                        *slot = (i, h);
+                                        nkeys += 1;
+                                    }
+                                    None => top.full = true,
+                                }
+                            }
+                        }
+                    }
+                    i = end;
+                }
+                b'{' => {
+                    match open.get_mut(nopen) {
+                        Some(o) if unframed == 0 => {
+                            *o = OpenObject {
+                                start: i,
+                                base: nkeys,
+                                full: false,
+                            };
+                            nopen += 1;
+                        }
+                        _ => {
+                            let end = skip_value(b, i, &[]);
+                            on_its_own(i, end)?;
+                            unframed += 1;
+                        }
+                    }
+                    i += 1;
+                }
+                b'}' => {
+                    if unframed > 0 {
+                        unframed -= 1;
+                    } else if let Some(o) = nopen.checked_sub(1).and_then(|t| open.get(t)) {
+                        if o.full {
+                            on_its_own(o.start, i + 1)?;
+                        }
+                        nkeys = o.base;
+                        nopen -= 1;
+                    }
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The key token at `offset` of `b` (an opening quote).
+fn key_token_at(b: &[u8], offset: usize) -> JsonStr<'_> {
+    let (end, escaped) = skip_string(b, offset);
+    JsonStr {
+        token: sub(b, offset, end),
+        escaped,
+    }
+}
+
 /// A validated JSON object.
 #[derive(Clone, Copy)]
 pub struct Object<'a> {

@@ -450,7 +450,7 @@ fn huge_and_duplicate_input_response_keys_are_refused() {
 
 #[test]
 fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
-    let cases: [(&str, AnswerError); 7] = [
+    let cases: [(&str, AnswerError); 6] = [
         (
             r#"{"roots":[]}"#,
             AnswerError::WrongKind {
@@ -478,12 +478,6 @@ fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
             },
         ),
         (
-            r#"{"action":"accept","action":"decline"}"#,
-            AnswerError::Malformed {
-                expected: ResponseKind::Elicit,
-            },
-        ),
-        (
             r#"{"result":{"action":"accept"},"extra":1}"#,
             AnswerError::Malformed {
                 expected: ResponseKind::Elicit,
@@ -503,6 +497,17 @@ fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
         let r = request(&bytes);
         assert_eq!(r.elicit_answer("region"), Err(err), "{answer}");
     }
+    // An answer that repeats a member means two things: the request itself
+    // is refused (issue 25), before any answer is read.
+    let bytes = call_with(
+        r#""name":"x","inputResponses":{"region":{"action":"accept","action":"decline"}}"#,
+    );
+    let e = refused(&bytes);
+    assert!(
+        matches!(e.kind, RequestErrorKind::RepeatedMember { .. }),
+        "{e:?}"
+    );
+    assert_eq!(e.code(), ErrorCode::InvalidParams);
     let bytes = call_with(r#""name":"x","inputResponses":{"region":{"roots":[]}}"#);
     let r = request(&bytes);
     let err = r.elicit_answer("region").unwrap_err();
