@@ -500,14 +500,12 @@ impl<'a> Designations<'a> {
         // One walk: each designation valid, few enough, and its name unique
         // among those before it (at most MAX_DESIGNATIONS names held).
         let mut names: [Option<JsonStr<'a>>; MAX_DESIGNATIONS] = [None; MAX_DESIGNATIONS];
-        let mut n = 0usize;
-        for d in Walk::new(schema) {
+        for (n, d) in Walk::new(schema).enumerate() {
             let d = d?;
             if names.iter().flatten().any(|h| same_name(h, &d.header)) {
                 return Err(DesignationError::Duplicate);
             }
             *names.get_mut(n).ok_or(DesignationError::TooMany)? = Some(d.header);
-            n += 1;
         }
         Ok(Designations { root: schema })
     }
@@ -558,7 +556,7 @@ fn decimal_integer(text: &[u8], exponent: bool) -> Option<i64> {
     }
     let (frac, rest) = match rest.split_first() {
         Some((b'.', r)) => match digits(r) {
-            (f, _) if f.is_empty() => return None,
+            ([], _) => return None,
             f => f,
         },
         _ => (&[][..], rest),
@@ -613,6 +611,7 @@ fn decimal_integer(text: &[u8], exponent: bool) -> Option<i64> {
 }
 
 /// The canonical decimal text of `n` (`-` and digits): its bytes and length.
+#[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::tools
 pub(crate) fn integer_text(n: i64) -> ([u8; 20], usize) {
     let mut out = [0u8; 20];
     let mut digits = [0u8; 20];
