@@ -348,6 +348,11 @@ fn request_error_status(
             c"RepeatedMember",
             field_name(Field::Params),
         ),
+        K::TooManyMembers { .. } => (
+            mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+            c"TooManyMembers",
+            field_name(Field::Params),
+        ),
     }
 }
 

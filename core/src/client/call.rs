@@ -328,6 +328,10 @@ pub enum ParamsError {
     /// included) has a member twice: a server reading the first and one
     /// reading the last would run different calls, so none is sent.
     RepeatedMember,
+    /// An object in the params has more than [`json::DEEP_MAX_MEMBERS`]
+    /// members and more keys than the repeat check holds at once: servers
+    /// built on mrtr refuse it, so it is not sent.
+    TooManyMembers,
 }
 
 /// Why an answer was refused (the call is unchanged).
@@ -730,6 +734,11 @@ impl core::fmt::Display for ParamsError {
             ParamsError::RepeatedMember => {
                 write!(f, "params repeat a member (an object has a key twice)")
             }
+            ParamsError::TooManyMembers => write!(
+                f,
+                "an object in params has more than {} members",
+                json::DEEP_MAX_MEMBERS
+            ),
         }
     }
 }
@@ -1144,7 +1153,10 @@ fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsEr
     params
         .as_value()
         .check_unique_keys_deep()
-        .map_err(|_| ParamsError::RepeatedMember)?;
+        .map_err(|e| match e.kind {
+            json::ErrorKind::TooManyMembers => ParamsError::TooManyMembers,
+            _ => ParamsError::RepeatedMember,
+        })?;
     Ok(seed_task)
 }
 

@@ -42,7 +42,7 @@ mod writer;
 pub(crate) use reader::integer_literal_i64;
 pub use reader::{
     parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
-    Object, Value, DEEP_KEYS, DEEP_OBJECTS, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
+    Object, Value, DEEP_KEYS, DEEP_MAX_MEMBERS, DEEP_OBJECTS, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
 };
 pub use writer::{BufferTooSmall, Writer};
 

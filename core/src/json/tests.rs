@@ -740,3 +740,51 @@ proptest::proptest! {
         proptest::prop_assert_eq!(v.check_unique_keys_deep().is_err(), repeats_a_key_somewhere(v), "{}", s);
     }
 }
+
+#[test]
+fn a_large_object_is_checked_in_sorted_blocks_up_to_its_member_limit() {
+    let object = |keys: &[usize]| {
+        let members: std::vec::Vec<std::string::String> = keys
+            .iter()
+            .map(|k| std::format!(r#""k{k}":[{k}]"#))
+            .collect();
+        std::format!("{{{}}}", members.join(","))
+    };
+    let deep = |s: &str| {
+        let v = parse(s.as_bytes()).unwrap();
+        v.check_unique_keys_deep().map_err(|e| e.kind)
+    };
+    let all: std::vec::Vec<usize> = (0..DEEP_MAX_MEMBERS).collect();
+    assert_eq!(deep(&object(&all)), Ok(()));
+    let mut over = all.clone();
+    over.push(DEEP_MAX_MEMBERS);
+    assert_eq!(deep(&object(&over)), Err(ErrorKind::TooManyMembers));
+    // A repeat in one block (both past the first), and across blocks.
+    for (a, b) in [(300, 310), (5, 700), (0, DEEP_MAX_MEMBERS - 1), (200, 201)] {
+        let mut keys: std::vec::Vec<usize> = (0..DEEP_MAX_MEMBERS).collect();
+        keys[b] = keys[a];
+        assert_eq!(
+            deep(&object(&keys)),
+            Err(ErrorKind::DuplicateKey),
+            "{a} {b}"
+        );
+    }
+    // Equal once decoded.
+    let mut s = object(&(0..300).collect::<std::vec::Vec<_>>());
+    s.pop();
+    s.push_str(r#","\u006b250":0}"#);
+    assert_eq!(deep(&s), Err(ErrorKind::DuplicateKey));
+}
+
+proptest::proptest! {
+    #[test]
+    fn large_objects_agree_with_the_pairwise_check(
+        keys in proptest::collection::vec(0u16..600, 100..500),
+    ) {
+        let members: std::vec::Vec<std::string::String> =
+            keys.iter().map(|k| std::format!(r#""k{k}":{{"k{k}":1}}"#)).collect();
+        let s = std::format!(r#"{{"a":[{{{}}}]}}"#, members.join(","));
+        let v = parse(s.as_bytes()).unwrap();
+        proptest::prop_assert_eq!(v.check_unique_keys_deep().is_err(), repeats_a_key_somewhere(v));
+    }
+}

@@ -326,6 +326,14 @@ pub enum RequestErrorKind<'a> {
         /// Byte offset, within `params`, of the repeated member's value.
         offset: usize,
     },
+    /// An object in `params` whose keys the one-pass check cannot hold
+    /// has more than [`json::DEEP_MAX_MEMBERS`] members, so its keys
+    /// cannot be checked within bounded work: `-32602`.
+    TooManyMembers {
+        /// Byte offset, within `params`, of the first member's value past
+        /// the limit.
+        offset: usize,
+    },
 }
 
 /// A request that cannot be served, with the id to answer (`None`: answer
@@ -391,6 +399,10 @@ impl<'a> ServerRequestError<'a> {
                 "Invalid params: a member is repeated in ",
                 field(Field::Params),
             ),
+            RequestErrorKind::TooManyMembers { .. } => (
+                "Invalid params: an object has too many members in ",
+                field(Field::Params),
+            ),
         }
     }
 
@@ -454,6 +466,11 @@ impl fmt::Display for RequestErrorKind<'_> {
             RequestErrorKind::RepeatedMember { offset } => {
                 write!(f, "a member is repeated in params (value at byte {offset})")
             }
+            RequestErrorKind::TooManyMembers { offset } => write!(
+                f,
+                "an object in params has more than {} members (at byte {offset})",
+                json::DEEP_MAX_MEMBERS
+            ),
         }
     }
 }
@@ -477,7 +494,9 @@ impl<'a> ServerRequest<'a> {
     /// `params._meta` (its protocol version first: `-32022` for another
     /// revision, then the client's capabilities and info), then the method's
     /// own params (`-32602`), then that no object anywhere in `params` has
-    /// a member twice ([`RequestErrorKind::RepeatedMember`], `-32602`).
+    /// a member twice ([`RequestErrorKind::RepeatedMember`], `-32602`; see
+    /// [`json::Value::check_unique_keys_deep`] for its bound,
+    /// [`RequestErrorKind::TooManyMembers`]).
     /// Notifications and responses are recognised and not validated
     /// further.
     pub fn parse(
@@ -854,6 +873,11 @@ fn parse_request<'a>(
     // A body that means two things is refused, at any depth (one pass).
     p.as_value()
         .check_unique_keys_deep()
-        .map_err(|e| RequestErrorKind::RepeatedMember { offset: e.offset })?;
+        .map_err(|e| match e.kind {
+            json::ErrorKind::TooManyMembers => {
+                RequestErrorKind::TooManyMembers { offset: e.offset }
+            }
+            _ => RequestErrorKind::RepeatedMember { offset: e.offset },
+        })?;
     Ok(req)
 }

@@ -631,6 +631,17 @@ fn params_with_a_member_repeated_at_any_depth_are_refused() {
         ParamsError::RepeatedMember.to_string(),
         "params repeat a member (an object has a key twice)"
     );
+    // An object too large for the repeat check is not sent either.
+    let big: Vec<String> = (0..=crate::json::DEEP_MAX_MEMBERS)
+        .map(|i| format!(r#""m{i}":0"#))
+        .collect();
+    assert_eq!(
+        bad(&format!(
+            r#"{{"name":"t","arguments":{{{}}}}}"#,
+            big.join(",")
+        )),
+        Err(CallError::BadParams(ParamsError::TooManyMembers))
+    );
 }
 
 #[test]

@@ -663,3 +663,23 @@ fn a_member_repeated_anywhere_in_params_is_invalid_params() {
         RequestErrorKind::Duplicate(Field::Name)
     );
 }
+
+#[test]
+fn an_object_in_params_too_large_for_the_repeat_check_is_invalid_params() {
+    let members = |n: usize| {
+        let m: std::vec::Vec<String> = (0..n).map(|i| std::format!(r#""m{i}":0"#)).collect();
+        std::format!(r#""name":"x","arguments":{{"big":{{{}}}}}"#, m.join(","))
+    };
+    request(&call_with(&members(crate::json::DEEP_MAX_MEMBERS)));
+    let bytes = call_with(&members(crate::json::DEEP_MAX_MEMBERS + 1));
+    let e = refused(&bytes);
+    assert!(
+        matches!(e.kind, RequestErrorKind::TooManyMembers { .. }),
+        "{e:?}"
+    );
+    assert_eq!(e.code(), ErrorCode::InvalidParams);
+    assert_eq!(
+        emit(|o| e.write(o)),
+        invalid_params("Invalid params: an object has too many members in params")
+    );
+}
