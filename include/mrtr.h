@@ -1331,7 +1331,9 @@ typedef struct mrtr_call_config {
   /**
    * The params object as JSON, e.g.
    * `{"name":"get_weather","arguments":{"location":"Paris"}}`. It must
-   * not contain `inputResponses` or `requestState` (the call owns them);
+   * not contain `inputResponses` or `requestState` (the call owns them),
+   * nor an object, at any depth, with a member twice (such params mean
+   * two things and are refused);
    * a `_meta` object is merged (the three keys the call writes are
    * replaced); a `task` object asks for a seed-dialect task. Empty when
    * restarting a task.
@@ -2473,7 +2475,9 @@ enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
  * method, dialect, capability bit or flag, bad limits, a `first_id`
  * outside +-(2^53-1), params that are not an object, lack `name`/`uri`,
  * contain `inputResponses`/`requestState`, have a malformed
- * `_meta`/`task`, an empty or malformed task id, the extension dialect
+ * `_meta`/`task`, repeat a member in an object at any depth, or have an
+ * object of more than 1024 members that the repeat check cannot hold at
+ * once, an empty or malformed task id, the extension dialect
  * without `MRTR_CAP_TASKS`, params given with a task or a task id with a
  * method); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON` (params not JSON);
  * `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`, too deep or
@@ -3188,7 +3192,11 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
  * rules: JSON, the JSON-RPC envelope, `params` an object, `_meta` with the
  * protocol version and the client's capabilities on core requests
  * (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
- * members, unique members, a bounded `inputResponses`. Writes the views to
+ * members, unique members (no object anywhere in `params`, arguments
+ * included, may have a member twice: reason `"RepeatedMember"`; one of
+ * more than 1024 members that the check cannot hold at once is
+ * `"TooManyMembers"`, `MRTR_ERR_LIMIT_EXCEEDED`, both `-32602`), a bounded
+ * `inputResponses`. Writes the views to
  * `*out` (for a request; `kind` tells notifications and responses apart;
  * see `mrtr_server_request` for the members).
  *

@@ -413,7 +413,11 @@ fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
 /// rules: JSON, the JSON-RPC envelope, `params` an object, `_meta` with the
 /// protocol version and the client's capabilities on core requests
 /// (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
-/// members, unique members, a bounded `inputResponses`. Writes the views to
+/// members, unique members (no object anywhere in `params`, arguments
+/// included, may have a member twice: reason `"RepeatedMember"`; one of
+/// more than 1024 members that the check cannot hold at once is
+/// `"TooManyMembers"`, `MRTR_ERR_LIMIT_EXCEEDED`, both `-32602`), a bounded
+/// `inputResponses`. Writes the views to
 /// `*out` (for a request; `kind` tells notifications and responses apart;
 /// see `mrtr_server_request` for the members).
 ///

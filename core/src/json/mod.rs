@@ -32,8 +32,11 @@
 //! that matter for the protocol go through [`Object::get_unique`], which fails
 //! with [`ErrorKind::DuplicateKey`] when a key occurs twice, and open maps are
 //! checked with [`Object::check_unique_keys`] (bounded member count, keys
-//! compared in stack blocks so the cost stays near-linear in bytes). Values we only carry (tool arguments) are
-//! passed through as they came.
+//! compared in stack blocks so the cost stays near-linear in bytes). A whole
+//! value (a request's `params`, tool arguments included) is checked at every
+//! depth with [`Value::check_unique_keys_deep`]: one pass, the keys of the
+//! open objects on a bounded stack, larger objects in sorted blocks up to
+//! [`DEEP_MAX_MEMBERS`].
 
 mod reader;
 mod writer;
