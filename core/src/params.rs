@@ -384,6 +384,11 @@ impl<'a> Walk<'a> {
         v: Value<'a>,
         on_chain: bool,
     ) -> Result<Option<Designation<'a>>, DesignationError> {
+        // Only an object or an array can hold a schema: most keywords
+        // (`type`, `description`, ...) are passed without a name compared.
+        if !matches!(v.kind(), json::Kind::Object | json::Kind::Array) {
+            return Ok(None);
+        }
         let is = |names: &[&str]| names.iter().any(|n| k.eq_str(n));
         if k.eq_str("properties") {
             if let Some(p) = v.as_object() {
