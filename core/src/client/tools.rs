@@ -366,3 +366,6 @@ pub fn version_answer(body: &[u8], limits: &WireLimits) -> Option<VersionAnswer>
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod depth_tests;
