@@ -8,14 +8,19 @@
  *   MRTR_ERR_BUFFER_TOO_SMALL; error details such as the offset of
  *   mrtr_json_validate, the reason of mrtr_unseal, the event of mrtr_run).
  * - Common statuses, not repeated per function: MRTR_ERR_NULL_POINTER (a
- *   required pointer is NULL), MRTR_ERR_MISALIGNED (a pointer is not aligned
- *   for its type), MRTR_ERR_INVALID_ARGUMENT (a handle that is not a live
- *   object of its type, or an argument that overlaps the object's workspace
- *   or an output). Each function lists only its own statuses.
- * - Pointers: an input points to the stated number of readable bytes (NULL
- *   is allowed when the length is 0) that do not change during the call; an
- *   output to writable memory of its type; nothing is kept after return
- *   except the workspace an object lives in.
+ *   required pointer is NULL, or a NULL pointer comes with a non-zero
+ *   length), MRTR_ERR_MISALIGNED (a pointer is not aligned for its type),
+ *   MRTR_ERR_INVALID_ARGUMENT (a handle that is not a live object of its
+ *   type, or an argument that overlaps the object's workspace or an
+ *   output). Each function lists only its own statuses.
+ * - Pointers: an input points to the stated number of readable bytes that
+ *   do not change during the call; NULL is allowed only with length 0, also
+ *   where a NULL pointer means "none" (NULL with a length is
+ *   MRTR_ERR_NULL_POINTER). An output points to writable memory of its type
+ *   and overlaps no input: the strings a struct or an array points to (an
+ *   id token, header names and values, input specs, roots) are inputs too.
+ *   Every pointer is checked before anything is written; nothing is kept
+ *   after return except the workspace an object lives in.
  * - Objects (calls, SSE decoders, sealers) live in caller memory aligned to
  *   MRTR_WORKSPACE_ALIGN: size it with the _workspace_size (or _size)
  *   function, start it with _init; the handle is the workspace's address.
@@ -60,7 +65,7 @@
  */
 
 /*
- * Contents (66 functions).
+ * Contents (68 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
@@ -128,15 +133,17 @@
  *
  * JSON, statuses, versions:
  *   mrtr_tool_header_check   Checks a tool's `x-mcp-header` designations (SEP-2243) before the t...
- *   mrtr_version_retry       What to do after a response to a request: `msg` is the response
+ *   mrtr_version_retry       What to do after a response to a request: `msg` is the response, `r...
  *   mrtr_version             Returns the library version (for example `"0.1.0"`) as a static NUL...
  *   mrtr_protocol_version    Returns the MCP protocol revision this library implements, `"2026-0...
  *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
  *   mrtr_json_write_string   Writes `text` as a JSON string literal, quotes included: `"`, `\` a...
  *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as the `mrtr_span...
+ *   mrtr_principal_digest    Writes to `out` (32 bytes) the digest a token binds for `principal`...
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
  *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
+ *   mrtr_tool_next           Writes the next tool of the `tools/list` result `result` to `*out`...
  */
 
 #ifndef MRTR_H
@@ -165,9 +172,17 @@
 #  endif
 #endif
 
-/* MRTR_NODISCARD: the compiler warns when a returned mrtr_status is ignored. */
+/* MRTR_NODISCARD: the compiler warns when a returned mrtr_status is
+ * ignored, and a (void) cast marks it ignored on purpose: [[nodiscard]] in
+ * C++17 and C23 (GCC's -std=c2x too), clang's warn_unused_result otherwise.
+ * GCC before C23 gets no attribute: its warn_unused_result cannot be
+ * silenced by a cast. Define MRTR_NODISCARD before the include to choose. */
 #if !defined(MRTR_NODISCARD)
-#  if defined(__GNUC__) || defined(__clang__)
+#  if defined(__cplusplus) && __cplusplus >= 201703L
+#    define MRTR_NODISCARD [[nodiscard]]
+#  elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ > 201710L
+#    define MRTR_NODISCARD [[nodiscard]]
+#  elif defined(__clang__)
 #    define MRTR_NODISCARD __attribute__((warn_unused_result))
 #  else
 #    define MRTR_NODISCARD
@@ -301,7 +316,7 @@
 
 /**
  * The most headers one POST carries: `MCP-Protocol-Version`,
- * `Mcp-Method`, `Mcp-Name` (tools, prompts, resources), `Accept`,
+ * `Mcp-Method`, `Mcp-Name` (tools, prompts, resources, tasks), `Accept`,
  * `Content-Type`. The header array passed must hold this many.
  */
 #define MRTR_HTTP_MAX_HEADERS 5
@@ -311,6 +326,14 @@
  * `MRTR_ERR_LIMIT_EXCEEDED`.
  */
 #define MRTR_HTTP_MAX_VALUE_BYTES 8192
+
+/**
+ * How many times one request is sent again after error `-32022`: once.
+ * This library speaks one revision, so a resend carries the same version
+ * as before; a second `-32022` is the server refusing it
+ * (`mrtr_version_retry` then returns `MRTR_ERR_UNSUPPORTED_VERSION`).
+ */
+#define MRTR_MAX_VERSION_RETRIES 1
 
 /**
  * The nesting depth `mrtr_json_validate` allows when passed `max_depth`
@@ -408,6 +431,11 @@
  * Bytes of a binding digest.
  */
 #define MRTR_BINDING_BYTES 32
+
+/**
+ * Bytes of a principal digest (`mrtr_principal_digest`).
+ */
+#define MRTR_PRINCIPAL_DIGEST_BYTES 32
 
 /**
  * Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
@@ -1346,7 +1374,7 @@ typedef struct mrtr_call_config {
    */
   uint32_t caps;
   /**
-   * `clientInfo.name`; with `ptr` NULL the library's own identity
+   * `clientInfo.name`; with `{NULL, 0}` the library's own identity
    * (`"mrtr"` and its version) is sent.
    */
   struct mrtr_str client_name;
@@ -1609,7 +1637,7 @@ typedef struct mrtr_root {
    */
   struct mrtr_str uri;
   /**
-   * Display name; `ptr` NULL for none (an empty non-NULL string is sent
+   * Display name; `{NULL, 0}` for none (an empty non-NULL string is sent
    * as `""`).
    */
   struct mrtr_str name;
@@ -1755,17 +1783,6 @@ typedef struct mrtr_form_field {
    */
   uint64_t max_length;
   /**
-   * Numbers: inclusive lower bound, the nearest `double` to
-   * `minimum_json` (±infinity beyond the `double` range; the checks
-   * compare the exact decimal text, never this).
-   */
-  double minimum;
-  /**
-   * Numbers: inclusive upper bound, the nearest `double` to
-   * `maximum_json`.
-   */
-  double maximum;
-  /**
    * Multi-select: fewest selections.
    */
   uint64_t min_items;
@@ -1783,12 +1800,17 @@ typedef struct mrtr_form_field {
    */
   struct mrtr_str default_json;
   /**
-   * Numbers: `minimum` exactly as the schema wrote it (a JSON number,
-   * e.g. `0.1` or `9007199254740993`); empty when none.
+   * Numbers: the inclusive lower bound `minimum` exactly as the schema
+   * wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
+   * when none. The library compares answers with this exact decimal text
+   * and never converts it to a `double`; a UI that needs one calls
+   * `strtod` on a copy (the text is checked JSON, which `strtod` reads
+   * whole; beyond the `double` range it gives ±HUGE_VAL).
    */
   struct mrtr_str minimum_json;
   /**
-   * Numbers: `maximum` exactly as the schema wrote it; empty when none.
+   * Numbers: the inclusive upper bound `maximum` exactly as the schema
+   * wrote it; empty when none.
    */
   struct mrtr_str maximum_json;
 } mrtr_form_field;
@@ -2238,12 +2260,12 @@ typedef struct mrtr_input_required {
    */
   size_t input_count;
   /**
-   * The sealed `requestState` (text); `ptr` NULL for none.
+   * The sealed `requestState` (text); `{NULL, 0}` for none.
    */
   struct mrtr_str request_state;
   /**
    * `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
-   * task dialect); `ptr` NULL for none.
+   * task dialect); `{NULL, 0}` for none.
    */
   struct mrtr_str related_task;
 } mrtr_input_required;
@@ -2357,6 +2379,27 @@ typedef struct mrtr_tool {
    */
   size_t designation_count;
 } mrtr_tool;
+
+/**
+ * Where `mrtr_tool_next` stands in a `tools/list` page. Zero-initialize
+ * it to start at the first tool; reuse it only with the same page.
+ */
+typedef struct mrtr_tool_cursor {
+  /**
+   * The index of the tool the next call reads (after a call, one past
+   * the tool it read or refused).
+   */
+  size_t index;
+  /**
+   * Private: the byte offset in the page where the next read starts (0:
+   * at the start, the page is not read yet).
+   */
+  size_t offset;
+  /**
+   * Private: the length of the page the cursor walks.
+   */
+  size_t page_len;
+} mrtr_tool_cursor;
 
 /**
  * A URL split for the consent screen: views into the URL given.
@@ -2687,8 +2730,10 @@ enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
  * which bound the restored regions: a save cannot raise them. Every
  * region is re-validated as untrusted input. The next id is one past the
  * saved last id. Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL`,
- * `MRTR_ERR_INVALID_ARGUMENT` (not a save of this format, a broken
- * invariant, a region over its limit, bad limits).
+ * `MRTR_ERR_UNSUPPORTED_VERSION` (a save of another format version, or
+ * params whose `_meta` names another protocol version than
+ * `"2026-07-28"`, or none), `MRTR_ERR_INVALID_ARGUMENT` (not a save of
+ * this format, a broken invariant, a region over its limit, bad limits).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_restore(void *workspace,
@@ -2781,8 +2826,9 @@ enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
 
 /**
  * The headers of a POST carrying a request or notification `method`,
- * with `name` (the tool or prompt name, or the resource URI; required for
- * `tools/call`, `prompts/get`, `resources/read`; `ptr` NULL for none).
+ * with `name` (the tool or prompt name, the resource URI or the task id;
+ * required for `tools/call`, `prompts/get`, `resources/read`, `tasks/get`,
+ * `tasks/update`, `tasks/cancel`; `{NULL, 0}` for none).
  *
  * The encoded values are written into `buf` (output convention of
  * `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
@@ -2809,7 +2855,8 @@ enum mrtr_status mrtr_http_headers(struct mrtr_str method,
 /**
  * The headers of a POST carrying `body`, one JSON-RPC request or
  * notification (the bytes `mrtr_call_write_request` produced): method and
- * `params.name` / `params.uri` are read from it, escapes decoded, so the
+ * `params.name` / `params.uri` / `params.taskId` are read from it, escapes
+ * decoded, so the
  * headers cannot disagree with the body. Outputs and statuses as
  * `mrtr_http_headers`, plus `MRTR_ERR_JSON` / `MRTR_ERR_ENVELOPE` for a
  * body that is not a readable message and `MRTR_ERR_INVALID_ARGUMENT` for
@@ -2890,19 +2937,27 @@ enum mrtr_status mrtr_tool_header_check(struct mrtr_str input_schema,
                                         size_t *out_count);
 
 /**
- * What to do after a response to a request: `msg` is the response. When
- * it is error `-32022` (unsupported protocol version) whose
- * `data.supported` lists `"2026-07-28"` (`mrtr_protocol_version()`, the
- * only revision this library speaks), returns `MRTR_OK`: send the request
- * again, unchanged, with a new id. When it is `-32022` without that
- * revision among the supported ones, returns
- * `MRTR_ERR_UNSUPPORTED_VERSION`: the server and this library share no
- * revision, do not retry. Any other message (a result, another error, an
- * unreadable message) is `MRTR_ERR_NOT_FOUND`: no version answer in it.
+ * What to do after a response to a request: `msg` is the response,
+ * `retries` how many times this request was already sent again after a
+ * `-32022` (0 for the first answer). Returns `MRTR_OK` (send the request
+ * again, unchanged, with a new id) only when `msg` is error `-32022`
+ * (unsupported protocol version) whose `data.supported` lists
+ * `"2026-07-28"` (`mrtr_protocol_version()`, the only revision this
+ * library speaks), whose `data.requested` is not that revision, and
+ * `retries` is below `MRTR_MAX_VERSION_RETRIES` (1). Any other `-32022`
+ * returns `MRTR_ERR_UNSUPPORTED_VERSION`, a final answer: the server and
+ * this library share no revision, or the server refused this one
+ * (`data.requested` names it, or it was already sent again), even when
+ * `data.supported` lists it. So a loop that counts its resends into
+ * `retries` sends a request at most twice. A `-32022` whose `data` holds
+ * a repeated member (`supported` twice, say) is `MRTR_ERR_JSON`. Any
+ * other message (a result, another error, an unreadable message) is
+ * `MRTR_ERR_NOT_FOUND`: no version answer in it.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_version_retry(const uint8_t *msg,
-                                    size_t msg_len);
+                                    size_t msg_len,
+                                    uint32_t retries);
 
 /**
  * Returns the library version (for example `"0.1.0"`) as a static
@@ -2997,7 +3052,9 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
  * - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
  * - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
  *   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
- *   `error_data`);
+ *   `error_data`); a `-32022` (unsupported protocol version) ends the run
+ *   here too, never resent by the run: the app may pass the message to
+ *   `mrtr_version_retry` with `retries` 0 and start one more run at most;
  * - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
  *   cancelled the task).
  *
@@ -3109,7 +3166,8 @@ void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
  * the method, the target (tool or prompt name, resource URI) and the
  * canonical form of the arguments (whitespace, key order and escape
  * spelling do not matter; any change of value does). `arguments` is the
- * JSON of `params.arguments`, NULL when the request has none.
+ * JSON of `params.arguments`, NULL (with `arguments_len` 0) when the
+ * request has none.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
  * duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
@@ -3121,6 +3179,22 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
                                      const uint8_t *arguments,
                                      size_t arguments_len,
                                      uint8_t *out);
+
+/**
+ * Writes to `out` (32 bytes) the digest a token binds for `principal`
+ * (the bytes `mrtr_seal` and `mrtr_unseal` take): SHA-256 of them. Not the
+ * credential itself, so a fleet can key shared records by it (revoking
+ * every token of one caller, per-caller counts) without putting bearer
+ * tokens in its store. With `mrtr_unsealed_info` (token id, last valid
+ * second) it is what a server sharing a replay store needs from the core.
+ *
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` (`out` NULL, or `principal.ptr`
+ * NULL with a non-zero length), `MRTR_ERR_INVALID_ARGUMENT` (`out` overlaps
+ * the principal).
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_principal_digest(struct mrtr_bytes principal,
+                                       uint8_t *out);
 
 /**
  * Seals `state` (the server's own bytes, up to what `max_token` allows)
@@ -3316,7 +3390,7 @@ enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
 
 /**
  * Writes a JSON-RPC error response: `code`, `message` (text, escaped as
- * needed) and optional `data` (raw JSON, validated; `ptr` NULL for none).
+ * needed) and optional `data` (raw JSON, validated; `{NULL, 0}` for none).
  * `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
  * unreadable requests. Output convention of `mrtr_json_write_string`.
  *
@@ -3510,8 +3584,9 @@ enum mrtr_status mrtr_tool_list(const uint8_t *result,
 
 /**
  * Writes tool `index` (list order) of the `tools/list` result `result` to
- * `*out` (views into `result`). Each call reads the page again: loop over
- * the `mrtr_tool_list` count.
+ * `*out` (views into `result`). Each call validates the page again and
+ * walks it up to the tool: for random access. To read every tool, use
+ * `mrtr_tool_next`, which reads the page once in all.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
  * `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
@@ -3523,6 +3598,29 @@ enum mrtr_status mrtr_tool_at(const uint8_t *result,
                               size_t len,
                               size_t index,
                               struct mrtr_tool *out);
+
+/**
+ * Writes the next tool of the `tools/list` result `result` to `*out`
+ * (views into `result`) and moves `*cursor` past it: a loop from a
+ * zero-initialized cursor reads every tool in list order, and all the
+ * calls together read the page about three times (the first call
+ * validates it; each call then validates and reads its own tool only),
+ * where a loop of `mrtr_tool_at` validates and walks it once per tool.
+ *
+ * Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
+ * stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
+ * with a string `name` and an object `inputSchema` (tool
+ * `cursor->index - 1`; the cursor moved past it: call again for the next
+ * one); `MRTR_ERR_LIMIT_EXCEEDED` for a tool past
+ * `MRTR_MAX_TOOLS_PER_PAGE` (the end); on the first call the statuses of
+ * `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` for a cursor made for a
+ * page of another length.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_tool_next(const uint8_t *result,
+                                size_t len,
+                                struct mrtr_tool_cursor *cursor,
+                                struct mrtr_tool *out);
 
 /**
  * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent

@@ -149,6 +149,19 @@ ensure_rustup_target() {
     flock "$MRTR_INSTALL_LOCK" rustup target add "${tc[@]}" "$target"
 }
 
+# ensure_rustup_toolchain VERSION: install a Rust toolchain (minimal
+# profile) unless rustup has it.
+ensure_rustup_toolchain() {
+    local version="$1"
+    need_cmd rustup
+    if rustup run "$version" rustc --version >/dev/null 2>&1; then
+        log "rustup: toolchain $version already installed"
+        return 0
+    fi
+    log "rustup: installing toolchain $version"
+    flock "$MRTR_INSTALL_LOCK" rustup toolchain install "$version" --profile minimal
+}
+
 # ensure_rustup_component TOOLCHAIN COMPONENT: add a component (rust-src,
 # clippy, miri, ...) to a toolchain unless it is installed.
 ensure_rustup_component() {

@@ -8,7 +8,7 @@
 //! first leg, reads the vector's result, answers every input with a valid
 //! answer of its kind, and writes the retry. Server side: the
 //! `InputRequiredBuilder`, `write_complete`, every error writer and the task
-//! writers.
+//! writers (both dialects; a completed task's embedded result on its own).
 
 #[path = "support/vectors.rs"]
 #[allow(dead_code)]
@@ -209,5 +209,100 @@ fn server_messages_validate() {
     let n = server::write_unsupported_version(&mut buf, Some(&id), &requested, &["2026-07-28"])
         .unwrap();
     out.emit("UnsupportedProtocolVersionError", "future", &buf[..n]);
-    assert!(out.count >= 12);
+    task_messages(&mut out, &mut buf, &id);
+    assert!(out.count >= 24);
+}
+
+/// The task writers. The Tasks extension's own definitions are not in the
+/// 2026-07-28 schema, so each message is checked as a result response
+/// (`JSONRPCResultResponse`: its `result` is a `Result`, `resultType`
+/// required) and a completed task's embedded `result` as the request's own
+/// result (`CallToolResult`, `resultType` required there too): the forms a
+/// client decodes.
+fn task_messages(out: &mut Sink, buf: &mut [u8], id: &Id<'_>) {
+    use server::{TaskDetail, TaskDialect, TaskInfo, TaskStatus};
+    let task = |status| TaskInfo {
+        task_id: "task-7",
+        status,
+        status_message: Some("status"),
+        created_at: "2026-07-28T10:00:00Z",
+        last_updated_at: "2026-07-28T10:00:05Z",
+        ttl_ms: Some(60_000),
+        poll_interval_ms: Some(100),
+    };
+    // An app result without resultType: the writers add it.
+    let tool_result = br#"{"content":[{"type":"text","text":"done"}],"isError":false}"#;
+    for dialect in [TaskDialect::Seed, TaskDialect::Extension] {
+        let n = server::write_create_task(buf, id, dialect, &task(TaskStatus::Working)).unwrap();
+        out.emit(
+            "JSONRPCResultResponse",
+            &format!("create-task-{dialect:?}"),
+            &buf[..n],
+        );
+    }
+    for (status, detail, case) in [
+        (TaskStatus::Working, TaskDetail::None, "working"),
+        (
+            TaskStatus::Completed,
+            TaskDetail::Result(tool_result),
+            "completed",
+        ),
+        (
+            TaskStatus::Failed,
+            TaskDetail::Error {
+                code: -32603,
+                message: "Internal error",
+                data: Some(br#"{"reason":"disk full"}"#),
+            },
+            "failed",
+        ),
+        (TaskStatus::Cancelled, TaskDetail::None, "cancelled"),
+    ] {
+        let n = server::write_detailed_task(buf, id, &task(status), detail).unwrap();
+        out.emit(
+            "JSONRPCResultResponse",
+            &format!("tasks-get-{case}"),
+            &buf[..n],
+        );
+        if status == TaskStatus::Completed {
+            let result = member(member(&buf[..n], "result"), "result");
+            out.emit("CallToolResult", "tasks-get-completed-result", result);
+        }
+    }
+    let mut b = server::TaskInputRequiredBuilder::new(
+        buf,
+        id,
+        &task(TaskStatus::InputRequired),
+        &ClientCapabilities::ALL,
+    )
+    .unwrap();
+    b.elicit_form(
+        "confirm",
+        "Delete it?",
+        br#"{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}"#,
+    )
+    .unwrap();
+    let n = b.finish().unwrap();
+    out.emit(
+        "JSONRPCResultResponse",
+        "tasks-get-input-required",
+        &buf[..n],
+    );
+    let n = server::write_update_task_result(buf, id).unwrap();
+    out.emit("JSONRPCResultResponse", "tasks-update", &buf[..n]);
+    let n = server::write_task_status_seed(buf, id, &task(TaskStatus::Completed)).unwrap();
+    out.emit("JSONRPCResultResponse", "seed-tasks-get", &buf[..n]);
+    let n = server::write_input_response_ack(buf, id, "task-7").unwrap();
+    out.emit(
+        "JSONRPCResultResponse",
+        "seed-input-response-ack",
+        &buf[..n],
+    );
+    let n = server::write_task_result_seed(buf, id, "task-7", tool_result).unwrap();
+    out.emit("CallToolResultResponse", "seed-tasks-result", &buf[..n]);
+    out.emit(
+        "CallToolResult",
+        "seed-tasks-result",
+        member(&buf[..n], "result"),
+    );
 }

@@ -597,3 +597,71 @@ fn every_invariant_names_itself() {
         assert_eq!(i.to_string(), text);
     }
 }
+
+/// The head with `from` replaced by `to` (once, and present).
+fn head_replaced(head: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let text = std::str::from_utf8(head).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{text}");
+    text.replacen(from, to, 1).into_bytes()
+}
+
+const OUR_VERSION: &str = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#;
+
+#[test]
+fn a_saved_call_or_task_restores_only_at_our_protocol_version() {
+    let other = r#""io.modelcontextprotocol/protocolVersion":"2025-11-25""#;
+    let not_a_string = r#""io.modelcontextprotocol/protocolVersion":20260728"#;
+    let twice = [OUR_VERSION, ",", OUR_VERSION].concat();
+    for (save, restore) in [
+        (
+            call_partly_answered(),
+            restore_call as fn(&[u8]) -> Result<Phase, CallError>,
+        ),
+        (task_partly_answered(), restore_task),
+    ] {
+        let genuine = decode(&save);
+        // The genuine save names ours, and restores.
+        assert!(restore(&save).is_ok());
+        let with_head = |head: Vec<u8>| {
+            let mut s = genuine.clone();
+            // A task's head is its _meta, then its id: keep the split.
+            if s.head_split != 0 {
+                let grown = head.len() as i64 - s.head.len() as i64;
+                s.head_split = (i64::from(s.head_split) + grown) as u32;
+            }
+            s.head = head;
+            restore(&encode(&s))
+        };
+        for to in [other, not_a_string, twice.as_str()] {
+            assert_eq!(
+                with_head(head_replaced(&genuine.head, OUR_VERSION, to)),
+                invariant(SaveInvariant::ProtocolVersion),
+                "{to}"
+            );
+        }
+        // None at all (the member removed with its comma).
+        let text = std::str::from_utf8(&genuine.head).unwrap();
+        let none = if text.contains(&[OUR_VERSION, ","].concat()) {
+            head_replaced(&genuine.head, &[OUR_VERSION, ","].concat(), "")
+        } else {
+            head_replaced(&genuine.head, &[",", OUR_VERSION].concat(), "")
+        };
+        assert_eq!(with_head(none), invariant(SaveInvariant::ProtocolVersion));
+    }
+    // The machine restores either flow through the same check.
+    let mut s = decode(&call_partly_answered());
+    s.head = head_replaced(&s.head, OUR_VERSION, other);
+    let limits = CallLimits::default();
+    let mut slot = mrtr_core::client::MachineSlot::default();
+    let mut buf = vec![0u8; Call::workspace_size(&limits)];
+    assert_eq!(
+        mrtr_core::client::Machine::restore(&mut slot, &mut buf, &limits, &encode(&s)).err(),
+        Some(CallError::BadSave(SaveError::Invariant(
+            SaveInvariant::ProtocolVersion
+        )))
+    );
+    assert_eq!(
+        SaveInvariant::ProtocolVersion.to_string(),
+        "the saved _meta names no protocol version or another than 2026-07-28"
+    );
+}

@@ -37,6 +37,7 @@
 
 #include "jsonlite.h"
 #include "mrtr.h"
+#include "toollist.h"
 #include "transport.h"
 
 /* Largest message one response may carry (the call's default limit). */
@@ -56,7 +57,7 @@ struct adapter {
     transport *tp;
     const char *scenario;
     int64_t next_base;
-    int64_t next_id; /* plain requests (lists): ids below the first call's */
+    tl_client rpc; /* plain requests (lists): ids below the first call's */
     char *tools[MAX_TOOLS];
     char *schemas[MAX_TOOLS]; /* each tool's inputSchema, the raw JSON */
     bool called[MAX_TOOLS];
@@ -116,9 +117,16 @@ static void field_value(mrtr_str schema, size_t f, const struct mrtr_form_field 
         snprintf(out, len, "true");
         break;
     case MRTR_FIELD_NUMBER:
-    case MRTR_FIELD_INTEGER:
-        snprintf(out, len, "%lld", fd->has_minimum ? (long long)fd->minimum + 1 : 1LL);
+    case MRTR_FIELD_INTEGER: {
+        /* The bound is exact JSON text; the app converts it if it wants. */
+        char bound[64] = "0";
+        if (fd->has_minimum && fd->minimum_json.len < sizeof bound) {
+            memcpy(bound, fd->minimum_json.ptr, fd->minimum_json.len);
+            bound[fd->minimum_json.len] = '\0';
+        }
+        snprintf(out, len, "%lld", fd->has_minimum ? (long long)strtod(bound, NULL) + 1 : 1LL);
         break;
+    }
     case MRTR_FIELD_SINGLE_SELECT:
     case MRTR_FIELD_MULTI_SELECT:
         if (mrtr_form_option_at(schema, f, 0, &opt) == MRTR_OK && (opt.escaped & MRTR_FORM_TEXT_OPTION_VALUE) == 0) {
@@ -386,125 +394,35 @@ static int run_tool(struct adapter *a, size_t t) {
     return rc;
 }
 
-/* Sends one plain request (lists are not multi round-trip requests) with
- * the per-request _meta every 2026-07-28 request carries, `extra` members
- * first in params ("" for none); the response is copied into `*out`
- * (free it). A -32022 answer listing 2026-07-28 is retried once. 0 on a
- * result, 1 otherwise. */
-static int plain_request(struct adapter *a, const char *method, const char *extra, char **out, size_t *out_len) {
-    int attempt;
-    *out = NULL;
-    for (attempt = 0; attempt < 2; attempt++) {
-        char req[2048];
-        const uint8_t *msg;
-        size_t len;
-        jl_span m, result;
-        enum mrtr_status st;
-        int n = snprintf(req, sizeof req,
-                         "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"method\":\"%s\",\"params\":{%s%s\"_meta\":{"
-                         "\"io.modelcontextprotocol/protocolVersion\":\"%s\","
-                         "\"io.modelcontextprotocol/clientCapabilities\":"
-                         "{\"elicitation\":{\"form\":{},\"url\":{}},\"sampling\":{},\"roots\":{}},"
-                         "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"mrtr-conformance-client\","
-                         "\"version\":\"%s\"}}}}",
-                         (long long)a->next_id++, method, extra, extra[0] != '\0' ? "," : "",
-                         mrtr_protocol_version(), mrtr_version());
-        if (n < 0 || (size_t)n >= sizeof req) {
-            return 1;
-        }
-        if (tp_send(a->tp, (const uint8_t *)req, (size_t)n) != 0 || tp_next(a->tp, &msg, &len) != 0) {
-            fprintf(stderr, "%s: %s\n", method, tp_error(a->tp));
-            return 1;
-        }
-        st = mrtr_version_retry(msg, len);
-        if (st == MRTR_OK && attempt == 0) {
-            fprintf(stderr, "%s: -32022, and the server lists %s: sending it again\n", method,
-                    mrtr_protocol_version());
-            continue;
-        }
-        if (st == MRTR_ERR_UNSUPPORTED_VERSION) {
-            fprintf(stderr, "%s: the server supports no revision this client speaks\n", method);
-            return 1;
-        }
-        m.p = (const char *)msg;
-        m.n = len;
-        if (!jl_valid(m) || !jl_get(m, "result", &result)) {
-            fprintf(stderr, "%s: no result: ", method);
-            jl_compact(stderr, m, 300);
-            fprintf(stderr, "\n");
-            return 1;
-        }
-        if ((*out = malloc(len + 1)) == NULL) {
-            return 1;
-        }
-        memcpy(*out, msg, len);
-        (*out)[len] = '\0';
-        *out_len = len;
-        return 0;
-    }
-    return 1;
-}
-
-/* A copy of `v`'s bytes, NUL-terminated. */
-static char *span_dup(jl_span v) {
-    char *s = malloc(v.n + 1);
-    if (s != NULL) {
-        memcpy(s, v.p, v.n);
-        s[v.n] = '\0';
-    }
-    return s;
-}
-
-/* tools/list: keeps the tools whose x-mcp-header designations are valid
- * (mrtr_tool_list / mrtr_tool_at read the page and check them). */
+/* tools/list, every page: keeps the tools whose x-mcp-header designations
+ * are valid (toollist.c reads them with mrtr_tool_list / mrtr_tool_next). */
 static int list_tools(struct adapter *a) {
-    char *resp;
-    size_t len, count = 0;
-    jl_span m, result;
-    if (plain_request(a, "tools/list", "", &resp, &len) != 0) {
+    tl_tools list;
+    size_t i;
+    if (tl_list_tools(&a->rpc, &list) != TL_OK) {
+        fprintf(stderr, "%s\n", a->rpc.err);
         return -1;
     }
-    m.p = resp;
-    m.n = len;
-    if (!jl_get(m, "result", &result) ||
-        mrtr_tool_list((const uint8_t *)result.p, result.n, &count, NULL) != MRTR_OK) {
-        fprintf(stderr, "tools/list: no tool list in the answer\n");
-        free(resp);
-        return -1;
+    if (list.skipped > 0) {
+        fprintf(stderr, "tools/list: skipping %zu entries that are not tools\n", list.skipped);
     }
-    for (size_t i = 0; i < count && a->ntools < MAX_TOOLS; i++) {
-        mrtr_tool t;
-        size_t n = 0;
-        char *s, *sc;
-        enum mrtr_status st = mrtr_tool_at((const uint8_t *)result.p, result.n, i, &t);
-        if (st != MRTR_OK) {
-            fprintf(stderr, "tools/list: skipping entry %zu (%s)\n", i, mrtr_status_str(st));
+    for (i = 0; i < list.len && a->ntools < MAX_TOOLS; i++) {
+        tl_tool *t = &list.items[i];
+        if (!t->usable) {
+            fprintf(stderr, "tools/list: leaving out %s (invalid x-mcp-header designations)\n", t->name);
             continue;
         }
-        if (mrtr_json_decode_string((const uint8_t *)t.name.ptr, t.name.len, NULL, 0, &n) !=
-                MRTR_ERR_BUFFER_TOO_SMALL ||
-            (s = malloc(n + 1)) == NULL) {
-            continue;
-        }
-        if (mrtr_json_decode_string((const uint8_t *)t.name.ptr, t.name.len, (uint8_t *)s, n, &n) !=
-            MRTR_OK) {
-            free(s);
-            continue;
-        }
-        s[n] = '\0';
-        if (!t.usable) {
-            fprintf(stderr, "tools/list: leaving out %s (invalid x-mcp-header designations)\n", s);
-            free(s);
-            continue;
-        }
-        if ((sc = span_dup((jl_span){t.input_schema.ptr, t.input_schema.len})) == NULL) {
-            free(s);
-            continue;
-        }
-        a->tools[a->ntools] = s;
-        a->schemas[a->ntools++] = sc;
+        /* The adapter keeps the strings: they leave the list. */
+        a->tools[a->ntools] = t->name;
+        a->schemas[a->ntools++] = t->schema;
+        t->name = NULL;
+        t->schema = NULL;
     }
-    free(resp);
+    for (i = 0; i < list.len; i++) {
+        free(list.items[i].name);
+        free(list.items[i].schema);
+    }
+    free(list.items);
     fprintf(stderr, "tools/list: %zu tools kept\n", a->ntools);
     return 0;
 }
@@ -555,7 +473,7 @@ static void read_first(struct adapter *a, const char *list_method, const char *m
     size_t len;
     jl_span m, result, items, item, v;
     jl_iter it;
-    if (plain_request(a, list_method, "", &resp, &len) != 0) {
+    if (tl_request(&a->rpc, list_method, "", &resp, &len) != TL_OK) {
         fprintf(stderr, "%s: none\n", list_method);
         return;
     }
@@ -589,7 +507,6 @@ int main(int argc, char **argv) {
     memset(&a, 0, sizeof a);
     a.scenario = scenario;
     a.next_base = IDS_PER_CALL;
-    a.next_id = 1;
     memset(&topt, 0, sizeof topt);
     topt.http_url = argv[argc - 1];
     topt.timeout_ms = 30000;
@@ -602,6 +519,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "transport: %s\n", err);
         return 1;
     }
+    a.rpc.tp = a.tp;
+    a.rpc.next_id = 1;
+    a.rpc.caps = CAPS;
+    a.rpc.name = "mrtr-conformance-client";
     if (list_tools(&a) != 0) {
         a.failures++;
     }

@@ -11,20 +11,32 @@
  * is retried with the answers and the echoed requestState. Each round is
  * shown on stderr; the final result JSON goes to stdout.
  *
- * mrtr does the protocol (mrtr_call_*: ids, echo, caps, round caps; forms,
- * URL consent, HTTP headers, SSE); this file is the application's half:
- * the transport (transport.c), the terminal UI and the exit codes.
+ * It declares the Tasks extension (SEP-2663: tasks/get, tasks/update;
+ * --no-tasks leaves it out): when the server moves the call to a task, the
+ * same mrtr_call handle follows the task to its end, answering its input
+ * rounds, and --cancel-after or Ctrl-C cancels it (tasks/cancel). Before a
+ * tools/call it reads the server's tools/list once (every page,
+ * toollist.c): a tool that is not listed, or whose x-mcp-header
+ * designations are invalid (SEP-2243), is not called; over HTTP every leg
+ * of the call, retries included, carries the Mcp-Param-* headers of the
+ * tool's designated arguments.
+ *
+ * mrtr does the protocol (mrtr_call_*: ids, echo, caps, round caps, tasks;
+ * forms, URL consent, HTTP headers, SSE); this file is the application's
+ * half: the transport (transport.c), the terminal UI and the exit codes.
  *
  * Exit codes: 0 complete; 1 usage or local error (arguments, answers
  * file); 2 the server answered a JSON-RPC error; 3 protocol violation by
  * the server or round cap reached; 4 transport failure; 5 an input could
  * not be answered (sampling or roots with no answer and no terminal, or
- * refused by the user).
+ * refused by the user); 6 the task failed; 7 the task was cancelled; 8 the
+ * tool is not called (not listed, or excluded for invalid designations).
  */
-#define _XOPEN_SOURCE 700 /* POSIX.1-2008 with XSI: realpath */
+#define _XOPEN_SOURCE 700 /* POSIX.1-2008 with XSI: realpath, sigaction */
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,6 +48,7 @@
 
 #include "jsonlite.h"
 #include "mrtr.h"
+#include "toollist.h"
 #include "transport.h"
 
 enum exit_code {
@@ -44,8 +57,14 @@ enum exit_code {
     EXIT_RPC_ERROR = 2,
     EXIT_PROTOCOL = 3,
     EXIT_TRANSPORT = 4,
-    EXIT_UNANSWERED = 5
+    EXIT_UNANSWERED = 5,
+    EXIT_TASK_FAILED = 6,
+    EXIT_TASK_CANCELLED = 7,
+    EXIT_TOOL_REFUSED = 8
 };
+
+/* JSON-RPC ids: tools/list pages count up from 1, the call from here. */
+#define FIRST_CALL_ID 1000
 
 /* Most unrelated messages (notifications, other ids) tolerated while one
  * request waits for its answer: a server that floods is a broken peer. */
@@ -69,6 +88,12 @@ static const char USAGE[] =
     "result JSON to stdout. The server is SERVER_CMD over stdio (default: the demo\n"
     "server, mrtr-demo-server), or the URL given with --http.\n"
     "\n"
+    "Before a tool call it reads the server's tools/list (every page): a tool that is\n"
+    "not listed, or whose x-mcp-header designations are invalid, is not called; over\n"
+    "HTTP every request of the call carries the Mcp-Param-* headers of its designated\n"
+    "arguments. It declares the Tasks extension and follows a call the server runs\n"
+    "as a task to its end (tasks/get, tasks/update); Ctrl-C cancels a task.\n"
+    "\n"
     "options:\n"
     "  --answers FILE     answer questions from FILE: a JSON object mapping each input\n"
     "                     key to its result ({\"action\":\"accept\",\"content\":{..}}, a\n"
@@ -80,12 +105,17 @@ static const char USAGE[] =
     "  --interactive      ask on stdin even when it is not a terminal\n"
     "  --no-input         never ask: unanswered elicitations are declined\n"
     "  --timeout MS       wait at most MS for each server message (default 30000)\n"
+    "  --no-tasks         do not declare the Tasks extension (a server then answers\n"
+    "                     inline, or refuses a task-only tool with -32021)\n"
+    "  --cancel-after MS  cancel the task (tasks/cancel) once MS have passed since\n"
+    "                     the call started and the server has moved it to a task\n"
     "  -v, --verbose      log every message sent and received\n"
     "  -h, --help         this text\n"
     "\n"
     "exit status: 0 complete, 1 usage or local error, 2 JSON-RPC error from the\n"
     "server, 3 protocol violation or round cap, 4 transport failure, 5 a question\n"
-    "that could not be answered\n";
+    "that could not be answered, 6 the task failed, 7 the task was cancelled, 8 the\n"
+    "tool is not called (not in tools/list, or excluded: invalid x-mcp-header)\n";
 
 struct options {
     const char *answers_path;
@@ -94,6 +124,8 @@ struct options {
     int interactive; /* -1: when stdin is a terminal */
     int timeout_ms;
     int verbose;
+    int no_tasks;
+    long cancel_after_ms; /* -1: never */
     uint32_t method;
     const char *method_name;
     const char *target; /* tool or prompt name, resource URI */
@@ -852,10 +884,10 @@ static int ui_form(mrtr_call *call, size_t i, const mrtr_input *in) {
         if (fd.kind == MRTR_FIELD_NUMBER || fd.kind == MRTR_FIELD_INTEGER) {
             say(", %s", fd.kind == MRTR_FIELD_INTEGER ? "whole number" : "number");
             if (fd.has_minimum) {
-                say(" >= %g", fd.minimum);
+                say(" >= %.*s", (int)fd.minimum_json.len, fd.minimum_json.ptr);
             }
             if (fd.has_maximum) {
-                say(" <= %g", fd.maximum);
+                say(" <= %.*s", (int)fd.maximum_json.len, fd.maximum_json.ptr);
             }
         }
         if (fd.default_json.len > 0) {
@@ -919,9 +951,9 @@ static int ui_form(mrtr_call *call, size_t i, const mrtr_input *in) {
                 char tmp[96];
                 say("        %s", field_error_text(&fe, tmp, sizeof tmp));
                 if (fe.error == MRTR_FIELD_ERROR_BELOW_MINIMUM && fd.has_minimum) {
-                    say(" (%g)", fd.minimum);
+                    say(" (%.*s)", (int)fd.minimum_json.len, fd.minimum_json.ptr);
                 } else if (fe.error == MRTR_FIELD_ERROR_ABOVE_MAXIMUM && fd.has_maximum) {
-                    say(" (%g)", fd.maximum);
+                    say(" (%.*s)", (int)fd.maximum_json.len, fd.maximum_json.ptr);
                 }
                 say("\n");
                 free(candidate.p);
@@ -1339,21 +1371,98 @@ static void say_failure(const mrtr_call *call, enum mrtr_status st) {
     say("\n");
 }
 
+/* Set by SIGINT while a task runs: its next request is its cancellation. */
+static volatile sig_atomic_t g_interrupted;
+/* --cancel-after: when a task is cancelled (CLOCK_MONOTONIC ms), or -1. */
+static long long g_cancel_at = -1;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    g_interrupted = 1;
+}
+
+/* While a task runs, Ctrl-C cancels it (no SA_RESTART: it ends a wait);
+ * otherwise, and once the cancellation is sent, it ends the program. */
+static void catch_sigint(bool cancels_task) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cancels_task ? on_sigint : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+static long long now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits `ms`, or less: until Ctrl-C, or until the --cancel-after moment. */
 static void sleep_ms(uint64_t ms) {
     struct timespec ts;
+    if (g_cancel_at >= 0) {
+        long long left = g_cancel_at - now_ms();
+        if (left < 0) {
+            left = 0;
+        }
+        if ((uint64_t)left < ms) {
+            ms = (uint64_t)left;
+        }
+    }
     ts.tv_sec = (time_t)(ms / 1000);
     ts.tv_nsec = (long)(ms % 1000) * 1000000L;
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    while (!g_interrupted && nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* Whether the task is to be cancelled now (Ctrl-C, --cancel-after), and
+ * why. */
+static const char *cancel_reason(void) {
+    if (g_interrupted) {
+        return "interrupted";
+    }
+    if (g_cancel_at >= 0 && now_ms() >= g_cancel_at) {
+        return "--cancel-after";
+    }
+    return NULL;
+}
+
+/* The error of a failed task: its message and code on stderr. */
+static void say_task_error(const uint8_t *msg, const mrtr_event *ev) {
+    jl_span m;
+    char *text;
+    m.p = (const char *)msg + ev->error_message.offset;
+    m.n = ev->error_message.len;
+    text = jl_string_dup(m, NULL);
+    say("%s<- the task failed%s with error %lld: ", bold(), reset(), (long long)ev->error_code);
+    if (text != NULL) {
+        say_text("", text, strlen(text));
+    }
+    say("\n");
+    free(text);
+    if (ev->error_data.len > 0) {
+        jl_span data;
+        data.p = (const char *)msg + ev->error_data.offset;
+        data.n = ev->error_data.len;
+        say("   data: ");
+        jl_pretty(stderr, data, 1);
+        say("\n");
     }
 }
 
 /* ---- the call ------------------------------------------------------------ */
+
+static bool in_task_flow(const mrtr_call *call) {
+    mrtr_progress pr;
+    return mrtr_call_progress(call, &pr) == MRTR_OK && pr.flow == MRTR_FLOW_TASK;
+}
 
 static int run_call(struct session *s, mrtr_call *call, transport *tp) {
     uint8_t *req = NULL;
     size_t req_cap = 0;
     unsigned requests = 0;
     int rc = EXIT_TRANSPORT;
+    bool cancelling = false;
     for (;;) {
         int64_t id;
         size_t req_len = 0, unrelated = 0;
@@ -1363,15 +1472,29 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
         enum mrtr_status st;
         uint32_t round = 0;
         size_t n, i;
+        bool cancel = false;
         {
             mrtr_progress pr;
+            const char *why = cancel_reason();
             if (mrtr_call_progress(call, &pr) != MRTR_OK || !pr.has_next_id) {
                 rc = fail(EXIT_PROTOCOL, "request ids used up");
                 break;
             }
             id = pr.next_id;
+            if (why != NULL && pr.flow == MRTR_FLOW_TASK && !cancelling) {
+                say("%s-> cancelling task ", bold());
+                jl_write_safe(stderr, pr.task_id.ptr, pr.task_id.len);
+                say("%s (%s)\n", reset(), why);
+                cancel = true;
+                cancelling = true;
+                /* Once: waits are whole again, a second Ctrl-C ends us. */
+                g_cancel_at = -1;
+                g_interrupted = 0;
+                catch_sigint(false);
+            }
         }
-        st = mrtr_call_write_request(call, id, req, req_cap, &req_len);
+        st = cancel ? mrtr_call_write_cancel(call, id, req, req_cap, &req_len)
+                    : mrtr_call_write_request(call, id, req, req_cap, &req_len);
         if (st == MRTR_ERR_BUFFER_TOO_SMALL) {
             uint8_t *grown = realloc(req, req_len);
             if (grown == NULL) {
@@ -1380,7 +1503,8 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
             }
             req = grown;
             req_cap = req_len;
-            st = mrtr_call_write_request(call, id, req, req_cap, &req_len);
+            st = cancel ? mrtr_call_write_cancel(call, id, req, req_cap, &req_len)
+                        : mrtr_call_write_request(call, id, req, req_cap, &req_len);
         }
         if (st != MRTR_OK) {
             rc = fail(EXIT_LOCAL, "cannot write request: %s", mrtr_status_str(st));
@@ -1483,7 +1607,9 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
                     goto done;
                 }
             }
-            if (sl >= 0) {
+            if (in_task_flow(call)) {
+                say("   %ssending %zu answer%s to the task (tasks/update)%s\n", dim(), n, n == 1 ? "" : "s", reset());
+            } else if (sl >= 0) {
                 say("   %sretrying with %zu answer%s and the requestState echoed (%lld bytes)%s\n", dim(), n,
                     n == 1 ? "" : "s", sl, reset());
             } else {
@@ -1498,8 +1624,10 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
                 rc = fail(EXIT_LOCAL, "cannot read the call's progress");
                 goto done;
             }
-            say("%s<- the server moved the call to task %.*s%s: polling every %llu ms\n", bold(),
-                (int)pr.task_id.len, pr.task_id.ptr, reset(), (unsigned long long)pr.poll_ms);
+            say("%s<- the server moved the call to task ", bold());
+            jl_write_safe(stderr, pr.task_id.ptr, pr.task_id.len);
+            say("%s: polling every %llu ms\n", reset(), (unsigned long long)pr.poll_ms);
+            catch_sigint(true);
             sleep_ms(pr.poll_ms);
             continue;
         }
@@ -1510,12 +1638,13 @@ static int run_call(struct session *s, mrtr_call *call, transport *tp) {
         case MRTR_EVENT_TASK_NEXT:
             continue;
         case MRTR_EVENT_TASK_FAILED:
-            say("%s<- the task failed%s with error %lld\n", bold(), reset(), (long long)ev.error_code);
-            rc = EXIT_RPC_ERROR;
+            say_task_error(msg, &ev);
+            rc = EXIT_TASK_FAILED;
             goto done;
         case MRTR_EVENT_TASK_CANCELLED:
-            say("%s<- the task was cancelled%s\n", bold(), reset());
-            rc = EXIT_RPC_ERROR;
+            say("%s<- the task was cancelled%s%s\n", bold(), reset(),
+                cancelling ? " (the server acknowledged tasks/cancel)" : " by the server");
+            rc = EXIT_TASK_CANCELLED;
             goto done;
         default:
             rc = fail(EXIT_PROTOCOL, "unexpected event %d", (int)ev.kind);
@@ -1578,6 +1707,7 @@ static int parse_args(int argc, char **argv, struct options *o) {
     int nrest = 0;
     memset(o, 0, sizeof *o);
     o->max_rounds = -1;
+    o->cancel_after_ms = -1;
     o->interactive = -1;
     o->timeout_ms = DEFAULT_TIMEOUT_MS;
     rest = calloc((size_t)argc + 1, sizeof *rest);
@@ -1603,8 +1733,10 @@ static int parse_args(int argc, char **argv, struct options *o) {
             o->interactive = 1;
         } else if (strcmp(a, "--no-input") == 0) {
             o->interactive = 0;
+        } else if (strcmp(a, "--no-tasks") == 0) {
+            o->no_tasks = 1;
         } else if ((strcmp(a, "--answers") == 0 || strcmp(a, "--max-rounds") == 0 || strcmp(a, "--http") == 0 ||
-                    strcmp(a, "--timeout") == 0)) {
+                    strcmp(a, "--timeout") == 0 || strcmp(a, "--cancel-after") == 0)) {
             const char *v = argv[i + 1];
             if (v == NULL) {
                 free(rest);
@@ -1626,6 +1758,8 @@ static int parse_args(int argc, char **argv, struct options *o) {
                 }
                 if (strcmp(a, "--max-rounds") == 0) {
                     o->max_rounds = n;
+                } else if (strcmp(a, "--cancel-after") == 0) {
+                    o->cancel_after_ms = n;
                 } else {
                     o->timeout_ms = (int)n;
                 }
@@ -1676,6 +1810,71 @@ static int build_params(const struct options *o, struct buf *params) {
     return params->oom ? fail(EXIT_LOCAL, "out of memory") : 0;
 }
 
+static uint32_t client_caps(const struct options *o) {
+    uint32_t caps = MRTR_CAP_ELICITATION_FORM | MRTR_CAP_ELICITATION_URL | MRTR_CAP_SAMPLING | MRTR_CAP_ROOTS;
+    return o->no_tasks ? caps : caps | MRTR_CAP_TASKS;
+}
+
+/* tools/list, every page, once for this connection: the tool to call must
+ * be listed and usable (SEP-2243); its inputSchema then gives every HTTP
+ * leg of the call its Mcp-Param-* headers. A server that answers
+ * tools/list with a JSON-RPC error lists nothing to check against: the
+ * call goes out without the list (a server that designates arguments
+ * lists them). 0, or the exit code. */
+static int check_tool(const struct options *o, transport *tp, tl_tools *tools) {
+    tl_client rpc;
+    const tl_tool *t;
+    size_t count = 0, i;
+    enum tl_status st;
+    memset(&rpc, 0, sizeof rpc);
+    rpc.tp = tp;
+    rpc.next_id = 1;
+    rpc.caps = client_caps(o);
+    rpc.name = "mrtr-client";
+    st = tl_list_tools(&rpc, tools);
+    if (st == TL_RPC_ERROR) {
+        say("   %stools/list refused (", dim());
+        jl_write_safe(stderr, rpc.err, strlen(rpc.err));
+        say("): calling without the list%s\n", reset());
+        tl_free(tools);
+        return 0;
+    }
+    if (st != TL_OK) {
+        int code = st == TL_TRANSPORT ? EXIT_TRANSPORT : st == TL_PROTOCOL ? EXIT_PROTOCOL : EXIT_LOCAL;
+        say("mrtr-client: ");
+        jl_write_safe(stderr, rpc.err, strlen(rpc.err));
+        say("\n");
+        return code;
+    }
+    say("   %stools/list: %zu tool%s on %zu page%s%s\n", dim(), tools->len, tools->len == 1 ? "" : "s", tools->pages,
+        tools->pages == 1 ? "" : "s", reset());
+    t = tl_find(tools, o->target);
+    if (t == NULL) {
+        say("mrtr-client: the server lists no tool named \"");
+        jl_write_safe(stderr, o->target, strlen(o->target));
+        say("\"; not calling it. Listed:");
+        for (i = 0; i < tools->len; i++) {
+            say(" ");
+            jl_write_safe(stderr, tools->items[i].name, strlen(tools->items[i].name));
+        }
+        say("%s\n", tools->len == 0 ? " (none)" : "");
+        return EXIT_TOOL_REFUSED;
+    }
+    if (!t->usable) {
+        mrtr_str schema;
+        schema.ptr = t->schema;
+        schema.len = strlen(t->schema);
+        say("mrtr-client: not calling \"");
+        jl_write_safe(stderr, t->name, strlen(t->name));
+        say("\": its inputSchema's x-mcp-header designations are invalid (%s), so a client must "
+            "exclude the tool (SEP-2243)\n",
+            mrtr_status_str(mrtr_tool_header_check(schema, &count)));
+        return EXIT_TOOL_REFUSED;
+    }
+    tp_set_tool_schema(tp, t->schema, strlen(t->schema));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     struct options opt;
     struct session s;
@@ -1692,9 +1891,11 @@ int main(int argc, char **argv) {
     char err[512];
     const char *name = "mrtr-client";
     enum mrtr_status st;
+    tl_tools tools;
     int rc;
 
     g_color = isatty(STDERR_FILENO) && getenv("NO_COLOR") == NULL;
+    memset(&tools, 0, sizeof tools);
     rc = parse_args(argc, argv, &opt);
     if (rc != 0) {
         return rc;
@@ -1726,7 +1927,8 @@ int main(int argc, char **argv) {
     cfg.method = opt.method;
     cfg.params.ptr = params.p;
     cfg.params.len = params.len;
-    cfg.caps = MRTR_CAP_ELICITATION_FORM | MRTR_CAP_ELICITATION_URL | MRTR_CAP_SAMPLING | MRTR_CAP_ROOTS;
+    cfg.caps = client_caps(&opt);
+    cfg.first_id = FIRST_CALL_ID;
     cfg.client_name.ptr = name;
     cfg.client_name.len = strlen(name);
     cfg.client_version.ptr = mrtr_version();
@@ -1774,8 +1976,18 @@ int main(int argc, char **argv) {
     say("%s\n   %sanswers: %s%s\n", reset(), dim(),
         opt.answers_path != NULL ? opt.answers_path : (s.interactive ? "asked on the terminal" : "none (declining)"),
         reset());
+    if (opt.method == MRTR_METHOD_TOOLS_CALL && (rc = check_tool(&opt, tp, &tools)) != 0) {
+        goto out;
+    }
+    if (opt.cancel_after_ms > 0) {
+        g_cancel_at = now_ms() + opt.cancel_after_ms;
+    }
     rc = run_call(&s, call, tp);
 out:
+    if (tp != NULL) {
+        tp_set_tool_schema(tp, NULL, 0);
+    }
+    tl_free(&tools);
     tp_close(tp);
     free(demo_server);
     free(ws);

@@ -182,6 +182,10 @@ static int spawn(transport *tp, char *const *argv) {
             dup2(in[0], STDIN_FILENO);
             dup2(out[1], STDOUT_FILENO);
             close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+            /* Its own process group: a Ctrl-C on the terminal reaches the
+             * client alone, which can then cancel a task on a live server
+             * (the server still ends on EOF when the client goes). */
+            (void)setpgid(0, 0);
         }
         close(report[0]);
         signal(SIGPIPE, SIG_DFL);
@@ -452,13 +456,23 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *user) {
     return n;
 }
 
-/* The headers for `msg`: with a tool schema set, those of
+/* Whether `msg` (a request this client wrote) is a tools/call. */
+static int is_tool_call(const uint8_t *msg, size_t len) {
+    jl_span m, method;
+    m.p = (const char *)msg;
+    m.n = len;
+    return jl_get(m, "method", &method) && jl_string_equals(method, "tools/call");
+}
+
+/* The headers for `msg`: for a tools/call with a tool schema set, those of
  * mrtr_http_headers_for_tool_call (Mcp-Param-* headers for the arguments
- * the schema designates), else those of mrtr_http_headers_for_message. */
+ * the schema designates), else those of mrtr_http_headers_for_message
+ * (the task requests a call becomes: tasks/get, tasks/update,
+ * tasks/cancel). */
 static enum mrtr_status message_headers(transport *tp, const uint8_t *msg, size_t len, uint8_t *buf,
                                         size_t buf_len, size_t *need, struct mrtr_http_header *hdrs,
                                         size_t cap, size_t *count) {
-    if (tp->tool_schema != NULL) {
+    if (tp->tool_schema != NULL && is_tool_call(msg, len)) {
         mrtr_str schema = {tp->tool_schema, tp->tool_schema_len};
         return mrtr_http_headers_for_tool_call(msg, len, schema, buf, buf_len, need, hdrs, cap, count);
     }

@@ -49,9 +49,11 @@ int tp_next(transport *tp, const uint8_t **msg, size_t *len);
 
 /* The inputSchema (raw JSON from tools/list, not copied: it must outlive
  * its use) of the tool the next tools/call requests call, or NULL for none:
- * while set, every request goes out with mrtr_http_headers_for_tool_call's
- * headers (the arguments the schema designates with x-mcp-header mirrored
- * into Mcp-Param-* headers), so only tools/call requests may be sent. */
+ * while set, every tools/call request goes out with
+ * mrtr_http_headers_for_tool_call's headers (the arguments the schema
+ * designates with x-mcp-header mirrored into Mcp-Param-* headers); other
+ * requests (the task requests the call becomes) with
+ * mrtr_http_headers_for_message's. */
 void tp_set_tool_schema(transport *tp, const char *schema, size_t len);
 
 /* What went wrong in the last failing call. */

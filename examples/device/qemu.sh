@@ -6,13 +6,26 @@
 # device_prepare: sets DEVICE_ELF, DEVICE_STATE (the store, provisioned)
 # and DEVICE_QEMU. QEMU must run in DEVICE_STATE (semihosting opens the
 # store's file relative to its working directory).
+# device_prepare [--no-build]: the firmware (built first unless
+# --no-build), QEMU, the state directory. With --no-build nothing is built or
+# installed: a process an MCP client spawns must answer at once, so a missing
+# firmware or QEMU is an immediate error that names the command to run.
 device_prepare() {
+    local no_build="${1:-}"
     {
-        ensure_apt qemu-system-arm
-        need_cmd qemu-system-arm
         DEVICE_ELF="${MRTR_DEVICE_ELF:-}"
-        if [[ -z "$DEVICE_ELF" ]]; then
-            DEVICE_ELF="$("$HERE/build")"
+        if [[ "$no_build" == --no-build ]]; then
+            DEVICE_ELF="${DEVICE_ELF:-$CARGO_TARGET_DIR/device/mrtr-device.elf}"
+            [[ -f "$DEVICE_ELF" ]] ||
+                die "no firmware at $DEVICE_ELF: run examples/device/build first (it also installs QEMU)"
+            command -v qemu-system-arm >/dev/null 2>&1 ||
+                die "qemu-system-arm not found: run examples/device/build first (it also installs QEMU)"
+        else
+            ensure_apt qemu-system-arm
+            need_cmd qemu-system-arm
+            if [[ -z "$DEVICE_ELF" ]]; then
+                DEVICE_ELF="$("$HERE/build")"
+            fi
         fi
         [[ -f "$DEVICE_ELF" ]] || die "no firmware at $DEVICE_ELF"
         DEVICE_ELF="$(cd "$(dirname "$DEVICE_ELF")" && pwd)/$(basename "$DEVICE_ELF")"

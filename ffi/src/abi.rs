@@ -9,10 +9,15 @@
 //!   describe it, so it can only be a caller bug;
 //! - a required out-param that is NULL is `MRTR_ERR_NULL_POINTER`, and one
 //!   that is misaligned for its type is `MRTR_ERR_MISALIGNED`;
+//! - an optional input whose NULL `ptr` means "none" is none only with
+//!   `len == 0`: NULL with `len > 0` is `MRTR_ERR_NULL_POINTER` too;
 //! - an output that overlaps an input or another output is
 //!   `MRTR_ERR_INVALID_ARGUMENT` (Rust may not hold a `&mut` to memory that a
 //!   `&` also covers, and the result would be garbage anyway);
-//! - workspaces are checked for NULL, alignment and size (`crate::object`).
+//! - the strings a struct or a caller-sized array points to are inputs like
+//!   any other (`Args::list` checks arrays of any length);
+//! - workspaces are checked for NULL, alignment and size (`crate::object`),
+//!   and against every argument taken (`Args::clashes`).
 
 use core::marker::PhantomData;
 use core::ptr::NonNull;
@@ -80,7 +85,7 @@ fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
 /// When `len > 0` and `ptr` is not NULL, `ptr` must point to `len` readable
 /// bytes that nothing writes to during `'a` (the C contract of an input
 /// buffer).
-pub(crate) unsafe fn in_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], mrtr_status> {
+unsafe fn in_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], mrtr_status> {
     if len == 0 {
         return Ok(&[]);
     }
@@ -104,7 +109,7 @@ pub(crate) unsafe fn in_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8]
 /// When `len > 0` and `ptr` is not NULL, `ptr` must point to `len` writable
 /// bytes that nothing else reads or writes during `'a`, except through the
 /// arguments named in `inputs`.
-pub(crate) unsafe fn out_bytes<'a>(
+unsafe fn out_bytes<'a>(
     ptr: *mut u8,
     len: usize,
     inputs: &[Span],
@@ -134,7 +139,7 @@ pub(crate) unsafe fn out_bytes<'a>(
 /// # Safety
 /// When `n > 0` and `ptr` is not NULL, `ptr` must point to `n` readable
 /// `T` that nothing writes to during `'a`.
-pub(crate) unsafe fn in_array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T], mrtr_status> {
+unsafe fn in_array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T], mrtr_status> {
     if n == 0 {
         return Ok(&[]);
     }
@@ -166,7 +171,7 @@ fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
 /// # Safety
 /// When not NULL, `ptr` must point to a readable `T` (every bit pattern
 /// valid) that nothing writes to during `'a`.
-pub(crate) unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
+unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
     if ptr.is_null() {
         return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
     }
@@ -182,9 +187,7 @@ pub(crate) unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> 
 ///
 /// # Safety
 /// As [`in_bytes`] for `s.ptr` and `s.len`.
-// Only the server functions take strings this way.
-#[cfg_attr(not(feature = "server"), allow(dead_code))]
-pub(crate) unsafe fn in_str<'a>(s: mrtr_str) -> Result<&'a str, mrtr_status> {
+unsafe fn in_str<'a>(s: mrtr_str) -> Result<&'a str, mrtr_status> {
     // SAFETY: forwarded contract of `in_bytes`.
     let bytes = unsafe { in_bytes(s.ptr.cast::<u8>(), s.len) }?;
     core::str::from_utf8(bytes).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
@@ -203,7 +206,7 @@ impl<'a, T: Copy> Out<'a, T> {
     /// # Safety
     /// When not NULL, `ptr` must be valid for a write of one `T` during `'a`
     /// (it may point to uninitialised memory).
-    pub(crate) unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
+    unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
         let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
         if !ptr.as_ptr().is_aligned() {
             return Err(mrtr_status::MRTR_ERR_MISALIGNED);
@@ -218,7 +221,7 @@ impl<'a, T: Copy> Out<'a, T> {
     ///
     /// # Safety
     /// As [`Out::required`].
-    pub(crate) unsafe fn optional(ptr: *mut T) -> Result<Option<Self>, mrtr_status> {
+    unsafe fn optional(ptr: *mut T) -> Result<Option<Self>, mrtr_status> {
         if ptr.is_null() {
             return Ok(None);
         }
@@ -227,7 +230,7 @@ impl<'a, T: Copy> Out<'a, T> {
     }
 
     /// The bytes this out-param covers, for overlap checks.
-    pub(crate) fn span(&self) -> Span {
+    fn span(&self) -> Span {
         Span::of_one(self.ptr.as_ptr().cast_const())
     }
 
@@ -241,21 +244,129 @@ impl<'a, T: Copy> Out<'a, T> {
     }
 }
 
-/// Most pointer arguments one function takes (inputs and outputs).
+/// Most pointer arguments of fixed number one function takes (inputs and
+/// outputs); caller-sized arrays of strings are [`Args::list`]s.
 const MAX_ARGS: usize = 12;
+
+/// Most caller-sized arrays of strings one function takes.
+const MAX_LISTS: usize = 2;
+
+/// An item of a caller-sized array that points to more caller bytes (an
+/// HTTP header, an input spec, a root): its strings are arguments too, and
+/// [`Args::list`] takes them all, however many items there are.
+pub(crate) trait Views {
+    /// The item with its strings read.
+    type Read<'a>;
+
+    /// Reads the item, taking every string it uses through `take` and no
+    /// other; the same strings every time (the collector reads an item again
+    /// to check a later output against it). An item the function cannot use
+    /// (an unknown kind) is an error.
+    fn read<'a>(&self, take: &mut Take<'_, 'a>) -> Result<Self::Read<'a>, mrtr_status>;
+}
+
+/// How [`Views::read`] takes the strings of an item.
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+pub(crate) struct Take<'t, 'a> {
+    f: &'t mut dyn FnMut(mrtr_str) -> Result<&'a str, mrtr_status>,
+}
+
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+impl<'a> Take<'_, 'a> {
+    /// A string the item must have (NULL only when empty).
+    pub(crate) fn str(&mut self, s: mrtr_str) -> Result<&'a str, mrtr_status> {
+        (self.f)(s)
+    }
+
+    /// An optional string: `ptr` NULL with `len` 0 is none; NULL with a
+    /// length is `MRTR_ERR_NULL_POINTER`.
+    // Only the client's roots have optional strings in a list.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn str_opt(&mut self, s: mrtr_str) -> Result<Option<&'a str>, mrtr_status> {
+        if s.ptr.is_null() && s.len == 0 {
+            return Ok(None);
+        }
+        self.str(s).map(Some)
+    }
+}
+
+/// A caller-sized array taken by [`Args::list`], as the collector keeps
+/// it: enough to check a later argument against its strings.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+struct ListSpan {
+    base: *const u8,
+    n: usize,
+    /// Whether a string of the `n` items at `base` overlaps the span
+    /// ([`list_overlaps`] for the item type).
+    overlaps: unsafe fn(*const u8, usize, Span) -> bool,
+}
+
+/// Whether a string that an item of the array of `n` `T` at `base` uses
+/// overlaps `s`. Only addresses are compared; no string is read.
+///
+/// # Safety
+/// `base` and `n` must be an array [`Args::list`] took during this call.
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+unsafe fn list_overlaps<T: Views>(base: *const u8, n: usize, s: Span) -> bool {
+    // SAFETY: caller contract: `Args::list` checked the array (non-NULL,
+    // aligned, `n` items Rust can describe) and the caller lends it for the
+    // whole call.
+    let items = unsafe { core::slice::from_raw_parts(base.cast::<T>(), n) };
+    items.iter().any(|item| {
+        let mut hit = false;
+        let mut f = |v: mrtr_str| {
+            hit |= Span::of(v.ptr, v.len).overlaps(s);
+            Ok("")
+        };
+        // Every item read once already: this cannot fail.
+        let _ = item.read(&mut Take { f: &mut f });
+        hit
+    })
+}
+
+/// A caller-sized array of items whose strings the collector checked
+/// (from [`Args::list`]).
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+pub(crate) struct List<'a, T> {
+    items: &'a [T],
+}
+
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+impl<'a, T: Views> List<'a, T> {
+    /// The number of items.
+    pub(crate) fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// The items, read (their strings checked when the list was taken).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Result<T::Read<'a>, mrtr_status>> + '_ {
+        self.items.iter().map(|item| {
+            let mut f = |s: mrtr_str| {
+                // SAFETY: `Args::list` took this string (checked it and its
+                // overlaps); the caller lends it for the call.
+                unsafe { in_str(s) }
+            };
+            item.read(&mut Take { f: &mut f })
+        })
+    }
+}
 
 /// The pointer arguments of one exported function, checked as they are
 /// taken: the only way a function body gets at a caller's pointer, so a
 /// forgotten check cannot happen. Every argument is refused
 /// (`MRTR_ERR_INVALID_ARGUMENT`) when it overlaps the object's workspace;
-/// an output also when it overlaps any other argument. Inputs may overlap
-/// each other (two strings may share bytes).
+/// an output also when it overlaps any other argument, the strings of the
+/// caller-sized arrays ([`Args::list`]) included. Inputs may overlap each
+/// other (two strings may share bytes).
 pub(crate) struct Args {
     ws: Span,
     reads: [Span; MAX_ARGS],
     writes: [Span; MAX_ARGS],
+    lists: [Option<ListSpan>; MAX_LISTS],
     n_reads: usize,
     n_writes: usize,
+    n_lists: usize,
 }
 
 impl Args {
@@ -267,8 +378,10 @@ impl Args {
             ws,
             reads: [none; MAX_ARGS],
             writes: [none; MAX_ARGS],
+            lists: [None; MAX_LISTS],
             n_reads: 0,
             n_writes: 0,
+            n_lists: 0,
         }
     }
 
@@ -278,27 +391,45 @@ impl Args {
         Args::new(Span::of_one(core::ptr::null::<u8>()))
     }
 
-    /// Every span taken, for a workspace placed after the checks.
-    pub(crate) fn spans(&self) -> impl Iterator<Item = Span> + '_ {
-        let r = self.reads.get(..self.n_reads).unwrap_or(&[]);
-        let w = self.writes.get(..self.n_writes).unwrap_or(&[]);
-        r.iter().chain(w).copied()
+    /// Whether `s` (a workspace placed after the checks) overlaps any
+    /// argument taken, the strings of the lists included.
+    // Only the objects (client, seal) place workspaces.
+    #[cfg_attr(not(any(feature = "client", feature = "seal")), allow(dead_code))]
+    pub(crate) fn clashes(&self, s: Span) -> bool {
+        let r = self.reads.iter().take(self.n_reads);
+        let w = self.writes.iter().take(self.n_writes);
+        r.chain(w).any(|a| a.overlaps(s)) || self.in_lists(s)
     }
 
-    /// Claims a span checked elsewhere (a buffer lent to callbacks).
-    pub(crate) fn claim_span(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
-        self.claim(s, write)
+    /// Whether `s` overlaps a string of a list taken.
+    fn in_lists(&self, s: Span) -> bool {
+        self.lists
+            .iter()
+            .take(self.n_lists)
+            .flatten()
+            // SAFETY: every entry is an array `list` took during this call.
+            .any(|l| unsafe { (l.overlaps)(l.base, l.n, s) })
     }
 
-    fn claim(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
+    /// Refuses an input that overlaps the workspace or an output.
+    fn check_read(&self, s: Span) -> Result<(), mrtr_status> {
         let clash = s.overlaps(self.ws)
             || self
                 .writes
                 .iter()
                 .take(self.n_writes)
-                .any(|w| w.overlaps(s))
-            || (write && self.reads.iter().take(self.n_reads).any(|r| r.overlaps(s)));
+                .any(|w| w.overlaps(s));
         if clash {
+            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+        }
+        Ok(())
+    }
+
+    fn claim(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
+        self.check_read(s)?;
+        if write
+            && (self.reads.iter().take(self.n_reads).any(|r| r.overlaps(s)) || self.in_lists(s))
+        {
             return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
         }
         let (list, n) = if write {
@@ -311,10 +442,11 @@ impl Args {
         Ok(())
     }
 
-    /// A required out-param (see [`Out::required`]).
+    /// A required out-param (non-NULL, aligned for `T`).
     ///
     /// # Safety
-    /// As [`Out::required`].
+    /// When not NULL, `p` must be valid for a write of one `T` during `'a`
+    /// (it may point to uninitialised memory).
     pub(crate) unsafe fn out<'a, T: Copy>(&mut self, p: *mut T) -> Result<Out<'a, T>, mrtr_status> {
         // SAFETY: forwarded contract.
         let o = unsafe { Out::required(p) }?;
@@ -322,10 +454,28 @@ impl Args {
         Ok(o)
     }
 
+    /// An in-out param: its value now, and the out-param to write it back
+    /// (claimed as an output: it may overlap no other argument).
+    ///
+    /// # Safety
+    /// When not NULL, `p` must be valid for a read of an initialised `T`
+    /// and for a write of one during `'a`.
+    pub(crate) unsafe fn inout<'a, T: Copy>(
+        &mut self,
+        p: *mut T,
+    ) -> Result<(T, Out<'a, T>), mrtr_status> {
+        // SAFETY: forwarded contract.
+        let o = unsafe { self.out(p) }?;
+        // SAFETY: `out` checked `p` non-NULL and aligned; the contract makes
+        // it readable and initialised.
+        let v = unsafe { p.read() };
+        Ok((v, o))
+    }
+
     /// An optional out-param: NULL is `None`.
     ///
     /// # Safety
-    /// As [`Out::optional`].
+    /// As [`Args::out`].
     pub(crate) unsafe fn out_opt<'a, T: Copy>(
         &mut self,
         p: *mut T,
@@ -353,6 +503,25 @@ impl Args {
         Ok(b)
     }
 
+    /// Optional input bytes whose NULL `ptr` means none: `None` for NULL
+    /// with `len` 0, `MRTR_ERR_NULL_POINTER` for NULL with a length.
+    ///
+    /// # Safety
+    /// As [`in_bytes`].
+    // Only the seal functions take bytes this way.
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
+    pub(crate) unsafe fn bytes_opt<'a>(
+        &mut self,
+        ptr: *const u8,
+        len: usize,
+    ) -> Result<Option<&'a [u8]>, mrtr_status> {
+        if ptr.is_null() && len == 0 {
+            return Ok(None);
+        }
+        // SAFETY: forwarded contract.
+        unsafe { self.bytes(ptr, len) }.map(Some)
+    }
+
     /// An input string (see [`in_str`]).
     ///
     /// # Safety
@@ -361,6 +530,24 @@ impl Args {
         // SAFETY: forwarded contract.
         let b = unsafe { self.bytes(s.ptr.cast::<u8>(), s.len) }?;
         core::str::from_utf8(b).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
+    }
+
+    /// An optional input string whose NULL `ptr` means none: `None` for
+    /// NULL with `len` 0, `MRTR_ERR_NULL_POINTER` for NULL with a length.
+    ///
+    /// # Safety
+    /// As [`in_str`].
+    // Only the client and server functions take optional strings.
+    #[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+    pub(crate) unsafe fn str_opt<'a>(
+        &mut self,
+        s: mrtr_str,
+    ) -> Result<Option<&'a str>, mrtr_status> {
+        if s.ptr.is_null() && s.len == 0 {
+            return Ok(None);
+        }
+        // SAFETY: forwarded contract.
+        unsafe { self.str(s) }.map(Some)
     }
 
     /// An input struct (see [`in_ref`]).
@@ -389,7 +576,8 @@ impl Args {
         unsafe { self.reference(p) }.map(Some)
     }
 
-    /// An input array (see [`in_array`]).
+    /// An input array of plain data (see [`in_array`]); an array whose
+    /// items point to strings is a [`Args::list`].
     ///
     /// # Safety
     /// As [`in_array`].
@@ -407,11 +595,56 @@ impl Args {
         Ok(a)
     }
 
+    /// A caller-sized array of `n` items that point to strings: the array
+    /// as [`Args::array`], then every string each item uses
+    /// ([`Views::read`]) as [`Args::str`], however many there are. The
+    /// collector keeps the array, not each string: an output taken later is
+    /// checked against every string of it too.
+    ///
+    /// # Safety
+    /// As [`in_array`]; every string the items use must be readable for
+    /// its length (NULL only when empty) and unchanged during `'a`.
+    // Only the server and the client's roots answer take lists.
+    #[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+    pub(crate) unsafe fn list<'a, T: Views>(
+        &mut self,
+        ptr: *const T,
+        n: usize,
+    ) -> Result<List<'a, T>, mrtr_status> {
+        if self.n_lists >= MAX_LISTS {
+            return Err(mrtr_status::MRTR_ERR_INTERNAL);
+        }
+        // SAFETY: forwarded contract.
+        let items: &'a [T] = unsafe { self.array(ptr, n) }?;
+        for item in items {
+            let mut f = |s: mrtr_str| {
+                // SAFETY: forwarded contract for each string of an item.
+                let t: &'a str = unsafe { in_str(s) }?;
+                self.check_read(Span::of(t.as_ptr(), t.len()))?;
+                Ok(t)
+            };
+            item.read(&mut Take { f: &mut f })?;
+        }
+        let slot = self
+            .lists
+            .get_mut(self.n_lists)
+            .ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
+        *slot = Some(ListSpan {
+            base: items.as_ptr().cast::<u8>(),
+            n: items.len(),
+            overlaps: list_overlaps::<T>,
+        });
+        self.n_lists += 1;
+        Ok(List { items })
+    }
+
     /// An output array of `n` `T` (non-NULL, aligned; `n` may be 0), for
     /// writing through the returned pointer.
     ///
     /// # Safety
     /// When not NULL, `ptr` must be valid for writes of `n` `T`.
+    // Only the HTTP helpers (client) write arrays.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) unsafe fn out_array<T>(
         &mut self,
         ptr: *mut T,
@@ -432,12 +665,28 @@ impl Args {
         ptr: *mut u8,
         len: usize,
     ) -> Result<&'a mut [u8], mrtr_status> {
-        if len > 0 && !ptr.is_null() {
-            check_range(ptr as usize, len)?;
-            self.claim(Span::of(ptr.cast_const(), len), true)?;
-        }
-        // SAFETY: forwarded contract; overlaps refused by `claim`.
+        let (ptr, len) = self.out_raw(ptr, len)?;
+        // SAFETY: forwarded contract; checked and claimed by `out_raw`.
         unsafe { out_bytes(ptr, len, &[]) }
+    }
+
+    /// An output buffer that is borrowed later, piece by piece (the buffer
+    /// `mrtr_run` lends its transport): checked and claimed as
+    /// [`Args::out_buf`], handed back raw. NULL is allowed when `len` is 0.
+    pub(crate) fn out_raw(
+        &mut self,
+        ptr: *mut u8,
+        len: usize,
+    ) -> Result<(*mut u8, usize), mrtr_status> {
+        if len == 0 {
+            return Ok((ptr, 0));
+        }
+        if ptr.is_null() {
+            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+        }
+        check_range(ptr as usize, len)?;
+        self.claim(Span::of(ptr.cast_const(), len), true)?;
+        Ok((ptr, len))
     }
 }
 
@@ -584,5 +833,169 @@ mod tests {
             Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL)
         );
         assert_eq!(n, 9);
+    }
+
+    /// An item with two strings, as a header.
+    #[derive(Clone, Copy)]
+    struct Pair {
+        a: mrtr_str,
+        b: mrtr_str,
+    }
+
+    impl Views for Pair {
+        type Read<'a> = (&'a str, Option<&'a str>);
+
+        fn read<'a>(&self, take: &mut Take<'_, 'a>) -> Result<Self::Read<'a>, mrtr_status> {
+            Ok((take.str(self.a)?, take.str_opt(self.b)?))
+        }
+    }
+
+    fn s(b: &[u8]) -> mrtr_str {
+        mrtr_str {
+            ptr: b.as_ptr().cast(),
+            len: b.len(),
+        }
+    }
+
+    const NONE: mrtr_str = mrtr_str {
+        ptr: core::ptr::null(),
+        len: 0,
+    };
+
+    #[test]
+    fn a_list_takes_every_string_of_every_item_however_many() {
+        let text = *b"abcdefghijklmnopqrstuvwxyz";
+        // More strings than the collector's fixed slots.
+        let items: [Pair; 20] = core::array::from_fn(|i| Pair {
+            a: s(&text[i..i + 1]),
+            b: if i % 2 == 0 {
+                s(&text[i + 1..i + 3])
+            } else {
+                NONE
+            },
+        });
+        let mut a = Args::free();
+        // SAFETY: `items` and `text` are live and unchanged for the call.
+        let list = unsafe { a.list(items.as_ptr(), items.len()) }.unwrap();
+        assert_eq!(list.len(), 20);
+        let read: std::vec::Vec<_> = list.iter().map(Result::unwrap).collect();
+        assert_eq!(read[0], ("a", Some("bc")));
+        assert_eq!(read[1], ("b", None));
+        assert_eq!(read[19], ("t", None));
+    }
+
+    #[test]
+    fn a_null_string_with_a_length_in_a_list_item_is_refused() {
+        let text = *b"ab";
+        let bad = mrtr_str {
+            ptr: core::ptr::null(),
+            len: 3,
+        };
+        for items in [
+            [
+                Pair {
+                    a: s(&text),
+                    b: NONE,
+                },
+                Pair { a: bad, b: NONE },
+            ],
+            [
+                Pair {
+                    a: s(&text),
+                    b: NONE,
+                },
+                Pair {
+                    a: s(&text),
+                    b: bad,
+                },
+            ],
+        ] {
+            let mut a = Args::free();
+            // SAFETY: refused before the NULL string is read.
+            let r = unsafe { a.list(items.as_ptr(), items.len()) };
+            assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_NULL_POINTER));
+        }
+        let mut a = Args::free();
+        // SAFETY: refused before anything is read.
+        let r = unsafe { a.list(core::ptr::null::<Pair>(), 1) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_NULL_POINTER));
+    }
+
+    #[test]
+    fn an_output_overlapping_a_list_string_is_refused_either_order() {
+        let mut buf = [0u8; 32];
+        let base = buf.as_mut_ptr();
+        let in_buf = mrtr_str {
+            ptr: base.wrapping_add(20).cast_const().cast(),
+            len: 4,
+        };
+        let items = [Pair { a: in_buf, b: NONE }];
+        // The list first, then the output over its string.
+        let mut a = Args::free();
+        // SAFETY: `items` and `buf` are live; nothing is written.
+        unsafe { a.list(items.as_ptr(), 1) }.unwrap();
+        // SAFETY: refused before any write.
+        let r = unsafe { a.out_buf(base, 32) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
+        assert!(a.clashes(Span::of(base.cast_const(), 21)));
+        assert!(!a.clashes(Span::of(base.cast_const(), 20)));
+        // The output first, then the list.
+        let mut a = Args::free();
+        // SAFETY: bytes 16..32 of `buf`, checked, not otherwise borrowed.
+        unsafe { a.out_buf(base.wrapping_add(16), 16) }.unwrap();
+        // SAFETY: refused before the string is read.
+        let r = unsafe { a.list(items.as_ptr(), 1) };
+        assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
+        // Beside the output is fine.
+        let mut a = Args::free();
+        // SAFETY: `items` and `buf` are live; nothing is written.
+        unsafe { a.list(items.as_ptr(), 1) }.unwrap();
+        // SAFETY: bytes 0..20 of `buf`, checked, not otherwise borrowed.
+        assert_eq!(unsafe { a.out_buf(base, 20) }.map(|b| b.len()), Ok(20));
+    }
+
+    #[test]
+    fn optional_inputs_are_none_only_when_null_and_empty() {
+        let mut a = Args::free();
+        // SAFETY: NULL with length 0: nothing is read.
+        assert_eq!(unsafe { a.str_opt(NONE) }, Ok(None));
+        // SAFETY: as above.
+        assert_eq!(unsafe { a.bytes_opt(core::ptr::null(), 0) }, Ok(None));
+        let bad = mrtr_str {
+            ptr: core::ptr::null(),
+            len: 5,
+        };
+        // SAFETY: refused before any read.
+        let r = unsafe { a.str_opt(bad) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_NULL_POINTER));
+        // SAFETY: refused before any read.
+        let r = unsafe { a.bytes_opt(core::ptr::null(), 5) };
+        assert_eq!(r, Err(mrtr_status::MRTR_ERR_NULL_POINTER));
+        let text = *b"x";
+        // SAFETY: `text` is live.
+        assert_eq!(unsafe { a.str_opt(s(&text)) }, Ok(Some("x")));
+        // A non-NULL empty string is given, not absent.
+        let empty = mrtr_str {
+            ptr: text.as_ptr().cast(),
+            len: 0,
+        };
+        // SAFETY: length 0: nothing is read.
+        assert_eq!(unsafe { a.str_opt(empty) }, Ok(Some("")));
+    }
+
+    #[test]
+    fn a_raw_output_is_checked_like_a_buffer() {
+        let mut buf = [0u8; 8];
+        let mut a = Args::free();
+        assert_eq!(
+            a.out_raw(core::ptr::null_mut(), 4).err(),
+            Some(mrtr_status::MRTR_ERR_NULL_POINTER)
+        );
+        assert_eq!(a.out_raw(core::ptr::null_mut(), 0).map(|r| r.1), Ok(0));
+        assert_eq!(a.out_raw(buf.as_mut_ptr(), 8).map(|r| r.1), Ok(8));
+        assert_eq!(
+            a.out_raw(buf.as_mut_ptr().wrapping_add(4), 2).err(),
+            Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)
+        );
     }
 }

@@ -36,7 +36,7 @@ use mrtr_core::client::{
 use mrtr_core::json::{self, ParseLimits};
 use mrtr_core::wire::{ClientInfo, TaskDialect, WireLimits};
 
-use crate::abi::{finish_output, Args, Out, Span};
+use crate::abi::{finish_output, Args, Out};
 use crate::exchange::{
     self, caps_from_bits, dialect_of, machine_event, mrtr_event, mrtr_failure, mrtr_input,
     mrtr_phase, mrtr_root, mrtr_task_dialect, phase_of, status_of,
@@ -145,7 +145,7 @@ pub struct mrtr_call_config {
     /// every request. The server may only ask these kinds; the extension
     /// dialect needs `MRTR_CAP_TASKS`.
     pub caps: u32,
-    /// `clientInfo.name`; with `ptr` NULL the library's own identity
+    /// `clientInfo.name`; with `{NULL, 0}` the library's own identity
     /// (`"mrtr"` and its version) is sent.
     pub client_name: mrtr_str,
     /// `clientInfo.version` (used when `client_name` is given).
@@ -372,14 +372,10 @@ unsafe fn place(
     out_call: Out<'_, *mut mrtr_call>,
     start: impl FnOnce(&mut MachineSlot, &mut [u8]) -> Result<(), CallError>,
 ) -> Result<(), mrtr_status> {
-    let mut spans = [Span::of_one(core::ptr::null::<u8>()); 24];
-    for (s, a) in spans.iter_mut().zip(args.spans()) {
-        *s = a;
-    }
     let region = Machine::workspace_size(limits);
     // SAFETY: caller contract; overlaps with every argument refused.
     let placed =
-        unsafe { object::init::<MachineSlot>(ws, len, region, MachineSlot::default(), &spans) };
+        unsafe { object::init::<MachineSlot>(ws, len, region, MachineSlot::default(), args) };
     let mut obj = match placed {
         Err(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL) => {
             if let (Some(o), Ok(n)) = (out_needed, workspace_for(limits)) {
@@ -413,7 +409,7 @@ unsafe fn place(
 pub unsafe extern "C" fn mrtr_call_limits_default(out: *mut mrtr_call_limits) -> mrtr_status {
     // SAFETY: caller contract.
     status_of_result(
-        unsafe { Out::required(out) }.map(|o| o.write(limits_to_c(&CallLimits::default()))),
+        unsafe { Args::free().out(out) }.map(|o| o.write(limits_to_c(&CallLimits::default()))),
     )
 }
 
@@ -433,7 +429,7 @@ pub unsafe extern "C" fn mrtr_call_workspace_size(
     limits: *const mrtr_call_limits,
     out_size: *mut usize,
 ) -> mrtr_status {
-    let mut args = Args::new(Span::of_one(core::ptr::null::<u8>()));
+    let mut args = Args::free();
     // SAFETY: caller contract.
     status_of_result(unsafe {
         (|| {
@@ -494,7 +490,7 @@ unsafe fn init(
     config: *const mrtr_call_config,
     out_call: *mut *mut mrtr_call,
 ) -> Result<(), mrtr_status> {
-    let mut args = Args::new(Span::of_one(core::ptr::null::<u8>()));
+    let mut args = Args::free();
     // SAFETY: caller contract (whole function); every pointer goes through
     // `args`, and `place` refuses a workspace overlapping any of them.
     unsafe {
@@ -508,13 +504,13 @@ unsafe fn init(
         let caps = caps_from_bits(cfg.caps)?;
         let client_info = if cfg.flags & MRTR_CALL_NO_CLIENT_INFO != 0 {
             None
-        } else if cfg.client_name.ptr.is_null() {
-            Some(ClientInfo::DEFAULT)
-        } else {
+        } else if let Some(name) = args.str_opt(cfg.client_name)? {
             Some(ClientInfo {
-                name: args.str(cfg.client_name)?,
+                name,
                 version: args.str(cfg.client_version)?,
             })
+        } else {
+            Some(ClientInfo::DEFAULT)
         };
         let limits = limits_from_c(args.reference_opt(cfg.limits)?)?;
         let params = args.bytes(cfg.params.ptr.cast(), cfg.params.len)?;
@@ -986,8 +982,10 @@ pub unsafe extern "C" fn mrtr_call_save(
 /// which bound the restored regions: a save cannot raise them. Every
 /// region is re-validated as untrusted input. The next id is one past the
 /// saved last id. Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL`,
-/// `MRTR_ERR_INVALID_ARGUMENT` (not a save of this format, a broken
-/// invariant, a region over its limit, bad limits).
+/// `MRTR_ERR_UNSUPPORTED_VERSION` (a save of another format version, or
+/// params whose `_meta` names another protocol version than
+/// `"2026-07-28"`, or none), `MRTR_ERR_INVALID_ARGUMENT` (not a save of
+/// this format, a broken invariant, a region over its limit, bad limits).
 ///
 /// # Safety
 /// As `mrtr_call_init` for `workspace`, `len` and `out_call`; `limits` must
@@ -1002,7 +1000,7 @@ pub unsafe extern "C" fn mrtr_call_restore(
     saved_len: usize,
     out_call: *mut *mut mrtr_call,
 ) -> mrtr_status {
-    let mut args = Args::new(Span::of_one(core::ptr::null::<u8>()));
+    let mut args = Args::free();
     // SAFETY: caller contract; every pointer goes through `args`.
     status_of_result(unsafe {
         (|| {

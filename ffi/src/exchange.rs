@@ -4,7 +4,7 @@
 
 use core::ffi::{c_char, CStr};
 
-use mrtr_core::client::call::{AnswerError, ParamsError, SaveError};
+use mrtr_core::client::call::{AnswerError, ParamsError, SaveError, SaveInvariant};
 use mrtr_core::client::task::TaskEvent;
 use mrtr_core::client::{Answer, CallError, Event, Machine, MachineEvent, Phase};
 use mrtr_core::json::JsonStr;
@@ -13,7 +13,7 @@ use mrtr_core::wire::{
     WireError,
 };
 
-use crate::abi::{finish_output, Args, Out};
+use crate::abi::{finish_output, Args, Out, Take, Views};
 use crate::mrtr_status;
 use crate::names;
 use crate::types::{mrtr_span, mrtr_str};
@@ -175,9 +175,20 @@ pub struct mrtr_input {
 pub struct mrtr_root {
     /// A `file://` URI (checked: see `MRTR_ERR_INVALID_VALUE`).
     pub uri: mrtr_str,
-    /// Display name; `ptr` NULL for none (an empty non-NULL string is sent
+    /// Display name; `{NULL, 0}` for none (an empty non-NULL string is sent
     /// as `""`).
     pub name: mrtr_str,
+}
+
+impl Views for mrtr_root {
+    type Read<'a> = Root<'a>;
+
+    fn read<'a>(&self, take: &mut Take<'_, 'a>) -> Result<Root<'a>, mrtr_status> {
+        Ok(Root {
+            uri: take.str(self.uri)?,
+            name: take.str_opt(self.name)?,
+        })
+    }
 }
 
 /// Most roots one answer may carry (the answer is built on the stack).
@@ -550,7 +561,9 @@ pub(crate) fn status_of(e: &CallError) -> mrtr_status {
             S::MRTR_ERR_ROUND_CAP
         }
         E::AnsweredWithError { .. } => S::MRTR_ERR_ABORTED,
-        E::BadSave(SaveError::Version(_)) => S::MRTR_ERR_UNSUPPORTED_VERSION,
+        E::BadSave(
+            SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
+        ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
         E::BadSave(_) => S::MRTR_ERR_INVALID_ARGUMENT,
         E::NotATask => S::MRTR_ERR_WRONG_STATE,
     }
@@ -714,9 +727,9 @@ pub(crate) unsafe fn input_text(
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract.
     let out_written = unsafe { args.out(out_written) }?;
-    let s = input_text_field(m, index, field)?;
     // SAFETY: caller contract; overlaps refused by the collector.
     let out = unsafe { args.out_buf(out, out_len) }?;
+    let s = input_text_field(m, index, field)?;
     decode_json_str(&s, out, out_written)
 }
 
@@ -786,7 +799,7 @@ pub(crate) unsafe fn answer_roots(
     n: usize,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract.
-    let given = unsafe { args.array(roots, n) }?;
+    let given = unsafe { args.list(roots, n) }?;
     if given.len() > MRTR_MAX_ROOTS {
         return Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED);
     }
@@ -794,16 +807,8 @@ pub(crate) unsafe fn answer_roots(
         uri: "",
         name: None,
     }; MRTR_MAX_ROOTS];
-    for (slot, r) in list.iter_mut().zip(given) {
-        // SAFETY: caller contract for the strings of each root.
-        let uri = unsafe { args.str(r.uri) }?;
-        let name = if r.name.ptr.is_null() {
-            None
-        } else {
-            // SAFETY: caller contract.
-            Some(unsafe { args.str(r.name) }?)
-        };
-        *slot = Root { uri, name };
+    for (slot, r) in list.iter_mut().zip(given.iter()) {
+        *slot = r?;
     }
     let list = list.get(..given.len()).unwrap_or(&[]);
     answer(m, index, Answer::Roots(list))
@@ -940,6 +945,14 @@ mod tests {
             (
                 CallError::BadSave(SaveError::Version(9)),
                 S::MRTR_ERR_UNSUPPORTED_VERSION
+            ),
+            (
+                CallError::BadSave(SaveError::Invariant(SaveInvariant::ProtocolVersion)),
+                S::MRTR_ERR_UNSUPPORTED_VERSION
+            ),
+            (
+                CallError::BadSave(SaveError::Invariant(SaveInvariant::BadHead)),
+                S::MRTR_ERR_INVALID_ARGUMENT
             ),
             (
                 CallError::BadSave(SaveError::Decode),

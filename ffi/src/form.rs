@@ -9,7 +9,7 @@
 use core::ffi::{c_char, CStr};
 
 use mrtr_core::client::form::{
-    ContentError, ElicitForm, Field, FieldError, FieldKind, Number, SchemaError, SchemaErrorKind,
+    ContentError, ElicitForm, Field, FieldError, FieldKind, SchemaError, SchemaErrorKind,
     StringFormat, MAX_FORM_FIELDS,
 };
 use mrtr_core::json::{self, JsonStr, ParseLimits};
@@ -111,13 +111,6 @@ pub struct mrtr_form_field {
     pub min_length: u64,
     /// Text: most characters.
     pub max_length: u64,
-    /// Numbers: inclusive lower bound, the nearest `double` to
-    /// `minimum_json` (±infinity beyond the `double` range; the checks
-    /// compare the exact decimal text, never this).
-    pub minimum: f64,
-    /// Numbers: inclusive upper bound, the nearest `double` to
-    /// `maximum_json`.
-    pub maximum: f64,
     /// Multi-select: fewest selections.
     pub min_items: u64,
     /// Multi-select: most selections.
@@ -127,17 +120,16 @@ pub struct mrtr_form_field {
     /// The default value as raw JSON (already checked against the field);
     /// empty when none.
     pub default_json: mrtr_str,
-    /// Numbers: `minimum` exactly as the schema wrote it (a JSON number,
-    /// e.g. `0.1` or `9007199254740993`); empty when none.
+    /// Numbers: the inclusive lower bound `minimum` exactly as the schema
+    /// wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
+    /// when none. The library compares answers with this exact decimal text
+    /// and never converts it to a `double`; a UI that needs one calls
+    /// `strtod` on a copy (the text is checked JSON, which `strtod` reads
+    /// whole; beyond the `double` range it gives ±HUGE_VAL).
     pub minimum_json: mrtr_str,
-    /// Numbers: `maximum` exactly as the schema wrote it; empty when none.
+    /// Numbers: the inclusive upper bound `maximum` exactly as the schema
+    /// wrote it; empty when none.
     pub maximum_json: mrtr_str,
-}
-
-/// The nearest `f64` to a JSON number (±infinity beyond the `f64` range;
-/// the text is checked JSON, which Rust's float parser always accepts).
-fn nearest_f64(n: &Number<'_>) -> f64 {
-    n.as_str().parse().unwrap_or(0.0)
 }
 
 /// One option of a select field.
@@ -459,8 +451,6 @@ pub unsafe extern "C" fn mrtr_form_field_at(
             has_max_items: false,
             min_length: 0,
             max_length: 0,
-            minimum: 0.0,
-            maximum: 0.0,
             min_items: 0,
             max_items: 0,
             option_count: 0,
@@ -499,12 +489,10 @@ pub unsafe extern "C" fn mrtr_form_field_at(
                     mrtr_field_kind::MRTR_FIELD_NUMBER
                 };
                 field.has_minimum = minimum.is_some();
-                field.minimum = minimum.map_or(0.0, |n| nearest_f64(&n));
                 field.minimum_json = minimum.map_or(mrtr_str::EMPTY, |n| {
                     mrtr_str::of_bytes(n.as_str().as_bytes())
                 });
                 field.has_maximum = maximum.is_some();
-                field.maximum = maximum.map_or(0.0, |n| nearest_f64(&n));
                 field.maximum_json = maximum.map_or(mrtr_str::EMPTY, |n| {
                     mrtr_str::of_bytes(n.as_str().as_bytes())
                 });

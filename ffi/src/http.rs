@@ -11,7 +11,7 @@ use crate::status::status_of;
 use crate::types::{mrtr_http_header, mrtr_str};
 
 /// The most headers one POST carries: `MCP-Protocol-Version`,
-/// `Mcp-Method`, `Mcp-Name` (tools, prompts, resources), `Accept`,
+/// `Mcp-Method`, `Mcp-Name` (tools, prompts, resources, tasks), `Accept`,
 /// `Content-Type`. The header array passed must hold this many.
 pub const MRTR_HTTP_MAX_HEADERS: usize = 5;
 /// The longest value mrtr emits (an encoded `Mcp-Name`); longer ones are
@@ -115,8 +115,9 @@ unsafe fn emit(
 }
 
 /// The headers of a POST carrying a request or notification `method`,
-/// with `name` (the tool or prompt name, or the resource URI; required for
-/// `tools/call`, `prompts/get`, `resources/read`; `ptr` NULL for none).
+/// with `name` (the tool or prompt name, the resource URI or the task id;
+/// required for `tools/call`, `prompts/get`, `resources/read`, `tasks/get`,
+/// `tasks/update`, `tasks/cancel`; `{NULL, 0}` for none).
 ///
 /// The encoded values are written into `buf` (output convention of
 /// `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
@@ -150,12 +151,8 @@ pub unsafe extern "C" fn mrtr_http_headers(
         let mut a = Args::free();
         // SAFETY: caller contract.
         let method = unsafe { a.str(method) }?;
-        let name = if name.ptr.is_null() {
-            None
-        } else {
-            // SAFETY: caller contract.
-            Some(unsafe { a.str(name) }?)
-        };
+        // SAFETY: caller contract.
+        let name = unsafe { a.str_opt(name) }?;
         // SAFETY: caller contract.
         unsafe {
             emit(
@@ -175,7 +172,8 @@ pub unsafe extern "C" fn mrtr_http_headers(
 
 /// The headers of a POST carrying `body`, one JSON-RPC request or
 /// notification (the bytes `mrtr_call_write_request` produced): method and
-/// `params.name` / `params.uri` are read from it, escapes decoded, so the
+/// `params.name` / `params.uri` / `params.taskId` are read from it, escapes
+/// decoded, so the
 /// headers cannot disagree with the body. Outputs and statuses as
 /// `mrtr_http_headers`, plus `MRTR_ERR_JSON` / `MRTR_ERR_ENVELOPE` for a
 /// body that is not a readable message and `MRTR_ERR_INVALID_ARGUMENT` for
@@ -328,28 +326,48 @@ pub unsafe extern "C" fn mrtr_tool_header_check(
     })())
 }
 
-/// What to do after a response to a request: `msg` is the response. When
-/// it is error `-32022` (unsupported protocol version) whose
-/// `data.supported` lists `"2026-07-28"` (`mrtr_protocol_version()`, the
-/// only revision this library speaks), returns `MRTR_OK`: send the request
-/// again, unchanged, with a new id. When it is `-32022` without that
-/// revision among the supported ones, returns
-/// `MRTR_ERR_UNSUPPORTED_VERSION`: the server and this library share no
-/// revision, do not retry. Any other message (a result, another error, an
-/// unreadable message) is `MRTR_ERR_NOT_FOUND`: no version answer in it.
+/// How many times one request is sent again after error `-32022`: once.
+/// This library speaks one revision, so a resend carries the same version
+/// as before; a second `-32022` is the server refusing it
+/// (`mrtr_version_retry` then returns `MRTR_ERR_UNSUPPORTED_VERSION`).
+pub const MRTR_MAX_VERSION_RETRIES: u32 = 1;
+const _: () = assert!(MRTR_MAX_VERSION_RETRIES == mrtr_core::client::tools::MAX_VERSION_RETRIES);
+
+/// What to do after a response to a request: `msg` is the response,
+/// `retries` how many times this request was already sent again after a
+/// `-32022` (0 for the first answer). Returns `MRTR_OK` (send the request
+/// again, unchanged, with a new id) only when `msg` is error `-32022`
+/// (unsupported protocol version) whose `data.supported` lists
+/// `"2026-07-28"` (`mrtr_protocol_version()`, the only revision this
+/// library speaks), whose `data.requested` is not that revision, and
+/// `retries` is below `MRTR_MAX_VERSION_RETRIES` (1). Any other `-32022`
+/// returns `MRTR_ERR_UNSUPPORTED_VERSION`, a final answer: the server and
+/// this library share no revision, or the server refused this one
+/// (`data.requested` names it, or it was already sent again), even when
+/// `data.supported` lists it. So a loop that counts its resends into
+/// `retries` sends a request at most twice. A `-32022` whose `data` holds
+/// a repeated member (`supported` twice, say) is `MRTR_ERR_JSON`. Any
+/// other message (a result, another error, an unreadable message) is
+/// `MRTR_ERR_NOT_FOUND`: no version answer in it.
 ///
 /// # Safety
 /// `msg` must point to `msg_len` readable bytes.
 #[must_use]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn mrtr_version_retry(msg: *const u8, msg_len: usize) -> mrtr_status {
+pub unsafe extern "C" fn mrtr_version_retry(
+    msg: *const u8,
+    msg_len: usize,
+    retries: u32,
+) -> mrtr_status {
     status_of((|| {
         let mut a = Args::free();
         // SAFETY: caller contract.
         let msg = unsafe { a.bytes(msg, msg_len) }?;
-        match version_answer(msg, &WireLimits::default()) {
+        match version_answer(msg, &WireLimits::default(), retries)? {
             Some(VersionAnswer::Retry) => Ok(()),
-            Some(VersionAnswer::Unsupported) => Err(mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION),
+            Some(VersionAnswer::Unsupported | VersionAnswer::Refused) => {
+                Err(mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION)
+            }
             None => Err(mrtr_status::MRTR_ERR_NOT_FOUND),
         }
     })())

@@ -72,6 +72,7 @@ fn table() -> Vec<(&'static str, usize, usize)> {
         seal::mrtr_unseal_reason,
         seal::mrtr_unsealed_info,
         tools::mrtr_tool,
+        tools::mrtr_tool_cursor,
         url::mrtr_url_info,
         url::mrtr_url_refusal,
     ]);

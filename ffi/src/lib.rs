@@ -15,8 +15,11 @@
 //!   `mrtr_json_validate` or the reason of `mrtr_unseal`);
 //! - objects live in caller memory (`crate::object`): no `_free`, and every
 //!   handle is checked (magic word, own address) before it is used;
-//! - NULL, misaligned, oversized or overlapping arguments give a status,
-//!   never a crash; all pointer handling goes through the `abi` module;
+//! - NULL (a NULL pointer with a non-zero length included), misaligned,
+//!   oversized or overlapping arguments give a status, never a crash; all
+//!   pointer handling goes through the `abi` module, and every exported
+//!   function takes every pointer (the strings its structs and arrays point
+//!   to included) through its one collector, `abi::Args`;
 //! - no allocation, no globals, no thread-locals, no I/O: the crate is
 //!   `no_std` and never links `alloc`;
 //! - no panic crosses the boundary: the code returns errors instead of

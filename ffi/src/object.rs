@@ -19,7 +19,7 @@
 use core::mem::{align_of, size_of};
 use core::ptr::addr_of;
 
-use crate::abi::{Span, MAX_LEN};
+use crate::abi::{Args, Span, MAX_LEN};
 use crate::mrtr_status;
 
 /// The alignment every mrtr workspace needs (`_init` functions return
@@ -112,14 +112,14 @@ impl<'a, T> Obj<'a, T> {
 /// Checks: `ws` non-NULL (`MRTR_ERR_NULL_POINTER`), aligned to
 /// [`MRTR_WORKSPACE_ALIGN`] (`MRTR_ERR_MISALIGNED`), `len` at least the
 /// record plus `region_needed` (`MRTR_ERR_WORKSPACE_TOO_SMALL`), a range Rust
-/// can describe and disjoint from every span in `inputs`
+/// can describe and disjoint from every argument `args` took
 /// (`MRTR_ERR_INVALID_ARGUMENT`). Only then is anything written: the record,
 /// with its magic cleared, so an object that lived in this workspace before
 /// is gone even if the caller's `_init` fails later.
 ///
 /// # Safety
 /// `ws` must point to `len` writable bytes that nothing else reads or
-/// writes during `'a`, except through the arguments named in `inputs`.
+/// writes during `'a`, except through the arguments `args` took.
 /// Afterwards the record's padding bytes are uninitialized: Rust code must
 /// copy a workspace untyped (`ptr::copy`, as C's `memcpy`), never read it as
 /// `u8`s.
@@ -128,7 +128,7 @@ pub(crate) unsafe fn init<'a, T>(
     len: usize,
     region_needed: usize,
     value: T,
-    inputs: &[Span],
+    args: &Args,
 ) -> Result<Obj<'a, T>, mrtr_status> {
     if ws.is_null() {
         return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
@@ -145,7 +145,7 @@ pub(crate) unsafe fn init<'a, T>(
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
     let span = Span::of(ws.cast_const(), len);
-    if inputs.iter().any(|s| s.overlaps(span)) {
+    if args.clashes(span) {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
     let head = record_size::<T>();
@@ -256,7 +256,7 @@ mod tests {
         let mut ws = Ws([0xAA; 128]);
         let p = ws.0.as_mut_ptr();
         // SAFETY: `ws` is live, aligned and not otherwise borrowed.
-        let mut obj = unsafe { init::<u32>(p, 128, 16, 7, &[]) }.unwrap();
+        let mut obj = unsafe { init::<u32>(p, 128, 16, 7, &Args::free()) }.unwrap();
         assert_eq!(*obj.value(), 7);
         // Not active yet: attach refuses. (`obj` is not used after this
         // read through `p`: its unique borrow would be invalidated, which
@@ -266,7 +266,7 @@ mod tests {
         let r = unsafe { attach::<u32>(p, TEST_A) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
         // SAFETY: as above; the same workspace, initialized again.
-        unsafe { init::<u32>(p, 128, 16, 7, &[]) }
+        unsafe { init::<u32>(p, 128, 16, 7, &Args::free()) }
             .unwrap()
             .activate(TEST_A);
         // SAFETY: live object of this type.
@@ -285,7 +285,7 @@ mod tests {
         let mut ws = Ws([0; 128]);
         let p = ws.0.as_mut_ptr();
         // SAFETY: `ws` is live, aligned and not otherwise borrowed.
-        unsafe { init::<u32>(p, 128, 0, 1, &[]) }
+        unsafe { init::<u32>(p, 128, 0, 1, &Args::free()) }
             .unwrap()
             .activate(TEST_A);
         // Copied as C's memcpy does: untyped. The record's padding bytes are
@@ -306,19 +306,22 @@ mod tests {
         let p = ws.0.as_mut_ptr();
         let need = record_size::<u32>() + 8;
         // SAFETY: refused before any write.
-        let r = unsafe { init::<u32>(core::ptr::null_mut(), 128, 8, 0, &[]) };
+        let r = unsafe { init::<u32>(core::ptr::null_mut(), 128, 8, 0, &Args::free()) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_NULL_POINTER));
         // SAFETY: refused before any write.
-        let r = unsafe { init::<u32>(p.wrapping_add(4), 100, 8, 0, &[]) };
+        let r = unsafe { init::<u32>(p.wrapping_add(4), 100, 8, 0, &Args::free()) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_MISALIGNED));
         // SAFETY: refused before any write.
-        let r = unsafe { init::<u32>(p, need - 1, 8, 0, &[]) };
+        let r = unsafe { init::<u32>(p, need - 1, 8, 0, &Args::free()) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL));
-        let input = Span::of(p.wrapping_add(100).cast_const(), 4);
+        let mut args = Args::free();
+        // SAFETY: bytes 100..104 of `ws` are live; only read while `args`
+        // holds them (never: the workspace is refused).
+        unsafe { args.bytes(p.wrapping_add(100).cast_const(), 4) }.unwrap();
         // SAFETY: refused before any write.
-        let r = unsafe { init::<u32>(p, 128, 8, 0, &[input]) };
+        let r = unsafe { init::<u32>(p, 128, 8, 0, &args) };
         assert_eq!(r.err(), Some(mrtr_status::MRTR_ERR_INVALID_ARGUMENT));
         // SAFETY: `ws` is live, aligned and not otherwise borrowed.
-        assert!(unsafe { init::<u32>(p, need, 8, 0, &[]) }.is_ok());
+        assert!(unsafe { init::<u32>(p, need, 8, 0, &Args::free()) }.is_ok());
     }
 }

@@ -8,7 +8,6 @@ use core::ffi::c_void;
 use mrtr_core::client::run::{Outcome, Reply, RunConfig, RunError, Runner, Step};
 use mrtr_core::wire::InputKind;
 
-use crate::abi::{in_ref, Out, Span, MAX_LEN};
 use crate::call::{mrtr_call, with_call};
 use crate::exchange::{self, machine_event, mrtr_event, mrtr_event_kind, mrtr_input, status_of};
 use crate::mrtr_status;
@@ -135,7 +134,9 @@ pub struct mrtr_run_callbacks {
 /// - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
 /// - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
 ///   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
-///   `error_data`);
+///   `error_data`); a `-32022` (unsupported protocol version) ends the run
+///   here too, never resent by the run: the app may pass the message to
+///   `mrtr_version_retry` with `retries` 0 and start one more run at most;
 /// - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
 ///   cancelled the task).
 ///
@@ -201,34 +202,26 @@ unsafe fn run(
     buf_len: usize,
     out_event: *mut mrtr_event,
 ) -> Result<(), mrtr_status> {
-    // SAFETY: caller contract.
-    let out_event = unsafe { Out::required(out_event) }?;
-    // SAFETY: caller contract.
-    let cb = *unsafe { in_ref(cb) }?;
-    let transport = cb.transport.ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
-    if buf.is_null() && buf_len > 0 {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    if buf_len > MAX_LEN || (buf as usize).checked_add(buf_len).is_none() {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
-    let buf_span = Span::of(buf.cast_const(), buf_len);
-    let config = RunConfig {
-        first_id: (cb.first_id != 0).then_some(cb.first_id),
-        id_step: if cb.id_step == 0 { 1 } else { cb.id_step },
-        max_unrelated: match cb.max_unrelated {
-            0 => MRTR_RUN_DEFAULT_MAX_UNRELATED,
-            n => n,
-        },
-    };
-    // SAFETY: caller contract (live handle).
-    let mut runner = unsafe {
+    // SAFETY: caller contract (live handle); every pointer is checked as
+    // it is taken: the event and the buffer lie outside the workspace and
+    // apart, the callbacks outside both. Nothing is borrowed from the
+    // buffer here.
+    let (out_event, cb, transport, mut runner) = unsafe {
         with_call(call, |m, a| {
-            // The buffer and the event must lie outside the workspace and
-            // apart; nothing is borrowed from them here.
-            a.claim_span(buf_span, true)?;
-            a.claim_span(out_event.span(), true)?;
-            Runner::new(m, &config).map_err(run_status)
+            let out_event = a.out(out_event)?;
+            let cb = *a.reference(cb)?;
+            let transport = cb.transport.ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
+            a.out_raw(buf, buf_len)?;
+            let config = RunConfig {
+                first_id: (cb.first_id != 0).then_some(cb.first_id),
+                id_step: if cb.id_step == 0 { 1 } else { cb.id_step },
+                max_unrelated: match cb.max_unrelated {
+                    0 => MRTR_RUN_DEFAULT_MAX_UNRELATED,
+                    n => n,
+                },
+            };
+            let runner = Runner::new(m, &config).map_err(run_status)?;
+            Ok((out_event, cb, transport, runner))
         })
     }?;
     let mut last = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);

@@ -7,13 +7,13 @@ use core::ffi::{c_char, c_void, CStr};
 
 use mrtr_core::json::{self, ParseLimits};
 use mrtr_core::seal::{
-    binding_digest, scrub_stack, token_len, unseal_scratch_len, CanonError, KeyError, SealConfig,
-    SealError, Sealer, UnsealError, DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_TOKEN_BYTES,
-    DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_SECONDS, MAX_KEYS, MAX_TTL_SECONDS, MAX_UNIX_TIME,
-    MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
+    binding_digest, scrub_stack, token_len, unseal_scratch_len, CanonError, KeyError,
+    PrincipalDigest, SealConfig, SealError, Sealer, UnsealError, DEFAULT_CLOCK_SKEW_SECONDS,
+    DEFAULT_MAX_TOKEN_BYTES, DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_SECONDS, MAX_KEYS,
+    MAX_TTL_SECONDS, MAX_UNIX_TIME, MIN_KEY_BYTES, NONCE_BYTES, SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
-use crate::abi::{finish_output, Args, Span};
+use crate::abi::{finish_output, Args};
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
@@ -53,6 +53,8 @@ pub const MRTR_SEAL_TOKEN_ID_BYTES: usize = 16;
 pub const MRTR_SEAL_SCRUB_STACK_BYTES: usize = if usize::BITS >= 64 { 8192 } else { 4096 };
 /// Bytes of a binding digest.
 pub const MRTR_BINDING_BYTES: usize = 32;
+/// Bytes of a principal digest (`mrtr_principal_digest`).
+pub const MRTR_PRINCIPAL_DIGEST_BYTES: usize = 32;
 /// Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
 pub const MRTR_SEAL_DEFAULT_TTL_SECONDS: u64 = 600;
 /// Suggested clock skew allowance: 60 s.
@@ -190,15 +192,16 @@ pub extern "C" fn mrtr_unseal_scratch_len(token_len: usize) -> usize {
     unseal_scratch_len(token_len)
 }
 
-/// Runs `f` in a frame of its own below the caller's (a generic function
-/// marked `inline(never)` keeps its frame), then zeroes
-/// `SCRUB_STACK_BYTES` of the dead stack below the caller's frame, where
-/// that frame and everything it called lived: what the sealing code left
-/// there (key schedules, subkeys, plaintext copies) is gone when a sealing
-/// function returns.
-fn in_own_frame_then_scrub<R>(f: impl FnOnce() -> R) -> R {
+/// Runs `f` in a frame of its own below the caller's (`inline(never)`
+/// keeps its frame), then zeroes `SCRUB_STACK_BYTES` of the dead stack
+/// below the caller's frame, where that frame and everything it called
+/// lived: what the sealing code left there (key schedules, subkeys,
+/// plaintext copies) is gone when a sealing function returns. Not generic:
+/// every sealing function shares this one frame and scrub.
+#[inline(never)]
+fn in_own_frame_then_scrub(f: &mut dyn FnMut() -> mrtr_status) -> mrtr_status {
     #[inline(never)]
-    fn own_frame<R>(f: impl FnOnce() -> R) -> R {
+    fn own_frame(f: &mut dyn FnMut() -> mrtr_status) -> mrtr_status {
         f()
     }
     let r = own_frame(f);
@@ -261,7 +264,7 @@ pub unsafe extern "C" fn mrtr_sealer_init(
     max_token: usize,
     out: *mut *mut mrtr_sealer,
 ) -> mrtr_status {
-    in_own_frame_then_scrub(|| {
+    in_own_frame_then_scrub(&mut || {
         status_of((|| {
             let mut a = Args::free();
             // SAFETY: caller contract; every pointer is checked as it is taken.
@@ -276,10 +279,6 @@ pub unsafe extern "C" fn mrtr_sealer_init(
             }
             // SAFETY: caller contract.
             let audience = unsafe { a.str(audience) }?;
-            let mut spans = [Span::of_one(core::ptr::null::<u8>()); MAX_KEYS + 4];
-            for (slot, s) in spans.iter_mut().zip(a.spans()) {
-                *slot = s;
-            }
             let config = SealConfig {
                 ttl_seconds: if ttl_seconds == 0 {
                     DEFAULT_TTL_SECONDS
@@ -308,7 +307,7 @@ pub unsafe extern "C" fn mrtr_sealer_init(
             })?;
             let ws = mem.cast::<u8>();
             // SAFETY: caller contract; overlaps refused.
-            let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &spans) }?;
+            let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &a) }?;
             obj.activate(magic::SEALER);
             out.write(ws.cast());
             Ok(())
@@ -344,7 +343,8 @@ pub unsafe extern "C" fn mrtr_sealer_wipe(sealer: *mut mrtr_sealer) {
 /// the method, the target (tool or prompt name, resource URI) and the
 /// canonical form of the arguments (whitespace, key order and escape
 /// spelling do not matter; any change of value does). `arguments` is the
-/// JSON of `params.arguments`, NULL when the request has none.
+/// JSON of `params.arguments`, NULL (with `arguments_len` 0) when the
+/// request has none.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
 /// duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
@@ -366,16 +366,10 @@ pub unsafe extern "C" fn mrtr_binding_digest(
         let mut a = Args::free();
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (method, target) = unsafe { (a.str(method)?, a.str(target)?) };
-        let args = if arguments.is_null() {
-            None
-        } else {
-            // SAFETY: caller contract.
-            Some(unsafe { a.bytes(arguments, arguments_len) }?)
-        };
-        if out.is_null() {
-            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-        }
-        // SAFETY: caller contract; overlaps refused.
+        // SAFETY: caller contract.
+        let args = unsafe { a.bytes_opt(arguments, arguments_len) }?;
+        // SAFETY: caller contract; NULL (with its length of 32) and
+        // overlaps refused.
         let out = unsafe { a.out_buf(out, MRTR_BINDING_BYTES) }?;
         let value = match args {
             None => None,
@@ -389,6 +383,36 @@ pub unsafe extern "C" fn mrtr_binding_digest(
             | CanonError::TooLarge => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
         })?;
         out.copy_from_slice(&digest);
+        Ok(())
+    })())
+}
+
+/// Writes to `out` (32 bytes) the digest a token binds for `principal`
+/// (the bytes `mrtr_seal` and `mrtr_unseal` take): SHA-256 of them. Not the
+/// credential itself, so a fleet can key shared records by it (revoking
+/// every token of one caller, per-caller counts) without putting bearer
+/// tokens in its store. With `mrtr_unsealed_info` (token id, last valid
+/// second) it is what a server sharing a replay store needs from the core.
+///
+/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` (`out` NULL, or `principal.ptr`
+/// NULL with a non-zero length), `MRTR_ERR_INVALID_ARGUMENT` (`out` overlaps
+/// the principal).
+///
+/// # Safety
+/// `principal` readable; `out` must point to 32 writable bytes.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_principal_digest(principal: mrtr_bytes, out: *mut u8) -> mrtr_status {
+    status_of((|| {
+        let mut a = Args::free();
+        // SAFETY: caller contract; the pointer is checked as it is taken.
+        let principal = unsafe { a.bytes(principal.ptr, principal.len) }?;
+        if out.is_null() {
+            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+        }
+        // SAFETY: caller contract; overlaps with the principal refused.
+        let out = unsafe { a.out_buf(out, MRTR_PRINCIPAL_DIGEST_BYTES) }?;
+        out.copy_from_slice(PrincipalDigest::of(principal).as_bytes());
         Ok(())
     })())
 }
@@ -447,7 +471,7 @@ pub unsafe extern "C" fn mrtr_seal(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    in_own_frame_then_scrub(|| {
+    in_own_frame_then_scrub(&mut || {
         // SAFETY: forwarded contract.
         status_of(unsafe {
             with_sealer(sealer, |s, a| {
@@ -518,7 +542,7 @@ pub unsafe extern "C" fn mrtr_unseal(
     out_reason: *mut mrtr_unseal_reason,
     out_info: *mut mrtr_unsealed_info,
 ) -> mrtr_status {
-    in_own_frame_then_scrub(|| {
+    in_own_frame_then_scrub(&mut || {
         // SAFETY: forwarded contract.
         status_of(unsafe {
             with_sealer(sealer, |s, a| {

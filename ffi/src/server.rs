@@ -32,7 +32,7 @@ use mrtr_core::wire::{
     PROTOCOL_VERSION,
 };
 
-use crate::abi::{finish_output, in_array, in_ref, in_str, out_bytes, Args, Out, Span};
+use crate::abi::{finish_output, Args, Out, Take, Views};
 use crate::mrtr_status;
 use crate::names;
 use crate::status::status_of;
@@ -842,10 +842,10 @@ pub struct mrtr_input_required {
     /// Their number (0 with a `request_state`: a state-only round, e.g. for
     /// load shedding).
     pub input_count: usize,
-    /// The sealed `requestState` (text); `ptr` NULL for none.
+    /// The sealed `requestState` (text); `{NULL, 0}` for none.
     pub request_state: mrtr_str,
     /// `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
-    /// task dialect); `ptr` NULL for none.
+    /// task dialect); `{NULL, 0}` for none.
     pub related_task: mrtr_str,
 }
 
@@ -862,6 +862,54 @@ pub struct mrtr_build_error {
     pub missing_caps: u32,
     /// A static NUL-terminated name of the cause, for logs.
     pub reason: *const c_char,
+}
+
+/// An input spec with its strings read: the ones its kind uses.
+pub(crate) enum SpecRead<'a> {
+    Form {
+        key: &'a str,
+        message: &'a str,
+        schema: &'a str,
+    },
+    Url {
+        key: &'a str,
+        message: &'a str,
+        url: &'a str,
+    },
+    Sampling {
+        key: &'a str,
+        params: &'a str,
+    },
+    Roots {
+        key: &'a str,
+    },
+}
+
+impl Views for mrtr_input_spec {
+    type Read<'a> = SpecRead<'a>;
+
+    fn read<'a>(&self, take: &mut Take<'_, 'a>) -> Result<SpecRead<'a>, mrtr_status> {
+        Ok(match self.kind {
+            1 => SpecRead::Form {
+                key: take.str(self.key)?,
+                message: take.str(self.message)?,
+                schema: take.str(self.requested_schema)?,
+            },
+            2 => SpecRead::Url {
+                key: take.str(self.key)?,
+                message: take.str(self.message)?,
+                url: take.str(self.url)?,
+            },
+            3 => SpecRead::Sampling {
+                key: take.str(self.key)?,
+                params: take.str(self.params)?,
+            },
+            4 => SpecRead::Roots {
+                key: take.str(self.key)?,
+            },
+            _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
+        })
+    }
 }
 
 fn server_method(code: u32) -> Result<Method<'static>, mrtr_status> {
@@ -921,74 +969,30 @@ unsafe fn write_input_required(
     out_written: *mut usize,
     out_error: *mut mrtr_build_error,
 ) -> Result<(), mrtr_status> {
-    // SAFETY: caller contract.
-    let out_written = unsafe { Out::required(out_written) }?;
-    // SAFETY: caller contract.
-    let out_error = unsafe { Out::optional(out_error) }?;
-    // SAFETY: caller contract.
-    let ir = unsafe { in_ref(ir) }?;
-    // The id's string token through a collector; the spec strings (up to
-    // 4 per input, more than the collector holds) are checked as they are
-    // read below.
     let mut a = Args::free();
+    // SAFETY: caller contract; every pointer is checked as it is taken:
+    // the struct, the id's token, the state, the related task, the spec
+    // array and every string of every spec (one list), then the outputs.
+    let (out_written, out_error, ir) =
+        unsafe { (a.out(out_written)?, a.out_opt(out_error)?, a.reference(ir)?) };
     // SAFETY: caller contract.
     let id = unsafe { id_of(&mut a, &ir.id) }?.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+    // SAFETY: caller contract.
+    let (state, task, specs) = unsafe {
+        (
+            a.str_opt(ir.request_state)?,
+            a.str_opt(ir.related_task)?,
+            a.list(ir.inputs, ir.input_count)?,
+        )
+    };
+    // SAFETY: caller contract; overlaps with every argument above refused.
+    let out = unsafe { a.out_buf(out, out_len) }?;
     if !server_method(ir.method)?.allows_input_required() {
         return Err(mrtr_status::MRTR_ERR_WRONG_STATE);
     }
     let caps = caps_of(ir.client_caps)?;
-    // SAFETY: caller contract.
-    let specs = unsafe { in_array(ir.inputs, ir.input_count) }?;
-    let state = if ir.request_state.ptr.is_null() {
-        None
-    } else {
-        // SAFETY: caller contract.
-        Some(unsafe { in_str(ir.request_state) }?)
-    };
-    let task = if ir.related_task.ptr.is_null() {
-        None
-    } else {
-        // SAFETY: caller contract.
-        Some(unsafe { in_str(ir.related_task) }?)
-    };
-    // Read (and UTF-8-check) every spec before anything is written.
     if specs.len() > mrtr_core::server::MAX_INPUT_REQUESTS_CAPACITY {
         return Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED);
-    }
-    let out_spans = [
-        out_written.span(),
-        out_error
-            .as_ref()
-            .map_or(Span::of_one(core::ptr::null::<u8>()), |e| e.span()),
-    ];
-    // SAFETY: caller contract. The output may not overlap the struct, the
-    // spec array or the out-params; overlaps with the strings are checked
-    // as they are read below.
-    let out = unsafe {
-        out_bytes(
-            out,
-            out_len,
-            &[
-                Span::of_one(ir),
-                Span::of(specs.as_ptr().cast::<u8>(), core::mem::size_of_val(specs)),
-                out_spans[0],
-                out_spans[1],
-            ],
-        )
-    }?;
-    let out_span = Span::of(out.as_ptr(), out.len());
-    let text = |s: mrtr_str| -> Result<&str, mrtr_status> {
-        // SAFETY: caller contract for every string of the struct.
-        let t = unsafe { in_str(s) }?;
-        if Span::of(t.as_ptr(), t.len()).overlaps(out_span) {
-            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-        }
-        Ok(t)
-    };
-    for s in [state, task].into_iter().flatten() {
-        if Span::of(s.as_ptr(), s.len()).overlaps(out_span) {
-            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-        }
     }
     let fail = |index: usize, missing: u32, reason: &'static CStr, status: mrtr_status| {
         move |o: Option<Out<'_, mrtr_build_error>>| {
@@ -1003,14 +1007,16 @@ unsafe fn write_input_required(
         }
     };
     let mut b = InputRequiredBuilder::new(out, &id, &caps);
-    for (index, s) in specs.iter().enumerate() {
-        let key = text(s.key)?;
-        let r = match s.kind {
-            1 => b.elicit_form(key, text(s.message)?, text(s.requested_schema)?.as_bytes()),
-            2 => b.elicit_url(key, text(s.message)?, text(s.url)?),
-            3 => b.sampling(key, text(s.params)?.as_bytes()),
-            4 => b.roots(key),
-            _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
+    for (index, spec) in specs.iter().enumerate() {
+        let r = match spec? {
+            SpecRead::Form {
+                key,
+                message,
+                schema,
+            } => b.elicit_form(key, message, schema.as_bytes()),
+            SpecRead::Url { key, message, url } => b.elicit_url(key, message, url),
+            SpecRead::Sampling { key, params } => b.sampling(key, params.as_bytes()),
+            SpecRead::Roots { key } => b.roots(key),
         };
         if let Err(e) = r {
             let (status, reason, missing): (mrtr_status, &'static CStr, u32) = match e {
@@ -1137,7 +1143,7 @@ pub unsafe extern "C" fn mrtr_server_write_complete(
 }
 
 /// Writes a JSON-RPC error response: `code`, `message` (text, escaped as
-/// needed) and optional `data` (raw JSON, validated; `ptr` NULL for none).
+/// needed) and optional `data` (raw JSON, validated; `{NULL, 0}` for none).
 /// `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
 /// unreadable requests. Output convention of `mrtr_json_write_string`.
 ///
@@ -1162,14 +1168,11 @@ pub unsafe extern "C" fn mrtr_server_write_error(
         let mut a = Args::free();
         // SAFETY: caller contract.
         let message = unsafe { a.str(message) }?;
-        let data = if data.ptr.is_null() {
-            None
-        } else {
-            // SAFETY: caller contract.
-            let d = unsafe { a.str(data) }?;
+        // SAFETY: caller contract.
+        let data = unsafe { a.str_opt(data) }?;
+        if let Some(d) = data {
             json::parse(d.as_bytes())?;
-            Some(d)
-        };
+        }
         // SAFETY: caller contract.
         unsafe {
             emit(id, &mut a, out, out_len, out_written, |id, out| {
@@ -1360,6 +1363,14 @@ pub const MRTR_PARAM_HEADER_REPEATED: u32 = 5;
 /// two things, as `{"region":"eu","region":"us"}` does).
 pub const MRTR_PARAM_HEADER_REPEATED_MEMBER: u32 = 6;
 
+impl Views for crate::types::mrtr_http_header {
+    type Read<'a> = (&'a str, &'a str);
+
+    fn read<'a>(&self, take: &mut Take<'_, 'a>) -> Result<(&'a str, &'a str), mrtr_status> {
+        Ok((take.str(self.name)?, take.str(self.value)?))
+    }
+}
+
 /// Why `mrtr_server_check_param_headers` refused a request.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -1413,22 +1424,20 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
     };
     status_of((|| {
         let mut a = Args::free();
-        // SAFETY: caller contract; each pointer is checked as it is taken.
-        let out_error = unsafe { a.out_opt(out_error) }?;
-        // SAFETY: caller contract.
-        let schema = unsafe { a.str(input_schema) }?;
-        // SAFETY: caller contract.
-        let args = unsafe { a.str(arguments) }?;
-        // SAFETY: caller contract.
-        let headers = unsafe { a.array(headers, n) }?;
-        // The Mcp-Param-* headers, validated once: (name after the prefix,
-        // trimmed value).
+        // SAFETY: caller contract; each pointer is checked as it is taken,
+        // every header's name and value included (one list).
+        let (out_error, schema, args, headers) = unsafe {
+            (
+                a.out_opt(out_error)?,
+                a.str(input_schema)?,
+                a.str(arguments)?,
+                a.list(headers, n)?,
+            )
+        };
+        // The Mcp-Param-* headers: (name after the prefix, trimmed value).
         let mut params = 0usize;
-        for h in headers {
-            // SAFETY: caller contract (each header's strings readable).
-            let name = unsafe { in_str(h.name) }?;
-            // SAFETY: caller contract.
-            let _ = unsafe { in_str(h.value) }?;
+        for h in headers.iter() {
+            let (name, _) = h?;
             if name.len() > MCP_PARAM_PREFIX.len()
                 && name
                     .get(..MCP_PARAM_PREFIX.len())
@@ -1453,17 +1462,15 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
                 )
             }
         };
-        let suffix_of = |h: &crate::types::mrtr_http_header| -> Option<(&str, &str)> {
-            // SAFETY: validated above.
-            let name = unsafe { in_str(h.name) }.ok()?;
-            // SAFETY: validated above.
-            let value = unsafe { in_str(h.value) }.ok()?;
+        // A header's name after `Mcp-Param-`, and its trimmed value.
+        fn suffix_of<'a>(h: Result<(&'a str, &'a str), mrtr_status>) -> Option<(&'a str, &'a str)> {
+            let (name, value) = h.ok()?;
             let suffix = name
                 .get(..MCP_PARAM_PREFIX.len())
                 .filter(|p| p.eq_ignore_ascii_case(MCP_PARAM_PREFIX))
                 .and_then(|_| name.get(MCP_PARAM_PREFIX.len()..))?;
             Some((suffix, value.trim_matches([' ', '\t'])))
-        };
+        }
         let header_text = |d: &JsonStr<'_>| mrtr_str::of_bytes(d.raw_inner());
         // A repeated header is refused before anything is compared.
         if params > 1 {

@@ -12,7 +12,7 @@ use core::ffi::c_void;
 
 use mrtr_core::client::sse::{SseDecoder, SseError};
 
-use crate::abi::{Args, Out};
+use crate::abi::Args;
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
@@ -76,7 +76,7 @@ pub unsafe extern "C" fn mrtr_sse_decoder_size(
 ) -> mrtr_status {
     status_of((|| {
         // SAFETY: caller contract.
-        let out = unsafe { Out::required(out_size) }?;
+        let out = unsafe { Args::free().out(out_size) }?;
         out.write(
             object::workspace_size::<Decoder>(max_event_bytes)
                 .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
@@ -105,11 +105,12 @@ pub unsafe extern "C" fn mrtr_sse_init(
     out_dec: *mut *mut mrtr_sse_decoder,
 ) -> mrtr_status {
     status_of((|| {
+        let mut a = Args::free();
         // SAFETY: caller contract.
-        let out = unsafe { Out::required(out_dec) }?;
+        let out = unsafe { a.out(out_dec) }?;
         let ws = workspace.cast::<u8>();
         // SAFETY: caller contract; `out_dec` may not lie inside.
-        let mut obj = unsafe { object::init::<Decoder>(ws, len, 0, None, &[out.span()]) }?;
+        let mut obj = unsafe { object::init::<Decoder>(ws, len, 0, None, &a) }?;
         let (ptr, n) = obj.region_raw();
         // SAFETY: the region lies inside the workspace the caller lends to
         // the decoder for as long as it is used, after the record and

@@ -2,7 +2,7 @@
 //! with each tool's SEP-2243 `x-mcp-header` designations checked, so a
 //! client offers only the tools it may call.
 
-use mrtr_core::client::tools::{ToolList, ToolListError};
+use mrtr_core::client::tools::{next_tool, ToolCursor, ToolEntry, ToolList, ToolListError};
 
 use crate::abi::Args;
 use crate::mrtr_status;
@@ -32,6 +32,31 @@ pub struct mrtr_tool {
     pub usable: bool,
     /// The number of designated properties (0 when not `usable`).
     pub designation_count: usize,
+}
+
+/// Where `mrtr_tool_next` stands in a `tools/list` page. Zero-initialize
+/// it to start at the first tool; reuse it only with the same page.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+#[allow(non_camel_case_types)]
+pub struct mrtr_tool_cursor {
+    /// The index of the tool the next call reads (after a call, one past
+    /// the tool it read or refused).
+    pub index: usize,
+    /// Private: the byte offset in the page where the next read starts (0:
+    /// at the start, the page is not read yet).
+    pub offset: usize,
+    /// Private: the length of the page the cursor walks.
+    pub page_len: usize,
+}
+
+fn tool_out(tool: &ToolEntry<'_>) -> mrtr_tool {
+    mrtr_tool {
+        name: mrtr_str::of_bytes(tool.name.raw_token()),
+        input_schema: mrtr_str::of_bytes(tool.input_schema),
+        usable: tool.usable(),
+        designation_count: tool.designations.map_or(0, |d| d.len()),
+    }
 }
 
 fn status_of_list(e: ToolListError) -> mrtr_status {
@@ -85,8 +110,9 @@ pub unsafe extern "C" fn mrtr_tool_list(
 }
 
 /// Writes tool `index` (list order) of the `tools/list` result `result` to
-/// `*out` (views into `result`). Each call reads the page again: loop over
-/// the `mrtr_tool_list` count.
+/// `*out` (views into `result`). Each call validates the page again and
+/// walks it up to the tool: for random access. To read every tool, use
+/// `mrtr_tool_next`, which reads the page once in all.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
 /// `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
@@ -115,12 +141,65 @@ pub unsafe extern "C" fn mrtr_tool_at(
             .get(index)
             .ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?
             .map_err(status_of_list)?;
-        out.write(mrtr_tool {
-            name: mrtr_str::of_bytes(tool.name.raw_token()),
-            input_schema: mrtr_str::of_bytes(tool.input_schema),
-            usable: tool.usable(),
-            designation_count: tool.designations.map_or(0, |d| d.len()),
+        out.write(tool_out(&tool));
+        Ok(())
+    })())
+}
+
+/// Writes the next tool of the `tools/list` result `result` to `*out`
+/// (views into `result`) and moves `*cursor` past it: a loop from a
+/// zero-initialized cursor reads every tool in list order, and all the
+/// calls together read the page about three times (the first call
+/// validates it; each call then validates and reads its own tool only),
+/// where a loop of `mrtr_tool_at` validates and walks it once per tool.
+///
+/// Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
+/// stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
+/// with a string `name` and an object `inputSchema` (tool
+/// `cursor->index - 1`; the cursor moved past it: call again for the next
+/// one); `MRTR_ERR_LIMIT_EXCEEDED` for a tool past
+/// `MRTR_MAX_TOOLS_PER_PAGE` (the end); on the first call the statuses of
+/// `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` for a cursor made for a
+/// page of another length.
+///
+/// # Safety
+/// `result` must point to `len` readable bytes, the same page for every
+/// call with one cursor; `cursor` to a readable and writable
+/// `mrtr_tool_cursor`; `out` to a writable `mrtr_tool`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_tool_next(
+    result: *const u8,
+    len: usize,
+    cursor: *mut mrtr_tool_cursor,
+    out: *mut mrtr_tool,
+) -> mrtr_status {
+    status_of((|| {
+        let mut a = Args::free();
+        // SAFETY: caller contract; each pointer is checked as it is taken.
+        let ((cursor, cursor_out), out) = unsafe { (a.inout(cursor)?, a.out(out)?) };
+        // SAFETY: caller contract.
+        let result = unsafe { a.bytes(result, len) }?;
+        let mut at = if cursor.offset == 0 {
+            // A result is an object: its tools never start at offset 0.
+            ToolList::open(result)
+                .map_err(status_of_list)?
+                .start(result)
+        } else if cursor.page_len != len {
+            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+        } else {
+            ToolCursor::from_parts(cursor.index, cursor.offset)
+        };
+        let read = next_tool(result, &mut at);
+        cursor_out.write(mrtr_tool_cursor {
+            index: at.index(),
+            offset: at.offset(),
+            page_len: len,
         });
+        let tool = read
+            .ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?
+            .map_err(status_of_list)?;
+        out.write(tool_out(&tool));
         Ok(())
     })())
 }

@@ -37,7 +37,7 @@ static void test_form_fields_options_and_texts(void) {
 
     CHECK_STATUS(mrtr_form_field_at(schema, 1, &f), MRTR_OK);
     CHECK(f.kind == MRTR_FIELD_INTEGER && !f.required);
-    CHECK(f.has_minimum && f.minimum == 0.0 && f.has_maximum && f.maximum == 150.0);
+    CHECK(f.has_minimum && f.has_maximum);
     CHECK_EQ_BYTES(f.minimum_json.ptr, f.minimum_json.len, "0");
     CHECK_EQ_BYTES(f.maximum_json.ptr, f.maximum_json.len, "150");
 
@@ -400,20 +400,50 @@ static void test_tool_header_check(void) {
 static void test_version_retry(void) {
     static const char ours[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":"
                                "\"Unsupported protocol version\",\"data\":{\"supported\":"
-                               "[\"2026-07-28\"],\"requested\":\"2026-07-28\"}}}";
+                               "[\"2026-07-28\"],\"requested\":\"2025-11-25\"}}}";
     static const char others[] = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32022,"
                                  "\"message\":\"x\",\"data\":{\"supported\":[\"2025-11-25\"]}}}";
     static const char result[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
     static const char other_error[] =
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,\"message\":\"x\"}}";
-    CHECK_STATUS(mrtr_version_retry((const uint8_t *)ours, sizeof ours - 1), MRTR_OK);
-    CHECK_STATUS(mrtr_version_retry((const uint8_t *)others, sizeof others - 1),
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)ours, sizeof ours - 1, 0), MRTR_OK);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)others, sizeof others - 1, 0),
                  MRTR_ERR_UNSUPPORTED_VERSION);
-    CHECK_STATUS(mrtr_version_retry((const uint8_t *)result, sizeof result - 1),
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)result, sizeof result - 1, 0),
                  MRTR_ERR_NOT_FOUND);
-    CHECK_STATUS(mrtr_version_retry((const uint8_t *)other_error, sizeof other_error - 1),
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)other_error, sizeof other_error - 1, 0),
                  MRTR_ERR_NOT_FOUND);
-    CHECK_STATUS(mrtr_version_retry((const uint8_t *)"nope", 4), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)"nope", 4, 0), MRTR_ERR_NOT_FOUND);
+}
+
+/* A version the server already refused is final: it names ours as the one
+ * requested, or the request was already sent again MRTR_MAX_VERSION_RETRIES
+ * times; a repeated member in `data` is refused. */
+static void test_a_version_already_refused_is_final_not_sent_again(void) {
+    static const char refused[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,"
+                                  "\"message\":\"x\",\"data\":{\"requested\":\"2026-07-28\","
+                                  "\"supported\":[\"2026-07-28\"]}}}";
+    static const char other[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,"
+                                "\"message\":\"x\",\"data\":{\"requested\":\"2025-11-25\","
+                                "\"supported\":[\"2026-07-28\"]}}}";
+    static const char twice[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,"
+                                "\"message\":\"x\",\"data\":{\"supported\":[\"2025-11-25\"],"
+                                "\"supported\":[\"2026-07-28\"]}}}";
+    CHECK(MRTR_MAX_VERSION_RETRIES == 1);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)refused, sizeof refused - 1, 0),
+                 MRTR_ERR_UNSUPPORTED_VERSION);
+    /* A loop that counts its resends sends the request at most twice. */
+    unsigned sent_again = 0;
+    for (uint32_t retries = 0; retries < 1000; retries++) {
+        if (mrtr_version_retry((const uint8_t *)other, sizeof other - 1, retries) != MRTR_OK) {
+            break;
+        }
+        sent_again++;
+    }
+    CHECK(sent_again == 1);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)other, sizeof other - 1, UINT32_MAX),
+                 MRTR_ERR_UNSUPPORTED_VERSION);
+    CHECK_STATUS(mrtr_version_retry((const uint8_t *)twice, sizeof twice - 1, 0), MRTR_ERR_JSON);
 }
 
 /* ---- SSE ----------------------------------------------------------------- */
@@ -498,6 +528,36 @@ static void test_tool_list_marks_tools_a_client_must_not_call(void) {
     CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, NULL, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 0, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_tool_list(NULL, 5, &count, NULL), MRTR_ERR_NULL_POINTER);
+
+    /* The same page read in one pass with a cursor: the same tools, the
+     * malformed one refused and stepped over, then the end. */
+    mrtr_tool_cursor at = {0};
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"get_weather\"");
+    CHECK(t.usable);
+    CHECK_EQ_SIZE(t.designation_count, 1);
+    CHECK_EQ_SIZE(at.index, 1);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"bad_space\"");
+    CHECK(!t.usable);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_EQ_SIZE(at.index, 3);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"caf\\u00e9\"");
+    CHECK_EQ_SIZE(at.index, 4);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_NOT_FOUND);
+    CHECK_EQ_SIZE(at.index, 4);
+    /* A cursor is for one page; a page that is not a list fails at once. */
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 2, &at, &t), MRTR_ERR_INVALID_ARGUMENT);
+    mrtr_tool_cursor fresh = {0};
+    CHECK_STATUS(mrtr_tool_next((const uint8_t *)"{}", 2, &fresh, &t), MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_STATUS(mrtr_tool_next((const uint8_t *)"{\"tools\":[]}", 12, &fresh, &t),
+                 MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, NULL, &t), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &fresh, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, (mrtr_tool_cursor *)(void *)&t, &t),
+                 MRTR_ERR_INVALID_ARGUMENT);
 }
 
 static void test_sse_decoder_in_caller_memory(void) {
@@ -589,6 +649,7 @@ void suite_helpers(void) {
     RUN(test_http_headers_mirror_designated_arguments);
     RUN(test_tool_header_check);
     RUN(test_version_retry);
+    RUN(test_a_version_already_refused_is_final_not_sent_again);
     RUN(test_tool_list_marks_tools_a_client_must_not_call);
     RUN(test_sse_decoder_in_caller_memory);
     RUN(test_json_decode_string);

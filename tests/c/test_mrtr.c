@@ -522,6 +522,7 @@ int main(void) {
     suite_seal();
     suite_server();
     suite_misuse();
+    suite_contract();
     suite_vectors();
     return harness_finish();
 }

@@ -448,13 +448,13 @@ static void test_a_repeated_nonce_is_harmless(void) {
     free(a.mem);
 }
 
-/* Issue 16: tokens verify only for what they sealed. Both tokens below were
- * made under KEY_A for the binding of {"to":"bob"} at 1000 with NONCE and
- * pinned by the core test the_c_tests_genuine_and_caller_nonce_tokens_are_pinned
+/* Issue 27: the tag decides. Both tokens below were made under KEY_A for the
+ * binding of {"to":"bob"} at 1000 with NONCE and pinned by the core test
+ * the_c_tests_genuine_and_caller_nonce_tokens_are_pinned
  * (core/src/seal/tests.rs): the first is what mrtr_seal makes; the second
- * holds the same claims encrypted with NONCE itself as the AEAD nonce (its
- * tag verifies, its nonce is not the synthetic one of its claims) and must
- * be refused as tampered. */
+ * holds the same claims encrypted with NONCE itself as the AEAD nonce. Its
+ * tag verifies under the key, so only a key holder can have made it, and it
+ * is accepted; one bit changed in the genuine token's nonce is tampered. */
 static const char GENUINE[] =
     "m2.kVXE5_woHxwcgeBUfnK876ffCdc2pP3eJyiZGEA5HzOFVLahMDHOcNveese834RiFry"
     "yGoLwaPEBE53EW2yhkvmNffDJcGQxDaHs6lcgZo_0LgA8V0RnHwAG3MRzERs5gzS-7ddFK"
@@ -466,7 +466,7 @@ static const char CALLER_NONCE[] =
     "g0ILiS7yeIFncrL9KhcjRDiZ2PNBdCOku1eewP1M0HpJm8kHJ3J6e0lYDo2YiDsnPeTPmB"
     "fSzeQBP5iIA";
 
-static void test_only_the_synthetic_nonce_verifies(void) {
+static void test_the_tag_decides_not_the_nonce_derivation(void) {
     const uint8_t *keys[1];
     struct sealer a;
     uint8_t bind[32];
@@ -482,8 +482,11 @@ static void test_only_the_synthetic_nonce_verifies(void) {
                         "{\"amount\":1}", &reason),
                  MRTR_OK);
     CHECK_STATUS(unseal(a.s, 1000, (const uint8_t *)CALLER_NONCE, strlen(CALLER_NONCE), bind, NULL,
-                        NULL, &reason),
-                 MRTR_ERR_INVALID_REQUEST_STATE);
+                        "{\"amount\":1}", &reason),
+                 MRTR_OK);
+    /* Character 12 of the text lies in nonce bytes 6..8: flip one bit there. */
+    t[12] = (uint8_t)(t[12] == 'A' ? 'B' : 'A');
+    CHECK_STATUS(unseal(a.s, 1000, t, n, bind, NULL, NULL, &reason), MRTR_ERR_INVALID_REQUEST_STATE);
     CHECK(reason == MRTR_UNSEAL_TAMPERED);
     free(t);
     mrtr_sealer_wipe(a.s);
@@ -492,6 +495,36 @@ static void test_only_the_synthetic_nonce_verifies(void) {
 
 /* Issue 16: a token refused after decryption leaves nothing in the
  * scratch; an accepted one reports its id and last valid second. */
+/* What a server sharing a replay store across a fleet needs besides the
+   token id and expiry (mrtr_unsealed_info): the principal digest a token
+   binds, plain SHA-256 of the principal, so records can be keyed by it
+   instead of by the credential. */
+static void test_the_principal_digest_is_the_sha256_of_the_principal(void) {
+    static const uint8_t abc_sha256[32] = {
+        0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40,
+        0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
+        0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
+    static const uint8_t empty_sha256[32] = {
+        0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14, 0x9a, 0xfb, 0xf4,
+        0xc8, 0x99, 0x6f, 0xb9, 0x24, 0x27, 0xae, 0x41, 0xe4, 0x64, 0x9b,
+        0x93, 0x4c, 0xa4, 0x95, 0x99, 0x1b, 0x78, 0x52, 0xb8, 0x55};
+    uint8_t buf[40], out[MRTR_PRINCIPAL_DIGEST_BYTES];
+    mrtr_bytes p = {(const uint8_t *)"abc", 3}, none = {NULL, 0}, bad = {NULL, 3};
+    CHECK(MRTR_PRINCIPAL_DIGEST_BYTES == 32);
+    CHECK_STATUS(mrtr_principal_digest(p, out), MRTR_OK);
+    CHECK(memcmp(out, abc_sha256, 32) == 0);
+    CHECK_STATUS(mrtr_principal_digest(none, out), MRTR_OK);
+    CHECK(memcmp(out, empty_sha256, 32) == 0);
+    CHECK_STATUS(mrtr_principal_digest(p, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_principal_digest(bad, out), MRTR_ERR_NULL_POINTER);
+    /* The output may not overlap the principal. */
+    memcpy(buf, "abc", 3);
+    p.ptr = buf;
+    CHECK_STATUS(mrtr_principal_digest(p, buf + 2), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_principal_digest(p, buf + 3), MRTR_OK);
+    CHECK(memcmp(buf + 3, abc_sha256, 32) == 0);
+}
+
 static void test_scratch_wiped_and_token_info(void) {
     const uint8_t *keys[1];
     struct sealer a;
@@ -569,11 +602,12 @@ static void test_scratch_wiped_and_token_info(void) {
 void suite_seal(void) {
     RUN(test_seal_round_trip_and_refusals);
     RUN(test_key_rotation);
-    RUN(test_only_the_synthetic_nonce_verifies);
+    RUN(test_the_tag_decides_not_the_nonce_derivation);
     RUN(test_seal_limits_and_misuse);
     RUN(test_reasons_and_wire_constants);
     RUN(test_weak_keys_and_bounded_time);
     RUN(test_a_repeated_nonce_is_harmless);
     RUN(test_scratch_wiped_and_token_info);
+    RUN(test_the_principal_digest_is_the_sha256_of_the_principal);
     suite_seal_wipe();
 }

@@ -63,6 +63,7 @@ void suite_seal(void);
 void suite_seal_wipe(void);
 void suite_server(void);
 void suite_misuse(void);
+void suite_contract(void);
 void suite_vectors(void);
 
 /* ---- driving a call (any flow) through its legs, checked on the way */

@@ -55,6 +55,19 @@ def flash_by_origin(map_path: str) -> dict[str, int]:
 STATS = re.compile(r"device: request in=(\d+) out=(\d+) insns=(\d+) stack_high_water=(\d+)")
 
 
+FLOAT = re.compile(r"dec2flt|flt2dec|grisu|dragon|float_to_decimal|fmt..float"
+                   r"|^__aeabi_(d\w+|\w+2d)$|^__\w*df\w*$")
+
+
+def float_routines(elf: str) -> list[str]:
+    """Symbols of code that parses, formats or computes with doubles (Rust's
+    dec2flt and float formatting, the soft-float built-ins)."""
+    out = subprocess.run(["arm-none-eabi-nm", "--demangle", elf], capture_output=True, text=True,
+                         check=True).stdout
+    names = [line.split(maxsplit=2)[-1] for line in out.splitlines() if line.strip()]
+    return sorted(n for n in names if FLOAT.search(n))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--elf", required=True)
@@ -80,6 +93,15 @@ def main() -> None:
     print(f"{'RAM, static (.data + .bss)':<44} {static_ram:>9}")
     print(f"{'RAM, stack reserved':<44} {s.get('.stack', 0):>9}")
     print(f"{'RAM, stack high-water (painted, all cases)':<44} {high:>9}")
+    text = s.get(".text", 0)
+    goal = 100 * 1024
+    print(f"goal .text <= {goal} B (issue 26): {'MET' if text <= goal else 'MISSED'} ({text} B)")
+    floats = float_routines(a.elf)
+    print(f"float routines linked: {len(floats)}" + "".join(f"\n  {f}" for f in floats))
+    if floats:
+        # The library keeps every number as its exact decimal text; a float
+        # parser or soft-float routine in the image means one came back.
+        raise SystemExit("the device image links float code")
 
     trace = Path(a.log) / "sdk-unlock-door.log"
     if not trace.exists():

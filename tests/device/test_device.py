@@ -557,6 +557,26 @@ async def sdk_rows() -> list[tuple[str, str]]:
     return rows
 
 
+def run_server_cases() -> list[tuple[str, str]]:
+    """run-server builds nothing: without a firmware it exits 1 at once and
+    names the command that builds one (an MCP client that spawned it sees
+    the end of the stream, not a silent build)."""
+    env = device_env("run-server-no-firmware")
+    env["MRTR_DEVICE_ELF"] = str(Path(ARGS.state) / "no-such-firmware.elf")
+    env.pop("MRTR_DEVICE_LOG")
+    label = "run-server without a firmware: exit 1 naming examples/device/build"
+    try:
+        p = subprocess.run([str(RUN_SERVER)], env=env, input=b"", capture_output=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        print(f"FAIL {label}: still running after 60 s", file=sys.stderr)
+        return [(label, "FAIL")]
+    err = p.stderr.decode(errors="replace")
+    if p.returncode == 1 and "run examples/device/build first" in err and p.stdout == b"":
+        return [(label, "pass")]
+    print(f"FAIL {label}: exit {p.returncode}, stderr {err!r}", file=sys.stderr)
+    return [(label, "FAIL")]
+
+
 def main() -> int:
     global ARGS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -569,6 +589,7 @@ def main() -> int:
     rows += hostile_lines()
     rows += mrtr_client_cases()
     rows += client_cases()
+    rows += run_server_cases()
     width = max(len(r[0]) for r in rows)
     for label, verdict in rows:
         print(f"{label:<{width}}  {verdict}")

@@ -4,7 +4,8 @@
     python3 fake_http_server.py MODE PORT_FILE
 
 Listens on 127.0.0.1 on a free port, writes the port to PORT_FILE, and
-answers every POST according to MODE. Responses are written on the raw
+answers every POST according to MODE (tools/list, which the terminal
+client reads before its call, is answered honestly). Responses are written on the raw
 socket (TCP_NODELAY, one send per byte where the mode says so), so a
 client sees the stream split exactly as the mode intends. Stops by itself
 after 120 s or when killed.
@@ -95,6 +96,15 @@ class Handler(socketserver.BaseRequestHandler):
             if req is None:
                 return
             rid = req.get("id")
+            if req.get("method") == "tools/list":
+                # Honest: the client reads the list before the call the mode is about.
+                body = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+                    "resultType": "complete",
+                    "tools": [{"name": "hostile", "inputSchema": {"type": "object"}}]}},
+                    separators=(",", ":")).encode()
+                self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                     b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                continue
             if mode == "json":
                 body = result_for(rid, "plain json")
                 self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"

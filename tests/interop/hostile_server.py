@@ -1,6 +1,7 @@
 """A misbehaving MCP server over stdio (Python standard library only), for
 tests/interop/hostile-server.sh: each mode breaks one rule, or tries to
-trick the terminal client, on the answer to the first tools/call.
+trick the terminal client, on the answer to the first tools/call (tools/list,
+which the client reads first, is answered honestly).
 
     hostile_server.py MODE
 
@@ -128,7 +129,13 @@ def main():
     legs = 0
     for raw in sys.stdin:
         msg = json.loads(raw)
-        if "id" not in msg or msg.get("method") != "tools/call":
+        if "id" not in msg:
+            continue
+        if msg.get("method") == "tools/list":
+            # Honest here: the client reads the list before it calls.
+            result(msg["id"], {"tools": [{"name": "probe", "inputSchema": {"type": "object"}}]})
+            continue
+        if msg.get("method") != "tools/call":
             continue
         legs += 1
         if legs == 1:

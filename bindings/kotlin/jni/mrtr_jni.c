@@ -450,8 +450,7 @@ enum {
 enum {
   FIELD_ESCAPED, FIELD_INDEX, FIELD_KIND, FIELD_FORMAT, FIELD_REQUIRED, FIELD_HAS_MIN_LENGTH,
   FIELD_HAS_MAX_LENGTH, FIELD_HAS_MINIMUM, FIELD_HAS_MAXIMUM, FIELD_HAS_MIN_ITEMS,
-  FIELD_HAS_MAX_ITEMS, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_MINIMUM_BITS,
-  FIELD_MAXIMUM_BITS, FIELD_MIN_ITEMS, FIELD_MAX_ITEMS, FIELD_OPTION_COUNT, FIELD_DEFAULT_OFF,
+  FIELD_HAS_MAX_ITEMS, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_MIN_ITEMS, FIELD_MAX_ITEMS, FIELD_OPTION_COUNT, FIELD_DEFAULT_OFF,
   FIELD_DEFAULT_LEN, FIELD_MINIMUM_OFF, FIELD_MINIMUM_LEN, FIELD_MAXIMUM_OFF, FIELD_MAXIMUM_LEN,
   FIELD_LEN
 };
@@ -466,6 +465,7 @@ enum {
   TOOL_NAME_OFF, TOOL_NAME_LEN, TOOL_SCHEMA_OFF, TOOL_SCHEMA_LEN, TOOL_USABLE, TOOL_DESIGNATIONS,
   TOOL_LEN
 };
+enum { TOOL_CURSOR_INDEX, TOOL_CURSOR_OFFSET, TOOL_CURSOR_PAGE_LEN, TOOL_CURSOR_LEN };
 enum {
   URL_SCHEME_OFF, URL_SCHEME_LEN, URL_USERINFO_OFF, URL_USERINFO_LEN, URL_HOST_OFF, URL_HOST_LEN,
   URL_PATH_OFF, URL_PATH_LEN, URL_QUERY_OFF, URL_QUERY_LEN, URL_FRAGMENT_OFF, URL_FRAGMENT_LEN,
@@ -1079,12 +1079,12 @@ JNIEXPORT jint JNI_FN(formParse)(JNIEnv *env, jclass cls, jbyteArray schema, jlo
 }
 
 
-/* int formFieldAt(byte[] schema, long index, long[] out): out[0..24)
+/* int formFieldAt(byte[] schema, long index, long[] out): out[0..22)
  * escaped, index, kind, format, required, has min length, has max length,
  * has minimum, has maximum, has min items, has max items, min length, max
- * length, minimum (double bits), maximum (double bits), min items, max
- * items, option count, default off/len, minimum off/len, maximum off/len
- * (the exact decimal texts; all offsets into schema). Texts: formText. */
+ * length, min items, max items, option count, default off/len, minimum
+ * off/len, maximum off/len (the exact decimal texts; all offsets into
+ * schema). Texts: formText. */
 JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, jlong index,
                                    jlongArray out) {
   (void)cls;
@@ -1103,9 +1103,6 @@ JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, j
   st = (jint)mrtr_form_field_at(str_of(&s), i, &f);
   jlong v[FIELD_LEN];
   if (st == MRTR_OK) {
-    jlong min_bits, max_bits;
-    memcpy(&min_bits, &f.minimum, sizeof min_bits);
-    memcpy(&max_bits, &f.maximum, sizeof max_bits);
     v[FIELD_ESCAPED] = (jlong)f.escaped;
     v[FIELD_INDEX] = (jlong)f.index;
     v[FIELD_KIND] = (jlong)f.kind;
@@ -1119,8 +1116,6 @@ JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, j
     v[FIELD_HAS_MAX_ITEMS] = (jlong)f.has_max_items;
     v[FIELD_MIN_LENGTH] = (jlong)f.min_length;
     v[FIELD_MAX_LENGTH] = (jlong)f.max_length;
-    v[FIELD_MINIMUM_BITS] = min_bits;
-    v[FIELD_MAXIMUM_BITS] = max_bits;
     v[FIELD_MIN_ITEMS] = (jlong)f.min_items;
     v[FIELD_MAX_ITEMS] = (jlong)f.max_items;
     v[FIELD_OPTION_COUNT] = (jlong)f.option_count;
@@ -1360,6 +1355,55 @@ JNIEXPORT jint JNI_FN(toolAt)(JNIEnv *env, jclass cls, jbyteArray result, jlong 
   return st;
 }
 
+/* int toolNext(byte[] result, long[] cursor, long[] out)
+ * cursor[TOOL_CURSOR_*]: an mrtr_tool_cursor (all 0 to start), updated.
+ * MRTR_OK: out[TOOL_*] as toolAt. */
+JNIEXPORT jint JNI_FN(toolNext)(JNIEnv *env, jclass cls, jbyteArray result, jlongArray cursor,
+                                jlongArray out) {
+  (void)cls;
+  jint st = longs_check(env, out, TOOL_LEN);
+  if (st == MRTR_OK) {
+    st = longs_check(env, cursor, TOOL_CURSOR_LEN);
+  }
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jlong c[TOOL_CURSOR_LEN];
+  (*env)->GetLongArrayRegion(env, cursor, 0, TOOL_CURSOR_LEN, c);
+  if (c[TOOL_CURSOR_INDEX] < 0 || c[TOOL_CURSOR_OFFSET] < 0 || c[TOOL_CURSOR_PAGE_LEN] < 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  mrtr_tool_cursor at;
+  at.index = (size_t)c[TOOL_CURSOR_INDEX];
+  at.offset = (size_t)c[TOOL_CURSOR_OFFSET];
+  at.page_len = (size_t)c[TOOL_CURSOR_PAGE_LEN];
+  jbytes r;
+  PIN_REQUIRED(env, result, &r);
+  mrtr_tool t;
+  memset(&t, 0, sizeof t);
+  st = (jint)mrtr_tool_next((const uint8_t *)r.ptr, (size_t)r.len, &at, &t);
+  jlong v[TOOL_LEN];
+  memset(v, 0, sizeof v);
+  if (st == MRTR_OK) {
+    if (view_in(&r, t.name.ptr, t.name.len, &v[TOOL_NAME_OFF], &v[TOOL_NAME_LEN]) != 0 ||
+        view_in(&r, t.input_schema.ptr, t.input_schema.len, &v[TOOL_SCHEMA_OFF],
+                &v[TOOL_SCHEMA_LEN]) != 0) {
+      st = MRTR_ERR_INTERNAL;
+    }
+    v[TOOL_USABLE] = t.usable;
+    v[TOOL_DESIGNATIONS] = (jlong)t.designation_count;
+  }
+  bytes_close(env, &r, 0);
+  c[TOOL_CURSOR_INDEX] = (jlong)at.index;
+  c[TOOL_CURSOR_OFFSET] = (jlong)at.offset;
+  c[TOOL_CURSOR_PAGE_LEN] = (jlong)at.page_len;
+  longs_put(env, cursor, c, TOOL_CURSOR_LEN);
+  if (st == MRTR_OK) {
+    longs_put(env, out, v, TOOL_LEN);
+  }
+  return st;
+}
+
 /* A Java String from `n` ASCII bytes at `p` (NULL on failure, with an
  * exception pending). */
 static jstring ascii_str(JNIEnv *env, const char *p, size_t n) {
@@ -1448,12 +1492,15 @@ JNIEXPORT jint JNI_FN(httpHeadersForToolCall)(JNIEnv *env, jclass cls, jbyteArra
 }
 #undef CAP
 
-/* int versionRetry(byte[] response) */
-JNIEXPORT jint JNI_FN(versionRetry)(JNIEnv *env, jclass cls, jbyteArray msg) {
+/* int versionRetry(byte[] response, int retries) */
+JNIEXPORT jint JNI_FN(versionRetry)(JNIEnv *env, jclass cls, jbyteArray msg, jint retries) {
   (void)cls;
+  if (retries < 0) {
+    return (jint)MRTR_ERR_INVALID_ARGUMENT;
+  }
   jbytes m;
   PIN_REQUIRED(env, msg, &m);
-  jint st = (jint)mrtr_version_retry((const uint8_t *)m.ptr, (size_t)m.len);
+  jint st = (jint)mrtr_version_retry((const uint8_t *)m.ptr, (size_t)m.len, (uint32_t)retries);
   bytes_close(env, &m, 0);
   return st;
 }

@@ -110,6 +110,10 @@ pub const DEFAULT_MAX_POLL_MS: u64 = 60_000;
 
 /// Every capacity and cap of a call and of the task it may become (one
 /// set of limits for both flows, as `mrtr_call_limits` in C).
+///
+/// The largest server message a call reads is `wire.json.max_bytes`
+/// ([`Self::max_message_bytes`]); the `max_*_bytes` fields here bound the
+/// copies the call keeps of its parts, not the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallLimits {
     /// Limits for reading server messages (size, depth, number of input
@@ -165,6 +169,13 @@ impl Default for CallLimits {
 }
 
 impl CallLimits {
+    /// The largest server message (one JSON-RPC message, in bytes) a call
+    /// reads: `wire.json.max_bytes`. A transport needs a receive buffer of
+    /// at least this size to hand any acceptable message over whole.
+    pub const fn max_message_bytes(&self) -> usize {
+        self.wire.json.max_bytes
+    }
+
     pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
         if let Err(e) = exchange::check_wire_limits(&self.wire) {
             return Err(e);
@@ -438,6 +449,12 @@ pub enum SaveInvariant {
     /// this method's params with the call's `_meta` (capabilities
     /// included), a task's `_meta` and id that do not read back.
     BadHead,
+    /// The head's `_meta` names another protocol version than
+    /// [`PROTOCOL_VERSION`](crate::wire::PROTOCOL_VERSION) (the only
+    /// revision this library speaks), or none: restored, the call would be
+    /// sent at a revision it does not speak. Checked after
+    /// [`SaveInvariant::BadHead`] (the head reads back otherwise).
+    ProtocolVersion,
     /// An extension-dialect task without the Tasks extension declared.
     TasksNotDeclared,
     /// The inputs region is not a non-empty `inputRequests` map as a
@@ -543,6 +560,11 @@ impl core::fmt::Display for SaveInvariant {
                 write!(f, "{region} region of {len} bytes over the limit {limit}")
             }
             I::BadHead => f.write_str("the params or task head are not what init renders"),
+            I::ProtocolVersion => write!(
+                f,
+                "the saved _meta names no protocol version or another than {}",
+                crate::wire::PROTOCOL_VERSION
+            ),
             I::TasksNotDeclared => {
                 f.write_str("an extension task without the Tasks extension declared")
             }
@@ -1461,13 +1483,14 @@ impl<'w> Call<'w> {
             return Err(bad_head);
         }
         let seed_task = check_params(params, method).map_err(|_| bad_head)?;
-        let caps = params
+        let meta = params
             .get_unique("_meta")
             .ok()
             .flatten()
             .and_then(|m| m.as_object())
-            .and_then(persist::caps_of_meta)
             .ok_or(bad_head)?;
+        let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
+        persist::check_meta_version(meta)?;
         let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
         // A call's request in flight with inputs in the round is the retry
         // that carries their answers.

@@ -5,7 +5,11 @@
 //! `protocolVersion` in `_meta`), `Mcp-Method` (the JSON-RPC method),
 //! `Accept: application/json, text/event-stream` and
 //! `Content-Type: application/json`. `tools/call` and `prompts/get` add
-//! `Mcp-Name` with `params.name`, `resources/read` adds it with `params.uri`.
+//! `Mcp-Name` with `params.name`, `resources/read` adds it with `params.uri`,
+//! and the Tasks extension's `tasks/get`, `tasks/update` and `tasks/cancel`
+//! add it with `params.taskId` (its Streamable HTTP binding, so that a
+//! deployment can route every request of a task to the instance that holds
+//! it).
 //! A server rejects a request whose headers disagree with its body (error
 //! `-32020`), so the values here are taken from the same strings.
 //!
@@ -29,8 +33,8 @@ use crate::wire::{parse_message, Message, WireError, WireLimits, PROTOCOL_VERSIO
 pub const MCP_PROTOCOL_VERSION: &str = "MCP-Protocol-Version";
 /// Header mirroring the JSON-RPC `method`.
 pub const MCP_METHOD: &str = "Mcp-Method";
-/// Header mirroring `params.name` (tools, prompts) or `params.uri`
-/// (resources).
+/// Header mirroring `params.name` (tools, prompts), `params.uri`
+/// (resources) or `params.taskId` (task requests of the Tasks extension).
 pub const MCP_NAME: &str = "Mcp-Name";
 /// `Accept` header name.
 pub const ACCEPT: &str = "Accept";
@@ -260,10 +264,13 @@ pub fn encode_value<'b>(value: &str, out: &'b mut [u8]) -> Result<&'b str, HttpE
 }
 
 /// The methods whose requests carry `Mcp-Name`, and the param mirrored.
-const NAMED: [(&str, &str); 3] = [
+const NAMED: [(&str, &str); 6] = [
     ("tools/call", "name"),
     ("prompts/get", "name"),
     ("resources/read", "uri"),
+    ("tasks/get", "taskId"),
+    ("tasks/update", "taskId"),
+    ("tasks/cancel", "taskId"),
 ];
 
 /// The header set of one POST, before its values are written out.
@@ -275,8 +282,9 @@ pub struct RequestHeaders<'a> {
 
 impl<'a> RequestHeaders<'a> {
     /// Headers for a request or notification `method`. `name` is the tool
-    /// or prompt name or the resource URI: required for `tools/call`,
-    /// `prompts/get` and `resources/read`, sent when given for others.
+    /// or prompt name, the resource URI or the task id: required for
+    /// `tools/call`, `prompts/get`, `resources/read`, `tasks/get`,
+    /// `tasks/update` and `tasks/cancel`, sent when given for others.
     pub fn new(method: &'a str, name: Option<&'a str>) -> Result<Self, HttpError> {
         let h = RequestHeaders {
             method: Text::Str(method),
@@ -287,7 +295,7 @@ impl<'a> RequestHeaders<'a> {
 
     /// Headers for the JSON-RPC request or notification in `body` (the
     /// bytes about to be sent): the method and, for the methods above,
-    /// `params.name` or `params.uri`, escapes decoded.
+    /// `params.name`, `params.uri` or `params.taskId`, escapes decoded.
     pub fn for_message(body: &'a [u8], limits: &WireLimits) -> Result<Self, HttpError> {
         let (method, params) = match parse_message(body, limits).map_err(HttpError::Wire)? {
             Message::Request { method, params, .. } | Message::Notification { method, params } => {

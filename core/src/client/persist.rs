@@ -11,7 +11,9 @@
 use super::call::{CallError, CallLimits, Phase, SaveError, SaveInvariant, SaveRegion};
 use super::exchange::{ExLimits, Exchange, Layout};
 use crate::json::Object;
-use crate::wire::{ClientCapabilities, META_CLIENT_CAPABILITIES};
+use crate::wire::{
+    ClientCapabilities, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, PROTOCOL_VERSION,
+};
 use serde::Deserialize;
 #[cfg(test)]
 use serde::Serialize;
@@ -208,6 +210,17 @@ pub(crate) fn open<'s>(
         }));
     }
     Ok((layout, s, phase))
+}
+
+/// Checks that a saved `_meta` object names [`PROTOCOL_VERSION`], once:
+/// another revision, none, a repeated or non-string member is
+/// [`SaveInvariant::ProtocolVersion`]. (The call writes the version
+/// itself, so a genuine save always carries it.)
+pub(crate) fn check_meta_version(meta: Object<'_>) -> Result<(), CallError> {
+    match meta.get_unique(META_PROTOCOL_VERSION) {
+        Ok(Some(v)) if v.as_str().is_some_and(|v| v.eq_str(PROTOCOL_VERSION)) => Ok(()),
+        _ => Err(broken(SaveInvariant::ProtocolVersion)),
+    }
 }
 
 /// The capabilities a saved `_meta` object declares.

@@ -119,6 +119,39 @@ pub enum RunError<E = core::convert::Infallible> {
     Transport(E),
 }
 
+impl<E: core::fmt::Display> core::fmt::Display for RunError<E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RunError::Call(e) => write!(f, "the call failed: {e}"),
+            RunError::BadConfig => f.write_str(
+                "bad run configuration (id step not positive, or first id beyond 2^53-1)",
+            ),
+            RunError::BadLength => {
+                f.write_str("the transport reported a message longer than its buffer")
+            }
+            RunError::NotRunnable(phase) => write!(f, "nothing to run: the machine is {phase:?}"),
+            RunError::TooManyUnrelated => {
+                f.write_str("too many unrelated messages while waiting for the answer")
+            }
+            RunError::Aborted => f.write_str("the application aborted the run"),
+            RunError::Unanswered { index } => {
+                write!(f, "the application did not answer input {index}")
+            }
+            RunError::Transport(e) => write!(f, "transport error: {e}"),
+        }
+    }
+}
+
+impl<E: core::error::Error + 'static> core::error::Error for RunError<E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            RunError::Call(e) => Some(e),
+            RunError::Transport(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 impl<E> From<CallError> for RunError<E> {
     fn from(e: CallError) -> Self {
         RunError::Call(e)

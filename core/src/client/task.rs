@@ -622,11 +622,11 @@ impl<'w> Task<'w> {
         let meta_len = usize::try_from(s.head_split).map_err(|_| bad_head)?;
         let (meta, token) = s.head.split_at_checked(meta_len).ok_or(bad_head)?;
         let meta_doc = json::parse_with(meta, &limits.wire.json).map_err(|_| bad_head)?;
-        let caps = meta_doc
+        let meta_obj = meta_doc
             .as_object()
             .filter(|_| meta_doc.raw().len() == meta.len())
-            .and_then(persist::caps_of_meta)
             .ok_or(bad_head)?;
+        let caps = persist::caps_of_meta(meta_obj).ok_or(bad_head)?;
         let id_ok = json::parse(token)
             .ok()
             .filter(|v| v.raw().len() == token.len())
@@ -635,6 +635,7 @@ impl<'w> Task<'w> {
         if !id_ok {
             return Err(bad_head);
         }
+        persist::check_meta_version(meta_obj)?;
         if dialect == TaskDialect::Extension && !caps.tasks {
             return Err(broken(SaveInvariant::TasksNotDeclared));
         }

@@ -220,10 +220,88 @@ impl core::fmt::Display for ToolListError {
 
 impl core::error::Error for ToolListError {}
 
-/// The most tools one `tools/list` page may list: reading tool `i` is
-/// O(i) (nothing is allocated to index them), so the bound keeps a loop
-/// over a hostile page linear in practice.
+/// The most tools one `tools/list` page may list. Reading tool `i` alone
+/// ([`ToolList::get`]) is O(i) (nothing is allocated to index them); a
+/// loop over every tool reads them in one pass instead ([`ToolList::iter`],
+/// or [`next_tool`] with a [`ToolCursor`] when the list cannot be kept
+/// between reads).
 pub const MAX_TOOLS_PER_PAGE: usize = 1024;
+
+/// Where a reading of a `tools/list` page stands: the index of the next
+/// tool and the offset, in the page's bytes, where its search starts (just
+/// past the previous tool). [`next_tool`] continues from here, so reading
+/// every tool walks the page once; a caller that cannot keep a
+/// [`ToolList`] between reads (the C ABI) keeps this instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ToolCursor {
+    index: usize,
+    offset: usize,
+}
+
+impl ToolCursor {
+    /// A cursor from its parts (as [`Self::index`] and [`Self::offset`]
+    /// gave them). A cursor that was not made for the page is read safely
+    /// but may find no tool, or another value, there.
+    pub fn from_parts(index: usize, offset: usize) -> Self {
+        ToolCursor { index, offset }
+    }
+
+    /// The index of the tool the next read returns.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The byte offset in the page where the next read starts.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+/// Reads the tool at `cursor` in `result`, a page [`ToolList::parse`]
+/// accepted (the cursor from [`ToolList::start`] or from this function),
+/// and moves the cursor past it: `None` at the end of the page. Only that
+/// tool's bytes are read (and validated again, so a cursor that does not
+/// fit the page cannot read out of it): reading every tool this way costs
+/// about one validation of the page, not one per tool. A tool that is not
+/// an object with a string `name` and an object `inputSchema` is
+/// [`ToolListError::Tool`], and the cursor moves past it too; a tool past
+/// [`MAX_TOOLS_PER_PAGE`] is [`ToolListError::TooMany`] (and the end).
+pub fn next_tool<'a>(
+    result: &'a [u8],
+    cursor: &mut ToolCursor,
+) -> Option<Result<ToolEntry<'a>, ToolListError>> {
+    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let skip_ws = |i: usize| {
+        i + result
+            .get(i..)
+            .map_or(0, |r| r.iter().take_while(|b| ws(b)).count())
+    };
+    let mut i = skip_ws(cursor.offset);
+    if cursor.index > 0 && result.get(i) == Some(&b',') {
+        i = skip_ws(i + 1);
+    }
+    match result.get(i) {
+        None | Some(b']') => return None,
+        Some(_) if cursor.index >= MAX_TOOLS_PER_PAGE => {
+            cursor.offset = result.len();
+            return Some(Err(ToolListError::TooMany));
+        }
+        Some(_) => {}
+    }
+    // The tools sit at depth 3 of the page (result, tools array, tool).
+    let depth = crate::json::DEFAULT_MAX_DEPTH.saturating_sub(2);
+    let index = cursor.index;
+    let (value, end) = match crate::json::parse_value_at(result, i, depth) {
+        Ok(v) => v,
+        Err(e) => {
+            cursor.offset = result.len();
+            return Some(Err(ToolListError::Json(e)));
+        }
+    };
+    cursor.index = index.saturating_add(1);
+    cursor.offset = end;
+    Some(ToolList::entry(index, value))
+}
 
 /// One tool of a `tools/list` result, as a client offers it.
 #[derive(Debug, Clone, Copy)]
@@ -252,41 +330,100 @@ impl ToolEntry<'_> {
 pub struct ToolList<'a> {
     tools: crate::json::Array<'a>,
     next_cursor: Option<JsonStr<'a>>,
+    /// The number of tools, when [`Self::parse`] counted them.
+    count: Option<usize>,
 }
 
 impl<'a> ToolList<'a> {
     /// Validates `result` as JSON and finds its `tools` array; each tool is
     /// read when asked for ([`Self::get`]).
     pub fn parse(result: &'a [u8]) -> Result<Self, ToolListError> {
-        let v = crate::json::parse(result).map_err(ToolListError::Json)?;
-        let o = v.as_object().ok_or(ToolListError::NotAList)?;
-        let tools = o
-            .get_unique("tools")
-            .map_err(|_| ToolListError::NotAList)?
-            .and_then(|t| t.as_array())
-            .ok_or(ToolListError::NotAList)?;
-        let next_cursor = match o
-            .get_unique("nextCursor")
-            .map_err(|_| ToolListError::NotAList)?
-        {
-            None => None,
-            Some(c) if c.is_null() => None,
-            Some(c) => Some(c.as_str().ok_or(ToolListError::NotAList)?),
-        };
-        if tools.len() > MAX_TOOLS_PER_PAGE {
+        let list = Self::open(result)?;
+        let count = list.tools.iter().take(MAX_TOOLS_PER_PAGE + 1).count();
+        if count > MAX_TOOLS_PER_PAGE {
             return Err(ToolListError::TooMany);
         }
-        Ok(ToolList { tools, next_cursor })
+        Ok(ToolList {
+            count: Some(count),
+            ..list
+        })
     }
 
-    /// How many tools the page lists (usable or not).
+    /// [`Self::parse`] without counting the tools (a page of more than
+    /// [`MAX_TOOLS_PER_PAGE`] opens; [`next_tool`] refuses the tool past
+    /// the bound): for a reader that goes through the tools once anyway.
+    pub fn open(result: &'a [u8]) -> Result<Self, ToolListError> {
+        // A skip index of a few slots on the stack records the result
+        // object and its `tools` array (the first containers), so the walk
+        // of the members steps over the array without reading it again.
+        let mut slots = [crate::json::IndexSlot::EMPTY; 4];
+        let span_in = |part: &[u8]| {
+            let at = (part.as_ptr() as usize).wrapping_sub(result.as_ptr() as usize);
+            at..at.saturating_add(part.len())
+        };
+        let (tools, next_cursor) = {
+            let limits = crate::json::ParseLimits::default();
+            let v = crate::json::parse_indexed(result, &limits, &mut slots)
+                .map_err(ToolListError::Json)?;
+            let o = v.as_object().ok_or(ToolListError::NotAList)?;
+            // One walk of the members for both.
+            let [tools, next_cursor] = o.get_unique_many(["tools", "nextCursor"]);
+            let tools = tools
+                .map_err(|_| ToolListError::NotAList)?
+                .and_then(|t| t.as_array())
+                .ok_or(ToolListError::NotAList)?;
+            let next_cursor = match next_cursor.map_err(|_| ToolListError::NotAList)? {
+                None => None,
+                Some(c) if c.is_null() => None,
+                Some(c) => Some(c.as_str().ok_or(ToolListError::NotAList)?),
+            };
+            (
+                span_in(tools.raw()),
+                next_cursor.map(|c| span_in(c.raw_token())),
+            )
+        };
+        // The same parts, borrowed from `result` alone (no index).
+        let tools = result
+            .get(tools)
+            .map(crate::json::validated_array)
+            .ok_or(ToolListError::NotAList)?;
+        let next_cursor = match next_cursor {
+            None => None,
+            Some(c) => Some(
+                result
+                    .get(c)
+                    .and_then(|c| crate::json::parse(c).ok())
+                    .and_then(|c| c.as_str())
+                    .ok_or(ToolListError::NotAList)?,
+            ),
+        };
+        Ok(ToolList {
+            tools,
+            next_cursor,
+            count: None,
+        })
+    }
+
+    /// The cursor at the first tool, for [`next_tool`] over `result`, the
+    /// bytes this list was parsed from.
+    pub fn start(&self, result: &'a [u8]) -> ToolCursor {
+        // The array is a part of `result`: its offset there, past `[`.
+        let at = (self.tools.raw().as_ptr() as usize).wrapping_sub(result.as_ptr() as usize);
+        ToolCursor {
+            index: 0,
+            offset: at.saturating_add(1).min(result.len()),
+        }
+    }
+
+    /// How many tools the page lists (usable or not): counted once by
+    /// [`Self::parse`] (a list from [`Self::open`] counts them here).
     pub fn len(&self) -> usize {
-        self.tools.len()
+        self.count.unwrap_or_else(|| self.tools.len())
     }
 
     /// Whether the page lists no tool.
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
+        self.len() == 0
     }
 
     /// The cursor of the next page, when there is one.
@@ -302,13 +439,10 @@ impl<'a> ToolList<'a> {
     fn entry(index: usize, t: crate::json::Value<'a>) -> Result<ToolEntry<'a>, ToolListError> {
         let bad = ToolListError::Tool { index };
         let t = t.as_object().ok_or(bad)?;
-        let name = t
-            .get_unique("name")
-            .map_err(|_| bad)?
-            .and_then(|n| n.as_str())
-            .ok_or(bad)?;
-        let schema = t
-            .get_unique("inputSchema")
+        // One walk of the tool's members for both.
+        let [name, schema] = t.get_unique_many(["name", "inputSchema"]);
+        let name = name.map_err(|_| bad)?.and_then(|n| n.as_str()).ok_or(bad)?;
+        let schema = schema
             .map_err(|_| bad)?
             .and_then(|s| s.as_object())
             .ok_or(bad)?;
@@ -328,40 +462,72 @@ impl<'a> ToolList<'a> {
     }
 }
 
+/// How many times a client sends one request again after error `-32022`
+/// (unsupported protocol version): once. mrtr speaks one revision,
+/// [`PROTOCOL_VERSION`], so every resend carries the same version; a
+/// second `-32022` for it is the server refusing it, whatever its
+/// `data.supported` says. Pass the number of resends already made to
+/// [`version_answer`]: at this bound the answer is
+/// [`VersionAnswer::Refused`], so no caller can loop.
+pub const MAX_VERSION_RETRIES: u32 = 1;
+
 /// What a client does after error `-32022` (unsupported protocol version).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VersionAnswer {
     /// `data.supported` lists [`PROTOCOL_VERSION`], the only revision mrtr
-    /// speaks: send the request again, unchanged, at that revision.
+    /// speaks, the server did not refuse that revision itself, and fewer
+    /// than [`MAX_VERSION_RETRIES`] resends were made: send the request
+    /// again, unchanged, at that revision (with a new id).
     Retry,
     /// The server supports no revision mrtr speaks (`data.supported`
     /// missing, or without [`PROTOCOL_VERSION`]): give up, no retry.
     Unsupported,
+    /// The server refused [`PROTOCOL_VERSION`] itself: `data.requested`
+    /// names it, or the request was already sent again at it
+    /// [`MAX_VERSION_RETRIES`] times. Final, even when `data.supported`
+    /// lists it: sending it again would be refused again.
+    Refused,
 }
 
-/// Reads an error response: for `-32022` whether to retry (see
-/// [`VersionAnswer`]); `None` for a message that is not a `-32022` error
-/// response (or not readable).
-pub fn version_answer(body: &[u8], limits: &WireLimits) -> Option<VersionAnswer> {
+/// Reads an error response `body` to a request already sent again
+/// `retries` times after `-32022` (0 for the first answer): for `-32022`
+/// whether to retry (see [`VersionAnswer`]); `Ok(None)` for a message that
+/// is not a `-32022` error response (or not readable). A `data` object
+/// with a repeated member (`supported` twice, say) is an error
+/// ([`crate::json::ErrorKind::DuplicateKey`]): the advice never depends on
+/// which of two members a reader takes.
+pub fn version_answer(
+    body: &[u8],
+    limits: &WireLimits,
+    retries: u32,
+) -> Result<Option<VersionAnswer>, crate::json::Error> {
     let Ok(Message::Error { code, data, .. }) = parse_message(body, limits) else {
-        return None;
+        return Ok(None);
     };
     if code != i64::from(crate::wire::ErrorCode::UnsupportedProtocolVersion.code()) {
-        return None;
+        return Ok(None);
     }
-    let listed = data
-        .and_then(|d| d.as_object())
-        .and_then(|d| d.get("supported"))
+    let data = data.and_then(|d| d.as_object());
+    if let Some(d) = data {
+        d.check_unique_keys(usize::MAX)?;
+    }
+    let member = |k: &str| data.and_then(|d| d.get(k));
+    let listed = member("supported")
         .and_then(|s| s.as_array())
         .is_some_and(|s| {
             s.iter()
                 .any(|v| v.as_str().is_some_and(|v| v.eq_str(PROTOCOL_VERSION)))
         });
-    Some(if listed {
-        VersionAnswer::Retry
-    } else {
+    let refused_ours = member("requested")
+        .and_then(|r| r.as_str())
+        .is_some_and(|r| r.eq_str(PROTOCOL_VERSION));
+    Ok(Some(if !listed {
         VersionAnswer::Unsupported
-    })
+    } else if refused_ours || retries >= MAX_VERSION_RETRIES {
+        VersionAnswer::Refused
+    } else {
+        VersionAnswer::Retry
+    }))
 }
 
 #[cfg(test)]

@@ -47,6 +47,8 @@ pub use reader::{
     parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
     Object, Value, DEEP_KEYS, DEEP_MAX_MEMBERS, DEEP_OBJECTS, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
 };
+#[cfg(feature = "client")]
+pub(crate) use reader::{parse_value_at, validated_array};
 pub use writer::{BufferTooSmall, Writer};
 
 /// Default maximum nesting depth of a document (the outermost value is depth 1).
@@ -147,3 +149,21 @@ pub(crate) fn is_number_text(b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// Test-only: the bytes the reader walks on this thread (a validation, each
+/// member or element stepped over), so a test can bound a loop's work
+/// without a clock.
+#[cfg(test)]
+pub(crate) mod walked {
+    std::thread_local! {
+        static BYTES: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    }
+    /// Counts `n` bytes walked.
+    pub(crate) fn add(n: usize) {
+        BYTES.with(|b| b.set(b.get().saturating_add(n)));
+    }
+    /// The bytes walked since the last call, and starts again at 0.
+    pub(crate) fn take() -> usize {
+        BYTES.with(|b| b.replace(0))
+    }
+}

@@ -457,6 +457,31 @@ pub fn parse_with<'a>(input: &'a [u8], limits: &ParseLimits) -> Result<Value<'a>
     parse_indexed(input, limits, &mut [])
 }
 
+/// Validates the one value that starts at `input[at..]` (after optional
+/// whitespace), at most `max_depth` deep, reading no byte past it: the
+/// value and the offset just past it. For walking the elements of an
+/// array one at a time when the array is too long to validate again for
+/// each (a page of tools read by a cursor).
+#[cfg(feature = "client")]
+pub(crate) fn parse_value_at(
+    input: &[u8],
+    at: usize,
+    max_depth: usize,
+) -> Result<(Value<'_>, usize), Error> {
+    let mut rec = Recorder::new(&mut []);
+    let (start, end) = scan_value(input, at, max_depth, &mut rec)?;
+    #[cfg(test)]
+    super::walked::add(end.saturating_sub(at));
+    Ok((
+        Value {
+            src: sub(input, start, end),
+            ix: &[],
+            plain: false,
+        },
+        end,
+    ))
+}
+
 /// One slot of a skip index (see [`parse_indexed`]): where a container of
 /// the document starts, how long it is, and how many slots it and its
 /// descendants fill. 16 bytes on 64-bit targets (12 on 32-bit ones); the
@@ -505,6 +530,8 @@ pub fn parse_indexed<'a>(
     if input.len() > limits.max_bytes {
         return Err(Error::new(ErrorKind::TooLarge, limits.max_bytes));
     }
+    #[cfg(test)]
+    super::walked::add(input.len());
     let mut rec = Recorder::new(slots);
     let (start, end) = scan_value(input, 0, limits.max_depth, &mut rec)?;
     let rest = skip_ws(input, end);
@@ -607,13 +634,19 @@ fn skip_value_from(
     ix: &[IndexSlot],
     cur: usize,
 ) -> (usize, usize, usize, bool) {
+    // Test-only: count the bytes scanned again (not those a slot skips).
+    let walked = |end: usize| {
+        #[cfg(test)]
+        super::walked::add(end.saturating_sub(i));
+        end
+    };
     match at(b, i) {
         b'"' => {
             let (end, escaped) = skip_string(b, i);
-            return (end, cur, cur, !escaped);
+            return (walked(end), cur, cur, !escaped);
         }
         b'{' | b'[' => {}
-        _ => return (skip_value(b, i, &[]), cur, cur, false),
+        _ => return (walked(skip_value(b, i, &[])), cur, cur, false),
     }
     let addr = (b.as_ptr() as usize).wrapping_add(i);
     let mut k = cur;
@@ -629,7 +662,7 @@ fn skip_value_from(
         }
     }
     // Not recorded: neither is anything inside it.
-    (skip_value(b, i, &[]), k, k, false)
+    (walked(skip_value(b, i, &[])), k, k, false)
 }
 
 /// The end of a container at `b[i]` recorded with length `len`, checked.
@@ -1396,6 +1429,13 @@ impl<'a> Iterator for Members<'a> {
     }
 }
 
+/// The array `src`, which a validation of the document it is part of
+/// found to be one (walked without an index).
+#[cfg(feature = "client")]
+pub(crate) fn validated_array(src: &[u8]) -> Array<'_> {
+    Array { src, ix: &[] }
+}
+
 /// A validated JSON array.
 #[derive(Clone, Copy)]
 pub struct Array<'a> {
@@ -1461,6 +1501,18 @@ impl<'a> Iterator for Elements<'a> {
     }
 }
 
+/// Writes the decoded text (escapes resolved, no quotes): `{}` of the
+/// token `"He said \"hi\""` is `He said "hi"`. `{:?}` shows the token.
+impl core::fmt::Display for JsonStr<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if let Some(s) = self.as_borrowed() {
+            return f.write_str(s);
+        }
+        self.chars()
+            .try_for_each(|c| core::fmt::Write::write_char(f, c))
+    }
+}
+
 /// A validated JSON string: the token as it appeared, quotes and escapes
 /// included, so it can be echoed byte for byte or decoded on demand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1493,7 +1545,11 @@ impl<'a> JsonStr<'a> {
         self.escaped
     }
 
-    /// The text without copying, when the token has no escapes.
+    /// The text without copying, when the token has no escapes; `None`
+    /// when it has any (`"caf\u00e9"`), even though it is valid text. To
+    /// compare with a name use [`Self::eq_str`]; to show or copy the text
+    /// use [`Self::chars`] or the `Display` impl (`{}` writes the decoded
+    /// text), which work whether or not the token has escapes.
     pub fn as_borrowed(&self) -> Option<&'a str> {
         if self.escaped {
             None

@@ -185,8 +185,6 @@ const HEADER_BYTES: usize = KID_BYTES + NONCE_BYTES;
 /// Claims bytes before the state's length prefix: version 1 + caller
 /// nonce 24 + iat 8 + exp 8 + audience 32 + binding 32 + principal tag 1.
 const CLAIMS_FIXED_BYTES: usize = 1 + NONCE_BYTES + 8 + 8 + 32 + 32 + 1;
-/// Where the caller's nonce lies in the plaintext (after the version).
-const CLAIMS_NONCE: core::ops::Range<usize> = 1..1 + NONCE_BYTES;
 /// The principal digest, when one is bound.
 const PRINCIPAL_BYTES: usize = 32;
 /// Associated data: prefix + kid + audience.
@@ -533,6 +531,14 @@ impl PrincipalDigest {
     /// The digest of `principal` (the bytes [`Sealer::seal`] takes).
     pub fn of(principal: &[u8]) -> PrincipalDigest {
         PrincipalDigest(sha256(&[principal]))
+    }
+
+    /// The digest's 32 bytes (SHA-256 of the principal): what a token binds.
+    /// Not the credential itself, so a fleet can key shared records by it
+    /// (revoking every token of one caller, per-caller counts) without
+    /// putting bearer tokens in its store. C: `mrtr_principal_digest`.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
     }
 }
 
@@ -962,9 +968,8 @@ impl Sealer {
     /// the server request parser hands it out). The checks run in this
     /// order, each failing with its own [`UnsealError`]: clock range, size
     /// (before any decoding), prefix, strict base64url, length, key id,
-    /// authentication (the AEAD tag, then the claims version, then the
-    /// synthetic nonce recomputed from the decrypted claims, compared in
-    /// constant time), claims decoding, audience, expiry
+    /// authentication (the AEAD tag under the key the token names, then the
+    /// claims version), claims decoding, audience, expiry
     /// (`now > exp + skew`), issue time (`iat > now + skew`), request binding,
     /// principal. On every refusal the bytes written to `scratch` are
     /// zeroed, so a token refused after decryption leaves no plaintext
@@ -1061,11 +1066,10 @@ impl Sealer {
         for (dst, src) in token_id.iter_mut().zip(kid.iter().chain(nonce)) {
             *dst = *src;
         }
-        let (key_index, key) = self
+        let key = self
             .keys
             .iter()
-            .enumerate()
-            .find(|(_, k)| k.kid == kid)
+            .find(|k| k.kid == kid)
             .ok_or(UnsealError::UnknownKey)?;
         let token_nonce: [u8; NONCE_BYTES] =
             nonce.try_into().map_err(|_| UnsealError::Malformed)?;
@@ -1090,28 +1094,11 @@ impl Sealer {
         if plaintext.first() != Some(&CLAIMS_VERSION) {
             return Err(UnsealError::Malformed);
         }
-        // The SIV check: the token's nonce must be the one its own claims
-        // (caller nonce included) give under K_siv.
-        let caller_nonce: &[u8; NONCE_BYTES] = plaintext
-            .get(CLAIMS_NONCE)
-            .and_then(|n| n.try_into().ok())
-            .ok_or(UnsealError::Malformed)?;
-        let siv_mac = if key_index == 0 {
-            self.siv_mac.clone()
-        } else {
-            // HMAC takes keys of any length: this cannot fail.
-            <Hmac<Sha256> as KeyInit>::new_from_slice(&key.siv)
-                .map_err(|_| UnsealError::Tampered)?
-        };
-        let expected = synthetic_nonce(
-            siv_mac,
-            caller_nonce,
-            ad.get(..ad_len).unwrap_or(&[]),
-            plaintext,
-        );
-        if !bytes_equal(&expected, &token_nonce) {
-            return Err(UnsealError::Tampered);
-        }
+        // No synthetic-nonce check here: the Poly1305 tag, verified above
+        // under K_enc with the nonce the token carries, already proves that
+        // a key holder made these exact bytes. The synthetic nonce does its
+        // work when sealing (two plaintexts never share a nonce); see
+        // docs/ARCHITECTURE.md, "Sealing requestState".
         let (claims, trailing) = postcard::take_from_bytes::<Claims<'_>>(plaintext)
             .map_err(|_| UnsealError::Malformed)?;
         if !trailing.is_empty() {

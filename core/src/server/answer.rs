@@ -245,6 +245,22 @@ pub struct AnyAnswerError {
     pub kind_known: bool,
 }
 
+impl fmt::Display for AnyAnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.kind_known {
+            fmt::Display::fmt(&self.error, f)
+        } else {
+            write!(f, "input response of no recognisable kind: {}", self.error)
+        }
+    }
+}
+
+impl core::error::Error for AnyAnswerError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// The answer under `key`: of the kind the handler asked (`expected`), or
 /// of whatever kind is there (`None`, told by its shape). `Ok(None)` when
 /// the client sent none (ask again). Both the released bare results and

@@ -28,12 +28,13 @@ pub const MAX_INPUT_REQUESTS_CAPACITY: usize = DEFAULT_MAX_INPUT_REQUESTS;
 /// with the same limit can read it.
 const DEPTH_ABOVE_PARAMS: usize = 4;
 
-/// Why the builder refused a call.
+/// Why the builder refused a call. [`super::write_build_error`] writes the
+/// reply for any of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BuildError {
     /// The client did not declare what this request needs (the spec forbids
     /// sending it). Answer `-32021` with `requiredCapabilities` = `missing`
-    /// (see [`super::write_missing_capability`]), or ask differently.
+    /// ([`super::write_build_error`] writes it), or ask differently.
     MissingCapability {
         /// The capabilities the client lacks for this request.
         missing: ClientCapabilities,
@@ -77,6 +78,25 @@ pub enum BuildError {
         /// Bytes the whole message needs.
         needed: usize,
     },
+}
+
+/// The reply to a request whose `input_required` result could not be built:
+/// `-32021` with `data.requiredCapabilities` for
+/// [`BuildError::MissingCapability`] (the client lacks what the request
+/// needs; the spec forbids asking it), and `-32603 Internal error` for every
+/// other build error (the server's own mistake: a bad key, schema or buffer,
+/// nothing the client can fix).
+pub fn write_build_error(
+    out: &mut [u8],
+    id: &Id<'_>,
+    error: &BuildError,
+) -> Result<usize, json::BufferTooSmall> {
+    match error {
+        BuildError::MissingCapability { missing } => {
+            super::emit::write_missing_capability(out, id, missing)
+        }
+        _ => super::emit::write_internal_error(out, Some(id)),
+    }
 }
 
 impl fmt::Display for BuildError {
@@ -318,7 +338,11 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
         self.check_key(key)?;
         self.check_caps(&InputKind::Roots.required_capability())?;
         self.open_entry(key, InputKind::Roots);
-        self.w.byte(b'}');
+        // `params` is optional for `roots/list`, but the official Go SDK
+        // (v1.7.0) decodes each input request's `params` as a JSON value and
+        // fails the whole call without one: write the empty object every
+        // SDK reads.
+        self.w.raw(b",\"params\":{}}");
         Ok(())
     }
 
@@ -442,7 +466,9 @@ impl<'o, 'k> InputRequiredBuilder<'o, 'k> {
         Ok(self)
     }
 
-    /// Asks for the client's roots (`roots/list`; needs `roots`).
+    /// Asks for the client's roots (`roots/list`; needs `roots`), written
+    /// `{"method":"roots/list","params":{}}` (the form every official SDK
+    /// reads).
     pub fn roots(&mut self, key: &'k str) -> Result<&mut Self, BuildError> {
         self.inner.roots(key)?;
         Ok(self)

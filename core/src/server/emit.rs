@@ -59,7 +59,7 @@ impl core::error::Error for CompleteError {
 
 /// Generous limits for checking the app's own result bytes: the app is not
 /// the attacker, the point is that the output is one well-formed object.
-const APP_JSON_LIMITS: ParseLimits = ParseLimits {
+pub(crate) const APP_JSON_LIMITS: ParseLimits = ParseLimits {
     max_depth: json::MAX_DEPTH_LIMIT,
     max_bytes: usize::MAX,
 };
@@ -94,28 +94,7 @@ pub fn write_complete(out: &mut [u8], id: &Id<'_>, result: &[u8]) -> Result<usiz
             .map_err(CompleteError::InvalidJson)?
             .as_object()
             .ok_or(CompleteError::ConflictingResultType)?;
-        match obj
-            .get_unique("resultType")
-            .map_err(|_| CompleteError::ConflictingResultType)?
-        {
-            Some(rt) if rt.as_str().is_some_and(|s| s.eq_str("complete")) => {
-                w.raw(obj.raw());
-            }
-            Some(_) => return Err(CompleteError::ConflictingResultType),
-            None => {
-                w.byte(b'{').raw(RESULT_TYPE_COMPLETE);
-                // The members between the braces, as sent.
-                let inner = trim_ws(
-                    obj.raw()
-                        .get(1..obj.raw().len().saturating_sub(1))
-                        .unwrap_or(&[]),
-                );
-                if !inner.is_empty() {
-                    w.byte(b',').raw(inner);
-                }
-                w.byte(b'}');
-            }
-        }
+        write_complete_object(&mut w, &obj)?;
         w.byte(b'}');
         return w
             .finish()
@@ -143,6 +122,43 @@ pub fn write_complete(out: &mut [u8], id: &Id<'_>, result: &[u8]) -> Result<usiz
     }
     w.finish()
         .map_err(|e| CompleteError::BufferTooSmall { needed: e.needed })
+}
+
+/// Writes the result object `obj` so that it carries `"resultType":
+/// "complete"`: as is when it already says so (once), else with
+/// `resultType` put first and the members kept as sent. Any other
+/// `resultType`, or more than one, is [`CompleteError::ConflictingResultType`]
+/// (checked before anything is written). Every completed result mrtr writes
+/// goes through here: [`write_complete`], the `result` of a completed task
+/// ([`super::write_detailed_task`]) and the seed dialect's `tasks/result`
+/// ([`super::write_task_result_seed`]).
+pub(crate) fn write_complete_object(
+    w: &mut Writer<'_>,
+    obj: &json::Object<'_>,
+) -> Result<(), CompleteError> {
+    match obj
+        .get_unique("resultType")
+        .map_err(|_| CompleteError::ConflictingResultType)?
+    {
+        Some(rt) if rt.as_str().is_some_and(|s| s.eq_str("complete")) => {
+            w.raw(obj.raw());
+        }
+        Some(_) => return Err(CompleteError::ConflictingResultType),
+        None => {
+            w.byte(b'{').raw(RESULT_TYPE_COMPLETE);
+            // The members between the braces, as sent.
+            let inner = trim_ws(
+                obj.raw()
+                    .get(1..obj.raw().len().saturating_sub(1))
+                    .unwrap_or(&[]),
+            );
+            if !inner.is_empty() {
+                w.byte(b',').raw(inner);
+            }
+            w.byte(b'}');
+        }
+    }
+    Ok(())
 }
 
 fn done(w: Writer<'_>) -> Result<usize, BufferTooSmall> {

@@ -30,7 +30,9 @@ pub use answer::{
     any_answer, elicit_answer, roots_answer, sampling_answer, AnswerError, AnyAnswer,
     AnyAnswerError, ElicitAnswer, FoundAnswer, RootEntry, RootsAnswer, SamplingAnswer,
 };
-pub use builder::{BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY};
+pub use builder::{
+    write_build_error, BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY,
+};
 pub use emit::{
     write_answer_error, write_complete, write_header_mismatch, write_internal_error,
     write_invalid_params, write_invalid_request, write_invalid_request_state,
@@ -43,8 +45,8 @@ pub use request::{
 };
 pub use task::{
     format_rfc3339, write_create_task, write_detailed_task, write_input_response_ack,
-    write_task_status_seed, write_update_task_result, TaskDetail, TaskDialect, TaskInfo,
-    TaskInputRequiredBuilder, TaskStatus, TaskWriteError,
+    write_task_result_seed, write_task_status_seed, write_update_task_result, TaskDetail,
+    TaskDialect, TaskInfo, TaskInputRequiredBuilder, TaskStatus, TaskWriteError,
 };
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ pub use crate::wire::task::{TaskDialect, TaskStatus};
 use crate::wire::{ClientCapabilities, Id, WireLimits};
 
 use super::builder::{BuildError, RequestsWriter};
+use super::emit::{write_complete_object, APP_JSON_LIMITS};
 
 /// The largest integer the Tasks schema allows (`2^53 - 1`, exact in every
 /// JSON implementation).
@@ -82,8 +83,14 @@ pub enum TaskWriteError {
     /// `failed` an error, `working` and `cancelled` neither). An
     /// `input_required` task status is built with [`TaskInputRequiredBuilder`].
     StatusMismatch,
-    /// The result is not a JSON object, or the error `data` is not JSON.
+    /// The result is not a JSON object, or the error `data` is not JSON;
+    /// for [`write_task_result_seed`], also a result whose `_meta` is not
+    /// one object or already names the related task (the writer adds it).
     InvalidPayload,
+    /// The task's result has a `resultType` other than `"complete"`, or more
+    /// than one (a completed task's result is a complete result: the writer
+    /// adds `"resultType":"complete"` when it is absent).
+    ConflictingResultType,
     /// The output buffer is too small; `needed` is the exact size.
     BufferTooSmall {
         /// Bytes the whole message needs.
@@ -102,8 +109,12 @@ impl fmt::Display for TaskWriteError {
                 "task detail does not fit its status: completed needs a result, \
                  failed an error, working and cancelled neither",
             ),
-            TaskWriteError::InvalidPayload => {
-                f.write_str("task result is not a JSON object, or error data is not JSON")
+            TaskWriteError::InvalidPayload => f.write_str(
+                "task result is not a JSON object (or its _meta is not one, or already \
+                 names the related task), or error data is not JSON",
+            ),
+            TaskWriteError::ConflictingResultType => {
+                f.write_str("task result has a resultType other than \"complete\", or has it twice")
             }
             TaskWriteError::BufferTooSmall { needed } => {
                 write!(f, "output buffer too small: needs {needed} bytes")
@@ -204,6 +215,12 @@ pub fn write_create_task(
 /// Writes the extension dialect's `tasks/get` answer (a `DetailedTask`) for
 /// every status but `input_required` (see [`TaskInputRequiredBuilder`]):
 /// `completed` carries `result`, `failed` carries `error`.
+///
+/// The `result` of a completed task is the final result of its request, so
+/// it always carries `"resultType":"complete"` (the 2026-07-28 `Result`
+/// requires it, and clients decode the task's result as one): put first
+/// when the app's object lacks it, kept when it says `"complete"`, refused
+/// ([`TaskWriteError::ConflictingResultType`]) when it names another.
 pub fn write_detailed_task(
     out: &mut [u8],
     id: &Id<'_>,
@@ -235,7 +252,11 @@ pub fn write_detailed_task(
                 .ok()
                 .and_then(|v| v.as_object())
                 .ok_or(TaskWriteError::InvalidPayload)?;
-            (Some(obj.raw()), None)
+            if !result_type_is_complete(&obj)? {
+                // Checked here so nothing is written on a conflict.
+                return Err(TaskWriteError::ConflictingResultType);
+            }
+            (Some(obj), None)
         }
         TaskDetail::Error { data: Some(d), .. } => {
             let v = json::parse_with(d, &limits).map_err(|_| TaskWriteError::InvalidPayload)?;
@@ -248,7 +269,8 @@ pub fn write_detailed_task(
     w.raw(b"{\"resultType\":\"complete\",");
     task.write_members(&mut w, TaskDialect::Extension);
     if let Some(r) = result {
-        w.raw(b",\"result\":").raw(r);
+        w.raw(b",\"result\":");
+        write_complete_object(&mut w, &r).map_err(|_| TaskWriteError::ConflictingResultType)?;
     }
     if let TaskDetail::Error { code, message, .. } = detail {
         w.raw(b",\"error\":{\"code\":")
@@ -280,6 +302,77 @@ pub fn write_input_response_ack(
         .raw(b"{\"taskId\":")
         .str(task_id)
         .raw(b"}}}}");
+    finish(w)
+}
+
+/// `resultType` of `obj` is absent or `"complete"`, once (`Ok(false)`: another
+/// value; a repeated member is [`TaskWriteError::ConflictingResultType`]).
+fn result_type_is_complete(obj: &json::Object<'_>) -> Result<bool, TaskWriteError> {
+    match obj
+        .get_unique("resultType")
+        .map_err(|_| TaskWriteError::ConflictingResultType)?
+    {
+        None => Ok(true),
+        Some(rt) => Ok(rt.as_str().is_some_and(|s| s.eq_str("complete"))),
+    }
+}
+
+/// Writes the seed dialect's `tasks/result` answer for a completed task: the
+/// final result of the task's request (`result`, a JSON object) as a
+/// complete result naming its task,
+/// `{"resultType":"complete",..,"_meta":{"io.modelcontextprotocol/related-task":
+/// {"taskId":..},..}}`.
+///
+/// `resultType` is put first when `result` lacks it (another value, or two:
+/// [`TaskWriteError::ConflictingResultType`]); the other members are kept as
+/// sent, `_meta` last with the related task first in it and the app's own
+/// `_meta` members after it. A `_meta` that is not an object, appears twice,
+/// or already names the related task is [`TaskWriteError::InvalidPayload`].
+/// Everything is checked before anything is written.
+pub fn write_task_result_seed(
+    out: &mut [u8],
+    id: &Id<'_>,
+    task_id: &str,
+    result: &[u8],
+) -> Result<usize, TaskWriteError> {
+    let obj = json::parse_with(result, &APP_JSON_LIMITS)
+        .ok()
+        .and_then(|v| v.as_object())
+        .ok_or(TaskWriteError::InvalidPayload)?;
+    if !result_type_is_complete(&obj)? {
+        return Err(TaskWriteError::ConflictingResultType);
+    }
+    let meta = match obj
+        .get_unique("_meta")
+        .map_err(|_| TaskWriteError::InvalidPayload)?
+    {
+        None => None,
+        Some(m) => {
+            let m = m.as_object().ok_or(TaskWriteError::InvalidPayload)?;
+            if m.iter().any(|(k, _)| k.eq_str(META_RELATED_TASK)) {
+                return Err(TaskWriteError::InvalidPayload);
+            }
+            Some(m)
+        }
+    };
+    let mut w = Writer::new(out);
+    write_result_head(&mut w, id);
+    w.raw(b"{\"resultType\":\"complete\"");
+    for (k, v) in obj.iter() {
+        if k.eq_str("resultType") || k.eq_str("_meta") {
+            continue;
+        }
+        w.byte(b',').raw(k.raw_token()).byte(b':').raw(v.raw());
+    }
+    w.raw(b",\"_meta\":{")
+        .key(META_RELATED_TASK)
+        .raw(b"{\"taskId\":")
+        .str(task_id)
+        .byte(b'}');
+    for (k, v) in meta.iter().flat_map(|m| m.iter()) {
+        w.byte(b',').raw(k.raw_token()).byte(b':').raw(v.raw());
+    }
+    w.raw(b"}}}");
     finish(w)
 }
 

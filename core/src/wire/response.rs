@@ -157,6 +157,8 @@ impl core::fmt::Display for ShapeError {
     }
 }
 
+impl core::error::Error for ShapeError {}
+
 /// A member that must appear at most once.
 fn unique<'a>(o: Object<'a>, name: &'static str) -> Result<Option<Value<'a>>, ShapeError> {
     o.get_unique(name).map_err(|_| ShapeError::Duplicate(name))

@@ -11,7 +11,7 @@ pub const DEFAULT_NAME: &str = "mrtr-demo-server";
 /// The usage text of `--help`.
 pub const USAGE: &str = "\
 usage: mrtr-demo-server [--http ADDR] [--audience NAME] [--log] [--workers N]
-                       [--replay-cache N] [--seed-tasks]
+                       [--replay-cache N | --replay-store ADDR] [--seed-tasks]
 
   (no --http)      serve newline-delimited JSON-RPC on stdin/stdout
   --http ADDR      serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8080), POST /mcp
@@ -21,6 +21,11 @@ usage: mrtr-demo-server [--http ADDR] [--audience NAME] [--log] [--workers N]
   --replay-cache N one-shot requestState: refuse a token seen before, keeping
                    up to N live token ids (1 to 1000000; when full of live
                    ids, new tokens are refused: fail closed)
+  --replay-store ADDR
+                   one-shot requestState across a fleet: spent token ids go
+                   to the Redis/Valkey at ADDR (e.g. 127.0.0.1:6379), shared
+                   by every instance; when it cannot be reached, rounds that
+                   carry a token are refused (-32603): fail closed
   --seed-tasks     also serve the seed task dialect (long_export with
                    params.task; tasks/result, tasks/input_response) to
                    requests that do not declare the Tasks extension
@@ -52,6 +57,9 @@ pub struct Options {
     /// remembering up to N live tokens; `None`: tokens may be replayed
     /// within their lifetime.
     pub replay_cache: Option<usize>,
+    /// `--replay-store ADDR`: refuse a `requestState` token presented twice
+    /// to any instance sharing the Redis-protocol store at ADDR.
+    pub replay_store: Option<SocketAddr>,
     /// `--seed-tasks`: serve the seed task dialect too.
     pub seed_tasks: bool,
 }
@@ -84,6 +92,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, Co
         workers: DEFAULT_WORKERS,
         help: false,
         replay_cache: None,
+        replay_store: None,
         seed_tasks: false,
     };
     let mut it = args.into_iter();
@@ -121,11 +130,21 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, Co
                     _ => return err(format!("--replay-cache: 1 to {MAX_REPLAY_CACHE}")),
                 }
             }
+            "--replay-store" => {
+                let v = value("--replay-store")?;
+                opts.replay_store =
+                    Some(v.parse().map_err(|_| {
+                        ConfigError(format!("--replay-store: not an address: {v:?}"))
+                    })?);
+            }
             "--log" => opts.log = true,
             "--seed-tasks" => opts.seed_tasks = true,
             "-h" | "--help" => opts.help = true,
             other => return err(format!("unknown argument {other:?} (see --help)")),
         }
+    }
+    if opts.replay_cache.is_some() && opts.replay_store.is_some() {
+        return err("--replay-cache and --replay-store: choose one");
     }
     Ok(opts)
 }
@@ -224,6 +243,27 @@ mod tests {
             "unknown argument \"--bogus\" (see --help)"
         );
     }
+    #[test]
+    fn replay_store_takes_an_address_and_excludes_the_replay_cache() {
+        let parse = |a: &[&str]| parse_args(a.iter().map(|s| s.to_string()));
+        assert_eq!(
+            parse(&["--replay-store", "127.0.0.1:6379"])
+                .unwrap()
+                .replay_store,
+            Some("127.0.0.1:6379".parse().unwrap())
+        );
+        assert_eq!(
+            parse(&["--replay-store", "localhost"]).unwrap_err().0,
+            "--replay-store: not an address: \"localhost\""
+        );
+        assert_eq!(
+            parse(&["--replay-store", "127.0.0.1:6379", "--replay-cache", "10"])
+                .unwrap_err()
+                .0,
+            "--replay-cache and --replay-store: choose one"
+        );
+    }
+
     #[test]
     fn replay_cache_takes_1_to_a_million() {
         let parse = |v: &str| parse_args(["--replay-cache", v].map(String::from));

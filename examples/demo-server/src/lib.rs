@@ -10,7 +10,8 @@
 //! route, emit); [`flows`] holds the tools, prompts and resource template;
 //! [`tasks`] the task tools and methods; [`http`] and [`stdio`] the
 //! transports; [`state`] the sealed state and request binding; [`config`] the
-//! command line and keys; [`emit`] owned buffers over the core's writers.
+//! command line and keys; [`replay_store`] one-shot tokens across a fleet;
+//! [`emit`] owned buffers over the core's writers.
 
 #![forbid(unsafe_code)]
 
@@ -18,10 +19,11 @@ pub mod config;
 pub mod emit;
 pub mod flows;
 pub mod http;
+pub mod replay_store;
 pub mod server;
 pub mod state;
 pub mod stdio;
 pub mod subscriptions;
 pub mod tasks;
 
-pub use server::{Caller, Demo, ReplayCache, ReplayRefusal, Reply};
+pub use server::{Caller, Demo, ReplayCache, ReplayRefusal, Reply, REPLAY_STORE_DOWN_MESSAGE};

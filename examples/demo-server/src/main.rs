@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use mrtr_demo_server::config::{self, parse_args, parse_keys, USAGE};
+use mrtr_demo_server::replay_store::ReplayStore;
 use mrtr_demo_server::{http, stdio, Demo};
 
 fn os_random(buf: &mut [u8]) {
@@ -53,6 +54,16 @@ fn run() -> Result<(), String> {
     .map_err(|e| format!("MRTR_KEYS: {e}"))?;
     let demo = match opts.replay_cache {
         Some(n) => demo.with_replay_cache(n),
+        None => demo,
+    };
+    let demo = match opts.replay_store {
+        Some(addr) => {
+            eprintln!(
+                "{}: replay store at {addr}: every requestState token is one-shot across the fleet",
+                opts.audience
+            );
+            demo.with_replay_store(ReplayStore::new(addr, &opts.audience))
+        }
         None => demo,
     };
     let demo = if opts.seed_tasks {

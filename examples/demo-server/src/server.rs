@@ -20,6 +20,7 @@ use mrtr_core::wire::{ClientCapabilities, ElicitAction, ErrorCode, Id, InputKind
 use crate::emit;
 use crate::flows;
 use crate::http::HttpHeaders;
+use crate::replay_store::{ReplayStore, Spend};
 use crate::state::{self, AppState};
 use crate::tasks::TaskStore;
 
@@ -44,10 +45,25 @@ pub struct Demo {
     limits: WireLimits,
     /// `--replay-cache`: ids of tokens already accepted.
     replay: Option<Mutex<ReplayCache>>,
+    /// `--replay-store`: the same, in a store every instance shares.
+    replay_store: Option<ReplayStore>,
     /// `--seed-tasks`: the seed task dialect is served too.
     seed_tasks: bool,
     /// Open `subscriptions/listen` streams.
     pub(crate) hub: crate::subscriptions::Hub,
+}
+
+/// The message of the `-32603` error that refuses a round whose token could
+/// not be checked against the replay store (`--replay-store`).
+pub const REPLAY_STORE_DOWN_MESSAGE: &str =
+    "Replay store unavailable: requestState not accepted, try again later";
+
+/// Why `open_state` refused a request.
+enum StateRefusal {
+    /// The token is invalid, expired or spent: the frozen -32602.
+    Invalid(String),
+    /// The replay store could not be asked: -32603, fail closed.
+    StoreDown(String),
 }
 
 /// Ids of accepted `requestState` tokens until they expire (one-shot
@@ -416,6 +432,7 @@ impl Demo {
             log,
             limits: WireLimits::default(),
             replay: None,
+            replay_store: None,
             seed_tasks: false,
             hub: crate::subscriptions::Hub::default(),
         })
@@ -426,6 +443,16 @@ impl Demo {
     /// string is escaped. Keeps up to `capacity` live ids.
     pub fn with_replay_cache(mut self, capacity: usize) -> Demo {
         self.replay = Some(Mutex::new(ReplayCache::new(capacity)));
+        self
+    }
+
+    /// Makes every `requestState` token one-shot across every instance that
+    /// shares `store`: a token is accepted by the first request that
+    /// presents it, on any instance, and refused afterwards (the frozen
+    /// invalid-state error). When the store cannot be asked, the round is
+    /// refused with [`REPLAY_STORE_DOWN_MESSAGE`] (fail closed).
+    pub fn with_replay_store(mut self, store: ReplayStore) -> Demo {
+        self.replay_store = Some(store);
         self
     }
 
@@ -565,7 +592,29 @@ impl Demo {
     fn mrtr(&self, req: &ServerRequest<'_>, caller: &Caller) -> Reply {
         let state = match self.open_state(req, caller) {
             Ok(s) => s,
-            Err(reason) => {
+            Err(StateRefusal::StoreDown(why)) => {
+                eprintln!(
+                    "[{}] replay store unreachable on {} {}: {why}; round refused (fail closed)",
+                    self.name,
+                    state::method_name(req),
+                    state::target(req)
+                );
+                let body = emit::json(|w| {
+                    mrtr_core::wire::error::write_error_response(
+                        w,
+                        Some(&req.id),
+                        ErrorCode::InternalError.code(),
+                        REPLAY_STORE_DOWN_MESSAGE,
+                        None,
+                    )
+                });
+                return Reply::err(
+                    body,
+                    ErrorCode::InternalError,
+                    format!("replay store unavailable ({why})"),
+                );
+            }
+            Err(StateRefusal::Invalid(reason)) => {
                 // The precise reason goes to the log, always; the wire gets
                 // the one frozen message.
                 eprintln!(
@@ -603,7 +652,35 @@ impl Demo {
         &self,
         req: &ServerRequest<'_>,
         caller: &Caller,
-    ) -> Result<Option<AppState>, String> {
+    ) -> Result<Option<AppState>, StateRefusal> {
+        self.open_state_checked(req, caller)
+            .map_err(StateRefusal::Invalid)
+            .and_then(|opened| match opened {
+                None => Ok(None),
+                Some((state, token_id, expires_at)) => {
+                    if let Some(store) = &self.replay_store {
+                        match store.spend(&token_id, expires_at) {
+                            Ok(Spend::Fresh) => {}
+                            Ok(Spend::Replayed) => {
+                                return Err(StateRefusal::Invalid(
+                                    "token replayed (replay store)".to_string(),
+                                ))
+                            }
+                            Err(e) => return Err(StateRefusal::StoreDown(e.to_string())),
+                        }
+                    }
+                    Ok(Some(state))
+                }
+            })
+    }
+
+    /// Unseals and verifies the token, and checks the in-process replay
+    /// cache: the state, the token id and its last valid second.
+    fn open_state_checked(
+        &self,
+        req: &ServerRequest<'_>,
+        caller: &Caller,
+    ) -> Result<Option<(AppState, [u8; TOKEN_ID_BYTES], u64)>, String> {
         let mut text_buf = vec![0u8; req.request_state.map_or(0, |s| s.raw_token().len())];
         let token = match req.request_state_text(&mut text_buf) {
             Ok(None) => return Ok(None),
@@ -645,7 +722,11 @@ impl Demo {
                     ReplayRefusal::Full => "replay cache full of live tokens".to_string(),
                 })?;
         }
-        Ok(Some(AppState::new(opened.state.to_vec())))
+        Ok(Some((
+            AppState::new(opened.state.to_vec()),
+            opened.token_id,
+            opened.expires_at,
+        )))
     }
 
     /// Seals `plaintext` for this request and caller.

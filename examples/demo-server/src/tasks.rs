@@ -25,10 +25,10 @@
 
 use mrtr_core::server::{
     format_rfc3339, write_create_task, write_detailed_task, write_input_response_ack,
-    write_method_not_found, write_task_status_seed, write_update_task_result, InputRequiredBuilder,
-    Method, ServerRequest, TaskDetail, TaskInfo, TaskInputRequiredBuilder,
+    write_method_not_found, write_task_result_seed, write_task_status_seed,
+    write_update_task_result, InputRequiredBuilder, Method, ServerRequest, TaskDetail, TaskInfo,
+    TaskInputRequiredBuilder,
 };
-use mrtr_core::wire::task::META_RELATED_TASK;
 use mrtr_core::wire::{ClientCapabilities, ErrorCode, TaskDialect, TaskStatus};
 
 use crate::emit;
@@ -522,7 +522,7 @@ fn advance(task: &mut Task, now: u64) {
             }
             let is_error = matches!(task.job, Job::Failing | Job::Greeting { name: None });
             let text = task.job.outcome(&[]);
-            task.result = Some(result_object(task, &text, is_error));
+            task.result = Some(result_object(&text, is_error));
             task.status = TaskStatus::Completed;
         }
     }
@@ -602,7 +602,6 @@ fn answer(ctx: &Ctx<'_, '_>, task: &mut Task, now: u64) -> Result<(), Reply> {
                     "cancelled"
                 };
                 task.result = Some(result_object(
-                    task,
                     &format!("The task's question was {verb}; nothing was done."),
                     true,
                 ));
@@ -624,27 +623,22 @@ fn answer(ctx: &Ctx<'_, '_>, task: &mut Task, now: u64) -> Result<(), Reply> {
         task.answers
             .sort_by_key(|(k, _)| order.iter().position(|q| q.key == k.as_str()));
         let text = task.job.outcome(&task.answers);
-        task.result = Some(result_object(task, &text, false));
+        task.result = Some(result_object(&text, false));
         task.status = TaskStatus::Completed;
     }
     Ok(())
 }
 
-/// The tool result; in the seed dialect it names its task in `_meta`.
-fn result_object(task: &Task, text: &str, is_error: bool) -> Vec<u8> {
+/// The tool result the task ends with, as the app has it: the core's task
+/// writers add `resultType` (and, for `tasks/result` of the seed dialect,
+/// the related task in `_meta`) when they write it.
+fn result_object(text: &str, is_error: bool) -> Vec<u8> {
     emit::json(|w| {
         w.raw(br#"{"content":[{"type":"text","text":"#)
             .str(text)
             .raw(br#"}],"isError":"#)
-            .raw(if is_error { b"true" } else { b"false" });
-        if task.dialect == TaskDialect::Seed {
-            w.raw(br#","_meta":{"#)
-                .key(META_RELATED_TASK)
-                .raw(br#"{"taskId":"#)
-                .str(&task.id)
-                .raw(b"}}");
-        }
-        w.byte(b'}');
+            .raw(if is_error { b"true" } else { b"false" })
+            .byte(b'}');
     })
 }
 
@@ -725,7 +719,8 @@ fn result_seed(demo: &Demo, ctx: &Ctx<'_, '_>, task: &Task) -> Reply {
     match task.status {
         TaskStatus::Completed => {
             let result = task.result.clone().unwrap_or_default();
-            demo.complete(req, &result, &format!("task {} result", task.id))
+            let body = emit::grow(|b| write_task_result_seed(b, &req.id, &task.id, &result));
+            finish_write(demo, req, body, format!("task {} result", task.id))
         }
         TaskStatus::InputRequired => {
             let questions = pending(task);

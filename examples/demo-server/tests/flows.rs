@@ -299,7 +299,7 @@ fn scan_project_lists_the_roots() {
     let caps = all_caps();
     assert_eq!(
         text(&h.send(&tool_call(1, "scan_project", &json!({}), json!({}), &caps))),
-        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"project_roots":{"method":"roots/list"}}}}"#
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"project_roots":{"method":"roots/list","params":{}}}}}"#
     );
     let answer = json!({"inputResponses": {"project_roots": {"roots": [
         {"uri": "file:///a", "name": "A"}, {"uri": "file:///b"}]}}});
@@ -414,7 +414,10 @@ fn plan_trip_asks_three_kinds_and_keeps_partial_answers() {
     let asked = &r1["result"]["inputRequests"];
     assert_eq!(asked["travelers"]["method"], "elicitation/create");
     assert_eq!(asked["itinerary"]["method"], "sampling/createMessage");
-    assert_eq!(asked["workspace"], json!({"method": "roots/list"}));
+    assert_eq!(
+        asked["workspace"],
+        json!({"method": "roots/list", "params": {}})
+    );
     assert!(r1["result"].get("requestState").is_none());
     // Only the form answered: the other two are asked again, the answer kept.
     let partial = json!({"inputResponses": {"travelers": accept(json!({"travelers": 2}))}});

@@ -141,7 +141,7 @@ fn long_import_runs_the_tasks_extension() {
         format!(
             concat!(
                 r#"{{"jsonrpc":"2.0","id":4,"result":{{"resultType":"complete","taskId":"{}","status":"completed","statusMessage":"Task completed","#,
-                r#""createdAt":"{s}","lastUpdatedAt":"{s}","ttlMs":600000,"pollIntervalMs":100,"result":{{"content":[{{"type":"text","text":"Imported 'a.csv': 873 rows, existing rows handled with policy 'overwrite'."}}],"isError":false}}}}}}"#
+                r#""createdAt":"{s}","lastUpdatedAt":"{s}","ttlMs":600000,"pollIntervalMs":100,"result":{{"resultType":"complete","content":[{{"type":"text","text":"Imported 'a.csv': 873 rows, existing rows handled with policy 'overwrite'."}}],"isError":false}}}}}}"#
             ),
             TASK_ID,
             s = STAMP

@@ -209,7 +209,7 @@ fn slow_compute_works_for_its_seconds_then_completes() {
     assert_eq!(
         get(&h, 3),
         format!(
-            r#"{{"jsonrpc":"2.0","id":3,"result":{{"resultType":"complete",{},"result":{{"content":[{{"type":"text","text":"Computed 'lifecycle' in 2 s."}}],"isError":false}}}}}}"#,
+            r#"{{"jsonrpc":"2.0","id":3,"result":{{"resultType":"complete",{},"result":{{"resultType":"complete","content":[{{"type":"text","text":"Computed 'lifecycle' in 2 s."}}],"isError":false}}}}}}"#,
             members("completed", "Task completed", "2027-01-15T08:00:02Z")
         )
     );
@@ -258,7 +258,7 @@ fn failing_job_completes_with_a_tool_error() {
     assert_eq!(
         get(&h, 2),
         format!(
-            r#"{{"jsonrpc":"2.0","id":2,"result":{{"resultType":"complete",{},"result":{{"content":[{{"type":"text","text":"failing_job: the job ran and reported an error."}}],"isError":true}}}}}}"#,
+            r#"{{"jsonrpc":"2.0","id":2,"result":{{"resultType":"complete",{},"result":{{"resultType":"complete","content":[{{"type":"text","text":"failing_job: the job ran and reported an error."}}],"isError":true}}}}}}"#,
             members("completed", "Task completed", "2027-01-15T08:00:01Z")
         )
     );
@@ -388,7 +388,7 @@ fn test_tool_with_task_asks_inline_then_escalates_to_a_task() {
     assert_eq!(
         get(&h, 3),
         format!(
-            r#"{{"jsonrpc":"2.0","id":3,"result":{{"resultType":"complete",{},"result":{{"content":[{{"type":"text","text":"Hello, Alice! (greeted by a task)"}}],"isError":false}}}}}}"#,
+            r#"{{"jsonrpc":"2.0","id":3,"result":{{"resultType":"complete",{},"result":{{"resultType":"complete","content":[{{"type":"text","text":"Hello, Alice! (greeted by a task)"}}],"isError":false}}}}}}"#,
             members("completed", "Task completed", STAMP)
         )
     );

@@ -83,6 +83,13 @@ pub struct FlowReport {
     pub resends: u32,
     /// Start to end.
     pub duration: Duration,
+    /// The last leg that echoed a `requestState` and was answered without
+    /// an error: its exact bytes and the instance that served it (the
+    /// token it carries is spent if the server keeps tokens one-shot).
+    pub spent: Option<(Vec<u8>, Option<String>)>,
+    /// Whether the flow was started over after a token it had resent was
+    /// refused (see [`run_flow_restarting`]).
+    pub restarted: bool,
 }
 
 enum Outcome {
@@ -145,6 +152,8 @@ pub fn run_flow(
         legs: Vec::new(),
         resends: 0,
         duration: Duration::ZERO,
+        spent: None,
+        restarted: false,
     };
     let mut config = CallConfig::new(method, params);
     config.caps = opts.caps;
@@ -182,6 +191,7 @@ pub fn run_flow(
             }
             Err(e) => break End::Violation(describe_call_error(&e)),
         };
+        let carries_state = call.request_state().is_some();
         let t0 = Instant::now();
         let mut outcome = None;
         let res = transport.exchange(&out[..n], &mut |bytes| match call.feed(bytes) {
@@ -233,6 +243,12 @@ pub fn run_flow(
         };
         resend = false;
         leg_resends = 0;
+        if carries_state && !matches!(outcome, Outcome::RpcError(..)) {
+            report.spent = Some((
+                out[..n].to_vec(),
+                report.legs.last().and_then(|l| l.info.upstream.clone()),
+            ));
+        }
         match outcome {
             Outcome::Complete(r) => break End::Complete(r),
             Outcome::RpcError(code, message) => break End::RpcError { code, message },
@@ -288,6 +304,37 @@ pub fn run_flow(
     report
 }
 
+/// [`run_flow`], started over once when the server refuses, as invalid,
+/// a token the flow had to resend after a transport failure. With one-shot
+/// tokens that is what an instance dying mid-round leaves behind: it spent
+/// the token (recorded it in the replay store) and never answered, so the
+/// resent leg is a replay. The call begins again from its first request
+/// (no `requestState`), and the legs of both attempts are kept.
+pub fn run_flow_restarting(
+    method: CallMethod,
+    params: &[u8],
+    opts: &FlowOpts,
+    seed: u64,
+    transport: &mut dyn Transport,
+    next_id: &mut dyn FnMut() -> i64,
+) -> FlowReport {
+    let first = run_flow(method, params, opts, seed, transport, next_id);
+    let spent_on_resend = first.resends > 0
+        && matches!(&first.end, End::RpcError { code: -32602, .. })
+        && first.legs.iter().rev().nth(1).is_some_and(|l| !l.ok);
+    if !spent_on_resend {
+        return first;
+    }
+    let mut again = run_flow(method, params, opts, mix(seed), transport, next_id);
+    let mut legs = first.legs;
+    legs.append(&mut again.legs);
+    again.legs = legs;
+    again.resends += first.resends;
+    again.duration += first.duration;
+    again.restarted = true;
+    again
+}
+
 /// A one-line account of a call error for people.
 pub fn describe_call_error(e: &CallError) -> String {
     match e {
@@ -312,6 +359,115 @@ pub fn describe_call_error(e: &CallError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::transport::LegInfo;
+    use std::collections::VecDeque;
+
+    /// A peer that answers from a script: `Ok(body)` with `{ID}` replaced by
+    /// the request's id, or a transport failure.
+    struct Scripted {
+        script: VecDeque<Option<&'static str>>,
+        sent: Vec<String>,
+    }
+
+    impl Transport for Scripted {
+        fn exchange(
+            &mut self,
+            body: &[u8],
+            on_message: &mut dyn FnMut(&[u8]) -> bool,
+        ) -> Result<LegInfo, TransportError> {
+            let text = String::from_utf8_lossy(body).into_owned();
+            let id = text
+                .split("\"id\":")
+                .nth(1)
+                .and_then(|r| r.split([',', '}']).next())
+                .unwrap_or("0")
+                .to_string();
+            self.sent.push(text);
+            match self.script.pop_front().flatten() {
+                Some(reply) => {
+                    on_message(reply.replace("{ID}", &id).as_bytes());
+                    Ok(LegInfo::default())
+                }
+                None => Err(TransportError::Closed),
+            }
+        }
+    }
+
+    const ASK: &str = r#"{"jsonrpc":"2.0","id":{ID},"result":{"resultType":"input_required","inputRequests":{"n":{"method":"elicitation/create","params":{"mode":"form","message":"n?","requestedSchema":{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}}}},"requestState":"m2.spent"}}"#;
+    const DONE: &str =
+        r#"{"jsonrpc":"2.0","id":{ID},"result":{"resultType":"complete","content":[]}}"#;
+    const SPENT: &str = r#"{"jsonrpc":"2.0","id":{ID},"error":{"code":-32602,"message":"Invalid or expired requestState"}}"#;
+
+    fn opts() -> FlowOpts {
+        FlowOpts {
+            limits: CallLimits::default(),
+            caps: ClientCapabilities {
+                elicitation_form: true,
+                ..ClientCapabilities::default()
+            },
+            policy: Policy::default(),
+            max_resends: 2,
+            resend_backoff: Duration::ZERO,
+            think: Duration::ZERO,
+            epoch: Instant::now(),
+        }
+    }
+
+    fn drive(script: &[Option<&'static str>]) -> (FlowReport, Vec<String>) {
+        let mut t = Scripted {
+            script: script.iter().copied().collect(),
+            sent: Vec::new(),
+        };
+        let mut id = 0;
+        let mut next = || {
+            id += 1;
+            id
+        };
+        let r = run_flow_restarting(
+            CallMethod::ToolsCall,
+            br#"{"name":"t","arguments":{}}"#,
+            &opts(),
+            1,
+            &mut t,
+            &mut next,
+        );
+        (r, t.sent)
+    }
+
+    #[test]
+    fn a_token_refused_after_its_leg_was_resent_starts_the_flow_over_once() {
+        // Round 2 is lost in transport (the instance spent the token and
+        // died); its resend is a replay, refused; the flow starts over.
+        let (r, sent) = drive(&[Some(ASK), None, Some(SPENT), Some(ASK), Some(DONE)]);
+        assert!(matches!(r.end, End::Complete(_)), "{:?}", r.end);
+        assert!(r.restarted);
+        assert_eq!(r.resends, 1);
+        assert_eq!(sent.len(), 5);
+        assert!(!sent[3].contains("requestState"), "{}", sent[3]);
+        assert!(
+            sent[4].contains(r#""requestState":"m2.spent""#),
+            "{}",
+            sent[4]
+        );
+        // The last leg that echoed the token and was answered is the one to
+        // replay.
+        let (bytes, _) = r.spent.expect("a spent leg");
+        assert_eq!(String::from_utf8(bytes).unwrap(), sent[4]);
+    }
+
+    #[test]
+    fn a_token_refused_without_a_resend_is_a_lost_flow_not_a_restart() {
+        let (r, sent) = drive(&[Some(ASK), Some(SPENT)]);
+        assert!(
+            matches!(&r.end, End::RpcError { code: -32602, .. }),
+            "{:?}",
+            r.end
+        );
+        assert!(!r.restarted);
+        assert_eq!(sent.len(), 2);
+        assert!(r.spent.is_none());
+    }
 
     #[test]
     fn kid_prefix_of_a_sealed_token() {

@@ -35,6 +35,83 @@ pub struct LoadOpts {
     /// the watermark has ended (so an operator can wait until no flow that
     /// started before some moment is still running).
     pub progress: Option<String>,
+    /// Every instance's own MCP endpoint (behind the balancer): the spent
+    /// token of one flow in `replay_every` is replayed to each of them.
+    pub replay_to: Vec<Url>,
+    /// Replay one completed flow's spent token in this many (0: none).
+    pub replay_every: usize,
+}
+
+/// What the replays of spent tokens met.
+#[derive(Debug, Default)]
+struct Replays {
+    /// Replays that got an answer.
+    tried: AtomicUsize,
+    /// Of those, sent to another instance than the one that spent the
+    /// token.
+    tried_elsewhere: AtomicUsize,
+    /// Answered with the frozen -32602 invalid-state error.
+    refused: AtomicUsize,
+    /// Answered with a result: the token worked twice.
+    accepted: AtomicUsize,
+    /// Answered with another error.
+    other_error: AtomicUsize,
+    /// No answer (the instance was down: killed or restarting).
+    unanswered: AtomicUsize,
+}
+
+impl Replays {
+    /// Replays `bytes` (spent on `spent_on`) to every client.
+    fn replay(&self, clients: &mut [(String, HttpClient)], bytes: &[u8], spent_on: Option<&str>) {
+        use crate::transport::Transport;
+        for (authority, client) in clients.iter_mut() {
+            let mut verdict = None;
+            let r = client.exchange(bytes, &mut |msg| {
+                verdict = Some(classify(msg));
+                true
+            });
+            let Some(v) = verdict.filter(|_| r.is_ok()) else {
+                self.unanswered.fetch_add(1, Ordering::Relaxed);
+                continue;
+            };
+            self.tried.fetch_add(1, Ordering::Relaxed);
+            if spent_on != Some(authority.as_str()) {
+                self.tried_elsewhere.fetch_add(1, Ordering::Relaxed);
+            }
+            match v {
+                ReplayVerdict::Refused => &self.refused,
+                ReplayVerdict::Accepted => &self.accepted,
+                ReplayVerdict::OtherError => &self.other_error,
+            }
+            .fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReplayVerdict {
+    Refused,
+    Accepted,
+    OtherError,
+}
+
+/// What a server's answer to a replayed leg says.
+fn classify(msg: &[u8]) -> ReplayVerdict {
+    let Some(v) = mrtr_core::json::parse(msg).ok().and_then(|v| v.as_object()) else {
+        return ReplayVerdict::OtherError;
+    };
+    if v.get("result").is_some() {
+        return ReplayVerdict::Accepted;
+    }
+    match v
+        .get("error")
+        .and_then(|e| e.as_object())
+        .and_then(|e| e.get("code"))
+        .and_then(|c| c.as_i64())
+    {
+        Some(-32602) => ReplayVerdict::Refused,
+        _ => ReplayVerdict::OtherError,
+    }
 }
 
 /// Which tool a flow calls.
@@ -99,6 +176,7 @@ pub fn run(opts: &LoadOpts) -> Summary {
     let completed = Arc::new(AtomicUsize::new(0));
     let ids = Arc::new(AtomicI64::new(1));
     let reports: Arc<Mutex<Vec<(Kind, FlowReport)>>> = Arc::new(Mutex::new(Vec::new()));
+    let replays = Arc::new(Replays::default());
     let started_at = Instant::now();
     let stop_progress = Arc::new(AtomicU64::new(0));
     let in_flight: Arc<Mutex<BTreeSet<usize>>> = Arc::new(Mutex::new(BTreeSet::new()));
@@ -136,12 +214,13 @@ pub fn run(opts: &LoadOpts) -> Summary {
     });
     let mut handles = Vec::new();
     for t in 0..opts.concurrency.max(1) {
-        let (next_flow, completed, ids, reports, in_flight) = (
+        let (next_flow, completed, ids, reports, in_flight, replays) = (
             next_flow.clone(),
             completed.clone(),
             ids.clone(),
             reports.clone(),
             in_flight.clone(),
+            replays.clone(),
         );
         let opts = opts.clone();
         handles.push(std::thread::spawn(move || {
@@ -151,6 +230,21 @@ pub fn run(opts: &LoadOpts) -> Summary {
                 opts.timeout,
                 opts.flow.limits.wire.json.max_bytes,
             );
+            let mut replay_clients: Vec<(String, HttpClient)> = opts
+                .replay_to
+                .iter()
+                .map(|u| {
+                    (
+                        u.authority.clone(),
+                        HttpClient::new(
+                            u.clone(),
+                            opts.bearer.clone(),
+                            opts.timeout,
+                            opts.flow.limits.wire.json.max_bytes,
+                        ),
+                    )
+                })
+                .collect();
             let mut mine = Vec::new();
             loop {
                 // Claim a number and enter the in-flight set under one lock,
@@ -184,7 +278,7 @@ pub fn run(opts: &LoadOpts) -> Summary {
                     };
                 let params = kind.params(n);
                 let mut next_id = || ids.fetch_add(1, Ordering::Relaxed);
-                let r = flow::run_flow(
+                let mut r = flow::run_flow_restarting(
                     CallMethod::ToolsCall,
                     &params,
                     &opts.flow,
@@ -192,6 +286,14 @@ pub fn run(opts: &LoadOpts) -> Summary {
                     &mut client,
                     &mut next_id,
                 );
+                if opts.replay_every > 0 && n % opts.replay_every == 0 {
+                    if let (Some((bytes, on)), End::Complete(_)) = (&r.spent, &r.end) {
+                        replays.replay(&mut replay_clients, bytes, on.as_deref());
+                    }
+                }
+                // The bytes are only for the replay: do not keep 100,000 of
+                // them until the end.
+                r.spent = None;
                 completed.fetch_add(1, Ordering::Relaxed);
                 if let Ok(mut set) = in_flight.lock() {
                     set.remove(&n);
@@ -212,7 +314,35 @@ pub fn run(opts: &LoadOpts) -> Summary {
         let _ = p.join();
     }
     let reports = std::mem::take(&mut *reports.lock().unwrap_or_else(|e| e.into_inner()));
-    fold(opts, &reports, wall)
+    let mut summary = fold(opts, &reports, wall);
+    if opts.replay_every > 0 {
+        let get = |a: &AtomicUsize| a.load(Ordering::Relaxed);
+        let r = &*replays;
+        let _ = writeln!(
+            summary.text,
+            "replays of spent tokens: {} refused of {} tried ({} to another instance than the one that spent it), {} accepted, {} other errors, {} unanswered (instance down)",
+            get(&r.refused),
+            get(&r.tried),
+            get(&r.tried_elsewhere),
+            get(&r.accepted),
+            get(&r.other_error),
+            get(&r.unanswered)
+        );
+        let _ = writeln!(summary.kv, "replays_tried={}", get(&r.tried));
+        let _ = writeln!(
+            summary.kv,
+            "replays_tried_elsewhere={}",
+            get(&r.tried_elsewhere)
+        );
+        let _ = writeln!(summary.kv, "replays_refused={}", get(&r.refused));
+        let _ = writeln!(summary.kv, "replays_accepted={}", get(&r.accepted));
+        let _ = writeln!(summary.kv, "replays_other_error={}", get(&r.other_error));
+        let _ = writeln!(summary.kv, "replays_unanswered={}", get(&r.unanswered));
+        if get(&r.accepted) > 0 || get(&r.other_error) > 0 {
+            summary.ok = false;
+        }
+    }
+    summary
 }
 
 fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summary {
@@ -238,7 +368,12 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
     let mut resent_flows_completed = 0usize;
     let mut max_flow = Duration::ZERO;
     let mut by_kind: BTreeMap<Kind, (usize, usize)> = BTreeMap::new();
+    let mut by_round: BTreeMap<u32, Vec<Duration>> = BTreeMap::new();
+    let mut restarted = 0usize;
     for (kind, r) in reports {
+        if r.restarted {
+            restarted += 1;
+        }
         let e = by_kind.entry(*kind).or_default();
         e.0 += 1;
         max_flow = max_flow.max(r.duration);
@@ -289,6 +424,10 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
                 continue;
             }
             legs_ok += 1;
+            if leg.round == 1 {
+                // A flow started over begins a new chain of legs.
+                prev = None;
+            }
             if leg.info.upstreams_tried > 1 {
                 skipped_by_balancer += 1;
             }
@@ -310,6 +449,7 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
             }
             prev = Some(inst);
             lat.entry((*kind, leg.round)).or_default().push(leg.latency);
+            by_round.entry(leg.round).or_default().push(leg.latency);
             all_lat.push(leg.latency);
         }
     }
@@ -403,6 +543,22 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
             if *ok { "" } else { "failed: " },
         );
     }
+    let _ = writeln!(
+        text,
+        "flows started over after a resent token was refused (spent by an instance that died mid-round): {restarted}"
+    );
+    for (round, v) in by_round.iter_mut() {
+        v.sort();
+        let _ = writeln!(kv, "round{round}_n={}", v.len());
+        let _ = writeln!(kv, "round{round}_p50_ms={}", ms(percentile(v, 50.0)));
+        let _ = writeln!(kv, "round{round}_p99_ms={}", ms(percentile(v, 99.0)));
+    }
+    let _ = writeln!(
+        kv,
+        "flows_per_s={:.0}",
+        completed as f64 / wall.as_secs_f64().max(1e-9)
+    );
+    let _ = writeln!(kv, "flows_restarted={restarted}");
     let _ = writeln!(kv, "flows_started={started}");
     let _ = writeln!(kv, "flows_completed={completed}");
     let _ = writeln!(kv, "flows_failed={failed}");
@@ -431,6 +587,25 @@ fn fold(opts: &LoadOpts, reports: &[(Kind, FlowReport)], wall: Duration) -> Summ
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replay_counts_as_refused_only_for_the_invalid_state_error() {
+        assert_eq!(
+            classify(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid or expired requestState"}}"#),
+            ReplayVerdict::Refused
+        );
+        assert_eq!(
+            classify(
+                br#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[]}}"#
+            ),
+            ReplayVerdict::Accepted
+        );
+        assert_eq!(
+            classify(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Replay store unavailable"}}"#),
+            ReplayVerdict::OtherError
+        );
+        assert_eq!(classify(b"<html>502</html>"), ReplayVerdict::OtherError);
+    }
 
     #[test]
     fn nearest_rank_percentiles() {

@@ -5,6 +5,7 @@
 //! mrtr-load-driver run --url URL [--flows N] [--concurrency C] [--rate R]
 //!     [--report-every K] [--think-ms MS] [--max-resends N] [--bearer TOKEN]
 //!     [--timeout-ms MS] [--summary FILE] [--progress FILE] [--answer F=V]...
+//!     [--replay-to HOST:PORT,... [--replay-every K]]
 //! mrtr-load-driver probe --url URL [--bearer TOKEN]
 //! mrtr-load-driver call [--http URL] [--max-rounds N] [--answer F=V]...
 //!     (tool NAME ARGS_JSON | prompt NAME ARGS_JSON | resource URI) [-- CMD ARGS...]
@@ -31,7 +32,11 @@ const USAGE: &str = "usage:
   mrtr-load-driver run --url URL [--flows N] [--concurrency C] [--rate FLOWS_PER_S]
       [--report-every K] [--think-ms MS] [--max-resends N] [--bearer TOKEN]
       [--timeout-ms MS] [--summary FILE] [--progress FILE] [--answer FIELD=VALUE]...
-      (--timeout-ms: deadline of one leg's answer, default 10000)
+      [--replay-to HOST:PORT,... [--replay-every K]]
+      (--timeout-ms: deadline of one leg's answer, default 10000;
+       --replay-to: after one flow in K (default 1) completes, send its last
+       token-carrying leg again, byte for byte, to each of these instances
+       directly, and count how many refuse it)
   mrtr-load-driver probe --url URL [--bearer TOKEN]
   mrtr-load-driver call [--http URL] [--max-rounds N] [--answer FIELD=VALUE]...
       (tool NAME ARGS_JSON | prompt NAME ARGS_JSON | resource URI) [-- SERVER_CMD ARGS...]";
@@ -96,6 +101,8 @@ fn main() -> ExitCode {
     let mut report_every = 3usize;
     let mut summary_file = None;
     let mut progress = None;
+    let mut replay_to: Vec<String> = Vec::new();
+    let mut replay_every = 1usize;
     let mut positional = Vec::new();
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
@@ -113,6 +120,11 @@ fn main() -> ExitCode {
                 "--report-every" => report_every = parse_num(&a, it.next())?,
                 "--summary" => summary_file = it.next(),
                 "--progress" => progress = it.next(),
+                "--replay-to" => {
+                    let v = it.next().ok_or("--replay-to needs HOST:PORT,...")?;
+                    replay_to = v.split(',').map(|a| format!("http://{a}/mcp")).collect();
+                }
+                "--replay-every" => replay_every = parse_num(&a, it.next())?,
                 "--answer" => {
                     let v = it.next().ok_or("--answer needs FIELD=VALUE")?;
                     let (k, val) = v.split_once('=').ok_or("--answer needs FIELD=VALUE")?;
@@ -157,6 +169,15 @@ fn main() -> ExitCode {
                     epoch: std::time::Instant::now(),
                 },
                 progress,
+                replay_every: if replay_to.is_empty() {
+                    0
+                } else {
+                    replay_every
+                },
+                replay_to: match replay_to.iter().map(|u| Url::parse(u)).collect() {
+                    Ok(v) => v,
+                    Err(e) => return fail(&e),
+                },
             };
             let s = load::run(&opts);
             print!("{}", s.text);

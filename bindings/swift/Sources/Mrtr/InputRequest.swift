@@ -288,6 +288,8 @@ public enum Form {
                 value: try formText(schema, i, o, textOptionValue) ?? "",
                 title: opt.has_title ? try formText(schema, i, o, textOptionTitle) : nil)
         }
+        let minimumText = f.has_minimum ? String(decoding: bytes(f.minimum_json), as: UTF8.self) : nil
+        let maximumText = f.has_maximum ? String(decoding: bytes(f.maximum_json), as: UTF8.self) : nil
         return FormField(
             name: try formText(schema, i, 0, textName) ?? "",
             title: try formText(schema, i, 0, textTitle),
@@ -297,10 +299,12 @@ public enum Form {
             required: f.required,
             minLength: f.has_min_length ? f.min_length : nil,
             maxLength: f.has_max_length ? f.max_length : nil,
-            minimum: f.has_minimum ? f.minimum : nil,
-            maximum: f.has_maximum ? f.maximum : nil,
-            minimumText: f.has_minimum ? String(decoding: bytes(f.minimum_json), as: UTF8.self) : nil,
-            maximumText: f.has_maximum ? String(decoding: bytes(f.maximum_json), as: UTF8.self) : nil,
+            // The library keeps bounds as exact decimal text (no float code in
+            // it); Swift's parser gives the nearest Double (±infinity beyond).
+            minimum: minimumText.flatMap { Double($0) },
+            maximum: maximumText.flatMap { Double($0) },
+            minimumText: minimumText,
+            maximumText: maximumText,
             minItems: f.has_min_items ? f.min_items : nil,
             maxItems: f.has_max_items ? f.max_items : nil,
             options: options,

@@ -67,14 +67,19 @@ public enum Mrtr {
             let off = Int(bitPattern: UnsafeRawPointer(s.ptr)) - Int(bitPattern: r.baseAddress)
             return Array(r[off..<(off + s.len)])
         }
-        for i in 0..<count {
+        // One pass over the page (mrtr_tool_at would read it once per tool).
+        var at = mrtr_tool_cursor()
+        while true {
             var t = mrtr_tool()
-            let st = result.withUnsafeBufferPointer { mrtr_tool_at($0.baseAddress, $0.count, i, &t) }
+            let st = result.withUnsafeBufferPointer { mrtr_tool_next($0.baseAddress, $0.count, &at, &t) }
+            if st == MRTR_ERR_NOT_FOUND {
+                break
+            }
             if st == MRTR_ERR_PROTOCOL_VIOLATION {
                 malformed += 1
                 continue
             }
-            try check(st, "mrtr_tool_at")
+            try check(st, "mrtr_tool_next")
             let (nameJson, schema) = result.withUnsafeBufferPointer { r in
                 (slice(t.name, r), slice(t.input_schema, r))
             }
@@ -139,13 +144,19 @@ public enum Mrtr {
         throw MrtrError(rawCode: Int32(MRTR_ERR_INTERNAL.rawValue), operation: "mrtr_http_headers_for_tool_call")
     }
 
-    /// Whether to send a request again after `response`: true for error
-    /// `-32022` whose `data.supported` lists `protocolVersion` (the only
-    /// revision this library speaks), false for any other message. Throws
-    /// `.unsupportedVersion` for `-32022` without it: the server and this
-    /// library share no revision.
-    public static func versionRetry(_ response: [UInt8]) throws -> Bool {
-        let st = response.withUnsafeBufferPointer { mrtr_version_retry($0.baseAddress, $0.count) }
+    /// How many times one request is sent again after `-32022`: once.
+    public static let maxVersionRetries: UInt32 = 1
+
+    /// Whether to send a request again after `response`, a request already
+    /// sent again `retries` times after `-32022`: true for error `-32022`
+    /// whose `data.supported` lists `protocolVersion` (the only revision
+    /// this library speaks), whose `data.requested` is another, while
+    /// `retries` is below `maxVersionRetries`; false for any other message.
+    /// Throws `.unsupportedVersion` for any other `-32022`, a final answer:
+    /// the server and this library share no revision, or the server refused
+    /// this one; `.json` when its `data` repeats a member.
+    public static func versionRetry(_ response: [UInt8], retries: UInt32 = 0) throws -> Bool {
+        let st = response.withUnsafeBufferPointer { mrtr_version_retry($0.baseAddress, $0.count, retries) }
         switch st {
         case MRTR_OK: return true
         case MRTR_ERR_NOT_FOUND: return false

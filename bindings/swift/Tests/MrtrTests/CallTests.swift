@@ -81,6 +81,19 @@ final class StatusTests: XCTestCase {
         XCTAssertFalse(try Mrtr.versionRetry(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}")))
     }
 
+    func test_a_version_already_refused_is_final_not_sent_again() throws {
+        func err(_ data: String) -> [UInt8] {
+            bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"x\",\"data\":\(data)}}")
+        }
+        let ours = err("{\"requested\":\"2026-07-28\",\"supported\":[\"2026-07-28\"]}")
+        expectError(.unsupportedVersion) { try Mrtr.versionRetry(ours) }
+        let other = err("{\"requested\":\"2025-11-25\",\"supported\":[\"2026-07-28\"]}")
+        XCTAssertEqual(Mrtr.maxVersionRetries, 1)
+        XCTAssertTrue(try Mrtr.versionRetry(other, retries: 0))
+        expectError(.unsupportedVersion) { try Mrtr.versionRetry(other, retries: 1) }
+        expectError(.json) { try Mrtr.versionRetry(err("{\"supported\":[\"2025-11-25\"],\"supported\":[\"2026-07-28\"]}")) }
+    }
+
     func testToolCallHeaders() throws {
         let schema = bytes("{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}," +
             "\"n\":{\"type\":\"integer\",\"x-mcp-header\":\"N\"}}}")

@@ -135,7 +135,14 @@ fn notifications_and_other_methods_have_no_name() {
 
 #[test]
 fn name_is_required_where_the_spec_mirrors_it() {
-    for m in ["tools/call", "prompts/get", "resources/read"] {
+    for m in [
+        "tools/call",
+        "prompts/get",
+        "resources/read",
+        "tasks/get",
+        "tasks/update",
+        "tasks/cancel",
+    ] {
         assert_eq!(
             RequestHeaders::new(m, None).unwrap_err(),
             HttpError::MissingName
@@ -213,6 +220,35 @@ fn headers_from_the_request_body() {
         RequestHeaders::for_message(b"{", &limits),
         Err(HttpError::Wire(_))
     ));
+}
+
+#[test]
+fn task_requests_mirror_the_task_id_in_mcp_name() {
+    let limits = WireLimits::default();
+    let mut buf = [0u8; 128];
+    for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+        let body = std::format!(
+            r#"{{"jsonrpc":"2.0","id":9,"method":"{method}","params":{{"taskId":"t-\u00e9 1","inputResponses":{{}}}}}}"#
+        );
+        let out = RequestHeaders::for_message(body.as_bytes(), &limits)
+            .unwrap()
+            .write(&mut buf)
+            .unwrap();
+        assert_eq!(out.method(), method);
+        assert_eq!(out.name(), Some("=?base64?dC3DqSAx?="));
+        let body = std::format!(r#"{{"jsonrpc":"2.0","id":9,"method":"{method}","params":{{}}}}"#);
+        assert_eq!(
+            RequestHeaders::for_message(body.as_bytes(), &limits).unwrap_err(),
+            HttpError::MissingName
+        );
+    }
+    // The seed dialect's own methods carry no Mcp-Name.
+    let body = br#"{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"t1"}}"#;
+    let out = RequestHeaders::for_message(body, &limits)
+        .unwrap()
+        .write(&mut buf)
+        .unwrap();
+    assert_eq!(out.name(), None);
 }
 
 mod proptests {

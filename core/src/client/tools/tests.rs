@@ -254,23 +254,26 @@ fn refusals() {
     );
 }
 
+fn version_error(data: &str) -> String {
+    std::format!(
+        r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":-32022,"message":"Unsupported protocol version"{data}}}}}"#
+    )
+}
+
 #[test]
 fn unsupported_version_errors_retry_only_when_ours_is_listed() {
     let limits = WireLimits::default();
-    let err = |data: &str| {
-        std::format!(
-            r#"{{"jsonrpc":"2.0","id":1,"error":{{"code":-32022,"message":"Unsupported protocol version"{data}}}}}"#
-        )
-    };
-    let answer = |m: &str| version_answer(m.as_bytes(), &limits);
+    let answer = |m: &str| version_answer(m.as_bytes(), &limits, 0).unwrap();
     assert_eq!(
-        answer(&err(
-            r#","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}"#
+        answer(&version_error(
+            r#","data":{"supported":["2025-11-25","2026-07-28"],"requested":"2025-11-25"}"#
         )),
         Some(VersionAnswer::Retry)
     );
     assert_eq!(
-        answer(&err(r#","data":{"supported":["2025-11-25","2026-07-28"]}"#)),
+        answer(&version_error(
+            r#","data":{"supported":["2025-11-25","2026-07-28"]}"#
+        )),
         Some(VersionAnswer::Retry)
     );
     for data in [
@@ -281,7 +284,7 @@ fn unsupported_version_errors_retry_only_when_ours_is_listed() {
         "",
     ] {
         assert_eq!(
-            answer(&err(data)),
+            answer(&version_error(data)),
             Some(VersionAnswer::Unsupported),
             "{data}"
         );
@@ -293,6 +296,72 @@ fn unsupported_version_errors_retry_only_when_ours_is_listed() {
         "not json",
     ] {
         assert_eq!(answer(other), None, "{other}");
+    }
+}
+
+#[test]
+fn a_version_already_refused_is_final_not_sent_again() {
+    let limits = WireLimits::default();
+    assert_eq!(MAX_VERSION_RETRIES, 1);
+    // The server refuses the very revision it lists: final at once.
+    let ours = version_error(r#","data":{"requested":"2026-07-28","supported":["2026-07-28"]}"#);
+    for retries in [0, 1, 2, 1000, u32::MAX] {
+        assert_eq!(
+            version_answer(ours.as_bytes(), &limits, retries),
+            Ok(Some(VersionAnswer::Refused)),
+            "{retries}"
+        );
+    }
+    // It names another revision: one resend at ours, then final, however
+    // often it answers the same way.
+    let other = version_error(r#","data":{"requested":"2025-11-25","supported":["2026-07-28"]}"#);
+    assert_eq!(
+        version_answer(other.as_bytes(), &limits, 0),
+        Ok(Some(VersionAnswer::Retry))
+    );
+    let mut sent_again = 0u32;
+    for retries in 0..1000u32 {
+        match version_answer(other.as_bytes(), &limits, retries) {
+            Ok(Some(VersionAnswer::Retry)) => sent_again += 1,
+            Ok(Some(VersionAnswer::Refused)) => break,
+            a => panic!("{a:?}"),
+        }
+    }
+    assert_eq!(sent_again, MAX_VERSION_RETRIES);
+    // A server that lists none of ours stays unsupported at any count.
+    let none = version_error(r#","data":{"requested":"2026-07-28","supported":["2025-11-25"]}"#);
+    assert_eq!(
+        version_answer(none.as_bytes(), &limits, 1),
+        Ok(Some(VersionAnswer::Unsupported))
+    );
+}
+
+#[test]
+fn a_repeated_member_in_version_error_data_is_refused() {
+    let limits = WireLimits::default();
+    for (data, offset) in [
+        (
+            r#","data":{"supported":["2025-11-25"],"supported":["2026-07-28"]}"#,
+            40,
+        ),
+        (
+            r#","data":{"supported":["2026-07-28"],"supported":["2025-11-25"]}"#,
+            40,
+        ),
+        (
+            r#","data":{"requested":"2025-11-25","supported":["2026-07-28"],"requested":"2026-07-28"}"#,
+            65,
+        ),
+        (r#","data":{"x":1,"x":2}"#, 11),
+    ] {
+        assert_eq!(
+            version_answer(version_error(data).as_bytes(), &limits, 0),
+            Err(crate::json::Error {
+                kind: crate::json::ErrorKind::DuplicateKey,
+                offset
+            }),
+            "{data}"
+        );
     }
 }
 
@@ -390,4 +459,124 @@ fn a_malformed_tools_list_is_refused_and_a_malformed_tool_named() {
         ToolList::parse(many.as_bytes()).unwrap_err(),
         ToolListError::TooMany
     );
+}
+
+/// A `tools/list` result of `n` tools of about `tool_bytes` bytes each,
+/// every one with a designated property.
+fn big_page(n: usize, tool_bytes: usize) -> String {
+    let mut page = String::from(r#"{"tools":["#);
+    for i in 0..n {
+        if i > 0 {
+            page.push(',');
+        }
+        let head = std::format!(
+            r#"{{"name":"tool-{i:04}","inputSchema":{{"type":"object","properties":{{"region":{{"type":"string","x-mcp-header":"Region"}},"n":{{"type":"integer"}}}}}},"description":""#
+        );
+        let pad = tool_bytes.saturating_sub(head.len() + 2);
+        page.push_str(&head);
+        page.extend(core::iter::repeat_n('x', pad));
+        page.push_str(r#""}"#);
+    }
+    page.push_str(r#"],"nextCursor":"c2"}"#);
+    page
+}
+
+#[test]
+fn reading_every_tool_of_a_page_walks_it_a_bounded_number_of_times() {
+    // About 1 MiB (the default message limit) of 1,024 tools.
+    let page = big_page(MAX_TOOLS_PER_PAGE, 1020);
+    let bytes = page.as_bytes();
+    assert!(
+        bytes.len() > 1_040_000 && bytes.len() <= 1 << 20,
+        "{}",
+        bytes.len()
+    );
+    let len = bytes.len();
+    crate::json::walked::take();
+    let list = ToolList::parse(bytes).unwrap();
+    let parse = crate::json::walked::take();
+    assert_eq!(len, 1_045_533);
+    // The validation and one count of the tools (the walk of the members
+    // steps over the array through a skip index).
+    assert_eq!(parse, 2 * len - 1045);
+    let list_opened = ToolList::open(bytes).unwrap();
+    let open = crate::json::walked::take();
+    assert_eq!(open, len + 8);
+    assert_eq!(list_opened.start(bytes), list.start(bytes));
+    // Every tool through the cursor, as the C ABI reads them.
+    let mut cursor = list.start(bytes);
+    assert_eq!(cursor, ToolCursor::from_parts(0, 10));
+    let mut names = Vec::new();
+    while let Some(t) = next_tool(bytes, &mut cursor) {
+        let t = t.unwrap();
+        assert!(t.usable());
+        names.push(t.name.chars().collect::<String>());
+        // The cursor stands just past the tool it read.
+        assert_eq!(cursor.index(), names.len());
+        assert_eq!(bytes[cursor.offset() - 1], b'}');
+    }
+    let walked = crate::json::walked::take();
+    assert_eq!(names.len(), MAX_TOOLS_PER_PAGE);
+    assert_eq!(names[1023], "tool-1023");
+    assert_eq!(cursor.index(), MAX_TOOLS_PER_PAGE);
+    // At the end it stays at the end.
+    assert!(next_tool(bytes, &mut cursor).is_none());
+    // Linear: each tool validated once more, its members walked once and
+    // its schema read for designations; one tool at a time from the start
+    // would walk about 512 pages (the quadratic read this test keeps out).
+    assert_eq!(walked, 2_416_640);
+    assert!(walked < 3 * len);
+    // The one-pass iterator too.
+    let it: usize = list.iter().filter(|t| t.is_ok()).count();
+    assert_eq!(it, MAX_TOOLS_PER_PAGE);
+    let walked = crate::json::walked::take();
+    assert_eq!(walked, 2_416_640);
+    // Random access stays correct (and costs O(index)).
+    let t = list.get(700).unwrap().unwrap();
+    assert_eq!(t.name.chars().collect::<String>(), "tool-0700");
+    crate::json::walked::take();
+}
+
+#[test]
+fn a_cursor_reads_the_same_tools_as_random_access_and_skips_a_bad_one() {
+    let page = br#"{"tools":[ {"name":"a","inputSchema":{}} , 7 ,{"name":"b","inputSchema":{"type":"object","properties":{"v":{"type":"number","x-mcp-header":"V"}}}},{"name":"c","inputSchema":{}}] }"#;
+    let list = ToolList::parse(page).unwrap();
+    let mut cursor = list.start(page);
+    let mut seen = Vec::new();
+    while let Some(t) = next_tool(page, &mut cursor) {
+        let i = cursor.index() - 1;
+        let at = list.get(i).unwrap();
+        match (t, at) {
+            (Ok(t), Ok(a)) => {
+                assert_eq!(t.name, a.name);
+                assert_eq!(t.input_schema, a.input_schema);
+                assert_eq!(t.usable(), a.usable());
+                seen.push((t.name.chars().collect::<String>(), t.usable()));
+            }
+            (Err(e), Err(f)) => {
+                assert_eq!(e, f);
+                assert_eq!(e, ToolListError::Tool { index: 1 });
+                seen.push((String::from("?"), false));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            (String::from("a"), true),
+            (String::from("?"), false),
+            (String::from("b"), false),
+            (String::from("c"), true)
+        ]
+    );
+    // A cursor that does not fit the page reads safely.
+    let mut wrong = ToolCursor::from_parts(0, page.len() + 5);
+    assert!(next_tool(page, &mut wrong).is_none());
+    let mut mid = ToolCursor::from_parts(0, 3);
+    assert!(matches!(
+        next_tool(page, &mut mid),
+        Some(Err(ToolListError::Json(_)))
+    ));
+    assert!(next_tool(page, &mut mid).is_none());
 }

@@ -222,7 +222,7 @@ fn keys_are_non_empty_bounded_unique_and_counted() {
     let n = b.finish().unwrap();
     assert_eq!(
         &buf[..n],
-        br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list"},"b":{"method":"roots/list"}}}}"#
+        br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list","params":{}},"b":{"method":"roots/list","params":{}}}}}"#
     );
 }
 
@@ -354,7 +354,7 @@ fn only_the_mrtr_methods_may_be_answered_with_input_required() {
         let n = b.finish().unwrap();
         assert_eq!(
             &buf[..n],
-            br#"{"jsonrpc":"2.0","id":"x","result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}}}}"#
+            br#"{"jsonrpc":"2.0","id":"x","result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list","params":{}}}}}"#
         );
     }
 }

@@ -337,7 +337,12 @@ fn task_write_errors_display_every_variant() {
         ),
         (
             TaskWriteError::InvalidPayload,
-            "task result is not a JSON object, or error data is not JSON",
+            "task result is not a JSON object (or its _meta is not one, or already \
+             names the related task), or error data is not JSON",
+        ),
+        (
+            TaskWriteError::ConflictingResultType,
+            "task result has a resultType other than \"complete\", or has it twice",
         ),
         (
             TaskWriteError::BufferTooSmall { needed: 12 },

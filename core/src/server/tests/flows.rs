@@ -426,7 +426,7 @@ fn a_trip_planner_asks_three_kinds_in_one_round_and_re_asks_only_the_missing_ans
     assert_eq!(
         r1,
         std::format!(
-            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{"travel_dates":{{"method":"elicitation/create","params":{{"mode":"form","message":"When do you travel?","requestedSchema":{DATES_SCHEMA}}}}},"destination_idea":{{"method":"sampling/createMessage","params":{IDEA_PARAMS}}},"save_dir":{{"method":"roots/list"}}}}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{"travel_dates":{{"method":"elicitation/create","params":{{"mode":"form","message":"When do you travel?","requestedSchema":{DATES_SCHEMA}}}}},"destination_idea":{{"method":"sampling/createMessage","params":{IDEA_PARAMS}}},"save_dir":{{"method":"roots/list","params":{{}}}}}}}}}}"#
         )
     );
     // The output is what our own client half reads back, with the right kinds.

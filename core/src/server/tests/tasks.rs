@@ -336,6 +336,102 @@ fn a_detailed_task_must_carry_what_its_status_requires() {
 }
 
 #[test]
+fn a_completed_tasks_result_always_carries_result_type_complete() {
+    let done = ext_task(TaskStatus::Completed);
+    let head = r#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","taskId":"task-7","status":"completed","createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:05Z","ttlMs":null,"pollIntervalMs":500,"result":"#;
+    // Extension dialect (tasks/get): an app result without resultType gets
+    // it first, members kept as sent; one that says "complete" is kept.
+    for (app, embedded) in [
+        (
+            &br#"{"content":[{"type":"text","text":"deployed"}],"isError":false}"#[..],
+            r#"{"resultType":"complete","content":[{"type":"text","text":"deployed"}],"isError":false}"#,
+        ),
+        (
+            br#" { "content" : [] } "#,
+            r#"{"resultType":"complete","content" : []}"#,
+        ),
+        (b"{}", r#"{"resultType":"complete"}"#),
+        (
+            br#"{"isError":true,"resultType":"complete","content":[]}"#,
+            r#"{"isError":true,"resultType":"complete","content":[]}"#,
+        ),
+    ] {
+        assert_eq!(
+            emit(|o| write_detailed_task(o, &num(4), &done, TaskDetail::Result(app))),
+            std::format!("{head}{embedded}}}}}"),
+            "{}",
+            String::from_utf8_lossy(app)
+        );
+    }
+    // Seed dialect (tasks/result): the same, and the task named in _meta
+    // (first in it, the app's own _meta members after).
+    let related = std::format!(r#""io.modelcontextprotocol/related-task":{{"taskId":"{TASK}"}}"#);
+    for (app, result) in [
+        (
+            &br#"{"isError":false,"content":[{"type":"text","text":"Echo: Hello World!"}]}"#[..],
+            std::format!(
+                r#"{{"resultType":"complete","isError":false,"content":[{{"type":"text","text":"Echo: Hello World!"}}],"_meta":{{{related}}}}}"#
+            ),
+        ),
+        (
+            br#"{"_meta":{"trace":"t1"},"resultType":"complete","content":[]}"#,
+            std::format!(
+                r#"{{"resultType":"complete","content":[],"_meta":{{{related},"trace":"t1"}}}}"#
+            ),
+        ),
+        (
+            b"{}",
+            std::format!(r#"{{"resultType":"complete","_meta":{{{related}}}}}"#),
+        ),
+    ] {
+        assert_eq!(
+            emit(|o| write_task_result_seed(o, &num(6), TASK, app)),
+            std::format!(r#"{{"jsonrpc":"2.0","id":6,"result":{result}}}"#),
+            "{}",
+            String::from_utf8_lossy(app)
+        );
+    }
+    // Another resultType, or two, is refused by both, before anything is
+    // written.
+    let mut buf = [0u8; 512];
+    for bad in [
+        &br#"{"resultType":"input_required","inputRequests":{}}"#[..],
+        br#"{"resultType":"task"}"#,
+        br#"{"resultType":7}"#,
+        br#"{"resultType":"complete","resultType":"complete"}"#,
+    ] {
+        assert_eq!(
+            write_detailed_task(&mut buf, &num(4), &done, TaskDetail::Result(bad)),
+            Err(TaskWriteError::ConflictingResultType),
+            "{}",
+            String::from_utf8_lossy(bad)
+        );
+        assert_eq!(
+            write_task_result_seed(&mut buf, &num(6), TASK, bad),
+            Err(TaskWriteError::ConflictingResultType),
+            "{}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+    // The seed writer names the task itself: a result that already does, a
+    // _meta that is not one object, or no object at all, is refused.
+    for bad in [
+        std::format!(r#"{{"content":[],"_meta":{{{related}}}}}"#),
+        r#"{"content":[],"_meta":[]}"#.into(),
+        r#"{"_meta":{},"_meta":{}}"#.into(),
+        r#""content":[]"#.into(),
+        "[]".into(),
+        "{".into(),
+    ] {
+        assert_eq!(
+            write_task_result_seed(&mut buf, &num(6), TASK, bad.as_bytes()),
+            Err(TaskWriteError::InvalidPayload),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
 fn unix_seconds_format_as_rfc3339() {
     let mut buf = [0u8; 20];
     assert_eq!(format_rfc3339(0, &mut buf), Some("1970-01-01T00:00:00Z"));
@@ -438,4 +534,33 @@ fn what_the_server_writes_about_a_task_the_client_half_reads_back() {
     let err = TaskError::parse(result.get("error").unwrap()).unwrap();
     assert_eq!(err.code, -32603);
     assert!(err.message.eq_str("boom"));
+}
+
+/// `roots/list` may go without `params`, but the official Go SDK (v1.7.0)
+/// fails the whole call on an input request without them: every writer
+/// sends `"params":{}`, the form every official SDK reads.
+#[test]
+fn a_roots_input_request_always_carries_empty_params() {
+    let caps = ClientCapabilities::ALL;
+    let mut buf = [0u8; 512];
+    let mut b = crate::server::InputRequiredBuilder::new(&mut buf, &num(1), &caps);
+    b.roots("dirs").unwrap();
+    let n = b.finish().unwrap();
+    assert_eq!(
+        core::str::from_utf8(&buf[..n]).unwrap(),
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"dirs":{"method":"roots/list","params":{}}}}}"#
+    );
+    let mut b = TaskInputRequiredBuilder::new(
+        &mut buf,
+        &num(2),
+        &ext_task(TaskStatus::InputRequired),
+        &caps,
+    )
+    .unwrap();
+    b.roots("dirs").unwrap();
+    let n = b.finish().unwrap();
+    assert_eq!(
+        core::str::from_utf8(&buf[..n]).unwrap(),
+        r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","taskId":"task-7","status":"input_required","createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:05Z","ttlMs":null,"pollIntervalMs":500,"inputRequests":{"dirs":{"method":"roots/list","params":{}}}}}"#
+    );
 }

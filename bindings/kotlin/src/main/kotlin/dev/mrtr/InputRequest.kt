@@ -271,6 +271,12 @@ object Form {
                 title = if (ov[1] != 0L) text(schema, i, o, TEXT_OPTION_TITLE) else null,
             )
         }
+        val minimumText = if (v[Slots.FIELD_HAS_MINIMUM] != 0L) schema.decodeToString(
+            v[Slots.FIELD_MINIMUM_OFF].toInt(), (v[Slots.FIELD_MINIMUM_OFF] + v[Slots.FIELD_MINIMUM_LEN]).toInt(),
+        ) else null
+        val maximumText = if (v[Slots.FIELD_HAS_MAXIMUM] != 0L) schema.decodeToString(
+            v[Slots.FIELD_MAXIMUM_OFF].toInt(), (v[Slots.FIELD_MAXIMUM_OFF] + v[Slots.FIELD_MAXIMUM_LEN]).toInt(),
+        ) else null
         return FormField(
             name = text(schema, i, 0, TEXT_NAME) ?: "",
             title = text(schema, i, 0, TEXT_TITLE),
@@ -281,14 +287,12 @@ object Form {
             required = v[Slots.FIELD_REQUIRED] != 0L,
             minLength = if (v[Slots.FIELD_HAS_MIN_LENGTH] != 0L) v[Slots.FIELD_MIN_LENGTH] else null,
             maxLength = if (v[Slots.FIELD_HAS_MAX_LENGTH] != 0L) v[Slots.FIELD_MAX_LENGTH] else null,
-            minimum = if (v[Slots.FIELD_HAS_MINIMUM] != 0L) Double.fromBits(v[Slots.FIELD_MINIMUM_BITS]) else null,
-            maximum = if (v[Slots.FIELD_HAS_MAXIMUM] != 0L) Double.fromBits(v[Slots.FIELD_MAXIMUM_BITS]) else null,
-            minimumText = if (v[Slots.FIELD_HAS_MINIMUM] != 0L) schema.decodeToString(
-                v[Slots.FIELD_MINIMUM_OFF].toInt(), (v[Slots.FIELD_MINIMUM_OFF] + v[Slots.FIELD_MINIMUM_LEN]).toInt(),
-            ) else null,
-            maximumText = if (v[Slots.FIELD_HAS_MAXIMUM] != 0L) schema.decodeToString(
-                v[Slots.FIELD_MAXIMUM_OFF].toInt(), (v[Slots.FIELD_MAXIMUM_OFF] + v[Slots.FIELD_MAXIMUM_LEN]).toInt(),
-            ) else null,
+            minimumText = minimumText,
+            maximumText = maximumText,
+            // The library keeps bounds as exact decimal text (no float code in
+            // it); the JVM's parser gives the nearest Double (±Infinity beyond).
+            minimum = minimumText?.toDouble(),
+            maximum = maximumText?.toDouble(),
             minItems = if (v[Slots.FIELD_HAS_MIN_ITEMS] != 0L) v[Slots.FIELD_MIN_ITEMS] else null,
             maxItems = if (v[Slots.FIELD_HAS_MAX_ITEMS] != 0L) v[Slots.FIELD_MAX_ITEMS] else null,
             options = options,

@@ -64,13 +64,18 @@ object Mrtr {
         val tools = ArrayList<Tool>()
         var malformed = 0
         val v = LongArray(Slots.TOOL_LEN)
-        for (i in 0 until head[Slots.TOOL_LIST_COUNT].toInt()) {
-            val st = Native.toolAt(result, i.toLong(), v)
+        // One pass over the page (mrtr_tool_at would read it once per tool).
+        val at = LongArray(Slots.TOOL_CURSOR_LEN)
+        while (true) {
+            val st = Native.toolNext(result, at, v)
+            if (st == Status.ERR_NOT_FOUND.code) {
+                break
+            }
             if (st == Status.ERR_PROTOCOL_VIOLATION.code) {
                 malformed++
                 continue
             }
-            check(st, "mrtr_tool_at")
+            check(st, "mrtr_tool_next")
             val nameOff = v[Slots.TOOL_NAME_OFF].toInt()
             val nameLen = v[Slots.TOOL_NAME_LEN].toInt()
             val schemaOff = v[Slots.TOOL_SCHEMA_OFF].toInt()
@@ -111,15 +116,22 @@ object Mrtr {
         return (0 until count[0].toInt()).map { i -> HttpHeader(out[2 * i]!!, out[2 * i + 1]!!) }
     }
 
+    /** How many times one request is sent again after `-32022`: once. */
+    const val MAX_VERSION_RETRIES = 1
+
     /**
-     * Whether to send a request again after [response]: true for error
-     * `-32022` whose `data.supported` lists [protocolVersion] (the only
-     * revision this library speaks), false for any other message. Throws
-     * [MrtrMessageException] (`ERR_UNSUPPORTED_VERSION`) for `-32022` without
-     * it: the server and this library share no revision.
+     * Whether to send a request again after [response], a request already
+     * sent again [retries] times after `-32022`: true for error `-32022`
+     * whose `data.supported` lists [protocolVersion] (the only revision this
+     * library speaks), whose `data.requested` is another, while [retries] is
+     * below [MAX_VERSION_RETRIES]; false for any other message. Throws
+     * [MrtrMessageException] (`ERR_UNSUPPORTED_VERSION`) for any other
+     * `-32022`, a final answer: the server and this library share no
+     * revision, or the server refused this one; `ERR_JSON` when its `data`
+     * repeats a member.
      */
-    fun versionRetry(response: ByteArray): Boolean =
-        when (val st = Native.versionRetry(response)) {
+    fun versionRetry(response: ByteArray, retries: Int = 0): Boolean =
+        when (val st = Native.versionRetry(response, retries)) {
             Status.OK.code -> true
             Status.ERR_NOT_FOUND.code -> false
             else -> throw exceptionFor(st, "mrtr_version_retry")

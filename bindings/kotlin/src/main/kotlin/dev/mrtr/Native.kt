@@ -85,9 +85,9 @@ internal object Native {
     /** out[0]: field count; on ERR_INVALID_SCHEMA err[0..6): property off/len, escaped, keyword off/len, default error. */
     @JvmStatic external fun formParse(schema: ByteArray?, out: LongArray?, err: LongArray?, reason: Array<String?>?): Int
     /**
-     * out[0..20): escaped, index, kind, format, required, has min/max length, has minimum/maximum,
-     * has min/max items, min length, max length, minimum bits, maximum bits, min items, max items,
-     * option count, default off/len (into schema).
+     * out[0..22): escaped, index, kind, format, required, has min/max length, has minimum/maximum,
+     * has min/max items, min length, max length, min items, max items, option count,
+     * default off/len, minimum off/len, maximum off/len (into schema).
      */
     @JvmStatic external fun formFieldAt(schema: ByteArray?, index: Long, out: LongArray?): Int
     /** out[0..2): escaped, has title. */
@@ -102,7 +102,9 @@ internal object Native {
     @JvmStatic external fun toolList(result: ByteArray?, out: LongArray?): Int
     @JvmStatic external fun httpHeadersForToolCall(body: ByteArray?, inputSchema: ByteArray?, out: Array<String?>?, count: LongArray?): Int
     @JvmStatic external fun toolAt(result: ByteArray?, index: Long, out: LongArray?): Int
-    @JvmStatic external fun versionRetry(response: ByteArray?): Int
+    /** cursor[TOOL_CURSOR_*]: an mrtr_tool_cursor (all 0 to start), updated; out as [toolAt]. */
+    @JvmStatic external fun toolNext(result: ByteArray?, cursor: LongArray?, out: LongArray?): Int
+    @JvmStatic external fun versionRetry(response: ByteArray?, retries: Int): Int
 
     // URL consent.
     const val URL_LEN = Slots.URL_LEN
@@ -238,18 +240,16 @@ internal object Slots {
     const val FIELD_HAS_MAX_ITEMS = 10
     const val FIELD_MIN_LENGTH = 11
     const val FIELD_MAX_LENGTH = 12
-    const val FIELD_MINIMUM_BITS = 13
-    const val FIELD_MAXIMUM_BITS = 14
-    const val FIELD_MIN_ITEMS = 15
-    const val FIELD_MAX_ITEMS = 16
-    const val FIELD_OPTION_COUNT = 17
-    const val FIELD_DEFAULT_OFF = 18
-    const val FIELD_DEFAULT_LEN = 19
-    const val FIELD_MINIMUM_OFF = 20
-    const val FIELD_MINIMUM_LEN = 21
-    const val FIELD_MAXIMUM_OFF = 22
-    const val FIELD_MAXIMUM_LEN = 23
-    const val FIELD_LEN = 24
+    const val FIELD_MIN_ITEMS = 13
+    const val FIELD_MAX_ITEMS = 14
+    const val FIELD_OPTION_COUNT = 15
+    const val FIELD_DEFAULT_OFF = 16
+    const val FIELD_DEFAULT_LEN = 17
+    const val FIELD_MINIMUM_OFF = 18
+    const val FIELD_MINIMUM_LEN = 19
+    const val FIELD_MAXIMUM_OFF = 20
+    const val FIELD_MAXIMUM_LEN = 21
+    const val FIELD_LEN = 22
 
     const val FORM_ERROR_SOURCE = 0
     const val FORM_ERROR_FIELD_OFF = 1
@@ -272,6 +272,10 @@ internal object Slots {
     const val TOOL_USABLE = 4
     const val TOOL_DESIGNATIONS = 5
     const val TOOL_LEN = 6
+    const val TOOL_CURSOR_INDEX = 0
+    const val TOOL_CURSOR_OFFSET = 1
+    const val TOOL_CURSOR_PAGE_LEN = 2
+    const val TOOL_CURSOR_LEN = 3
     const val URL_SCHEME_OFF = 0
     const val URL_SCHEME_LEN = 1
     const val URL_USERINFO_OFF = 2

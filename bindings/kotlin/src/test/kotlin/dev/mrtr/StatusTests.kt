@@ -181,4 +181,18 @@ fun registerStatusTests(t: Tests) {
         assertFalse(Mrtr.versionRetry(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}")))
         assertFalse(Mrtr.versionRetry(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"x\"}}")))
     }
+
+    t.test("a_version_already_refused_is_final_not_sent_again") {
+        fun err(data: String) = bytes(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"x\",\"data\":$data}}",
+        )
+        val ours = err("{\"requested\":\"2026-07-28\",\"supported\":[\"2026-07-28\"]}")
+        assertEquals(Status.ERR_UNSUPPORTED_VERSION, assertFailsWith<MrtrMessageException> { Mrtr.versionRetry(ours) }.status)
+        val other = err("{\"requested\":\"2025-11-25\",\"supported\":[\"2026-07-28\"]}")
+        assertEquals(1, Mrtr.MAX_VERSION_RETRIES)
+        assertTrue(Mrtr.versionRetry(other, 0))
+        assertEquals(Status.ERR_UNSUPPORTED_VERSION, assertFailsWith<MrtrMessageException> { Mrtr.versionRetry(other, 1) }.status)
+        val twice = err("{\"supported\":[\"2025-11-25\"],\"supported\":[\"2026-07-28\"]}")
+        assertEquals(Status.ERR_JSON, assertFailsWith<MrtrMessageException> { Mrtr.versionRetry(twice) }.status)
+    }
 }
