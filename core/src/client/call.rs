@@ -1482,15 +1482,18 @@ impl<'w> Call<'w> {
         if doc.raw().len() != s.head.len() {
             return Err(bad_head);
         }
-        let seed_task = check_params(params, method).map_err(|_| bad_head)?;
+        // The protocol version is judged first: a head that names another
+        // one (or ours twice) is refused as such, not as a bad head.
+        let checked = check_params(params, method);
         let meta = params
             .get_unique("_meta")
             .ok()
             .flatten()
             .and_then(|m| m.as_object())
             .ok_or(bad_head)?;
-        let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
         persist::check_meta_version(meta)?;
+        let seed_task = checked.map_err(|_| bad_head)?;
+        let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
         let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
         // A call's request in flight with inputs in the round is the retry
         // that carries their answers.
