@@ -313,9 +313,14 @@ ROW(row_http_headers_for_tool_call_buf,
                                     &c->o.size, c->o.headers, MRTR_HTTP_MAX_HEADERS + 2,
                                     &c->o.count))
 ROW(row_tool_header_check_schema, mrtr_tool_header_check(NUL_STR, &c->o.count))
-ROW(row_version_retry_msg, mrtr_version_retry(NULL, LEN))
+ROW(row_version_retry_msg, mrtr_version_retry(NULL, LEN, 0))
 ROW(row_tool_list_result, mrtr_tool_list(NULL, LEN, &c->o.count, &c->o.str))
 ROW(row_tool_at_result, mrtr_tool_at(NULL, LEN, 0, &c->o.tool))
+static mrtr_status row_tool_next_result(struct ctx *c) {
+    mrtr_tool_cursor at;
+    memset(&at, 0, sizeof at);
+    return mrtr_tool_next(NULL, LEN, &at, &c->o.tool);
+}
 ROW(row_sse_feed_chunk, mrtr_sse_feed(c->dec, NULL, LEN, &c->o.size, &c->o.sse))
 
 /* JSON. */
@@ -354,6 +359,10 @@ ROW(row_binding_digest_target,
     mrtr_binding_digest(str_of("tools/call"), NUL_STR, (const uint8_t *)"{}", 2, c->o.digest))
 ROW(row_binding_digest_arguments, /* NULL alone is "no arguments" */
     mrtr_binding_digest(str_of("tools/call"), str_of("t"), NULL, 5, c->o.digest))
+static mrtr_status row_principal_digest_principal(struct ctx *c) {
+    mrtr_bytes p = {NULL, LEN};
+    return mrtr_principal_digest(p, c->o.digest);
+}
 ROW(row_binding_digest_out, /* 32 bytes */
     mrtr_binding_digest(str_of("tools/call"), str_of("t"), (const uint8_t *)"{}", 2, NULL))
 static mrtr_status row_seal_nonce(struct ctx *c) { /* 24 bytes */
@@ -589,6 +598,7 @@ static const struct row NULL_ROWS[] = {
     R(row_http_headers_for_tool_call_body), R(row_http_headers_for_tool_call_schema),
     R(row_http_headers_for_tool_call_buf), R(row_tool_header_check_schema),
     R(row_version_retry_msg), R(row_tool_list_result), R(row_tool_at_result),
+    R(row_tool_next_result), R(row_principal_digest_principal),
     R(row_sse_feed_chunk), R(row_json_validate_json), R(row_json_write_string_text),
     R(row_json_write_string_out), R(row_json_decode_string_token),
     R(row_json_decode_string_out), R(row_sealer_init_mem), R(row_sealer_init_keys),
