@@ -521,7 +521,8 @@
 
 /**
  * `mrtr_param_header_error.reason`: the value is not the body's value (or
- * the argument is not of the designated type).
+ * the argument is not of the designated type, or, for an integer, not a
+ * safe integer, at most 2^53 - 1 in magnitude).
  */
 #define MRTR_PARAM_HEADER_MISMATCH 4
 
@@ -530,6 +531,13 @@
  * twice (names compared ignoring case).
  */
 #define MRTR_PARAM_HEADER_REPEATED 5
+
+/**
+ * `mrtr_param_header_error.reason`: an object on the designated
+ * argument's path in `arguments` has that member twice (the body means
+ * two things, as `{"region":"eu","region":"us"}` does).
+ */
+#define MRTR_PARAM_HEADER_REPEATED_MEMBER 6
 
 /**
  * The most tools one `tools/list` page may list
@@ -1351,7 +1359,9 @@ typedef struct mrtr_call_config {
   /**
    * The params object as JSON, e.g.
    * `{"name":"get_weather","arguments":{"location":"Paris"}}`. It must
-   * not contain `inputResponses` or `requestState` (the call owns them);
+   * not contain `inputResponses` or `requestState` (the call owns them),
+   * nor an object, at any depth, with a member twice (such params mean
+   * two things and are refused);
    * a `_meta` object is merged (the three keys the call writes are
    * replaced); a `task` object asks for a seed-dialect task. Empty when
    * restarting a task.
@@ -2508,7 +2518,9 @@ enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
  * method, dialect, capability bit or flag, bad limits, a `first_id`
  * outside +-(2^53-1), params that are not an object, lack `name`/`uri`,
  * contain `inputResponses`/`requestState`, have a malformed
- * `_meta`/`task`, an empty or malformed task id, the extension dialect
+ * `_meta`/`task`, repeat a member in an object at any depth, or have an
+ * object of more than 1024 members that the repeat check cannot hold at
+ * once, an empty or malformed task id, the extension dialect
  * without `MRTR_CAP_TASKS`, params given with a task or a task id with a
  * method); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON` (params not JSON);
  * `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`, too deep or
@@ -2865,10 +2877,14 @@ enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
  * tool whose `inputSchema` (the raw JSON from `tools/list`) is
  * `input_schema`: the headers of `mrtr_http_headers_for_message`, then one
  * `Mcp-Param-<Name>` header for each argument the schema designates with
- * `"x-mcp-header": "<Name>"` (SEP-2243), in the schema's property order.
- * An absent or `null` argument sends no header; a string is sent as it is
- * when it is safe header text, else `=?base64?...?=`-encoded; an integer
- * as its JSON number text; a boolean as `true` or `false`.
+ * `"x-mcp-header": "<Name>"` (SEP-2243), at any depth reached through
+ * `properties` (`arguments.target.zone`), in the schema's document order.
+ * An absent or `null` argument (or one below a member that is absent,
+ * `null` or not an object) sends no header; a string is sent as it is
+ * when it is safe header text, else `=?base64?...?=`-encoded; an integer,
+ * which must be a safe integer (at most 2^53 - 1 in magnitude: `1.5`,
+ * `9007199254740993` and `1e400` are refused), in canonical decimal form
+ * (`1e2` as `100`); a boolean as `true` or `false`.
  *
  * `out_headers` holds `headers_cap` entries: at least
  * `MRTR_HTTP_MAX_HEADERS` plus one per mirrored argument (when it holds
@@ -2880,7 +2896,9 @@ enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
  * `MRTR_ERR_INVALID_SCHEMA` (the schema's designations are invalid, see
  * `mrtr_tool_header_check`: do not call that tool),
  * `MRTR_ERR_INVALID_VALUE` (a designated argument of another JSON type
- * than its designation, or `arguments` not an object) and
+ * than its designation, an integer that is not a safe integer, a member
+ * repeated on a designated argument's path, or `arguments` not an
+ * object: nothing is mirrored) and
  * `MRTR_ERR_INVALID_ARGUMENT` (the body is not a `tools/call` request).
  */
 MRTR_NODISCARD
@@ -2897,13 +2915,17 @@ enum mrtr_status mrtr_http_headers_for_tool_call(const uint8_t *body,
 /**
  * Checks a tool's `x-mcp-header` designations (SEP-2243) before the tool
  * is offered: `input_schema` is its `inputSchema` from `tools/list`, the
- * raw JSON. A designation is valid when its name is a non-empty HTTP
+ * raw JSON. A designation is valid on a property reached from the root
+ * through `properties` alone, at any depth (`target.zone`), and nowhere
+ * else (not on the root, not under `items`, `anyOf`,
+ * `additionalProperties`, `$defs`, ...); its name is a non-empty HTTP
  * token (ASCII letters, digits and ``!#$%&'*+-.^_`|~``: no space, colon,
- * control or non-ASCII character), the property's `type` is `"string"`,
- * `"integer"` or `"boolean"`, and no other designation has the same name
- * ignoring case; a tool has at most 64 designations. A client must not
- * call a tool whose designations are invalid (the other tools of the list
- * stay usable).
+ * control or non-ASCII character), the property's one `type` is
+ * `"string"`, `"integer"` or `"boolean"` (neither `x-mcp-header` nor
+ * `type` repeated), and no other designation at any depth has the same
+ * name ignoring case; a tool has at most 64 designations and nests at
+ * most 32 levels deep. A client must not call a tool whose designations
+ * are invalid (the other tools of the list stay usable).
  *
  * Returns `MRTR_OK` with the number of designated properties in
  * `*out_count` (0 for a schema without any), `MRTR_ERR_INVALID_SCHEMA`
@@ -3244,7 +3266,11 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
  * rules: JSON, the JSON-RPC envelope, `params` an object, `_meta` with the
  * protocol version and the client's capabilities on core requests
  * (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
- * members, unique members, a bounded `inputResponses`. Writes the views to
+ * members, unique members (no object anywhere in `params`, arguments
+ * included, may have a member twice: reason `"RepeatedMember"`; one of
+ * more than 1024 members that the check cannot hold at once is
+ * `"TooManyMembers"`, `MRTR_ERR_LIMIT_EXCEEDED`, both `-32602`), a bounded
+ * `inputResponses`. Writes the views to
  * `*out` (for a request; `kind` tells notifications and responses apart;
  * see `mrtr_server_request` for the members).
  *
@@ -3441,9 +3467,16 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
  * none), for the called tool's `input_schema` (the server's own
  * `inputSchema`, raw JSON). `headers` are the `n` headers the request came
  * with, as received (names compared ignoring case, values trimmed of
- * spaces and tabs). A `=?base64?...?=` value is decoded strictly before
+ * spaces and tabs). Designations stand at any depth reached through
+ * `properties` (`target.zone`); each argument is found by its path, and a
+ * member on the way that is missing, `null` or not an object means the
+ * argument is absent. A `=?base64?...?=` value is decoded strictly before
  * comparing, any other value taken literally; a string argument compares
- * with its decoded text, an integer or boolean with its JSON text.
+ * with its decoded text, a boolean with its JSON text, an integer by
+ * value: the argument must be a safe integer (at most 2^53 - 1 in
+ * magnitude; `1e2` is 100, `1.5` fails) and the header a decimal number
+ * (`100` and `100.0` both match 100). A member repeated on an argument's
+ * path fails (`MRTR_PARAM_HEADER_REPEATED_MEMBER`).
  *
  * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when the headers do not
  * match (`*out_error`, when not NULL, says which and why: answer `-32020`

@@ -134,7 +134,9 @@ pub struct mrtr_call_config {
     pub method: u32,
     /// The params object as JSON, e.g.
     /// `{"name":"get_weather","arguments":{"location":"Paris"}}`. It must
-    /// not contain `inputResponses` or `requestState` (the call owns them);
+    /// not contain `inputResponses` or `requestState` (the call owns them),
+    /// nor an object, at any depth, with a member twice (such params mean
+    /// two things and are refused);
     /// a `_meta` object is merged (the three keys the call writes are
     /// replaced); a `task` object asks for a seed-dialect task. Empty when
     /// restarting a task.
@@ -455,7 +457,9 @@ pub unsafe extern "C" fn mrtr_call_workspace_size(
 /// method, dialect, capability bit or flag, bad limits, a `first_id`
 /// outside +-(2^53-1), params that are not an object, lack `name`/`uri`,
 /// contain `inputResponses`/`requestState`, have a malformed
-/// `_meta`/`task`, an empty or malformed task id, the extension dialect
+/// `_meta`/`task`, repeat a member in an object at any depth, or have an
+/// object of more than 1024 members that the repeat check cannot hold at
+/// once, an empty or malformed task id, the extension dialect
 /// without `MRTR_CAP_TASKS`, params given with a task or a task id with a
 /// method); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON` (params not JSON);
 /// `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`, too deep or

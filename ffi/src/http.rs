@@ -27,7 +27,9 @@ fn status_of_http(e: HttpError) -> mrtr_status {
             mrtr_status::MRTR_ERR_INVALID_ARGUMENT
         }
         HttpError::Designation(_) => mrtr_status::MRTR_ERR_INVALID_SCHEMA,
-        HttpError::ParamType => mrtr_status::MRTR_ERR_INVALID_VALUE,
+        HttpError::ParamType | HttpError::NotSafeInteger | HttpError::RepeatedMember => {
+            mrtr_status::MRTR_ERR_INVALID_VALUE
+        }
         HttpError::Wire(w) => w.into(),
     }
 }
@@ -218,10 +220,14 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
 /// tool whose `inputSchema` (the raw JSON from `tools/list`) is
 /// `input_schema`: the headers of `mrtr_http_headers_for_message`, then one
 /// `Mcp-Param-<Name>` header for each argument the schema designates with
-/// `"x-mcp-header": "<Name>"` (SEP-2243), in the schema's property order.
-/// An absent or `null` argument sends no header; a string is sent as it is
-/// when it is safe header text, else `=?base64?...?=`-encoded; an integer
-/// as its JSON number text; a boolean as `true` or `false`.
+/// `"x-mcp-header": "<Name>"` (SEP-2243), at any depth reached through
+/// `properties` (`arguments.target.zone`), in the schema's document order.
+/// An absent or `null` argument (or one below a member that is absent,
+/// `null` or not an object) sends no header; a string is sent as it is
+/// when it is safe header text, else `=?base64?...?=`-encoded; an integer,
+/// which must be a safe integer (at most 2^53 - 1 in magnitude: `1.5`,
+/// `9007199254740993` and `1e400` are refused), in canonical decimal form
+/// (`1e2` as `100`); a boolean as `true` or `false`.
 ///
 /// `out_headers` holds `headers_cap` entries: at least
 /// `MRTR_HTTP_MAX_HEADERS` plus one per mirrored argument (when it holds
@@ -233,7 +239,9 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
 /// `MRTR_ERR_INVALID_SCHEMA` (the schema's designations are invalid, see
 /// `mrtr_tool_header_check`: do not call that tool),
 /// `MRTR_ERR_INVALID_VALUE` (a designated argument of another JSON type
-/// than its designation, or `arguments` not an object) and
+/// than its designation, an integer that is not a safe integer, a member
+/// repeated on a designated argument's path, or `arguments` not an
+/// object: nothing is mirrored) and
 /// `MRTR_ERR_INVALID_ARGUMENT` (the body is not a `tools/call` request).
 ///
 /// # Safety
@@ -278,13 +286,17 @@ pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
 
 /// Checks a tool's `x-mcp-header` designations (SEP-2243) before the tool
 /// is offered: `input_schema` is its `inputSchema` from `tools/list`, the
-/// raw JSON. A designation is valid when its name is a non-empty HTTP
+/// raw JSON. A designation is valid on a property reached from the root
+/// through `properties` alone, at any depth (`target.zone`), and nowhere
+/// else (not on the root, not under `items`, `anyOf`,
+/// `additionalProperties`, `$defs`, ...); its name is a non-empty HTTP
 /// token (ASCII letters, digits and ``!#$%&'*+-.^_`|~``: no space, colon,
-/// control or non-ASCII character), the property's `type` is `"string"`,
-/// `"integer"` or `"boolean"`, and no other designation has the same name
-/// ignoring case; a tool has at most 64 designations. A client must not
-/// call a tool whose designations are invalid (the other tools of the list
-/// stay usable).
+/// control or non-ASCII character), the property's one `type` is
+/// `"string"`, `"integer"` or `"boolean"` (neither `x-mcp-header` nor
+/// `type` repeated), and no other designation at any depth has the same
+/// name ignoring case; a tool has at most 64 designations and nests at
+/// most 32 levels deep. A client must not call a tool whose designations
+/// are invalid (the other tools of the list stay usable).
 ///
 /// Returns `MRTR_OK` with the number of designated properties in
 /// `*out_count` (0 for a schema without any), `MRTR_ERR_INVALID_SCHEMA`

@@ -343,6 +343,16 @@ fn request_error_status(
             c"InputResponseNotAnObject",
             field_name(Field::InputResponses),
         ),
+        K::RepeatedMember { .. } => (
+            mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
+            c"RepeatedMember",
+            field_name(Field::Params),
+        ),
+        K::TooManyMembers { .. } => (
+            mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+            c"TooManyMembers",
+            field_name(Field::Params),
+        ),
     }
 }
 
@@ -403,7 +413,11 @@ fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
 /// rules: JSON, the JSON-RPC envelope, `params` an object, `_meta` with the
 /// protocol version and the client's capabilities on core requests
 /// (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
-/// members, unique members, a bounded `inputResponses`. Writes the views to
+/// members, unique members (no object anywhere in `params`, arguments
+/// included, may have a member twice: reason `"RepeatedMember"`; one of
+/// more than 1024 members that the check cannot hold at once is
+/// `"TooManyMembers"`, `MRTR_ERR_LIMIT_EXCEEDED`, both `-32602`), a bounded
+/// `inputResponses`. Writes the views to
 /// `*out` (for a request; `kind` tells notifications and responses apart;
 /// see `mrtr_server_request` for the members).
 ///
@@ -1338,11 +1352,16 @@ pub const MRTR_PARAM_HEADER_UNEXPECTED: u32 = 2;
 /// strict standard base64 (alphabet, padding, canonical trailing bits).
 pub const MRTR_PARAM_HEADER_BAD_ENCODING: u32 = 3;
 /// `mrtr_param_header_error.reason`: the value is not the body's value (or
-/// the argument is not of the designated type).
+/// the argument is not of the designated type, or, for an integer, not a
+/// safe integer, at most 2^53 - 1 in magnitude).
 pub const MRTR_PARAM_HEADER_MISMATCH: u32 = 4;
 /// `mrtr_param_header_error.reason`: the same `Mcp-Param-*` header is sent
 /// twice (names compared ignoring case).
 pub const MRTR_PARAM_HEADER_REPEATED: u32 = 5;
+/// `mrtr_param_header_error.reason`: an object on the designated
+/// argument's path in `arguments` has that member twice (the body means
+/// two things, as `{"region":"eu","region":"us"}` does).
+pub const MRTR_PARAM_HEADER_REPEATED_MEMBER: u32 = 6;
 
 impl Views for crate::types::mrtr_http_header {
     type Read<'a> = (&'a str, &'a str);
@@ -1370,9 +1389,16 @@ pub struct mrtr_param_header_error {
 /// none), for the called tool's `input_schema` (the server's own
 /// `inputSchema`, raw JSON). `headers` are the `n` headers the request came
 /// with, as received (names compared ignoring case, values trimmed of
-/// spaces and tabs). A `=?base64?...?=` value is decoded strictly before
+/// spaces and tabs). Designations stand at any depth reached through
+/// `properties` (`target.zone`); each argument is found by its path, and a
+/// member on the way that is missing, `null` or not an object means the
+/// argument is absent. A `=?base64?...?=` value is decoded strictly before
 /// comparing, any other value taken literally; a string argument compares
-/// with its decoded text, an integer or boolean with its JSON text.
+/// with its decoded text, a boolean with its JSON text, an integer by
+/// value: the argument must be a safe integer (at most 2^53 - 1 in
+/// magnitude; `1e2` is 100, `1.5` fails) and the header a decimal number
+/// (`100` and `100.0` both match 100). A member repeated on an argument's
+/// path fails (`MRTR_PARAM_HEADER_REPEATED_MEMBER`).
 ///
 /// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when the headers do not
 /// match (`*out_error`, when not NULL, says which and why: answer `-32020`
@@ -1480,6 +1506,7 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
                         ParamHeaderError::Unexpected => MRTR_PARAM_HEADER_UNEXPECTED,
                         ParamHeaderError::BadEncoding => MRTR_PARAM_HEADER_BAD_ENCODING,
                         ParamHeaderError::Mismatch => MRTR_PARAM_HEADER_MISMATCH,
+                        ParamHeaderError::RepeatedMember => MRTR_PARAM_HEADER_REPEATED_MEMBER,
                     },
                     header: header_text(&d.header),
                 });

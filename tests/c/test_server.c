@@ -558,6 +558,158 @@ static void test_param_headers_are_checked_against_the_body(void) {
     CHECK_STATUS(mrtr_server_check_param_headers(sch, a, NULL, 3, NULL), MRTR_ERR_NULL_POINTER);
 }
 
+/* issue 25, item 3: designations below the top level, reached through
+ * `properties` alone, are mirrored and checked by their path; anywhere
+ * else (or repeated) they make the tool unusable. */
+static void test_nested_designations_are_mirrored_and_checked_by_path(void) {
+    static const char schema[] =
+        "{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"object\",\"properties\":{"
+        "\"zone\":{\"type\":\"string\",\"x-mcp-header\":\"Zone\"}}}}}";
+    static const char body[] =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+        "\"arguments\":{\"target\":{\"zone\":\"eu-1\"}}}}";
+    mrtr_str sch = {schema, sizeof schema - 1};
+    size_t count = 0, n = 0;
+    mrtr_http_header h[MRTR_HTTP_MAX_HEADERS + 1];
+    uint8_t buf[128];
+    uint8_t *b = heap_copy(body, sizeof body - 1);
+    mrtr_param_header_error err;
+    CHECK_STATUS(mrtr_tool_header_check(sch, &count), MRTR_OK);
+    CHECK_EQ_SIZE(count, 1);
+    CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, sch, buf, sizeof buf, &n, h,
+                                                 MRTR_HTTP_MAX_HEADERS + 1, &count),
+                 MRTR_OK);
+    CHECK_EQ_SIZE(count, MRTR_HTTP_MAX_HEADERS + 1);
+    CHECK_EQ_BYTES(h[count - 1].name.ptr, h[count - 1].name.len, "Mcp-Param-Zone");
+    CHECK_EQ_BYTES(h[count - 1].value.ptr, h[count - 1].value.len, "eu-1");
+    free(b);
+    {
+        mrtr_http_header sent[] = {{{"Mcp-Param-Zone", 14}, {"eu-2", 4}}};
+        CHECK_STATUS(mrtr_server_check_param_headers(
+                         sch, str_of("{\"target\":{\"zone\":\"eu-1\"}}"), sent, 1, &err),
+                     MRTR_ERR_INVALID_VALUE);
+        CHECK(err.reason == MRTR_PARAM_HEADER_MISMATCH);
+        CHECK_EQ_TEXT(err.header.ptr, err.header.len, "Zone");
+        /* A null intermediate object: the argument is absent. */
+        CHECK_STATUS(mrtr_server_check_param_headers(sch, str_of("{\"target\":null}"), sent, 1,
+                                                     &err),
+                     MRTR_ERR_INVALID_VALUE);
+        CHECK(err.reason == MRTR_PARAM_HEADER_UNEXPECTED);
+        CHECK_STATUS(mrtr_server_check_param_headers(sch, str_of("{\"target\":null}"), NULL, 0,
+                                                     &err),
+                     MRTR_OK);
+    }
+    /* Under `items`, or with x-mcp-header twice: the tool is not usable. */
+    CHECK_STATUS(mrtr_tool_header_check(
+                     str_of("{\"properties\":{\"l\":{\"type\":\"array\",\"items\":{\"type\":"
+                            "\"string\",\"x-mcp-header\":\"L\"}}}}"),
+                     &count),
+                 MRTR_ERR_INVALID_SCHEMA);
+    CHECK_STATUS(mrtr_tool_header_check(
+                     str_of("{\"properties\":{\"a\":{\"type\":\"string\",\"x-mcp-header\":\"A\","
+                            "\"x-mcp-header\":\"B\"}}}"),
+                     &count),
+                 MRTR_ERR_INVALID_SCHEMA);
+}
+
+/* issue 25, item 4: a body with a repeated member means two things; both
+ * halves refuse it. */
+static void test_repeated_members_are_refused_on_both_sides(void) {
+    static const char schema[] =
+        "{\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}";
+    static const char twice[] = "{\"region\":\"eu\",\"region\":\"us\"}";
+    mrtr_http_header sent[] = {{{"Mcp-Param-Region", 16}, {"eu", 2}}};
+    mrtr_param_header_error perr;
+    uint8_t *msg;
+    mrtr_server_request req;
+    mrtr_server_error err;
+    /* Server: the request is invalid params. */
+    CHECK_STATUS(parse("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{" META_FORM
+                       ",\"name\":\"t\",\"arguments\":{\"region\":\"eu\",\"region\":\"us\"}}}",
+                       &msg, &req, &err),
+                 MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK(err.code == -32602);
+    CHECK_EQ_STR(err.reason, "RepeatedMember");
+    CHECK_EQ_STR(err.field, "params");
+    free(msg);
+    /* Server: the header check alone refuses it too. */
+    CHECK_STATUS(mrtr_server_check_param_headers(str_of(schema), str_of(twice), sent, 1, &perr),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK(perr.reason == MRTR_PARAM_HEADER_REPEATED_MEMBER);
+    CHECK_EQ_TEXT(perr.header.ptr, perr.header.len, "Region");
+    /* Client: the call is not started. */
+    {
+        mrtr_call_limits l;
+        mrtr_call_config cfg;
+        size_t need = 0;
+        void *ws;
+        mrtr_call *call = NULL;
+        mrtr_str params = heap_str("{\"name\":\"t\",\"arguments\":{\"region\":\"eu\",\"region\":\"us\"}}");
+        CHECK_STATUS(mrtr_call_limits_default(&l), MRTR_OK);
+        CHECK_STATUS(mrtr_call_workspace_size(&l, &need), MRTR_OK);
+        ws = ws_new(need);
+        memset(&cfg, 0, sizeof cfg);
+        cfg.method = MRTR_METHOD_TOOLS_CALL;
+        cfg.params = params;
+        cfg.client_name = str_of("ExampleClient");
+        cfg.client_version = str_of("1.0.0");
+        cfg.limits = &l;
+        CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
+        CHECK(call == NULL);
+        free(ws);
+        str_free(params);
+    }
+}
+
+/* issue 25, item 5: an integer designation takes safe integers only. */
+static void test_integer_designations_take_safe_integers_only(void) {
+    static const char schema[] =
+        "{\"properties\":{\"n\":{\"type\":\"integer\",\"x-mcp-header\":\"N\"}}}";
+    mrtr_str sch = {schema, sizeof schema - 1};
+    mrtr_http_header h[MRTR_HTTP_MAX_HEADERS + 1];
+    uint8_t buf[128];
+    size_t n = 0, count = 0;
+    mrtr_param_header_error err;
+    struct {
+        const char *body;
+        mrtr_status status;
+        const char *sent;
+    } cases[] = {
+        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+         "\"arguments\":{\"n\":1e2}}}",
+         MRTR_OK, "100"},
+        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+         "\"arguments\":{\"n\":1.5}}}",
+         MRTR_ERR_INVALID_VALUE, NULL},
+        {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+         "\"arguments\":{\"n\":9007199254740993}}}",
+         MRTR_ERR_INVALID_VALUE, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = strlen(cases[i].body);
+        uint8_t *b = heap_copy(cases[i].body, len);
+        CHECK_STATUS(mrtr_http_headers_for_tool_call(b, len, sch, buf, sizeof buf, &n, h,
+                                                     MRTR_HTTP_MAX_HEADERS + 1, &count),
+                     cases[i].status);
+        if (cases[i].sent) {
+            CHECK_EQ_TEXT(h[count - 1].value.ptr, h[count - 1].value.len, cases[i].sent);
+        }
+        free(b);
+    }
+    {
+        mrtr_http_header sent[] = {{{"Mcp-Param-N", 11}, {"9007199254740993", 16}}};
+        CHECK_STATUS(mrtr_server_check_param_headers(sch, str_of("{\"n\":9007199254740993}"),
+                                                     sent, 1, &err),
+                     MRTR_ERR_INVALID_VALUE);
+        CHECK(err.reason == MRTR_PARAM_HEADER_MISMATCH);
+    }
+    {
+        mrtr_http_header sent[] = {{{"Mcp-Param-N", 11}, {"100", 3}}};
+        CHECK_STATUS(mrtr_server_check_param_headers(sch, str_of("{\"n\":1e2}"), sent, 1, &err),
+                     MRTR_OK);
+    }
+}
+
 void suite_server(void) {
     RUN(test_parse_a_retry_and_read_its_answer);
     RUN(test_answers_of_every_kind);
@@ -566,4 +718,7 @@ void suite_server(void) {
     RUN(test_complete_and_error_writers);
     RUN(test_client_and_server_over_bytes);
     RUN(test_param_headers_are_checked_against_the_body);
+    RUN(test_nested_designations_are_mirrored_and_checked_by_path);
+    RUN(test_repeated_members_are_refused_on_both_sides);
+    RUN(test_integer_designations_take_safe_integers_only);
 }

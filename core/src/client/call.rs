@@ -335,6 +335,14 @@ pub enum ParamsError {
     BadTaskId,
     /// An extension-dialect task without the Tasks extension in `caps`.
     TasksNotDeclared,
+    /// An object somewhere in the params (at any depth, `arguments`
+    /// included) has a member twice: a server reading the first and one
+    /// reading the last would run different calls, so none is sent.
+    RepeatedMember,
+    /// An object in the params has more than [`json::DEEP_MAX_MEMBERS`]
+    /// members and more keys than the repeat check holds at once: servers
+    /// built on mrtr refuse it, so it is not sent.
+    TooManyMembers,
 }
 
 /// Why an answer was refused (the call is unchanged).
@@ -745,6 +753,14 @@ impl core::fmt::Display for ParamsError {
             ParamsError::TasksNotDeclared => {
                 write!(f, "extension task without the Tasks extension declared")
             }
+            ParamsError::RepeatedMember => {
+                write!(f, "params repeat a member (an object has a key twice)")
+            }
+            ParamsError::TooManyMembers => write!(
+                f,
+                "an object in params has more than {} members",
+                json::DEEP_MAX_MEMBERS
+            ),
         }
     }
 }
@@ -1150,11 +1166,20 @@ fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsEr
         Ok(Some(v)) if v.as_str().is_some() => {}
         _ => return Err(ParamsError::MissingTarget),
     }
-    match task {
-        Ok(None) => Ok(false),
-        Ok(Some(t)) if t.as_object().is_some() => Ok(true),
-        _ => Err(ParamsError::BadTask),
-    }
+    let seed_task = match task {
+        Ok(None) => false,
+        Ok(Some(t)) if t.as_object().is_some() => true,
+        _ => return Err(ParamsError::BadTask),
+    };
+    // Last, one pass over everything: no member twice at any depth.
+    params
+        .as_value()
+        .check_unique_keys_deep()
+        .map_err(|e| match e.kind {
+            json::ErrorKind::TooManyMembers => ParamsError::TooManyMembers,
+            _ => ParamsError::RepeatedMember,
+        })?;
+    Ok(seed_task)
 }
 
 /// Whether a `_meta` key is one the call writes itself.
@@ -1457,15 +1482,18 @@ impl<'w> Call<'w> {
         if doc.raw().len() != s.head.len() {
             return Err(bad_head);
         }
-        let seed_task = check_params(params, method).map_err(|_| bad_head)?;
+        // The protocol version is judged first: a head that names another
+        // one (or ours twice) is refused as such, not as a bad head.
+        let checked = check_params(params, method);
         let meta = params
             .get_unique("_meta")
             .ok()
             .flatten()
             .and_then(|m| m.as_object())
             .ok_or(bad_head)?;
-        let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
         persist::check_meta_version(meta)?;
+        let seed_task = checked.map_err(|_| bad_head)?;
+        let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
         let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
         // A call's request in flight with inputs in the round is the retry
         // that carries their answers.

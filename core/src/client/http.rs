@@ -81,6 +81,14 @@ pub enum HttpError {
     /// A designated argument's JSON type is not the designated one (or
     /// `arguments` is not an object).
     ParamType,
+    /// A designated `"integer"` argument is not a safe integer (a fraction
+    /// such as `1.5`, or a magnitude over 2^53 - 1 such as
+    /// `9007199254740993` or `1e400`): the call is refused, nothing is
+    /// mirrored.
+    NotSafeInteger,
+    /// An object on a designated argument's path has that member twice
+    /// (the body means two things): the call is refused.
+    RepeatedMember,
 }
 
 impl core::fmt::Display for HttpError {
@@ -99,6 +107,12 @@ impl core::fmt::Display for HttpError {
             HttpError::Wire(e) => write!(f, "unreadable message: {e}"),
             HttpError::Designation(e) => write!(f, "invalid tool designation: {e}"),
             HttpError::ParamType => write!(f, "a designated argument has another JSON type"),
+            HttpError::NotSafeInteger => {
+                write!(f, "a designated integer argument is not a safe integer")
+            }
+            HttpError::RepeatedMember => {
+                write!(f, "a designated argument's path repeats a member")
+            }
         }
     }
 }

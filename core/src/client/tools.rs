@@ -1,31 +1,42 @@
 //! Tool parameters mirrored into HTTP headers (SEP-2243), and the client's
 //! answer to an unsupported protocol version (`-32022`).
 //!
-//! A tool's `inputSchema` may designate top-level properties with
-//! `"x-mcp-header": "Name"`; on Streamable HTTP the client then sends each
-//! designated argument of a `tools/call` as a header `Mcp-Param-Name`, so a
-//! gateway can route without reading the body. A designation is valid when
+//! A tool's `inputSchema` may designate properties with
+//! `"x-mcp-header": "Name"`, at any depth reached from the root through
+//! `properties` alone (`target.zone` is designated by
+//! `properties.target.properties.zone`); on Streamable HTTP the client then
+//! sends each designated argument of a `tools/call` as a header
+//! `Mcp-Param-Name`, so a gateway can route without reading the body. A
+//! designation is valid when it stands on such a property (not on the
+//! root, not under `items`, `anyOf`, `additionalProperties`, `$defs`, ...),
 //! the name is a non-empty HTTP token (RFC 9110 `tchar`: ASCII letters,
 //! digits and ``!#$%&'*+-.^_`|~``, so no space, colon, control or
 //! non-ASCII character), the property's `type` is exactly `"string"`,
 //! `"integer"` or `"boolean"` (not `number`, whose text form is not
-//! canonical, nor object, array or null), and no other designation of the
-//! tool has the same name, compared case-insensitively (and a tool has at
-//! most [`MAX_DESIGNATIONS`]). A client must not
-//! use a tool with an invalid designation: [`Designations::parse`] is the
-//! check.
+//! canonical, nor object, array or null), the property has one
+//! `x-mcp-header` and one `type`, and no other designation of the tool has
+//! the same name, compared case-insensitively (and a tool has at most
+//! [`MAX_DESIGNATIONS`], nested at most [`MAX_SCHEMA_DEPTH`] deep). A
+//! client must not use a tool with an invalid designation:
+//! [`Designations::parse`] is the check (the rules in full are in
+//! [`crate::params`]).
 //!
 //! Values: a string argument is sent by the rule of [`super::http`]
 //! (as it is when it is safe header text, else `=?base64?...?=`), an
-//! integer as its JSON number text, a boolean as `true` or `false`. An
-//! argument that is absent or `null` sends no header.
+//! integer, which must be a safe integer (at most [`MAX_SAFE_INTEGER`] in
+//! magnitude, else [`HttpError::NotSafeInteger`]), in canonical decimal
+//! form (`1e2` is sent as `100`), a boolean as `true` or `false`. An
+//! argument that is absent or `null`, or below a member that is absent,
+//! `null` or not an object, sends no header; a member repeated on its
+//! path is [`HttpError::RepeatedMember`].
 
 use crate::json::{JsonStr, Kind, Object};
+use crate::params::{integer_text, safe_integer, RepeatedMember};
 use crate::wire::{parse_message, Message, WireLimits, PROTOCOL_VERSION};
 
 pub use crate::params::{
-    Designation, DesignationError, Designations, ParamKind, MAX_DESIGNATIONS, MCP_PARAM_PREFIX,
-    X_MCP_HEADER,
+    Designation, DesignationError, Designations, ParamKind, MAX_DESIGNATIONS, MAX_SAFE_INTEGER,
+    MAX_SCHEMA_DEPTH, MCP_PARAM_PREFIX, X_MCP_HEADER,
 };
 
 use super::http::{HttpError, MAX_HEADER_VALUE_BYTES};
@@ -35,12 +46,15 @@ use super::http::{HttpError, MAX_HEADER_VALUE_BYTES};
 enum ParamText<'a> {
     Json(JsonStr<'a>),
     Raw(&'a [u8]),
+    /// A safe integer's canonical decimal text (see [`integer_text`]).
+    Integer([u8; 20], usize),
 }
 
 impl ParamText<'_> {
     fn bytes(&self) -> impl Iterator<Item = u8> + Clone + '_ {
         let (s, j) = match self {
             ParamText::Raw(s) => (Some(s.iter().copied()), None),
+            ParamText::Integer(b, n) => (Some(b.get(..*n).unwrap_or(&[]).iter().copied()), None),
             ParamText::Json(j) => (None, Some(super::http::json_bytes(*j))),
         };
         s.into_iter().flatten().chain(j.into_iter().flatten())
@@ -61,7 +75,9 @@ impl<'a> ParamHeaders<'a> {
     /// that is not a `tools/call` request, [`HttpError::Designation`] for
     /// an invalid designation, [`HttpError::ParamType`] for a designated
     /// argument whose JSON type is not the designated one,
-    /// [`HttpError::ValueTooLong`].
+    /// [`HttpError::NotSafeInteger`] for an integer argument that is not a
+    /// safe integer, [`HttpError::RepeatedMember`] for a member repeated on
+    /// a designated argument's path, [`HttpError::ValueTooLong`].
     pub fn for_message(
         body: &'a [u8],
         input_schema: &'a [u8],
@@ -97,14 +113,20 @@ impl<'a> ParamHeaders<'a> {
     ) -> impl Iterator<Item = Result<(Designation<'a>, ParamText<'a>), HttpError>> + 'a {
         let args = self.arguments;
         self.designations.iter().filter_map(move |d| {
-            let v = args.and_then(|a| a.iter().find(|(k, _)| k.eq_json_str(&d.property)))?;
-            let (_, v) = v;
+            let v = match d.argument(args) {
+                Ok(v) => v?,
+                Err(RepeatedMember) => return Some(Err(HttpError::RepeatedMember)),
+            };
             let text = match (d.kind, v.kind()) {
-                (_, Kind::Null) => return None,
                 (ParamKind::String, Kind::String) => v.as_str().map(ParamText::Json),
-                (ParamKind::Integer, Kind::Number) | (ParamKind::Boolean, Kind::Bool) => {
-                    Some(ParamText::Raw(v.raw()))
-                }
+                (ParamKind::Integer, Kind::Number) => match safe_integer(v.raw()) {
+                    Some(n) => {
+                        let (b, len) = integer_text(n);
+                        Some(ParamText::Integer(b, len))
+                    }
+                    None => return Some(Err(HttpError::NotSafeInteger)),
+                },
+                (ParamKind::Boolean, Kind::Bool) => Some(ParamText::Raw(v.raw())),
                 _ => None,
             };
             Some(text.map(|t| (d, t)).ok_or(HttpError::ParamType))
@@ -510,3 +532,6 @@ pub fn version_answer(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod depth_tests;

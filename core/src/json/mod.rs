@@ -32,8 +32,11 @@
 //! that matter for the protocol go through [`Object::get_unique`], which fails
 //! with [`ErrorKind::DuplicateKey`] when a key occurs twice, and open maps are
 //! checked with [`Object::check_unique_keys`] (bounded member count, keys
-//! compared in stack blocks so the cost stays near-linear in bytes). Values we only carry (tool arguments) are
-//! passed through as they came.
+//! compared in stack blocks so the cost stays near-linear in bytes). A whole
+//! value (a request's `params`, tool arguments included) is checked at every
+//! depth with [`Value::check_unique_keys_deep`]: one pass, the keys of the
+//! open objects on a bounded stack, larger objects in sorted blocks up to
+//! [`DEEP_MAX_MEMBERS`].
 
 mod reader;
 mod writer;
@@ -42,7 +45,7 @@ mod writer;
 pub(crate) use reader::integer_literal_i64;
 pub use reader::{
     parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
-    Object, Value, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
+    Object, Value, DEEP_KEYS, DEEP_MAX_MEMBERS, DEEP_OBJECTS, INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
 };
 #[cfg(feature = "client")]
 pub(crate) use reader::{parse_value_at, validated_array};

@@ -945,6 +945,215 @@ impl<'a> Value<'a> {
 /// bytes on 64-bit targets).
 pub const UNIQUE_KEYS_BLOCK: usize = 40;
 
+/// How many keys of the open objects [`Value::check_unique_keys_deep`]
+/// holds at once (offset and hash each, 8 bytes, on the stack); an object
+/// whose keys do not fit is checked on its own with
+/// [`Object::check_unique_keys`] when it closes.
+pub const DEEP_KEYS: usize = 128;
+
+/// How many nested objects [`Value::check_unique_keys_deep`] follows with
+/// its key stack; an object nested deeper is checked on its own with
+/// [`Object::check_unique_keys`] (the default parse depth,
+/// [`super::DEFAULT_MAX_DEPTH`], never gets there).
+pub const DEEP_OBJECTS: usize = 32;
+
+/// The most members [`Value::check_unique_keys_deep`] accepts in an object
+/// that it checks on its own (one whose keys do not fit the key stack):
+/// more is [`ErrorKind::TooManyMembers`]. It bounds the work of a hostile
+/// document: such a check costs about members² / [`UNIQUE_KEYS_BLOCK`]
+/// steps, so a megabyte of large objects stays within a few tens of
+/// validations of it.
+pub const DEEP_MAX_MEMBERS: usize = 1024;
+
+/// One open object of [`Value::check_unique_keys_deep`]: where it starts,
+/// where its keys start on the key stack, and whether they overflowed it.
+#[derive(Clone, Copy, Default)]
+struct OpenObject {
+    start: usize,
+    base: usize,
+    full: bool,
+}
+
+impl<'a> Value<'a> {
+    /// Checks that no object anywhere in this value (itself included, at
+    /// any depth, inside arrays too) has a key twice, keys compared by
+    /// their decoded text. The error ([`ErrorKind::DuplicateKey`]) names
+    /// the repeated member (offset of its value within this value).
+    ///
+    /// Cost: one pass over the bytes. The keys of the open objects are
+    /// held on a stack of [`DEEP_KEYS`] entries, so a key is compared only
+    /// with the earlier keys of its own object, by hash first; an object
+    /// whose keys do not fit, or nested deeper than [`DEEP_OBJECTS`]
+    /// objects, is checked with [`Object::check_unique_keys`] instead (its
+    /// own pass, through the skip index when the value has one), and may
+    /// have at most [`DEEP_MAX_MEMBERS`] members
+    /// ([`ErrorKind::TooManyMembers`]). No allocation, no recursion.
+    pub fn check_unique_keys_deep(&self) -> Result<(), Error> {
+        let b = self.src;
+        let ix = self.ix;
+        let mut keys = [(0u32, 0u32); DEEP_KEYS];
+        let mut nkeys = 0usize;
+        let mut open = [OpenObject::default(); DEEP_OBJECTS];
+        let mut nopen = 0usize;
+        // Objects open beyond `open` (always the innermost ones).
+        let mut unframed = 0usize;
+        let base = b.as_ptr() as usize;
+        let on_its_own = |start: usize, end: usize| -> Result<(), Error> {
+            let from = ix.partition_point(|s| s.start < base.wrapping_add(start));
+            let o = Object {
+                src: sub(b, start, end),
+                ix: ix.get(from..).unwrap_or(&[]),
+            };
+            o.unique_keys_in_sorted_blocks(DEEP_MAX_MEMBERS)
+                .map_err(|e| Error::new(e.kind, e.offset.saturating_add(start)))
+        };
+        let mut i = 0usize;
+        while i < b.len() {
+            match at(b, i) {
+                b'"' => {
+                    let (end, escaped) = skip_string(b, i);
+                    let j = skip_ws(b, end);
+                    // In validated JSON a string followed by a colon is a key
+                    // of the innermost open container, an object.
+                    if at(b, j) == b':' && unframed == 0 {
+                        if let Some(top) = nopen.checked_sub(1).and_then(|t| open.get_mut(t)) {
+                            if !top.full {
+                                let key = JsonStr {
+                                    token: sub(b, i, end),
+                                    escaped,
+                                };
+                                let h = key.text_hash();
+                                let earlier = keys.get(top.base..nkeys).unwrap_or(&[]);
+                                let repeated = earlier.iter().any(|&(o, ho)| {
+                                    ho == h && key_token_at(b, o as usize).eq_json_str(&key)
+                                });
+                                if repeated {
+                                    return Err(Error::new(
+                                        ErrorKind::DuplicateKey,
+                                        skip_ws(b, j + 1),
+                                    ));
+                                }
+                                match (keys.get_mut(nkeys), u32::try_from(i)) {
+                                    (Some(slot), Ok(at)) => {
+                                        *slot = (at, h);
+                                        nkeys += 1;
+                                    }
+                                    _ => top.full = true,
+                                }
+                            }
+                        }
+                    }
+                    i = end;
+                }
+                b'{' => {
+                    match open.get_mut(nopen) {
+                        Some(o) if unframed == 0 => {
+                            *o = OpenObject {
+                                start: i,
+                                base: nkeys,
+                                full: false,
+                            };
+                            nopen += 1;
+                        }
+                        _ => {
+                            let end = skip_value(b, i, ix);
+                            on_its_own(i, end)?;
+                            unframed += 1;
+                        }
+                    }
+                    i += 1;
+                }
+                b'}' => {
+                    if unframed > 0 {
+                        unframed -= 1;
+                    } else if let Some(o) = nopen.checked_sub(1).and_then(|t| open.get(t)) {
+                        if o.full {
+                            on_its_own(o.start, i + 1)?;
+                        }
+                        nkeys = o.base;
+                        nopen -= 1;
+                    }
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How many keys [`Object::unique_keys_in_sorted_blocks`] sorts at once.
+const SORTED_BLOCK: usize = 128;
+
+impl Object<'_> {
+    /// [`Object::check_unique_keys`] for a large object, as
+    /// [`Value::check_unique_keys_deep`] needs it: the keys are taken in
+    /// blocks of [`SORTED_BLOCK`] (hash and offset, on the stack), each
+    /// block sorted by hash, and every earlier key is looked up in it by
+    /// binary search, so an object of n members costs about
+    /// n² / (2 x [`SORTED_BLOCK`]) member steps and no pairwise hash
+    /// comparison. The error names a repeated member (the offset of a
+    /// later one's value) or the first member past `max_members`.
+    fn unique_keys_in_sorted_blocks(&self, max_members: usize) -> Result<(), Error> {
+        let mut block = [(0u32, 0usize); SORTED_BLOCK];
+        let mut members = self.iter();
+        let mut seen = 0usize;
+        let dup = |at: usize| {
+            let offset = self.member_at(at).map_or(at, |(_, v)| self.offset_of(v));
+            Err(Error::new(ErrorKind::DuplicateKey, offset))
+        };
+        loop {
+            let mut len = 0usize;
+            for slot in block.iter_mut() {
+                let Some((k, v)) = members.next() else { break };
+                if seen + len >= max_members {
+                    return Err(Error::new(ErrorKind::TooManyMembers, self.offset_of(v)));
+                }
+                *slot = (k.text_hash(), self.key_offset(&k));
+                len += 1;
+            }
+            let filled = block.get_mut(..len).unwrap_or(&mut []);
+            filled.sort_unstable();
+            let filled: &[(u32, usize)] = filled;
+            // Within the block: keys of equal hash are neighbours.
+            for (i, &(h, at)) in filled.iter().enumerate() {
+                let later = filled.get(i + 1..).unwrap_or(&[]);
+                for &(_, other) in later.iter().take_while(|(ho, _)| *ho == h) {
+                    if self.key_at(other).eq_json_str(&self.key_at(at)) {
+                        return dup(at.max(other));
+                    }
+                }
+            }
+            // Earlier keys, one walk, each looked up by its hash.
+            if seen > 0 {
+                for (prev, _) in self.iter().take(seen) {
+                    let h = prev.text_hash();
+                    let from = filled.partition_point(|&(x, _)| x < h);
+                    let same = filled.get(from..).unwrap_or(&[]);
+                    for &(_, at) in same.iter().take_while(|(x, _)| *x == h) {
+                        if prev.eq_json_str(&self.key_at(at)) {
+                            return dup(at);
+                        }
+                    }
+                }
+            }
+            seen += len;
+            if len < SORTED_BLOCK {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The key token at `offset` of `b` (an opening quote).
+fn key_token_at(b: &[u8], offset: usize) -> JsonStr<'_> {
+    let (end, escaped) = skip_string(b, offset);
+    JsonStr {
+        token: sub(b, offset, end),
+        escaped,
+    }
+}
+
 /// A validated JSON object.
 #[derive(Clone, Copy)]
 pub struct Object<'a> {

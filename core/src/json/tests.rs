@@ -595,3 +595,196 @@ fn errors_display_their_kind_and_position() {
         "output buffer too small: needs 42 bytes"
     );
 }
+
+/// Whether any object in `v`, at any depth, repeats a key (the pairwise
+/// reference for [`Value::check_unique_keys_deep`]).
+fn repeats_a_key_somewhere(v: Value<'_>) -> bool {
+    let mut stack = std::vec![v];
+    while let Some(v) = stack.pop() {
+        if let Some(o) = v.as_object() {
+            if unique_keys_reference(&o, usize::MAX).is_err() {
+                return true;
+            }
+            stack.extend(o.iter().map(|(_, v)| v));
+        } else if let Some(a) = v.as_array() {
+            stack.extend(a.iter());
+        }
+    }
+    false
+}
+
+#[test]
+fn a_key_repeated_at_any_depth_is_found_in_one_pass() {
+    let deep = |s: &str| {
+        let v = parse(s.as_bytes()).unwrap();
+        v.check_unique_keys_deep().map_err(|e| (e.kind, e.offset))
+    };
+    for ok in [
+        r#"{}"#,
+        r#"[]"#,
+        r#""a""#,
+        r#"{"a":1,"b":{"a":1,"b":[{"a":1},{"a":2}]},"c":"a"}"#,
+        // Siblings may share keys; a string value equal to a key is no key.
+        r#"{"x":{"k":1},"y":{"k":2},"k":"k"}"#,
+        // Keys that differ only once decoded are different.
+        r#"{"a":1,"\u0062":2,"A":3}"#,
+    ] {
+        assert_eq!(deep(ok), Ok(()), "{ok}");
+    }
+    // The error names the repeated member's value, at any depth.
+    let s = r#"{"region":"eu","region":"us"}"#;
+    assert_eq!(
+        deep(s),
+        Err((ErrorKind::DuplicateKey, s.find("\"us\"").unwrap()))
+    );
+    let s = r#"{"a":{"b":[1,{"c":0,"d":{"e":1,"\u0065":2}}]}}"#;
+    assert_eq!(deep(s), Err((ErrorKind::DuplicateKey, s.len() - 6)));
+    let s = r#"[{"k":1},{"k":1,"k" : 2}]"#;
+    assert_eq!(deep(s), Err((ErrorKind::DuplicateKey, s.len() - 3)));
+}
+
+#[test]
+fn objects_past_the_key_stack_or_the_depth_are_checked_on_their_own() {
+    let limits = ParseLimits {
+        max_depth: MAX_DEPTH_LIMIT,
+        ..ParseLimits::default()
+    };
+    let deep = |s: &str| {
+        let v = parse_with(s.as_bytes(), &limits).unwrap();
+        assert_eq!(
+            v.check_unique_keys_deep().is_err(),
+            repeats_a_key_somewhere(v),
+            "{s}"
+        );
+        v.check_unique_keys_deep().map_err(|e| e.kind)
+    };
+    // One object with more keys than the stack holds: the repeat is past it.
+    let keys = |n: usize| -> std::vec::Vec<std::string::String> {
+        (0..n).map(|i| std::format!(r#""k{i}":{i}"#)).collect()
+    };
+    let mut wide = keys(DEEP_KEYS + 10);
+    assert_eq!(deep(&std::format!("{{{}}}", wide.join(","))), Ok(()));
+    wide.push(r#""k3":0"#.into());
+    assert_eq!(
+        deep(&std::format!("{{{}}}", wide.join(","))),
+        Err(ErrorKind::DuplicateKey)
+    );
+    // Ancestors fill the stack; the inner object repeats a key.
+    let outer = keys(DEEP_KEYS).join(",");
+    assert_eq!(
+        deep(&std::format!(r#"{{{outer},"in":{{"a":1,"b":2,"a":3}}}}"#)),
+        Err(ErrorKind::DuplicateKey)
+    );
+    assert_eq!(
+        deep(&std::format!(r#"{{{outer},"in":{{"a":1,"b":2}},"z":0}}"#)),
+        Ok(())
+    );
+    // Objects nested deeper than DEEP_OBJECTS.
+    let nest = |inner: &str| {
+        let mut s = std::string::String::from(inner);
+        for i in 0..DEEP_OBJECTS + 20 {
+            s = std::format!(r#"{{"n":{s},"m{i}":[{{"n":1}}]}}"#);
+        }
+        s
+    };
+    assert_eq!(deep(&nest(r#"{"a":1,"b":2}"#)), Ok(()));
+    assert_eq!(
+        deep(&nest(r#"{"a":1,"a":2}"#)),
+        Err(ErrorKind::DuplicateKey)
+    );
+    assert_eq!(
+        deep(&nest(r#"{"a":1,"b":{"c":1,"c":2}}"#)),
+        Err(ErrorKind::DuplicateKey)
+    );
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_one_pass_deep_check_matches_the_pairwise_check(
+        shape in proptest::collection::vec((0u8..6, 0u8..8), 0..120),
+    ) {
+        // A document built from (action, key) steps: open an object under
+        // key, open an array, add a scalar, close; keys from a small set so
+        // repeats happen at every depth.
+        let mut s = std::string::String::from("{");
+        let mut open: std::vec::Vec<(bool, bool)> = std::vec![(true, true)]; // (is_object, empty)
+        for (action, key) in shape {
+            let (is_obj, empty) = *open.last().unwrap();
+            let lead = if empty { "" } else { "," };
+            let name = if is_obj { std::format!(r#""k{key}":"#) } else { std::string::String::new() };
+            match action {
+                0 if open.len() < 30 => {
+                    s.push_str(&std::format!("{lead}{name}{{"));
+                    open.last_mut().unwrap().1 = false;
+                    open.push((true, true));
+                }
+                1 if open.len() < 30 => {
+                    s.push_str(&std::format!("{lead}{name}["));
+                    open.last_mut().unwrap().1 = false;
+                    open.push((false, true));
+                }
+                2 if open.len() > 1 => {
+                    s.push(if is_obj { '}' } else { ']' });
+                    open.pop();
+                }
+                _ => {
+                    s.push_str(&std::format!("{lead}{name}{key}"));
+                    open.last_mut().unwrap().1 = false;
+                }
+            }
+        }
+        while let Some((is_obj, _)) = open.pop() {
+            s.push(if is_obj { '}' } else { ']' });
+        }
+        let v = parse(s.as_bytes()).unwrap();
+        proptest::prop_assert_eq!(v.check_unique_keys_deep().is_err(), repeats_a_key_somewhere(v), "{}", s);
+    }
+}
+
+#[test]
+fn a_large_object_is_checked_in_sorted_blocks_up_to_its_member_limit() {
+    let object = |keys: &[usize]| {
+        let members: std::vec::Vec<std::string::String> = keys
+            .iter()
+            .map(|k| std::format!(r#""k{k}":[{k}]"#))
+            .collect();
+        std::format!("{{{}}}", members.join(","))
+    };
+    let deep = |s: &str| {
+        let v = parse(s.as_bytes()).unwrap();
+        v.check_unique_keys_deep().map_err(|e| e.kind)
+    };
+    let all: std::vec::Vec<usize> = (0..DEEP_MAX_MEMBERS).collect();
+    assert_eq!(deep(&object(&all)), Ok(()));
+    let mut over = all.clone();
+    over.push(DEEP_MAX_MEMBERS);
+    assert_eq!(deep(&object(&over)), Err(ErrorKind::TooManyMembers));
+    // A repeat in one block (both past the first), and across blocks.
+    for (a, b) in [(300, 310), (5, 700), (0, DEEP_MAX_MEMBERS - 1), (200, 201)] {
+        let mut keys: std::vec::Vec<usize> = (0..DEEP_MAX_MEMBERS).collect();
+        keys[b] = keys[a];
+        assert_eq!(
+            deep(&object(&keys)),
+            Err(ErrorKind::DuplicateKey),
+            "{a} {b}"
+        );
+    }
+    // Equal once decoded.
+    let mut s = object(&(0..300).collect::<std::vec::Vec<_>>());
+    s.pop();
+    s.push_str(r#","\u006b250":0}"#);
+    assert_eq!(deep(&s), Err(ErrorKind::DuplicateKey));
+}
+
+proptest::proptest! {
+    #[test]
+    fn large_objects_agree_with_the_pairwise_check(
+        keys in proptest::collection::vec(0u16..600, 100..500),
+    ) {
+        let members: std::vec::Vec<std::string::String> =
+            keys.iter().map(|k| std::format!(r#""k{k}":{{"k{k}":1}}"#)).collect();
+        let s = std::format!(r#"{{"a":[{{{}}}]}}"#, members.join(","));
+        let v = parse(s.as_bytes()).unwrap();
+        proptest::prop_assert_eq!(v.check_unique_keys_deep().is_err(), repeats_a_key_somewhere(v));
+    }
+}

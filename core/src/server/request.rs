@@ -318,6 +318,22 @@ pub enum RequestErrorKind<'a> {
     /// `-32602`. (Objects of an unknown shape under keys the server does not
     /// read are ignored; these are not results of any kind.)
     InputResponseNotAnObject,
+    /// An object somewhere in `params` (at any depth: `arguments`, `_meta`,
+    /// an answer, ...) has a member twice, so readers that keep the first
+    /// and the last would act on different requests (`{"region":"eu",
+    /// "region":"us"}`): `-32602`. Checked after every other rule.
+    RepeatedMember {
+        /// Byte offset, within `params`, of the repeated member's value.
+        offset: usize,
+    },
+    /// An object in `params` whose keys the one-pass check cannot hold
+    /// has more than [`json::DEEP_MAX_MEMBERS`] members, so its keys
+    /// cannot be checked within bounded work: `-32602`.
+    TooManyMembers {
+        /// Byte offset, within `params`, of the first member's value past
+        /// the limit.
+        offset: usize,
+    },
 }
 
 /// A request that cannot be served, with the id to answer (`None`: answer
@@ -379,6 +395,14 @@ impl<'a> ServerRequestError<'a> {
                 "Invalid params: an inputResponses entry is not an object",
                 None,
             ),
+            RequestErrorKind::RepeatedMember { .. } => (
+                "Invalid params: a member is repeated in ",
+                field(Field::Params),
+            ),
+            RequestErrorKind::TooManyMembers { .. } => (
+                "Invalid params: an object has too many members in ",
+                field(Field::Params),
+            ),
         }
     }
 
@@ -439,6 +463,14 @@ impl fmt::Display for RequestErrorKind<'_> {
             RequestErrorKind::InputResponseNotAnObject => {
                 write!(f, "an inputResponses entry is not an object")
             }
+            RequestErrorKind::RepeatedMember { offset } => {
+                write!(f, "a member is repeated in params (value at byte {offset})")
+            }
+            RequestErrorKind::TooManyMembers { offset } => write!(
+                f,
+                "an object in params has more than {} members (at byte {offset})",
+                json::DEEP_MAX_MEMBERS
+            ),
         }
     }
 }
@@ -461,9 +493,12 @@ impl<'a> ServerRequest<'a> {
     /// readable), then for requests: `params` an object (`-32602`),
     /// `params._meta` (its protocol version first: `-32022` for another
     /// revision, then the client's capabilities and info), then the method's
-    /// own params (`-32602`). Every member the server reads must be unique in
-    /// its object. Notifications and responses are recognised and not
-    /// validated further.
+    /// own params (`-32602`), then that no object anywhere in `params` has
+    /// a member twice ([`RequestErrorKind::RepeatedMember`], `-32602`; see
+    /// [`json::Value::check_unique_keys_deep`] for its bound,
+    /// [`RequestErrorKind::TooManyMembers`]).
+    /// Notifications and responses are recognised and not validated
+    /// further.
     pub fn parse(
         bytes: &'a [u8],
         limits: &WireLimits,
@@ -835,6 +870,15 @@ fn parse_request<'a>(
         required(req.input_responses, Field::InputResponses)?;
     }
     req.request_state = as_string(request_state, Field::RequestState)?;
+    // A body that means two things is refused, at any depth (one pass).
+    p.as_value()
+        .check_unique_keys_deep()
+        .map_err(|e| match e.kind {
+            json::ErrorKind::TooManyMembers => {
+                RequestErrorKind::TooManyMembers { offset: e.offset }
+            }
+            _ => RequestErrorKind::RepeatedMember { offset: e.offset },
+        })?;
     Ok(req)
 }
 

@@ -10,6 +10,7 @@ use crate::wire::{
     WireError,
 };
 use std::format;
+use std::string::ToString;
 
 const ONE_FORM: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}}}}"#;
 
@@ -588,6 +589,58 @@ fn the_call_owns_input_responses_request_state_and_its_meta_keys() {
     assert_eq!(
         leg(&mut call, 1),
         r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p1"},"uri":"file:///a.txt"}}"#
+    );
+}
+
+#[test]
+fn params_with_a_member_repeated_at_any_depth_are_refused() {
+    let bad = |params: &str| {
+        let mut st = CallSlot::default();
+        let config = tool_config(params, FORM);
+        let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
+        let r = Call::init(&mut st, &mut buf, &config).map(|_| ());
+        if r.is_err() {
+            // Nothing was started: the slot is as it was.
+            assert_eq!(st, CallSlot::default());
+        }
+        r
+    };
+    let repeated = Err(CallError::BadParams(ParamsError::RepeatedMember));
+    for params in [
+        r#"{"name":"t","arguments":{"region":"eu","region":"us"}}"#,
+        r#"{"name":"t","arguments":{"region":"eu","\u0072egion":"us"}}"#,
+        r#"{"name":"t","arguments":{"target":{"zone":"a","zone":"b"}}}"#,
+        r#"{"name":"t","arguments":{"list":[{"k":1,"k":2}]}}"#,
+        r#"{"name":"t","arguments":{},"arguments":{}}"#,
+        r#"{"name":"t","_meta":{"progressToken":1,"progressToken":2}}"#,
+        r#"{"name":"t","extra":1,"extra":1}"#,
+    ] {
+        assert_eq!(bad(params), repeated, "{params}");
+    }
+    // The same keys in different objects are no repeat.
+    assert_eq!(
+        bad(r#"{"name":"t","arguments":{"a":{"k":1},"b":{"k":2},"k":[{"k":3}]}}"#),
+        Ok(())
+    );
+    // The more precise errors keep their precedence.
+    assert_eq!(
+        bad(r#"{"name":"t","task":{},"task":{}}"#),
+        Err(CallError::BadParams(ParamsError::BadTask))
+    );
+    assert_eq!(
+        ParamsError::RepeatedMember.to_string(),
+        "params repeat a member (an object has a key twice)"
+    );
+    // An object too large for the repeat check is not sent either.
+    let big: Vec<String> = (0..=crate::json::DEEP_MAX_MEMBERS)
+        .map(|i| format!(r#""m{i}":0"#))
+        .collect();
+    assert_eq!(
+        bad(&format!(
+            r#"{{"name":"t","arguments":{{{}}}}}"#,
+            big.join(",")
+        )),
+        Err(CallError::BadParams(ParamsError::TooManyMembers))
     );
 }
 

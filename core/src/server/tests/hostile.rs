@@ -450,7 +450,7 @@ fn huge_and_duplicate_input_response_keys_are_refused() {
 
 #[test]
 fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
-    let cases: [(&str, AnswerError); 7] = [
+    let cases: [(&str, AnswerError); 6] = [
         (
             r#"{"roots":[]}"#,
             AnswerError::WrongKind {
@@ -478,12 +478,6 @@ fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
             },
         ),
         (
-            r#"{"action":"accept","action":"decline"}"#,
-            AnswerError::Malformed {
-                expected: ResponseKind::Elicit,
-            },
-        ),
-        (
             r#"{"result":{"action":"accept"},"extra":1}"#,
             AnswerError::Malformed {
                 expected: ResponseKind::Elicit,
@@ -503,6 +497,17 @@ fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
         let r = request(&bytes);
         assert_eq!(r.elicit_answer("region"), Err(err), "{answer}");
     }
+    // An answer that repeats a member means two things: the request itself
+    // is refused (issue 25), before any answer is read.
+    let bytes = call_with(
+        r#""name":"x","inputResponses":{"region":{"action":"accept","action":"decline"}}"#,
+    );
+    let e = refused(&bytes);
+    assert!(
+        matches!(e.kind, RequestErrorKind::RepeatedMember { .. }),
+        "{e:?}"
+    );
+    assert_eq!(e.code(), ErrorCode::InvalidParams);
     let bytes = call_with(r#""name":"x","inputResponses":{"region":{"roots":[]}}"#);
     let r = request(&bytes);
     let err = r.elicit_answer("region").unwrap_err();
@@ -511,18 +516,15 @@ fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
         emit(|o| write_answer_error(o, &r.id, "region", &err)),
         r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: inputResponses[\"region\"] is not an elicitation result"}}"#
     );
-    // A form answer with a field sent twice: the server must not pick one.
+    // A form answer with a field sent twice: the server must not pick one;
+    // since issue 25 the whole request is refused when it is parsed.
     let bytes = call_with(
         r#""name":"x","inputResponses":{"region":{"action":"accept","content":{"r":"eu","r":"us"}}}"#,
     );
-    let r = request(&bytes);
-    let a = r.elicit_answer("region").unwrap().unwrap();
-    assert_eq!(
-        a.field("r"),
-        Err(AnswerError::Malformed {
-            expected: ResponseKind::Elicit
-        })
-    );
+    assert!(matches!(
+        refused(&bytes).kind,
+        RequestErrorKind::RepeatedMember { .. }
+    ));
 }
 
 #[test]
@@ -602,4 +604,82 @@ fn errors_display_their_code_message_and_log_detail() {
     let bytes = call_with(r#""name":1"#);
     let e = refused(&bytes);
     assert_eq!(std::format!("{e}"), "-32602 Invalid params: malformed name");
+}
+
+#[test]
+fn a_member_repeated_anywhere_in_params_is_invalid_params() {
+    for rest in [
+        r#""name":"x","arguments":{"region":"eu","region":"us"}"#,
+        r#""name":"x","arguments":{"region":"eu","re\u0067ion":"us"}"#,
+        r#""name":"x","arguments":{"target":{"zone":"a","zone":"b"}}"#,
+        r#""name":"x","arguments":{"l":[1,{"k":1,"k":1}]}"#,
+        r#""name":"x","other":1,"other":2"#,
+        r#""name":"x","inputResponses":{"r":{"action":"decline","_meta":{"a":1,"a":1}}}"#,
+    ] {
+        let bytes = call_with(rest);
+        let e = refused(&bytes);
+        assert!(
+            matches!(e.kind, RequestErrorKind::RepeatedMember { .. }),
+            "{rest}: {e:?}"
+        );
+        assert_eq!(e.code(), ErrorCode::InvalidParams, "{rest}");
+        assert_eq!(
+            emit(|o| e.write(o)),
+            invalid_params("Invalid params: a member is repeated in params"),
+            "{rest}"
+        );
+    }
+    // The offset names the repeated member's value within params.
+    let bytes = call_with(r#""name":"x","arguments":{"region":"eu","region":"us"}"#);
+    let e = refused(&bytes);
+    let params_at = std::str::from_utf8(&bytes)
+        .unwrap()
+        .find(r#"{"_meta""#)
+        .unwrap();
+    let us_at = std::str::from_utf8(&bytes)
+        .unwrap()
+        .find(r#""us""#)
+        .unwrap();
+    assert_eq!(
+        e.kind,
+        RequestErrorKind::RepeatedMember {
+            offset: us_at - params_at
+        }
+    );
+    assert_eq!(
+        std::string::ToString::to_string(&e.kind),
+        std::format!(
+            "a member is repeated in params (value at byte {})",
+            us_at - params_at
+        )
+    );
+    // Equal keys in different objects are no repeat; the named members
+    // keep their own, earlier errors.
+    request(&call_with(
+        r#""name":"x","arguments":{"a":{"k":1},"b":{"k":1},"k":[{"k":1}]}"#,
+    ));
+    assert_eq!(
+        refused(&call_with(r#""name":"x","name":"y""#)).kind,
+        RequestErrorKind::Duplicate(Field::Name)
+    );
+}
+
+#[test]
+fn an_object_in_params_too_large_for_the_repeat_check_is_invalid_params() {
+    let members = |n: usize| {
+        let m: std::vec::Vec<String> = (0..n).map(|i| std::format!(r#""m{i}":0"#)).collect();
+        std::format!(r#""name":"x","arguments":{{"big":{{{}}}}}"#, m.join(","))
+    };
+    request(&call_with(&members(crate::json::DEEP_MAX_MEMBERS)));
+    let bytes = call_with(&members(crate::json::DEEP_MAX_MEMBERS + 1));
+    let e = refused(&bytes);
+    assert!(
+        matches!(e.kind, RequestErrorKind::TooManyMembers { .. }),
+        "{e:?}"
+    );
+    assert_eq!(e.code(), ErrorCode::InvalidParams);
+    assert_eq!(
+        emit(|o| e.write(o)),
+        invalid_params("Invalid params: an object has too many members in params")
+    );
 }
