@@ -72,7 +72,7 @@ pub const MAX_SCHEMA_DEPTH: usize = 32;
 /// The largest integer a designated `"integer"` argument may have (and
 /// the negative of the smallest): 2^53 - 1, the largest integer every
 /// JSON reader (IEEE 754 doubles included) reads exactly.
-pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+pub const MAX_SAFE_INTEGER: i64 = crate::json::MAX_SAFE_INTEGER;
 
 /// Why a tool's `x-mcp-header` designations are invalid (the tool must not
 /// be used).

@@ -12,10 +12,9 @@
 //! re-validating the whole map. Answers are stored as records
 //! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
 
-use super::call::{
-    check_id_range, id_after, Answer, AnswerError, CallError, Phase, RpcError, SaveInvariant,
-    SaveRegion, Unrelated,
-};
+use super::errors::{AnswerError, CallError, SaveInvariant, SaveRegion};
+use super::events::{Answer, Phase, RpcError, Unrelated};
+use super::ids::{check_id_range, id_after, MAX_SAFE_ID};
 use super::roots::{check_root_uri, check_root_uri_json};
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
 use crate::wire::response::{
@@ -38,10 +37,6 @@ pub(crate) const INDEX_ENTRY: usize = 17;
 /// The largest `max_input_requests` a call accepts: the key-uniqueness check
 /// on receipt and the answer lookup are quadratic in the number of keys.
 pub const MAX_INPUT_REQUESTS_LIMIT: usize = 256;
-
-/// The largest JSON-RPC id a call emits in absolute value: 2^53 - 1, the
-/// largest integer a JavaScript peer echoes back unchanged.
-pub const MAX_SAFE_ID: i64 = crate::json::MAX_SAFE_INTEGER;
 
 /// One region of the workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

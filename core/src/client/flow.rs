@@ -4,8 +4,10 @@
 //! task ([`super::task`]) supply only what differs: their slot's own
 //! fields, how the next request is rendered, and how a response is read.
 
-use super::call::{Answer, CallError, CallLimits, Phase};
+use super::errors::CallError;
+use super::events::{Answer, Phase};
 use super::exchange::{Exchange, Layout, ResultSpan};
+use super::limits::CallLimits;
 use super::persist::{self, Saved};
 use crate::json::{JsonStr, ParseLimits};
 use crate::wire::{ClientCapabilities, InputRequest};
@@ -82,7 +84,7 @@ impl<'s> Common<'s> {
     }
 }
 
-mod sealed {
+pub(crate) mod sealed {
     /// Only this crate's flows.
     pub trait Sealed {}
 }
@@ -163,9 +165,6 @@ pub(crate) fn save_slot<F: Flavor>(
     };
     persist::save(&saved, out)
 }
-
-impl sealed::Sealed for super::call::CallFields {}
-impl sealed::Sealed for super::task::TaskFields {}
 
 /// A view of one flow: its slot and its workspace. Use it as
 /// [`Call`](super::Call) or [`Task`](super::Task).

@@ -25,8 +25,8 @@
 //! unambiguous. An encoded value longer than [`MAX_HEADER_VALUE_BYTES`] is
 //! refused with [`HttpError::ValueTooLong`] rather than sent truncated.
 
-use super::tools::DesignationError;
 use crate::json::{JsonStr, Object};
+use crate::params::DesignationError;
 use crate::wire::{parse_message, Message, WireError, WireLimits, PROTOCOL_VERSION};
 
 /// Header carrying the protocol revision.

@@ -5,10 +5,14 @@
 //! the same names (on by default).
 
 pub mod call;
+pub mod errors;
+pub mod events;
 mod flow;
 #[cfg(feature = "form")]
 pub mod form;
 pub mod http;
+pub mod ids;
+pub mod limits;
 pub mod machine;
 pub mod roots;
 pub mod run;
@@ -21,11 +25,12 @@ pub mod url;
 mod exchange;
 mod persist;
 
-pub use call::{
-    Answer, AnswerError, Call, CallConfig, CallError, CallFields, CallLimits, CallMethod, CallSlot,
-    Counter, Event, IdSource, Phase, RpcError, TaskHandoff, Unrelated,
-};
+pub use call::{Call, CallConfig, CallFields, CallMethod, CallSlot};
+pub use errors::{AnswerError, CallError, ParamsError, SaveError, SaveInvariant, SaveRegion};
+pub use events::{Answer, Event, Phase, RpcError, TaskHandoff, Unrelated};
 pub use flow::{Flavor, FlowView, Slot};
+pub use ids::{Counter, IdSource};
+pub use limits::CallLimits;
 pub use machine::{Flow, Machine, MachineConfig, MachineEvent, MachineSlot, Start};
 pub use task::{Task, TaskConfig, TaskEvent, TaskFields, TaskRequest, TaskSlot};
 

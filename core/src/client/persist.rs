@@ -8,8 +8,10 @@
 //! version, that nothing trails the record; the owner then re-validates every
 //! region as if it came from the network (a save file is untrusted input).
 
-use super::call::{CallError, CallLimits, Phase, SaveError, SaveInvariant, SaveRegion};
+use super::errors::{CallError, SaveError, SaveInvariant, SaveRegion};
+use super::events::Phase;
 use super::exchange::{ExLimits, Exchange, Layout};
+use super::limits::CallLimits;
 use crate::json::Object;
 use crate::wire::{
     ClientCapabilities, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, PROTOCOL_VERSION,
@@ -20,8 +22,7 @@ use serde::Serialize;
 
 /// First bytes of every save.
 pub(crate) const SAVE_MAGIC: [u8; 4] = *b"MRTR";
-/// The format version written; loading accepts only this one.
-pub(crate) const SAVE_VERSION: u8 = 1;
+pub(crate) use super::errors::SAVE_VERSION;
 /// Save of a [`super::call::Call`].
 pub(crate) const KIND_CALL: u8 = 1;
 /// Save of a [`super::task::Task`].

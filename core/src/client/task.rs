@@ -30,11 +30,11 @@
 //! byte in the seed dialect). Memory and attribution of fed bytes work as
 //! for [`Call`](super::call::Call).
 
-use super::call::{
-    CallError, CallLimits, ParamsError, Phase, RpcError, SaveInvariant, TaskHandoff, Unrelated,
-};
+use super::errors::{CallError, ParamsError, SaveInvariant};
+use super::events::{Phase, RpcError, TaskHandoff, Unrelated};
 use super::exchange::{self, Exchange, Incoming, ResultSpan};
 use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
+use super::limits::CallLimits;
 use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Writer};
 use crate::wire::caps::write_request_meta_members;
@@ -241,6 +241,8 @@ impl Slot<TaskFields> {
             .map_err(|e| CallError::BufferTooSmall { needed: e.needed })
     }
 }
+
+impl super::flow::sealed::Sealed for TaskFields {}
 
 impl Flavor for TaskFields {
     const MAGIC: u32 = TASK_MAGIC;

@@ -1,0 +1,170 @@
+//! The one set of limits of a call and of the task it may become
+//! ([`CallLimits`], `mrtr_call_limits` in C), with their defaults.
+
+use super::errors::CallError;
+use super::exchange::{self, ExLimits, Layout};
+use crate::wire::WireLimits;
+
+/// Default bound of the rendered params (caller params + `_meta`): 16 KiB.
+pub const DEFAULT_MAX_PARAMS_BYTES: usize = 16 * 1024;
+/// Default bound of one round's `inputRequests` copy: 16 KiB.
+pub const DEFAULT_MAX_INPUTS_BYTES: usize = 16 * 1024;
+/// Default bound of the `requestState` token, quotes included: 4 KiB (the
+/// size of a sealed state in this project's seal module).
+pub const DEFAULT_MAX_STATE_BYTES: usize = 4 * 1024;
+/// Default bound of one round's answers (JSON bytes, all keys): 16 KiB.
+pub const DEFAULT_MAX_ANSWERS_BYTES: usize = 16 * 1024;
+/// Default cap on `input_required` results per call (the Python SDK's).
+pub const DEFAULT_MAX_ROUNDS: u32 = 10;
+/// Default cap on consecutive state-only rounds.
+pub const DEFAULT_MAX_STATE_ONLY_ROUNDS: u32 = 3;
+/// Default first backoff after a state-only round.
+pub const DEFAULT_BACKOFF_INITIAL_MS: u32 = 50;
+/// Default ceiling of the doubling backoff.
+pub const DEFAULT_BACKOFF_MAX_MS: u32 = 250;
+/// Default cap on `tasks/get` requests per task (about a day at 1 s).
+pub const DEFAULT_MAX_POLLS: u32 = 100_000;
+/// Default poll interval when the server gives none.
+pub const DEFAULT_POLL_MS: u64 = 1_000;
+/// Default floor of the poll interval.
+pub const DEFAULT_MIN_POLL_MS: u64 = 100;
+/// Default ceiling of the poll interval.
+pub const DEFAULT_MAX_POLL_MS: u64 = 60_000;
+
+/// Every capacity and cap of a call and of the task it may become (one
+/// set of limits for both flows, as `mrtr_call_limits` in C).
+///
+/// The largest server message a call reads is `wire.json.max_bytes`
+/// ([`Self::max_message_bytes`]); the `max_*_bytes` fields here bound the
+/// copies the call keeps of its parts, not the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallLimits {
+    /// Limits for reading server messages (size, depth, number of input
+    /// requests, key length).
+    pub wire: WireLimits,
+    /// Bound of the fixed request part: a call's rendered params, a task's
+    /// `_meta` and id.
+    pub max_params_bytes: usize,
+    /// Bound of the `inputRequests` copy.
+    pub max_inputs_bytes: usize,
+    /// Bound of the `requestState` token copy.
+    pub max_state_bytes: usize,
+    /// Bound of the answers of one round (JSON bytes; the region adds 6
+    /// bytes of bookkeeping per possible key).
+    pub max_answers_bytes: usize,
+    /// Maximum `input_required` results one call accepts.
+    pub max_rounds: u32,
+    /// Maximum consecutive state-only `input_required` results.
+    pub max_state_only_rounds: u32,
+    /// Backoff after the first state-only round, in milliseconds.
+    pub backoff_initial_ms: u32,
+    /// Ceiling of the doubling backoff, in milliseconds.
+    pub backoff_max_ms: u32,
+    /// Task flow: maximum `tasks/get` requests.
+    pub max_polls: u32,
+    /// Task flow: poll interval when the server gives none, in milliseconds.
+    pub default_poll_ms: u64,
+    /// Task flow: floor of the poll interval (a hostile hint cannot make
+    /// the app busy-poll).
+    pub min_poll_ms: u64,
+    /// Task flow: ceiling of the poll interval.
+    pub max_poll_ms: u64,
+}
+
+impl Default for CallLimits {
+    fn default() -> Self {
+        CallLimits {
+            wire: WireLimits::default(),
+            max_params_bytes: DEFAULT_MAX_PARAMS_BYTES,
+            max_inputs_bytes: DEFAULT_MAX_INPUTS_BYTES,
+            max_state_bytes: DEFAULT_MAX_STATE_BYTES,
+            max_answers_bytes: DEFAULT_MAX_ANSWERS_BYTES,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            max_state_only_rounds: DEFAULT_MAX_STATE_ONLY_ROUNDS,
+            backoff_initial_ms: DEFAULT_BACKOFF_INITIAL_MS,
+            backoff_max_ms: DEFAULT_BACKOFF_MAX_MS,
+            max_polls: DEFAULT_MAX_POLLS,
+            default_poll_ms: DEFAULT_POLL_MS,
+            min_poll_ms: DEFAULT_MIN_POLL_MS,
+            max_poll_ms: DEFAULT_MAX_POLL_MS,
+        }
+    }
+}
+
+impl CallLimits {
+    /// The largest server message (one JSON-RPC message, in bytes) a call
+    /// reads: `wire.json.max_bytes`. A transport needs a receive buffer of
+    /// at least this size to hand any acceptable message over whole.
+    pub const fn max_message_bytes(&self) -> usize {
+        self.wire.json.max_bytes
+    }
+
+    pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
+        if let Err(e) = exchange::check_wire_limits(&self.wire) {
+            return Err(e);
+        }
+        if self.min_poll_ms > self.max_poll_ms {
+            return Err(CallError::BadLimits);
+        }
+        match Layout::new(
+            self.max_params_bytes,
+            self.max_inputs_bytes,
+            self.max_state_bytes,
+            self.max_answers_bytes,
+            self.wire.max_input_requests,
+        ) {
+            Some(layout) => Ok(layout),
+            None => Err(CallError::BadLimits),
+        }
+    }
+
+    pub(crate) fn ex(&self) -> ExLimits {
+        ExLimits {
+            wire: self.wire,
+            max_inputs_bytes: self.max_inputs_bytes,
+            max_state_bytes: self.max_state_bytes,
+            max_answers_bytes: self.max_answers_bytes,
+            max_rounds: self.max_rounds,
+        }
+    }
+
+    /// Bytes of workspace a call or task with these limits needs: the four
+    /// region bounds plus 23 bytes per possible input key (index and answer
+    /// bookkeeping). With the defaults: 54,720 bytes. Saturates to
+    /// `usize::MAX` for limits that cannot be laid out; `init` refuses those
+    /// with [`CallError::BadLimits`]. A `const fn`, so firmware can size a
+    /// `static` workspace at compile time from `const` limits.
+    pub const fn workspace_size(&self) -> usize {
+        match self.layout() {
+            Ok(layout) => layout.total,
+            Err(_) => usize::MAX,
+        }
+    }
+
+    /// The layout of these limits over a workspace of `buf_len` bytes:
+    /// [`CallError::BadLimits`] or [`CallError::WorkspaceTooSmall`].
+    pub(crate) const fn layout_in(&self, buf_len: usize) -> Result<Layout, CallError> {
+        match self.layout() {
+            Ok(layout) if buf_len < layout.total => Err(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            }),
+            other => other,
+        }
+    }
+
+    /// The poll interval for a server hint (or none), clamped to
+    /// `[min_poll_ms, max_poll_ms]`.
+    pub fn poll_interval(&self, hint: Option<u64>) -> u64 {
+        hint.unwrap_or(self.default_poll_ms)
+            .clamp(self.min_poll_ms, self.max_poll_ms.max(self.min_poll_ms))
+    }
+
+    /// The backoff after the `n`-th consecutive state-only round (n >= 1):
+    /// `initial * 2^(n-1)`, capped at the ceiling.
+    pub fn backoff_ms(&self, n: u32) -> u32 {
+        let factor = 1u32.checked_shl(n.saturating_sub(1)).unwrap_or(u32::MAX);
+        self.backoff_initial_ms
+            .saturating_mul(factor)
+            .min(self.backoff_max_ms)
+    }
+}
