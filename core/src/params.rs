@@ -837,7 +837,16 @@ mod tests {
 
     /// Checks `args` against `headers` (name, value), names ignoring case.
     fn check(args: &[u8], headers: &[(&str, &str)]) -> Result<(), (ParamHeaderError, String)> {
-        let d = Designations::parse(SCHEMA).unwrap();
+        check_with(SCHEMA, args, headers)
+    }
+
+    /// [`check`] for the designations of `schema`.
+    fn check_with(
+        schema: &[u8],
+        args: &[u8],
+        headers: &[(&str, &str)],
+    ) -> Result<(), (ParamHeaderError, String)> {
+        let d = Designations::parse(schema).unwrap();
         let args = json::parse(args).unwrap();
         check_param_headers(&d, args.as_object(), |name| {
             headers
@@ -969,15 +978,7 @@ mod tests {
         args: &[u8],
         headers: &[(&str, &str)],
     ) -> Result<(), (ParamHeaderError, String)> {
-        let d = Designations::parse(NESTED.as_bytes()).unwrap();
-        let args = json::parse(args).unwrap();
-        check_param_headers(&d, args.as_object(), |name| {
-            headers
-                .iter()
-                .find(|(n, _)| header_name_eq(n, name))
-                .map(|(_, v)| v.as_bytes())
-        })
-        .map_err(|(e, d)| (e, d.header.chars().collect()))
+        check_with(NESTED.as_bytes(), args, headers)
     }
 
     #[test]

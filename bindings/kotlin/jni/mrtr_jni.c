@@ -1319,6 +1319,24 @@ JNIEXPORT jint JNI_FN(toolList)(JNIEnv *env, jclass cls, jbyteArray result, jlon
   return st;
 }
 
+/* The slots of one tool read with status `st` (views into `r`): TOOL_LEN
+ * longs, zero unless `st` is MRTR_OK. Returns `st`, or MRTR_ERR_INTERNAL
+ * for a view outside `r`. */
+static jint tool_slots(const jbytes *r, jint st, const mrtr_tool *t, jlong *v) {
+  memset(v, 0, sizeof(jlong) * TOOL_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  if (view_in(r, t->name.ptr, t->name.len, &v[TOOL_NAME_OFF], &v[TOOL_NAME_LEN]) != 0 ||
+      view_in(r, t->input_schema.ptr, t->input_schema.len, &v[TOOL_SCHEMA_OFF],
+              &v[TOOL_SCHEMA_LEN]) != 0) {
+    st = MRTR_ERR_INTERNAL;
+  }
+  v[TOOL_USABLE] = t->usable;
+  v[TOOL_DESIGNATIONS] = (jlong)t->designation_count;
+  return st;
+}
+
 /* int toolAt(byte[] result, long index, long[] out)
  * MRTR_OK: out[TOOL_*]: the name's JSON token and the inputSchema as
  * off/len into result, whether the tool may be called, its designations. */
@@ -1338,16 +1356,7 @@ JNIEXPORT jint JNI_FN(toolAt)(JNIEnv *env, jclass cls, jbyteArray result, jlong 
   memset(&t, 0, sizeof t);
   st = (jint)mrtr_tool_at((const uint8_t *)r.ptr, (size_t)r.len, (size_t)index, &t);
   jlong v[TOOL_LEN];
-  memset(v, 0, sizeof v);
-  if (st == MRTR_OK) {
-    if (view_in(&r, t.name.ptr, t.name.len, &v[TOOL_NAME_OFF], &v[TOOL_NAME_LEN]) != 0 ||
-        view_in(&r, t.input_schema.ptr, t.input_schema.len, &v[TOOL_SCHEMA_OFF],
-                &v[TOOL_SCHEMA_LEN]) != 0) {
-      st = MRTR_ERR_INTERNAL;
-    }
-    v[TOOL_USABLE] = t.usable;
-    v[TOOL_DESIGNATIONS] = (jlong)t.designation_count;
-  }
+  st = tool_slots(&r, st, &t, v);
   bytes_close(env, &r, 0);
   if (st == MRTR_OK) {
     longs_put(env, out, v, TOOL_LEN);
@@ -1383,16 +1392,7 @@ JNIEXPORT jint JNI_FN(toolNext)(JNIEnv *env, jclass cls, jbyteArray result, jlon
   memset(&t, 0, sizeof t);
   st = (jint)mrtr_tool_next((const uint8_t *)r.ptr, (size_t)r.len, &at, &t);
   jlong v[TOOL_LEN];
-  memset(v, 0, sizeof v);
-  if (st == MRTR_OK) {
-    if (view_in(&r, t.name.ptr, t.name.len, &v[TOOL_NAME_OFF], &v[TOOL_NAME_LEN]) != 0 ||
-        view_in(&r, t.input_schema.ptr, t.input_schema.len, &v[TOOL_SCHEMA_OFF],
-                &v[TOOL_SCHEMA_LEN]) != 0) {
-      st = MRTR_ERR_INTERNAL;
-    }
-    v[TOOL_USABLE] = t.usable;
-    v[TOOL_DESIGNATIONS] = (jlong)t.designation_count;
-  }
+  st = tool_slots(&r, st, &t, v);
   bytes_close(env, &r, 0);
   c[TOOL_CURSOR_INDEX] = (jlong)at.index;
   c[TOOL_CURSOR_OFFSET] = (jlong)at.offset;
