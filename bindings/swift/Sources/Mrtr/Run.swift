@@ -37,7 +37,8 @@ extension MrtrCall {
         }
         while true {
             var request: [UInt8]?
-            switch try phase {
+            let current = try phase
+            switch current {
             case .ready: request = try writeRequest()
             case .sent: request = try resend()
             case .answering:
