@@ -727,12 +727,13 @@ fn hostile_state_and_arguments() {
         &caps,
     ));
     assert_eq!(text(&r), invalid_state(1));
-    // Arguments with a duplicate key have no canonical form: a flow that
-    // would seal state refuses them rather than mint an unverifiable token.
+    // Arguments with a duplicate key mean two things (a last-wins reader
+    // would run another call): the request parser refuses them before any
+    // flow runs, so no token is minted over them (issue 25, item 4).
     let dup = br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"generate_report","arguments":{"topic":"a","x":1,"x":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     assert_eq!(
         text(&h.send(dup)),
-        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"arguments have no canonical form: arguments contain a duplicate object key"}}"#
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid params: a member is repeated in params"}}"#
     );
 }
 

@@ -582,7 +582,7 @@ fn mcp_param_headers_must_match_the_designated_arguments() {
         (
             8,
             json!({"region": "eu", "priority": 2}),
-            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Priority", "02")],
+            vec![("Mcp-Param-Region", "eu"), ("Mcp-Param-Priority", "3")],
             "Mcp-Param-Priority: header value does not match the body",
         ),
     ];
@@ -594,6 +594,17 @@ fn mcp_param_headers_must_match_the_designated_arguments() {
             &headers,
         );
         assert_eq!((r.status, body(&r)), (400, mismatch(id, why)), "case {id}");
+    }
+    // An integer header compares by value, as the official SDKs compare it
+    // (issue 25, item 5): "02" and "2.0" are the body's 2.
+    for (id, value) in [(11, "02"), (12, "2.0")] {
+        let r = h.post(
+            &call(id, json!({"region": "eu", "priority": 2})),
+            "tools/call",
+            Some("route_ticket"),
+            &[("Mcp-Param-Region", "eu"), ("Mcp-Param-Priority", value)],
+        );
+        assert_eq!(r.status, 200, "priority header {value}: {}", body(&r));
     }
     // Tools without designations ignore Mcp-Param-* headers.
     let r = h.post(
