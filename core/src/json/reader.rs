@@ -1085,6 +1085,37 @@ impl<'a> Value<'a> {
 /// How many keys [`Object::unique_keys_in_sorted_blocks`] sorts at once.
 const SORTED_BLOCK: usize = 128;
 
+/// Sorts a block of (hash, offset) pairs in place by binary insertion:
+/// every access is checked without a panic path (the library sort keeps
+/// one for an inconsistent order, and the footprint report counts it), and
+/// a block has at most [`SORTED_BLOCK`] entries, so the moves stay small.
+pub(super) fn sort_block(block: &mut [(u32, usize)]) {
+    for i in 1..block.len() {
+        let Some(&item) = block.get(i) else {
+            break;
+        };
+        let (mut lo, mut hi) = (0, i);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let Some(&other) = block.get(mid) else {
+                break;
+            };
+            if other <= item {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if let Some(run) = block.get_mut(lo..=i) {
+            // Never empty (lo <= i); the check lets the compiler drop
+            // rotate_right's assertion.
+            if !run.is_empty() {
+                run.rotate_right(1);
+            }
+        }
+    }
+}
+
 impl Object<'_> {
     /// [`Object::check_unique_keys`] for a large object, as
     /// [`Value::check_unique_keys_deep`] needs it: the keys are taken in
@@ -1113,7 +1144,7 @@ impl Object<'_> {
                 len += 1;
             }
             let filled = block.get_mut(..len).unwrap_or(&mut []);
-            filled.sort_unstable();
+            sort_block(filled);
             let filled: &[(u32, usize)] = filled;
             // Within the block: keys of equal hash are neighbours.
             for (i, &(h, at)) in filled.iter().enumerate() {

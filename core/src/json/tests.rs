@@ -788,3 +788,35 @@ proptest::proptest! {
         proptest::prop_assert_eq!(v.check_unique_keys_deep().is_err(), repeats_a_key_somewhere(v));
     }
 }
+
+/// The sorted-block repeat check's sort (binary insertion, no panic path)
+/// orders every block as the library sort does: equal hashes, descending
+/// and ascending runs, and pseudo-random blocks of every length up to the
+/// block size.
+#[test]
+fn the_repeat_checks_block_sort_orders_like_the_library_sort() {
+    let mut x = 0x9E37_79B9u32;
+    for len in 0..=128usize {
+        for pattern in 0..4 {
+            let block: std::vec::Vec<(u32, usize)> = (0..len)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    let h = match pattern {
+                        0 => x,
+                        1 => x % 4,
+                        2 => (len - i) as u32,
+                        _ => i as u32,
+                    };
+                    (h, i)
+                })
+                .collect();
+            let mut ours = block.clone();
+            super::reader::sort_block(&mut ours);
+            let mut theirs = block;
+            theirs.sort_unstable();
+            assert_eq!(ours, theirs, "len {len}, pattern {pattern}");
+        }
+    }
+}

@@ -280,7 +280,7 @@ mod ui {
 #[cfg(feature = "server")]
 mod server {
     use mrtr_core::json::Writer;
-    use mrtr_core::wire::error::{
+    use mrtr_core::wire::reply::{
         write_error_response, write_invalid_request_state, write_missing_capability,
         write_unsupported_version,
     };
