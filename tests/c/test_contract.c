@@ -15,19 +15,6 @@
  */
 #include "testutil.h"
 
-#define CANARY 0xA5
-
-static int all_canary(const void *p, size_t n) {
-    const uint8_t *b = (const uint8_t *)p;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (b[i] != CANARY) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* ---------------------------------------------------------------- fixtures */
 
 static const uint8_t KEY[32] = "0123456789abcdef0123456789abcdef";
@@ -639,7 +626,7 @@ static void test_a_null_pointer_with_a_length_is_refused_everywhere(void) {
                    mrtr_status_str((int)got));
             harness_failed_checks++;
         }
-        if (!all_canary(&c.o, sizeof c.o)) {
+        if (!untouched(&c.o, sizeof c.o)) {
             printf("  %s wrote an out-param\n", NULL_ROWS[i].name);
             harness_failed_checks++;
         }
@@ -733,7 +720,7 @@ static void test_server_writers_refuse_an_id_token_inside_the_output(void) {
                 harness_failed_checks++;
             }
             CHECK(memcmp(out, snapshot, sizeof out) == 0);
-            CHECK(all_canary(&written, sizeof written));
+            CHECK(untouched(&written, sizeof written));
         }
         /* Just past the output it is an ordinary input. */
         {
@@ -806,8 +793,8 @@ static void test_input_required_refuses_an_output_over_its_strings(void) {
                          out.bytes, sizeof out.bytes, &written, &be),
                      MRTR_ERR_INVALID_ARGUMENT);
         CHECK(memcmp(out.bytes, snapshot, sizeof out.bytes) == 0);
-        CHECK(all_canary(&written, sizeof written));
-        CHECK(all_canary(&be, sizeof be));
+        CHECK(untouched(&written, sizeof written));
+        CHECK(untouched(&be, sizeof be));
     }
     /* The error record may not lie over a spec's string either (it is
      * written on a refused input). */
@@ -829,8 +816,8 @@ static void test_input_required_refuses_an_output_over_its_strings(void) {
         CHECK_STATUS(mrtr_server_write_input_required(&ir, small, sizeof small, &written, &u.rec),
                      MRTR_ERR_INVALID_ARGUMENT);
         CHECK(memcmp(u.bytes, "sampling", 8) == 0);
-        CHECK(all_canary(u.bytes + 8, sizeof u.bytes - 8));
-        CHECK(all_canary(&written, sizeof written));
+        CHECK(untouched(u.bytes + 8, sizeof u.bytes - 8));
+        CHECK(untouched(&written, sizeof written));
         /* Apart, the record is written. */
         CHECK_STATUS(mrtr_server_write_input_required(&ir, small, sizeof small, &written, &be),
                      MRTR_ERR_UNDECLARED_CAPABILITY);

@@ -6,18 +6,6 @@
  */
 #include "testutil.h"
 
-#define CANARY 0xA5
-
-static int untouched(const void *p, size_t n) {
-    const uint8_t *b = (const uint8_t *)p;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (b[i] != CANARY) {
-            return 0;
-        }
-    }
-    return 1;
-}
 
 /* Out-params of every shape, filled with the canary. */
 struct outs {

@@ -119,4 +119,19 @@ static inline void check_leg(mrtr_call *call, int64_t id, const char *expected) 
     free(got);
 }
 
+/* The byte every test fills an output with before a call that must not
+ * write it; untouched() says whether all n bytes at p still hold it. */
+#define CANARY 0xA5
+
+static inline int untouched(const void *p, size_t n) {
+    const uint8_t *b = (const uint8_t *)p;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (b[i] != CANARY) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 #endif /* MRTR_TESTUTIL_H */
