@@ -68,25 +68,25 @@
  * Contents (68 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
- *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
- *   mrtr_call_workspace_size  Writes to `*out_size` the workspace bytes a call needs under `limi...
- *   mrtr_call_init            Starts a call in `workspace` (`len` bytes, aligned to `MRTR_WORKSP...
- *   mrtr_call_write_request   Writes the next request, with JSON-RPC id `id`, into `out` (`READY...
- *   mrtr_call_resend          After a transport failure (`SENT`): writes the request in flight a...
- *   mrtr_call_write_cancel    Task flow: writes `tasks/cancel` with `id` (from `READY`, `SENT` o...
- *   mrtr_call_feed            Feeds `len` bytes the transport received while `SENT`: one complet...
- *   mrtr_call_progress        Writes where the call is to `*out`: phase, flow, round, inputs, id...
- *   mrtr_call_input_at        Writes input `index` of the current round (server order) to `*out`...
+ *   mrtr_call_limits_default  Writes the default limits to `*out` (see `mrtr_call_limits`)
+ *   mrtr_call_workspace_size  Writes to `*out_size` the workspace bytes a call (and its task) ne...
+ *   mrtr_call_init            Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`e...
+ *   mrtr_call_write_request   `READY` -> `SENT`: writes the next request (the call's, or the tas...
+ *   mrtr_call_resend          `SENT`, after a transport failure: writes the request in flight ag...
+ *   mrtr_call_write_cancel    Task flow, `READY`/`SENT`/`ANSWERING` -> `SENT`: writes `tasks/can...
+ *   mrtr_call_feed            `SENT`: feeds one complete JSON-RPC message; what it meant goes to...
+ *   mrtr_call_progress        Writes where the call is to `*out`
+ *   mrtr_call_input_at        Writes input `index` of the current round (server order) to `*out`
  *   mrtr_call_input_find      Writes to `*out_index` the index of the input whose key decodes to...
- *   mrtr_call_input_text      Decodes one text field of input `index` (`field`: one `MRTR_TEXT_*...
- *   mrtr_call_answer_elicit   Answers elicitation input `index`: `action` is `MRTR_ELICIT_ACCEPT...
- *   mrtr_call_answer_json     Answers input `index` with a raw JSON result of its kind (a `Creat...
+ *   mrtr_call_input_text      Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` into...
+ *   mrtr_call_answer_elicit   `ANSWERING`: answers elicitation `index` with `MRTR_ELICIT_*` `act...
+ *   mrtr_call_answer_json     Answers input `index` with its bare JSON result (`CreateMessageRes...
  *   mrtr_call_answer_roots    Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOT...
- *   mrtr_call_answer_error    Ends the call locally because the app cannot answer input `index`...
- *   mrtr_call_result          Writes to `*out` the final result, found again in `fed` (the bytes...
- *   mrtr_call_save            Saves the call (`READY`, `SENT` or `ANSWERING`, either flow) into...
- *   mrtr_call_restore         Restores a save into `workspace` under `limits` (NULL: the default...
- *   mrtr_call_failure         Writes why the call failed to `*out` (`FAILED` only; `MRTR_ERR_WRO...
+ *   mrtr_call_answer_error    Ends the call because the app cannot answer input `index` (MRTR ha...
+ *   mrtr_call_result          Writes to `*out` the final result, found in `fed` (the bytes whose...
+ *   mrtr_call_save            Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output as...
+ *   mrtr_call_restore         Restores a save into `workspace` (as `mrtr_call_init`) under `limi...
+ *   mrtr_call_failure         `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise
  *   mrtr_run                  Runs `call` to its end: writes each leg into `buf`, has the transp...
  *
  * Client helpers: forms, URL consent, HTTP headers, SSE:
@@ -195,9 +195,8 @@
 #define MRTR_CALL_NO_CLIENT_INFO 1
 
 /**
- * `mrtr_call_config.flags`: `task_id` is a JSON string token (quotes and
- * escapes included, as in `mrtr_progress.task_id`), echoed exactly as the
- * server wrote it; without the flag it is plain text.
+ * `mrtr_call_config.flags`: `task_id` is a JSON string token (as in
+ * `mrtr_event.task_id`), echoed as written; otherwise plain text.
  */
 #define MRTR_CALL_TASK_ID_JSON (1 << 1)
 
@@ -245,7 +244,7 @@
 #define MRTR_CAP_ALL ((1 << 7) - 1)
 
 /**
- * Text field of an input: its key. Also the bit in `mrtr_input.escaped`.
+ * Text field of an input: its key (also its bit in `mrtr_input.escaped`).
  */
 #define MRTR_TEXT_KEY 1
 
@@ -255,32 +254,32 @@
 #define MRTR_TEXT_MESSAGE (1 << 1)
 
 /**
- * Text field of an input: the URL of a URL-mode elicitation.
+ * Text field of an input: the URL of a URL elicitation.
  */
 #define MRTR_TEXT_URL (1 << 2)
 
 /**
- * Text field of an input: the sampling request's `systemPrompt`.
+ * Text field of an input: the sampling `systemPrompt`.
  */
 #define MRTR_TEXT_SYSTEM_PROMPT (1 << 3)
 
 /**
- * Most roots one answer may carry (the answer is built on the stack).
+ * Most roots one answer may carry.
  */
 #define MRTR_MAX_ROOTS 32
 
 /**
- * Elicitation action: the user submitted the form or confirmed.
+ * Elicitation action: submitted or confirmed.
  */
 #define MRTR_ELICIT_ACCEPT 1
 
 /**
- * Elicitation action: the user explicitly declined.
+ * Elicitation action: explicitly declined.
  */
 #define MRTR_ELICIT_DECLINE 2
 
 /**
- * Elicitation action: the user dismissed without choosing.
+ * Elicitation action: dismissed.
  */
 #define MRTR_ELICIT_CANCEL 3
 
@@ -723,48 +722,43 @@ typedef enum mrtr_status {
  */
 typedef enum mrtr_event_kind {
   /**
-   * The final result (`result`). The call (task) is done.
+   * The final `result`. -> DONE
    */
   MRTR_EVENT_COMPLETE = 1,
   /**
-   * The server asked `input_count` questions: answer them all.
+   * `input_count` questions. -> ANSWERING
    */
   MRTR_EVENT_INPUT_REQUIRED = 2,
   /**
-   * A state-only round: write the next request after `wait_ms`.
+   * State-only round: next request after `wait_ms`. -> READY
    */
   MRTR_EVENT_RETRY_AFTER = 3,
   /**
-   * A JSON-RPC error response (`error_code`, `error_message`,
-   * `error_data`). The call (task) is done.
+   * JSON-RPC error (`error_*`). -> DONE
    */
   MRTR_EVENT_RPC_ERROR = 4,
   /**
-   * The server moved the call to a task (`task_*`). The call follows it
-   * in place: `READY` for its first `tasks/get` (after the task's poll
-   * interval, `mrtr_progress.poll_ms`).
+   * The call now follows task `task_*`. -> READY (`tasks/get` after `poll_ms`)
    */
   MRTR_EVENT_TASK_CREATED = 5,
   /**
-   * Not the answer to the request in flight (another id, a notification,
-   * a server request): nothing changed, keep feeding.
+   * Not the answer (another id, a notification): keep feeding. -> SENT
    */
   MRTR_EVENT_UNRELATED = 6,
   /**
-   * Task: wait `wait_ms`, then write the next request (`tasks/get`).
+   * Task: next request after `wait_ms`. -> READY
    */
   MRTR_EVENT_TASK_POLL = 7,
   /**
-   * Task: write the next request now (seed dialect: `tasks/result`).
+   * Task: next request now (seed dialect: `tasks/result`). -> READY
    */
   MRTR_EVENT_TASK_NEXT = 8,
   /**
-   * Task: the task failed with `error_code`, `error_message`,
-   * `error_data` (Tasks extension). The task is done.
+   * Task failed with `error_*` (Tasks extension). -> DONE
    */
   MRTR_EVENT_TASK_FAILED = 9,
   /**
-   * Task: the task was cancelled. The task is done.
+   * Task cancelled. -> DONE
    */
   MRTR_EVENT_TASK_CANCELLED = 10,
 } mrtr_event_kind;
@@ -774,16 +768,15 @@ typedef enum mrtr_event_kind {
  */
 typedef enum mrtr_task_dialect {
   /**
-   * Not a task (event fields of other kinds).
+   * Not a task.
    */
   MRTR_TASK_DIALECT_NONE = 0,
   /**
-   * The SEP draft / 2025-11-25 flow: `tasks/result` and
-   * `tasks/input_response`.
+   * SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`.
    */
   MRTR_TASK_DIALECT_SEED = 1,
   /**
-   * The Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
+   * Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
    */
   MRTR_TASK_DIALECT_EXTENSION = 2,
 } mrtr_task_dialect;
@@ -793,54 +786,53 @@ typedef enum mrtr_task_dialect {
  */
 typedef enum mrtr_task_status {
   /**
-   * Not a task (event fields of other kinds).
+   * Not a task.
    */
   MRTR_TASK_STATUS_NONE = 0,
   /**
-   * The server is working on it.
+   * `working`.
    */
   MRTR_TASK_STATUS_WORKING = 1,
   /**
-   * The server waits for input.
+   * `input_required`.
    */
   MRTR_TASK_STATUS_INPUT_REQUIRED = 2,
   /**
-   * Finished with a result.
+   * `completed`.
    */
   MRTR_TASK_STATUS_COMPLETED = 3,
   /**
-   * Finished with an error.
+   * `failed`.
    */
   MRTR_TASK_STATUS_FAILED = 4,
   /**
-   * Cancelled.
+   * `cancelled`.
    */
   MRTR_TASK_STATUS_CANCELLED = 5,
 } mrtr_task_status;
 
 /**
- * Where a call or task is in its flow.
+ * Where a call is in its flow.
  */
 typedef enum mrtr_phase {
   /**
-   * The next request can be written.
+   * Write the next request.
    */
   MRTR_PHASE_READY = 1,
   /**
-   * A request is in flight: feed what the transport receives.
+   * A request is in flight: feed what arrives.
    */
   MRTR_PHASE_SENT = 2,
   /**
-   * The server asked questions: answer every input.
+   * Answer every input.
    */
   MRTR_PHASE_ANSWERING = 3,
   /**
-   * Finished: a result, a JSON-RPC error, a task handoff, or (tasks) a
-   * failed or cancelled task.
+   * Finished: result, JSON-RPC error, or failed/cancelled task.
    */
   MRTR_PHASE_DONE = 4,
   /**
-   * Ended by an error; `_failure` tells which.
+   * Ended by an error (`mrtr_call_failure`).
    */
   MRTR_PHASE_FAILED = 5,
 } mrtr_phase;
@@ -854,30 +846,29 @@ typedef enum mrtr_flow {
    */
   MRTR_FLOW_CALL = 1,
   /**
-   * The task the call became (or was restarted as).
+   * The task the call became (or restarted as).
    */
   MRTR_FLOW_TASK = 2,
 } mrtr_flow;
 
 /**
- * The task request a call writes next (or has in flight).
+ * The task request written next (or in flight).
  */
 typedef enum mrtr_task_request {
   /**
-   * Not a task: the call's own request.
+   * Not a task.
    */
   MRTR_TASK_REQUEST_NONE = 0,
   /**
-   * `tasks/get`: poll the status.
+   * `tasks/get`.
    */
   MRTR_TASK_REQUEST_GET = 1,
   /**
-   * `tasks/result` (seed dialect): fetch the questions or the outcome.
+   * `tasks/result` (seed dialect).
    */
   MRTR_TASK_REQUEST_RESULT = 2,
   /**
-   * The answers: `tasks/input_response` (seed) or `tasks/update`
-   * (extension).
+   * The answers: `tasks/input_response` (seed), `tasks/update` (extension).
    */
   MRTR_TASK_REQUEST_RESPOND = 3,
   /**
@@ -891,67 +882,61 @@ typedef enum mrtr_task_request {
  */
 typedef enum mrtr_input_kind {
   /**
-   * `elicitation/create` in form mode: show `requested_schema` as a form
-   * (`mrtr_form_*`), answer with `mrtr_*_answer_elicit`.
+   * Form elicitation: show `requested_schema` (`mrtr_form_*`).
    */
   MRTR_INPUT_ELICIT_FORM = 1,
   /**
-   * `elicitation/create` in URL mode: ask consent to open `url`
-   * (`mrtr_url_consent`), answer with `mrtr_*_answer_elicit`, no content.
+   * URL elicitation: ask consent to open `url` (`mrtr_url_consent`).
    */
   MRTR_INPUT_ELICIT_URL = 2,
   /**
-   * `sampling/createMessage`: run `params` through an LLM, answer with
-   * `mrtr_*_answer_json` (a `CreateMessageResult`).
+   * Sampling: answer a `CreateMessageResult` (`mrtr_call_answer_json`).
    */
   MRTR_INPUT_SAMPLING = 3,
   /**
-   * `roots/list`: answer with `mrtr_*_answer_roots`.
+   * Roots: `mrtr_call_answer_roots`.
    */
   MRTR_INPUT_ROOTS = 4,
 } mrtr_input_kind;
 
 /**
- * Why a call or task ended in `MRTR_PHASE_FAILED`.
+ * Why a call ended `FAILED`.
  */
 typedef enum mrtr_failure_kind {
   /**
-   * The server's message is not acceptable JSON (syntax, UTF-8, depth,
-   * size); `offset` is where reading stopped.
+   * Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`.
    */
   MRTR_FAILURE_JSON = 1,
   /**
-   * The server's message is not JSON-RPC 2.0.
+   * Not JSON-RPC 2.0.
    */
   MRTR_FAILURE_ENVELOPE = 2,
   /**
-   * The server's message breaks an MRTR rule (an undeclared input kind,
-   * `input_required` without fields, ...).
+   * Breaks an MRTR rule (see `reason`).
    */
   MRTR_FAILURE_PROTOCOL = 3,
   /**
-   * The server's `inputRequests` exceed the inputs region (`needed`,
-   * `limit`).
+   * `inputRequests` over `max_inputs_bytes` (`needed`, `limit`).
    */
   MRTR_FAILURE_INPUTS_TOO_LARGE = 4,
   /**
-   * The server's `requestState` exceeds the state region.
+   * `requestState` over `max_state_bytes` (`needed`, `limit`).
    */
   MRTR_FAILURE_STATE_TOO_LARGE = 5,
   /**
-   * More `input_required` rounds than `max_rounds` (`limit`).
+   * Over `max_rounds` (`limit`).
    */
   MRTR_FAILURE_TOO_MANY_ROUNDS = 6,
   /**
-   * More consecutive state-only rounds than `max_state_only_rounds`.
+   * Over `max_state_only_rounds` (`limit`).
    */
   MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS = 7,
   /**
-   * A task was polled more often than `max_polls`.
+   * Over `max_polls` (`limit`).
    */
   MRTR_FAILURE_TOO_MANY_POLLS = 8,
   /**
-   * The application answered input `index` with error `code`.
+   * `mrtr_call_answer_error` on input `index` with `code`.
    */
   MRTR_FAILURE_ANSWERED_WITH_ERROR = 9,
 } mrtr_failure_kind;
@@ -1239,7 +1224,7 @@ typedef enum mrtr_method {
 } mrtr_method;
 
 /**
- * A call living in caller memory (opaque; the pointer is the workspace).
+ * A call in caller memory (opaque; the pointer is the workspace).
  */
 typedef struct mrtr_call mrtr_call;
 
@@ -1254,22 +1239,20 @@ typedef struct mrtr_sealer mrtr_sealer;
 typedef struct mrtr_sse_decoder mrtr_sse_decoder;
 
 /**
- * Every capacity and cap of a call and of the task it may become. Get the
- * defaults from `mrtr_call_limits_default`, then change what you need;
- * there are no "0 means default" fields.
+ * Every capacity and cap of a call and its task. Start from
+ * `mrtr_call_limits_default`; 0 never means "default".
  */
 typedef struct mrtr_call_limits {
   /**
-   * Largest server message read, in bytes (default 1 MiB).
+   * Largest server message, bytes (default 1 MiB).
    */
   size_t max_message_bytes;
   /**
-   * Deepest JSON nesting read (default 32; 4 to `MRTR_JSON_MAX_DEPTH`).
+   * Deepest JSON nesting (default 32; 4 to `MRTR_JSON_MAX_DEPTH`).
    */
   size_t max_depth;
   /**
-   * Most input requests in one round (default 64; 1 to 256). Each costs
-   * 23 bytes of workspace.
+   * Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each).
    */
   size_t max_input_requests;
   /**
@@ -1277,20 +1260,19 @@ typedef struct mrtr_call_limits {
    */
   size_t max_key_bytes;
   /**
-   * Bound of the params as sent, `_meta` included, or of a task's `_meta`
-   * and id (default 16 KiB).
+   * Params as sent, `_meta` included, or a task's `_meta` and id (default 16 KiB).
    */
   size_t max_params_bytes;
   /**
-   * Bound of one round's `inputRequests` (default 16 KiB).
+   * One round's `inputRequests` (default 16 KiB).
    */
   size_t max_inputs_bytes;
   /**
-   * Bound of the `requestState` token, quotes included (default 4 KiB).
+   * The `requestState` token, quotes included (default 4 KiB).
    */
   size_t max_state_bytes;
   /**
-   * Bound of one round's answers, JSON bytes (default 16 KiB).
+   * One round's answers, JSON bytes (default 16 KiB).
    */
   size_t max_answers_bytes;
   /**
@@ -1318,12 +1300,11 @@ typedef struct mrtr_call_limits {
    */
   uint64_t default_poll_ms;
   /**
-   * Floor of the poll interval, ms (default 100): a hostile hint cannot
-   * make the app busy-poll.
+   * Poll interval floor, ms (default 100).
    */
   uint64_t min_poll_ms;
   /**
-   * Ceiling of the poll interval, ms (default 60,000).
+   * Poll interval ceiling, ms (default 60,000).
    */
   uint64_t max_poll_ms;
 } mrtr_call_limits;
@@ -1346,40 +1327,31 @@ typedef struct mrtr_str {
 } mrtr_str;
 
 /**
- * How to start a call: a method with params, or (with `task_dialect` set)
- * a task restarted from a stored id. Zero-initialize it, then set the
- * fields; everything is copied at init and need not outlive
- * `mrtr_call_init`.
+ * How to start a call: a method with params, or (`task_dialect` set) a
+ * task restarted from its id. Zero it, then set fields; copied at init.
  */
 typedef struct mrtr_call_config {
   /**
-   * A `mrtr_method` value; 0 when restarting a task.
+   * A `mrtr_method`; 0 to restart a task.
    */
   uint32_t method;
   /**
-   * The params object as JSON, e.g.
-   * `{"name":"get_weather","arguments":{"location":"Paris"}}`. It must
-   * not contain `inputResponses` or `requestState` (the call owns them),
-   * nor an object, at any depth, with a member twice (such params mean
-   * two things and are refused);
-   * a `_meta` object is merged (the three keys the call writes are
-   * replaced); a `task` object asks for a seed-dialect task. Empty when
-   * restarting a task.
+   * The params object, e.g. `{"name":"get_weather","arguments":{..}}`:
+   * no `inputResponses`/`requestState`, no member twice in any object;
+   * `_meta` is merged; `task` asks for a seed task. Empty for a task.
    */
   struct mrtr_str params;
   /**
-   * `MRTR_CAP_*` bits: what the call declares it can answer, sent on
-   * every request. The server may only ask these kinds; the extension
-   * dialect needs `MRTR_CAP_TASKS`.
+   * `MRTR_CAP_*` bits declared on every request (the extension dialect
+   * needs `MRTR_CAP_TASKS`).
    */
   uint32_t caps;
   /**
-   * `clientInfo.name`; with `{NULL, 0}` the library's own identity
-   * (`"mrtr"` and its version) is sent.
+   * `clientInfo.name`; {NULL, 0} sends mrtr's own name and version.
    */
   struct mrtr_str client_name;
   /**
-   * `clientInfo.version` (used when `client_name` is given).
+   * `clientInfo.version` (with `client_name`).
    */
   struct mrtr_str client_version;
   /**
@@ -1387,8 +1359,8 @@ typedef struct mrtr_call_config {
    */
   uint32_t flags;
   /**
-   * The first JSON-RPC id `mrtr_progress.next_id` suggests (0 means 1):
-   * within +-(2^53-1).
+   * First JSON-RPC id `mrtr_progress.next_id` suggests (0: 1), within
+   * +-(2^53-1).
    */
   int64_t first_id;
   /**
@@ -1396,20 +1368,19 @@ typedef struct mrtr_call_config {
    */
   const struct mrtr_call_limits *limits;
   /**
-   * Optional: receives the workspace size needed when `mrtr_call_init`
-   * returns `MRTR_ERR_WORKSPACE_TOO_SMALL`.
+   * Optional: the size needed on `MRTR_ERR_WORKSPACE_TOO_SMALL`.
    */
   size_t *out_needed;
   /**
-   * Restart a task: a `mrtr_task_dialect` value; `NONE` (0) for a call.
+   * Task restart: a `mrtr_task_dialect`; `NONE` (0) for a call.
    */
   uint32_t task_dialect;
   /**
-   * Restart a task: the server's task id (see `MRTR_CALL_TASK_ID_JSON`).
+   * Task restart: the task id (see `MRTR_CALL_TASK_ID_JSON`).
    */
   struct mrtr_str task_id;
   /**
-   * Restart a task: the poll hint it was created with, ms; 0 for none.
+   * Task restart: its poll hint, ms; 0 for none.
    */
   uint64_t task_poll_ms;
 } mrtr_call_config;
@@ -1432,9 +1403,8 @@ typedef struct mrtr_span {
 } mrtr_span;
 
 /**
- * What a fed message meant, with spans into that message. Spans stay
- * valid for as long as the caller keeps the fed bytes unchanged; fields a
- * kind does not use are zero.
+ * What a fed message meant. Spans point into the fed bytes; fields a kind
+ * does not use are zero.
  */
 typedef struct mrtr_event {
   /**
@@ -1446,8 +1416,7 @@ typedef struct mrtr_event {
    */
   size_t input_count;
   /**
-   * `RETRY_AFTER`, `TASK_POLL`: milliseconds to wait before the next
-   * request.
+   * `RETRY_AFTER`, `TASK_POLL`: ms to wait before the next request.
    */
   uint64_t wait_ms;
   /**
@@ -1459,22 +1428,20 @@ typedef struct mrtr_event {
    */
   struct mrtr_span result;
   /**
-   * `RPC_ERROR`, `TASK_FAILED`: the error message (a JSON string).
+   * `RPC_ERROR`, `TASK_FAILED`: the message (a JSON string).
    */
   struct mrtr_span error_message;
   /**
-   * `RPC_ERROR`, `TASK_FAILED`: the error data, raw JSON; empty when
-   * absent.
+   * `RPC_ERROR`, `TASK_FAILED`: the data, raw JSON; empty when absent.
    */
   struct mrtr_span error_data;
   /**
-   * `TASK_CREATED`: the task id (a JSON string; to restart the task
-   * later, store it and pass it as `mrtr_call_config.task_id` with
-   * `MRTR_CALL_TASK_ID_JSON`).
+   * `TASK_CREATED`: the task id (JSON string; restart with it as
+   * `mrtr_call_config.task_id` and `MRTR_CALL_TASK_ID_JSON`).
    */
   struct mrtr_span task_id;
   /**
-   * `TASK_CREATED`: the dialect that created the task.
+   * `TASK_CREATED`: the dialect.
    */
   enum mrtr_task_dialect task_dialect;
   /**
@@ -1482,8 +1449,7 @@ typedef struct mrtr_event {
    */
   enum mrtr_task_status task_status;
   /**
-   * `TASK_CREATED`: the server's poll hint in milliseconds, when
-   * `has_task_poll_ms`.
+   * `TASK_CREATED`: the server's poll hint, ms (if `has_task_poll_ms`).
    */
   uint64_t task_poll_ms;
   /**
@@ -1493,8 +1459,7 @@ typedef struct mrtr_event {
 } mrtr_event;
 
 /**
- * Where a call is: every scalar at once. Views point into the workspace
- * (valid until the next mutating function).
+ * Where a call is; views point into the workspace.
  */
 typedef struct mrtr_progress {
   /**
@@ -1506,19 +1471,19 @@ typedef struct mrtr_progress {
    */
   enum mrtr_flow flow;
   /**
-   * Task flow: the request written next or in flight.
+   * Task: the request next or in flight.
    */
   enum mrtr_task_request task_request;
   /**
-   * Task flow: the dialect.
+   * Task: the dialect.
    */
   enum mrtr_task_dialect task_dialect;
   /**
-   * Input rounds received in the current flow.
+   * Input rounds in the current flow.
    */
   uint32_t round;
   /**
-   * Task flow: `tasks/get` requests written.
+   * Task: `tasks/get` requests written.
    */
   uint32_t polls;
   /**
@@ -1530,26 +1495,23 @@ typedef struct mrtr_progress {
    */
   size_t answered_count;
   /**
-   * The last JSON-RPC id used (when `has_last_id`).
+   * The last JSON-RPC id used (if `has_last_id`).
    */
   int64_t last_id;
   /**
-   * The id to use for the next request: the config's `first_id` before
-   * the first, then one past `last_id` (when `has_next_id`; false once
-   * the ids are used up past 2^53-1).
+   * The id for the next request (if `has_next_id`; unset past 2^53-1).
    */
   int64_t next_id;
   /**
-   * Task flow: the poll interval, ms (the server's hint, clamped).
+   * Task: the poll interval, ms (the hint, clamped).
    */
   uint64_t poll_ms;
   /**
-   * The `requestState` the next request echoes, raw token; empty when
-   * none.
+   * The `requestState` the next request echoes, raw; empty when none.
    */
   struct mrtr_str request_state;
   /**
-   * Task flow: the task id as sent, a JSON string token.
+   * Task: the task id as sent (a JSON string).
    */
   struct mrtr_str task_id;
   /**
@@ -1563,15 +1525,10 @@ typedef struct mrtr_progress {
 } mrtr_progress;
 
 /**
- * One input request of the current round, as views into the call's (or
- * task's) workspace, valid until the next call that mutates that object.
- *
- * Text fields (`key`, `message`, `url`, `system_prompt`) are the text
- * itself when the server wrote them without JSON escapes. When it used
- * escapes (`\n`, `\"`, `\u00e9`, ...) the view holds the escaped JSON text
- * and the field's `MRTR_TEXT_*` bit is set in `escaped`: get the decoded
- * text with `mrtr_call_input_text`. Absent fields
- * are empty (NULL, 0).
+ * One input request of the current round, as views into the workspace.
+ * A text field the server escaped holds the JSON text and has its
+ * `MRTR_TEXT_*` bit in `escaped` (decode: `mrtr_call_input_text`).
+ * Absent fields are {NULL, 0}.
  */
 typedef struct mrtr_input {
   /**
@@ -1579,7 +1536,7 @@ typedef struct mrtr_input {
    */
   enum mrtr_input_kind kind;
   /**
-   * The server's key for this input.
+   * The server's key.
    */
   struct mrtr_str key;
   /**
@@ -1591,15 +1548,15 @@ typedef struct mrtr_input {
    */
   struct mrtr_str url;
   /**
-   * Form mode: the `requestedSchema` object, raw JSON.
+   * Form mode: `requestedSchema`, raw JSON.
    */
   struct mrtr_str requested_schema;
   /**
-   * Sampling: the whole `params` object, raw JSON.
+   * Sampling: the whole `params`, raw JSON.
    */
   struct mrtr_str params;
   /**
-   * Sampling: `systemPrompt`, when present.
+   * Sampling: `systemPrompt`.
    */
   struct mrtr_str system_prompt;
   /**
@@ -1607,45 +1564,43 @@ typedef struct mrtr_input {
    */
   uint64_t max_tokens;
   /**
-   * `MRTR_TEXT_*` bits of the text fields that hold escaped JSON text.
+   * `MRTR_TEXT_*` bits of the fields that hold escaped JSON text.
    */
   uint32_t escaped;
   /**
-   * Sampling: the request offers tools (`tools` present).
+   * Sampling: `tools` present.
    */
   bool has_tools;
   /**
-   * Sampling: `includeContext` asks for more than `"none"`.
+   * Sampling: `includeContext` asks more than `"none"`.
    */
   bool wants_context;
   /**
-   * Sampling: `systemPrompt` is present.
+   * Sampling: `systemPrompt` present.
    */
   bool has_system_prompt;
   /**
-   * This input already has an answer.
+   * Already answered.
    */
   bool answered;
 } mrtr_input;
 
 /**
- * One root for `mrtr_*_answer_roots`.
+ * One root for `mrtr_call_answer_roots`.
  */
 typedef struct mrtr_root {
   /**
-   * A `file://` URI (checked: see `MRTR_ERR_INVALID_VALUE`).
+   * A `file://` URI.
    */
   struct mrtr_str uri;
   /**
-   * Display name; `{NULL, 0}` for none (an empty non-NULL string is sent
-   * as `""`).
+   * Display name; {NULL, 0} for none.
    */
   struct mrtr_str name;
 } mrtr_root;
 
 /**
- * The terminal error of a failed call or task, for logs and for deciding
- * what to tell the user.
+ * The terminal error of a failed call.
  */
 typedef struct mrtr_failure {
   /**
@@ -1657,12 +1612,12 @@ typedef struct mrtr_failure {
    */
   enum mrtr_failure_kind kind;
   /**
-   * A static NUL-terminated name of the precise cause (`"TooDeep"`,
-   * `"UndeclaredCapability"`, `"BadId"`, ...), for logs.
+   * Static NUL-terminated name of the precise cause, for logs
+   * (`"TooDeep"`, `"BadId"`, ...).
    */
   const char *reason;
   /**
-   * `JSON`: the byte offset in the message where reading stopped.
+   * `JSON`: byte offset where reading stopped.
    */
   size_t offset;
   /**
@@ -1670,15 +1625,15 @@ typedef struct mrtr_failure {
    */
   size_t index;
   /**
-   * `ANSWERED_WITH_ERROR`: the code the application gave.
+   * `ANSWERED_WITH_ERROR`: the application's code.
    */
   int64_t code;
   /**
-   * `*_TOO_LARGE`: the bytes that would have been needed.
+   * `*_TOO_LARGE`: bytes needed.
    */
   size_t needed;
   /**
-   * `*_TOO_LARGE`, `TOO_MANY_*`: the configured limit.
+   * `*_TOO_LARGE`, `TOO_MANY_*`: the limit.
    */
   uint64_t limit;
 } mrtr_failure;
@@ -2480,51 +2435,34 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * Writes the default limits to `*out` (1 MiB messages, depth 32, 64 input
- * requests of keys up to 256 bytes, params/inputs/answers 16 KiB each,
- * `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms
- * doubling to 250 ms, 100,000 polls every 1 s clamped to 0.1-60 s).
- * Common statuses only.
+ * Writes the default limits to `*out` (see `mrtr_call_limits`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
 
 /**
- * Writes to `*out_size` the workspace bytes a call needs under `limits`
- * (NULL: the defaults): enough for the call and the task it may become.
- * `MRTR_ERR_INVALID_ARGUMENT` for limits that cannot be laid out (0 or
- * more than 256 input requests, a depth under 4 or over
- * `MRTR_JSON_MAX_DEPTH`, a poll floor over its ceiling, a region over
- * 4 GiB, overflow).
+ * Writes to `*out_size` the workspace bytes a call (and its task) needs
+ * under `limits` (NULL: defaults). `MRTR_ERR_INVALID_ARGUMENT`: limits out
+ * of their ranges, a poll floor over its ceiling, a region over 4 GiB.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
                                           size_t *out_size);
 
 /**
- * Starts a call in `workspace` (`len` bytes, aligned to
- * `MRTR_WORKSPACE_ALIGN`, at least `mrtr_call_workspace_size` of the
- * config's limits) and writes its handle to `*out_call`. A call's params
- * are validated and rendered once, `_meta` first (protocol version,
- * capabilities, client info, then the caller's own `_meta` members). With
- * `config->task_dialect` set, the call restarts that task instead (its
- * first request is `tasks/get`).
- *
- * Whatever lived in the workspace before is gone once the arguments pass
- * their checks, even if init then fails (old handles stop working).
- *
- * Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL` (the size goes to
- * `config->out_needed` when set); `MRTR_ERR_INVALID_ARGUMENT` (an unknown
- * method, dialect, capability bit or flag, bad limits, a `first_id`
- * outside +-(2^53-1), params that are not an object, lack `name`/`uri`,
- * contain `inputResponses`/`requestState`, have a malformed
- * `_meta`/`task`, repeat a member in an object at any depth, or have an
- * object of more than 1024 members that the repeat check cannot hold at
- * once, an empty or malformed task id, the extension dialect
- * without `MRTR_CAP_TASKS`, params given with a task or a task id with a
- * method); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON` (params not JSON);
- * `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`, too deep or
- * too large).
+ * Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
+ * least `mrtr_call_workspace_size`) -> `READY`, handle in `*out_call`.
+ * Params are validated and rendered once; a set `task_dialect` restarts
+ * that task (first request `tasks/get`). Once the arguments pass their
+ * checks the workspace's old contents are gone, even if init fails.
+ * - `MRTR_ERR_WORKSPACE_TOO_SMALL`: size in `config->out_needed` if set.
+ * - `MRTR_ERR_INVALID_ARGUMENT`: unknown method, dialect, cap bit or flag;
+ *   bad limits or `first_id`; params not an object, without `name`/`uri`,
+ *   with `inputResponses`/`requestState`, a bad `_meta`/`task`, a member
+ *   twice, an object over 1024 members; an empty or bad task id; the
+ *   extension dialect without `MRTR_CAP_TASKS`; params with a task.
+ * - `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON`: params not JSON.
+ * - `MRTR_ERR_LIMIT_EXCEEDED`: params over `max_params_bytes` or too deep.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_init(void *workspace,
@@ -2533,17 +2471,13 @@ enum mrtr_status mrtr_call_init(void *workspace,
                                 struct mrtr_call **out_call);
 
 /**
- * Writes the next request, with JSON-RPC id `id`, into `out` (`READY` ->
- * `SENT`): the call's leg, or the task request `mrtr_progress.task_request`
- * names. Ids must increase and stay within +-(2^53-1);
- * `mrtr_progress.next_id` suggests one.
- *
- * Output convention of `mrtr_json_write_string`: `*out_written` receives
- * the length, or with `MRTR_ERR_BUFFER_TOO_SMALL` the size needed (the
- * call is unchanged then). Statuses: `MRTR_ERR_BUFFER_TOO_SMALL`,
- * `MRTR_ERR_WRONG_STATE` (not `READY`), `MRTR_ERR_UNANSWERED_INPUT`
- * (`ANSWERING` with inputs left), `MRTR_ERR_INVALID_ARGUMENT` (id not
- * fresh or out of range).
+ * `READY` -> `SENT`: writes the next request (the call's, or the task
+ * request `mrtr_progress.task_request` names) with id `id` into `out`.
+ * Ids must increase within +-(2^53-1) (`mrtr_progress.next_id`).
+ * `*out_written` gets the length, or the size needed with
+ * `MRTR_ERR_BUFFER_TOO_SMALL` (call unchanged). `MRTR_ERR_WRONG_STATE`
+ * (not `READY`), `MRTR_ERR_UNANSWERED_INPUT` (inputs left),
+ * `MRTR_ERR_INVALID_ARGUMENT` (id not fresh or out of range).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
@@ -2553,10 +2487,9 @@ enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
                                          size_t *out_written);
 
 /**
- * After a transport failure (`SENT`): writes the request in flight again
- * with a fresh `id`; answers and state are kept, and a late response to
- * the old id becomes `MRTR_EVENT_UNRELATED`. Output and statuses as
- * `mrtr_call_write_request` (`MRTR_ERR_WRONG_STATE` unless `SENT`).
+ * `SENT`, after a transport failure: writes the request in flight again
+ * with a fresh `id`; a late response to the old id is then `UNRELATED`.
+ * As `mrtr_call_write_request` (`MRTR_ERR_WRONG_STATE` unless `SENT`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
@@ -2566,10 +2499,9 @@ enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
                                   size_t *out_written);
 
 /**
- * Task flow: writes `tasks/cancel` with `id` (from `READY`, `SENT` or
- * `ANSWERING`; a response to a request in flight then counts as
- * unrelated) -> `SENT`; the acknowledgement is `MRTR_EVENT_TASK_CANCELLED`.
- * Output and statuses as `mrtr_call_write_request`;
+ * Task flow, `READY`/`SENT`/`ANSWERING` -> `SENT`: writes `tasks/cancel`
+ * (a response to a request in flight becomes unrelated); acknowledged by
+ * `MRTR_EVENT_TASK_CANCELLED`. As `mrtr_call_write_request`;
  * `MRTR_ERR_WRONG_STATE` in the call flow or once done.
  */
 MRTR_NODISCARD
@@ -2580,18 +2512,12 @@ enum mrtr_status mrtr_call_write_cancel(struct mrtr_call *call,
                                         size_t *out_written);
 
 /**
- * Feeds `len` bytes the transport received while `SENT`: one complete
- * JSON-RPC message. Writes what it meant to `*out_event` (see
- * `mrtr_event_kind`); spans point into `msg`. A valid message that is not
- * the answer (another id, a notification) is `MRTR_EVENT_UNRELATED` and
- * changes nothing. On `MRTR_EVENT_TASK_CREATED` the call follows the task
- * in place: `READY` for its first `tasks/get`, ids continuing.
- *
- * Terminal errors end the call (`FAILED`, details from
- * `mrtr_call_failure`): `MRTR_ERR_JSON`, `MRTR_ERR_ENVELOPE`,
- * `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_UNDECLARED_CAPABILITY`,
- * `MRTR_ERR_LIMIT_EXCEEDED`, `MRTR_ERR_ROUND_CAP`. `MRTR_ERR_WRONG_STATE`
- * (not `SENT`) leaves the call unchanged.
+ * `SENT`: feeds one complete JSON-RPC message; what it meant goes to
+ * `*out_event` (spans into `msg`; see `mrtr_event_kind` for the phase
+ * after each kind). `MRTR_ERR_WRONG_STATE` (not `SENT`) changes nothing.
+ * Terminal (-> `FAILED`, see `mrtr_call_failure`): `MRTR_ERR_JSON`,
+ * `_ENVELOPE`, `_PROTOCOL_VIOLATION`, `_UNDECLARED_CAPABILITY`,
+ * `_LIMIT_EXCEEDED`, `_ROUND_CAP`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
@@ -2600,18 +2526,15 @@ enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
                                 struct mrtr_event *out_event);
 
 /**
- * Writes where the call is to `*out`: phase, flow, round, inputs, ids,
- * the task's next request and poll interval, the `requestState` echoed.
- * Common statuses only.
+ * Writes where the call is to `*out`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_progress(const struct mrtr_call *call,
                                     struct mrtr_progress *out);
 
 /**
- * Writes input `index` of the current round (server order) to `*out`;
- * its strings are views into the workspace. `MRTR_ERR_NOT_FOUND` past the
- * last input.
+ * Writes input `index` of the current round (server order) to `*out`.
+ * `MRTR_ERR_NOT_FOUND` past the last input.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
@@ -2620,8 +2543,7 @@ enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
 
 /**
  * Writes to `*out_index` the index of the input whose key decodes to
- * `key` (UTF-8). `MRTR_ERR_NOT_FOUND` when no input has it,
- * `MRTR_ERR_INVALID_UTF8`.
+ * `key`. `MRTR_ERR_NOT_FOUND`, `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
@@ -2629,11 +2551,10 @@ enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
                                       size_t *out_index);
 
 /**
- * Decodes one text field of input `index` (`field`: one `MRTR_TEXT_*`
- * bit) into `out` as UTF-8, with the output convention of
- * `mrtr_json_write_string`. `MRTR_ERR_NOT_FOUND` (no such input, or the
- * input has no such field), `MRTR_ERR_INVALID_ARGUMENT` (not one known
- * bit), `MRTR_ERR_BUFFER_TOO_SMALL`.
+ * Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` into
+ * `out` as UTF-8, output as `mrtr_call_write_request`.
+ * `MRTR_ERR_NOT_FOUND` (no such input or field), `MRTR_ERR_INVALID_ARGUMENT`
+ * (not one known bit), `MRTR_ERR_BUFFER_TOO_SMALL`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
@@ -2644,16 +2565,15 @@ enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
                                       size_t *out_written);
 
 /**
- * Answers elicitation input `index`: `action` is `MRTR_ELICIT_ACCEPT`,
- * `_DECLINE` or `_CANCEL`; `content` is the form's answer as a JSON object
- * (form mode `accept` only; empty otherwise). Check content against the
- * form first with `mrtr_form_validate`. The last answer makes the call
- * `READY`. Statuses: `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already
- * answered); `MRTR_ERR_NOT_FOUND`; `MRTR_ERR_JSON` (content not JSON);
- * `MRTR_ERR_INVALID_VALUE` (not an elicitation, content missing for a form
- * `accept`, content given for URL mode / decline / cancel, not an object);
- * `MRTR_ERR_LIMIT_EXCEEDED` (over `max_answers_bytes`);
- * `MRTR_ERR_INVALID_ARGUMENT` (unknown action).
+ * `ANSWERING`: answers elicitation `index` with `MRTR_ELICIT_*` `action`
+ * and, for a form `accept` only, `content` (a JSON object; check it with
+ * `mrtr_form_validate`). The last answer makes the call `READY`.
+ * - `MRTR_ERR_WRONG_STATE`: not `ANSWERING`, or already answered.
+ * - `MRTR_ERR_NOT_FOUND`; `MRTR_ERR_JSON`: content not JSON.
+ * - `MRTR_ERR_INVALID_VALUE`: not an elicitation, content missing for a
+ *   form `accept` or given otherwise, not an object.
+ * - `MRTR_ERR_LIMIT_EXCEEDED` (`max_answers_bytes`);
+ *   `MRTR_ERR_INVALID_ARGUMENT` (unknown action).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
@@ -2662,12 +2582,10 @@ enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
                                          struct mrtr_str content);
 
 /**
- * Answers input `index` with a raw JSON result of its kind (a
- * `CreateMessageResult` for sampling, a `ListRootsResult` for roots, an
- * elicitation result; the bare result, never wrapped in `{"result": ..}`).
- * Statuses as `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: not an
- * object, wrapped, an unknown shape, a kind that does not match, or a root
- * URI the core refuses, checked decoded).
+ * Answers input `index` with its bare JSON result (`CreateMessageResult`,
+ * `ListRootsResult`, elicitation result; never `{"result": ..}`). As
+ * `mrtr_call_answer_elicit`; `MRTR_ERR_INVALID_VALUE`: not an object,
+ * wrapped, an unknown shape or kind, or a root URI refused.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
@@ -2675,12 +2593,10 @@ enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
                                        struct mrtr_str json);
 
 /**
- * Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOTS`);
- * every URI must be a `file://` URI without dot segments (the core's one
- * rule set, the same for every language). Statuses as
- * `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: a refused URI),
- * plus `MRTR_ERR_LIMIT_EXCEEDED` (too many roots) and
- * `MRTR_ERR_INVALID_UTF8`.
+ * Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOTS`),
+ * each a `file://` URI without dot segments. As `mrtr_call_answer_elicit`
+ * (`MRTR_ERR_INVALID_VALUE`: a refused URI); `MRTR_ERR_LIMIT_EXCEEDED`
+ * (too many), `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
@@ -2689,11 +2605,10 @@ enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
                                         size_t n);
 
 /**
- * Ends the call locally because the app cannot answer input `index`
- * (MRTR has no error input response): returns `MRTR_OK` and the call is
- * `FAILED` with `MRTR_FAILURE_ANSWERED_WITH_ERROR` carrying `code`.
- * `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already answered),
- * `MRTR_ERR_NOT_FOUND`.
+ * Ends the call because the app cannot answer input `index` (MRTR has no
+ * error answer): `MRTR_OK`, and the call is `FAILED` with
+ * `MRTR_FAILURE_ANSWERED_WITH_ERROR` and `code`. `MRTR_ERR_WRONG_STATE`
+ * (not `ANSWERING`, or already answered), `MRTR_ERR_NOT_FOUND`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
@@ -2701,10 +2616,9 @@ enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
                                         int64_t code);
 
 /**
- * Writes to `*out` the final result, found again in `fed` (the bytes whose
- * feeding completed the call; the call keeps only its position).
- * `MRTR_ERR_WRONG_STATE` before completion, `MRTR_ERR_INVALID_ARGUMENT`
- * for other bytes.
+ * Writes to `*out` the final result, found in `fed` (the bytes whose
+ * feeding completed the call). `MRTR_ERR_WRONG_STATE` before completion,
+ * `MRTR_ERR_INVALID_ARGUMENT` for other bytes.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
@@ -2713,11 +2627,9 @@ enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
                                   struct mrtr_str *out);
 
 /**
- * Saves the call (`READY`, `SENT` or `ANSWERING`, either flow) into
- * `out`, with the output convention of `mrtr_json_write_string`. After a
- * restore in `SENT` the response to the old request is lost with the old
- * process: `mrtr_call_resend`. `MRTR_ERR_WRONG_STATE` once done or
- * failed, `MRTR_ERR_BUFFER_TOO_SMALL`.
+ * Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output as
+ * `mrtr_call_write_request` (restored in `SENT`: `mrtr_call_resend`).
+ * `MRTR_ERR_WRONG_STATE` once done or failed, `MRTR_ERR_BUFFER_TOO_SMALL`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
@@ -2726,14 +2638,12 @@ enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
                                 size_t *out_written);
 
 /**
- * Restores a save into `workspace` under `limits` (NULL: the defaults),
- * which bound the restored regions: a save cannot raise them. Every
- * region is re-validated as untrusted input. The next id is one past the
- * saved last id. Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL`,
- * `MRTR_ERR_UNSUPPORTED_VERSION` (a save of another format version, or
- * params whose `_meta` names another protocol version than
- * `"2026-07-28"`, or none), `MRTR_ERR_INVALID_ARGUMENT` (not a save of
- * this format, a broken invariant, a region over its limit, bad limits).
+ * Restores a save into `workspace` (as `mrtr_call_init`) under `limits`
+ * (NULL: defaults; a save cannot raise them), re-validating every region;
+ * the next id is one past the saved last id. `MRTR_ERR_WORKSPACE_TOO_SMALL`;
+ * `MRTR_ERR_UNSUPPORTED_VERSION` (another save format, or `_meta` naming
+ * another protocol version or none); `MRTR_ERR_INVALID_ARGUMENT` (not a
+ * save, a broken invariant, a region over its limit, bad limits).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_restore(void *workspace,
@@ -2744,8 +2654,7 @@ enum mrtr_status mrtr_call_restore(void *workspace,
                                    struct mrtr_call **out_call);
 
 /**
- * Writes why the call failed to `*out` (`FAILED` only;
- * `MRTR_ERR_WRONG_STATE` otherwise).
+ * `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
