@@ -189,9 +189,7 @@
 #  endif
 #endif
 
-/**
- * `mrtr_call_config.flags`: send no `io.modelcontextprotocol/clientInfo`.
- */
+/** `mrtr_call_config.flags`: send no `io.modelcontextprotocol/clientInfo`. */
 #define MRTR_CALL_NO_CLIENT_INFO 1
 
 /**
@@ -200,24 +198,16 @@
  */
 #define MRTR_CALL_TASK_ID_JSON (1 << 1)
 
-/**
- * Capability bit: form-mode elicitation (`elicitation.form`).
- */
+/** Capability bit: form-mode elicitation (`elicitation.form`). */
 #define MRTR_CAP_ELICITATION_FORM 1
 
-/**
- * Capability bit: URL-mode elicitation (`elicitation.url`).
- */
+/** Capability bit: URL-mode elicitation (`elicitation.url`). */
 #define MRTR_CAP_ELICITATION_URL (1 << 1)
 
-/**
- * Capability bit: sampling (`sampling`).
- */
+/** Capability bit: sampling (`sampling`). */
 #define MRTR_CAP_SAMPLING (1 << 2)
 
-/**
- * Capability bit: sampling with tools (`sampling.tools`; implies sampling).
- */
+/** Capability bit: sampling with tools (`sampling.tools`; implies sampling). */
 #define MRTR_CAP_SAMPLING_TOOLS (1 << 3)
 
 /**
@@ -226,9 +216,7 @@
  */
 #define MRTR_CAP_SAMPLING_CONTEXT (1 << 4)
 
-/**
- * Capability bit: roots (`roots`).
- */
+/** Capability bit: roots (`roots`). */
 #define MRTR_CAP_ROOTS (1 << 5)
 
 /**
@@ -243,74 +231,46 @@
  */
 #define MRTR_CAP_ALL ((1 << 7) - 1)
 
-/**
- * Text field of an input: its key (also its bit in `mrtr_input.escaped`).
- */
+/** Text field of an input: its key (also its bit in `mrtr_input.escaped`). */
 #define MRTR_TEXT_KEY 1
 
-/**
- * Text field of an input: the elicitation message.
- */
+/** Text field of an input: the elicitation message. */
 #define MRTR_TEXT_MESSAGE (1 << 1)
 
-/**
- * Text field of an input: the URL of a URL elicitation.
- */
+/** Text field of an input: the URL of a URL elicitation. */
 #define MRTR_TEXT_URL (1 << 2)
 
-/**
- * Text field of an input: the sampling `systemPrompt`.
- */
+/** Text field of an input: the sampling `systemPrompt`. */
 #define MRTR_TEXT_SYSTEM_PROMPT (1 << 3)
 
-/**
- * Most roots one answer may carry.
- */
+/** Most roots one answer may carry. */
 #define MRTR_MAX_ROOTS 32
 
-/**
- * Elicitation action: submitted or confirmed.
- */
+/** Elicitation action: submitted or confirmed. */
 #define MRTR_ELICIT_ACCEPT 1
 
-/**
- * Elicitation action: explicitly declined.
- */
+/** Elicitation action: explicitly declined. */
 #define MRTR_ELICIT_DECLINE 2
 
-/**
- * Elicitation action: dismissed.
- */
+/** Elicitation action: dismissed. */
 #define MRTR_ELICIT_CANCEL 3
 
-/**
- * Most fields a form may have (larger schemas are refused).
- */
+/** Most fields a form may have (larger schemas are refused). */
 #define MRTR_FORM_MAX_FIELDS 64
 
-/**
- * Text of a form: a field's name. Also its bit in `escaped`.
- */
+/** Text of a form: a field's name. Also its bit in `escaped`. */
 #define MRTR_FORM_TEXT_NAME 1
 
-/**
- * Text of a form: a field's title.
- */
+/** Text of a form: a field's title. */
 #define MRTR_FORM_TEXT_TITLE (1 << 1)
 
-/**
- * Text of a form: a field's description.
- */
+/** Text of a form: a field's description. */
 #define MRTR_FORM_TEXT_DESCRIPTION (1 << 2)
 
-/**
- * Text of a form: an option's value.
- */
+/** Text of a form: an option's value. */
 #define MRTR_FORM_TEXT_OPTION_VALUE (1 << 3)
 
-/**
- * Text of a form: an option's title.
- */
+/** Text of a form: an option's title. */
 #define MRTR_FORM_TEXT_OPTION_TITLE (1 << 4)
 
 /**
@@ -379,14 +339,10 @@
  */
 #define MRTR_CB_ABORT 3
 
-/**
- * Default of `mrtr_run_callbacks.max_unrelated`.
- */
+/** Default of `mrtr_run_callbacks.max_unrelated`. */
 #define MRTR_RUN_DEFAULT_MAX_UNRELATED 16
 
-/**
- * Most keys in a ring (`keys[0]` seals, every key unseals).
- */
+/** Most keys in a ring (`keys[0]` seals, every key unseals). */
 #define MRTR_SEAL_MAX_KEYS 8
 
 /**
@@ -406,44 +362,28 @@
  */
 #define MRTR_SEAL_NONCE_BYTES 24
 
-/**
- * Longest token lifetime `mrtr_sealer_init` accepts: one day.
- */
+/** Longest token lifetime `mrtr_sealer_init` accepts: one day. */
 #define MRTR_SEAL_MAX_TTL_SECONDS 86400
 
-/**
- * Largest clock skew allowance `mrtr_sealer_init` accepts: five minutes.
- */
+/** Largest clock skew allowance `mrtr_sealer_init` accepts: five minutes. */
 #define MRTR_SEAL_MAX_SKEW_SECONDS 300
 
-/**
- * Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z.
- */
+/** Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z. */
 #define MRTR_SEAL_MAX_UNIX_TIME 253402300799
 
-/**
- * Bytes of `mrtr_unsealed_info.token_id`.
- */
+/** Bytes of `mrtr_unsealed_info.token_id`. */
 #define MRTR_SEAL_TOKEN_ID_BYTES 16
 
-/**
- * Bytes of a binding digest.
- */
+/** Bytes of a binding digest. */
 #define MRTR_BINDING_BYTES 32
 
-/**
- * Bytes of a principal digest (`mrtr_principal_digest`).
- */
+/** Bytes of a principal digest (`mrtr_principal_digest`). */
 #define MRTR_PRINCIPAL_DIGEST_BYTES 32
 
-/**
- * Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
- */
+/** Default token lifetime (`ttl_seconds` 0 selects it): 600 s. */
 #define MRTR_SEAL_DEFAULT_TTL_SECONDS 600
 
-/**
- * Suggested clock skew allowance: 60 s.
- */
+/** Suggested clock skew allowance: 60 s. */
 #define MRTR_SEAL_DEFAULT_SKEW_SECONDS 60
 
 /**
@@ -452,24 +392,16 @@
  */
 #define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4094
 
-/**
- * The JSON-RPC error code for every `requestState` that fails to unseal.
- */
+/** The JSON-RPC error code for every `requestState` that fails to unseal. */
 #define MRTR_INVALID_REQUEST_STATE_CODE -32602
 
-/**
- * `mrtr_request_id.kind`: no id (an error answered without one).
- */
+/** `mrtr_request_id.kind`: no id (an error answered without one). */
 #define MRTR_ID_NONE 0
 
-/**
- * `mrtr_request_id.kind`: an integer id in `number`.
- */
+/** `mrtr_request_id.kind`: an integer id in `number`. */
 #define MRTR_ID_NUMBER 1
 
-/**
- * `mrtr_request_id.kind`: a string id, its JSON token in `token`.
- */
+/** `mrtr_request_id.kind`: a string id, its JSON token in `token`. */
 #define MRTR_ID_STRING 2
 
 /**
@@ -479,9 +411,7 @@
  */
 #define MRTR_SERVER_META_OPTIONAL 1
 
-/**
- * `mrtr_server_request.flags`: `_meta` is present.
- */
+/** `mrtr_server_request.flags`: `_meta` is present. */
 #define MRTR_REQUEST_HAS_META 1
 
 /**
@@ -490,14 +420,10 @@
  */
 #define MRTR_REQUEST_HAS_CAPS (1 << 1)
 
-/**
- * `mrtr_answer_error.error`: a result of another kind.
- */
+/** `mrtr_answer_error.error`: a result of another kind. */
 #define MRTR_ANSWER_WRONG_KIND 1
 
-/**
- * `mrtr_answer_error.error`: a malformed result.
- */
+/** `mrtr_answer_error.error`: a malformed result. */
 #define MRTR_ANSWER_MALFORMED 2
 
 /**
@@ -544,9 +470,7 @@
  */
 #define MRTR_MAX_TOOLS_PER_PAGE 1024
 
-/**
- * URL warning: the scheme is not `https`.
- */
+/** URL warning: the scheme is not `https`. */
 #define MRTR_URL_WARN_NOT_HTTPS 1
 
 /**
@@ -567,19 +491,13 @@
  */
 #define MRTR_URL_WARN_USERINFO (1 << 3)
 
-/**
- * URL warning: the host is an IP address.
- */
+/** URL warning: the host is an IP address. */
 #define MRTR_URL_WARN_IP_LITERAL (1 << 4)
 
-/**
- * URL warning: the host has non-ASCII characters (possible look-alikes).
- */
+/** URL warning: the host has non-ASCII characters (possible look-alikes). */
 #define MRTR_URL_WARN_NON_ASCII_HOST (1 << 5)
 
-/**
- * URL warning: the URL has no host (`mailto:`, `file:///...`).
- */
+/** URL warning: the URL has no host (`mailto:`, `file:///...`). */
 #define MRTR_URL_WARN_NO_HOST (1 << 6)
 
 /**
@@ -592,9 +510,7 @@
  * `mrtr_status_str` all spell a status the same way.
  */
 typedef enum mrtr_status {
-  /**
-   * Success.
-   */
+  /** Success. */
   MRTR_OK = 0,
   /**
    * A required pointer argument was NULL (a NULL input with length 0 is
@@ -607,13 +523,9 @@ typedef enum mrtr_status {
    * overlaps an input, a limit outside its bounds).
    */
   MRTR_ERR_INVALID_ARGUMENT = 2,
-  /**
-   * A string argument is not valid UTF-8.
-   */
+  /** A string argument is not valid UTF-8. */
   MRTR_ERR_INVALID_UTF8 = 3,
-  /**
-   * A pointer is not aligned as its type or workspace requires.
-   */
+  /** A pointer is not aligned as its type or workspace requires. */
   MRTR_ERR_MISALIGNED = 4,
   /**
    * The object is not in a state that allows this call (for example,
@@ -651,13 +563,9 @@ typedef enum mrtr_status {
    * where keys must be unique.
    */
   MRTR_ERR_JSON = 20,
-  /**
-   * The JSON is not a JSON-RPC 2.0 message.
-   */
+  /** The JSON is not a JSON-RPC 2.0 message. */
   MRTR_ERR_ENVELOPE = 21,
-  /**
-   * The message is JSON-RPC but breaks an MCP/MRTR rule.
-   */
+  /** The message is JSON-RPC but breaks an MCP/MRTR rule. */
   MRTR_ERR_PROTOCOL_VIOLATION = 22,
   /**
    * The peer asked for a kind of input (elicitation, sampling, roots)
@@ -665,9 +573,7 @@ typedef enum mrtr_status {
    * the server needs.
    */
   MRTR_ERR_UNDECLARED_CAPABILITY = 23,
-  /**
-   * The message names a protocol revision this library does not speak.
-   */
+  /** The message names a protocol revision this library does not speak. */
   MRTR_ERR_UNSUPPORTED_VERSION = 24,
   /**
    * An elicitation form's `requestedSchema` is outside the restricted
@@ -697,9 +603,7 @@ typedef enum mrtr_status {
    * (accept, decline or cancel).
    */
   MRTR_ERR_UNANSWERED_INPUT = 32,
-  /**
-   * An application callback asked the runner to stop.
-   */
+  /** An application callback asked the runner to stop. */
   MRTR_ERR_ABORTED = 33,
   /**
    * A `requestState` failed verification (tampered, expired, wrong key,
@@ -707,371 +611,199 @@ typedef enum mrtr_status {
    * for logs; the wire answer is the same for every cause.
    */
   MRTR_ERR_INVALID_REQUEST_STATE = 40,
-  /**
-   * A sealing key is unusable (too short, duplicate key id, empty ring).
-   */
+  /** A sealing key is unusable (too short, duplicate key id, empty ring). */
   MRTR_ERR_KEY_ERROR = 41,
-  /**
-   * A bug in mrtr: a state the library believed unreachable. Please report.
-   */
+  /** A bug in mrtr: a state the library believed unreachable. Please report. */
   MRTR_ERR_INTERNAL = 99,
 } mrtr_status;
 
-/**
- * What a fed message meant.
- */
+/** What a fed message meant. */
 typedef enum mrtr_event_kind {
-  /**
-   * The final `result`. -> DONE
-   */
+  /** The final `result`. -> DONE */
   MRTR_EVENT_COMPLETE = 1,
-  /**
-   * `input_count` questions. -> ANSWERING
-   */
+  /** `input_count` questions. -> ANSWERING */
   MRTR_EVENT_INPUT_REQUIRED = 2,
-  /**
-   * State-only round: next request after `wait_ms`. -> READY
-   */
+  /** State-only round: next request after `wait_ms`. -> READY */
   MRTR_EVENT_RETRY_AFTER = 3,
-  /**
-   * JSON-RPC error (`error_*`). -> DONE
-   */
+  /** JSON-RPC error (`error_*`). -> DONE */
   MRTR_EVENT_RPC_ERROR = 4,
-  /**
-   * The call now follows task `task_*`. -> READY (`tasks/get` after `poll_ms`)
-   */
+  /** The call now follows task `task_*`. -> READY (`tasks/get` after `poll_ms`) */
   MRTR_EVENT_TASK_CREATED = 5,
-  /**
-   * Not the answer (another id, a notification): keep feeding. -> SENT
-   */
+  /** Not the answer (another id, a notification): keep feeding. -> SENT */
   MRTR_EVENT_UNRELATED = 6,
-  /**
-   * Task: next request after `wait_ms`. -> READY
-   */
+  /** Task: next request after `wait_ms`. -> READY */
   MRTR_EVENT_TASK_POLL = 7,
-  /**
-   * Task: next request now (seed dialect: `tasks/result`). -> READY
-   */
+  /** Task: next request now (seed dialect: `tasks/result`). -> READY */
   MRTR_EVENT_TASK_NEXT = 8,
-  /**
-   * Task failed with `error_*` (Tasks extension). -> DONE
-   */
+  /** Task failed with `error_*` (Tasks extension). -> DONE */
   MRTR_EVENT_TASK_FAILED = 9,
-  /**
-   * Task cancelled. -> DONE
-   */
+  /** Task cancelled. -> DONE */
   MRTR_EVENT_TASK_CANCELLED = 10,
 } mrtr_event_kind;
 
-/**
- * A task protocol.
- */
+/** A task protocol. */
 typedef enum mrtr_task_dialect {
-  /**
-   * Not a task.
-   */
+  /** Not a task. */
   MRTR_TASK_DIALECT_NONE = 0,
-  /**
-   * SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`.
-   */
+  /** SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`. */
   MRTR_TASK_DIALECT_SEED = 1,
-  /**
-   * Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
-   */
+  /** Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`. */
   MRTR_TASK_DIALECT_EXTENSION = 2,
 } mrtr_task_dialect;
 
-/**
- * The status of a task.
- */
+/** The status of a task. */
 typedef enum mrtr_task_status {
-  /**
-   * Not a task.
-   */
+  /** Not a task. */
   MRTR_TASK_STATUS_NONE = 0,
-  /**
-   * `working`.
-   */
+  /** `working`. */
   MRTR_TASK_STATUS_WORKING = 1,
-  /**
-   * `input_required`.
-   */
+  /** `input_required`. */
   MRTR_TASK_STATUS_INPUT_REQUIRED = 2,
-  /**
-   * `completed`.
-   */
+  /** `completed`. */
   MRTR_TASK_STATUS_COMPLETED = 3,
-  /**
-   * `failed`.
-   */
+  /** `failed`. */
   MRTR_TASK_STATUS_FAILED = 4,
-  /**
-   * `cancelled`.
-   */
+  /** `cancelled`. */
   MRTR_TASK_STATUS_CANCELLED = 5,
 } mrtr_task_status;
 
-/**
- * Where a call is in its flow.
- */
+/** Where a call is in its flow. */
 typedef enum mrtr_phase {
-  /**
-   * Write the next request.
-   */
+  /** Write the next request. */
   MRTR_PHASE_READY = 1,
-  /**
-   * A request is in flight: feed what arrives.
-   */
+  /** A request is in flight: feed what arrives. */
   MRTR_PHASE_SENT = 2,
-  /**
-   * Answer every input.
-   */
+  /** Answer every input. */
   MRTR_PHASE_ANSWERING = 3,
-  /**
-   * Finished: result, JSON-RPC error, or failed/cancelled task.
-   */
+  /** Finished: result, JSON-RPC error, or failed/cancelled task. */
   MRTR_PHASE_DONE = 4,
-  /**
-   * Ended by an error (`mrtr_call_failure`).
-   */
+  /** Ended by an error (`mrtr_call_failure`). */
   MRTR_PHASE_FAILED = 5,
 } mrtr_phase;
 
-/**
- * Which flow a call is in.
- */
+/** Which flow a call is in. */
 typedef enum mrtr_flow {
-  /**
-   * The call's own request and its retries.
-   */
+  /** The call's own request and its retries. */
   MRTR_FLOW_CALL = 1,
-  /**
-   * The task the call became (or restarted as).
-   */
+  /** The task the call became (or restarted as). */
   MRTR_FLOW_TASK = 2,
 } mrtr_flow;
 
-/**
- * The task request written next (or in flight).
- */
+/** The task request written next (or in flight). */
 typedef enum mrtr_task_request {
-  /**
-   * Not a task.
-   */
+  /** Not a task. */
   MRTR_TASK_REQUEST_NONE = 0,
-  /**
-   * `tasks/get`.
-   */
+  /** `tasks/get`. */
   MRTR_TASK_REQUEST_GET = 1,
-  /**
-   * `tasks/result` (seed dialect).
-   */
+  /** `tasks/result` (seed dialect). */
   MRTR_TASK_REQUEST_RESULT = 2,
-  /**
-   * The answers: `tasks/input_response` (seed), `tasks/update` (extension).
-   */
+  /** The answers: `tasks/input_response` (seed), `tasks/update` (extension). */
   MRTR_TASK_REQUEST_RESPOND = 3,
-  /**
-   * `tasks/cancel`.
-   */
+  /** `tasks/cancel`. */
   MRTR_TASK_REQUEST_CANCEL = 4,
 } mrtr_task_request;
 
-/**
- * The kind of an input request.
- */
+/** The kind of an input request. */
 typedef enum mrtr_input_kind {
-  /**
-   * Form elicitation: show `requested_schema` (`mrtr_form_*`).
-   */
+  /** Form elicitation: show `requested_schema` (`mrtr_form_*`), `mrtr_call_answer_elicit`. */
   MRTR_INPUT_ELICIT_FORM = 1,
-  /**
-   * URL elicitation: ask consent to open `url` (`mrtr_url_consent`).
-   */
+  /** URL elicitation: consent to open `url` (`mrtr_url_consent`), answer without content. */
   MRTR_INPUT_ELICIT_URL = 2,
-  /**
-   * Sampling: answer a `CreateMessageResult` (`mrtr_call_answer_json`).
-   */
+  /** Sampling: answer a `CreateMessageResult` (`mrtr_call_answer_json`). */
   MRTR_INPUT_SAMPLING = 3,
-  /**
-   * Roots: `mrtr_call_answer_roots`.
-   */
+  /** Roots: `mrtr_call_answer_roots`. */
   MRTR_INPUT_ROOTS = 4,
 } mrtr_input_kind;
 
-/**
- * Why a call ended `FAILED`.
- */
+/** Why a call ended `FAILED`. */
 typedef enum mrtr_failure_kind {
-  /**
-   * Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`.
-   */
+  /** Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`. */
   MRTR_FAILURE_JSON = 1,
-  /**
-   * Not JSON-RPC 2.0.
-   */
+  /** Not JSON-RPC 2.0. */
   MRTR_FAILURE_ENVELOPE = 2,
-  /**
-   * Breaks an MRTR rule (see `reason`).
-   */
+  /** Breaks an MRTR rule (see `reason`). */
   MRTR_FAILURE_PROTOCOL = 3,
-  /**
-   * `inputRequests` over `max_inputs_bytes` (`needed`, `limit`).
-   */
+  /** `inputRequests` over `max_inputs_bytes` (`needed`, `limit`). */
   MRTR_FAILURE_INPUTS_TOO_LARGE = 4,
-  /**
-   * `requestState` over `max_state_bytes` (`needed`, `limit`).
-   */
+  /** `requestState` over `max_state_bytes` (`needed`, `limit`). */
   MRTR_FAILURE_STATE_TOO_LARGE = 5,
-  /**
-   * Over `max_rounds` (`limit`).
-   */
+  /** Over `max_rounds` (`limit`). */
   MRTR_FAILURE_TOO_MANY_ROUNDS = 6,
-  /**
-   * Over `max_state_only_rounds` (`limit`).
-   */
+  /** Over `max_state_only_rounds` (`limit`). */
   MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS = 7,
-  /**
-   * Over `max_polls` (`limit`).
-   */
+  /** Over `max_polls` (`limit`). */
   MRTR_FAILURE_TOO_MANY_POLLS = 8,
-  /**
-   * `mrtr_call_answer_error` on input `index` with `code`.
-   */
+  /** `mrtr_call_answer_error` on input `index` with `code`. */
   MRTR_FAILURE_ANSWERED_WITH_ERROR = 9,
 } mrtr_failure_kind;
 
-/**
- * Why one answer value is not acceptable.
- */
+/** Why one answer value is not acceptable. */
 typedef enum mrtr_field_error {
-  /**
-   * No error (fields of records that are not about a value).
-   */
+  /** No error (fields of records that are not about a value). */
   MRTR_FIELD_ERROR_NONE = 0,
-  /**
-   * A required field has no answer.
-   */
+  /** A required field has no answer. */
   MRTR_FIELD_ERROR_MISSING = 1,
-  /**
-   * The answer has the wrong JSON type.
-   */
+  /** The answer has the wrong JSON type. */
   MRTR_FIELD_ERROR_WRONG_TYPE = 2,
-  /**
-   * Shorter than `min_length` (`bound`).
-   */
+  /** Shorter than `min_length` (`bound`). */
   MRTR_FIELD_ERROR_TOO_SHORT = 3,
-  /**
-   * Longer than `max_length` (`bound`).
-   */
+  /** Longer than `max_length` (`bound`). */
   MRTR_FIELD_ERROR_TOO_LONG = 4,
-  /**
-   * Below `minimum`.
-   */
+  /** Below `minimum`. */
   MRTR_FIELD_ERROR_BELOW_MINIMUM = 5,
-  /**
-   * Above `maximum`.
-   */
+  /** Above `maximum`. */
   MRTR_FIELD_ERROR_ABOVE_MAXIMUM = 6,
-  /**
-   * A fraction where whole numbers are asked.
-   */
+  /** A fraction where whole numbers are asked. */
   MRTR_FIELD_ERROR_NOT_AN_INTEGER = 7,
-  /**
-   * Not an email address.
-   */
+  /** Not an email address. */
   MRTR_FIELD_ERROR_BAD_EMAIL = 8,
-  /**
-   * Not a URI.
-   */
+  /** Not a URI. */
   MRTR_FIELD_ERROR_BAD_URI = 9,
-  /**
-   * Not a date.
-   */
+  /** Not a date. */
   MRTR_FIELD_ERROR_BAD_DATE = 10,
-  /**
-   * Not a date-time.
-   */
+  /** Not a date-time. */
   MRTR_FIELD_ERROR_BAD_DATE_TIME = 11,
-  /**
-   * Not one of the options.
-   */
+  /** Not one of the options. */
   MRTR_FIELD_ERROR_NOT_AN_OPTION = 12,
-  /**
-   * Fewer selections than `min_items` (`bound`).
-   */
+  /** Fewer selections than `min_items` (`bound`). */
   MRTR_FIELD_ERROR_TOO_FEW_ITEMS = 13,
-  /**
-   * More selections than `max_items` (`bound`).
-   */
+  /** More selections than `max_items` (`bound`). */
   MRTR_FIELD_ERROR_TOO_MANY_ITEMS = 14,
-  /**
-   * The same option twice.
-   */
+  /** The same option twice. */
   MRTR_FIELD_ERROR_DUPLICATE_ITEM = 15,
-  /**
-   * A field the form does not define.
-   */
+  /** A field the form does not define. */
   MRTR_FIELD_ERROR_UNKNOWN_FIELD = 16,
-  /**
-   * A field given twice.
-   */
+  /** A field given twice. */
   MRTR_FIELD_ERROR_DUPLICATE_FIELD = 17,
 } mrtr_field_error;
 
-/**
- * What kind of input a field takes.
- */
+/** What kind of input a field takes. */
 typedef enum mrtr_field_kind {
-  /**
-   * Free text (`min_length`, `max_length`, `format`).
-   */
+  /** Free text (`min_length`, `max_length`, `format`). */
   MRTR_FIELD_TEXT = 1,
-  /**
-   * A number (`minimum`, `maximum`).
-   */
+  /** A number (`minimum`, `maximum`). */
   MRTR_FIELD_NUMBER = 2,
-  /**
-   * A whole number (`minimum`, `maximum`).
-   */
+  /** A whole number (`minimum`, `maximum`). */
   MRTR_FIELD_INTEGER = 3,
-  /**
-   * Yes or no.
-   */
+  /** Yes or no. */
   MRTR_FIELD_BOOLEAN = 4,
-  /**
-   * Exactly one of the options (`option_count`, `mrtr_form_option_at`).
-   */
+  /** Exactly one of the options (`option_count`, `mrtr_form_option_at`). */
   MRTR_FIELD_SINGLE_SELECT = 5,
-  /**
-   * Any number of distinct options (`min_items`, `max_items`).
-   */
+  /** Any number of distinct options (`min_items`, `max_items`). */
   MRTR_FIELD_MULTI_SELECT = 6,
 } mrtr_field_kind;
 
-/**
- * The required syntax of a text field.
- */
+/** The required syntax of a text field. */
 typedef enum mrtr_string_format {
-  /**
-   * Any text.
-   */
+  /** Any text. */
   MRTR_FORMAT_NONE = 0,
-  /**
-   * An email address.
-   */
+  /** An email address. */
   MRTR_FORMAT_EMAIL = 1,
-  /**
-   * A URI with a scheme.
-   */
+  /** A URI with a scheme. */
   MRTR_FORMAT_URI = 2,
-  /**
-   * An RFC 3339 date (`2026-07-28`).
-   */
+  /** An RFC 3339 date (`2026-07-28`). */
   MRTR_FORMAT_DATE = 3,
-  /**
-   * An RFC 3339 date-time (`2026-07-28T09:30:00Z`).
-   */
+  /** An RFC 3339 date-time (`2026-07-28T09:30:00Z`). */
   MRTR_FORMAT_DATE_TIME = 4,
 } mrtr_string_format;
 
@@ -1080,162 +812,92 @@ typedef enum mrtr_string_format {
  * same for every reason).
  */
 typedef enum mrtr_unseal_reason {
-  /**
-   * Not a token of this format (prefix, base64url, length, claims).
-   */
+  /** Not a token of this format (prefix, base64url, length, claims). */
   MRTR_UNSEAL_MALFORMED = 1,
-  /**
-   * Longer than the sealer's maximum token size.
-   */
+  /** Longer than the sealer's maximum token size. */
   MRTR_UNSEAL_TOO_LARGE = 2,
-  /**
-   * Sealed under a key id not in the ring (retired key, forgery).
-   */
+  /** Sealed under a key id not in the ring (retired key, forgery). */
   MRTR_UNSEAL_UNKNOWN_KEY = 3,
   /**
    * Authentication failed: modified, sealed for another audience, or a
    * nonce that is not the synthetic nonce of the token's own claims.
    */
   MRTR_UNSEAL_TAMPERED = 4,
-  /**
-   * Past its expiry (plus the skew).
-   */
+  /** Past its expiry (plus the skew). */
   MRTR_UNSEAL_EXPIRED = 5,
-  /**
-   * Issued in the future (beyond the skew).
-   */
+  /** Issued in the future (beyond the skew). */
   MRTR_UNSEAL_NOT_YET_VALID = 6,
-  /**
-   * Sealed for another audience.
-   */
+  /** Sealed for another audience. */
   MRTR_UNSEAL_WRONG_AUDIENCE = 7,
-  /**
-   * Bound to another method, target or arguments.
-   */
+  /** Bound to another method, target or arguments. */
   MRTR_UNSEAL_WRONG_REQUEST = 8,
-  /**
-   * Bound to another principal (or to one / none).
-   */
+  /** Bound to another principal (or to one / none). */
   MRTR_UNSEAL_WRONG_PRINCIPAL = 9,
-  /**
-   * `now` is past `MRTR_SEAL_MAX_UNIX_TIME`: the server's clock is broken.
-   */
+  /** `now` is past `MRTR_SEAL_MAX_UNIX_TIME`: the server's clock is broken. */
   MRTR_UNSEAL_CLOCK_OUT_OF_RANGE = 10,
 } mrtr_unseal_reason;
 
-/**
- * What arrived.
- */
+/** What arrived. */
 typedef enum mrtr_incoming_kind {
-  /**
-   * A request to answer: the other fields are set.
-   */
+  /** A request to answer: the other fields are set. */
   MRTR_INCOMING_REQUEST = 1,
-  /**
-   * A notification: no response (HTTP: `202 Accepted`).
-   */
+  /** A notification: no response (HTTP: `202 Accepted`). */
   MRTR_INCOMING_NOTIFICATION = 2,
-  /**
-   * A JSON-RPC response from the client: no response (HTTP: `202`).
-   */
+  /** A JSON-RPC response from the client: no response (HTTP: `202`). */
   MRTR_INCOMING_RESPONSE = 3,
 } mrtr_incoming_kind;
 
-/**
- * A request method the server half reads.
- */
+/** A request method the server half reads. */
 typedef enum mrtr_server_method {
-  /**
-   * Any other method (route it by `method_json`, or answer `-32601`).
-   */
+  /** Any other method (route it by `method_json`, or answer `-32601`). */
   MRTR_SERVER_METHOD_OTHER = 0,
-  /**
-   * `tools/call` (may be answered with `input_required`).
-   */
+  /** `tools/call` (may be answered with `input_required`). */
   MRTR_SERVER_METHOD_TOOLS_CALL = 1,
-  /**
-   * `prompts/get` (may be answered with `input_required`).
-   */
+  /** `prompts/get` (may be answered with `input_required`). */
   MRTR_SERVER_METHOD_PROMPTS_GET = 2,
-  /**
-   * `resources/read` (may be answered with `input_required`).
-   */
+  /** `resources/read` (may be answered with `input_required`). */
   MRTR_SERVER_METHOD_RESOURCES_READ = 3,
-  /**
-   * `tasks/get`.
-   */
+  /** `tasks/get`. */
   MRTR_SERVER_METHOD_TASKS_GET = 4,
-  /**
-   * `tasks/result` (SEP dialect; may be answered with `input_required`).
-   */
+  /** `tasks/result` (SEP dialect; may be answered with `input_required`). */
   MRTR_SERVER_METHOD_TASKS_RESULT = 5,
-  /**
-   * `tasks/cancel`.
-   */
+  /** `tasks/cancel`. */
   MRTR_SERVER_METHOD_TASKS_CANCEL = 6,
-  /**
-   * `tasks/input_response` (SEP dialect).
-   */
+  /** `tasks/input_response` (SEP dialect). */
   MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE = 7,
-  /**
-   * `tasks/update` (Tasks extension).
-   */
+  /** `tasks/update` (Tasks extension). */
   MRTR_SERVER_METHOD_TASKS_UPDATE = 8,
 } mrtr_server_method;
 
-/**
- * The kind of an input response.
- */
+/** The kind of an input response. */
 typedef enum mrtr_answer_kind {
-  /**
-   * The client sent nothing under the key: ask (again).
-   */
+  /** The client sent nothing under the key: ask (again). */
   MRTR_ANSWER_NONE = 0,
-  /**
-   * An `ElicitResult`.
-   */
+  /** An `ElicitResult`. */
   MRTR_ANSWER_ELICIT = 1,
-  /**
-   * A `CreateMessageResult`.
-   */
+  /** A `CreateMessageResult`. */
   MRTR_ANSWER_SAMPLING = 2,
-  /**
-   * A `ListRootsResult`.
-   */
+  /** A `ListRootsResult`. */
   MRTR_ANSWER_ROOTS = 3,
 } mrtr_answer_kind;
 
-/**
- * The method of a call.
- */
+/** The method of a call. */
 typedef enum mrtr_method {
-  /**
-   * `tools/call` (params need `name`).
-   */
+  /** `tools/call` (params need `name`). */
   MRTR_METHOD_TOOLS_CALL = 1,
-  /**
-   * `prompts/get` (params need `name`).
-   */
+  /** `prompts/get` (params need `name`). */
   MRTR_METHOD_PROMPTS_GET = 2,
-  /**
-   * `resources/read` (params need `uri`).
-   */
+  /** `resources/read` (params need `uri`). */
   MRTR_METHOD_RESOURCES_READ = 3,
 } mrtr_method;
 
-/**
- * A call in caller memory (opaque; the pointer is the workspace).
- */
+/** A call in caller memory (opaque; the pointer is the workspace). */
 typedef struct mrtr_call mrtr_call;
 
-/**
- * A sealer living in caller memory (opaque).
- */
+/** A sealer living in caller memory (opaque). */
 typedef struct mrtr_sealer mrtr_sealer;
 
-/**
- * An SSE decoder living in caller memory (opaque).
- */
+/** An SSE decoder living in caller memory (opaque). */
 typedef struct mrtr_sse_decoder mrtr_sse_decoder;
 
 /**
@@ -1243,69 +905,37 @@ typedef struct mrtr_sse_decoder mrtr_sse_decoder;
  * `mrtr_call_limits_default`; 0 never means "default".
  */
 typedef struct mrtr_call_limits {
-  /**
-   * Largest server message, bytes (default 1 MiB).
-   */
+  /** Largest server message, bytes (default 1 MiB). */
   size_t max_message_bytes;
-  /**
-   * Deepest JSON nesting (default 32; 4 to `MRTR_JSON_MAX_DEPTH`).
-   */
+  /** Deepest JSON nesting (default 32; 4 to `MRTR_JSON_MAX_DEPTH`). */
   size_t max_depth;
-  /**
-   * Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each).
-   */
+  /** Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each). */
   size_t max_input_requests;
-  /**
-   * Longest input key, decoded bytes (default 256).
-   */
+  /** Longest input key, decoded bytes (default 256; at least 1). */
   size_t max_key_bytes;
-  /**
-   * Params as sent, `_meta` included, or a task's `_meta` and id (default 16 KiB).
-   */
+  /** Params as sent, `_meta` included, or a task's `_meta` and id (default 16 KiB). */
   size_t max_params_bytes;
-  /**
-   * One round's `inputRequests` (default 16 KiB).
-   */
+  /** One round's `inputRequests` (default 16 KiB). */
   size_t max_inputs_bytes;
-  /**
-   * The `requestState` token, quotes included (default 4 KiB).
-   */
+  /** The `requestState` token, quotes included (default 4 KiB). */
   size_t max_state_bytes;
-  /**
-   * One round's answers, JSON bytes (default 16 KiB).
-   */
+  /** One round's answers, JSON bytes (default 16 KiB). */
   size_t max_answers_bytes;
-  /**
-   * Most `input_required` rounds (default 10).
-   */
+  /** Most `input_required` rounds (default 10). */
   uint32_t max_rounds;
-  /**
-   * Most consecutive state-only rounds (default 3).
-   */
+  /** Most consecutive state-only rounds (default 3). */
   uint32_t max_state_only_rounds;
-  /**
-   * Backoff after the first state-only round, ms (default 50).
-   */
+  /** Backoff after the first state-only round, ms (default 50). */
   uint32_t backoff_initial_ms;
-  /**
-   * Ceiling of the doubling backoff, ms (default 250).
-   */
+  /** Ceiling of the doubling backoff, ms (default 250). */
   uint32_t backoff_max_ms;
-  /**
-   * Most `tasks/get` requests (default 100,000).
-   */
+  /** Most `tasks/get` requests (default 100,000). */
   uint32_t max_polls;
-  /**
-   * Poll interval when the server gives none, ms (default 1,000).
-   */
+  /** Poll interval when the server gives none, ms (default 1,000). */
   uint64_t default_poll_ms;
-  /**
-   * Poll interval floor, ms (default 100).
-   */
+  /** Poll interval floor, ms (default 100). */
   uint64_t min_poll_ms;
-  /**
-   * Poll interval ceiling, ms (default 60,000).
-   */
+  /** Poll interval ceiling, ms (default 60,000). */
   uint64_t max_poll_ms;
 } mrtr_call_limits;
 
@@ -1316,13 +946,9 @@ typedef struct mrtr_call_limits {
  * data, and say in each function's documentation how long they stay valid.
  */
 typedef struct mrtr_str {
-  /**
-   * The first byte, or NULL for the empty string.
-   */
+  /** The first byte, or NULL for the empty string. */
   const char *ptr;
-  /**
-   * Length in bytes.
-   */
+  /** Length in bytes. */
   size_t len;
 } mrtr_str;
 
@@ -1331,57 +957,32 @@ typedef struct mrtr_str {
  * task restarted from its id. Zero it, then set fields; copied at init.
  */
 typedef struct mrtr_call_config {
-  /**
-   * A `mrtr_method`; 0 to restart a task.
-   */
+  /** A `mrtr_method`; 0 to restart a task. */
   uint32_t method;
   /**
-   * The params object, e.g. `{"name":"get_weather","arguments":{..}}`:
-   * no `inputResponses`/`requestState`, no member twice in any object;
-   * `_meta` is merged; `task` asks for a seed task. Empty for a task.
+   * Params object, e.g. `{"name":"get_weather","arguments":{..}}`; empty for a task.
+   * Its `_meta` is merged; a `task` member asks for a seed-dialect task.
    */
   struct mrtr_str params;
-  /**
-   * `MRTR_CAP_*` bits declared on every request (the extension dialect
-   * needs `MRTR_CAP_TASKS`).
-   */
+  /** `MRTR_CAP_*` bits declared on every request; extension tasks need `MRTR_CAP_TASKS`. */
   uint32_t caps;
-  /**
-   * `clientInfo.name`; {NULL, 0} sends mrtr's own name and version.
-   */
+  /** `clientInfo.name`; {NULL, 0} sends mrtr's own name and version. */
   struct mrtr_str client_name;
-  /**
-   * `clientInfo.version` (with `client_name`).
-   */
+  /** `clientInfo.version` (with `client_name`). */
   struct mrtr_str client_version;
-  /**
-   * `MRTR_CALL_*` flags.
-   */
+  /** `MRTR_CALL_*` flags. */
   uint32_t flags;
-  /**
-   * First JSON-RPC id `mrtr_progress.next_id` suggests (0: 1), within
-   * +-(2^53-1).
-   */
+  /** First id `mrtr_progress.next_id` suggests (0 means 1), within +-(2^53-1). */
   int64_t first_id;
-  /**
-   * The limits; NULL for the defaults.
-   */
+  /** The limits; NULL for the defaults. */
   const struct mrtr_call_limits *limits;
-  /**
-   * Optional: the size needed on `MRTR_ERR_WORKSPACE_TOO_SMALL`.
-   */
+  /** Optional: the size needed on `MRTR_ERR_WORKSPACE_TOO_SMALL`. */
   size_t *out_needed;
-  /**
-   * Task restart: a `mrtr_task_dialect`; `NONE` (0) for a call.
-   */
+  /** Task restart: a `mrtr_task_dialect`; `NONE` (0) for a call. */
   uint32_t task_dialect;
-  /**
-   * Task restart: the task id (see `MRTR_CALL_TASK_ID_JSON`).
-   */
+  /** Task restart: the task id (see `MRTR_CALL_TASK_ID_JSON`). */
   struct mrtr_str task_id;
-  /**
-   * Task restart: its poll hint, ms; 0 for none.
-   */
+  /** Task restart: its poll hint, ms; 0 for none. */
   uint64_t task_poll_ms;
 } mrtr_call_config;
 
@@ -1392,13 +993,9 @@ typedef struct mrtr_call_config {
  * with `mrtr_json_decode_string`); spans of other values are the raw JSON.
  */
 typedef struct mrtr_span {
-  /**
-   * Offset of the first byte.
-   */
+  /** Offset of the first byte. */
   size_t offset;
-  /**
-   * Length in bytes.
-   */
+  /** Length in bytes. */
   size_t len;
 } mrtr_span;
 
@@ -1407,120 +1004,63 @@ typedef struct mrtr_span {
  * does not use are zero.
  */
 typedef struct mrtr_event {
-  /**
-   * What happened.
-   */
+  /** What happened. */
   enum mrtr_event_kind kind;
-  /**
-   * `INPUT_REQUIRED`: the number of questions.
-   */
+  /** `INPUT_REQUIRED`: the number of questions. */
   size_t input_count;
-  /**
-   * `RETRY_AFTER`, `TASK_POLL`: ms to wait before the next request.
-   */
+  /** `RETRY_AFTER`, `TASK_POLL`: ms to wait before the next request. */
   uint64_t wait_ms;
-  /**
-   * `RPC_ERROR`, `TASK_FAILED`: the error code.
-   */
+  /** `RPC_ERROR`, `TASK_FAILED`: the error code. */
   int64_t error_code;
-  /**
-   * `COMPLETE`: the result object.
-   */
+  /** `COMPLETE`: the result object. */
   struct mrtr_span result;
-  /**
-   * `RPC_ERROR`, `TASK_FAILED`: the message (a JSON string).
-   */
+  /** `RPC_ERROR`, `TASK_FAILED`: the message (a JSON string). */
   struct mrtr_span error_message;
-  /**
-   * `RPC_ERROR`, `TASK_FAILED`: the data, raw JSON; empty when absent.
-   */
+  /** `RPC_ERROR`, `TASK_FAILED`: the data, raw JSON; empty when absent. */
   struct mrtr_span error_data;
-  /**
-   * `TASK_CREATED`: the task id (JSON string; restart with it as
-   * `mrtr_call_config.task_id` and `MRTR_CALL_TASK_ID_JSON`).
-   */
+  /** `TASK_CREATED`: the task id, a JSON string (to restart: `MRTR_CALL_TASK_ID_JSON`). */
   struct mrtr_span task_id;
-  /**
-   * `TASK_CREATED`: the dialect.
-   */
+  /** `TASK_CREATED`: the dialect. */
   enum mrtr_task_dialect task_dialect;
-  /**
-   * `TASK_CREATED`: the task's status.
-   */
+  /** `TASK_CREATED`: the task's status. */
   enum mrtr_task_status task_status;
-  /**
-   * `TASK_CREATED`: the server's poll hint, ms (if `has_task_poll_ms`).
-   */
+  /** `TASK_CREATED`: the server's poll hint, ms (if `has_task_poll_ms`). */
   uint64_t task_poll_ms;
-  /**
-   * `TASK_CREATED`: the server gave a poll hint.
-   */
+  /** `TASK_CREATED`: the server gave a poll hint. */
   bool has_task_poll_ms;
 } mrtr_event;
 
-/**
- * Where a call is; views point into the workspace.
- */
+/** Where a call is; views point into the workspace. */
 typedef struct mrtr_progress {
-  /**
-   * The phase.
-   */
+  /** The phase. */
   enum mrtr_phase phase;
-  /**
-   * The flow.
-   */
+  /** The flow. */
   enum mrtr_flow flow;
-  /**
-   * Task: the request next or in flight.
-   */
+  /** Task: the request next or in flight. */
   enum mrtr_task_request task_request;
-  /**
-   * Task: the dialect.
-   */
+  /** Task: the dialect. */
   enum mrtr_task_dialect task_dialect;
-  /**
-   * Input rounds in the current flow.
-   */
+  /** Input rounds in the current flow. */
   uint32_t round;
-  /**
-   * Task: `tasks/get` requests written.
-   */
+  /** Task: `tasks/get` requests written. */
   uint32_t polls;
-  /**
-   * Inputs asked in the current round.
-   */
+  /** Inputs asked in the current round. */
   size_t input_count;
-  /**
-   * Inputs answered in the current round.
-   */
+  /** Inputs answered in the current round. */
   size_t answered_count;
-  /**
-   * The last JSON-RPC id used (if `has_last_id`).
-   */
+  /** The last JSON-RPC id used (if `has_last_id`). */
   int64_t last_id;
-  /**
-   * The id for the next request (if `has_next_id`; unset past 2^53-1).
-   */
+  /** Next request's id: `first_id`, then `last_id` + 1 (if `has_next_id`; not past 2^53-1). */
   int64_t next_id;
-  /**
-   * Task: the poll interval, ms (the hint, clamped).
-   */
+  /** Task: the poll interval, ms (the hint, clamped). */
   uint64_t poll_ms;
-  /**
-   * The `requestState` the next request echoes, raw; empty when none.
-   */
+  /** The `requestState` the next request echoes, raw; empty when none. */
   struct mrtr_str request_state;
-  /**
-   * Task: the task id as sent (a JSON string).
-   */
+  /** Task: the task id as sent (a JSON string). */
   struct mrtr_str task_id;
-  /**
-   * `last_id` is set.
-   */
+  /** `last_id` is set. */
   bool has_last_id;
-  /**
-   * `next_id` is set.
-   */
+  /** `next_id` is set. */
   bool has_next_id;
 } mrtr_progress;
 
@@ -1531,124 +1071,70 @@ typedef struct mrtr_progress {
  * Absent fields are {NULL, 0}.
  */
 typedef struct mrtr_input {
-  /**
-   * What is asked.
-   */
+  /** What is asked. */
   enum mrtr_input_kind kind;
-  /**
-   * The server's key.
-   */
+  /** The server's key. */
   struct mrtr_str key;
-  /**
-   * Elicitations: the message for the user.
-   */
+  /** Elicitations: the message for the user. */
   struct mrtr_str message;
-  /**
-   * URL mode: the URL to open after consent.
-   */
+  /** URL mode: the URL to open after consent. */
   struct mrtr_str url;
-  /**
-   * Form mode: `requestedSchema`, raw JSON.
-   */
+  /** Form mode: `requestedSchema`, raw JSON. */
   struct mrtr_str requested_schema;
-  /**
-   * Sampling: the whole `params`, raw JSON.
-   */
+  /** Sampling: the whole `params`, raw JSON. */
   struct mrtr_str params;
-  /**
-   * Sampling: `systemPrompt`.
-   */
+  /** Sampling: `systemPrompt`. */
   struct mrtr_str system_prompt;
-  /**
-   * Sampling: `maxTokens`.
-   */
+  /** Sampling: `maxTokens`. */
   uint64_t max_tokens;
-  /**
-   * `MRTR_TEXT_*` bits of the fields that hold escaped JSON text.
-   */
+  /** `MRTR_TEXT_*` bits of the fields that hold escaped JSON text. */
   uint32_t escaped;
-  /**
-   * Sampling: `tools` present.
-   */
+  /** Sampling: `tools` present. */
   bool has_tools;
-  /**
-   * Sampling: `includeContext` asks more than `"none"`.
-   */
+  /** Sampling: `includeContext` asks more than `"none"`. */
   bool wants_context;
-  /**
-   * Sampling: `systemPrompt` present.
-   */
+  /** Sampling: `systemPrompt` present. */
   bool has_system_prompt;
-  /**
-   * Already answered.
-   */
+  /** Already answered. */
   bool answered;
 } mrtr_input;
 
-/**
- * One root for `mrtr_call_answer_roots`.
- */
+/** One root for `mrtr_call_answer_roots`. */
 typedef struct mrtr_root {
-  /**
-   * A `file://` URI.
-   */
+  /** A `file://` URI (checked: `MRTR_ERR_INVALID_VALUE`). */
   struct mrtr_str uri;
-  /**
-   * Display name; {NULL, 0} for none.
-   */
+  /** Display name; {NULL, 0} for none (an empty non-NULL string is sent as `""`). */
   struct mrtr_str name;
 } mrtr_root;
 
-/**
- * The terminal error of a failed call.
- */
+/** The terminal error of a failed call. */
 typedef struct mrtr_failure {
-  /**
-   * The status the failing function returned.
-   */
+  /** The status the failing function returned. */
   enum mrtr_status status;
-  /**
-   * The cause.
-   */
+  /** The cause. */
   enum mrtr_failure_kind kind;
   /**
    * Static NUL-terminated name of the precise cause, for logs
    * (`"TooDeep"`, `"BadId"`, ...).
    */
   const char *reason;
-  /**
-   * `JSON`: byte offset where reading stopped.
-   */
+  /** `JSON`: byte offset where reading stopped. */
   size_t offset;
-  /**
-   * `ANSWERED_WITH_ERROR`: the input's index.
-   */
+  /** `ANSWERED_WITH_ERROR`: the input's index. */
   size_t index;
-  /**
-   * `ANSWERED_WITH_ERROR`: the application's code.
-   */
+  /** `ANSWERED_WITH_ERROR`: the application's code. */
   int64_t code;
-  /**
-   * `*_TOO_LARGE`: bytes needed.
-   */
+  /** `*_TOO_LARGE`: bytes needed. */
   size_t needed;
-  /**
-   * `*_TOO_LARGE`, `TOO_MANY_*`: the limit.
-   */
+  /** `*_TOO_LARGE`, `TOO_MANY_*`: the limit. */
   uint64_t limit;
 } mrtr_failure;
 
-/**
- * Why a schema was refused, from `mrtr_form_parse`.
- */
+/** Why a schema was refused, from `mrtr_form_parse`. */
 typedef struct mrtr_schema_error {
-  /**
-   * The property at fault; empty (NULL) for the schema's top level.
-   */
+  /** The property at fault; empty (NULL) for the schema's top level. */
   struct mrtr_str property;
-  /**
-   * `property` holds escaped JSON text.
-   */
+  /** `property` holds escaped JSON text. */
   bool property_escaped;
   /**
    * The keyword or option value at fault, when the error names one (as
@@ -1660,9 +1146,7 @@ typedef struct mrtr_schema_error {
    * `"InvalidDefault"`, ...), for logs.
    */
   const char *reason;
-  /**
-   * `InvalidDefault`: what is wrong with the default.
-   */
+  /** `InvalidDefault`: what is wrong with the default. */
   enum mrtr_field_error default_error;
 } mrtr_schema_error;
 
@@ -1673,81 +1157,43 @@ typedef struct mrtr_schema_error {
  * when their `has_` flag is set.
  */
 typedef struct mrtr_form_field {
-  /**
-   * The property name: the key of the answer.
-   */
+  /** The property name: the key of the answer. */
   struct mrtr_str name;
-  /**
-   * The label to show (empty when none).
-   */
+  /** The label to show (empty when none). */
   struct mrtr_str title;
-  /**
-   * Help text (empty when none).
-   */
+  /** Help text (empty when none). */
   struct mrtr_str description;
-  /**
-   * `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text.
-   */
+  /** `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text. */
   uint32_t escaped;
-  /**
-   * Position among the fields (0-based).
-   */
+  /** Position among the fields (0-based). */
   size_t index;
-  /**
-   * The input kind.
-   */
+  /** The input kind. */
   enum mrtr_field_kind kind;
-  /**
-   * Text fields: the required syntax.
-   */
+  /** Text fields: the required syntax. */
   enum mrtr_string_format format;
-  /**
-   * The answer must contain this field.
-   */
+  /** The answer must contain this field. */
   bool required;
-  /**
-   * Text: `min_length` is set.
-   */
+  /** Text: `min_length` is set. */
   bool has_min_length;
-  /**
-   * Text: `max_length` is set.
-   */
+  /** Text: `max_length` is set. */
   bool has_max_length;
-  /**
-   * Numbers: `minimum` is set.
-   */
+  /** Numbers: `minimum` is set. */
   bool has_minimum;
-  /**
-   * Numbers: `maximum` is set.
-   */
+  /** Numbers: `maximum` is set. */
   bool has_maximum;
-  /**
-   * Multi-select: `min_items` is set.
-   */
+  /** Multi-select: `min_items` is set. */
   bool has_min_items;
-  /**
-   * Multi-select: `max_items` is set.
-   */
+  /** Multi-select: `max_items` is set. */
   bool has_max_items;
-  /**
-   * Text: fewest characters (Unicode scalar values).
-   */
+  /** Text: fewest characters (Unicode scalar values). */
   uint64_t min_length;
-  /**
-   * Text: most characters.
-   */
+  /** Text: most characters. */
   uint64_t max_length;
-  /**
-   * Multi-select: fewest selections.
-   */
+  /** Multi-select: fewest selections. */
   uint64_t min_items;
-  /**
-   * Multi-select: most selections.
-   */
+  /** Multi-select: most selections. */
   uint64_t max_items;
-  /**
-   * Selects: the number of options.
-   */
+  /** Selects: the number of options. */
   size_t option_count;
   /**
    * The default value as raw JSON (already checked against the field);
@@ -1770,56 +1216,34 @@ typedef struct mrtr_form_field {
   struct mrtr_str maximum_json;
 } mrtr_form_field;
 
-/**
- * One option of a select field.
- */
+/** One option of a select field. */
 typedef struct mrtr_form_option {
-  /**
-   * The value sent when chosen.
-   */
+  /** The value sent when chosen. */
   struct mrtr_str value;
-  /**
-   * The label to show (empty when the schema gives none: show `value`).
-   */
+  /** The label to show (empty when the schema gives none: show `value`). */
   struct mrtr_str title;
-  /**
-   * `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text.
-   */
+  /** `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text. */
   uint32_t escaped;
-  /**
-   * The schema gives a title.
-   */
+  /** The schema gives a title. */
   bool has_title;
 } mrtr_form_option;
 
-/**
- * The first problem of an answer, from `mrtr_form_validate`.
- */
+/** The first problem of an answer, from `mrtr_form_validate`. */
 typedef struct mrtr_form_error {
   /**
    * The field's name (from the schema, or from the answer for
    * `UNKNOWN_FIELD`); empty when the content is not an object.
    */
   struct mrtr_str field;
-  /**
-   * `field` holds escaped JSON text.
-   */
+  /** `field` holds escaped JSON text. */
   bool field_escaped;
-  /**
-   * The field's index, or `SIZE_MAX` when the form has no such field.
-   */
+  /** The field's index, or `SIZE_MAX` when the form has no such field. */
   size_t field_index;
-  /**
-   * What is wrong.
-   */
+  /** What is wrong. */
   enum mrtr_field_error error;
-  /**
-   * `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound.
-   */
+  /** `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound. */
   uint64_t bound;
-  /**
-   * A static NUL-terminated name of the error, for logs.
-   */
+  /** A static NUL-terminated name of the error, for logs. */
   const char *reason;
 } mrtr_form_error;
 
@@ -1830,19 +1254,13 @@ typedef struct mrtr_form_error {
  * header the request came with, as received.
  */
 typedef struct mrtr_http_header {
-  /**
-   * The header name.
-   */
+  /** The header name. */
   struct mrtr_str name;
-  /**
-   * The value.
-   */
+  /** The value. */
   struct mrtr_str value;
 } mrtr_http_header;
 
-/**
- * The application side of `mrtr_run`. Zero-initialize, then set.
- */
+/** The application side of `mrtr_run`. Zero-initialize, then set. */
 typedef struct mrtr_run_callbacks {
   /**
    * Required: sends a request and receives the next message.
@@ -1879,9 +1297,7 @@ typedef struct mrtr_run_callbacks {
                       struct mrtr_call *call,
                       size_t index,
                       const struct mrtr_input *input);
-  /**
-   * Roots requests, as `elicit` (answer with `mrtr_call_answer_roots`).
-   */
+  /** Roots requests, as `elicit` (answer with `mrtr_call_answer_roots`). */
   int32_t (*roots)(void *user,
                    struct mrtr_call *call,
                    size_t index,
@@ -1918,19 +1334,13 @@ typedef struct mrtr_run_callbacks {
  * at `ptr`. `ptr` may be NULL only when `len` is 0.
  */
 typedef struct mrtr_bytes {
-  /**
-   * The first byte, or NULL when empty.
-   */
+  /** The first byte, or NULL when empty. */
   const uint8_t *ptr;
-  /**
-   * Length in bytes.
-   */
+  /** Length in bytes. */
   size_t len;
 } mrtr_bytes;
 
-/**
- * What `mrtr_unseal` reports about an accepted token, for a replay cache.
- */
+/** What `mrtr_unseal` reports about an accepted token, for a replay cache. */
 typedef struct mrtr_unsealed_info {
   /**
    * A stable id of the token (its key id and the first 12 bytes of its
@@ -1945,21 +1355,13 @@ typedef struct mrtr_unsealed_info {
   uint64_t expires_at;
 } mrtr_unsealed_info;
 
-/**
- * A JSON-RPC request id, to answer with.
- */
+/** A JSON-RPC request id, to answer with. */
 typedef struct mrtr_request_id {
-  /**
-   * `MRTR_ID_NONE`, `MRTR_ID_NUMBER` or `MRTR_ID_STRING`.
-   */
+  /** `MRTR_ID_NONE`, `MRTR_ID_NUMBER` or `MRTR_ID_STRING`. */
   uint32_t kind;
-  /**
-   * The integer id.
-   */
+  /** The integer id. */
   int64_t number;
-  /**
-   * The string id's JSON token, quotes included (a view into the request).
-   */
+  /** The string id's JSON token, quotes included (a view into the request). */
   struct mrtr_str token;
 } mrtr_request_id;
 
@@ -1973,33 +1375,19 @@ typedef struct mrtr_server_request {
    * (a notification sets `method_json`).
    */
   enum mrtr_incoming_kind kind;
-  /**
-   * The method, when it is one the server half reads.
-   */
+  /** The method, when it is one the server half reads. */
   enum mrtr_server_method method;
-  /**
-   * The method's JSON token.
-   */
+  /** The method's JSON token. */
   struct mrtr_str method_json;
-  /**
-   * The id to answer with.
-   */
+  /** The id to answer with. */
   struct mrtr_request_id id;
-  /**
-   * `MRTR_REQUEST_*` flags.
-   */
+  /** `MRTR_REQUEST_*` flags. */
   uint32_t flags;
-  /**
-   * The `MRTR_CAP_*` bits the client declared on this request.
-   */
+  /** The `MRTR_CAP_*` bits the client declared on this request. */
   uint32_t client_caps;
-  /**
-   * `params`, raw.
-   */
+  /** `params`, raw. */
   struct mrtr_str params;
-  /**
-   * `params._meta`, raw.
-   */
+  /** `params._meta`, raw. */
   struct mrtr_str meta;
   /**
    * `io.modelcontextprotocol/protocolVersion` token, when sent (always
@@ -2008,61 +1396,39 @@ typedef struct mrtr_server_request {
    * they differ).
    */
   struct mrtr_str protocol_version;
-  /**
-   * `clientInfo.name` token, when sent.
-   */
+  /** `clientInfo.name` token, when sent. */
   struct mrtr_str client_name;
-  /**
-   * `clientInfo.version` token, when sent.
-   */
+  /** `clientInfo.version` token, when sent. */
   struct mrtr_str client_version;
-  /**
-   * `name` token (`tools/call`, `prompts/get`).
-   */
+  /** `name` token (`tools/call`, `prompts/get`). */
   struct mrtr_str name;
-  /**
-   * `uri` token (`resources/read`).
-   */
+  /** `uri` token (`resources/read`). */
   struct mrtr_str uri;
   /**
    * `arguments`, raw (`tools/call`, `prompts/get`): bind seals to it
    * with `mrtr_binding_digest`.
    */
   struct mrtr_str arguments;
-  /**
-   * `task`, raw (task augmentation, seed dialect).
-   */
+  /** `task`, raw (task augmentation, seed dialect). */
   struct mrtr_str task;
-  /**
-   * `inputResponses`, raw: pass it to `mrtr_server_input_response`.
-   */
+  /** `inputResponses`, raw: pass it to `mrtr_server_input_response`. */
   struct mrtr_str input_responses;
-  /**
-   * The number of entries of `inputResponses`.
-   */
+  /** The number of entries of `inputResponses`. */
   size_t input_response_count;
-  /**
-   * `requestState` token, exactly as sent: decode it, then unseal it.
-   */
+  /** `requestState` token, exactly as sent: decode it, then unseal it. */
   struct mrtr_str request_state;
-  /**
-   * The task id token of task methods.
-   */
+  /** The task id token of task methods. */
   struct mrtr_str task_id;
 } mrtr_server_request;
 
-/**
- * Why a message cannot be served, from `mrtr_server_parse_request`.
- */
+/** Why a message cannot be served, from `mrtr_server_parse_request`. */
 typedef struct mrtr_server_error {
   /**
    * The JSON-RPC code the answer carries (`-32700`, `-32600`, `-32602`,
    * `-32022`).
    */
   int32_t code;
-  /**
-   * The id to answer with, when it could be read.
-   */
+  /** The id to answer with, when it could be read. */
   struct mrtr_request_id id;
   /**
    * A static NUL-terminated name of the cause (`"Missing"`,
@@ -2076,123 +1442,73 @@ typedef struct mrtr_server_error {
   const char *field;
 } mrtr_server_error;
 
-/**
- * One answer, as views into the request bytes (strings are JSON tokens).
- */
+/** One answer, as views into the request bytes (strings are JSON tokens). */
 typedef struct mrtr_server_answer {
-  /**
-   * What was found.
-   */
+  /** What was found. */
   enum mrtr_answer_kind kind;
-  /**
-   * Elicitation: the `MRTR_ELICIT_*` action.
-   */
+  /** Elicitation: the `MRTR_ELICIT_*` action. */
   uint32_t action;
   /**
    * Elicitation `accept`: the content object (empty otherwise);
    * sampling: the `content` value.
    */
   struct mrtr_str content;
-  /**
-   * Sampling: `role` token.
-   */
+  /** Sampling: `role` token. */
   struct mrtr_str role;
-  /**
-   * Sampling: `model` token.
-   */
+  /** Sampling: `model` token. */
   struct mrtr_str model;
-  /**
-   * Sampling: `stopReason` token, when sent.
-   */
+  /** Sampling: `stopReason` token, when sent. */
   struct mrtr_str stop_reason;
-  /**
-   * Sampling: the text token when the content is one text block.
-   */
+  /** Sampling: the text token when the content is one text block. */
   struct mrtr_str text;
-  /**
-   * Roots: the number of roots (`mrtr_server_root_at`).
-   */
+  /** Roots: the number of roots (`mrtr_server_root_at`). */
   size_t root_count;
-  /**
-   * The bare result object.
-   */
+  /** The bare result object. */
   struct mrtr_str result;
-  /**
-   * It came in the SEP draft's `{"result": ..}` wrapping (accepted).
-   */
+  /** It came in the SEP draft's `{"result": ..}` wrapping (accepted). */
   bool wrapped;
 } mrtr_server_answer;
 
-/**
- * Why an answer cannot be used.
- */
+/** Why an answer cannot be used. */
 typedef struct mrtr_answer_error {
-  /**
-   * `MRTR_ANSWER_WRONG_KIND` or `MRTR_ANSWER_MALFORMED`.
-   */
+  /** `MRTR_ANSWER_WRONG_KIND` or `MRTR_ANSWER_MALFORMED`. */
   uint32_t error;
   /**
    * The kind looked for (a `mrtr_answer_kind`; `NONE` when no kind was
    * asked and the shape is unknown).
    */
   uint32_t expected;
-  /**
-   * `MRTR_ANSWER_WRONG_KIND`: the kind found (a `mrtr_answer_kind`).
-   */
+  /** `MRTR_ANSWER_WRONG_KIND`: the kind found (a `mrtr_answer_kind`). */
   uint32_t found;
 } mrtr_answer_error;
 
-/**
- * One root of a roots answer: JSON tokens.
- */
+/** One root of a roots answer: JSON tokens. */
 typedef struct mrtr_server_root {
-  /**
-   * The `uri` token.
-   */
+  /** The `uri` token. */
   struct mrtr_str uri;
-  /**
-   * The `name` token, when sent.
-   */
+  /** The `name` token, when sent. */
   struct mrtr_str name;
 } mrtr_server_root;
 
-/**
- * One input request for `mrtr_server_write_input_required`.
- */
+/** One input request for `mrtr_server_write_input_required`. */
 typedef struct mrtr_input_spec {
-  /**
-   * A `mrtr_input_kind` value.
-   */
+  /** A `mrtr_input_kind` value. */
   uint32_t kind;
-  /**
-   * The key (text; unique, 1 to 256 bytes).
-   */
+  /** The key (text; unique, 1 to 256 bytes). */
   struct mrtr_str key;
-  /**
-   * Elicitations: the message for the user (text).
-   */
+  /** Elicitations: the message for the user (text). */
   struct mrtr_str message;
-  /**
-   * Form: the `requestedSchema` object, raw JSON.
-   */
+  /** Form: the `requestedSchema` object, raw JSON. */
   struct mrtr_str requested_schema;
-  /**
-   * URL mode: the URL (text).
-   */
+  /** URL mode: the URL (text). */
   struct mrtr_str url;
-  /**
-   * Sampling: the `CreateMessageRequestParams` object, raw JSON.
-   */
+  /** Sampling: the `CreateMessageRequestParams` object, raw JSON. */
   struct mrtr_str params;
 } mrtr_input_spec;
 
-/**
- * Everything an `InputRequiredResult` says.
- */
+/** Everything an `InputRequiredResult` says. */
 typedef struct mrtr_input_required {
-  /**
-   * The request's id.
-   */
+  /** The request's id. */
   struct mrtr_request_id id;
   /**
    * The request's method (a `mrtr_server_method`); only `tools/call`,
@@ -2205,18 +1521,14 @@ typedef struct mrtr_input_required {
    * (`mrtr_server_request.client_caps`).
    */
   uint32_t client_caps;
-  /**
-   * The input requests, in the order to send them.
-   */
+  /** The input requests, in the order to send them. */
   const struct mrtr_input_spec *inputs;
   /**
    * Their number (0 with a `request_state`: a state-only round, e.g. for
    * load shedding).
    */
   size_t input_count;
-  /**
-   * The sealed `requestState` (text); `{NULL, 0}` for none.
-   */
+  /** The sealed `requestState` (text); `{NULL, 0}` for none. */
   struct mrtr_str request_state;
   /**
    * `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
@@ -2225,13 +1537,9 @@ typedef struct mrtr_input_required {
   struct mrtr_str related_task;
 } mrtr_input_required;
 
-/**
- * Why `mrtr_server_write_input_required` refused.
- */
+/** Why `mrtr_server_write_input_required` refused. */
 typedef struct mrtr_build_error {
-  /**
-   * The index of the input at fault (`SIZE_MAX`: none in particular).
-   */
+  /** The index of the input at fault (`SIZE_MAX`: none in particular). */
   size_t index;
   /**
    * `MRTR_ERR_UNDECLARED_CAPABILITY`: the `MRTR_CAP_*` bits the client
@@ -2239,19 +1547,13 @@ typedef struct mrtr_build_error {
    * `mrtr_server_write_missing_capability`).
    */
   uint32_t missing_caps;
-  /**
-   * A static NUL-terminated name of the cause, for logs.
-   */
+  /** A static NUL-terminated name of the cause, for logs. */
   const char *reason;
 } mrtr_build_error;
 
-/**
- * Why `mrtr_server_check_param_headers` refused a request.
- */
+/** Why `mrtr_server_check_param_headers` refused a request. */
 typedef struct mrtr_param_header_error {
-  /**
-   * A `MRTR_PARAM_HEADER_*` value.
-   */
+  /** A `MRTR_PARAM_HEADER_*` value. */
   uint32_t reason;
   /**
    * The designated header name after `Mcp-Param-` (text, a view into
@@ -2265,9 +1567,7 @@ typedef struct mrtr_param_header_error {
  * the next call on the decoder.
  */
 typedef struct mrtr_sse_event {
-  /**
-   * An event was dispatched (the other fields are set only then).
-   */
+  /** An event was dispatched (the other fields are set only then). */
   bool has_event;
   /**
    * The event type; `"message"` when the event named none (MCP
@@ -2280,9 +1580,7 @@ typedef struct mrtr_sse_event {
    * next decoder call).
    */
   struct mrtr_str data;
-  /**
-   * The last event id at dispatch (empty when none was ever set).
-   */
+  /** The last event id at dispatch (empty when none was ever set). */
   struct mrtr_str last_event_id;
 } mrtr_sse_event;
 
@@ -2302,15 +1600,11 @@ typedef struct mrtr_sse_reconnect {
    * `uint64_t` saturate), when `has_retry_ms`.
    */
   uint64_t retry_ms;
-  /**
-   * The server set a reconnection time.
-   */
+  /** The server set a reconnection time. */
   bool has_retry_ms;
 } mrtr_sse_reconnect;
 
-/**
- * One tool of a `tools/list` page: views into the page.
- */
+/** One tool of a `tools/list` page: views into the page. */
 typedef struct mrtr_tool {
   /**
    * The name's JSON string token, quotes included (decode it with
@@ -2329,9 +1623,7 @@ typedef struct mrtr_tool {
    * the other tools stay usable).
    */
   bool usable;
-  /**
-   * The number of designated properties (0 when not `usable`).
-   */
+  /** The number of designated properties (0 when not `usable`). */
   size_t designation_count;
 } mrtr_tool;
 
@@ -2350,83 +1642,51 @@ typedef struct mrtr_tool_cursor {
    * at the start, the page is not read yet).
    */
   size_t offset;
-  /**
-   * Private: the length of the page the cursor walks.
-   */
+  /** Private: the length of the page the cursor walks. */
   size_t page_len;
 } mrtr_tool_cursor;
 
-/**
- * A URL split for the consent screen: views into the URL given.
- */
+/** A URL split for the consent screen: views into the URL given. */
 typedef struct mrtr_url_info {
-  /**
-   * The scheme as written (compare case-insensitively).
-   */
+  /** The scheme as written (compare case-insensitively). */
   struct mrtr_str scheme;
   /**
    * The userinfo before the last `@` of the authority (when
    * `has_userinfo`): show it as what it is, not as the destination.
    */
   struct mrtr_str userinfo;
-  /**
-   * The host the link goes to (IPv6 with brackets); empty when none.
-   */
+  /** The host the link goes to (IPv6 with brackets); empty when none. */
   struct mrtr_str host;
-  /**
-   * The path (possibly empty).
-   */
+  /** The path (possibly empty). */
   struct mrtr_str path;
-  /**
-   * The query without `?` (when `has_query`).
-   */
+  /** The query without `?` (when `has_query`). */
   struct mrtr_str query;
-  /**
-   * The fragment without `#` (when `has_fragment`).
-   */
+  /** The fragment without `#` (when `has_fragment`). */
   struct mrtr_str fragment;
-  /**
-   * `MRTR_URL_WARN_*` bits.
-   */
+  /** `MRTR_URL_WARN_*` bits. */
   uint32_t warnings;
-  /**
-   * The explicit port (when `has_port`).
-   */
+  /** The explicit port (when `has_port`). */
   uint16_t port;
-  /**
-   * A port is given.
-   */
+  /** A port is given. */
   bool has_port;
-  /**
-   * A userinfo part is present.
-   */
+  /** A userinfo part is present. */
   bool has_userinfo;
-  /**
-   * A query is present.
-   */
+  /** A query is present. */
   bool has_query;
-  /**
-   * A fragment is present.
-   */
+  /** A fragment is present. */
   bool has_fragment;
 } mrtr_url_info;
 
-/**
- * Why a URL was refused.
- */
+/** Why a URL was refused. */
 typedef struct mrtr_url_refusal {
   /**
    * A static NUL-terminated name of the cause (`"Backslash"`,
    * `"AmbiguousIpv4"`, ...), for logs.
    */
   const char *reason;
-  /**
-   * The byte offset of the offending character (when `has_offset`).
-   */
+  /** The byte offset of the offending character (when `has_offset`). */
   size_t offset;
-  /**
-   * The cause names a position.
-   */
+  /** The cause names a position. */
   bool has_offset;
 } mrtr_url_refusal;
 
@@ -2434,9 +1694,7 @@ typedef struct mrtr_url_refusal {
 extern "C" {
 #endif // __cplusplus
 
-/**
- * Writes the default limits to `*out` (see `mrtr_call_limits`).
- */
+/** Writes the default limits to `*out` (see `mrtr_call_limits`). */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
 
@@ -2525,9 +1783,7 @@ enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
                                 size_t len,
                                 struct mrtr_event *out_event);
 
-/**
- * Writes where the call is to `*out`.
- */
+/** Writes where the call is to `*out`. */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_progress(const struct mrtr_call *call,
                                     struct mrtr_progress *out);
@@ -2653,9 +1909,7 @@ enum mrtr_status mrtr_call_restore(void *workspace,
                                    size_t saved_len,
                                    struct mrtr_call **out_call);
 
-/**
- * `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise.
- */
+/** `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise. */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
                                    struct mrtr_failure *out);

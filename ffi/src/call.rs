@@ -65,7 +65,7 @@ pub struct mrtr_call_limits {
     pub max_depth: usize,
     /// Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each).
     pub max_input_requests: usize,
-    /// Longest input key, decoded bytes (default 256).
+    /// Longest input key, decoded bytes (default 256; at least 1).
     pub max_key_bytes: usize,
     /// Params as sent, `_meta` included, or a task's `_meta` and id (default 16 KiB).
     pub max_params_bytes: usize,
@@ -148,12 +148,10 @@ pub const MRTR_CALL_TASK_ID_JSON: u32 = 1 << 1;
 pub struct mrtr_call_config {
     /// A `mrtr_method`; 0 to restart a task.
     pub method: u32,
-    /// The params object, e.g. `{"name":"get_weather","arguments":{..}}`:
-    /// no `inputResponses`/`requestState`, no member twice in any object;
-    /// `_meta` is merged; `task` asks for a seed task. Empty for a task.
+    /// Params object, e.g. `{"name":"get_weather","arguments":{..}}`; empty for a task.
+    /// Its `_meta` is merged; a `task` member asks for a seed-dialect task.
     pub params: mrtr_str,
-    /// `MRTR_CAP_*` bits declared on every request (the extension dialect
-    /// needs `MRTR_CAP_TASKS`).
+    /// `MRTR_CAP_*` bits declared on every request; extension tasks need `MRTR_CAP_TASKS`.
     pub caps: u32,
     /// `clientInfo.name`; {NULL, 0} sends mrtr's own name and version.
     pub client_name: mrtr_str,
@@ -161,8 +159,7 @@ pub struct mrtr_call_config {
     pub client_version: mrtr_str,
     /// `MRTR_CALL_*` flags.
     pub flags: u32,
-    /// First JSON-RPC id `mrtr_progress.next_id` suggests (0: 1), within
-    /// +-(2^53-1).
+    /// First id `mrtr_progress.next_id` suggests (0 means 1), within +-(2^53-1).
     pub first_id: i64,
     /// The limits; NULL for the defaults.
     pub limits: *const mrtr_call_limits,
@@ -224,7 +221,7 @@ pub struct mrtr_progress {
     pub answered_count: usize,
     /// The last JSON-RPC id used (if `has_last_id`).
     pub last_id: i64,
-    /// The id for the next request (if `has_next_id`; unset past 2^53-1).
+    /// Next request's id: `first_id`, then `last_id` + 1 (if `has_next_id`; not past 2^53-1).
     pub next_id: i64,
     /// Task: the poll interval, ms (the hint, clamped).
     pub poll_ms: u64,

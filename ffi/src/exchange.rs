@@ -151,9 +151,9 @@ pub enum mrtr_phase {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum mrtr_input_kind {
-    /// Form elicitation: show `requested_schema` (`mrtr_form_*`).
+    /// Form elicitation: show `requested_schema` (`mrtr_form_*`), `mrtr_call_answer_elicit`.
     MRTR_INPUT_ELICIT_FORM = 1,
-    /// URL elicitation: ask consent to open `url` (`mrtr_url_consent`).
+    /// URL elicitation: consent to open `url` (`mrtr_url_consent`), answer without content.
     MRTR_INPUT_ELICIT_URL = 2,
     /// Sampling: answer a `CreateMessageResult` (`mrtr_call_answer_json`).
     MRTR_INPUT_SAMPLING = 3,
@@ -209,9 +209,9 @@ pub struct mrtr_input {
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct mrtr_root {
-    /// A `file://` URI.
+    /// A `file://` URI (checked: `MRTR_ERR_INVALID_VALUE`).
     pub uri: mrtr_str,
-    /// Display name; {NULL, 0} for none.
+    /// Display name; {NULL, 0} for none (an empty non-NULL string is sent as `""`).
     pub name: mrtr_str,
 }
 
@@ -313,8 +313,7 @@ pub struct mrtr_event {
     pub error_message: mrtr_span,
     /// `RPC_ERROR`, `TASK_FAILED`: the data, raw JSON; empty when absent.
     pub error_data: mrtr_span,
-    /// `TASK_CREATED`: the task id (JSON string; restart with it as
-    /// `mrtr_call_config.task_id` and `MRTR_CALL_TASK_ID_JSON`).
+    /// `TASK_CREATED`: the task id, a JSON string (to restart: `MRTR_CALL_TASK_ID_JSON`).
     pub task_id: mrtr_span,
     /// `TASK_CREATED`: the dialect.
     pub task_dialect: mrtr_task_dialect,
@@ -617,8 +616,8 @@ pub(crate) unsafe fn with_roots(
 mod tests {
     use super::*;
     use core::ffi::CStr;
-    use mrtr_core::wire::WireError;
     use mrtr_core::json::{Error as JsonError, ErrorKind};
+    use mrtr_core::wire::WireError;
     use mrtr_core::wire::{EnvelopeError, Violation};
     use mrtr_status as S;
 
