@@ -36,7 +36,7 @@ use mrtr_core::client::task::TaskIdRef;
 use mrtr_core::client::{
     Answer, CallError, CallLimits, Machine, MachineConfig, MachineSlot, Start,
 };
-use mrtr_core::json;
+use mrtr_core::json::BufferTooSmall;
 use mrtr_core::wire::{ClientInfo, ElicitAction, TaskDialect};
 
 use crate::abi::{finish_output, Args, Out};
@@ -317,7 +317,7 @@ unsafe fn write_call(
             let (out_written, out) = (a.out(out_written)?, a.out_buf(out, out_len)?);
             match write(m, out) {
                 Err(CallError::BufferTooSmall { needed }) => {
-                    finish_output(Err(json::BufferTooSmall { needed }), out_written)
+                    finish_output(Err(BufferTooSmall { needed }), out_written)
                 }
                 r => finish_output(Ok(r?), out_written),
             }
@@ -473,12 +473,7 @@ unsafe fn init(
                 return Err(INVALID);
             }
             let task_id = match id_json {
-                true => TaskIdRef::Token(
-                    json::parse(id_text.as_bytes())
-                        .ok()
-                        .and_then(|v| v.as_str())
-                        .ok_or(INVALID)?,
-                ),
+                true => TaskIdRef::token(id_text).ok_or(INVALID)?,
                 false => TaskIdRef::Text(id_text),
             };
             let poll_ms = (cfg.task_poll_ms != 0).then_some(cfg.task_poll_ms);

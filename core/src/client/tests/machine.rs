@@ -396,3 +396,14 @@ fn event_records_flatten_every_kind_of_either_flow() {
     );
     assert_eq!(EventKind::TaskNext.name(), "TASK_NEXT");
 }
+
+#[test]
+fn a_task_id_token_is_one_json_string() {
+    let Some(TaskIdRef::Token(t)) = TaskIdRef::token(r#""t\u00e9-1""#) else {
+        panic!("a JSON string is a token");
+    };
+    assert_eq!(t.raw_token(), br#""t\u00e9-1""#);
+    assert_eq!(TaskIdRef::token("t-1"), None);
+    assert_eq!(TaskIdRef::token(r#""a" "b""#), None);
+    assert_eq!(TaskIdRef::token("1"), None);
+}
