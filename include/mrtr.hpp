@@ -11,7 +11,8 @@
 //
 // Quick start: a complete translation unit, compiled and run as copied by
 // the test command (scripts/test-cpp); examples/cpp-client/work_item.cpp is a
-// whole program on it (the demo server's two-round flow over stdio).
+// whole program on it (the demo server's two-round flow over stdio, built
+// against the installed package by examples/newcomer/README.md).
 //
 //   #include <functional>
 //   #include <stdexcept>
@@ -100,10 +101,29 @@ std::string_view write_grow(std::vector<std::uint8_t> &buf, const char *what, Wr
     throw Error(MRTR_ERR_BUFFER_TOO_SMALL, std::string(what) + ": size changed between tries");
 }
 
+template <class Write> std::string write_string(const char *what, std::size_t guess, Write write) {
+    std::vector<std::uint8_t> buf(guess == 0 ? 1 : guess);
+    return std::string(write_grow(buf, what, write));
+}
+
 struct alignas(MRTR_WORKSPACE_ALIGN) Block {
     unsigned char bytes[MRTR_WORKSPACE_ALIGN];
 };
 } // namespace detail
+
+/// Decodes one JSON string literal, quotes included (`"caf\u00e9"` ->
+/// `café`), as an event's spans give them (the error message of an
+/// MRTR_EVENT_RPC_ERROR, a task id). Throws Error (MRTR_ERR_JSON) for
+/// anything else.
+inline std::string decode_string(std::string_view literal) {
+    // A decoded string is never longer than its literal.
+    return detail::write_string("mrtr_json_decode_string", literal.size(),
+                                [&](std::uint8_t *o, std::size_t cap, std::size_t *n) {
+                                    return mrtr_json_decode_string(
+                                        reinterpret_cast<const std::uint8_t *>(literal.data()),
+                                        literal.size(), o, cap, n);
+                                });
+}
 
 /// One input request of the current round, its texts decoded.
 struct Input {
@@ -226,12 +246,11 @@ private:
     std::string text(std::size_t index, const mrtr_input &in, std::uint32_t field) const {
         mrtr_str raw = field == MRTR_TEXT_KEY ? in.key : field == MRTR_TEXT_MESSAGE ? in.message : in.url;
         if ((in.escaped & field) == 0) return std::string(view(raw));
-        std::vector<std::uint8_t> buf(raw.len); // decoded text is never longer
-        std::string_view t = detail::write_grow(
-            buf, "mrtr_call_input_text", [&](std::uint8_t *o, std::size_t cap, std::size_t *n) {
-                return mrtr_call_input_text(call_, index, field, o, cap, n);
-            });
-        return std::string(t);
+        // Decoded text is never longer than its escaped form.
+        return detail::write_string("mrtr_call_input_text", raw.len,
+                                    [&](std::uint8_t *o, std::size_t cap, std::size_t *n) {
+                                        return mrtr_call_input_text(call_, index, field, o, cap, n);
+                                    });
     }
 
     [[noreturn]] void fail(mrtr_status st, const char *what) const {

@@ -6,7 +6,8 @@
 //
 //   work_item SERVER [ARGS...]   spawns SERVER and talks to it over stdio
 //
-// Exit status 0 when the tool completed, 1 otherwise.
+// Prints each question and its answer, then the result's text, exactly as
+// examples/newcomer/workitem.c does; exit status 0 when the tool completed.
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -81,6 +82,17 @@ std::string_view answer_for(std::string_view key) {
     return {};
 }
 
+// The first "text" member of a result (a tool result's first content
+// block), decoded. A real app parses the result with its JSON library.
+std::string first_text(std::string_view result) {
+    const std::string_view tag = R"("text":")";
+    std::size_t at = result.find(tag);
+    if (at == std::string_view::npos) throw std::runtime_error("no text in the result");
+    std::size_t start = at + tag.size() - 1, end = start + 1;
+    while (end < result.size() && (result[end] != '"' || result[end - 1] == '\\')) end++;
+    return mrtr::decode_string(result.substr(start, end + 1 - start));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -100,15 +112,14 @@ int main(int argc, char **argv) {
             mrtr_event ev = call.feed(msg);
             switch (ev.kind) {
             case MRTR_EVENT_COMPLETE:
-                std::cout << "result: " << call.result(msg) << "\n";
+                std::cout << "result   " << first_text(call.result(msg)) << "\n";
                 return 0;
             case MRTR_EVENT_INPUT_REQUIRED:
-                std::cout << "round " << call.progress().round << ": " << ev.input_count
-                          << " question(s)\n";
                 for (std::size_t i = 0; i < ev.input_count; i++) {
                     mrtr::Input in = call.input(i);
                     std::string_view answer = answer_for(in.key);
-                    std::cout << "  " << in.key << ": " << in.message << "\n    -> " << answer << "\n";
+                    std::cout << "question " << in.key << ": " << in.message << "\n";
+                    if (!answer.empty()) std::cout << "answer   " << answer << "\n";
                     if (answer.empty()) {
                         call.answer_elicit(i, MRTR_ELICIT_DECLINE);
                     } else {
@@ -121,8 +132,8 @@ int main(int argc, char **argv) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(ev.wait_ms));
                 break;
             case MRTR_EVENT_RPC_ERROR:
-                std::cerr << "error " << ev.error_code << ": " << mrtr::view(msg, ev.error_message)
-                          << "\n";
+                std::cerr << "error " << ev.error_code << ": "
+                          << mrtr::decode_string(mrtr::view(msg, ev.error_message)) << "\n";
                 return 1;
             default: // UNRELATED, task events: the call says what comes next
                 break;
