@@ -65,7 +65,7 @@
  */
 
 /*
- * Contents (68 functions).
+ * Contents (72 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
@@ -87,7 +87,7 @@
  *   mrtr_call_save            Saves the call (`READY`, `SENT` or `ANSWERING`, either flow) into...
  *   mrtr_call_restore         Restores a save into `workspace` under `limits` (NULL: the default...
  *   mrtr_call_failure         Writes why the call failed to `*out` (`FAILED` only; `MRTR_ERR_WRO...
- *   mrtr_run                  Runs `call` to its end: writes each leg into `buf`, has the transp...
+ *   mrtr_run                  Runs `call` to its end over the `mrtr_runner_*` steps: each reques...
  *
  * Client helpers: forms, URL consent, HTTP headers, SSE:
  *   mrtr_form_parse                  Checks `schema` (a `requestedSchema`, as `mrtr_input.reques...
@@ -139,6 +139,10 @@
  *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
  *   mrtr_json_write_string   Writes `text` as a JSON string literal, quotes included: `"`, `\` a...
  *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as the `mrtr_span...
+ *   mrtr_runner_init         Starts a run of `call` in `*runner`: `first_id` the first request's...
+ *   mrtr_runner_next         Writes the next step to `*out_step`, for `SEND` the request to `out...
+ *   mrtr_runner_received     Feeds a message received after `SEND` (as `mrtr_call_feed`, event t...
+ *   mrtr_runner_answered     Reports what the app did about input `index` after `ASK`: `reply` i...
  *   mrtr_principal_digest    Writes to `out` (32 bytes) the digest a token binds for `principal`...
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
@@ -356,32 +360,28 @@
 #define MRTR_WORKSPACE_ALIGN 8
 
 /**
- * UI callback result: the callback answered the input through
- * `mrtr_call_answer_*`.
+ * A reply (UI callback, `mrtr_runner_answered`): answered through `mrtr_call_answer_*`.
  */
 #define MRTR_CB_ANSWERED 0
 
 /**
- * UI callback result: the user declined. Elicitations are answered
- * `decline` by the runner; sampling and roots have no refusal in MRTR,
- * so the run stops with `MRTR_ERR_ABORTED` (the call stays `ANSWERING`).
+ * A reply: declined (an elicitation is answered `decline`; sampling and
+ * roots have no refusal: `MRTR_ERR_ABORTED`, the call stays `ANSWERING`).
  */
 #define MRTR_CB_DECLINE 1
 
 /**
- * UI callback result: the user dismissed the question. Elicitations are
- * answered `cancel`; otherwise as `MRTR_CB_DECLINE`.
+ * A reply: dismissed (an elicitation is answered `cancel`; else as DECLINE).
  */
 #define MRTR_CB_CANCEL 2
 
 /**
- * Callback result: stop the run now with `MRTR_ERR_ABORTED` (any other
- * non-zero value does the same). The call is left as it is.
+ * A reply: stop with `MRTR_ERR_ABORTED` (so does any other value).
  */
 #define MRTR_CB_ABORT 3
 
 /**
- * Default of `mrtr_run_callbacks.max_unrelated`.
+ * Default of `max_unrelated` (`mrtr_runner_init`, `mrtr_run_callbacks`).
  */
 #define MRTR_RUN_DEFAULT_MAX_UNRELATED 16
 
@@ -1089,6 +1089,30 @@ typedef enum mrtr_string_format {
    */
   MRTR_FORMAT_DATE_TIME = 4,
 } mrtr_string_format;
+
+/**
+ * What `mrtr_runner_next` says to do.
+ */
+typedef enum mrtr_step_kind {
+  /**
+   * Send `out[0..len)`, then pass each message received to
+   * `mrtr_runner_received` until it says `again` false.
+   */
+  MRTR_STEP_SEND = 1,
+  /**
+   * Ask the user about input `index` (`mrtr_call_input_at`), answer it
+   * (`mrtr_call_answer_*`) and report with `mrtr_runner_answered`.
+   */
+  MRTR_STEP_ASK = 2,
+  /**
+   * Wait `wait_ms` milliseconds, then ask for the next step.
+   */
+  MRTR_STEP_WAIT = 3,
+  /**
+   * The run is over: `status` is its result, the last event its message.
+   */
+  MRTR_STEP_DONE = 4,
+} mrtr_step_kind;
 
 /**
  * Why a token was refused (for the server's log: the wire answer is the
@@ -1886,18 +1910,54 @@ typedef struct mrtr_http_header {
 } mrtr_http_header;
 
 /**
+ * A run of one call in caller memory: `mrtr_runner r;` then
+ * `mrtr_runner_init(&r, call, ...)`. Opaque; do not move or copy it.
+ */
+typedef struct MRTR_ALIGNED(8) mrtr_runner {
+  uint64_t _opaque[12];
+} mrtr_runner;
+
+/**
+ * One step of a run. Fields a kind does not use are zero.
+ */
+typedef struct mrtr_step {
+  /**
+   * What to do.
+   */
+  enum mrtr_step_kind kind;
+  /**
+   * `SEND`: the request's length (on `MRTR_ERR_BUFFER_TOO_SMALL`: the
+   * bytes `out` needs).
+   */
+  size_t len;
+  /**
+   * `ASK`: the input's index and kind.
+   */
+  size_t index;
+  /**
+   * `ASK`: the input's kind.
+   */
+  enum mrtr_input_kind input_kind;
+  /**
+   * `WAIT`: milliseconds.
+   */
+  uint64_t wait_ms;
+  /**
+   * `DONE`: `MRTR_OK` (`COMPLETE`), `MRTR_ERR_RPC_ERROR` (`RPC_ERROR`,
+   * `TASK_FAILED`) or `MRTR_ERR_ABORTED` (`TASK_CANCELLED`).
+   */
+  enum mrtr_status status;
+} mrtr_step;
+
+/**
  * The application side of `mrtr_run`. Zero-initialize, then set.
  */
 typedef struct mrtr_run_callbacks {
   /**
-   * Required: sends a request and receives the next message.
-   * `req`, `req_len`: the request to send; NULL and 0 when the runner
-   * only wants the next message for the request already sent (after an
-   * unrelated message, such as a notification on the same stream).
-   * Write one complete JSON-RPC message of at most `resp_cap` bytes to
-   * `resp` and its length to `*resp_len`. Return 0, or non-zero to stop
-   * the run with `MRTR_ERR_ABORTED` (the call stays `SENT`; the app may
-   * `mrtr_call_resend` later).
+   * Required: sends `req[0..req_len)` (NULL, 0: send nothing, the last
+   * message was unrelated) and writes the next message received, at most
+   * `resp_cap` bytes, to `resp`, its length to `*resp_len`. Non-zero
+   * stops the run with `MRTR_ERR_ABORTED` (the call stays `SENT`).
    */
   int32_t (*transport)(void *user,
                        const uint8_t *req,
@@ -1906,10 +1966,8 @@ typedef struct mrtr_run_callbacks {
                        size_t resp_cap,
                        size_t *resp_len);
   /**
-   * Form and URL elicitations: ask the user about input `index`,
-   * described by `*input` (valid during the callback); answer with
-   * `mrtr_call_answer_*` and return `MRTR_CB_ANSWERED`, or return
-   * `MRTR_CB_DECLINE`, `MRTR_CB_CANCEL` or `MRTR_CB_ABORT`. NULL: such
+   * Form and URL elicitations: ask about input `index` (`*input`), answer
+   * with `mrtr_call_answer_*` and return a `MRTR_CB_*` reply. NULL: such
    * an input ends the run with `MRTR_ERR_UNANSWERED_INPUT`.
    */
   int32_t (*elicit)(void *user,
@@ -1917,43 +1975,34 @@ typedef struct mrtr_run_callbacks {
                     size_t index,
                     const struct mrtr_input *input);
   /**
-   * Sampling requests, as `elicit` (answer with
-   * `mrtr_call_answer_json`).
+   * Sampling requests, as `elicit`.
    */
   int32_t (*sampling)(void *user,
                       struct mrtr_call *call,
                       size_t index,
                       const struct mrtr_input *input);
   /**
-   * Roots requests, as `elicit` (answer with `mrtr_call_answer_roots`).
+   * Roots requests, as `elicit`.
    */
   int32_t (*roots)(void *user,
                    struct mrtr_call *call,
                    size_t index,
                    const struct mrtr_input *input);
   /**
-   * Optional: waits `ms` milliseconds before a state-only round is
-   * retried; NULL retries at once.
+   * Optional: waits `ms` milliseconds (a `WAIT` step); NULL: no wait.
    */
   void (*sleep_ms)(void *user,
                    uint64_t ms);
   /**
-   * The id of the first request this run writes; 0: `mrtr_progress.next_id`.
-   * Within +-(2^53-1), or the run returns `MRTR_ERR_INVALID_ARGUMENT`
-   * before sending anything. When a further request would need an id
-   * past 2^53-1 the run stops with `MRTR_ERR_LIMIT_EXCEEDED` before
-   * writing it.
+   * As `mrtr_runner_init`'s.
    */
   int64_t first_id;
   /**
-   * Added to the id for each further request (> 0; 0 means 1), e.g. 2
-   * when two runs share a connection with odd and even ids.
+   * As `mrtr_runner_init`'s.
    */
   int64_t id_step;
   /**
-   * Most unrelated messages accepted while waiting for one answer
-   * (0: `MRTR_RUN_DEFAULT_MAX_UNRELATED`); one more ends the run with
-   * `MRTR_ERR_LIMIT_EXCEEDED` (the call stays `SENT`).
+   * As `mrtr_runner_init`'s.
    */
   uint32_t max_unrelated;
 } mrtr_run_callbacks;
@@ -3039,43 +3088,69 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
                                          size_t *out_written);
 
 /**
- * Runs `call` to its end: writes each leg into `buf`, has the transport
- * send it and receive the answer into the rest of `buf`, feeds it, asks
- * the UI callbacks for every input, waits the backoff of state-only
- * rounds, and repeats. A call restored in `SENT` is first resent with a
- * fresh id.
- *
- * `buf` (`buf_len` bytes) holds one request at its start and the response
- * after it, so it must hold the largest request plus the largest
- * response. On return `*out_event` (spans into `buf`, valid until `buf`
- * is reused) describes the last message:
- * - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
- * - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
- *   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
- *   `error_data`); a `-32022` (unsupported protocol version) ends the run
- *   here too, never resent by the run: the app may pass the message to
- *   `mrtr_version_retry` with `retries` 0 and start one more run at most;
- * - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
- *   cancelled the task).
- *
- * When the server moves the call to a task, the run follows it: it waits
- * the task's poll interval (`sleep_ms`), polls, answers its input rounds
- * and waits each `MRTR_EVENT_TASK_POLL` hint, to the task's end.
- *
- * Other statuses: the call's terminal errors as `mrtr_call_feed` returns them
- * (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
- * `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_JSON`, ...); `MRTR_ERR_ABORTED` (a
- * callback asked to stop, or declined a sampling or roots request);
- * `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or one returned
- * `MRTR_CB_ANSWERED` without answering); `MRTR_ERR_BUFFER_TOO_SMALL` (a
- * request does not fit `buf`); `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated
- * messages, or the ids are used up: the next would pass 2^53-1);
- * `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
- * `MRTR_ERR_INVALID_ARGUMENT` (`id_step` < 0, a `first_id` outside
- * +-(2^53-1) or not above the call's last id, a transport that reports
- * more bytes than `resp_cap`);
- * `MRTR_ERR_NULL_POINTER` (no `transport`). Whatever the status, the call's own phase tells where
- * it stopped.
+ * Starts a run of `call` in `*runner`: `first_id` the first request's id
+ * (0: the call's next id), `id_step` added per request (0 means 1; e.g. 2
+ * for two runs sharing a connection), `max_unrelated` messages tolerated
+ * while awaiting one answer (0: `MRTR_RUN_DEFAULT_MAX_UNRELATED`).
+ * `MRTR_ERR_INVALID_ARGUMENT`: `id_step` < 0, `first_id` beyond +-(2^53-1).
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_runner_init(struct mrtr_runner *runner,
+                                  const struct mrtr_call *call,
+                                  int64_t first_id,
+                                  int64_t id_step,
+                                  uint32_t max_unrelated);
+
+/**
+ * Writes the next step to `*out_step`, for `SEND` the request to `out`
+ * (`out_len` bytes): a fresh leg, or the one in flight again with a fresh
+ * id. Statuses: those of `mrtr_call_write_request`; `MRTR_ERR_WRONG_STATE`
+ * (the call is `DONE` or `FAILED`); `MRTR_ERR_LIMIT_EXCEEDED` (the next id
+ * would pass 2^53-1).
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_runner_next(struct mrtr_runner *runner,
+                                  struct mrtr_call *call,
+                                  uint8_t *out,
+                                  size_t out_len,
+                                  struct mrtr_step *out_step);
+
+/**
+ * Feeds a message received after `SEND` (as `mrtr_call_feed`, event to
+ * `*out_event`); `*out_again`: it was unrelated, pass the next message.
+ * `MRTR_ERR_LIMIT_EXCEEDED`: more than `max_unrelated` in a row.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_runner_received(struct mrtr_runner *runner,
+                                      struct mrtr_call *call,
+                                      const uint8_t *msg,
+                                      size_t len,
+                                      struct mrtr_event *out_event,
+                                      bool *out_again);
+
+/**
+ * Reports what the app did about input `index` after `ASK`: `reply` is a
+ * `MRTR_CB_*` value. `MRTR_ERR_ABORTED`: `MRTR_CB_ABORT`, a refusal of a
+ * sampling or roots input, or an error answer; `MRTR_ERR_UNANSWERED_INPUT`:
+ * `MRTR_CB_ANSWERED` without an answer.
+ */
+MRTR_NODISCARD
+enum mrtr_status mrtr_runner_answered(struct mrtr_runner *runner,
+                                      struct mrtr_call *call,
+                                      size_t index,
+                                      int32_t reply);
+
+/**
+ * Runs `call` to its end over the `mrtr_runner_*` steps: each request is
+ * written at the start of `buf` (`buf_len` bytes: the largest request plus
+ * the largest response) and the answer received after it; `cb` does the
+ * I/O and answers the inputs. At `DONE`, `*out_event` (spans into `buf`)
+ * is the last message and the status is the step's (`MRTR_OK`,
+ * `MRTR_ERR_RPC_ERROR`: a `-32022` may go to `mrtr_version_retry`,
+ * `MRTR_ERR_ABORTED`: task cancelled); else the first step's error; `MRTR_ERR_ABORTED` also when a callback stops the
+ * run, `MRTR_ERR_UNANSWERED_INPUT` when no callback takes a kind,
+ * `MRTR_ERR_INVALID_ARGUMENT` when the transport reports more than
+ * `resp_cap`. The call's phase tells where it stopped.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_run(struct mrtr_call *call,

@@ -109,7 +109,7 @@ pub enum mrtr_input_kind {
     MRTR_INPUT_ROOTS = 4,
 }
 
-fn input_kind(k: InputKind) -> mrtr_input_kind {
+pub(crate) fn input_kind(k: InputKind) -> mrtr_input_kind {
     match k {
         InputKind::ElicitForm => mrtr_input_kind::MRTR_INPUT_ELICIT_FORM,
         InputKind::ElicitUrl => mrtr_input_kind::MRTR_INPUT_ELICIT_URL,
