@@ -97,15 +97,15 @@ pub(crate) fn phase_of(p: Phase) -> mrtr_phase {
 #[allow(non_camel_case_types)]
 pub enum mrtr_input_kind {
     /// `elicitation/create` in form mode: show `requested_schema` as a form
-    /// (`mrtr_form_*`), answer with `mrtr_*_answer_elicit`.
+    /// (`mrtr_form_*`), answer with `mrtr_call_answer_elicit`.
     MRTR_INPUT_ELICIT_FORM = 1,
     /// `elicitation/create` in URL mode: ask consent to open `url`
-    /// (`mrtr_url_consent`), answer with `mrtr_*_answer_elicit`, no content.
+    /// (`mrtr_url_consent`), answer with `mrtr_call_answer_elicit`, no content.
     MRTR_INPUT_ELICIT_URL = 2,
     /// `sampling/createMessage`: run `params` through an LLM, answer with
-    /// `mrtr_*_answer_json` (a `CreateMessageResult`).
+    /// `mrtr_call_answer_json` (a `CreateMessageResult`).
     MRTR_INPUT_SAMPLING = 3,
-    /// `roots/list`: answer with `mrtr_*_answer_roots`.
+    /// `roots/list`: answer with `mrtr_call_answer_roots`.
     MRTR_INPUT_ROOTS = 4,
 }
 
@@ -168,7 +168,7 @@ pub struct mrtr_input {
     pub answered: bool,
 }
 
-/// One root for `mrtr_*_answer_roots`.
+/// One root for `mrtr_call_answer_roots`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types)]
@@ -753,7 +753,7 @@ pub(crate) fn answer(m: &mut Machine<'_>, index: usize, a: Answer<'_>) -> Result
     m.answer_at(index, a).map_err(|e| status_of(&e))
 }
 
-/// `mrtr_*_answer_elicit`.
+/// `mrtr_call_answer_elicit`.
 ///
 /// # Safety
 /// `content` must be readable.
@@ -771,7 +771,7 @@ pub(crate) unsafe fn answer_elicit(
     answer(m, index, Answer::Elicit { action, content })
 }
 
-/// `mrtr_*_answer_json`.
+/// `mrtr_call_answer_json`.
 ///
 /// # Safety
 /// `json` must be readable.
@@ -786,7 +786,7 @@ pub(crate) unsafe fn answer_json(
     answer(m, index, Answer::Json(json))
 }
 
-/// `mrtr_*_answer_roots`.
+/// `mrtr_call_answer_roots`.
 ///
 /// # Safety
 /// `roots` must point to `n` readable `mrtr_root` whose strings are

@@ -148,7 +148,7 @@ pub struct mrtr_step {
     /// `SEND`: the request's length (on `MRTR_ERR_BUFFER_TOO_SMALL`: the
     /// bytes `out` needs).
     pub len: usize,
-    /// `ASK`: the input's index and kind.
+    /// `ASK`: the input's index.
     pub index: usize,
     /// `ASK`: the input's kind.
     pub input_kind: mrtr_input_kind,
@@ -364,12 +364,12 @@ pub unsafe extern "C" fn mrtr_runner_answered(
 /// written at the start of `buf` (`buf_len` bytes: the largest request plus
 /// the largest response) and the answer received after it; `cb` does the
 /// I/O and answers the inputs. At `DONE`, `*out_event` (spans into `buf`)
-/// is the last message and the status is the step's (`MRTR_OK`,
-/// `MRTR_ERR_RPC_ERROR`: a `-32022` may go to `mrtr_version_retry`,
-/// `MRTR_ERR_ABORTED`: task cancelled); else the first step's error; `MRTR_ERR_ABORTED` also when a callback stops the
-/// run, `MRTR_ERR_UNANSWERED_INPUT` when no callback takes a kind,
-/// `MRTR_ERR_INVALID_ARGUMENT` when the transport reports more than
-/// `resp_cap`. The call's phase tells where it stopped.
+/// is the last message and the status the step's (`MRTR_OK`;
+/// `MRTR_ERR_RPC_ERROR`: a `-32022` may go to `mrtr_version_retry`;
+/// `MRTR_ERR_ABORTED`: task cancelled). Else the first step's error, or
+/// `MRTR_ERR_ABORTED` (a callback stopped the run), `MRTR_ERR_UNANSWERED_INPUT`
+/// (no callback for a kind), `MRTR_ERR_INVALID_ARGUMENT` (the transport
+/// reported more than `resp_cap`). The call's phase tells where it stopped.
 ///
 /// # Safety
 /// `call` must be a live handle; `cb` must point to a readable
