@@ -54,11 +54,11 @@ extension MrtrCall {
                     request = Data()
                     var ev = mrtr_event()
                     var unrelated = false
-                    last = try withHandle { h in
-                        let st = message.withUnsafeBufferPointer {
+                    last = try withHandle { h -> CallEvent in
+                        let received = message.withUnsafeBufferPointer {
                             mrtr_runner_received(runner, h, $0.baseAddress, $0.count, &ev, &unrelated)
                         }
-                        try check(st, "mrtr_runner_received")
+                        try check(received, "mrtr_runner_received")
                         return try eventLocked(h, message, ev)
                     }
                     again = unrelated
