@@ -417,12 +417,12 @@ unsafe fn run(
     let r = &raw mut r;
     // SAFETY: `r` is this frame's; the call is live (caller contract).
     let st = unsafe { mrtr_runner_init(r, call, cb.first_id, cb.id_step, cb.max_unrelated) };
-    status_of_result_err(st)?;
+    result_of(st)?;
     let mut last = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
     loop {
         let mut step = mrtr_step::of(mrtr_step_kind::MRTR_STEP_DONE);
         // SAFETY: `buf` was checked against the call; nothing borrows it.
-        status_of_result_err(unsafe { mrtr_runner_next(r, call, buf, buf_len, &mut step) })?;
+        result_of(unsafe { mrtr_runner_next(r, call, buf, buf_len, &mut step) })?;
         match step.kind {
             mrtr_step_kind::MRTR_STEP_SEND => {
                 // SAFETY: caller contract (transport, buffer, live handle).
@@ -440,14 +440,14 @@ unsafe fn run(
             }
             mrtr_step_kind::MRTR_STEP_DONE => {
                 out_event.write(last);
-                return status_of_result_err(step.status);
+                return result_of(step.status);
             }
         }
     }
 }
 
 /// `Err` for any status but `MRTR_OK`.
-fn status_of_result_err(st: mrtr_status) -> Result<(), mrtr_status> {
+fn result_of(st: mrtr_status) -> Result<(), mrtr_status> {
     match st {
         mrtr_status::MRTR_OK => Ok(()),
         e => Err(e),
@@ -500,7 +500,7 @@ unsafe fn exchange(
         let mut again = false;
         // SAFETY: `resp[..resp_len]` lies within `buf` (checked length).
         let st = unsafe { mrtr_runner_received(r, call, resp, resp_len, &mut ev, &mut again) };
-        status_of_result_err(st)?;
+        result_of(st)?;
         if !again {
             return Ok(ev.shifted(n));
         }
@@ -521,7 +521,7 @@ unsafe fn ask(
 ) -> Result<(), mrtr_status> {
     let mut input = core::mem::MaybeUninit::<mrtr_input>::uninit();
     // SAFETY: caller contract (live handle); `input` is this frame's.
-    status_of_result_err(unsafe { mrtr_call_input_at(call, step.index, input.as_mut_ptr()) })?;
+    result_of(unsafe { mrtr_call_input_at(call, step.index, input.as_mut_ptr()) })?;
     // SAFETY: written by `mrtr_call_input_at`, which returned `MRTR_OK`.
     let input = unsafe { input.assume_init() };
     use mrtr_input_kind as K;
@@ -535,7 +535,7 @@ unsafe fn ask(
     // call is live while it runs, so it may call mrtr_call_*.
     let rc = unsafe { f(user, call, step.index, &input) };
     // SAFETY: caller contract (live handle, live runner).
-    status_of_result_err(unsafe { mrtr_runner_answered(r, call, step.index, rc) })
+    result_of(unsafe { mrtr_runner_answered(r, call, step.index, rc) })
 }
 
 #[cfg(test)]
