@@ -253,6 +253,9 @@ def main() -> None:
     print()
     goal = 100 * 1024
     print(f"goal .text <= {goal} B (issue 26): {'MET' if text <= goal else 'MISSED'} ({text} B)")
+    for kib in (100, 64):
+        over = text - kib * 1024
+        print(f"  .text over {kib} KiB: {max(over, 0)} B" + (" (under)" if over <= 0 else ""))
     floats = float_routines(a.elf)
     print(f"float routines linked: {len(floats)}" + "".join(f"\n  {f}" for f in floats))
     if floats:
