@@ -50,7 +50,10 @@ impl Region {
         self.start.saturating_add(self.len)
     }
 
-    /// The first `n` bytes of the region (clamped to the region).
+    /// The first `n` bytes of the region (clamped to the region). Kept out
+    /// of line: it is called from a dozen places, each inlined copy larger
+    /// than the call.
+    #[inline(never)]
     pub fn prefix<'b>(&self, buf: &'b [u8], n: usize) -> &'b [u8] {
         let end = self.start.saturating_add(n.min(self.len));
         buf.get(self.start..end).unwrap_or(&[])
