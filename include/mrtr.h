@@ -90,11 +90,11 @@
  *   mrtr_run                  Runs `call` to its end: writes each leg into `buf`, has the transp...
  *
  * Client helpers: forms, URL consent, HTTP headers, SSE:
- *   mrtr_form_parse                  Checks `schema` (a `requestedSchema`, as `mrtr_input.reques...
+ *   mrtr_form_parse                  Checks `schema` (`mrtr_input.requested_schema`) against the...
  *   mrtr_form_field_at               Writes field `index` (schema order) of the form to `*out`
  *   mrtr_form_option_at              Writes option `option` of select field `field` to `*out`
- *   mrtr_form_text                   Decodes one text of the form into `out`, JSON escapes resol...
- *   mrtr_form_validate               Checks an answer `content` (a JSON object, as it will be se...
+ *   mrtr_form_text                   Decodes one text of the form into `out`, escapes resolved:...
+ *   mrtr_form_validate               Checks an answer `content` (the JSON object sent with `MRTR...
  *   mrtr_http_headers                The headers of a POST carrying a request or notification `m...
  *   mrtr_http_headers_for_message    The headers of a POST carrying `body`, one JSON-RPC request...
  *   mrtr_http_headers_for_tool_call  The headers of a POST carrying `body`, a `tools/call` reque...
@@ -142,8 +142,8 @@
  *   mrtr_principal_digest    Writes to `out` (32 bytes) the digest a token binds for `principal`...
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
- *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
- *   mrtr_tool_next           Writes the next tool of the `tools/list` result `result` to `*out`...
+ *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result to `*ou...
+ *   mrtr_tool_next           Writes the next tool of the `tools/list` result to `*out` (views in...
  */
 
 #ifndef MRTR_H
@@ -2752,15 +2752,14 @@ enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
                                    struct mrtr_failure *out);
 
 /**
- * Checks `schema` (a `requestedSchema`, as `mrtr_input.requested_schema`
- * gives it) against the restricted subset the protocol allows, and writes
- * its number of fields to `*out_field_count`. Show the form only after
- * this succeeded.
+ * Checks `schema` (`mrtr_input.requested_schema`) against the restricted
+ * subset the protocol allows and writes its number of fields to
+ * `*out_field_count`. Show the form only after this succeeded.
  *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (the reason goes to
- * `*out_error` when it is not NULL; its views point into `schema`);
- * `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger than 1
- * MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_INVALID_ARGUMENT`.
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (details to `*out_error`
+ * when not NULL, views into `schema`); `MRTR_ERR_JSON`;
+ * `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or over 1 MiB);
+ * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
@@ -2770,8 +2769,8 @@ enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
 /**
  * Writes field `index` (schema order) of the form to `*out`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema statuses
- * of `mrtr_form_parse`.
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema
+ * statuses of `mrtr_form_parse`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
@@ -2781,8 +2780,8 @@ enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
 /**
  * Writes option `option` of select field `field` to `*out`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select, or no
- * such option), the schema statuses of `mrtr_form_parse`.
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select,
+ * or no such option), the schema statuses of `mrtr_form_parse`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
@@ -2791,13 +2790,13 @@ enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
                                      struct mrtr_form_option *out);
 
 /**
- * Decodes one text of the form into `out`, JSON escapes resolved:
- * `which` is a `MRTR_FORM_TEXT_*` value; `option` is used by the
- * `OPTION_*` texts only. Output convention of `mrtr_json_write_string`.
+ * Decodes one text of the form into `out`, escapes resolved: `which` is a
+ * `MRTR_FORM_TEXT_*` value; `option` counts for `OPTION_*` texts only.
+ * Output convention of `mrtr_json_write_string`.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
- * such field or option, or the text is absent), the schema statuses of
- * `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`).
+ * such field or option, or no such text), `MRTR_ERR_INVALID_ARGUMENT`
+ * (unknown `which`), the schema statuses of `mrtr_form_parse`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_text(struct mrtr_str schema,
@@ -2809,15 +2808,15 @@ enum mrtr_status mrtr_form_text(struct mrtr_str schema,
                                 size_t *out_written);
 
 /**
- * Checks an answer `content` (a JSON object, as it will be sent with
+ * Checks an answer `content` (the JSON object sent with
  * `MRTR_ELICIT_ACCEPT`) against the form: required fields present, each
- * value of its field's type, within its bounds and syntax, one of its
- * options; no unknown or repeated fields.
+ * value of its field's type, bounds, syntax and options; no unknown or
+ * repeated fields.
  *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem goes to
- * `*out_error` when not NULL: fields in schema order first, then unknown
- * fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
- * JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_INVALID_UTF8`.
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem to
+ * `*out_error` when not NULL: fields in schema order, then unknown ones;
+ * views into `schema` or `content`); `MRTR_ERR_JSON` (content not JSON);
+ * the schema statuses of `mrtr_form_parse`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
@@ -3566,15 +3565,14 @@ const char *mrtr_status_str(int32_t status);
 
 /**
  * Reads a `tools/list` result (the `result` object, e.g. the span of
- * `mrtr_call_result` or of a complete event) and writes the number of
- * tools on the page to `*out_count` and the `nextCursor` JSON token
- * (quotes included; `ptr` NULL when there is no next page) to
- * `*out_next_cursor` (optional, may be NULL).
+ * `mrtr_call_result`): the number of tools on the page to `*out_count`,
+ * the `nextCursor` token (quotes included; `ptr` NULL when there is no
+ * next page) to `*out_next_cursor` when not NULL.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_JSON` / `MRTR_ERR_INVALID_UTF8` (not one
- * valid JSON document), `MRTR_ERR_PROTOCOL_VIOLATION` (no `tools` array,
- * or a `nextCursor` that is not a string), `MRTR_ERR_LIMIT_EXCEEDED` (more
- * than `MRTR_MAX_TOOLS_PER_PAGE` tools, or the JSON too deep).
+ * Returns `MRTR_OK`; `MRTR_ERR_JSON` / `MRTR_ERR_INVALID_UTF8` (not one
+ * JSON document); `MRTR_ERR_PROTOCOL_VIOLATION` (no `tools` array, a
+ * `nextCursor` not a string); `MRTR_ERR_LIMIT_EXCEEDED` (more than
+ * `MRTR_MAX_TOOLS_PER_PAGE` tools, or too deep).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_list(const uint8_t *result,
@@ -3583,15 +3581,13 @@ enum mrtr_status mrtr_tool_list(const uint8_t *result,
                                 struct mrtr_str *out_next_cursor);
 
 /**
- * Writes tool `index` (list order) of the `tools/list` result `result` to
- * `*out` (views into `result`). Each call validates the page again and
- * walks it up to the tool: for random access. To read every tool, use
- * `mrtr_tool_next`, which reads the page once in all.
+ * Writes tool `index` (list order) of the `tools/list` result to `*out`
+ * (views into `result`). Each call validates and walks the page: to read
+ * every tool, use `mrtr_tool_next`.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
- * `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
- * not an object with a string `name` and an object `inputSchema` (skip
- * it; the others stay readable).
+ * `mrtr_tool_list`, `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not
+ * an object with a string `name` and an object `inputSchema` (skip it).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_at(const uint8_t *result,
@@ -3600,21 +3596,16 @@ enum mrtr_status mrtr_tool_at(const uint8_t *result,
                               struct mrtr_tool *out);
 
 /**
- * Writes the next tool of the `tools/list` result `result` to `*out`
- * (views into `result`) and moves `*cursor` past it: a loop from a
- * zero-initialized cursor reads every tool in list order, and all the
- * calls together read the page about three times (the first call
- * validates it; each call then validates and reads its own tool only),
- * where a loop of `mrtr_tool_at` validates and walks it once per tool.
+ * Writes the next tool of the `tools/list` result to `*out` (views into
+ * `result`) and moves `*cursor` past it; from a zeroed cursor, a loop
+ * reads every tool in order, the page read about three times in all.
  *
  * Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
- * stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
- * with a string `name` and an object `inputSchema` (tool
- * `cursor->index - 1`; the cursor moved past it: call again for the next
- * one); `MRTR_ERR_LIMIT_EXCEEDED` for a tool past
- * `MRTR_MAX_TOOLS_PER_PAGE` (the end); on the first call the statuses of
- * `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` for a cursor made for a
- * page of another length.
+ * stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a malformed tool (the cursor
+ * moved past it: call again); `MRTR_ERR_LIMIT_EXCEEDED` past
+ * `MRTR_MAX_TOOLS_PER_PAGE`; on the first call the statuses of
+ * `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` (a cursor of a page of
+ * another length).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_next(const uint8_t *result,

@@ -690,6 +690,12 @@ impl Args {
     }
 }
 
+/// Runs the body of an exported function without an object: a fresh
+/// collector, and the body's result as the status it returns.
+pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
+    crate::status::status_of(body(&mut Args::free()))
+}
+
 /// Ends a function of the `out, out_len, out_written` convention: on success
 /// writes the length produced, on a short buffer writes the size needed and
 /// returns `MRTR_ERR_BUFFER_TOO_SMALL`.

@@ -1,14 +1,14 @@
 //! `mrtr_http_headers*`: the headers of a Streamable HTTP POST, for apps
 //! with their own HTTP stack.
 
-use mrtr_core::client::http::{HttpError, RequestHeaders};
-use mrtr_core::client::tools::{version_answer, Designations, ParamHeaders, VersionAnswer};
+use mrtr_core::client::http::{HttpError, RequestHeaders, MAX_HEADER_VALUE_BYTES};
+use mrtr_core::client::tools::{version_answer, Designations, ParamHeaders};
+use mrtr_core::client::tools::{VersionAnswer::*, MAX_VERSION_RETRIES};
 use mrtr_core::wire::WireLimits;
 
-use crate::abi::{finish_output, Args};
-use crate::mrtr_status;
-use crate::status::status_of;
-use crate::types::{mrtr_http_header, mrtr_str};
+use crate::abi::{finish_output, run, Args};
+use crate::mrtr_status::{self, *};
+use crate::types::{mrtr_http_header, mrtr_str, same};
 
 /// The most headers one POST carries: `MCP-Protocol-Version`,
 /// `Mcp-Method`, `Mcp-Name` (tools, prompts, resources, tasks), `Accept`,
@@ -17,98 +17,74 @@ pub const MRTR_HTTP_MAX_HEADERS: usize = 5;
 /// The longest value mrtr emits (an encoded `Mcp-Name`); longer ones are
 /// `MRTR_ERR_LIMIT_EXCEEDED`.
 pub const MRTR_HTTP_MAX_VALUE_BYTES: usize = 8192;
-const _: () = assert!(MRTR_HTTP_MAX_VALUE_BYTES == mrtr_core::client::http::MAX_HEADER_VALUE_BYTES);
+same! { MRTR_HTTP_MAX_VALUE_BYTES => MAX_HEADER_VALUE_BYTES }
 
-fn status_of_http(e: HttpError) -> mrtr_status {
-    match e {
-        HttpError::BufferTooSmall { .. } => mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
-        HttpError::ValueTooLong { .. } => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
-        HttpError::BadMethod | HttpError::MissingName | HttpError::NotARequest => {
-            mrtr_status::MRTR_ERR_INVALID_ARGUMENT
-        }
-        HttpError::Designation(_) => mrtr_status::MRTR_ERR_INVALID_SCHEMA,
-        HttpError::ParamType | HttpError::NotSafeInteger | HttpError::RepeatedMember => {
-            mrtr_status::MRTR_ERR_INVALID_VALUE
-        }
-        HttpError::Wire(w) => w.into(),
-    }
-}
-
-/// Writes the dynamic values into `buf` and the header list: the standard
-/// headers, then the `Mcp-Param-*` headers of `params` when given.
-///
-/// # Safety
-/// `buf` must point to `buf_len` writable bytes (unless 0), `out_written`
-/// to a writable `size_t`, `out_headers` to `headers_cap` writable
-/// `mrtr_http_header`, `out_count` to a writable `size_t`; `inputs` are
-/// the spans of the other arguments.
-#[allow(clippy::too_many_arguments)]
-unsafe fn emit(
-    headers: Result<RequestHeaders<'_>, HttpError>,
-    params: Option<Result<ParamHeaders<'_>, HttpError>>,
-    a: &mut Args,
+/// The outputs every `mrtr_http_headers*` function shares, unchecked.
+struct Outs {
     buf: *mut u8,
     buf_len: usize,
     out_written: *mut usize,
     out_headers: *mut mrtr_http_header,
     headers_cap: usize,
     out_count: *mut usize,
+}
+
+/// Writes the dynamic values into `buf` and the header list: the standard
+/// headers, then the `Mcp-Param-*` headers of `params` when given.
+///
+/// # Safety
+/// `o.buf` must point to `o.buf_len` writable bytes (unless 0),
+/// `o.out_written` and `o.out_count` to a writable `size_t`, `o.out_headers`
+/// to `o.headers_cap` writable `mrtr_http_header`; `a` holds the inputs.
+unsafe fn emit(
+    a: &mut Args,
+    headers: Result<RequestHeaders<'_>, HttpError>,
+    params: Option<Result<ParamHeaders<'_>, HttpError>>,
+    o: Outs,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract; every pointer is checked as it is taken.
-    let (out_written, out_count) = unsafe { (a.out(out_written)?, a.out(out_count)?) };
-    if headers_cap < MRTR_HTTP_MAX_HEADERS {
-        // Still claimed, so a NULL or misaligned array is reported first.
-        // SAFETY: caller contract.
-        unsafe { a.out_array(out_headers, MRTR_HTTP_MAX_HEADERS) }?;
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
-    let h = headers.map_err(status_of_http);
-    let has_params = params.is_some();
-    let p = params.transpose().map_err(status_of_http);
-    // The standard headers use `MRTR_HTTP_MAX_HEADERS` entries; with
-    // parameters, the whole array the caller gave.
-    let claimed = if has_params {
-        headers_cap
-    } else {
-        MRTR_HTTP_MAX_HEADERS
+    let (out_written, out_count) = unsafe { (a.out(o.out_written)?, a.out(o.out_count)?) };
+    // Too small an array is still claimed, so NULL or misalignment is
+    // reported first. With parameters the whole array is claimed.
+    let claimed = match (o.headers_cap < MRTR_HTTP_MAX_HEADERS, params.is_some()) {
+        (false, true) => o.headers_cap,
+        _ => MRTR_HTTP_MAX_HEADERS,
     };
     // SAFETY: caller contract.
-    let out_headers = unsafe { a.out_array(out_headers, claimed) }?;
+    let out_headers = unsafe { a.out_array(o.out_headers, claimed) }?;
+    if o.headers_cap < MRTR_HTTP_MAX_HEADERS {
+        return Err(MRTR_ERR_INVALID_ARGUMENT);
+    }
     // SAFETY: caller contract; overlaps refused.
-    let buf = unsafe { a.out_buf(buf, buf_len) }?;
-    let (h, p) = (h?, p?);
+    let buf = unsafe { a.out_buf(o.buf, o.buf_len) }?;
+    let (h, p) = (headers?, params.transpose()?);
     let std_len = h.buffer_len();
     let needed = std_len.saturating_add(p.map_or(0, |p| p.buffer_len()));
     let count = p.map_or(0, |p| p.count());
-    if headers_cap - MRTR_HTTP_MAX_HEADERS < count {
+    if o.headers_cap - MRTR_HTTP_MAX_HEADERS < count {
         out_count.write(MRTR_HTTP_MAX_HEADERS + count);
         out_written.write(needed);
-        return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
+        return Err(MRTR_ERR_BUFFER_TOO_SMALL);
     }
     if buf.len() < needed {
         return finish_output(Err(mrtr_core::json::BufferTooSmall { needed }), out_written);
     }
     let (std_buf, param_buf) = buf.split_at_mut(std_len);
-    let written = h.write(std_buf).map_err(status_of_http)?;
     let mut n = 0usize;
     let mut put = |name: &str, value: &str| {
         if n < claimed {
-            // SAFETY: `n < claimed <= headers_cap`; the array is writable (caller
-            // contract), aligned and disjoint (checked).
-            unsafe {
-                out_headers.add(n).write(mrtr_http_header {
-                    name: mrtr_str::from_str(name),
-                    value: mrtr_str::from_str(value),
-                })
-            };
+            let (name, value) = (mrtr_str::from_str(name), mrtr_str::from_str(value));
+            // SAFETY: `n < claimed <= headers_cap`; the array is writable
+            // (caller contract), aligned and disjoint (checked).
+            unsafe { out_headers.add(n).write(mrtr_http_header { name, value }) };
             n += 1;
         }
     };
-    for (name, value) in written.iter() {
-        put(name, value);
-    }
+    h.write(std_buf)?
+        .iter()
+        .for_each(|(name, value)| put(name, value));
     if let Some(p) = p {
-        p.write(param_buf, put).map_err(status_of_http)?;
+        p.write(param_buf, put)?;
     }
     out_count.write(n);
     finish_output(Ok(needed), out_written)
@@ -147,27 +123,19 @@ pub unsafe extern "C" fn mrtr_http_headers(
     headers_cap: usize,
     out_count: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract.
-        let method = unsafe { a.str(method) }?;
-        // SAFETY: caller contract.
-        let name = unsafe { a.str_opt(name) }?;
-        // SAFETY: caller contract.
-        unsafe {
-            emit(
-                RequestHeaders::new(method, name),
-                None,
-                &mut a,
-                buf,
-                buf_len,
-                out_written,
-                out_headers,
-                headers_cap,
-                out_count,
-            )
-        }
-    })())
+    let o = Outs {
+        buf,
+        buf_len,
+        out_written,
+        out_headers,
+        headers_cap,
+        out_count,
+    };
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let h = RequestHeaders::new(a.str(method)?, a.str_opt(name)?);
+        emit(a, h, None, o)
+    })
 }
 
 /// The headers of a POST carrying `body`, one JSON-RPC request or
@@ -194,26 +162,19 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
     headers_cap: usize,
     out_count: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract.
-        let body = unsafe { a.bytes(body, body_len) }?;
-        let limits = WireLimits::default();
-        // SAFETY: caller contract.
-        unsafe {
-            emit(
-                RequestHeaders::for_message(body, &limits),
-                None,
-                &mut a,
-                buf,
-                buf_len,
-                out_written,
-                out_headers,
-                headers_cap,
-                out_count,
-            )
-        }
-    })())
+    let o = Outs {
+        buf,
+        buf_len,
+        out_written,
+        out_headers,
+        headers_cap,
+        out_count,
+    };
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let h = RequestHeaders::for_message(a.bytes(body, body_len)?, &WireLimits::default());
+        emit(a, h, None, o)
+    })
 }
 
 /// The headers of a POST carrying `body`, a `tools/call` request, for the
@@ -260,28 +221,24 @@ pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
     headers_cap: usize,
     out_count: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract.
-        let body = unsafe { a.bytes(body, body_len) }?;
-        // SAFETY: caller contract.
-        let schema = unsafe { a.str(input_schema) }?;
-        let limits = WireLimits::default();
-        // SAFETY: caller contract.
-        unsafe {
-            emit(
-                RequestHeaders::for_message(body, &limits),
-                Some(ParamHeaders::for_message(body, schema.as_bytes(), &limits)),
-                &mut a,
-                buf,
-                buf_len,
-                out_written,
-                out_headers,
-                headers_cap,
-                out_count,
-            )
-        }
-    })())
+    let o = Outs {
+        buf,
+        buf_len,
+        out_written,
+        out_headers,
+        headers_cap,
+        out_count,
+    };
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (body, schema, limits) = (
+            a.bytes(body, body_len)?,
+            a.str(input_schema)?,
+            WireLimits::default(),
+        );
+        let p = ParamHeaders::for_message(body, schema.as_bytes(), &limits);
+        emit(a, RequestHeaders::for_message(body, &limits), Some(p), o)
+    })
 }
 
 /// Checks a tool's `x-mcp-header` designations (SEP-2243) before the tool
@@ -311,19 +268,15 @@ pub unsafe extern "C" fn mrtr_tool_header_check(
     input_schema: mrtr_str,
     out_count: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract.
-        let out_count = unsafe { a.out_opt(out_count) }?;
-        // SAFETY: caller contract.
-        let schema = unsafe { a.str(input_schema) }?;
-        let d = Designations::parse(schema.as_bytes())
-            .map_err(|_| mrtr_status::MRTR_ERR_INVALID_SCHEMA)?;
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (out_count, schema) = (a.out_opt(out_count)?, a.str(input_schema)?);
+        let d = Designations::parse(schema.as_bytes()).map_err(|_| MRTR_ERR_INVALID_SCHEMA)?;
         if let Some(o) = out_count {
             o.write(d.len());
         }
         Ok(())
-    })())
+    })
 }
 
 /// How many times one request is sent again after error `-32022`: once.
@@ -331,7 +284,7 @@ pub unsafe extern "C" fn mrtr_tool_header_check(
 /// as before; a second `-32022` is the server refusing it
 /// (`mrtr_version_retry` then returns `MRTR_ERR_UNSUPPORTED_VERSION`).
 pub const MRTR_MAX_VERSION_RETRIES: u32 = 1;
-const _: () = assert!(MRTR_MAX_VERSION_RETRIES == mrtr_core::client::tools::MAX_VERSION_RETRIES);
+same! { MRTR_MAX_VERSION_RETRIES => MAX_VERSION_RETRIES }
 
 /// What to do after a response to a request: `msg` is the response,
 /// `retries` how many times this request was already sent again after a
@@ -359,16 +312,13 @@ pub unsafe extern "C" fn mrtr_version_retry(
     msg_len: usize,
     retries: u32,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    run(|a| {
         // SAFETY: caller contract.
         let msg = unsafe { a.bytes(msg, msg_len) }?;
         match version_answer(msg, &WireLimits::default(), retries)? {
-            Some(VersionAnswer::Retry) => Ok(()),
-            Some(VersionAnswer::Unsupported | VersionAnswer::Refused) => {
-                Err(mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION)
-            }
-            None => Err(mrtr_status::MRTR_ERR_NOT_FOUND),
+            Some(Retry) => Ok(()),
+            Some(Unsupported | Refused) => Err(MRTR_ERR_UNSUPPORTED_VERSION),
+            None => Err(MRTR_ERR_NOT_FOUND),
         }
-    })())
+    })
 }

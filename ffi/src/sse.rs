@@ -8,18 +8,19 @@
 //! be moved or copied while in use (handles of a moved workspace are
 //! refused).
 
+#![allow(non_camel_case_types)]
+
 use core::ffi::c_void;
 
-use mrtr_core::client::sse::{SseDecoder, SseError};
+use mrtr_core::client::sse::SseDecoder;
 
-use crate::abi::Args;
+use crate::abi::{run, Args};
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
 use crate::types::mrtr_str;
 
 /// An SSE decoder living in caller memory (opaque).
-#[allow(non_camel_case_types)]
 pub struct mrtr_sse_decoder {
     _opaque: [u8; 0],
 }
@@ -27,8 +28,7 @@ pub struct mrtr_sse_decoder {
 /// One dispatched event: views into the decoder's workspace, valid until
 /// the next call on the decoder.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_sse_event {
     /// An event was dispatched (the other fields are set only then).
     pub has_event: bool,
@@ -49,15 +49,19 @@ type Decoder = Option<SseDecoder<'static>>;
 ///
 /// # Safety
 /// `dec` must be NULL or a live handle from `mrtr_sse_init`.
-unsafe fn with_decoder<R>(
+unsafe fn with_decoder(
     dec: *const mrtr_sse_decoder,
-    f: impl FnOnce(&mut SseDecoder<'static>, &mut Args) -> Result<R, mrtr_status>,
-) -> Result<R, mrtr_status> {
-    // SAFETY: forwarded contract.
-    let mut obj: Obj<'_, Decoder> = unsafe { object::attach(dec.cast(), magic::SSE) }?;
-    let mut args = Args::new(obj.span());
-    let d = obj.value().as_mut().ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
-    f(d, &mut args)
+    f: impl FnOnce(&mut SseDecoder<'static>, &mut Args) -> Result<(), mrtr_status>,
+) -> mrtr_status {
+    status_of((|| {
+        // SAFETY: forwarded contract.
+        let mut obj: Obj<'_, Decoder> = unsafe { object::attach(dec.cast(), magic::SSE) }?;
+        let mut args = Args::new(obj.span());
+        f(
+            obj.value().as_mut().ok_or(mrtr_status::MRTR_ERR_INTERNAL)?,
+            &mut args,
+        )
+    })())
 }
 
 /// Writes to `*out_size` the workspace bytes of a decoder whose events may
@@ -74,15 +78,13 @@ pub unsafe extern "C" fn mrtr_sse_decoder_size(
     max_event_bytes: usize,
     out_size: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Args::free().out(out_size) }?;
-        out.write(
-            object::workspace_size::<Decoder>(max_event_bytes)
-                .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
-        );
+    // SAFETY: caller contract.
+    run(|a| unsafe {
+        let size = object::workspace_size::<Decoder>(max_event_bytes);
+        a.out(out_size)?
+            .write(size.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?);
         Ok(())
-    })())
+    })
 }
 
 /// Starts a decoder in `workspace` (`len` bytes, aligned to
@@ -104,13 +106,12 @@ pub unsafe extern "C" fn mrtr_sse_init(
     len: usize,
     out_dec: *mut *mut mrtr_sse_decoder,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    run(|a| {
         // SAFETY: caller contract.
         let out = unsafe { a.out(out_dec) }?;
         let ws = workspace.cast::<u8>();
         // SAFETY: caller contract; `out_dec` may not lie inside.
-        let mut obj = unsafe { object::init::<Decoder>(ws, len, 0, None, &a) }?;
+        let mut obj = unsafe { object::init::<Decoder>(ws, len, 0, None, a) }?;
         let (ptr, n) = obj.region_raw();
         // SAFETY: the region lies inside the workspace the caller lends to
         // the decoder for as long as it is used, after the record and
@@ -121,7 +122,7 @@ pub unsafe extern "C" fn mrtr_sse_init(
         obj.activate(magic::SSE);
         out.write(ws.cast());
         Ok(())
-    })())
+    })
 }
 
 /// Feeds bytes of the event stream, in chunks of any size split anywhere.
@@ -149,47 +150,22 @@ pub unsafe extern "C" fn mrtr_sse_feed(
     out: *mut mrtr_sse_event,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    status_of(unsafe {
+    unsafe {
         with_decoder(dec, |d, a| {
-            let consumed = a.out(consumed)?;
-            let out = a.out(out)?;
-            let input = a.bytes(chunk, len)?;
+            let (consumed, out, input) = (a.out(consumed)?, a.out(out)?, a.bytes(chunk, len)?);
             let mut rest = input;
             let result = d.feed(&mut rest);
-            let used = input.len().saturating_sub(rest.len());
-            match result {
-                None => {
-                    consumed.write(used);
-                    out.write(mrtr_sse_event {
-                        has_event: false,
-                        event_type: mrtr_str::EMPTY,
-                        data: mrtr_str::EMPTY,
-                        last_event_id: mrtr_str::EMPTY,
-                    });
-                    Ok(())
-                }
-                Some(Ok(e)) => {
-                    consumed.write(used);
-                    out.write(mrtr_sse_event {
-                        has_event: true,
-                        event_type: mrtr_str::from_str(e.event_type),
-                        data: mrtr_str::from_str(e.data),
-                        last_event_id: mrtr_str::from_str(e.last_event_id),
-                    });
-                    Ok(())
-                }
-                Some(Err(e)) => {
-                    consumed.write(used);
-                    Err(match e {
-                        SseError::EventTooLarge { .. }
-                        | SseError::EventTypeTooLong
-                        | SseError::EventIdTooLong => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
-                        SseError::InvalidUtf8 => mrtr_status::MRTR_ERR_INVALID_UTF8,
-                    })
-                }
-            }
+            consumed.write(input.len().saturating_sub(rest.len()));
+            let e = result.transpose()?;
+            out.write(mrtr_sse_event {
+                has_event: e.is_some(),
+                event_type: mrtr_str::opt(e.as_ref().map(|e| e.event_type)),
+                data: mrtr_str::opt(e.as_ref().map(|e| e.data)),
+                last_event_id: mrtr_str::opt(e.as_ref().map(|e| e.last_event_id)),
+            });
+            Ok(())
         })
-    })
+    }
 }
 
 /// Ends the current stream (the connection closed): an unfinished event or
@@ -209,7 +185,7 @@ pub unsafe extern "C" fn mrtr_sse_end_of_stream(
     out_discarded: *mut bool,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    status_of(unsafe {
+    unsafe {
         with_decoder(dec, |d, a| {
             let out = a.out_opt(out_discarded)?;
             let discarded = d.end_of_stream();
@@ -218,15 +194,14 @@ pub unsafe extern "C" fn mrtr_sse_end_of_stream(
             }
             Ok(())
         })
-    })
+    }
 }
 
 /// What a client needs to reconnect to the stream: the last event id
 /// committed by a dispatch (send it as `Last-Event-ID`) and the server's
 /// reconnection time.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_sse_reconnect {
     /// The last event id; empty when none. A view into the workspace, valid
     /// until the next call on the decoder.
@@ -251,16 +226,15 @@ pub unsafe extern "C" fn mrtr_sse_reconnect_info(
     out: *mut mrtr_sse_reconnect,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    status_of(unsafe {
+    unsafe {
         with_decoder(dec, |d, a| {
-            let out = a.out(out)?;
             let retry = d.reconnection_time_ms();
-            out.write(mrtr_sse_reconnect {
+            a.out(out)?.write(mrtr_sse_reconnect {
                 last_event_id: mrtr_str::from_str(d.last_event_id()),
                 retry_ms: retry.unwrap_or(0),
                 has_retry_ms: retry.is_some(),
             });
             Ok(())
         })
-    })
+    }
 }

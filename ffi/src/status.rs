@@ -266,6 +266,50 @@ impl From<WireError> for mrtr_status {
     }
 }
 
+#[cfg(feature = "client")]
+impl From<mrtr_core::client::tools::ToolListError> for mrtr_status {
+    fn from(e: mrtr_core::client::tools::ToolListError) -> Self {
+        use mrtr_core::client::tools::ToolListError as E;
+        match e {
+            E::Json(j) => j.into(),
+            E::TooMany => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+            E::NotAList | E::Tool { .. } => mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
+        }
+    }
+}
+
+#[cfg(feature = "client")]
+impl From<mrtr_core::client::sse::SseError> for mrtr_status {
+    fn from(e: mrtr_core::client::sse::SseError) -> Self {
+        use mrtr_core::client::sse::SseError as E;
+        match e {
+            E::InvalidUtf8 => mrtr_status::MRTR_ERR_INVALID_UTF8,
+            E::EventTooLarge { .. } | E::EventTypeTooLong | E::EventIdTooLong => {
+                mrtr_status::MRTR_ERR_LIMIT_EXCEEDED
+            }
+        }
+    }
+}
+
+#[cfg(feature = "client")]
+impl From<mrtr_core::client::http::HttpError> for mrtr_status {
+    fn from(e: mrtr_core::client::http::HttpError) -> Self {
+        use mrtr_core::client::http::HttpError as E;
+        match e {
+            E::BufferTooSmall { .. } => mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
+            E::ValueTooLong { .. } => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+            E::BadMethod | E::MissingName | E::NotARequest => {
+                mrtr_status::MRTR_ERR_INVALID_ARGUMENT
+            }
+            E::Designation(_) => mrtr_status::MRTR_ERR_INVALID_SCHEMA,
+            E::ParamType | E::NotSafeInteger | E::RepeatedMember => {
+                mrtr_status::MRTR_ERR_INVALID_VALUE
+            }
+            E::Wire(w) => w.into(),
+        }
+    }
+}
+
 /// Collapses an internal `Result` into the status an exported function
 /// returns.
 pub(crate) fn status_of(r: Result<(), mrtr_status>) -> mrtr_status {

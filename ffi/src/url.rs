@@ -1,14 +1,15 @@
 //! `mrtr_url_consent`: the facts a consent screen shows before the user
 //! opens a URL-mode elicitation's link.
 
-use core::ffi::{c_char, CStr};
+#![allow(non_camel_case_types)]
 
-use mrtr_core::client::url::{UrlConsent, UrlError, Warnings};
+use core::ffi::c_char;
 
-use crate::abi::Args;
+use mrtr_core::client::url::{UrlConsent, Warnings as W};
+
+use crate::abi::run;
 use crate::mrtr_status;
-use crate::status::status_of;
-use crate::types::mrtr_str;
+use crate::types::{mrtr_str, same};
 
 /// URL warning: the scheme is not `https`.
 pub const MRTR_URL_WARN_NOT_HTTPS: u32 = 1;
@@ -28,19 +29,16 @@ pub const MRTR_URL_WARN_NON_ASCII_HOST: u32 = 1 << 5;
 /// URL warning: the URL has no host (`mailto:`, `file:///...`).
 pub const MRTR_URL_WARN_NO_HOST: u32 = 1 << 6;
 
-const _: () = assert!(MRTR_URL_WARN_NOT_HTTPS == Warnings::NOT_HTTPS.bits() as u32);
-const _: () =
-    assert!(MRTR_URL_WARN_UNSUPPORTED_SCHEME == Warnings::UNSUPPORTED_SCHEME.bits() as u32);
-const _: () = assert!(MRTR_URL_WARN_PUNYCODE == Warnings::PUNYCODE.bits() as u32);
-const _: () = assert!(MRTR_URL_WARN_USERINFO == Warnings::USERINFO.bits() as u32);
-const _: () = assert!(MRTR_URL_WARN_IP_LITERAL == Warnings::IP_LITERAL.bits() as u32);
-const _: () = assert!(MRTR_URL_WARN_NON_ASCII_HOST == Warnings::NON_ASCII_HOST.bits() as u32);
-const _: () = assert!(MRTR_URL_WARN_NO_HOST == Warnings::NO_HOST.bits() as u32);
+same! {
+    MRTR_URL_WARN_NOT_HTTPS => W::NOT_HTTPS.bits(), MRTR_URL_WARN_PUNYCODE => W::PUNYCODE.bits(),
+    MRTR_URL_WARN_UNSUPPORTED_SCHEME => W::UNSUPPORTED_SCHEME.bits(),
+    MRTR_URL_WARN_USERINFO => W::USERINFO.bits(), MRTR_URL_WARN_IP_LITERAL => W::IP_LITERAL.bits(),
+    MRTR_URL_WARN_NON_ASCII_HOST => W::NON_ASCII_HOST.bits(), MRTR_URL_WARN_NO_HOST => W::NO_HOST.bits(),
+}
 
 /// A URL split for the consent screen: views into the URL given.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_url_info {
     /// The scheme as written (compare case-insensitively).
     pub scheme: mrtr_str,
@@ -71,8 +69,7 @@ pub struct mrtr_url_info {
 
 /// Why a URL was refused.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_url_refusal {
     /// A static NUL-terminated name of the cause (`"Backslash"`,
     /// `"AmbiguousIpv4"`, ...), for logs.
@@ -81,28 +78,6 @@ pub struct mrtr_url_refusal {
     pub offset: usize,
     /// The cause names a position.
     pub has_offset: bool,
-}
-
-fn refusal_of(e: UrlError) -> mrtr_url_refusal {
-    let (reason, offset): (&'static CStr, Option<usize>) = match e {
-        UrlError::Empty => (c"Empty", None),
-        UrlError::ForbiddenCharacter { offset } => (c"ForbiddenCharacter", Some(offset)),
-        UrlError::Backslash { offset } => (c"Backslash", Some(offset)),
-        UrlError::MissingScheme => (c"MissingScheme", None),
-        UrlError::BadScheme => (c"BadScheme", None),
-        UrlError::MissingAuthority => (c"MissingAuthority", None),
-        UrlError::EmptyHost => (c"EmptyHost", None),
-        UrlError::BadHost { offset } => (c"BadHost", Some(offset)),
-        UrlError::AmbiguousIpv4 => (c"AmbiguousIpv4", None),
-        UrlError::BadIpLiteral => (c"BadIpLiteral", None),
-        UrlError::BadPort => (c"BadPort", None),
-        UrlError::BadPercentEncoding { offset } => (c"BadPercentEncoding", Some(offset)),
-    };
-    mrtr_url_refusal {
-        reason: reason.as_ptr(),
-        offset: offset.unwrap_or(0),
-        has_offset: offset.is_some(),
-    }
 }
 
 /// Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent
@@ -124,35 +99,35 @@ pub unsafe extern "C" fn mrtr_url_consent(
     out: *mut mrtr_url_info,
     out_refusal: *mut mrtr_url_refusal,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out, refusal, text) = unsafe { (a.out(out)?, a.out_opt(out_refusal)?, a.str(url)?) };
-        match UrlConsent::parse(text) {
-            Ok(u) => {
-                let opt = |s: Option<&str>| s.map_or(mrtr_str::EMPTY, mrtr_str::from_str);
-                out.write(mrtr_url_info {
-                    scheme: mrtr_str::from_str(u.scheme),
-                    userinfo: opt(u.userinfo),
-                    host: mrtr_str::from_str(u.host),
-                    path: mrtr_str::from_str(u.path),
-                    query: opt(u.query),
-                    fragment: opt(u.fragment),
-                    warnings: u32::from(u.warnings.bits()),
-                    port: u.port.unwrap_or(0),
-                    has_port: u.port.is_some(),
-                    has_userinfo: u.userinfo.is_some(),
-                    has_query: u.query.is_some(),
-                    has_fragment: u.fragment.is_some(),
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (out, refusal, text) = (a.out(out)?, a.out_opt(out_refusal)?, a.str(url)?);
+        let u = UrlConsent::parse(text).map_err(|e| {
+            if let Some(r) = refusal {
+                let (reason, offset) = (e.name().as_ptr(), e.offset());
+                let has_offset = offset.is_some();
+                r.write(mrtr_url_refusal {
+                    reason,
+                    offset: offset.unwrap_or(0),
+                    has_offset,
                 });
-                Ok(())
             }
-            Err(e) => {
-                if let Some(r) = refusal {
-                    r.write(refusal_of(e));
-                }
-                Err(mrtr_status::MRTR_ERR_REFUSED_URL)
-            }
-        }
-    })())
+            mrtr_status::MRTR_ERR_REFUSED_URL
+        })?;
+        out.write(mrtr_url_info {
+            scheme: mrtr_str::from_str(u.scheme),
+            userinfo: mrtr_str::opt(u.userinfo),
+            host: mrtr_str::from_str(u.host),
+            path: mrtr_str::from_str(u.path),
+            query: mrtr_str::opt(u.query),
+            fragment: mrtr_str::opt(u.fragment),
+            warnings: u32::from(u.warnings.bits()),
+            port: u.port.unwrap_or(0),
+            has_port: u.port.is_some(),
+            has_userinfo: u.userinfo.is_some(),
+            has_query: u.query.is_some(),
+            has_fragment: u.fragment.is_some(),
+        });
+        Ok(())
+    })
 }
