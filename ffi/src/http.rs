@@ -19,49 +19,46 @@ pub const MRTR_HTTP_MAX_HEADERS: usize = 5;
 pub const MRTR_HTTP_MAX_VALUE_BYTES: usize = 8192;
 same! { MRTR_HTTP_MAX_VALUE_BYTES => MAX_HEADER_VALUE_BYTES }
 
-/// The outputs every `mrtr_http_headers*` function shares, unchecked.
-struct Outs {
-    buf: *mut u8,
-    buf_len: usize,
-    out_written: *mut usize,
-    out_headers: *mut mrtr_http_header,
-    headers_cap: usize,
-    out_count: *mut usize,
-}
+/// The outputs every `mrtr_http_headers*` function shares, unchecked: the
+/// buffer (`buf`, `buf_len`, `out_written`) and the header array
+/// (`out_headers`, `headers_cap`, `out_count`).
+type Buf = (*mut u8, usize, *mut usize);
+type List = (*mut mrtr_http_header, usize, *mut usize);
 
 /// Writes the dynamic values into `buf` and the header list: the standard
 /// headers, then the `Mcp-Param-*` headers of `params` when given.
 ///
 /// # Safety
-/// `o.buf` must point to `o.buf_len` writable bytes (unless 0),
-/// `o.out_written` and `o.out_count` to a writable `size_t`, `o.out_headers`
-/// to `o.headers_cap` writable `mrtr_http_header`; `a` holds the inputs.
+/// `buf` must point to `buf_len` writable bytes (unless 0), `out_written`
+/// and `out_count` to a writable `size_t`, `out_headers` to `headers_cap`
+/// writable `mrtr_http_header`; `a` holds the inputs.
 unsafe fn emit(
     a: &mut Args,
     headers: Result<RequestHeaders<'_>, HttpError>,
     params: Option<Result<ParamHeaders<'_>, HttpError>>,
-    o: Outs,
+    (buf, buf_len, out_written): Buf,
+    (out_headers, headers_cap, out_count): List,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract; every pointer is checked as it is taken.
-    let (out_written, out_count) = unsafe { (a.out(o.out_written)?, a.out(o.out_count)?) };
+    let (out_written, out_count) = unsafe { (a.out(out_written)?, a.out(out_count)?) };
     // Too small an array is still claimed, so NULL or misalignment is
     // reported first. With parameters the whole array is claimed.
-    let claimed = match (o.headers_cap < MRTR_HTTP_MAX_HEADERS, params.is_some()) {
-        (false, true) => o.headers_cap,
+    let claimed = match (headers_cap < MRTR_HTTP_MAX_HEADERS, params.is_some()) {
+        (false, true) => headers_cap,
         _ => MRTR_HTTP_MAX_HEADERS,
     };
     // SAFETY: caller contract.
-    let out_headers = unsafe { a.out_array(o.out_headers, claimed) }?;
-    if o.headers_cap < MRTR_HTTP_MAX_HEADERS {
+    let out_headers = unsafe { a.out_array(out_headers, claimed) }?;
+    if headers_cap < MRTR_HTTP_MAX_HEADERS {
         return Err(MRTR_ERR_INVALID_ARGUMENT);
     }
     // SAFETY: caller contract; overlaps refused.
-    let buf = unsafe { a.out_buf(o.buf, o.buf_len) }?;
+    let buf = unsafe { a.out_buf(buf, buf_len) }?;
     let (h, p) = (headers?, params.transpose()?);
     let std_len = h.buffer_len();
     let needed = std_len.saturating_add(p.map_or(0, |p| p.buffer_len()));
     let count = p.map_or(0, |p| p.count());
-    if o.headers_cap - MRTR_HTTP_MAX_HEADERS < count {
+    if headers_cap - MRTR_HTTP_MAX_HEADERS < count {
         out_count.write(MRTR_HTTP_MAX_HEADERS + count);
         out_written.write(needed);
         return Err(MRTR_ERR_BUFFER_TOO_SMALL);
@@ -123,18 +120,12 @@ pub unsafe extern "C" fn mrtr_http_headers(
     headers_cap: usize,
     out_count: *mut usize,
 ) -> mrtr_status {
-    let o = Outs {
-        buf,
-        buf_len,
-        out_written,
-        out_headers,
-        headers_cap,
-        out_count,
-    };
+    let o = (buf, buf_len, out_written);
+    let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
         let h = RequestHeaders::new(a.str(method)?, a.str_opt(name)?);
-        emit(a, h, None, o)
+        emit(a, h, None, o, l)
     })
 }
 
@@ -162,18 +153,12 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
     headers_cap: usize,
     out_count: *mut usize,
 ) -> mrtr_status {
-    let o = Outs {
-        buf,
-        buf_len,
-        out_written,
-        out_headers,
-        headers_cap,
-        out_count,
-    };
+    let o = (buf, buf_len, out_written);
+    let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
         let h = RequestHeaders::for_message(a.bytes(body, body_len)?, &WireLimits::default());
-        emit(a, h, None, o)
+        emit(a, h, None, o, l)
     })
 }
 
@@ -221,14 +206,8 @@ pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
     headers_cap: usize,
     out_count: *mut usize,
 ) -> mrtr_status {
-    let o = Outs {
-        buf,
-        buf_len,
-        out_written,
-        out_headers,
-        headers_cap,
-        out_count,
-    };
+    let o = (buf, buf_len, out_written);
+    let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
         let (body, schema, limits) = (
@@ -237,7 +216,7 @@ pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
             WireLimits::default(),
         );
         let p = ParamHeaders::for_message(body, schema.as_bytes(), &limits);
-        emit(a, RequestHeaders::for_message(body, &limits), Some(p), o)
+        emit(a, RequestHeaders::for_message(body, &limits), Some(p), o, l)
     })
 }
 
