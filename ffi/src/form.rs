@@ -28,9 +28,9 @@ same! { MRTR_FORM_MAX_FIELDS => MAX_FORM_FIELDS }
 pub enum mrtr_field_kind {
     /// Free text (`min_length`, `max_length`, `format`).
     MRTR_FIELD_TEXT = 1,
-    /// A number (`minimum`, `maximum`).
+    /// A number (`minimum_json`, `maximum_json`).
     MRTR_FIELD_NUMBER = 2,
-    /// A whole number (`minimum`, `maximum`).
+    /// A whole number (`minimum_json`, `maximum_json`).
     MRTR_FIELD_INTEGER = 3,
     /// Yes or no.
     MRTR_FIELD_BOOLEAN = 4,
@@ -56,7 +56,7 @@ pub enum mrtr_string_format {
     MRTR_FORMAT_DATE_TIME = 4,
 }
 
-/// Text of a form: a field's name. Also its bit in `escaped`.
+/// Text of a form (`mrtr_form_text`): a field's name; also its bit in `escaped`.
 pub const MRTR_FORM_TEXT_NAME: u32 = 1;
 /// Text of a form: a field's title.
 pub const MRTR_FORM_TEXT_TITLE: u32 = 1 << 1;
@@ -67,10 +67,15 @@ pub const MRTR_FORM_TEXT_OPTION_VALUE: u32 = 1 << 3;
 /// Text of a form: an option's title.
 pub const MRTR_FORM_TEXT_OPTION_TITLE: u32 = 1 << 4;
 
-/// One field of a form, as views into the schema bytes. Text views are
-/// the text itself unless their `MRTR_FORM_TEXT_*` bit is set in
-/// `escaped` (then decode them with `mrtr_form_text`). Bounds are valid
-/// when their `has_` flag is set.
+// Number bounds reach C as the schema's exact decimal text: the library
+// compares answers with that text and never converts it to a `double` (no
+// float parser is linked). The text is checked JSON, which `strtod` reads
+// whole; beyond the `double` range `strtod` gives +-HUGE_VAL.
+/// One field of a form, views into the schema. A text view whose
+/// `MRTR_FORM_TEXT_*` bit is set in `escaped` holds escaped JSON text
+/// (decode it with `mrtr_form_text`). A bound counts only when its `has_`
+/// flag is set; number bounds are exact JSON text, empty when absent
+/// (`strtod` a copy for a `double`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mrtr_form_field {
@@ -80,27 +85,27 @@ pub struct mrtr_form_field {
     pub title: mrtr_str,
     /// Help text (empty when none).
     pub description: mrtr_str,
-    /// `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text.
+    /// `MRTR_FORM_TEXT_*` bits of the views holding escaped text.
     pub escaped: u32,
     /// Position among the fields (0-based).
     pub index: usize,
     /// The input kind.
     pub kind: mrtr_field_kind,
-    /// Text fields: the required syntax.
+    /// Text: the required syntax.
     pub format: mrtr_string_format,
     /// The answer must contain this field.
     pub required: bool,
-    /// Text: `min_length` is set.
+    /// `min_length` is set.
     pub has_min_length: bool,
-    /// Text: `max_length` is set.
+    /// `max_length` is set.
     pub has_max_length: bool,
-    /// Numbers: `minimum` is set.
+    /// `minimum_json` is set.
     pub has_minimum: bool,
-    /// Numbers: `maximum` is set.
+    /// `maximum_json` is set.
     pub has_maximum: bool,
-    /// Multi-select: `min_items` is set.
+    /// `min_items` is set.
     pub has_min_items: bool,
-    /// Multi-select: `max_items` is set.
+    /// `max_items` is set.
     pub has_max_items: bool,
     /// Text: fewest characters (Unicode scalar values).
     pub min_length: u64,
@@ -112,18 +117,11 @@ pub struct mrtr_form_field {
     pub max_items: u64,
     /// Selects: the number of options.
     pub option_count: usize,
-    /// The default value as raw JSON (already checked against the field);
-    /// empty when none.
+    /// The default as raw JSON (checked against the field); empty when none.
     pub default_json: mrtr_str,
-    /// Numbers: the inclusive lower bound `minimum` exactly as the schema
-    /// wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
-    /// when none. The library compares answers with this exact decimal text
-    /// and never converts it to a `double`; a UI that needs one calls
-    /// `strtod` on a copy (the text is checked JSON, which `strtod` reads
-    /// whole; beyond the `double` range it gives ±HUGE_VAL).
+    /// Numbers: the inclusive lower bound as the schema wrote it (`0.1`).
     pub minimum_json: mrtr_str,
-    /// Numbers: the inclusive upper bound `maximum` exactly as the schema
-    /// wrote it; empty when none.
+    /// Numbers: the inclusive upper bound as the schema wrote it.
     pub maximum_json: mrtr_str,
 }
 
@@ -133,7 +131,7 @@ pub struct mrtr_form_field {
 pub struct mrtr_form_option {
     /// The value sent when chosen.
     pub value: mrtr_str,
-    /// The label to show (empty when the schema gives none: show `value`).
+    /// The label to show (empty when none: show `value`).
     pub title: mrtr_str,
     /// `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text.
     pub escaped: u32,
@@ -141,11 +139,11 @@ pub struct mrtr_form_option {
     pub has_title: bool,
 }
 
-/// Why one answer value is not acceptable.
+/// Why one answer value is not acceptable (`bound`: in `mrtr_form_error`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub enum mrtr_field_error {
-    /// No error (fields of records that are not about a value).
+    /// No error.
     MRTR_FIELD_ERROR_NONE = 0,
     /// A required field has no answer.
     MRTR_FIELD_ERROR_MISSING = 1,
@@ -187,8 +185,7 @@ pub enum mrtr_field_error {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mrtr_form_error {
-    /// The field's name (from the schema, or from the answer for
-    /// `UNKNOWN_FIELD`); empty when the content is not an object.
+    /// The field's name; empty when the content is not an object.
     pub field: mrtr_str,
     /// `field` holds escaped JSON text.
     pub field_escaped: bool,
@@ -196,9 +193,9 @@ pub struct mrtr_form_error {
     pub field_index: usize,
     /// What is wrong.
     pub error: mrtr_field_error,
-    /// `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound.
+    /// The bound of `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`.
     pub bound: u64,
-    /// A static NUL-terminated name of the error, for logs.
+    /// A static name of the error, for logs (`"TooShort"`, `"NotAnObject"`).
     pub reason: *const c_char,
 }
 
@@ -210,11 +207,9 @@ pub struct mrtr_schema_error {
     pub property: mrtr_str,
     /// `property` holds escaped JSON text.
     pub property_escaped: bool,
-    /// The keyword or option value at fault, when the error names one (as
-    /// written in the schema, escapes not decoded).
+    /// The keyword or option value at fault, as written; empty when none.
     pub keyword: mrtr_str,
-    /// A static NUL-terminated name of the error (`"UnsupportedKeyword"`,
-    /// `"InvalidDefault"`, ...), for logs.
+    /// A static name of the error, for logs (`"UnsupportedKeyword"`).
     pub reason: *const c_char,
     /// `InvalidDefault`: what is wrong with the default.
     pub default_error: mrtr_field_error,
@@ -258,13 +253,10 @@ unsafe fn form_of<'a>(a: &mut Args, schema: mrtr_str) -> Result<ElicitForm<'a>, 
     parse(unsafe { a.str(schema) }?).map_err(|(s, _)| s)
 }
 
-/// Checks `schema` (`mrtr_input.requested_schema`) against the restricted
-/// subset the protocol allows and writes its number of fields to
-/// `*out_field_count`. Show the form only after this succeeded.
-///
-/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (details to `*out_error`
-/// when not NULL, views into `schema`); `MRTR_ERR_JSON`;
-/// `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or over 1 MiB);
+/// Checks `schema` (`mrtr_input.requested_schema`) against the protocol's
+/// subset; writes its number of fields. Show a form only after `MRTR_OK`.
+/// `MRTR_ERR_INVALID_SCHEMA` (details to `*out_error` if not NULL),
+/// `MRTR_ERR_JSON`, `MRTR_ERR_LIMIT_EXCEEDED` (depth 32, 1 MiB),
 /// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
@@ -298,10 +290,8 @@ pub unsafe extern "C" fn mrtr_form_parse(
     })
 }
 
-/// Writes field `index` (schema order) of the form to `*out`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema
-/// statuses of `mrtr_form_parse`.
+/// Writes field `index` (schema order) to `*out`. `MRTR_ERR_NOT_FOUND` (no
+/// such field), the statuses of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to a writable `mrtr_form_field`.
@@ -353,9 +343,7 @@ pub unsafe extern "C" fn mrtr_form_field_at(
 }
 
 /// Writes option `option` of select field `field` to `*out`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select,
-/// or no such option), the schema statuses of `mrtr_form_parse`.
+/// `MRTR_ERR_NOT_FOUND` (no such select or option), those of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to a writable `mrtr_form_option`.
@@ -382,13 +370,10 @@ pub unsafe extern "C" fn mrtr_form_option_at(
     })
 }
 
-/// Decodes one text of the form into `out`, escapes resolved: `which` is a
-/// `MRTR_FORM_TEXT_*` value; `option` counts for `OPTION_*` texts only.
-/// Output convention of `mrtr_json_write_string`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
-/// such field or option, or no such text), `MRTR_ERR_INVALID_ARGUMENT`
-/// (unknown `which`), the schema statuses of `mrtr_form_parse`.
+/// Decodes text `which` (`MRTR_FORM_TEXT_*`; `option` for `OPTION_*` only)
+/// into `out` as `mrtr_json_write_string` does. `MRTR_ERR_NOT_FOUND` (no such
+/// field, option or text), `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`),
+/// those of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to `out_len` writable bytes (unless
@@ -426,15 +411,10 @@ pub unsafe extern "C" fn mrtr_form_text(
     })
 }
 
-/// Checks an answer `content` (the JSON object sent with
-/// `MRTR_ELICIT_ACCEPT`) against the form: required fields present, each
-/// value of its field's type, bounds, syntax and options; no unknown or
-/// repeated fields.
-///
-/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem to
-/// `*out_error` when not NULL: fields in schema order, then unknown ones;
-/// views into `schema` or `content`); `MRTR_ERR_JSON` (content not JSON);
-/// the schema statuses of `mrtr_form_parse`.
+/// Checks an answer `content` (the object sent with `MRTR_ELICIT_ACCEPT`)
+/// against the form. `MRTR_ERR_INVALID_VALUE` (first problem to `*out_error`
+/// if not NULL, fields in schema order, then unknown ones), `MRTR_ERR_JSON`
+/// (content not JSON), those of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` and `content` readable; `out_error` NULL or writable.

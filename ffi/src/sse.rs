@@ -25,19 +25,15 @@ pub struct mrtr_sse_decoder {
     _opaque: [u8; 0],
 }
 
-/// One dispatched event: views into the decoder's workspace, valid until
-/// the next call on the decoder.
+/// One dispatched event: views into the workspace, valid until the next call.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mrtr_sse_event {
     /// An event was dispatched (the other fields are set only then).
     pub has_event: bool,
-    /// The event type; `"message"` when the event named none (MCP
-    /// messages are `message` events).
+    /// The event type; `"message"` when the event named none.
     pub event_type: mrtr_str,
-    /// The data lines joined with `\n`: for MCP, one JSON-RPC message to
-    /// feed to the call (copy it first if the call's feed must outlive the
-    /// next decoder call).
+    /// The data lines joined with `\n`: for MCP, one JSON-RPC message.
     pub data: mrtr_str,
     /// The last event id at dispatch (empty when none was ever set).
     pub last_event_id: mrtr_str,
@@ -64,11 +60,9 @@ unsafe fn with_decoder(
     })())
 }
 
-/// Writes to `*out_size` the workspace bytes of a decoder whose events may
-/// hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
-/// message size, accepts every message a call reads with default limits).
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_INVALID_ARGUMENT` (overflow).
+/// Writes the workspace size of a decoder for events of up to
+/// `max_event_bytes` of data (1 MiB fits any default-limit message).
+/// `MRTR_ERR_INVALID_ARGUMENT` (overflow).
 ///
 /// # Safety
 /// `out_size` must point to a writable `size_t`.
@@ -87,13 +81,9 @@ pub unsafe extern "C" fn mrtr_sse_decoder_size(
     })
 }
 
-/// Starts a decoder in `workspace` (`len` bytes, aligned to
-/// `MRTR_WORKSPACE_ALIGN`): everything after the decoder's state is the
-/// event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
-/// accepts only empty events). Writes the handle to `*out_dec`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
-/// `MRTR_ERR_INVALID_ARGUMENT`.
+/// Starts a decoder in `workspace`, the rest of it past the state being the
+/// event buffer; writes the handle. `MRTR_ERR_WORKSPACE_TOO_SMALL` (below
+/// `mrtr_sse_decoder_size(0)`).
 ///
 /// # Safety
 /// `workspace` must point to `len` writable bytes lent to the decoder
@@ -125,16 +115,10 @@ pub unsafe extern "C" fn mrtr_sse_init(
     })
 }
 
-/// Feeds bytes of the event stream, in chunks of any size split anywhere.
-/// Consumes bytes from `chunk` until an event is dispatched, an event
-/// fails, or the chunk is used up, and writes the bytes consumed to
-/// `*consumed` (on `MRTR_OK` and on the event errors below). Call again
-/// with the rest of the chunk (`chunk + *consumed`) until it is empty.
-///
-/// Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
-/// `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
-/// or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
-/// decoder has recovered and skips the rest of it, keep feeding.
+/// Feeds stream bytes, split anywhere, up to one event: writes the bytes used
+/// to `*consumed` (also on the errors below); call again with the rest.
+/// `MRTR_OK` (`out->has_event`); `MRTR_ERR_LIMIT_EXCEEDED` (event over the
+/// buffer, type or id too long), `MRTR_ERR_INVALID_UTF8`: event skipped, go on.
 ///
 /// # Safety
 /// `dec` must be a live handle; `chunk` must point to `len` readable
@@ -168,13 +152,8 @@ pub unsafe extern "C" fn mrtr_sse_feed(
     }
 }
 
-/// Ends the current stream (the connection closed): an unfinished event or
-/// line is discarded, as the standard requires. The decoder is then ready
-/// for the next stream (a reconnection) and keeps the last event id and
-/// the reconnection time. Writes whether anything was discarded to
-/// `*out_discarded` (optional, may be NULL).
-///
-/// Common statuses only.
+/// The connection closed: drops an unfinished event (writes whether to
+/// `*out_discarded` if not NULL), keeps the last id and retry for the next.
 ///
 /// # Safety
 /// `dec` must be a live handle; `out_discarded` NULL or writable.
@@ -197,24 +176,19 @@ pub unsafe extern "C" fn mrtr_sse_end_of_stream(
     }
 }
 
-/// What a client needs to reconnect to the stream: the last event id
-/// committed by a dispatch (send it as `Last-Event-ID`) and the server's
-/// reconnection time.
+/// What a reconnection needs: `Last-Event-ID` and the server's `retry`.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mrtr_sse_reconnect {
-    /// The last event id; empty when none. A view into the workspace, valid
-    /// until the next call on the decoder.
+    /// The last event id, empty when none (valid until the next call).
     pub last_event_id: mrtr_str,
-    /// The reconnection time the server set with `retry`, ms (values beyond
-    /// `uint64_t` saturate), when `has_retry_ms`.
+    /// The server's `retry` in ms (saturating), when `has_retry_ms`.
     pub retry_ms: u64,
     /// The server set a reconnection time.
     pub has_retry_ms: bool,
 }
 
-/// Writes to `*out` what a reconnection needs (`Last-Event-ID` and the
-/// server's `retry`). Common statuses only.
+/// Writes what a reconnection needs to `*out`.
 ///
 /// # Safety
 /// `dec` must be a live handle; `out` must point to a writable

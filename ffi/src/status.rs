@@ -104,35 +104,35 @@ pub enum mrtr_status {
     MRTR_ERR_INTERNAL = 99,
 }
 
-/// Every status, in numeric order. Kept in step with the enum by a test that
-/// counts the variants in this file's source.
-pub(crate) const ALL_STATUSES: [mrtr_status; 25] = [
-    mrtr_status::MRTR_OK,
-    mrtr_status::MRTR_ERR_NULL_POINTER,
-    mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
-    mrtr_status::MRTR_ERR_INVALID_UTF8,
-    mrtr_status::MRTR_ERR_MISALIGNED,
-    mrtr_status::MRTR_ERR_WRONG_STATE,
-    mrtr_status::MRTR_ERR_NOT_FOUND,
-    mrtr_status::MRTR_ERR_INVALID_VALUE,
-    mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
-    mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL,
-    mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
-    mrtr_status::MRTR_ERR_JSON,
-    mrtr_status::MRTR_ERR_ENVELOPE,
-    mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
-    mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY,
-    mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION,
-    mrtr_status::MRTR_ERR_INVALID_SCHEMA,
-    mrtr_status::MRTR_ERR_REFUSED_URL,
-    mrtr_status::MRTR_ERR_RPC_ERROR,
-    mrtr_status::MRTR_ERR_ROUND_CAP,
-    mrtr_status::MRTR_ERR_UNANSWERED_INPUT,
-    mrtr_status::MRTR_ERR_ABORTED,
-    mrtr_status::MRTR_ERR_INVALID_REQUEST_STATE,
-    mrtr_status::MRTR_ERR_KEY_ERROR,
-    mrtr_status::MRTR_ERR_INTERNAL,
-];
+/// A C name as a static C string (`concat!` adds the NUL; checked at
+/// compile time, where the table below is built).
+const fn c_name(s: &'static str) -> &'static CStr {
+    match CStr::from_bytes_with_nul(s.as_bytes()) {
+        Ok(c) => c,
+        Err(_) => panic!("a status name holds a NUL"),
+    }
+}
+
+/// Declares the list of every status with its C name, from the variant
+/// names alone.
+macro_rules! statuses {
+    ($($v:ident)+) => {
+        /// Every status and its C name, in numeric order. Kept in step with
+        /// the enum by a test that counts the variants in this file's source.
+        pub(crate) const ALL_STATUSES: [(mrtr_status, &CStr); [$(stringify!($v)),+].len()] =
+            [$((mrtr_status::$v, c_name(concat!(stringify!($v), "\0")))),+];
+    };
+}
+
+statuses! {
+    MRTR_OK MRTR_ERR_NULL_POINTER MRTR_ERR_INVALID_ARGUMENT MRTR_ERR_INVALID_UTF8
+    MRTR_ERR_MISALIGNED MRTR_ERR_WRONG_STATE MRTR_ERR_NOT_FOUND MRTR_ERR_INVALID_VALUE
+    MRTR_ERR_BUFFER_TOO_SMALL MRTR_ERR_WORKSPACE_TOO_SMALL MRTR_ERR_LIMIT_EXCEEDED MRTR_ERR_JSON
+    MRTR_ERR_ENVELOPE MRTR_ERR_PROTOCOL_VIOLATION MRTR_ERR_UNDECLARED_CAPABILITY
+    MRTR_ERR_UNSUPPORTED_VERSION MRTR_ERR_INVALID_SCHEMA MRTR_ERR_REFUSED_URL MRTR_ERR_RPC_ERROR
+    MRTR_ERR_ROUND_CAP MRTR_ERR_UNANSWERED_INPUT MRTR_ERR_ABORTED MRTR_ERR_INVALID_REQUEST_STATE
+    MRTR_ERR_KEY_ERROR MRTR_ERR_INTERNAL
+}
 
 /// The name of integers that are not a status.
 const UNKNOWN_STATUS: &CStr = c"MRTR_UNKNOWN_STATUS";
@@ -142,7 +142,7 @@ impl mrtr_status {
     /// what keeps [`mrtr_status_str`] sound: a C caller can pass any `int`,
     /// and an out-of-range Rust enum value would be undefined behaviour.
     pub fn from_raw(raw: i32) -> Option<mrtr_status> {
-        ALL_STATUSES.iter().copied().find(|s| *s as i32 == raw)
+        ALL_STATUSES.iter().map(|s| s.0).find(|s| *s as i32 == raw)
     }
 
     /// Whether this is `MRTR_OK`.
@@ -152,33 +152,8 @@ impl mrtr_status {
 
     /// The status's C name, as a static NUL-terminated string.
     pub fn name(self) -> &'static CStr {
-        match self {
-            mrtr_status::MRTR_OK => c"MRTR_OK",
-            mrtr_status::MRTR_ERR_NULL_POINTER => c"MRTR_ERR_NULL_POINTER",
-            mrtr_status::MRTR_ERR_INVALID_ARGUMENT => c"MRTR_ERR_INVALID_ARGUMENT",
-            mrtr_status::MRTR_ERR_INVALID_UTF8 => c"MRTR_ERR_INVALID_UTF8",
-            mrtr_status::MRTR_ERR_MISALIGNED => c"MRTR_ERR_MISALIGNED",
-            mrtr_status::MRTR_ERR_WRONG_STATE => c"MRTR_ERR_WRONG_STATE",
-            mrtr_status::MRTR_ERR_NOT_FOUND => c"MRTR_ERR_NOT_FOUND",
-            mrtr_status::MRTR_ERR_INVALID_VALUE => c"MRTR_ERR_INVALID_VALUE",
-            mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL => c"MRTR_ERR_BUFFER_TOO_SMALL",
-            mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL => c"MRTR_ERR_WORKSPACE_TOO_SMALL",
-            mrtr_status::MRTR_ERR_LIMIT_EXCEEDED => c"MRTR_ERR_LIMIT_EXCEEDED",
-            mrtr_status::MRTR_ERR_JSON => c"MRTR_ERR_JSON",
-            mrtr_status::MRTR_ERR_ENVELOPE => c"MRTR_ERR_ENVELOPE",
-            mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION => c"MRTR_ERR_PROTOCOL_VIOLATION",
-            mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY => c"MRTR_ERR_UNDECLARED_CAPABILITY",
-            mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION => c"MRTR_ERR_UNSUPPORTED_VERSION",
-            mrtr_status::MRTR_ERR_INVALID_SCHEMA => c"MRTR_ERR_INVALID_SCHEMA",
-            mrtr_status::MRTR_ERR_REFUSED_URL => c"MRTR_ERR_REFUSED_URL",
-            mrtr_status::MRTR_ERR_RPC_ERROR => c"MRTR_ERR_RPC_ERROR",
-            mrtr_status::MRTR_ERR_ROUND_CAP => c"MRTR_ERR_ROUND_CAP",
-            mrtr_status::MRTR_ERR_UNANSWERED_INPUT => c"MRTR_ERR_UNANSWERED_INPUT",
-            mrtr_status::MRTR_ERR_ABORTED => c"MRTR_ERR_ABORTED",
-            mrtr_status::MRTR_ERR_INVALID_REQUEST_STATE => c"MRTR_ERR_INVALID_REQUEST_STATE",
-            mrtr_status::MRTR_ERR_KEY_ERROR => c"MRTR_ERR_KEY_ERROR",
-            mrtr_status::MRTR_ERR_INTERNAL => c"MRTR_ERR_INTERNAL",
-        }
+        let named = ALL_STATUSES.iter().find(|s| s.0 == self);
+        named.map_or(UNKNOWN_STATUS, |s| s.1)
     }
 }
 
@@ -336,17 +311,17 @@ mod tests {
             .unwrap();
         let variants = body
             .lines()
-            .filter(|l| l.trim_start().starts_with("MRTR_"))
+            .filter(|l| l.trim_start().starts_with("MRTR_") && l.contains(" = "))
             .count();
         assert_eq!(variants, ALL_STATUSES.len());
         for pair in ALL_STATUSES.windows(2) {
-            assert!((pair[0] as i32) < (pair[1] as i32), "{pair:?}");
+            assert!((pair[0].0 as i32) < (pair[1].0 as i32), "{pair:?}");
         }
     }
 
     #[test]
     fn names_are_the_c_names() {
-        for s in ALL_STATUSES {
+        for (s, _) in ALL_STATUSES {
             assert_eq!(s.name().to_str().unwrap(), format!("{s:?}"));
             assert_eq!(mrtr_status::from_raw(s as i32), Some(s));
             // SAFETY: `mrtr_status_str` returns a static C string.

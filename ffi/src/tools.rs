@@ -10,40 +10,35 @@ use crate::abi::run;
 use crate::mrtr_status::{self, *};
 use crate::types::{mrtr_str, same};
 
-/// The most tools one `tools/list` page may list
-/// (`MRTR_ERR_LIMIT_EXCEEDED` beyond).
+/// Most tools one `tools/list` page may list (`MRTR_ERR_LIMIT_EXCEEDED` beyond).
 pub const MRTR_MAX_TOOLS_PER_PAGE: usize = 1024;
 same! { MRTR_MAX_TOOLS_PER_PAGE => MAX_TOOLS_PER_PAGE }
 
+// mrtr_tool_next reads the page about three times in all (the first call
+// validates it, each call its own tool), where a loop of mrtr_tool_at walks
+// it once per tool. A tool past MRTR_MAX_TOOLS_PER_PAGE is
+// MRTR_ERR_LIMIT_EXCEEDED, the end of the walk.
 /// One tool of a `tools/list` page: views into the page.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mrtr_tool {
-    /// The name's JSON string token, quotes included (decode it with
-    /// `mrtr_json_decode_string`; send it back as the `name` of
-    /// `tools/call`).
+    /// The name's JSON string token, quotes included (`mrtr_json_decode_string`).
     pub name: mrtr_str,
-    /// The `inputSchema` object, raw JSON (pass it to
-    /// `mrtr_http_headers_for_tool_call` when calling the tool over HTTP).
+    /// The `inputSchema` object, raw JSON (for `mrtr_http_headers_for_tool_call`).
     pub input_schema: mrtr_str,
-    /// Whether the client may call the tool: false when its `x-mcp-header`
-    /// designations are invalid (SEP-2243: such a tool must not be used;
-    /// the other tools stay usable).
+    /// False when its `x-mcp-header` designations are invalid: never call it.
     pub usable: bool,
     /// The number of designated properties (0 when not `usable`).
     pub designation_count: usize,
 }
 
-/// Where `mrtr_tool_next` stands in a `tools/list` page. Zero-initialize
-/// it to start at the first tool; reuse it only with the same page.
+/// Where `mrtr_tool_next` stands in one page: zeroed to start; one page only.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mrtr_tool_cursor {
-    /// The index of the tool the next call reads (after a call, one past
-    /// the tool it read or refused).
+    /// The index of the tool the next call reads.
     pub index: usize,
-    /// Private: the byte offset in the page where the next read starts (0:
-    /// at the start, the page is not read yet).
+    /// Private: where the next read starts (0: the page is not read yet).
     pub offset: usize,
     /// Private: the length of the page the cursor walks.
     pub page_len: usize,
@@ -58,15 +53,10 @@ fn tool_out(tool: ToolEntry<'_>) -> mrtr_tool {
     }
 }
 
-/// Reads a `tools/list` result (the `result` object, e.g. the span of
-/// `mrtr_call_result`): the number of tools on the page to `*out_count`,
-/// the `nextCursor` token (quotes included; `ptr` NULL when there is no
-/// next page) to `*out_next_cursor` when not NULL.
-///
-/// Returns `MRTR_OK`; `MRTR_ERR_JSON` / `MRTR_ERR_INVALID_UTF8` (not one
-/// JSON document); `MRTR_ERR_PROTOCOL_VIOLATION` (no `tools` array, a
-/// `nextCursor` not a string); `MRTR_ERR_LIMIT_EXCEEDED` (more than
-/// `MRTR_MAX_TOOLS_PER_PAGE` tools, or too deep).
+/// Reads a `tools/list` `result` object: its number of tools and, if
+/// `out_next_cursor` is not NULL, the `nextCursor` token (NULL: last page).
+/// `MRTR_ERR_JSON`, `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_PROTOCOL_VIOLATION` (no
+/// `tools` array), `MRTR_ERR_LIMIT_EXCEEDED` (too many tools, too deep).
 ///
 /// # Safety
 /// `result` must point to `len` readable bytes; `out_count` to a writable
@@ -94,13 +84,9 @@ pub unsafe extern "C" fn mrtr_tool_list(
     })
 }
 
-/// Writes tool `index` (list order) of the `tools/list` result to `*out`
-/// (views into `result`). Each call validates and walks the page: to read
-/// every tool, use `mrtr_tool_next`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
-/// `mrtr_tool_list`, `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not
-/// an object with a string `name` and an object `inputSchema` (skip it).
+/// Writes tool `index` of the page to `*out` (random access; to read all,
+/// `mrtr_tool_next`). `MRTR_ERR_NOT_FOUND` (no such index), those of
+/// `mrtr_tool_list`; `MRTR_ERR_PROTOCOL_VIOLATION` also for a malformed tool.
 ///
 /// # Safety
 /// `result` must point to `len` readable bytes; `out` to a writable
@@ -124,16 +110,10 @@ pub unsafe extern "C" fn mrtr_tool_at(
     })
 }
 
-/// Writes the next tool of the `tools/list` result to `*out` (views into
-/// `result`) and moves `*cursor` past it; from a zeroed cursor, a loop
-/// reads every tool in order, the page read about three times in all.
-///
-/// Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
-/// stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a malformed tool (the cursor
-/// moved past it: call again); `MRTR_ERR_LIMIT_EXCEEDED` past
-/// `MRTR_MAX_TOOLS_PER_PAGE`; on the first call the statuses of
-/// `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` (a cursor of a page of
-/// another length).
+/// Writes the next tool of the page to `*out` and moves `*cursor` past it.
+/// `MRTR_ERR_NOT_FOUND` after the last; `MRTR_ERR_PROTOCOL_VIOLATION` (a
+/// malformed tool, skipped: call again); `MRTR_ERR_INVALID_ARGUMENT` (a
+/// cursor of another page); first call: those of `mrtr_tool_list`.
 ///
 /// # Safety
 /// `result` must point to `len` readable bytes, the same page for every

@@ -26,10 +26,8 @@ impl mrtr_str {
     }
 }
 
-/// One HTTP header. From `mrtr_http_headers*`: views into static text or
-/// the caller's buffer, the value ready to send (non-ASCII or unsafe values
-/// `=?base64?...?=`-encoded). To `mrtr_server_check_param_headers`: a
-/// header the request came with, as received.
+/// One HTTP header: from `mrtr_http_headers*` ready to send (unsafe values
+/// `=?base64?...?=`); to `mrtr_server_check_param_headers` as received.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types)]

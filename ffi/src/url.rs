@@ -13,14 +13,11 @@ use crate::types::{mrtr_str, same};
 
 /// URL warning: the scheme is not `https`.
 pub const MRTR_URL_WARN_NOT_HTTPS: u32 = 1;
-/// URL warning: the scheme is neither `http` nor `https` (a browser may
-/// hand it to another application).
+/// URL warning: neither `http` nor `https` (may open another application).
 pub const MRTR_URL_WARN_UNSUPPORTED_SCHEME: u32 = 1 << 1;
-/// URL warning: a host label is punycode (`xn--`): it may display as
-/// look-alike Unicode.
+/// URL warning: a punycode host label (`xn--`), may show as look-alike Unicode.
 pub const MRTR_URL_WARN_PUNYCODE: u32 = 1 << 2;
-/// URL warning: the URL has a userinfo part (`user@`), often used to make
-/// it look like it starts with a trusted name.
+/// URL warning: a userinfo part (`user@`), often posing as a trusted name.
 pub const MRTR_URL_WARN_USERINFO: u32 = 1 << 3;
 /// URL warning: the host is an IP address.
 pub const MRTR_URL_WARN_IP_LITERAL: u32 = 1 << 4;
@@ -36,14 +33,16 @@ same! {
     MRTR_URL_WARN_NON_ASCII_HOST => W::NON_ASCII_HOST.bits(), MRTR_URL_WARN_NO_HOST => W::NO_HOST.bits(),
 }
 
+// Refused: backslashes, spaces or invisible characters, numeric hosts like
+// 0x7f.1, percent-encoded hosts, https:host without //, ... (the core's
+// UrlError lists them all).
 /// A URL split for the consent screen: views into the URL given.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mrtr_url_info {
     /// The scheme as written (compare case-insensitively).
     pub scheme: mrtr_str,
-    /// The userinfo before the last `@` of the authority (when
-    /// `has_userinfo`): show it as what it is, not as the destination.
+    /// The userinfo (if `has_userinfo`): never show it as the destination.
     pub userinfo: mrtr_str,
     /// The host the link goes to (IPv6 with brackets); empty when none.
     pub host: mrtr_str,
@@ -71,8 +70,7 @@ pub struct mrtr_url_info {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mrtr_url_refusal {
-    /// A static NUL-terminated name of the cause (`"Backslash"`,
-    /// `"AmbiguousIpv4"`, ...), for logs.
+    /// A static name of the cause, for logs (`"Backslash"`, `"AmbiguousIpv4"`).
     pub reason: *const c_char,
     /// The byte offset of the offending character (when `has_offset`).
     pub offset: usize,
@@ -80,14 +78,9 @@ pub struct mrtr_url_refusal {
     pub has_offset: bool,
 }
 
-/// Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent
-/// screen and computes its warnings, or refuses it: a URL that browsers would
-/// read differently than it looks (backslashes, spaces or invisible characters,
-/// numeric hosts like `0x7f.1`, percent-encoded hosts, `https:host` without
-/// `//`, ...). Never offer to open a refused URL.
-///
-/// Returns `MRTR_OK` (`*out` written, views into `url`); `MRTR_ERR_REFUSED_URL`
-/// (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`.
+/// Splits a URL-mode elicitation's decoded `url` for the consent screen, or
+/// refuses one browsers would read otherwise than it looks: never open that.
+/// `MRTR_ERR_REFUSED_URL` (`*out_refusal` if not NULL), `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `url.ptr` must point to `url.len` readable bytes; `out` to a writable
