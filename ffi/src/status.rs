@@ -104,9 +104,9 @@ pub enum mrtr_status {
     MRTR_ERR_INTERNAL = 99,
 }
 
-/// A C name as a static C string (`concat!` adds the NUL; checked at
-/// compile time, where the table below is built).
-const fn c_name(s: &'static str) -> &'static CStr {
+/// A name as a static C string (`concat!` adds the NUL); called in
+/// constant contexts only, so the check runs at compile time.
+pub(crate) const fn c_name(s: &'static str) -> &'static CStr {
     match CStr::from_bytes_with_nul(s.as_bytes()) {
         Ok(c) => c,
         Err(_) => panic!("a status name holds a NUL"),
