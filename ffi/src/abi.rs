@@ -242,6 +242,26 @@ impl<'a, T: Copy> Out<'a, T> {
         // memory is fine.
         unsafe { self.ptr.as_ptr().write(value) }
     }
+
+    /// Stores `value` as the last step of a function that succeeded.
+    pub(crate) fn done(self, value: T) -> Result<(), mrtr_status> {
+        self.write(value);
+        Ok(())
+    }
+}
+
+/// Writing to an optional out-param: nothing when the caller passed NULL.
+pub(crate) trait Put<T> {
+    /// Stores `value` when the out-param was given.
+    fn put(self, value: T);
+}
+
+impl<T: Copy> Put<T> for Option<Out<'_, T>> {
+    fn put(self, value: T) {
+        if let Some(o) = self {
+            o.write(value);
+        }
+    }
 }
 
 /// Most pointer arguments of fixed number one function takes (inputs and

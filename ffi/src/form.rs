@@ -13,7 +13,7 @@ use core::ffi::c_char;
 use mrtr_core::client::form::{ContentError, ElicitForm, FieldError, FormError, MAX_FORM_FIELDS};
 use mrtr_core::json::{self, ParseLimits};
 
-use crate::abi::{run, Args};
+use crate::abi::{run, Args, Put};
 use crate::exchange::decode_json_str;
 use crate::mrtr_status::{self, *};
 use crate::types::{c_enum, mrtr_str, same};
@@ -271,20 +271,13 @@ pub unsafe extern "C" fn mrtr_form_parse(
 ) -> mrtr_status {
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let (count, err, text) = (
-            a.out(out_field_count)?,
-            a.out_opt(out_error)?,
-            a.str(schema)?,
-        );
-        let (status, detail) = match parse(text) {
-            Ok(form) => {
-                count.write(form.len());
-                return Ok(());
-            }
+        let (count, err) = (a.out(out_field_count)?, a.out_opt(out_error)?);
+        let (status, detail) = match parse(a.str(schema)?) {
+            Ok(form) => return count.done(form.len()),
             Err(e) => e,
         };
-        if let (Some(out), Some(d)) = (err, detail) {
-            out.write(d);
+        if let Some(d) = detail {
+            err.put(d);
         }
         Err(status)
     })
@@ -309,10 +302,9 @@ pub unsafe extern "C" fn mrtr_form_field_at(
         let ((min_length, max_length), (min_items, max_items)) =
             (f.kind.length_bounds(), f.kind.item_bounds());
         let (minimum, maximum) = f.kind.number_bounds();
-        let number =
-            |n: Option<mrtr_core::client::form::Number<'_>>| mrtr_str::opt(n.map(|n| n.as_str()));
+        let default = f.default.map(|d| d.raw());
         let mut escaped = 0;
-        out.write(mrtr_form_field {
+        out.done(mrtr_form_field {
             name: mrtr_str::json(Some(f.name), &mut escaped, MRTR_FORM_TEXT_NAME),
             title: mrtr_str::json(f.title, &mut escaped, MRTR_FORM_TEXT_TITLE),
             description: mrtr_str::json(f.description, &mut escaped, MRTR_FORM_TEXT_DESCRIPTION),
@@ -332,13 +324,10 @@ pub unsafe extern "C" fn mrtr_form_field_at(
             min_items: min_items.unwrap_or(0),
             max_items: max_items.unwrap_or(0),
             option_count: f.kind.options().map_or(0, |o| o.len()),
-            default_json: f
-                .default
-                .map_or(mrtr_str::EMPTY, |d| mrtr_str::of_bytes(d.raw())),
-            minimum_json: number(minimum),
-            maximum_json: number(maximum),
-        });
-        Ok(())
+            default_json: default.map_or(mrtr_str::EMPTY, mrtr_str::of_bytes),
+            minimum_json: mrtr_str::opt(minimum.map(|n| n.as_str())),
+            maximum_json: mrtr_str::opt(maximum.map(|n| n.as_str())),
+        })
     })
 }
 
@@ -360,13 +349,12 @@ pub unsafe extern "C" fn mrtr_form_option_at(
         let (out, form) = (a.out(out)?, form_of(a, schema)?);
         let o = form.option_at(field, option).ok_or(MRTR_ERR_NOT_FOUND)?;
         let mut escaped = 0;
-        out.write(mrtr_form_option {
+        out.done(mrtr_form_option {
             value: mrtr_str::json(Some(o.value), &mut escaped, MRTR_FORM_TEXT_OPTION_VALUE),
             title: mrtr_str::json(o.title, &mut escaped, MRTR_FORM_TEXT_OPTION_TITLE),
             escaped,
             has_title: o.title.is_some(),
-        });
-        Ok(())
+        })
     })
 }
 
@@ -391,12 +379,8 @@ pub unsafe extern "C" fn mrtr_form_text(
 ) -> mrtr_status {
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let (out_written, text, out) = (
-            a.out(out_written)?,
-            a.str(schema)?,
-            a.out_buf(out, out_len)?,
-        );
-        let form = parse(text).map_err(|(s, _)| s)?;
+        let (out_written, text) = (a.out(out_written)?, a.str(schema)?);
+        let (out, form) = (a.out_buf(out, out_len)?, parse(text).map_err(|(s, _)| s)?);
         let f = || form.field_at(field).ok_or(MRTR_ERR_NOT_FOUND);
         let o = || form.option_at(field, option).ok_or(MRTR_ERR_NOT_FOUND);
         let s = match which {
@@ -446,9 +430,7 @@ pub unsafe extern "C" fn mrtr_form_validate(
             bound: error.bound(),
             reason: field.map_or(c"NotAnObject", |_| error.name()).as_ptr(),
         };
-        if let Some(o) = out_error {
-            o.write(detail);
-        }
+        out_error.put(detail);
         Err(MRTR_ERR_INVALID_VALUE)
     })
 }

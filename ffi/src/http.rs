@@ -6,7 +6,7 @@ use mrtr_core::client::tools::{version_answer, Designations, ParamHeaders};
 use mrtr_core::client::tools::{VersionAnswer::*, MAX_VERSION_RETRIES};
 use mrtr_core::wire::WireLimits;
 
-use crate::abi::{finish_output, run, Args};
+use crate::abi::{finish_output, run, Args, Put};
 use crate::mrtr_status::{self, *};
 use crate::types::{mrtr_http_header, mrtr_str, same};
 
@@ -202,9 +202,7 @@ pub unsafe extern "C" fn mrtr_tool_header_check(
     run(|a| unsafe {
         let (out_count, schema) = (a.out_opt(out_count)?, a.str(input_schema)?);
         let d = Designations::parse(schema.as_bytes()).map_err(|_| MRTR_ERR_INVALID_SCHEMA)?;
-        if let Some(o) = out_count {
-            o.write(d.len());
-        }
+        out_count.put(d.len());
         Ok(())
     })
 }

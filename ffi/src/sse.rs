@@ -14,7 +14,7 @@ use core::ffi::c_void;
 
 use mrtr_core::client::sse::SseDecoder;
 
-use crate::abi::{run, Args};
+use crate::abi::{run, Args, Put};
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
@@ -76,8 +76,7 @@ pub unsafe extern "C" fn mrtr_sse_decoder_size(
     run(|a| unsafe {
         let size = object::workspace_size::<Decoder>(max_event_bytes);
         a.out(out_size)?
-            .write(size.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?);
-        Ok(())
+            .done(size.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?)
     })
 }
 
@@ -110,8 +109,7 @@ pub unsafe extern "C" fn mrtr_sse_init(
         let data: &'static mut [u8] = unsafe { core::slice::from_raw_parts_mut(ptr, n) };
         *obj.value() = Some(SseDecoder::new(data));
         obj.activate(magic::SSE);
-        out.write(ws.cast());
-        Ok(())
+        out.done(ws.cast())
     })
 }
 
@@ -141,13 +139,12 @@ pub unsafe extern "C" fn mrtr_sse_feed(
             let result = d.feed(&mut rest);
             consumed.write(input.len().saturating_sub(rest.len()));
             let e = result.transpose()?;
-            out.write(mrtr_sse_event {
+            out.done(mrtr_sse_event {
                 has_event: e.is_some(),
                 event_type: mrtr_str::opt(e.as_ref().map(|e| e.event_type)),
                 data: mrtr_str::opt(e.as_ref().map(|e| e.data)),
                 last_event_id: mrtr_str::opt(e.as_ref().map(|e| e.last_event_id)),
-            });
-            Ok(())
+            })
         })
     }
 }
@@ -167,10 +164,7 @@ pub unsafe extern "C" fn mrtr_sse_end_of_stream(
     unsafe {
         with_decoder(dec, |d, a| {
             let out = a.out_opt(out_discarded)?;
-            let discarded = d.end_of_stream();
-            if let Some(o) = out {
-                o.write(discarded);
-            }
+            out.put(d.end_of_stream());
             Ok(())
         })
     }
@@ -203,12 +197,11 @@ pub unsafe extern "C" fn mrtr_sse_reconnect_info(
     unsafe {
         with_decoder(dec, |d, a| {
             let retry = d.reconnection_time_ms();
-            a.out(out)?.write(mrtr_sse_reconnect {
+            a.out(out)?.done(mrtr_sse_reconnect {
                 last_event_id: mrtr_str::from_str(d.last_event_id()),
                 retry_ms: retry.unwrap_or(0),
                 has_retry_ms: retry.is_some(),
-            });
-            Ok(())
+            })
         })
     }
 }

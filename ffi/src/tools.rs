@@ -6,7 +6,7 @@
 
 use mrtr_core::client::tools::{next_tool, ToolCursor, ToolEntry, ToolList, MAX_TOOLS_PER_PAGE};
 
-use crate::abi::run;
+use crate::abi::{run, Put};
 use crate::mrtr_status::{self, *};
 use crate::types::{mrtr_str, same};
 
@@ -73,14 +73,9 @@ pub unsafe extern "C" fn mrtr_tool_list(
     run(|a| unsafe {
         let (count, cursor) = (a.out(out_count)?, a.out_opt(out_next_cursor)?);
         let list = ToolList::parse(a.bytes(result, len)?)?;
-        count.write(list.len());
-        if let Some(o) = cursor {
-            o.write(
-                list.next_cursor()
-                    .map_or(mrtr_str::EMPTY, |c| mrtr_str::of_bytes(c.raw_token())),
-            );
-        }
-        Ok(())
+        let next = list.next_cursor().map(|c| c.raw_token());
+        cursor.put(next.map_or(mrtr_str::EMPTY, mrtr_str::of_bytes));
+        count.done(list.len())
     })
 }
 
@@ -105,8 +100,7 @@ pub unsafe extern "C" fn mrtr_tool_at(
         let tool = ToolList::parse(result)?
             .get(index)
             .ok_or(MRTR_ERR_NOT_FOUND)??;
-        out.write(tool_out(tool));
-        Ok(())
+        out.done(tool_out(tool))
     })
 }
 
@@ -144,7 +138,6 @@ pub unsafe extern "C" fn mrtr_tool_next(
             offset,
             page_len,
         });
-        out.write(tool_out(read.ok_or(MRTR_ERR_NOT_FOUND)??));
-        Ok(())
+        out.done(tool_out(read.ok_or(MRTR_ERR_NOT_FOUND)??))
     })
 }

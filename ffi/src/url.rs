@@ -7,7 +7,7 @@ use core::ffi::c_char;
 
 use mrtr_core::client::url::{UrlConsent, Warnings as W};
 
-use crate::abi::run;
+use crate::abi::{run, Put};
 use crate::mrtr_status;
 use crate::types::{mrtr_str, same};
 
@@ -94,20 +94,19 @@ pub unsafe extern "C" fn mrtr_url_consent(
 ) -> mrtr_status {
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let (out, refusal, text) = (a.out(out)?, a.out_opt(out_refusal)?, a.str(url)?);
-        let u = UrlConsent::parse(text).map_err(|e| {
-            if let Some(r) = refusal {
-                let (reason, offset) = (e.name().as_ptr(), e.offset());
-                let has_offset = offset.is_some();
-                r.write(mrtr_url_refusal {
-                    reason,
-                    offset: offset.unwrap_or(0),
-                    has_offset,
-                });
-            }
+        let (out, refusal) = (a.out(out)?, a.out_opt(out_refusal)?);
+        let u = UrlConsent::parse(a.str(url)?).map_err(|e| {
+            let (reason, offset, has_offset) =
+                (e.name().as_ptr(), e.offset(), e.offset().is_some());
+            let offset = offset.unwrap_or(0);
+            refusal.put(mrtr_url_refusal {
+                reason,
+                offset,
+                has_offset,
+            });
             mrtr_status::MRTR_ERR_REFUSED_URL
         })?;
-        out.write(mrtr_url_info {
+        out.done(mrtr_url_info {
             scheme: mrtr_str::from_str(u.scheme),
             userinfo: mrtr_str::opt(u.userinfo),
             host: mrtr_str::from_str(u.host),
@@ -120,7 +119,6 @@ pub unsafe extern "C" fn mrtr_url_consent(
             has_userinfo: u.userinfo.is_some(),
             has_query: u.query.is_some(),
             has_fragment: u.fragment.is_some(),
-        });
-        Ok(())
+        })
     })
 }
