@@ -79,6 +79,19 @@ fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
     Ok(())
 }
 
+/// Checks a caller's `(ptr, len)` bytes: `false` for the empty range
+/// (whatever `ptr` is), `true` for a non-NULL range Rust can describe.
+fn check_bytes(ptr: *const u8, len: usize) -> Result<bool, mrtr_status> {
+    if len == 0 {
+        return Ok(false);
+    }
+    if ptr.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    check_range(ptr as usize, len)?;
+    Ok(true)
+}
+
 /// Borrows a caller's input bytes.
 ///
 /// # Safety
@@ -86,13 +99,9 @@ fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
 /// bytes that nothing writes to during `'a` (the C contract of an input
 /// buffer).
 unsafe fn in_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], mrtr_status> {
-    if len == 0 {
+    if !check_bytes(ptr, len)? {
         return Ok(&[]);
     }
-    if ptr.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    check_range(ptr as usize, len)?;
     // SAFETY: `ptr` is non-NULL, `len` fits in `isize` and the range does
     // not wrap (checked above); the caller guarantees the bytes are readable
     // and unchanged for `'a`. `u8` has alignment 1 and no invalid values.
@@ -114,13 +123,9 @@ unsafe fn out_bytes<'a>(
     len: usize,
     inputs: &[Span],
 ) -> Result<&'a mut [u8], mrtr_status> {
-    if len == 0 {
+    if !check_bytes(ptr, len)? {
         return Ok(&mut []);
     }
-    if ptr.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    check_range(ptr as usize, len)?;
     let me = Span::of(ptr, len);
     if inputs.iter().any(|s| s.overlaps(me)) {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
@@ -172,12 +177,7 @@ fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
 /// When not NULL, `ptr` must point to a readable `T` (every bit pattern
 /// valid) that nothing writes to during `'a`.
 unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
-    if ptr.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    if !ptr.is_aligned() {
-        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-    }
+    check_array(ptr, 1)?;
     // SAFETY: non-NULL and aligned (checked); readable and unchanging for
     // `'a` by the caller's contract.
     Ok(unsafe { &*ptr })
@@ -207,10 +207,8 @@ impl<'a, T: Copy> Out<'a, T> {
     /// When not NULL, `ptr` must be valid for a write of one `T` during `'a`
     /// (it may point to uninitialised memory).
     unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
+        check_array(ptr.cast_const(), 1)?;
         let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
-        if !ptr.as_ptr().is_aligned() {
-            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-        }
         Ok(Out {
             ptr,
             _borrow: PhantomData,
@@ -698,14 +696,9 @@ impl Args {
         ptr: *mut u8,
         len: usize,
     ) -> Result<(*mut u8, usize), mrtr_status> {
-        if len == 0 {
-            return Ok((ptr, 0));
+        if check_bytes(ptr, len)? {
+            self.claim(Span::of(ptr.cast_const(), len), true)?;
         }
-        if ptr.is_null() {
-            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-        }
-        check_range(ptr as usize, len)?;
-        self.claim(Span::of(ptr.cast_const(), len), true)?;
         Ok((ptr, len))
     }
 }

@@ -15,7 +15,7 @@ use core::ffi::c_void;
 use mrtr_core::client::sse::SseDecoder;
 
 use crate::abi::{run, Args, Put};
-use crate::mrtr_status;
+use crate::mrtr_status::{self, *};
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
 use crate::types::mrtr_str;
@@ -53,10 +53,8 @@ unsafe fn with_decoder(
         // SAFETY: forwarded contract.
         let mut obj: Obj<'_, Decoder> = unsafe { object::attach(dec.cast(), magic::SSE) }?;
         let mut args = Args::new(obj.span());
-        f(
-            obj.value().as_mut().ok_or(mrtr_status::MRTR_ERR_INTERNAL)?,
-            &mut args,
-        )
+        let d = obj.value().as_mut().ok_or(MRTR_ERR_INTERNAL)?;
+        f(d, &mut args)
     })())
 }
 
@@ -76,7 +74,7 @@ pub unsafe extern "C" fn mrtr_sse_decoder_size(
     run(|a| unsafe {
         let size = object::workspace_size::<Decoder>(max_event_bytes);
         a.out(out_size)?
-            .done(size.ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?)
+            .done(size.ok_or(MRTR_ERR_INVALID_ARGUMENT)?)
     })
 }
 
@@ -163,8 +161,7 @@ pub unsafe extern "C" fn mrtr_sse_end_of_stream(
     // SAFETY: forwarded contract.
     unsafe {
         with_decoder(dec, |d, a| {
-            let out = a.out_opt(out_discarded)?;
-            out.put(d.end_of_stream());
+            a.out_opt(out_discarded)?.put(d.end_of_stream());
             Ok(())
         })
     }
