@@ -95,7 +95,7 @@
  *   mrtr_form_option_at              Writes option `option` of select field `field` to `*out`
  *   mrtr_form_text                   Decodes text `which` (`MRTR_FORM_TEXT_*`; `option` for `OPT...
  *   mrtr_form_validate               Checks an answer `content` (the object sent with `MRTR_ELIC...
- *   mrtr_http_headers                The headers of a POST of `method` with `name` (tool, prompt...
+ *   mrtr_http_headers                The headers of a POST of `method` with `name`, the tool, pr...
  *   mrtr_http_headers_for_message    `mrtr_http_headers` with method and name read from `body`,...
  *   mrtr_http_headers_for_tool_call  `mrtr_http_headers_for_message` for a `tools/call` `body`,...
  *   mrtr_sse_decoder_size            Writes the workspace size of a decoder for events of up to...
@@ -321,7 +321,7 @@
 #define MRTR_HTTP_MAX_HEADERS 5
 
 /**
- * Longest header value emitted (an encoded `Mcp-Name`); more: LIMIT_EXCEEDED.
+ * Longest header value emitted (an encoded `Mcp-Name`); `MRTR_ERR_LIMIT_EXCEEDED` beyond.
  */
 #define MRTR_HTTP_MAX_VALUE_BYTES 8192
 
@@ -2771,8 +2771,9 @@ enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
                                     struct mrtr_form_error *out_error);
 
 /**
- * The headers of a POST of `method` with `name` (tool, prompt, resource URI
- * or task id; `{NULL, 0}` for none): values into `buf` as
+ * The headers of a POST of `method` with `name`, the tool, prompt, resource
+ * URI or task id (needed by `tools/call`, `prompts/get`, `resources/read`,
+ * `tasks/get|update|cancel`; `{NULL, 0}` for none): values into `buf` as
  * `mrtr_json_write_string` writes, headers (views) to `out_headers`.
  * `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED` (a value too long),
  * `MRTR_ERR_INVALID_ARGUMENT` (bad method, missing name, `headers_cap` below

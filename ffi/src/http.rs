@@ -13,7 +13,7 @@ use crate::types::{mrtr_http_header, mrtr_str, same};
 /// Standard headers of one POST (`MCP-Protocol-Version`, `Mcp-Method`,
 /// `Mcp-Name`, `Accept`, `Content-Type`): the least `headers_cap`.
 pub const MRTR_HTTP_MAX_HEADERS: usize = 5;
-/// Longest header value emitted (an encoded `Mcp-Name`); more: LIMIT_EXCEEDED.
+/// Longest header value emitted (an encoded `Mcp-Name`); `MRTR_ERR_LIMIT_EXCEEDED` beyond.
 pub const MRTR_HTTP_MAX_VALUE_BYTES: usize = 8192;
 same! { MRTR_HTTP_MAX_VALUE_BYTES => MAX_HEADER_VALUE_BYTES }
 
@@ -85,8 +85,9 @@ unsafe fn emit(
     finish_output(Ok(needed), out_written)
 }
 
-/// The headers of a POST of `method` with `name` (tool, prompt, resource URI
-/// or task id; `{NULL, 0}` for none): values into `buf` as
+/// The headers of a POST of `method` with `name`, the tool, prompt, resource
+/// URI or task id (needed by `tools/call`, `prompts/get`, `resources/read`,
+/// `tasks/get|update|cancel`; `{NULL, 0}` for none): values into `buf` as
 /// `mrtr_json_write_string` writes, headers (views) to `out_headers`.
 /// `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED` (a value too long),
 /// `MRTR_ERR_INVALID_ARGUMENT` (bad method, missing name, `headers_cap` below
