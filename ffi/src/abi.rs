@@ -72,7 +72,7 @@ impl Span {
 
 /// Refuses a range Rust cannot describe: longer than `isize::MAX` or
 /// wrapping around the end of the address space.
-fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
+pub(crate) fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
     if len > MAX_LEN || addr.checked_add(len).is_none() {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
