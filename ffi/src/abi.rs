@@ -81,6 +81,7 @@ pub(crate) fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
 
 /// Checks a caller's `(ptr, len)` bytes: `false` for the empty range
 /// (whatever `ptr` is), `true` for a non-NULL range Rust can describe.
+#[inline(always)]
 fn check_bytes(ptr: *const u8, len: usize) -> Result<bool, mrtr_status> {
     if len == 0 {
         return Ok(false);
@@ -177,7 +178,12 @@ fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
 /// When not NULL, `ptr` must point to a readable `T` (every bit pattern
 /// valid) that nothing writes to during `'a`.
 unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
-    check_array(ptr, 1)?;
+    if ptr.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    if !ptr.is_aligned() {
+        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+    }
     // SAFETY: non-NULL and aligned (checked); readable and unchanging for
     // `'a` by the caller's contract.
     Ok(unsafe { &*ptr })
@@ -207,8 +213,10 @@ impl<'a, T: Copy> Out<'a, T> {
     /// When not NULL, `ptr` must be valid for a write of one `T` during `'a`
     /// (it may point to uninitialised memory).
     unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
-        check_array(ptr.cast_const(), 1)?;
         let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
+        if !ptr.as_ptr().is_aligned() {
+            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+        }
         Ok(Out {
             ptr,
             _borrow: PhantomData,

@@ -113,14 +113,23 @@ pub(crate) const fn c_name(s: &'static str) -> &'static CStr {
     }
 }
 
-/// Declares the list of every status with its C name, from the variant
-/// names alone.
+/// Declares the list of every status and its name function, from the
+/// variant names alone.
 macro_rules! statuses {
     ($($v:ident)+) => {
-        /// Every status and its C name, in numeric order. Kept in step with
-        /// the enum by a test that counts the variants in this file's source.
-        pub(crate) const ALL_STATUSES: [(mrtr_status, &CStr); [$(stringify!($v)),+].len()] =
-            [$((mrtr_status::$v, c_name(concat!(stringify!($v), "\0")))),+];
+        /// Every status, in numeric order. Kept in step with the enum by a
+        /// test that counts the variants in this file's source.
+        pub(crate) const ALL_STATUSES: [mrtr_status; [$(stringify!($v)),+].len()] =
+            [$(mrtr_status::$v),+];
+
+        impl mrtr_status {
+            /// The status's C name, as a static NUL-terminated string.
+            pub fn name(self) -> &'static CStr {
+                match self {
+                    $(mrtr_status::$v => const { c_name(concat!(stringify!($v), "\0")) },)+
+                }
+            }
+        }
     };
 }
 
@@ -142,18 +151,12 @@ impl mrtr_status {
     /// what keeps [`mrtr_status_str`] sound: a C caller can pass any `int`,
     /// and an out-of-range Rust enum value would be undefined behaviour.
     pub fn from_raw(raw: i32) -> Option<mrtr_status> {
-        ALL_STATUSES.iter().map(|s| s.0).find(|s| *s as i32 == raw)
+        ALL_STATUSES.iter().copied().find(|s| *s as i32 == raw)
     }
 
     /// Whether this is `MRTR_OK`.
     pub fn is_ok(self) -> bool {
         self == mrtr_status::MRTR_OK
-    }
-
-    /// The status's C name, as a static NUL-terminated string.
-    pub fn name(self) -> &'static CStr {
-        let named = ALL_STATUSES.iter().find(|s| s.0 == self);
-        named.map_or(UNKNOWN_STATUS, |s| s.1)
     }
 }
 
@@ -315,13 +318,13 @@ mod tests {
             .count();
         assert_eq!(variants, ALL_STATUSES.len());
         for pair in ALL_STATUSES.windows(2) {
-            assert!((pair[0].0 as i32) < (pair[1].0 as i32), "{pair:?}");
+            assert!((pair[0] as i32) < (pair[1] as i32), "{pair:?}");
         }
     }
 
     #[test]
     fn names_are_the_c_names() {
-        for (s, _) in ALL_STATUSES {
+        for s in ALL_STATUSES {
             assert_eq!(s.name().to_str().unwrap(), format!("{s:?}"));
             assert_eq!(mrtr_status::from_raw(s as i32), Some(s));
             // SAFETY: `mrtr_status_str` returns a static C string.
