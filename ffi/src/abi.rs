@@ -250,6 +250,7 @@ impl<'a, T: Copy> Out<'a, T> {
     }
 
     /// Stores `value` as the last step of a function that succeeded.
+    #[cfg(feature = "client")]
     pub(crate) fn done(self, value: T) -> Result<(), mrtr_status> {
         self.write(value);
         Ok(())
@@ -257,11 +258,13 @@ impl<'a, T: Copy> Out<'a, T> {
 }
 
 /// Writing to an optional out-param: nothing when the caller passed NULL.
+#[cfg(feature = "client")]
 pub(crate) trait Put<T> {
     /// Stores `value` when the out-param was given.
     fn put(self, value: T);
 }
 
+#[cfg(feature = "client")]
 impl<T: Copy> Put<T> for Option<Out<'_, T>> {
     fn put(self, value: T) {
         if let Some(o) = self {
@@ -486,6 +489,8 @@ impl Args {
     /// # Safety
     /// When not NULL, `p` must be valid for a read of an initialised `T`
     /// and for a write of one during `'a`.
+    // Only the client's cursors are in-out params.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) unsafe fn inout<'a, T: Copy>(
         &mut self,
         p: *mut T,
@@ -713,6 +718,7 @@ impl Args {
 
 /// Runs the body of an exported function without an object: a fresh
 /// collector, and the body's result as the status it returns.
+#[cfg(feature = "client")]
 pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
     crate::status::status_of(body(&mut Args::free()))
 }

@@ -109,12 +109,14 @@ impl mrtr_str {
     };
 
     /// A view of an optional string; [`mrtr_str::EMPTY`] for none.
+    #[cfg(feature = "client")]
     pub(crate) fn opt(s: Option<&str>) -> mrtr_str {
         s.map_or(mrtr_str::EMPTY, mrtr_str::from_str)
     }
 
     /// A view of an optional JSON string: its text when it has no escapes,
     /// else its escaped form and `escaped` (or-ed with `bit`); empty for none.
+    #[cfg(feature = "client")]
     pub(crate) fn json(
         s: Option<mrtr_core::json::JsonStr<'_>>,
         escaped: &mut u32,
@@ -135,6 +137,7 @@ impl mrtr_str {
 /// variant whose discriminant is `code` (the core's number), and a compile-
 /// time check makes the list the enum's numbering from its first value on.
 /// The enum itself stays a plain item (cbindgen does not expand macros).
+#[cfg(feature = "client")]
 macro_rules! c_enum {
     ($ty:ident: $($v:ident)+) => {
         impl $ty {
@@ -158,6 +161,7 @@ macro_rules! c_enum {
 pub(crate) use c_enum;
 
 /// Compile-time checks that the C constants equal the core's numbers.
+#[cfg(feature = "client")]
 macro_rules! same {
     ($($c:expr => $core:expr),+ $(,)?) => {
         const _: () = { $(assert!($c as u64 == $core as u64);)+ };
