@@ -877,6 +877,10 @@ typedef struct mrtr_call_config {
   struct mrtr_str task_id;
   // Task restart: its poll hint, ms; 0 for none.
   uint64_t task_poll_ms;
+  // Optional: on a failure with several causes, a static name of the
+  // cause (`"MissingTarget"`: params without `name`/`uri`;
+  // `"RepeatedMember"`, `"UnknownFlag"`, `"BadLimits"`, ...).
+  const char **out_reason;
 } mrtr_call_config;
 
 // A part of a message the caller fed: `len` bytes starting `offset` bytes

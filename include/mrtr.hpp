@@ -146,8 +146,14 @@ public:
         check(mrtr_call_workspace_size(config.limits, &size), "mrtr_call_workspace_size");
         std::size_t blocks = (size + sizeof(detail::Block) - 1) / sizeof(detail::Block);
         ws_.reset(new detail::Block[blocks]);
-        check(mrtr_call_init(ws_.get(), blocks * sizeof(detail::Block), &config, &call_),
-              "mrtr_call_init");
+        const char *why = nullptr;
+        config.out_reason = &why;
+        mrtr_status st = mrtr_call_init(ws_.get(), blocks * sizeof(detail::Block), &config, &call_);
+        if (st != MRTR_OK) {
+            std::string what = std::string("mrtr_call_init: ") + mrtr_status_str(st);
+            if (why != nullptr) what += std::string(": ") + why;
+            throw Error(st, what);
+        }
     }
 
     /// Starts a call of `method` with `params` (a JSON object), declaring

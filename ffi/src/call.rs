@@ -29,6 +29,7 @@
 #![allow(non_camel_case_types)]
 
 use core::ffi::c_void;
+use core::ffi::{c_char, CStr};
 use core::mem::size_of;
 
 use mrtr_core::client::call::{check_id_range, CallMethod};
@@ -39,7 +40,7 @@ use mrtr_core::client::{
 use mrtr_core::json::BufferTooSmall;
 use mrtr_core::wire::{ClientInfo, ElicitAction, TaskDialect};
 
-use crate::abi::{finish_output, Args, Out};
+use crate::abi::{finish_output, Args, Out, Put};
 use crate::exchange::{
     caps_from_bits, failure_of, input_text, input_view, machine_event, mrtr_event, mrtr_failure,
     mrtr_input, mrtr_phase, mrtr_root, mrtr_task_dialect, with_roots, FromC,
@@ -171,6 +172,10 @@ pub struct mrtr_call_config {
     pub task_id: mrtr_str,
     /// Task restart: its poll hint, ms; 0 for none.
     pub task_poll_ms: u64,
+    /// Optional: on a failure with several causes, a static name of the
+    /// cause (`"MissingTarget"`: params without `name`/`uri`;
+    /// `"RepeatedMember"`, `"UnknownFlag"`, `"BadLimits"`, ...).
+    pub out_reason: *mut *const c_char,
 }
 
 /// Which flow a call is in.
@@ -463,18 +468,46 @@ unsafe fn init(
     config: *const mrtr_call_config,
     out_call: *mut *mut mrtr_call,
 ) -> Result<(), mrtr_status> {
-    const INVALID: mrtr_status = mrtr_status::MRTR_ERR_INVALID_ARGUMENT;
     let mut args = Args::free();
+    let mut why: &'static CStr = c"";
     // SAFETY: caller contract (whole function); every pointer goes through
     // `args`, and `place` refuses a workspace overlapping any of them.
     unsafe {
         let out_call = args.out(out_call)?;
         let cfg = args.reference(config)?;
+        let out_reason = args.out_opt(cfg.out_reason)?;
+        let r = start(ws, len, cfg, &mut args, out_call, &mut why);
+        if r.is_err() && !why.is_empty() {
+            out_reason.put(why.as_ptr());
+        }
+        r
+    }
+}
+
+/// The body of `mrtr_call_init` after its config was taken; `why` gets the
+/// cause's name on a failure with several causes.
+///
+/// # Safety
+/// As [`mrtr_call_init`]; `cfg` taken through `args`.
+unsafe fn start(
+    ws: *mut u8,
+    len: usize,
+    cfg: &mrtr_call_config,
+    args: &mut Args,
+    out_call: Out<'_, *mut mrtr_call>,
+    why: &mut &'static CStr,
+) -> Result<(), mrtr_status> {
+    let mut bad = |name: &'static CStr| {
+        *why = name;
+        mrtr_status::MRTR_ERR_INVALID_ARGUMENT
+    };
+    // SAFETY: caller contract (whole function).
+    unsafe {
         let out_needed = args.out_opt(cfg.out_needed)?;
         if cfg.flags & !(MRTR_CALL_NO_CLIENT_INFO | MRTR_CALL_TASK_ID_JSON) != 0 {
-            return Err(INVALID);
+            return Err(bad(c"UnknownFlag"));
         }
-        let caps = caps_from_bits(cfg.caps)?;
+        let caps = caps_from_bits(cfg.caps).map_err(|_| bad(c"UnknownCapability"))?;
         let client_info = match cfg.flags & MRTR_CALL_NO_CLIENT_INFO {
             0 => Some(match args.str_opt(cfg.client_name)? {
                 Some(name) => ClientInfo {
@@ -485,23 +518,25 @@ unsafe fn init(
             }),
             _ => None,
         };
-        let limits = limits_from_c(args.reference_opt(cfg.limits)?)?;
+        let limits =
+            limits_from_c(args.reference_opt(cfg.limits)?).map_err(|_| bad(c"BadLimits"))?;
         let params = args.bytes(cfg.params.ptr.cast(), cfg.params.len)?;
         let id_text = args.str(cfg.task_id)?;
         let id_json = cfg.flags & MRTR_CALL_TASK_ID_JSON != 0;
         let start = if cfg.task_dialect == 0 {
-            let method = CallMethod::from_c(cfg.method)?;
+            let method = CallMethod::from_c(cfg.method).map_err(|_| bad(c"UnknownMethod"))?;
             if !id_text.is_empty() || id_json {
-                return Err(INVALID);
+                return Err(bad(c"TaskIdWithoutDialect"));
             }
             Start::Call { method, params }
         } else {
-            let dialect = TaskDialect::from_c(cfg.task_dialect)?;
+            let dialect =
+                TaskDialect::from_c(cfg.task_dialect).map_err(|_| bad(c"UnknownDialect"))?;
             if cfg.method != 0 || !params.is_empty() {
-                return Err(INVALID);
+                return Err(bad(c"MethodWithTask"));
             }
             let task_id = match id_json {
-                true => TaskIdRef::token(id_text).ok_or(INVALID)?,
+                true => TaskIdRef::token(id_text).ok_or_else(|| bad(c"BadTaskId"))?,
                 false => TaskIdRef::Text(id_text),
             };
             let poll_ms = (cfg.task_poll_ms != 0).then_some(cfg.task_poll_ms);
@@ -512,7 +547,7 @@ unsafe fn init(
             }
         };
         let first_id = if cfg.first_id == 0 { 1 } else { cfg.first_id };
-        check_id_range(first_id)?;
+        check_id_range(first_id).map_err(|_| bad(c"IdOutOfRange"))?;
         let config = MachineConfig {
             start,
             caps,
@@ -520,8 +555,10 @@ unsafe fn init(
             limits,
             first_id,
         };
-        place(ws, len, &args, &limits, out_needed, out_call, |s, r| {
-            Machine::init(s, r, &config).map(|_| ())
+        place(ws, len, args, &limits, out_needed, out_call, |s, r| {
+            Machine::init(s, r, &config)
+                .map(|_| ())
+                .inspect_err(|e| *why = e.name())
         })
     }
 }

@@ -608,6 +608,7 @@ mod tests {
             first_id: 0,
             limits: core::ptr::null(),
             out_needed: core::ptr::null_mut(),
+            out_reason: core::ptr::null_mut(),
             task_dialect: 0,
             task_id: mrtr_str::from_str(""),
             task_poll_ms: 0,

@@ -851,36 +851,52 @@ static void test_init_misuse(void) {
     /* Misaligned. */
     CHECK_STATUS(mrtr_call_init(ws + 1, need, &cfg, &call), MRTR_ERR_MISALIGNED);
     CHECK_STATUS(mrtr_call_init(ws + 4, need, &cfg, &call), MRTR_ERR_MISALIGNED);
-    /* Bad config values. */
-    cfg.method = 0;
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
-    cfg.method = 4;
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
-    cfg.method = MRTR_METHOD_TOOLS_CALL;
-    cfg.caps = 1u << 7;
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
-    cfg.caps = 0;
-    cfg.flags = 2;
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
-    cfg.flags = 0;
-    cfg.client_name = str_of("\xff");
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_UTF8);
-    cfg.client_name = str_of("ExampleClient");
-    cfg.params.ptr = NULL;
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_NULL_POINTER);
-    cfg.params = str_of("{\"name\":");
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_JSON);
-    cfg.params = str_of("[1]");
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
-    cfg.params = str_of("{\"arguments\":{}}");
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
-    cfg.params = str_of("{\"name\":\"t\",\"requestState\":\"x\"}");
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
-    cfg.params = str_of("{\"name\":\"t\",\"inputResponses\":{}}");
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
-    cfg.method = MRTR_METHOD_RESOURCES_READ;
-    cfg.params = str_of("{\"name\":\"t\"}");
-    CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT);
+    /* Bad config values; each INVALID_ARGUMENT names its cause. */
+    {
+        const char *why = NULL;
+#define REFUSED_BECAUSE(name)                                                         \
+    do {                                                                              \
+        why = NULL;                                                                   \
+        CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_ARGUMENT); \
+        CHECK(why != NULL && strcmp(why, name) == 0);                                 \
+    } while (0)
+        cfg.out_reason = &why;
+        cfg.method = 0;
+        REFUSED_BECAUSE("UnknownMethod");
+        cfg.method = 4;
+        REFUSED_BECAUSE("UnknownMethod");
+        cfg.method = MRTR_METHOD_TOOLS_CALL;
+        cfg.caps = 1u << 7;
+        REFUSED_BECAUSE("UnknownCapability");
+        cfg.caps = 0;
+        cfg.flags = MRTR_CALL_TASK_ID_JSON; /* a task id flag for a call */
+        REFUSED_BECAUSE("TaskIdWithoutDialect");
+        cfg.flags = 4;
+        REFUSED_BECAUSE("UnknownFlag");
+        cfg.flags = 0;
+        cfg.client_name = str_of("\xff");
+        CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_INVALID_UTF8);
+        cfg.client_name = str_of("ExampleClient");
+        cfg.params.ptr = NULL;
+        CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_NULL_POINTER);
+        cfg.params = str_of("{\"name\":");
+        CHECK_STATUS(mrtr_call_init(ws, need, &cfg, &call), MRTR_ERR_JSON);
+        cfg.params = str_of("[1]");
+        REFUSED_BECAUSE("NotAnObject");
+        cfg.params = str_of("{\"arguments\":{}}");
+        REFUSED_BECAUSE("MissingTarget");
+        cfg.params = str_of("{\"name\":\"t\",\"requestState\":\"x\"}");
+        REFUSED_BECAUSE("Reserved");
+        cfg.params = str_of("{\"name\":\"t\",\"inputResponses\":{}}");
+        REFUSED_BECAUSE("Reserved");
+        cfg.params = str_of("{\"name\":\"t\",\"arguments\":{\"a\":1,\"a\":2}}");
+        REFUSED_BECAUSE("RepeatedMember");
+        cfg.method = MRTR_METHOD_RESOURCES_READ;
+        cfg.params = str_of("{\"name\":\"t\"}");
+        REFUSED_BECAUSE("MissingTarget");
+#undef REFUSED_BECAUSE
+        cfg.out_reason = NULL;
+    }
     cfg.method = MRTR_METHOD_TOOLS_CALL;
     /* Params over max_params_bytes. */
     l.max_params_bytes = 32;

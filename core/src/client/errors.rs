@@ -720,3 +720,57 @@ impl core::error::Error for CallError {
         }
     }
 }
+
+impl ParamsError {
+    /// The variant's name, NUL-terminated for C (`"MissingTarget"`).
+    pub const fn name(&self) -> &'static CStr {
+        match self {
+            ParamsError::NotJson(_) => c"NotJson",
+            ParamsError::NotAnObject => c"NotAnObject",
+            ParamsError::Reserved => c"Reserved",
+            ParamsError::MissingTarget => c"MissingTarget",
+            ParamsError::BadMeta => c"BadMeta",
+            ParamsError::BadTask => c"BadTask",
+            ParamsError::BadTaskId => c"BadTaskId",
+            ParamsError::TasksNotDeclared => c"TasksNotDeclared",
+            ParamsError::RepeatedMember => c"RepeatedMember",
+            ParamsError::TooManyMembers => c"TooManyMembers",
+        }
+    }
+}
+
+impl CallError {
+    /// The cause's name, NUL-terminated for C: the variant, or for refused
+    /// params the [`ParamsError`]'s (`"MissingTarget"`: params without
+    /// `name`/`uri`), so a C caller learns which of a status's causes it
+    /// met. Stable across releases of the same major version.
+    pub const fn name(&self) -> &'static CStr {
+        match self {
+            CallError::BadParams(p) => p.name(),
+            CallError::BadLimits => c"BadLimits",
+            CallError::WorkspaceTooSmall { .. } => c"WorkspaceTooSmall",
+            CallError::NotInitialized => c"NotInitialized",
+            CallError::ParamsTooLarge { .. } => c"ParamsTooLarge",
+            CallError::WrongState(_) => c"WrongState",
+            CallError::IdNotFresh { .. } => c"IdNotFresh",
+            CallError::IdOutOfRange(_) => c"IdOutOfRange",
+            CallError::IdsExhausted => c"IdsExhausted",
+            CallError::BufferTooSmall { .. } => c"BufferTooSmall",
+            CallError::Unanswered { .. } => c"Unanswered",
+            CallError::UnknownKey => c"UnknownKey",
+            CallError::AlreadyAnswered { .. } => c"AlreadyAnswered",
+            CallError::BadAnswer { .. } => c"BadAnswer",
+            CallError::AnswersTooLarge { .. } => c"AnswersTooLarge",
+            CallError::Malformed(_) => c"Malformed",
+            CallError::Protocol(_) => c"Protocol",
+            CallError::InputsTooLarge { .. } => c"InputsTooLarge",
+            CallError::StateTooLarge { .. } => c"StateTooLarge",
+            CallError::TooManyRounds { .. } => c"TooManyRounds",
+            CallError::TooManyStateOnlyRounds { .. } => c"TooManyStateOnlyRounds",
+            CallError::TooManyPolls { .. } => c"TooManyPolls",
+            CallError::AnsweredWithError { .. } => c"AnsweredWithError",
+            CallError::BadSave(_) => c"BadSave",
+            CallError::NotATask => c"NotATask",
+        }
+    }
+}
