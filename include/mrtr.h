@@ -79,12 +79,13 @@
  */
 
 /*
- * Contents (73 functions).
+ * Contents (74 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default    Writes the default limits to `*out` (see `mrtr_call_limits`)
  *   mrtr_call_workspace_size    Writes to `*out_size` the workspace bytes a call (and its task)...
  *   mrtr_call_request_size_max  Writes to `*out_size` the largest request a call (and its task)...
+ *   mrtr_call_check             Checks that `call` is a live call: `MRTR_OK`, or the status ever...
  *   mrtr_call_init              Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN...
  *   mrtr_call_write_request     `READY` -> `SENT`: writes the next request (the call's, or the t...
  *   mrtr_call_resend            `SENT`, after a transport failure: writes the request in flight...
@@ -1495,6 +1496,15 @@ enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_request_size_max(const struct mrtr_call_limits *limits,
                                             size_t *out_size);
+
+// Checks that `call` is a live call: `MRTR_OK`, or the status every
+// `mrtr_call_*` function gives this handle, with its cause in
+// `*out_reason` (optional): `"Null"`, `"Misaligned"`, `"MovedOrCopied"`
+// (the workspace was copied or moved after init: a workspace is lent,
+// never copied), `"NotAnObject"` (no live call starts there).
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_check(const struct mrtr_call *call,
+                                 const char **out_reason);
 
 // Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
 // least `mrtr_call_workspace_size`) -> `READY`, handle in `*out_call`.

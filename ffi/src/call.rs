@@ -429,6 +429,33 @@ pub unsafe extern "C" fn mrtr_call_request_size_max(
     }))
 }
 
+/// Checks that `call` is a live call: `MRTR_OK`, or the status every
+/// `mrtr_call_*` function gives this handle, with its cause in
+/// `*out_reason` (optional): `"Null"`, `"Misaligned"`, `"MovedOrCopied"`
+/// (the workspace was copied or moved after init: a workspace is lent,
+/// never copied), `"NotAnObject"` (no live call starts there).
+///
+/// # Safety
+/// `call` must be NULL or point to readable memory of at least the
+/// workspace header; `out_reason` NULL or a writable `const char *`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_call_check(
+    call: *const mrtr_call,
+    out_reason: *mut *const c_char,
+) -> mrtr_status {
+    crate::abi::run(|a| {
+        // SAFETY: caller contract.
+        let why = unsafe { a.out_opt(out_reason) }?;
+        // SAFETY: caller contract.
+        unsafe { with_call(call, |_, _| Ok(())) }.inspect_err(|_| {
+            // SAFETY: caller contract.
+            let r = unsafe { object::refusal(call.cast(), magic::CALL) };
+            why.put(r.unwrap_or(c"NotAnObject").as_ptr());
+        })
+    })
+}
+
 /// Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
 /// least `mrtr_call_workspace_size`) -> `READY`, handle in `*out_call`.
 /// Params are validated and rendered once; a set `task_dialect` restarts

@@ -227,6 +227,31 @@ pub(crate) unsafe fn attach<'a, T>(
     })
 }
 
+/// Why [`attach`] refuses `handle` as an object of `magic`, as a static
+/// name (`None`: it would not refuse it): `"Null"`, `"Misaligned"`,
+/// `"MovedOrCopied"` (the record says it was started at another address:
+/// the workspace was copied or moved), `"NotAnObject"` (no live object of
+/// this type starts here: never initialized, wiped, or another type).
+///
+/// # Safety
+/// As [`attach`].
+pub(crate) unsafe fn refusal(handle: *const u8, magic: u64) -> Option<&'static core::ffi::CStr> {
+    match check_handle(handle) {
+        Err(mrtr_status::MRTR_ERR_NULL_POINTER) => return Some(c"Null"),
+        Err(_) => return Some(c"Misaligned"),
+        Ok(()) => {}
+    }
+    let rec = handle.cast::<Record<()>>();
+    // SAFETY: as in `attach`: non-NULL, aligned, header words readable
+    // (caller contract); plain integer reads.
+    let (m, addr) = unsafe { (addr_of!((*rec).magic).read(), addr_of!((*rec).addr).read()) };
+    match (m == magic, addr == handle as usize) {
+        (true, false) => Some(c"MovedOrCopied"),
+        (false, _) => Some(c"NotAnObject"),
+        (true, true) => None,
+    }
+}
+
 /// Reattaches to a second object beside the one `args` works on (a runner
 /// beside its call): as [`attach`], and its header words, then its whole
 /// workspace, are claimed through `args` before they are read, so it

@@ -940,11 +940,32 @@ static void test_handles_are_checked(void) {
     CHECK_STATUS(mrtr_call_progress((const mrtr_call *)(const void *)zeros, &p),
                  MRTR_ERR_INVALID_ARGUMENT);
     /* A copy of a live workspace elsewhere is refused (it would be used at
-     * the wrong address). */
+     * the wrong address); mrtr_call_check names each cause. */
     copy = (uint8_t *)ws_new(f.len);
     memcpy(copy, f.ws, f.len);
     CHECK_STATUS(mrtr_call_progress((const mrtr_call *)(const void *)copy, &p),
                  MRTR_ERR_INVALID_ARGUMENT);
+    {
+        const char *why = NULL;
+        CHECK_STATUS(mrtr_call_check((const mrtr_call *)(const void *)copy, &why),
+                     MRTR_ERR_INVALID_ARGUMENT);
+        CHECK(why != NULL && strcmp(why, "MovedOrCopied") == 0);
+        why = NULL;
+        CHECK_STATUS(mrtr_call_check((const mrtr_call *)(const void *)zeros, &why),
+                     MRTR_ERR_INVALID_ARGUMENT);
+        CHECK(why != NULL && strcmp(why, "NotAnObject") == 0);
+        why = NULL;
+        CHECK_STATUS(mrtr_call_check(NULL, &why), MRTR_ERR_NULL_POINTER);
+        CHECK(why != NULL && strcmp(why, "Null") == 0);
+        why = NULL;
+        CHECK_STATUS(mrtr_call_check((const mrtr_call *)(const void *)((uint8_t *)f.ws + 4), &why),
+                     MRTR_ERR_MISALIGNED);
+        CHECK(why != NULL && strcmp(why, "Misaligned") == 0);
+        why = NULL;
+        CHECK_STATUS(mrtr_call_check(f.call, &why), MRTR_OK);
+        CHECK(why == NULL);
+        CHECK_STATUS(mrtr_call_check(f.call, NULL), MRTR_OK);
+    }
     free(copy);
     /* Another object type is not a call. */
     {
