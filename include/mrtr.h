@@ -107,29 +107,29 @@
  *
  * Server:
  *   mrtr_server_parse_request                Reads one incoming message (`len` bytes at `msg`) u...
- *   mrtr_server_write_request_error          Writes the error response for a message that `mrtr_...
- *   mrtr_server_input_response               Looks up the answer the client sent under `key` in...
+ *   mrtr_server_write_request_error          Writes the error response for a message `mrtr_serve...
+ *   mrtr_server_input_response               Writes to `*out` the answer under `key` in `input_r...
  *   mrtr_server_root_at                      Writes root `index` of the roots answer under `key`...
- *   mrtr_server_write_input_required         Writes an `InputRequiredResult` for request `ir->id...
+ *   mrtr_server_write_input_required         Writes an `InputRequiredResult` for `ir`
  *   mrtr_server_write_complete               Writes a complete result for request `id`: `result`...
  *   mrtr_server_write_error                  Writes a JSON-RPC error response: `code`, `message`...
  *   mrtr_server_write_missing_capability     Writes error `-32021` ("Missing required client cap...
  *   mrtr_server_write_unsupported_version    Writes error `-32022` ("Unsupported protocol versio...
- *   mrtr_server_write_invalid_request_state  Writes `-32602` "Invalid or expired requestState":...
+ *   mrtr_server_write_invalid_request_state  Writes `-32602` "Invalid or expired requestState",...
  *   mrtr_server_write_answer_error           Writes `-32602` for an answer the server cannot use...
- *   mrtr_server_check_param_headers          Server side of SEP-2243, for a `tools/call` that ca...
+ *   mrtr_server_check_param_headers          SEP-2243 for a `tools/call` over Streamable HTTP: c...
  *
  * Sealing requestState:
  *   mrtr_unseal_reason_str              Returns a short description of an unseal reason (`"token...
- *   mrtr_invalid_request_state_message  Returns the one JSON-RPC error message for every `reques...
- *   mrtr_sealer_size                    Returns the bytes (and the alignment is `MRTR_WORKSPACE_...
+ *   mrtr_invalid_request_state_message  Returns `"Invalid or expired requestState"`, the message...
+ *   mrtr_sealer_size                    Returns the bytes of memory `mrtr_sealer_init` needs (al...
  *   mrtr_seal_token_len                 Returns the exact length of a token carrying `state_len`...
- *   mrtr_unseal_scratch_len             Returns the scratch bytes `mrtr_unseal` needs for a toke...
+ *   mrtr_unseal_scratch_len             Returns the scratch bytes `mrtr_unseal` needs for a `tok...
  *   mrtr_sealer_init                    Builds a sealer in `mem` (`len` bytes, at least `mrtr_se...
- *   mrtr_sealer_wipe                    Overwrites the sealer's memory (derived keys included) w...
+ *   mrtr_sealer_wipe                    Zeroes the sealer's memory (derived keys included) and `...
  *   mrtr_binding_digest                 Writes to `out` (32 bytes) the binding digest of a reque...
- *   mrtr_seal                           Seals `state` (the server's own bytes, up to what `max_t...
- *   mrtr_unseal                         Checks an echoed `token` and writes the state it carries...
+ *   mrtr_seal                           Seals `state` into a token (ASCII, `mrtr_seal_token_len(...
+ *   mrtr_unseal                         Checks an echoed `token` (the decoded JSON string; one s...
  *
  * JSON, statuses, versions:
  *   mrtr_tool_header_check   Checks a tool's `x-mcp-header` designations (SEP-2243) before the t...
@@ -139,7 +139,7 @@
  *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
  *   mrtr_json_write_string   Writes `text` as a JSON string literal, quotes included: `"`, `\` a...
  *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as the `mrtr_span...
- *   mrtr_principal_digest    Writes to `out` (32 bytes) the digest a token binds for `principal`...
+ *   mrtr_principal_digest    Writes to `out` (32 bytes) SHA-256 of `principal`, the digest a tok...
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
  *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
@@ -386,24 +386,17 @@
 #define MRTR_RUN_DEFAULT_MAX_UNRELATED 16
 
 /**
- * Most keys in a ring (`keys[0]` seals, every key unseals).
+ * Most keys in a ring.
  */
 #define MRTR_SEAL_MAX_KEYS 8
 
 /**
- * Shortest key, in bytes (secret bytes from a CSPRNG or a KDF; keys whose
- * bytes are all equal are refused).
+ * Shortest key, in bytes (secret bytes from a CSPRNG or a KDF).
  */
 #define MRTR_SEAL_MIN_KEY_BYTES 32
 
 /**
- * Bytes of the caller's nonce each seal takes: random bytes or a counter.
- * A repeated caller nonce is safe (the nonce the token uses is derived
- * from it, the key and everything sealed, and checked on unseal): a device
- * without a random source may pass a persisted counter, or even one that
- * restarts from zero at every boot. A unique-ish value only keeps two
- * seals of the same state for the same request in the same second
- * distinct tokens (with distinct token ids).
+ * Bytes of the caller's nonce each seal takes (`mrtr_seal`).
  */
 #define MRTR_SEAL_NONCE_BYTES 24
 
@@ -438,7 +431,7 @@
 #define MRTR_PRINCIPAL_DIGEST_BYTES 32
 
 /**
- * Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
+ * Default token lifetime (`ttl_seconds` 0): 600 s.
  */
 #define MRTR_SEAL_DEFAULT_TTL_SECONDS 600
 
@@ -448,95 +441,45 @@
 #define MRTR_SEAL_DEFAULT_SKEW_SECONDS 60
 
 /**
- * Default largest token (`max_token` 0 selects it): 4,094 bytes, so that
- * with its quotes it fits a default call's `requestState` bound (4 KiB).
+ * Default largest token (`max_token` 0): with its quotes, a call's 4 KiB.
  */
 #define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4094
 
 /**
- * The JSON-RPC error code for every `requestState` that fails to unseal.
+ * The JSON-RPC error code of every `requestState` that fails to unseal.
  */
 #define MRTR_INVALID_REQUEST_STATE_CODE -32602
 
-/**
- * `mrtr_request_id.kind`: no id (an error answered without one).
- */
 #define MRTR_ID_NONE 0
 
-/**
- * `mrtr_request_id.kind`: an integer id in `number`.
- */
 #define MRTR_ID_NUMBER 1
 
-/**
- * `mrtr_request_id.kind`: a string id, its JSON token in `token`.
- */
 #define MRTR_ID_STRING 2
 
 /**
  * `mrtr_server_parse_request` flag: accept core requests without `_meta`
- * (SEP-draft clients, which sent none; nothing is then declared, so
- * nothing may be asked).
+ * (SEP-draft clients; nothing is then declared, so nothing may be asked).
  */
 #define MRTR_SERVER_META_OPTIONAL 1
 
-/**
- * `mrtr_server_request.flags`: `_meta` is present.
- */
 #define MRTR_REQUEST_HAS_META 1
 
-/**
- * `mrtr_server_request.flags`: the client declared capabilities
- * (`client_caps` is meaningful).
- */
 #define MRTR_REQUEST_HAS_CAPS (1 << 1)
 
-/**
- * `mrtr_answer_error.error`: a result of another kind.
- */
 #define MRTR_ANSWER_WRONG_KIND 1
 
-/**
- * `mrtr_answer_error.error`: a malformed result.
- */
 #define MRTR_ANSWER_MALFORMED 2
 
-/**
- * `mrtr_param_header_error.reason`: a designated argument is in the body
- * (not `null`) and its `Mcp-Param-*` header is missing.
- */
 #define MRTR_PARAM_HEADER_MISSING 1
 
-/**
- * `mrtr_param_header_error.reason`: the header is sent and the body has no
- * such argument (or `null`).
- */
 #define MRTR_PARAM_HEADER_UNEXPECTED 2
 
-/**
- * `mrtr_param_header_error.reason`: a `=?base64?...?=` value that is not
- * strict standard base64 (alphabet, padding, canonical trailing bits).
- */
 #define MRTR_PARAM_HEADER_BAD_ENCODING 3
 
-/**
- * `mrtr_param_header_error.reason`: the value is not the body's value (or
- * the argument is not of the designated type, or, for an integer, not a
- * safe integer, at most 2^53 - 1 in magnitude).
- */
 #define MRTR_PARAM_HEADER_MISMATCH 4
 
-/**
- * `mrtr_param_header_error.reason`: the same `Mcp-Param-*` header is sent
- * twice (names compared ignoring case).
- */
 #define MRTR_PARAM_HEADER_REPEATED 5
 
-/**
- * `mrtr_param_header_error.reason`: an object on the designated
- * argument's path in `arguments` has that member twice (the body means
- * two things, as `{"region":"eu","region":"us"}` does).
- */
 #define MRTR_PARAM_HEADER_REPEATED_MEMBER 6
 
 /**
@@ -1091,132 +1034,65 @@ typedef enum mrtr_string_format {
 } mrtr_string_format;
 
 /**
- * Why a token was refused (for the server's log: the wire answer is the
- * same for every reason).
+ * Why a token was refused, for the log (the wire answer is the same for
+ * every reason; `mrtr_unseal_reason_str` says each in words): MALFORMED
+ * (not a token of this format), TOO_LARGE (over the sealer's maximum),
+ * UNKNOWN_KEY (key id not in the ring), TAMPERED (authentication failed:
+ * modified, another audience, or a nonce not derived from its claims),
+ * EXPIRED and NOT_YET_VALID (beyond the skew), WRONG_AUDIENCE,
+ * WRONG_REQUEST (another method, target or arguments), WRONG_PRINCIPAL,
+ * CLOCK_OUT_OF_RANGE (`now` past `MRTR_SEAL_MAX_UNIX_TIME`).
  */
 typedef enum mrtr_unseal_reason {
-  /**
-   * Not a token of this format (prefix, base64url, length, claims).
-   */
   MRTR_UNSEAL_MALFORMED = 1,
-  /**
-   * Longer than the sealer's maximum token size.
-   */
   MRTR_UNSEAL_TOO_LARGE = 2,
-  /**
-   * Sealed under a key id not in the ring (retired key, forgery).
-   */
   MRTR_UNSEAL_UNKNOWN_KEY = 3,
-  /**
-   * Authentication failed: modified, sealed for another audience, or a
-   * nonce that is not the synthetic nonce of the token's own claims.
-   */
   MRTR_UNSEAL_TAMPERED = 4,
-  /**
-   * Past its expiry (plus the skew).
-   */
   MRTR_UNSEAL_EXPIRED = 5,
-  /**
-   * Issued in the future (beyond the skew).
-   */
   MRTR_UNSEAL_NOT_YET_VALID = 6,
-  /**
-   * Sealed for another audience.
-   */
   MRTR_UNSEAL_WRONG_AUDIENCE = 7,
-  /**
-   * Bound to another method, target or arguments.
-   */
   MRTR_UNSEAL_WRONG_REQUEST = 8,
-  /**
-   * Bound to another principal (or to one / none).
-   */
   MRTR_UNSEAL_WRONG_PRINCIPAL = 9,
-  /**
-   * `now` is past `MRTR_SEAL_MAX_UNIX_TIME`: the server's clock is broken.
-   */
   MRTR_UNSEAL_CLOCK_OUT_OF_RANGE = 10,
 } mrtr_unseal_reason;
 
 /**
- * What arrived.
+ * What arrived: a request to answer (every field set), a notification
+ * (`method_json` and `params` set; HTTP: `202 Accepted`, no response), a
+ * JSON-RPC response from the client (HTTP: `202`, no response).
  */
 typedef enum mrtr_incoming_kind {
-  /**
-   * A request to answer: the other fields are set.
-   */
   MRTR_INCOMING_REQUEST = 1,
-  /**
-   * A notification: no response (HTTP: `202 Accepted`).
-   */
   MRTR_INCOMING_NOTIFICATION = 2,
-  /**
-   * A JSON-RPC response from the client: no response (HTTP: `202`).
-   */
   MRTR_INCOMING_RESPONSE = 3,
 } mrtr_incoming_kind;
 
 /**
- * A request method the server half reads.
+ * A method the server half reads (`OTHER`: route it by `method_json`, or
+ * answer `-32601`). Only `TOOLS_CALL`, `PROMPTS_GET`, `RESOURCES_READ` and
+ * `TASKS_RESULT` (SEP task dialect) may be answered with `input_required`;
+ * `TASKS_INPUT_RESPONSE` is the SEP dialect's, `TASKS_UPDATE` the Tasks
+ * extension's.
  */
 typedef enum mrtr_server_method {
-  /**
-   * Any other method (route it by `method_json`, or answer `-32601`).
-   */
   MRTR_SERVER_METHOD_OTHER = 0,
-  /**
-   * `tools/call` (may be answered with `input_required`).
-   */
   MRTR_SERVER_METHOD_TOOLS_CALL = 1,
-  /**
-   * `prompts/get` (may be answered with `input_required`).
-   */
   MRTR_SERVER_METHOD_PROMPTS_GET = 2,
-  /**
-   * `resources/read` (may be answered with `input_required`).
-   */
   MRTR_SERVER_METHOD_RESOURCES_READ = 3,
-  /**
-   * `tasks/get`.
-   */
   MRTR_SERVER_METHOD_TASKS_GET = 4,
-  /**
-   * `tasks/result` (SEP dialect; may be answered with `input_required`).
-   */
   MRTR_SERVER_METHOD_TASKS_RESULT = 5,
-  /**
-   * `tasks/cancel`.
-   */
   MRTR_SERVER_METHOD_TASKS_CANCEL = 6,
-  /**
-   * `tasks/input_response` (SEP dialect).
-   */
   MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE = 7,
-  /**
-   * `tasks/update` (Tasks extension).
-   */
   MRTR_SERVER_METHOD_TASKS_UPDATE = 8,
 } mrtr_server_method;
 
 /**
- * The kind of an input response.
+ * The kind of an input response (`NONE`: nothing under the key, ask).
  */
 typedef enum mrtr_answer_kind {
-  /**
-   * The client sent nothing under the key: ask (again).
-   */
   MRTR_ANSWER_NONE = 0,
-  /**
-   * An `ElicitResult`.
-   */
   MRTR_ANSWER_ELICIT = 1,
-  /**
-   * A `CreateMessageResult`.
-   */
   MRTR_ANSWER_SAMPLING = 2,
-  /**
-   * A `ListRootsResult`.
-   */
   MRTR_ANSWER_ROOTS = 3,
 } mrtr_answer_kind;
 
@@ -1974,334 +1850,170 @@ typedef struct mrtr_bytes {
 } mrtr_bytes;
 
 /**
- * What `mrtr_unseal` reports about an accepted token, for a replay cache.
+ * An accepted token, for a replay cache: `token_id`, stable and distinct
+ * per seal (key id and nonce prefix of the decoded token), and
+ * `expires_at`, the last unix second it is accepted (expiry plus skew):
+ * the cache may forget the id after it.
  */
 typedef struct mrtr_unsealed_info {
-  /**
-   * A stable id of the token (its key id and the first 12 bytes of its
-   * nonce, from the decoded token: re-escaping the JSON string does not
-   * change it). Distinct seals have distinct ids.
-   */
   uint8_t token_id[MRTR_SEAL_TOKEN_ID_BYTES];
-  /**
-   * The last unix second the token is accepted (expiry plus skew): a
-   * replay cache may forget the id after it.
-   */
   uint64_t expires_at;
 } mrtr_unsealed_info;
 
 /**
- * A JSON-RPC request id, to answer with.
+ * A JSON-RPC request id: `kind` `MRTR_ID_NONE` (no id: errors about
+ * unreadable requests), `MRTR_ID_NUMBER` (in `number`) or `MRTR_ID_STRING`
+ * (`token`: its JSON token, quotes included, a view into the request).
  */
 typedef struct mrtr_request_id {
-  /**
-   * `MRTR_ID_NONE`, `MRTR_ID_NUMBER` or `MRTR_ID_STRING`.
-   */
   uint32_t kind;
-  /**
-   * The integer id.
-   */
   int64_t number;
-  /**
-   * The string id's JSON token, quotes included (a view into the request).
-   */
   struct mrtr_str token;
 } mrtr_request_id;
 
 /**
- * A parsed message, as views into its bytes. String members are JSON
- * tokens (quotes included); objects are raw JSON; absent members are empty.
+ * A parsed message, as views into its bytes (valid while the caller keeps
+ * them). String members are JSON tokens, quotes and escapes included
+ * (compare or decode them with `mrtr_json_decode_string`); objects are raw
+ * JSON; absent members are empty. `flags`: `MRTR_REQUEST_HAS_META`,
+ * `MRTR_REQUEST_HAS_CAPS` (the client declared `client_caps`, `MRTR_CAP_*`
+ * bits). `protocol_version` is always `"2026-07-28"` when sent (compare an
+ * HTTP `MCP-Protocol-Version` with it: `-32020` when they differ).
+ * `arguments` is what `mrtr_binding_digest` binds; pass `input_responses`
+ * to `mrtr_server_input_response`; unseal `request_state` after decoding.
  */
 typedef struct mrtr_server_request {
-  /**
-   * What arrived; only `MRTR_INCOMING_REQUEST` sets the other fields
-   * (a notification sets `method_json`).
-   */
   enum mrtr_incoming_kind kind;
-  /**
-   * The method, when it is one the server half reads.
-   */
   enum mrtr_server_method method;
-  /**
-   * The method's JSON token.
-   */
   struct mrtr_str method_json;
-  /**
-   * The id to answer with.
-   */
   struct mrtr_request_id id;
-  /**
-   * `MRTR_REQUEST_*` flags.
-   */
   uint32_t flags;
-  /**
-   * The `MRTR_CAP_*` bits the client declared on this request.
-   */
   uint32_t client_caps;
-  /**
-   * `params`, raw.
-   */
   struct mrtr_str params;
-  /**
-   * `params._meta`, raw.
-   */
   struct mrtr_str meta;
-  /**
-   * `io.modelcontextprotocol/protocolVersion` token, when sent (always
-   * `"2026-07-28"`: another revision fails the parse with `-32022`).
-   * Compare an HTTP `MCP-Protocol-Version` header with it (`-32020` when
-   * they differ).
-   */
   struct mrtr_str protocol_version;
-  /**
-   * `clientInfo.name` token, when sent.
-   */
   struct mrtr_str client_name;
-  /**
-   * `clientInfo.version` token, when sent.
-   */
   struct mrtr_str client_version;
-  /**
-   * `name` token (`tools/call`, `prompts/get`).
-   */
   struct mrtr_str name;
-  /**
-   * `uri` token (`resources/read`).
-   */
   struct mrtr_str uri;
-  /**
-   * `arguments`, raw (`tools/call`, `prompts/get`): bind seals to it
-   * with `mrtr_binding_digest`.
-   */
   struct mrtr_str arguments;
-  /**
-   * `task`, raw (task augmentation, seed dialect).
-   */
   struct mrtr_str task;
-  /**
-   * `inputResponses`, raw: pass it to `mrtr_server_input_response`.
-   */
   struct mrtr_str input_responses;
-  /**
-   * The number of entries of `inputResponses`.
-   */
   size_t input_response_count;
-  /**
-   * `requestState` token, exactly as sent: decode it, then unseal it.
-   */
   struct mrtr_str request_state;
-  /**
-   * The task id token of task methods.
-   */
   struct mrtr_str task_id;
 } mrtr_server_request;
 
 /**
- * Why a message cannot be served, from `mrtr_server_parse_request`.
+ * Why a message cannot be served: the JSON-RPC `code` to answer (`-32700`,
+ * `-32600`, `-32602`, `-32022`), the `id` when it could be read, and for
+ * logs the static names of the cause (`reason`: `"Missing"`, `"Malformed"`,
+ * a JSON or envelope detail) and of the member at fault (`field`, or `""`).
  */
 typedef struct mrtr_server_error {
-  /**
-   * The JSON-RPC code the answer carries (`-32700`, `-32600`, `-32602`,
-   * `-32022`).
-   */
   int32_t code;
-  /**
-   * The id to answer with, when it could be read.
-   */
   struct mrtr_request_id id;
-  /**
-   * A static NUL-terminated name of the cause (`"Missing"`,
-   * `"Malformed"`, a JSON or envelope detail), for logs.
-   */
   const char *reason;
-  /**
-   * The wire name of the member at fault (static, NUL-terminated), or
-   * `""`.
-   */
   const char *field;
 } mrtr_server_error;
 
 /**
- * One answer, as views into the request bytes (strings are JSON tokens).
+ * One answer, as views into the request (strings are JSON tokens).
+ * Elicitation: `action` (`MRTR_ELICIT_*`), `content` (on accept). Sampling:
+ * `content` (the value), `role`, `model`, `stop_reason` (when sent), `text`
+ * (when the content is one text block). Roots: `root_count`
+ * (`mrtr_server_root_at`). Always: `result`, the bare result object, and
+ * `wrapped`, true when it came in the SEP draft's `{"result": ..}`.
  */
 typedef struct mrtr_server_answer {
-  /**
-   * What was found.
-   */
   enum mrtr_answer_kind kind;
-  /**
-   * Elicitation: the `MRTR_ELICIT_*` action.
-   */
   uint32_t action;
-  /**
-   * Elicitation `accept`: the content object (empty otherwise);
-   * sampling: the `content` value.
-   */
   struct mrtr_str content;
-  /**
-   * Sampling: `role` token.
-   */
   struct mrtr_str role;
-  /**
-   * Sampling: `model` token.
-   */
   struct mrtr_str model;
-  /**
-   * Sampling: `stopReason` token, when sent.
-   */
   struct mrtr_str stop_reason;
-  /**
-   * Sampling: the text token when the content is one text block.
-   */
   struct mrtr_str text;
-  /**
-   * Roots: the number of roots (`mrtr_server_root_at`).
-   */
   size_t root_count;
-  /**
-   * The bare result object.
-   */
   struct mrtr_str result;
-  /**
-   * It came in the SEP draft's `{"result": ..}` wrapping (accepted).
-   */
   bool wrapped;
 } mrtr_server_answer;
 
 /**
- * Why an answer cannot be used.
+ * Why an answer cannot be used: `error` `MRTR_ANSWER_WRONG_KIND` (`found`
+ * is the kind sent) or `MRTR_ANSWER_MALFORMED`; `expected` the kind looked
+ * for (`MRTR_ANSWER_NONE` when none was asked and the shape is unknown).
+ * Kinds are `mrtr_answer_kind` values.
  */
 typedef struct mrtr_answer_error {
-  /**
-   * `MRTR_ANSWER_WRONG_KIND` or `MRTR_ANSWER_MALFORMED`.
-   */
   uint32_t error;
-  /**
-   * The kind looked for (a `mrtr_answer_kind`; `NONE` when no kind was
-   * asked and the shape is unknown).
-   */
   uint32_t expected;
-  /**
-   * `MRTR_ANSWER_WRONG_KIND`: the kind found (a `mrtr_answer_kind`).
-   */
   uint32_t found;
 } mrtr_answer_error;
 
 /**
- * One root of a roots answer: JSON tokens.
+ * One root of a roots answer: the `uri` and `name` (when sent) JSON tokens.
  */
 typedef struct mrtr_server_root {
-  /**
-   * The `uri` token.
-   */
   struct mrtr_str uri;
-  /**
-   * The `name` token, when sent.
-   */
   struct mrtr_str name;
 } mrtr_server_root;
 
 /**
- * One input request for `mrtr_server_write_input_required`.
+ * One input request: `kind` (a `mrtr_input_kind`), `key` (text, unique, 1
+ * to 256 bytes), and by kind: form `message` and `requested_schema` (raw
+ * JSON); URL `message` and `url`; sampling `params` (the
+ * `CreateMessageRequestParams` object, raw JSON); roots nothing more.
  */
 typedef struct mrtr_input_spec {
-  /**
-   * A `mrtr_input_kind` value.
-   */
   uint32_t kind;
-  /**
-   * The key (text; unique, 1 to 256 bytes).
-   */
   struct mrtr_str key;
-  /**
-   * Elicitations: the message for the user (text).
-   */
   struct mrtr_str message;
-  /**
-   * Form: the `requestedSchema` object, raw JSON.
-   */
   struct mrtr_str requested_schema;
-  /**
-   * URL mode: the URL (text).
-   */
   struct mrtr_str url;
-  /**
-   * Sampling: the `CreateMessageRequestParams` object, raw JSON.
-   */
   struct mrtr_str params;
 } mrtr_input_spec;
 
 /**
- * Everything an `InputRequiredResult` says.
+ * An `InputRequiredResult` to write: the request's `id`, `method` (a
+ * `mrtr_server_method`) and `client_caps` (`mrtr_server_request.client_caps`);
+ * `input_count` `inputs` in order (0 with a state: a state-only round);
+ * `request_state` (the sealed token, text) and `related_task` (SEP task
+ * dialect: the related task id, text), each `{NULL, 0}` for none.
  */
 typedef struct mrtr_input_required {
-  /**
-   * The request's id.
-   */
   struct mrtr_request_id id;
-  /**
-   * The request's method (a `mrtr_server_method`); only `tools/call`,
-   * `prompts/get`, `resources/read` and `tasks/result` may be answered
-   * with `input_required`.
-   */
   uint32_t method;
-  /**
-   * The `MRTR_CAP_*` bits the client declared on this request
-   * (`mrtr_server_request.client_caps`).
-   */
   uint32_t client_caps;
-  /**
-   * The input requests, in the order to send them.
-   */
   const struct mrtr_input_spec *inputs;
-  /**
-   * Their number (0 with a `request_state`: a state-only round, e.g. for
-   * load shedding).
-   */
   size_t input_count;
-  /**
-   * The sealed `requestState` (text); `{NULL, 0}` for none.
-   */
   struct mrtr_str request_state;
-  /**
-   * `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
-   * task dialect); `{NULL, 0}` for none.
-   */
   struct mrtr_str related_task;
 } mrtr_input_required;
 
 /**
- * Why `mrtr_server_write_input_required` refused.
+ * Why `mrtr_server_write_input_required` refused: the `index` of the input
+ * at fault (`SIZE_MAX`: none), the `MRTR_CAP_*` bits the client lacks for
+ * it (`missing_caps`, with `MRTR_ERR_UNDECLARED_CAPABILITY`: answer with
+ * `mrtr_server_write_missing_capability`), and a static `reason` for logs.
  */
 typedef struct mrtr_build_error {
-  /**
-   * The index of the input at fault (`SIZE_MAX`: none in particular).
-   */
   size_t index;
-  /**
-   * `MRTR_ERR_UNDECLARED_CAPABILITY`: the `MRTR_CAP_*` bits the client
-   * lacks for it (answer `-32021` with
-   * `mrtr_server_write_missing_capability`).
-   */
   uint32_t missing_caps;
-  /**
-   * A static NUL-terminated name of the cause, for logs.
-   */
   const char *reason;
 } mrtr_build_error;
 
 /**
- * Why `mrtr_server_check_param_headers` refused a request.
+ * Why `mrtr_server_check_param_headers` refused: `reason`, one of
+ * `MRTR_PARAM_HEADER_MISSING` (argument in the body, header missing),
+ * `_UNEXPECTED` (header sent, no such argument or `null`), `_BAD_ENCODING`
+ * (a `=?base64?...?=` value not strict base64), `_MISMATCH` (another value,
+ * type, or not a safe integer), `_REPEATED` (header sent twice, names
+ * compared ignoring case), `_REPEATED_MEMBER` (an object on the argument's
+ * path has the member twice); `header`, the designated name after
+ * `Mcp-Param-` (text, a view into `input_schema`).
  */
 typedef struct mrtr_param_header_error {
-  /**
-   * A `MRTR_PARAM_HEADER_*` value.
-   */
   uint32_t reason;
-  /**
-   * The designated header name after `Mcp-Param-` (text, a view into
-   * `input_schema`), for the error message.
-   */
   struct mrtr_str header;
 } mrtr_param_header_error;
 
@@ -3086,61 +2798,52 @@ enum mrtr_status mrtr_run(struct mrtr_call *call,
                           struct mrtr_event *out_event);
 
 /**
- * Returns a short description of an unseal reason (`"token expired"`, ...) as a
- * static NUL-terminated string, never NULL; other integers give `"unknown
- * reason"`. For logs only: the wire answer is always
- * `mrtr_invalid_request_state_message()`.
+ * Returns a short description of an unseal reason (`"token expired"`, ...),
+ * static and NUL-terminated; other numbers give `"unknown reason"`. For logs
+ * only: the wire answer is `mrtr_invalid_request_state_message()`.
  */
 const char *mrtr_unseal_reason_str(int32_t reason);
 
 /**
- * Returns the one JSON-RPC error message for every `requestState` that
- * fails to unseal, `"Invalid or expired requestState"` (with code
- * `MRTR_INVALID_REQUEST_STATE_CODE`), as a static NUL-terminated string.
+ * Returns `"Invalid or expired requestState"`, the message (with code
+ * `MRTR_INVALID_REQUEST_STATE_CODE`) for every `requestState` that fails to
+ * unseal; static, NUL-terminated.
  */
 const char *mrtr_invalid_request_state_message(void);
 
 /**
- * Returns the bytes (and the alignment is `MRTR_WORKSPACE_ALIGN`) of the
- * memory `mrtr_sealer_init` needs.
+ * Returns the bytes of memory `mrtr_sealer_init` needs (aligned to
+ * `MRTR_WORKSPACE_ALIGN`).
  */
 size_t mrtr_sealer_size(void);
 
 /**
- * Returns the exact length of a token carrying `state_len` bytes of state
- * (with a principal bound when `principal`); saturates at `SIZE_MAX`.
+ * Returns the exact length of a token carrying `state_len` bytes (with a
+ * principal bound when `principal`); saturates at `SIZE_MAX`.
  */
 size_t mrtr_seal_token_len(size_t state_len,
                            bool principal);
 
 /**
- * Returns the scratch bytes `mrtr_unseal` needs for a token of
- * `token_len` bytes (a scratch as long as the token always suffices).
+ * Returns the scratch bytes `mrtr_unseal` needs for a `token_len`-byte
+ * token (as long as the token always suffices).
  */
 size_t mrtr_unseal_scratch_len(size_t token_len);
 
 /**
- * Builds a sealer in `mem` (`len` bytes, at least `mrtr_sealer_size()`,
- * aligned to `MRTR_WORKSPACE_ALIGN`) and writes its handle to `*out`.
+ * Builds a sealer in `mem` (`len` bytes, at least `mrtr_sealer_size()`)
+ * and writes its handle to `*out`. `keys`: 1 to `MRTR_SEAL_MAX_KEYS`
+ * secrets of at least `MRTR_SEAL_MIN_KEY_BYTES` (copied); `keys[0]` seals,
+ * every key unseals (rotation: docs/ARCHITECTURE.md, section 7).
+ * `audience` (1 to 256 bytes) names the service. `ttl_seconds` (0: the
+ * default; at most `MRTR_SEAL_MAX_TTL_SECONDS`), `skew_seconds` (at most
+ * `MRTR_SEAL_MAX_SKEW_SECONDS`), `max_token` (bytes, both sides; 0: the
+ * default).
  *
- * `keys` (1 to `MRTR_SEAL_MAX_KEYS`, each at least
- * `MRTR_SEAL_MIN_KEY_BYTES` of secret bytes from a CSPRNG or a KDF, not all
- * equal): `keys[0]` seals,
- * every key unseals, chosen by the token's key id. Rotate with `[OLD,
- * NEW]`, then `[NEW, OLD]`, then one TTL later `[NEW]`. `audience` (1 to
- * 256 bytes) names the service. `ttl_seconds` is the token lifetime (0:
- * `MRTR_SEAL_DEFAULT_TTL_SECONDS`; at most `MRTR_SEAL_MAX_TTL_SECONDS`);
- * `skew_seconds` the allowance for clocks that disagree (taken as given, at
- * most `MRTR_SEAL_MAX_SKEW_SECONDS`; `MRTR_SEAL_DEFAULT_SKEW_SECONDS` is a
- * good value); `max_token` the largest token in bytes on both sides (0:
- * `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
- * they need not outlive the call.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short,
- * one of all-equal bytes, two with the same key id),
- * `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token` below
- * the smallest token, `ttl_seconds` or `skew_seconds` above its maximum),
- * `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+ * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short
+ * or of all-equal bytes, two with one key id), `MRTR_ERR_INVALID_ARGUMENT`
+ * (audience empty or too long, `max_token` below the smallest token, ttl or
+ * skew above its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
  * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
@@ -3155,22 +2858,20 @@ enum mrtr_status mrtr_sealer_init(void *mem,
                                   struct mrtr_sealer **out);
 
 /**
- * Overwrites the sealer's memory (derived keys included) with zeros, and
- * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack below this call; the handle
- * is invalid afterwards. A NULL or invalid handle is ignored.
+ * Zeroes the sealer's memory (derived keys included) and
+ * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack; the handle is invalid
+ * afterwards. A NULL or invalid handle is ignored.
  */
 void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
 
 /**
  * Writes to `out` (32 bytes) the binding digest of a request: SHA-256 over
  * the method, the target (tool or prompt name, resource URI) and the
- * canonical form of the arguments (whitespace, key order and escape
- * spelling do not matter; any change of value does). `arguments` is the
- * JSON of `params.arguments`, NULL (with `arguments_len` 0) when the
- * request has none.
+ * canonical form of `arguments` (the JSON of `params.arguments`, NULL with
+ * length 0 for none): spelling, order and whitespace do not matter.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
- * duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
+ * Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, or a duplicate key),
+ * `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
  * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
@@ -3181,39 +2882,28 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
                                      uint8_t *out);
 
 /**
- * Writes to `out` (32 bytes) the digest a token binds for `principal`
- * (the bytes `mrtr_seal` and `mrtr_unseal` take): SHA-256 of them. Not the
- * credential itself, so a fleet can key shared records by it (revoking
- * every token of one caller, per-caller counts) without putting bearer
- * tokens in its store. With `mrtr_unsealed_info` (token id, last valid
- * second) it is what a server sharing a replay store needs from the core.
+ * Writes to `out` (32 bytes) SHA-256 of `principal`, the digest a token
+ * binds: not the credential, so a fleet may key shared records (replay
+ * store, revocation) by it.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` (`out` NULL, or `principal.ptr`
- * NULL with a non-zero length), `MRTR_ERR_INVALID_ARGUMENT` (`out` overlaps
- * the principal).
+ * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_ARGUMENT`
+ * (`out` overlaps the principal).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_principal_digest(struct mrtr_bytes principal,
                                        uint8_t *out);
 
 /**
- * Seals `state` (the server's own bytes, up to what `max_token` allows)
- * into a token written to `out`: the `requestState` to send. `now` is the
- * current unix time in seconds (at most `MRTR_SEAL_MAX_UNIX_TIME`); `nonce`
- * 24 bytes, random or a counter (a repeated one is safe: the nonce the
- * token uses is derived from it, the key and everything sealed; distinct
- * caller nonces only keep two seals of the same state for the same request
- * in the same second distinct tokens);
- * `binding` the 32-byte `mrtr_binding_digest` of the request being
- * answered; `principal` (NULL for none) identifies the authenticated
- * caller. The token is ASCII (`m2.` + base64url) and
- * `mrtr_seal_token_len(state.len, principal != NULL)` bytes long. Output
- * convention of `mrtr_json_write_string`.
+ * Seals `state` into a token (ASCII, `mrtr_seal_token_len(state.len,
+ * principal != NULL)` bytes) written to `out`: the `requestState` to send.
+ * `now`: unix seconds (at most `MRTR_SEAL_MAX_UNIX_TIME`); `nonce`: 24
+ * bytes, random or a counter (a repeat is safe: docs/ARCHITECTURE.md,
+ * section 7); `binding`: the request's `mrtr_binding_digest`; `principal`:
+ * the authenticated caller, NULL for none. Output convention of
+ * `mrtr_json_write_string`.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
- * (the token would exceed `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now`
- * past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
- * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
+ * (over `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now` out of range).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
@@ -3227,27 +2917,18 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
                            size_t *out_written);
 
 /**
- * Checks an echoed `token` and writes the state it carries to
- * `*out_state` (a view into `scratch`, which receives the decrypted
- * bytes: at least `mrtr_unseal_scratch_len(token.len)` bytes;
- * `max_token` bytes always suffice). `now`, `binding` and `principal`
- * are those of the request that echoed the token; `token` is the decoded
- * JSON string (`mrtr_json_decode_string` of the raw `request_state`; a
- * token still carrying escapes is refused as malformed). After the AEAD
- * tag, the token's nonce is recomputed from the decrypted claims (which
- * carry the caller's nonce) and compared in constant time, so a token
- * verifies only for what was sealed. `out_info` (NULL
- * when not wanted) receives the token id and last valid second of an
- * accepted token, for a replay cache: a server that wants one-shot tokens
- * refuses a `token_id` it has seen before `expires_at`. On every refusal
- * the scratch bytes written are zeroed (no decrypted state stays behind),
- * and `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack are scrubbed.
+ * Checks an echoed `token` (the decoded JSON string; one still carrying
+ * escapes is malformed) for the request that echoed it (`now`, `binding`,
+ * `principal`) and writes its state to `*out_state`, a view into `scratch`
+ * (at least `mrtr_unseal_scratch_len(token.len)` bytes). `out_info`, when
+ * not NULL, receives the token's id and last valid second (a server that
+ * wants one-shot tokens refuses an id it has seen before `expires_at`). On
+ * a refusal the scratch written is zeroed.
  *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise reason
- * in `*out_reason` (for the log; answer the client with error
- * `MRTR_INVALID_REQUEST_STATE_CODE` and `mrtr_invalid_request_state_message()`
- * whatever the reason); `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
- * `mrtr_unseal_scratch_len`).
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the reason in
+ * `*out_reason` (for the log; answer `MRTR_INVALID_REQUEST_STATE_CODE` and
+ * `mrtr_invalid_request_state_message()` whatever it is);
+ * `MRTR_ERR_BUFFER_TOO_SMALL` (scratch too short).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
@@ -3263,24 +2944,17 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
 
 /**
  * Reads one incoming message (`len` bytes at `msg`) under the 2026-07-28
- * rules: JSON, the JSON-RPC envelope, `params` an object, `_meta` with the
- * protocol version and the client's capabilities on core requests
- * (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
- * members, unique members (no object anywhere in `params`, arguments
- * included, may have a member twice: reason `"RepeatedMember"`; one of
- * more than 1024 members that the check cannot hold at once is
- * `"TooManyMembers"`, `MRTR_ERR_LIMIT_EXCEEDED`, both `-32602`), a bounded
- * `inputResponses`. Writes the views to
- * `*out` (for a request; `kind` tells notifications and responses apart;
- * see `mrtr_server_request` for the members).
+ * rules (envelope, `_meta` on core requests unless `flags` has
+ * `MRTR_SERVER_META_OPTIONAL`, the method's members, no member repeated
+ * anywhere in `params`, a bounded `inputResponses`) into `*out`.
  *
- * Returns `MRTR_OK`; on a message that cannot be served (answer it with
- * `mrtr_server_write_request_error`; `*out_error`, when not NULL, says why):
- * `MRTR_ERR_JSON` / `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; too deep, too large,
- * too many or too long `inputResponses` keys give the limit status with the
- * matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
- * `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION`
- * (`-32602`); `MRTR_ERR_INVALID_ARGUMENT` (unknown flag).
+ * Returns `MRTR_OK`; for a message to answer with
+ * `mrtr_server_write_request_error` (`*out_error`, when not NULL, says
+ * why): `MRTR_ERR_JSON` or `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`, or `-32602`
+ * for too many or too long `inputResponses` keys or an object of over 1024
+ * members), `MRTR_ERR_ENVELOPE` (`-32600`), `MRTR_ERR_UNSUPPORTED_VERSION`
+ * (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`); an unknown flag is
+ * `MRTR_ERR_INVALID_ARGUMENT`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
@@ -3290,15 +2964,13 @@ enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
                                            struct mrtr_server_error *out_error);
 
 /**
- * Writes the error response for a message that `mrtr_server_parse_request`
- * refused (same `msg`, `len` and `flags`): `-32700` without an id,
- * `-32600`, `-32022` with `data.requested` and `data.supported`, or
- * `-32602` naming the member at fault (`requestState` problems all read
- * `"Invalid or expired requestState"`). Output convention of
- * `mrtr_json_write_string`.
+ * Writes the error response for a message `mrtr_server_parse_request`
+ * refused (same `msg`, `len`, `flags`): `-32700` without an id, `-32600`,
+ * `-32022` with `data`, or `-32602` naming the member at fault. Output
+ * convention of `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE` (the
- * message is fine: nothing to report), `MRTR_ERR_INVALID_ARGUMENT`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
+ * (the message is fine), `MRTR_ERR_INVALID_ARGUMENT` (unknown flag).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
@@ -3309,20 +2981,16 @@ enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
                                                  size_t *out_written);
 
 /**
- * Looks up the answer the client sent under `key` in a request's
- * `input_responses` (the raw object of `mrtr_server_request`) and writes it to
- * `*out`. `expected` is a `mrtr_answer_kind`: the kind the handler asked under
- * that key, or `MRTR_ANSWER_NONE` to take whatever kind is there. Both the
- * released bare results and the SEP draft's `{"result": ..}` wrapping are
- * accepted. Answers under keys the handler does not look up are never judged.
+ * Writes to `*out` the answer under `key` in `input_responses` (as
+ * `mrtr_server_request` gives it). `expected`: the `mrtr_answer_kind` asked
+ * under that key, or `MRTR_ANSWER_NONE` for any. Bare results and the SEP
+ * draft's `{"result": ..}` are both accepted; other keys are not judged.
  *
- * Returns `MRTR_OK` (`out->kind` is `MRTR_ANSWER_NONE` when the key is absent:
- * ask again); `MRTR_ERR_PROTOCOL_VIOLATION` when what is there is not a usable
- * result of the kind (`*out_error`, when not NULL, says how; answer with
- * `mrtr_server_write_answer_error`); `MRTR_ERR_JSON` /
- * `MRTR_ERR_PROTOCOL_VIOLATION` / `MRTR_ERR_LIMIT_EXCEEDED` for an
- * `input_responses` that is not a valid map; `MRTR_ERR_INVALID_UTF8`,
- * `MRTR_ERR_INVALID_ARGUMENT`.
+ * Returns `MRTR_OK` (`out->kind` `MRTR_ANSWER_NONE` when the key is
+ * absent); `MRTR_ERR_PROTOCOL_VIOLATION` for an unusable answer (details in
+ * `*out_error` when not NULL; answer with `mrtr_server_write_answer_error`);
+ * `MRTR_ERR_JSON`, `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED`
+ * for a map that is not valid; `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
@@ -3334,9 +3002,9 @@ enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
 /**
  * Writes root `index` of the roots answer under `key` to `*out`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`, or no
- * such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots result), the
- * map statuses of `mrtr_server_input_response`.
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`, or
+ * no such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots
+ * result), the map statuses of `mrtr_server_input_response`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
@@ -3345,22 +3013,19 @@ enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
                                      struct mrtr_server_root *out);
 
 /**
- * Writes an `InputRequiredResult` for request `ir->id`: the input requests
- * in order, then `requestState` and the related task when given. Every
- * input is checked before anything is sent: a kind the client did not
- * declare is refused (the spec forbids asking it), as are empty, long or
- * repeated keys, schemas that are not `{"type":"object","properties":{..}}`,
- * URLs without a scheme, sampling params without `messages` and integer
+ * Writes an `InputRequiredResult` for `ir`. Every input is checked before
+ * anything is written: a kind the client did not declare, empty, long or
+ * repeated keys, a schema not `{"type":"object","properties":{..}}`, a URL
+ * without a scheme, sampling params without `messages` and an integer
  * `maxTokens`. Output convention of `mrtr_json_write_string`.
  *
  * Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
- * `MRTR_ERR_UNDECLARED_CAPABILITY` (`out_error->missing_caps`, `index`);
- * `MRTR_ERR_INVALID_VALUE` (a refused input: `out_error->index`, `reason`);
- * `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs); `MRTR_ERR_WRONG_STATE` (the
- * method cannot carry `input_required`); `MRTR_ERR_INVALID_ARGUMENT` (no input
- * and no state, unknown kind or method or capability bit, a bad id);
- * `MRTR_ERR_INVALID_UTF8`. `*out_error` (optional) is written on the refusals
- * that name an input.
+ * `MRTR_ERR_UNDECLARED_CAPABILITY` and `MRTR_ERR_INVALID_VALUE` (an input
+ * refused: `*out_error`, when not NULL, says which and why);
+ * `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs); `MRTR_ERR_WRONG_STATE`
+ * (the method cannot carry `input_required`); `MRTR_ERR_INVALID_ARGUMENT`
+ * (no input and no state; an unknown kind, method or capability bit; a bad
+ * id); `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_required *ir,
@@ -3370,16 +3035,14 @@ enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_requir
                                                   struct mrtr_build_error *out_error);
 
 /**
- * Writes a complete result for request `id`: `result` is either the whole
- * result object (`{"content":[..]}`; `resultType` is put first, and one
- * already saying `"complete"` is kept) or its members alone
- * (`"content":[..],"isError":false`, or empty). Output convention of
+ * Writes a complete result for request `id`: `result` is the whole result
+ * object (`resultType` is put first; one saying `"complete"` is kept) or
+ * its members alone (`"content":[..]`, or empty). Output convention of
  * `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a JSON
- * object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other than
- * `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id),
- * `MRTR_ERR_INVALID_UTF8`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not an
+ * object or members), `MRTR_ERR_INVALID_VALUE` (another `resultType`),
+ * `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id), `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
@@ -3389,13 +3052,13 @@ enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
                                             size_t *out_written);
 
 /**
- * Writes a JSON-RPC error response: `code`, `message` (text, escaped as
- * needed) and optional `data` (raw JSON, validated; `{NULL, 0}` for none).
- * `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
- * unreadable requests. Output convention of `mrtr_json_write_string`.
+ * Writes a JSON-RPC error response: `code`, `message` (text) and optional
+ * `data` (raw JSON, validated; `{NULL, 0}` for none). `id` NULL or
+ * `MRTR_ID_NONE` omits the id. Output convention of
+ * `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data` not
- * JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data`
+ * not JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
@@ -3408,10 +3071,10 @@ enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
 
 /**
  * Writes error `-32021` ("Missing required client capability") with
- * `data.requiredCapabilities` built from `required_caps` (`MRTR_CAP_*`
- * bits; e.g. `mrtr_build_error.missing_caps`). Output convention and
- * statuses as `mrtr_server_write_complete` (an unknown bit is
- * `MRTR_ERR_INVALID_ARGUMENT`).
+ * `data.requiredCapabilities` from `required_caps` (`MRTR_CAP_*` bits, e.g.
+ * `mrtr_build_error.missing_caps`; an unknown bit is
+ * `MRTR_ERR_INVALID_ARGUMENT`). Output and statuses as
+ * `mrtr_server_write_complete`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_id *id,
@@ -3422,11 +3085,10 @@ enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_
 
 /**
  * Writes error `-32022` ("Unsupported protocol version") with
- * `data.requested` (`requested_json`: the client's value as its JSON
- * string token, e.g. from a header, quoted) and `data.supported`
- * (`["2026-07-28"]`). `id` may be NULL. Output convention and statuses as
- * `mrtr_server_write_error` (`MRTR_ERR_JSON`: `requested_json` is not a
- * JSON string).
+ * `data.requested` (`requested_json`: the client's value as a JSON string
+ * token, quoted) and `data.supported` (`["2026-07-28"]`). `id` may be NULL.
+ * Output and statuses as `mrtr_server_write_error` (`MRTR_ERR_JSON`:
+ * `requested_json` is not a JSON string).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request_id *id,
@@ -3436,9 +3098,9 @@ enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request
                                                        size_t *out_written);
 
 /**
- * Writes `-32602` "Invalid or expired requestState": the one answer to
- * every `requestState` that fails to unseal, whatever the reason. Output
- * convention and statuses as `mrtr_server_write_complete`.
+ * Writes `-32602` "Invalid or expired requestState", the one answer to
+ * every `requestState` that fails to unseal. Output and statuses as
+ * `mrtr_server_write_complete`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_request_id *id,
@@ -3448,9 +3110,9 @@ enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_reque
 
 /**
  * Writes `-32602` for an answer the server cannot use (`*err`, from
- * `mrtr_server_input_response`), naming `key`. Output convention and
- * statuses as `mrtr_server_write_complete` (`MRTR_ERR_INVALID_ARGUMENT`
- * for an error record that names no kind).
+ * `mrtr_server_input_response`), naming `key`. Output and statuses as
+ * `mrtr_server_write_complete` (`MRTR_ERR_INVALID_ARGUMENT`: `*err` names
+ * no kind).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id,
@@ -3461,28 +3123,17 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
                                                 size_t *out_written);
 
 /**
- * Server side of SEP-2243, for a `tools/call` that came over Streamable
- * HTTP: checks the request's `Mcp-Param-*` headers against its
- * `arguments` (`mrtr_server_request.arguments`, raw JSON; `ptr` NULL for
- * none), for the called tool's `input_schema` (the server's own
- * `inputSchema`, raw JSON). `headers` are the `n` headers the request came
- * with, as received (names compared ignoring case, values trimmed of
- * spaces and tabs). Designations stand at any depth reached through
- * `properties` (`target.zone`); each argument is found by its path, and a
- * member on the way that is missing, `null` or not an object means the
- * argument is absent. A `=?base64?...?=` value is decoded strictly before
- * comparing, any other value taken literally; a string argument compares
- * with its decoded text, a boolean with its JSON text, an integer by
- * value: the argument must be a safe integer (at most 2^53 - 1 in
- * magnitude; `1e2` is 100, `1.5` fails) and the header a decimal number
- * (`100` and `100.0` both match 100). A member repeated on an argument's
- * path fails (`MRTR_PARAM_HEADER_REPEATED_MEMBER`).
+ * SEP-2243 for a `tools/call` over Streamable HTTP: checks the request's
+ * `n` `headers` (as received) against its `arguments`
+ * (`mrtr_server_request.arguments`; `{NULL, 0}` for none) for the tool's
+ * `input_schema` (raw JSON). The rules (paths, base64, integers) are in
+ * docs/ARCHITECTURE.md, "Mcp-Param headers".
  *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when the headers do not
- * match (`*out_error`, when not NULL, says which and why: answer `-32020`
- * with HTTP 400); `MRTR_ERR_INVALID_SCHEMA` (`input_schema` has invalid
- * designations); `MRTR_ERR_INVALID_ARGUMENT` (`arguments` not a JSON
- * object); `MRTR_ERR_INVALID_UTF8`.
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when they do not match
+ * (`*out_error`, when not NULL, says which and why: answer `-32020`, HTTP
+ * 400); `MRTR_ERR_INVALID_SCHEMA` (invalid designations);
+ * `MRTR_ERR_INVALID_ARGUMENT` (`arguments` not an object);
+ * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_check_param_headers(struct mrtr_str input_schema,

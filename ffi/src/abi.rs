@@ -340,7 +340,9 @@ impl<'a, T: Views> List<'a, T> {
     }
 
     /// The items, read (their strings checked when the list was taken).
-    pub(crate) fn iter(&self) -> impl Iterator<Item = Result<T::Read<'a>, mrtr_status>> + '_ {
+    pub(crate) fn iter(
+        &self,
+    ) -> impl Iterator<Item = Result<T::Read<'a>, mrtr_status>> + Clone + '_ {
         self.items.iter().map(|item| {
             let mut f = |s: mrtr_str| {
                 // SAFETY: `Args::list` took this string (checked it and its

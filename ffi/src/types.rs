@@ -110,3 +110,10 @@ impl mrtr_str {
         len: 0,
     };
 }
+
+#[cfg(feature = "server")]
+impl Default for mrtr_str {
+    fn default() -> Self {
+        mrtr_str::EMPTY
+    }
+}

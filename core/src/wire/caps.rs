@@ -4,6 +4,9 @@ use super::error::Violation;
 use super::TASKS_EXTENSION;
 use crate::json::{self, Object, Value, Writer};
 
+/// A capability's member of [`ClientCapabilities`], for its bit table.
+type Member = fn(&mut ClientCapabilities) -> &mut bool;
+
 /// What a client declares it can answer, per request.
 ///
 /// Parsing follows the 2026-07-28 schema: `elicitation: {}` (no mode named)
@@ -57,7 +60,7 @@ impl ClientCapabilities {
     pub const ALL_BITS: u32 = (1 << Self::BIT_TABLE.len()) - 1;
 
     /// The one table of bits: each capability's bit and its member.
-    const BIT_TABLE: [(u32, fn(&mut Self) -> &mut bool); 7] = [
+    const BIT_TABLE: [(u32, Member); 7] = [
         (Self::BIT_ELICITATION_FORM, |c| &mut c.elicitation_form),
         (Self::BIT_ELICITATION_URL, |c| &mut c.elicitation_url),
         (Self::BIT_SAMPLING, |c| &mut c.sampling),
