@@ -1038,7 +1038,7 @@ typedef enum mrtr_string_format {
  * every reason; `mrtr_unseal_reason_str` says each in words): MALFORMED
  * (not a token of this format), TOO_LARGE (over the sealer's maximum),
  * UNKNOWN_KEY (key id not in the ring), TAMPERED (authentication failed:
- * modified, another audience, or a nonce not derived from its claims),
+ * modified, or sealed for another audience),
  * EXPIRED and NOT_YET_VALID (beyond the skew), WRONG_AUDIENCE,
  * WRONG_REQUEST (another method, target or arguments), WRONG_PRINCIPAL,
  * CLOCK_OUT_OF_RANGE (`now` past `MRTR_SEAL_MAX_UNIX_TIME`).
@@ -2836,9 +2836,9 @@ size_t mrtr_unseal_scratch_len(size_t token_len);
  * secrets of at least `MRTR_SEAL_MIN_KEY_BYTES` (copied); `keys[0]` seals,
  * every key unseals (rotation: docs/ARCHITECTURE.md, section 7).
  * `audience` (1 to 256 bytes) names the service. `ttl_seconds` (0: the
- * default; at most `MRTR_SEAL_MAX_TTL_SECONDS`), `skew_seconds` (at most
- * `MRTR_SEAL_MAX_SKEW_SECONDS`), `max_token` (bytes, both sides; 0: the
- * default).
+ * default; at most `MRTR_SEAL_MAX_TTL_SECONDS`), `skew_seconds` (taken as
+ * given; at most `MRTR_SEAL_MAX_SKEW_SECONDS`), `max_token` (bytes, both
+ * sides; 0: the default).
  *
  * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short
  * or of all-equal bytes, two with one key id), `MRTR_ERR_INVALID_ARGUMENT`
@@ -3127,7 +3127,7 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
  * `n` `headers` (as received) against its `arguments`
  * (`mrtr_server_request.arguments`; `{NULL, 0}` for none) for the tool's
  * `input_schema` (raw JSON). The rules (paths, base64, integers) are in
- * docs/ARCHITECTURE.md, "Mcp-Param headers".
+ * docs/ARCHITECTURE.md, section 5.
  *
  * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when they do not match
  * (`*out_error`, when not NULL, says which and why: answer `-32020`, HTTP

@@ -393,6 +393,15 @@ impl Args {
         Args::new(Span::of_one(core::ptr::null::<u8>()))
     }
 
+    /// Runs the body of a function without an object on a fresh collector
+    /// and turns its result into the status it returns.
+    pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
+        match body(&mut Args::free()) {
+            Ok(()) => mrtr_status::MRTR_OK,
+            Err(s) => s,
+        }
+    }
+
     /// Whether `s` (a workspace placed after the checks) overlaps any
     /// argument taken, the strings of the lists included.
     // Only the objects (client, seal) place workspaces.

@@ -79,7 +79,7 @@ const WIRE_MESSAGE: &CStr = c"Invalid or expired requestState";
 /// every reason; `mrtr_unseal_reason_str` says each in words): MALFORMED
 /// (not a token of this format), TOO_LARGE (over the sealer's maximum),
 /// UNKNOWN_KEY (key id not in the ring), TAMPERED (authentication failed:
-/// modified, another audience, or a nonce not derived from its claims),
+/// modified, or sealed for another audience),
 /// EXPIRED and NOT_YET_VALID (beyond the skew), WRONG_AUDIENCE,
 /// WRONG_REQUEST (another method, target or arguments), WRONG_PRINCIPAL,
 /// CLOCK_OUT_OF_RANGE (`now` past `MRTR_SEAL_MAX_UNIX_TIME`).
@@ -201,9 +201,9 @@ unsafe fn binding_of<'a>(a: &mut Args, p: *const u8) -> Result<&'a [u8; 32], S> 
 /// secrets of at least `MRTR_SEAL_MIN_KEY_BYTES` (copied); `keys[0]` seals,
 /// every key unseals (rotation: docs/ARCHITECTURE.md, section 7).
 /// `audience` (1 to 256 bytes) names the service. `ttl_seconds` (0: the
-/// default; at most `MRTR_SEAL_MAX_TTL_SECONDS`), `skew_seconds` (at most
-/// `MRTR_SEAL_MAX_SKEW_SECONDS`), `max_token` (bytes, both sides; 0: the
-/// default).
+/// default; at most `MRTR_SEAL_MAX_TTL_SECONDS`), `skew_seconds` (taken as
+/// given; at most `MRTR_SEAL_MAX_SKEW_SECONDS`), `max_token` (bytes, both
+/// sides; 0: the default).
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short
 /// or of all-equal bytes, two with one key id), `MRTR_ERR_INVALID_ARGUMENT`
@@ -303,8 +303,7 @@ pub unsafe extern "C" fn mrtr_binding_digest(
     arguments_len: usize,
     out: *mut u8,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken
         // (`out` with its length of 32: NULL and overlaps refused).
         let (method, target, args, out) = unsafe {
@@ -322,7 +321,7 @@ pub unsafe extern "C" fn mrtr_binding_digest(
         })?;
         out.copy_from_slice(&digest);
         Ok(())
-    })())
+    })
 }
 
 /// Writes to `out` (32 bytes) SHA-256 of `principal`, the digest a token
@@ -337,8 +336,7 @@ pub unsafe extern "C" fn mrtr_binding_digest(
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_principal_digest(principal: mrtr_bytes, out: *mut u8) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    Args::run(|a| {
         // SAFETY: caller contract; the pointer is checked as it is taken.
         let principal = unsafe { a.bytes(principal.ptr, principal.len) }?;
         if out.is_null() {
@@ -348,7 +346,7 @@ pub unsafe extern "C" fn mrtr_principal_digest(principal: mrtr_bytes, out: *mut 
         let out = unsafe { a.out_buf(out, MRTR_PRINCIPAL_DIGEST_BYTES) }?;
         out.copy_from_slice(PrincipalDigest::of(principal).as_bytes());
         Ok(())
-    })())
+    })
 }
 
 /// Seals `state` into a token (ASCII, `mrtr_seal_token_len(state.len,

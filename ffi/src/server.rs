@@ -1,5 +1,5 @@
-//! `mrtr_server_*`: the server half for C (docs/ARCHITECTURE.md, "The server
-//! half in C"). Every function is stateless: parse a request into views of
+//! `mrtr_server_*`: the server half for C (docs/ARCHITECTURE.md, section
+//! 5). Every function is stateless: parse a request into views of
 //! its bytes, look answers up by key, write each response into a caller
 //! buffer in one call. Every number, name and rule comes from the core; this
 //! file only moves values across the boundary.
@@ -23,7 +23,6 @@ use crate::abi::{finish_output, Args, Take, Views};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::names;
-use crate::status::status_of;
 use crate::types::{mrtr_http_header, mrtr_str};
 
 /// Skip-index slots `mrtr_server_parse_request` keeps on its stack: every
@@ -31,7 +30,7 @@ use crate::types::{mrtr_http_header, mrtr_str};
 const SERVER_INDEX_SLOTS: usize = 32;
 
 // The server functions read with `WireLimits::default()`, the protocol's
-// own bounds (see docs/ARCHITECTURE.md, "The server half in C"): nothing is
+// own bounds (see docs/ARCHITECTURE.md, section 5): nothing is
 // sized by them, and the caller bounds the work by the `len` it passes.
 fn limits() -> WireLimits {
     WireLimits::default()
@@ -63,18 +62,15 @@ pub struct mrtr_request_id {
 
 impl mrtr_request_id {
     fn of(id: Option<&Id<'_>>) -> Self {
-        match id {
-            None => Self::default(),
-            Some(Id::Number(n)) => mrtr_request_id {
-                kind: MRTR_ID_NUMBER,
-                number: *n,
-                token: mrtr_str::EMPTY,
-            },
-            Some(Id::Str(s)) => mrtr_request_id {
-                kind: MRTR_ID_STRING,
-                number: 0,
-                token: token(Some(*s)),
-            },
+        let (kind, number, token) = match id {
+            None => (MRTR_ID_NONE, 0, mrtr_str::EMPTY),
+            Some(Id::Number(n)) => (MRTR_ID_NUMBER, *n, mrtr_str::EMPTY),
+            Some(Id::Str(s)) => (MRTR_ID_STRING, 0, token(Some(*s))),
+        };
+        mrtr_request_id {
+            kind,
+            number,
+            token,
         }
     }
 
@@ -274,8 +270,7 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
     out: *mut mrtr_server_request,
     out_error: *mut mrtr_server_error,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out, out_error, bytes) =
             unsafe { (a.out(out)?, a.out_opt(out_error)?, a.bytes(msg, len)?) };
@@ -314,7 +309,7 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
         };
         out.write(view);
         Ok(())
-    })())
+    })
 }
 
 /// Writes the error response for a message `mrtr_server_parse_request`
@@ -338,8 +333,7 @@ pub unsafe extern "C" fn mrtr_server_write_request_error(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out_written, bytes, out) = unsafe {
             (
@@ -352,7 +346,7 @@ pub unsafe extern "C" fn mrtr_server_write_request_error(
             Ok(_) => Err(S::MRTR_ERR_WRONG_STATE),
             Err(e) => finish_output(write_request_error(out, &e), out_written),
         }
-    })())
+    })
 }
 
 // ----------------------------------------------------------------- answers
@@ -412,12 +406,10 @@ pub const MRTR_ANSWER_WRONG_KIND: u32 = 1;
 pub const MRTR_ANSWER_MALFORMED: u32 = 2;
 
 fn kind_of(code: u32) -> Result<Option<ResponseKind>, S> {
-    match code {
-        0 => Ok(None),
-        c => ResponseKind::from_code(c)
-            .map(Some)
-            .ok_or(S::MRTR_ERR_INVALID_ARGUMENT),
-    }
+    let kind = ResponseKind::from_code(code);
+    kind.map(Some)
+        .or((code == 0).then_some(None))
+        .ok_or(S::MRTR_ERR_INVALID_ARGUMENT)
 }
 
 /// Reads a request's raw `inputResponses` again (empty: none).
@@ -452,8 +444,7 @@ pub unsafe extern "C" fn mrtr_server_input_response(
     out: *mut mrtr_server_answer,
     out_error: *mut mrtr_answer_error,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out, out_error, map, key) = unsafe {
             let o = (a.out(out)?, a.out_opt(out_error)?);
@@ -500,7 +491,7 @@ pub unsafe extern "C" fn mrtr_server_input_response(
         }
         out.write(v);
         Ok(())
-    })())
+    })
 }
 
 /// One root of a roots answer: the `uri` and `name` (when sent) JSON tokens.
@@ -528,8 +519,7 @@ pub unsafe extern "C" fn mrtr_server_root_at(
     index: usize,
     out: *mut mrtr_server_root,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out, map, key) = unsafe { (a.out(out)?, a.str(input_responses)?, a.str(key)?) };
         let roots = roots_answer(responses_of(map)?, key)
@@ -541,7 +531,7 @@ pub unsafe extern "C" fn mrtr_server_root_at(
             name: token(r.name),
         });
         Ok(())
-    })())
+    })
 }
 
 // ----------------------------------------------------------------- writers
@@ -642,25 +632,19 @@ pub unsafe extern "C" fn mrtr_server_write_input_required(
     out_written: *mut usize,
     out_error: *mut mrtr_build_error,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken:
         // the struct, the id's token, the state, the related task, the spec
         // array and every string of every spec (one list), then the output.
         let (out_written, out_error, ir) =
             unsafe { (a.out(out_written)?, a.out_opt(out_error)?, a.reference(ir)?) };
-        // SAFETY: caller contract.
-        let id = unsafe { ir.id.read(&mut a) }?.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
-        // SAFETY: caller contract.
-        let (state, task, specs, out) = unsafe {
-            let t = (a.str_opt(ir.request_state)?, a.str_opt(ir.related_task)?);
-            (
-                t.0,
-                t.1,
-                a.list(ir.inputs, ir.input_count)?,
-                a.out_buf(out, out_len)?,
-            )
-        };
+        // SAFETY: as above.
+        let id = unsafe { ir.id.read(a) }?.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
+        // SAFETY: as above.
+        let (state, task) = unsafe { (a.str_opt(ir.request_state)?, a.str_opt(ir.related_task)?) };
+        // SAFETY: as above.
+        let (specs, out) =
+            unsafe { (a.list(ir.inputs, ir.input_count)?, a.out_buf(out, out_len)?) };
         let method = Method::from_code(ir.method).ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
         if !method.allows_input_required() {
             return Err(S::MRTR_ERR_WRONG_STATE);
@@ -671,16 +655,17 @@ pub unsafe extern "C" fn mrtr_server_write_input_required(
         }
         let mut b = InputRequiredBuilder::new(out, &id, &caps);
         for (index, spec) in specs.iter().enumerate() {
-            let r = match spec? {
+            let Err(e) = (match spec? {
                 (InputKind::ElicitForm, key, msg, schema) => {
                     b.elicit_form(key, msg, schema.as_bytes())
                 }
                 (InputKind::ElicitUrl, key, msg, url) => b.elicit_url(key, msg, url),
                 (InputKind::Sampling, key, params, _) => b.sampling(key, params.as_bytes()),
                 (InputKind::Roots, key, _, _) => b.roots(key),
+            }) else {
+                continue;
             };
-            let Err(e) = r else { continue };
-            let (status, missing) = match e {
+            let (status, missing_caps) = match e {
                 BuildError::MissingCapability { missing } => {
                     (S::MRTR_ERR_UNDECLARED_CAPABILITY, missing.bits())
                 }
@@ -688,11 +673,11 @@ pub unsafe extern "C" fn mrtr_server_write_input_required(
                 e if e.is_bad_input() => (S::MRTR_ERR_INVALID_VALUE, 0),
                 _ => (S::MRTR_ERR_INTERNAL, 0),
             };
+            let reason = e.name().as_ptr();
             if let Some(o) = out_error {
-                let reason = e.name().as_ptr();
                 o.write(mrtr_build_error {
                     index,
-                    missing_caps: missing,
+                    missing_caps,
                     reason,
                 });
             }
@@ -712,7 +697,7 @@ pub unsafe extern "C" fn mrtr_server_write_input_required(
             Err(BuildError::Empty) => Err(S::MRTR_ERR_INVALID_ARGUMENT),
             Err(_) => Err(S::MRTR_ERR_INTERNAL),
         }
-    })())
+    })
 }
 
 /// What a writer produces: the bytes written, or the size it needs.
@@ -733,23 +718,22 @@ unsafe fn reply<'x, T>(
     take: impl FnOnce(&mut Args) -> Result<T, S>,
     write: impl FnOnce(Option<Id<'x>>, T, &mut [u8]) -> Written,
 ) -> S {
-    status_of((|| {
+    Args::run(|a| {
         if required && id.is_null() {
             return Err(S::MRTR_ERR_NULL_POINTER);
         }
-        let mut a = Args::free();
-        let taken = take(&mut a)?;
+        let taken = take(a)?;
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out_written, id) = unsafe { (a.out(out_written)?, a.reference_opt(id)?) };
         // SAFETY: caller contract.
-        let id = unsafe { id.map(|r| r.read(&mut a)).transpose() }?.flatten();
+        let id = unsafe { id.map(|r| r.read(a)).transpose() }?.flatten();
         if required && id.is_none() {
             return Err(S::MRTR_ERR_INVALID_ARGUMENT);
         }
         // SAFETY: caller contract; overlaps with every argument refused.
         let out = unsafe { a.out_buf(out, out_len) }?;
         finish_output(write(id, taken, out)?, out_written)
-    })())
+    })
 }
 
 /// The id of a writer that requires one (`reply` refused none already).
@@ -1006,7 +990,7 @@ pub struct mrtr_param_header_error {
 /// `n` `headers` (as received) against its `arguments`
 /// (`mrtr_server_request.arguments`; `{NULL, 0}` for none) for the tool's
 /// `input_schema` (raw JSON). The rules (paths, base64, integers) are in
-/// docs/ARCHITECTURE.md, "Mcp-Param headers".
+/// docs/ARCHITECTURE.md, section 5.
 ///
 /// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when they do not match
 /// (`*out_error`, when not NULL, says which and why: answer `-32020`, HTTP
@@ -1027,8 +1011,7 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
     n: usize,
     out_error: *mut mrtr_param_header_error,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    Args::run(|a| {
         // SAFETY: caller contract; each pointer is checked as it is taken,
         // every header's name and value included (one list).
         let (out_error, schema, args, headers) = unsafe {
@@ -1054,7 +1037,7 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
             }
             S::MRTR_ERR_INVALID_VALUE
         })
-    })())
+    })
 }
 
 #[cfg(test)]
