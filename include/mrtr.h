@@ -106,30 +106,30 @@
  *   mrtr_url_consent                 Splits `url` (a URL-mode elicitation's `url`, decoded text)...
  *
  * Server:
- *   mrtr_server_parse_request                Reads one incoming message (`len` bytes at `msg`) u...
+ *   mrtr_server_parse_request                Reads one message (`len` bytes at `msg`) into `*out...
  *   mrtr_server_write_request_error          Writes the error response for a message `mrtr_serve...
  *   mrtr_server_input_response               Writes to `*out` the answer under `key` in `input_r...
  *   mrtr_server_root_at                      Writes root `index` of the roots answer under `key`...
- *   mrtr_server_write_input_required         Writes an `InputRequiredResult` for `ir`
- *   mrtr_server_write_complete               Writes a complete result for request `id`: `result`...
- *   mrtr_server_write_error                  Writes a JSON-RPC error response: `code`, `message`...
- *   mrtr_server_write_missing_capability     Writes error `-32021` ("Missing required client cap...
- *   mrtr_server_write_unsupported_version    Writes error `-32022` ("Unsupported protocol versio...
+ *   mrtr_server_write_input_required         Writes an `InputRequiredResult`; every input is che...
+ *   mrtr_server_write_complete               Writes a complete result for `id`: `result` is the...
+ *   mrtr_server_write_error                  Writes a JSON-RPC error: `code`, `message` (text),...
+ *   mrtr_server_write_missing_capability     Writes `-32021` with `data.requiredCapabilities` fr...
+ *   mrtr_server_write_unsupported_version    Writes `-32022` with `data.requested` (`requested_j...
  *   mrtr_server_write_invalid_request_state  Writes `-32602` "Invalid or expired requestState",...
- *   mrtr_server_write_answer_error           Writes `-32602` for an answer the server cannot use...
- *   mrtr_server_check_param_headers          SEP-2243 for a `tools/call` over Streamable HTTP: c...
+ *   mrtr_server_write_answer_error           Writes `-32602` for the unusable answer `*err` unde...
+ *   mrtr_server_check_param_headers          SEP-2243: checks the `n` `headers` of a `tools/call...
  *
  * Sealing requestState:
- *   mrtr_unseal_reason_str              Returns a short description of an unseal reason (`"token...
+ *   mrtr_unseal_reason_str              Returns a static description of an unseal reason for log...
  *   mrtr_invalid_request_state_message  Returns `"Invalid or expired requestState"`, the message...
- *   mrtr_sealer_size                    Returns the bytes of memory `mrtr_sealer_init` needs (al...
- *   mrtr_seal_token_len                 Returns the exact length of a token carrying `state_len`...
- *   mrtr_unseal_scratch_len             Returns the scratch bytes `mrtr_unseal` needs for a `tok...
- *   mrtr_sealer_init                    Builds a sealer in `mem` (`len` bytes, at least `mrtr_se...
- *   mrtr_sealer_wipe                    Zeroes the sealer's memory (derived keys included) and `...
- *   mrtr_binding_digest                 Writes to `out` (32 bytes) the binding digest of a reque...
- *   mrtr_seal                           Seals `state` into a token (ASCII, `mrtr_seal_token_len(...
- *   mrtr_unseal                         Checks an echoed `token` (the decoded JSON string; one s...
+ *   mrtr_sealer_size                    Returns the bytes `mrtr_sealer_init` needs
+ *   mrtr_seal_token_len                 Returns the exact length of a token of `state_len` bytes...
+ *   mrtr_unseal_scratch_len             Returns the scratch `mrtr_unseal` needs for a `token_len...
+ *   mrtr_sealer_init                    Builds a sealer in `mem` (`len` >= `mrtr_sealer_size()`)...
+ *   mrtr_sealer_wipe                    Zeroes the sealer (derived keys included) and dead stack...
+ *   mrtr_binding_digest                 Writes to `out` (`MRTR_BINDING_BYTES`) the binding diges...
+ *   mrtr_seal                           Seals `state` into a token (ASCII, `mrtr_seal_token_len`...
+ *   mrtr_unseal                         Checks `token` (decoded JSON string) for the request tha...
  *
  * JSON, statuses, versions:
  *   mrtr_tool_header_check   Checks a tool's `x-mcp-header` designations (SEP-2243) before the t...
@@ -139,7 +139,7 @@
  *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
  *   mrtr_json_write_string   Writes `text` as a JSON string literal, quotes included: `"`, `\` a...
  *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as the `mrtr_span...
- *   mrtr_principal_digest    Writes to `out` (32 bytes) SHA-256 of `principal`, the digest a tok...
+ *   mrtr_principal_digest    Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256 of `princip...
  *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
  *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
  *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
@@ -385,55 +385,30 @@
  */
 #define MRTR_RUN_DEFAULT_MAX_UNRELATED 16
 
-/**
- * Most keys in a ring.
- */
 #define MRTR_SEAL_MAX_KEYS 8
 
-/**
- * Shortest key, in bytes (secret bytes from a CSPRNG or a KDF).
- */
 #define MRTR_SEAL_MIN_KEY_BYTES 32
 
-/**
- * Bytes of the caller's nonce each seal takes (`mrtr_seal`).
- */
 #define MRTR_SEAL_NONCE_BYTES 24
 
-/**
- * Longest token lifetime `mrtr_sealer_init` accepts: one day.
- */
 #define MRTR_SEAL_MAX_TTL_SECONDS 86400
 
-/**
- * Largest clock skew allowance `mrtr_sealer_init` accepts: five minutes.
- */
 #define MRTR_SEAL_MAX_SKEW_SECONDS 300
+
+#define MRTR_SEAL_TOKEN_ID_BYTES 16
+
+#define MRTR_BINDING_BYTES 32
+
+#define MRTR_PRINCIPAL_DIGEST_BYTES 32
+
+#define MRTR_SEAL_DEFAULT_TTL_SECONDS 600
+
+#define MRTR_INVALID_REQUEST_STATE_CODE -32602
 
 /**
  * Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z.
  */
 #define MRTR_SEAL_MAX_UNIX_TIME 253402300799
-
-/**
- * Bytes of `mrtr_unsealed_info.token_id`.
- */
-#define MRTR_SEAL_TOKEN_ID_BYTES 16
-
-/**
- * Bytes of a binding digest.
- */
-#define MRTR_BINDING_BYTES 32
-
-/**
- * Bytes of a principal digest (`mrtr_principal_digest`).
- */
-#define MRTR_PRINCIPAL_DIGEST_BYTES 32
-
-/**
- * Default token lifetime (`ttl_seconds` 0): 600 s.
- */
-#define MRTR_SEAL_DEFAULT_TTL_SECONDS 600
 
 /**
  * Suggested clock skew allowance: 60 s.
@@ -445,11 +420,6 @@
  */
 #define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4094
 
-/**
- * The JSON-RPC error code of every `requestState` that fails to unseal.
- */
-#define MRTR_INVALID_REQUEST_STATE_CODE -32602
-
 #define MRTR_ID_NONE 0
 
 #define MRTR_ID_NUMBER 1
@@ -457,8 +427,8 @@
 #define MRTR_ID_STRING 2
 
 /**
- * `mrtr_server_parse_request` flag: accept core requests without `_meta`
- * (SEP-draft clients; nothing is then declared, so nothing may be asked).
+ * `mrtr_server_parse_request` flag: accept core requests without `_meta` (SEP-
+ * draft clients, which then may be asked nothing).
  */
 #define MRTR_SERVER_META_OPTIONAL 1
 
@@ -1034,14 +1004,8 @@ typedef enum mrtr_string_format {
 } mrtr_string_format;
 
 /**
- * Why a token was refused, for the log (the wire answer is the same for
- * every reason; `mrtr_unseal_reason_str` says each in words): MALFORMED
- * (not a token of this format), TOO_LARGE (over the sealer's maximum),
- * UNKNOWN_KEY (key id not in the ring), TAMPERED (authentication failed:
- * modified, or sealed for another audience),
- * EXPIRED and NOT_YET_VALID (beyond the skew), WRONG_AUDIENCE,
- * WRONG_REQUEST (another method, target or arguments), WRONG_PRINCIPAL,
- * CLOCK_OUT_OF_RANGE (`now` past `MRTR_SEAL_MAX_UNIX_TIME`).
+ * Why a token was refused, for the log (the wire answer is the same for all;
+ * `mrtr_unseal_reason_str` says each in words).
  */
 typedef enum mrtr_unseal_reason {
   MRTR_UNSEAL_MALFORMED = 1,
@@ -1057,9 +1021,8 @@ typedef enum mrtr_unseal_reason {
 } mrtr_unseal_reason;
 
 /**
- * What arrived: a request to answer (every field set), a notification
- * (`method_json` and `params` set; HTTP: `202 Accepted`, no response), a
- * JSON-RPC response from the client (HTTP: `202`, no response).
+ * What arrived: a request (every field set), a notification (`method_json`,
+ * `params`) or a response; the last two get no answer (HTTP `202`).
  */
 typedef enum mrtr_incoming_kind {
   MRTR_INCOMING_REQUEST = 1,
@@ -1069,10 +1032,8 @@ typedef enum mrtr_incoming_kind {
 
 /**
  * A method the server half reads (`OTHER`: route it by `method_json`, or
- * answer `-32601`). Only `TOOLS_CALL`, `PROMPTS_GET`, `RESOURCES_READ` and
- * `TASKS_RESULT` (SEP task dialect) may be answered with `input_required`;
- * `TASKS_INPUT_RESPONSE` is the SEP dialect's, `TASKS_UPDATE` the Tasks
- * extension's.
+ * answer `-32601`); only `TOOLS_CALL`, `PROMPTS_GET`, `RESOURCES_READ` and
+ * `TASKS_RESULT` may be answered with `input_required`.
  */
 typedef enum mrtr_server_method {
   MRTR_SERVER_METHOD_OTHER = 0,
@@ -1087,7 +1048,7 @@ typedef enum mrtr_server_method {
 } mrtr_server_method;
 
 /**
- * The kind of an input response (`NONE`: nothing under the key, ask).
+ * The kind of an input response (`NONE`: nothing under the key: ask).
  */
 typedef enum mrtr_answer_kind {
   MRTR_ANSWER_NONE = 0,
@@ -1850,10 +1811,8 @@ typedef struct mrtr_bytes {
 } mrtr_bytes;
 
 /**
- * An accepted token, for a replay cache: `token_id`, stable and distinct
- * per seal (key id and nonce prefix of the decoded token), and
- * `expires_at`, the last unix second it is accepted (expiry plus skew):
- * the cache may forget the id after it.
+ * An accepted token, for a replay cache: `token_id` (distinct per seal, stable
+ * under re-escaping) and `expires_at`, its last valid unix second.
  */
 typedef struct mrtr_unsealed_info {
   uint8_t token_id[MRTR_SEAL_TOKEN_ID_BYTES];
@@ -1861,9 +1820,8 @@ typedef struct mrtr_unsealed_info {
 } mrtr_unsealed_info;
 
 /**
- * A JSON-RPC request id: `kind` `MRTR_ID_NONE` (no id: errors about
- * unreadable requests), `MRTR_ID_NUMBER` (in `number`) or `MRTR_ID_STRING`
- * (`token`: its JSON token, quotes included, a view into the request).
+ * A JSON-RPC request id: `kind` `MRTR_ID_NONE` (no id), `MRTR_ID_NUMBER`
+ * (`number`) or `MRTR_ID_STRING` (`token`, its JSON token).
  */
 typedef struct mrtr_request_id {
   uint32_t kind;
@@ -1872,15 +1830,11 @@ typedef struct mrtr_request_id {
 } mrtr_request_id;
 
 /**
- * A parsed message, as views into its bytes (valid while the caller keeps
- * them). String members are JSON tokens, quotes and escapes included
- * (compare or decode them with `mrtr_json_decode_string`); objects are raw
- * JSON; absent members are empty. `flags`: `MRTR_REQUEST_HAS_META`,
- * `MRTR_REQUEST_HAS_CAPS` (the client declared `client_caps`, `MRTR_CAP_*`
- * bits). `protocol_version` is always `"2026-07-28"` when sent (compare an
- * HTTP `MCP-Protocol-Version` with it: `-32020` when they differ).
- * `arguments` is what `mrtr_binding_digest` binds; pass `input_responses`
- * to `mrtr_server_input_response`; unseal `request_state` after decoding.
+ * A parsed message as views into its bytes: strings are JSON tokens (quotes
+ * included: `mrtr_json_decode_string`), objects raw JSON, absent members
+ * empty. `flags`: `MRTR_REQUEST_HAS_META`, `MRTR_REQUEST_HAS_CAPS`
+ * (`client_caps`, `MRTR_CAP_*` bits, declared). `protocol_version`, when sent,
+ * is `"2026-07-28"` (an HTTP `MCP-Protocol-Version` that differs is `-32020`).
  */
 typedef struct mrtr_server_request {
   enum mrtr_incoming_kind kind;
@@ -1905,10 +1859,9 @@ typedef struct mrtr_server_request {
 } mrtr_server_request;
 
 /**
- * Why a message cannot be served: the JSON-RPC `code` to answer (`-32700`,
- * `-32600`, `-32602`, `-32022`), the `id` when it could be read, and for
- * logs the static names of the cause (`reason`: `"Missing"`, `"Malformed"`,
- * a JSON or envelope detail) and of the member at fault (`field`, or `""`).
+ * Why a message cannot be served: the `code` to answer (`-32700`, `-32600`,
+ * `-32602`, `-32022`), the `id` when readable, and static names for logs of
+ * the cause (`reason`) and of the member at fault (`field`, or `""`).
  */
 typedef struct mrtr_server_error {
   int32_t code;
@@ -1918,12 +1871,10 @@ typedef struct mrtr_server_error {
 } mrtr_server_error;
 
 /**
- * One answer, as views into the request (strings are JSON tokens).
- * Elicitation: `action` (`MRTR_ELICIT_*`), `content` (on accept). Sampling:
- * `content` (the value), `role`, `model`, `stop_reason` (when sent), `text`
- * (when the content is one text block). Roots: `root_count`
- * (`mrtr_server_root_at`). Always: `result`, the bare result object, and
- * `wrapped`, true when it came in the SEP draft's `{"result": ..}`.
+ * One answer as views (JSON tokens): elicitation `action` (`MRTR_ELICIT_*`)
+ * and `content` (accept); sampling `content`, `role`, `model`, `stop_reason`,
+ * `text` (one text block); roots `root_count`. `result` is the bare result,
+ * `wrapped` true for the SEP draft's `{"result": ..}`.
  */
 typedef struct mrtr_server_answer {
   enum mrtr_answer_kind kind;
@@ -1939,10 +1890,9 @@ typedef struct mrtr_server_answer {
 } mrtr_server_answer;
 
 /**
- * Why an answer cannot be used: `error` `MRTR_ANSWER_WRONG_KIND` (`found`
- * is the kind sent) or `MRTR_ANSWER_MALFORMED`; `expected` the kind looked
- * for (`MRTR_ANSWER_NONE` when none was asked and the shape is unknown).
- * Kinds are `mrtr_answer_kind` values.
+ * Why an answer is unusable: `error` `MRTR_ANSWER_WRONG_KIND` (`found`: the
+ * kind sent) or `MRTR_ANSWER_MALFORMED`; `expected`: the kind looked for
+ * (`NONE` when unknown). Kinds are `mrtr_answer_kind` values.
  */
 typedef struct mrtr_answer_error {
   uint32_t error;
@@ -1951,7 +1901,7 @@ typedef struct mrtr_answer_error {
 } mrtr_answer_error;
 
 /**
- * One root of a roots answer: the `uri` and `name` (when sent) JSON tokens.
+ * One root of a roots answer: `uri` and `name` (when sent), JSON tokens.
  */
 typedef struct mrtr_server_root {
   struct mrtr_str uri;
@@ -1959,10 +1909,9 @@ typedef struct mrtr_server_root {
 } mrtr_server_root;
 
 /**
- * One input request: `kind` (a `mrtr_input_kind`), `key` (text, unique, 1
- * to 256 bytes), and by kind: form `message` and `requested_schema` (raw
- * JSON); URL `message` and `url`; sampling `params` (the
- * `CreateMessageRequestParams` object, raw JSON); roots nothing more.
+ * One input request: `kind` (`mrtr_input_kind`), `key` (1 to 256 bytes,
+ * unique), then form `message`, `requested_schema`; URL `message`, `url`;
+ * sampling `params` (raw JSON); roots nothing.
  */
 typedef struct mrtr_input_spec {
   uint32_t kind;
@@ -1974,11 +1923,10 @@ typedef struct mrtr_input_spec {
 } mrtr_input_spec;
 
 /**
- * An `InputRequiredResult` to write: the request's `id`, `method` (a
- * `mrtr_server_method`) and `client_caps` (`mrtr_server_request.client_caps`);
- * `input_count` `inputs` in order (0 with a state: a state-only round);
- * `request_state` (the sealed token, text) and `related_task` (SEP task
- * dialect: the related task id, text), each `{NULL, 0}` for none.
+ * An `InputRequiredResult`: the request's `id`, `method`
+ * (`mrtr_server_method`) and `client_caps`; `input_count` `inputs` (0 with a
+ * state: a state-only round); `request_state` (sealed token) and
+ * `related_task` (SEP task dialect), `{NULL, 0}` for none.
  */
 typedef struct mrtr_input_required {
   struct mrtr_request_id id;
@@ -1991,10 +1939,9 @@ typedef struct mrtr_input_required {
 } mrtr_input_required;
 
 /**
- * Why `mrtr_server_write_input_required` refused: the `index` of the input
- * at fault (`SIZE_MAX`: none), the `MRTR_CAP_*` bits the client lacks for
- * it (`missing_caps`, with `MRTR_ERR_UNDECLARED_CAPABILITY`: answer with
- * `mrtr_server_write_missing_capability`), and a static `reason` for logs.
+ * Why an input was refused: its `index` (`SIZE_MAX`: none), the `MRTR_CAP_*`
+ * bits the client lacks (`missing_caps`: answer with
+ * `mrtr_server_write_missing_capability`), a static `reason` for logs.
  */
 typedef struct mrtr_build_error {
   size_t index;
@@ -2003,14 +1950,11 @@ typedef struct mrtr_build_error {
 } mrtr_build_error;
 
 /**
- * Why `mrtr_server_check_param_headers` refused: `reason`, one of
- * `MRTR_PARAM_HEADER_MISSING` (argument in the body, header missing),
- * `_UNEXPECTED` (header sent, no such argument or `null`), `_BAD_ENCODING`
- * (a `=?base64?...?=` value not strict base64), `_MISMATCH` (another value,
- * type, or not a safe integer), `_REPEATED` (header sent twice, names
- * compared ignoring case), `_REPEATED_MEMBER` (an object on the argument's
- * path has the member twice); `header`, the designated name after
- * `Mcp-Param-` (text, a view into `input_schema`).
+ * Why `mrtr_server_check_param_headers` refused: `reason` `MRTR_PARAM_HEADER_`
+ * `MISSING`, `UNEXPECTED` (no such argument), `BAD_ENCODING` (base64),
+ * `MISMATCH` (value or type), `REPEATED` (header twice), `REPEATED_MEMBER` (in
+ * the body); `header`: the designated name after `Mcp-Param-`, a view into
+ * `input_schema`.
  */
 typedef struct mrtr_param_header_error {
   uint32_t reason;
@@ -2798,52 +2742,45 @@ enum mrtr_status mrtr_run(struct mrtr_call *call,
                           struct mrtr_event *out_event);
 
 /**
- * Returns a short description of an unseal reason (`"token expired"`, ...),
- * static and NUL-terminated; other numbers give `"unknown reason"`. For logs
- * only: the wire answer is `mrtr_invalid_request_state_message()`.
+ * Returns a static description of an unseal reason for logs (`"token
+ * expired"`; `"unknown reason"` for other numbers).
  */
 const char *mrtr_unseal_reason_str(int32_t reason);
 
 /**
  * Returns `"Invalid or expired requestState"`, the message (with code
- * `MRTR_INVALID_REQUEST_STATE_CODE`) for every `requestState` that fails to
- * unseal; static, NUL-terminated.
+ * `MRTR_INVALID_REQUEST_STATE_CODE`) for every refused `requestState`.
  */
 const char *mrtr_invalid_request_state_message(void);
 
 /**
- * Returns the bytes of memory `mrtr_sealer_init` needs (aligned to
- * `MRTR_WORKSPACE_ALIGN`).
+ * Returns the bytes `mrtr_sealer_init` needs.
  */
 size_t mrtr_sealer_size(void);
 
 /**
- * Returns the exact length of a token carrying `state_len` bytes (with a
- * principal bound when `principal`); saturates at `SIZE_MAX`.
+ * Returns the exact length of a token of `state_len` bytes of state (and a
+ * principal when `principal`); saturates at `SIZE_MAX`.
  */
 size_t mrtr_seal_token_len(size_t state_len,
                            bool principal);
 
 /**
- * Returns the scratch bytes `mrtr_unseal` needs for a `token_len`-byte
- * token (as long as the token always suffices).
+ * Returns the scratch `mrtr_unseal` needs for a `token_len`-byte token (at
+ * most `token_len`).
  */
 size_t mrtr_unseal_scratch_len(size_t token_len);
 
 /**
- * Builds a sealer in `mem` (`len` bytes, at least `mrtr_sealer_size()`)
- * and writes its handle to `*out`. `keys`: 1 to `MRTR_SEAL_MAX_KEYS`
- * secrets of at least `MRTR_SEAL_MIN_KEY_BYTES` (copied); `keys[0]` seals,
- * every key unseals (rotation: docs/ARCHITECTURE.md, section 7).
- * `audience` (1 to 256 bytes) names the service. `ttl_seconds` (0: the
- * default; at most `MRTR_SEAL_MAX_TTL_SECONDS`), `skew_seconds` (taken as
- * given; at most `MRTR_SEAL_MAX_SKEW_SECONDS`), `max_token` (bytes, both
- * sides; 0: the default).
+ * Builds a sealer in `mem` (`len` >= `mrtr_sealer_size()`), handle in `*out`.
+ * `keys`: 1 to `MRTR_SEAL_MAX_KEYS` secrets (copied) of at least
+ * `MRTR_SEAL_MIN_KEY_BYTES`; `keys[0]` seals, all unseal (rotation:
+ * docs/ARCHITECTURE.md, section 7). `audience`: 1 to 256 bytes. 0 selects the
+ * default `ttl_seconds` and `max_token`; `skew_seconds` is as given.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short
- * or of all-equal bytes, two with one key id), `MRTR_ERR_INVALID_ARGUMENT`
- * (audience empty or too long, `max_token` below the smallest token, ttl or
- * skew above its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+ * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (count, length, all-equal bytes,
+ * repeated key id), `MRTR_ERR_INVALID_ARGUMENT` (audience, `max_token`, ttl or
+ * skew over its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
  * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
@@ -2858,19 +2795,17 @@ enum mrtr_status mrtr_sealer_init(void *mem,
                                   struct mrtr_sealer **out);
 
 /**
- * Zeroes the sealer's memory (derived keys included) and
- * `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack; the handle is invalid
- * afterwards. A NULL or invalid handle is ignored.
+ * Zeroes the sealer (derived keys included) and dead stack; the handle is then
+ * invalid. A NULL or invalid handle is ignored.
  */
 void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
 
 /**
- * Writes to `out` (32 bytes) the binding digest of a request: SHA-256 over
- * the method, the target (tool or prompt name, resource URI) and the
- * canonical form of `arguments` (the JSON of `params.arguments`, NULL with
- * length 0 for none): spelling, order and whitespace do not matter.
+ * Writes to `out` (`MRTR_BINDING_BYTES`) the binding digest of a request: its
+ * method, target (name or URI) and canonical `arguments` (NULL with length 0:
+ * none).
  *
- * Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, or a duplicate key),
+ * Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, a duplicate key),
  * `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
  * `MRTR_ERR_INVALID_UTF8`.
  */
@@ -2882,25 +2817,19 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
                                      uint8_t *out);
 
 /**
- * Writes to `out` (32 bytes) SHA-256 of `principal`, the digest a token
- * binds: not the credential, so a fleet may key shared records (replay
- * store, revocation) by it.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_ARGUMENT`
- * (`out` overlaps the principal).
+ * Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256 of `principal`, what
+ * a token binds: a key for shared records that is not the credential. Returns
+ * `MRTR_OK` or a common status.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_principal_digest(struct mrtr_bytes principal,
                                        uint8_t *out);
 
 /**
- * Seals `state` into a token (ASCII, `mrtr_seal_token_len(state.len,
- * principal != NULL)` bytes) written to `out`: the `requestState` to send.
- * `now`: unix seconds (at most `MRTR_SEAL_MAX_UNIX_TIME`); `nonce`: 24
- * bytes, random or a counter (a repeat is safe: docs/ARCHITECTURE.md,
- * section 7); `binding`: the request's `mrtr_binding_digest`; `principal`:
- * the authenticated caller, NULL for none. Output convention of
- * `mrtr_json_write_string`.
+ * Seals `state` into a token (ASCII, `mrtr_seal_token_len` bytes) in `out`.
+ * `now`: unix seconds; `nonce`: random or a counter (a repeat is safe);
+ * `binding`: `mrtr_binding_digest`; `principal`: NULL for none. Output
+ * convention of `mrtr_json_write_string`.
  *
  * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
  * (over `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now` out of range).
@@ -2917,18 +2846,14 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
                            size_t *out_written);
 
 /**
- * Checks an echoed `token` (the decoded JSON string; one still carrying
- * escapes is malformed) for the request that echoed it (`now`, `binding`,
- * `principal`) and writes its state to `*out_state`, a view into `scratch`
- * (at least `mrtr_unseal_scratch_len(token.len)` bytes). `out_info`, when
- * not NULL, receives the token's id and last valid second (a server that
- * wants one-shot tokens refuses an id it has seen before `expires_at`). On
- * a refusal the scratch written is zeroed.
+ * Checks `token` (decoded JSON string) for the request that echoed it (`now`,
+ * `binding`, `principal`) and views its state in `*out_state`, inside
+ * `scratch` (`mrtr_unseal_scratch_len` bytes; zeroed on refusal). `out_info`:
+ * NULL, or the token id and last valid second, for a replay cache.
  *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the reason in
- * `*out_reason` (for the log; answer `MRTR_INVALID_REQUEST_STATE_CODE` and
- * `mrtr_invalid_request_state_message()` whatever it is);
- * `MRTR_ERR_BUFFER_TOO_SMALL` (scratch too short).
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with `*out_reason` (log
+ * it; answer `mrtr_server_write_invalid_request_state`);
+ * `MRTR_ERR_BUFFER_TOO_SMALL` (scratch).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
@@ -2943,18 +2868,15 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
                              struct mrtr_unsealed_info *out_info);
 
 /**
- * Reads one incoming message (`len` bytes at `msg`) under the 2026-07-28
- * rules (envelope, `_meta` on core requests unless `flags` has
- * `MRTR_SERVER_META_OPTIONAL`, the method's members, no member repeated
- * anywhere in `params`, a bounded `inputResponses`) into `*out`.
+ * Reads one message (`len` bytes at `msg`) into `*out` under the 2026-07-28
+ * rules; `flags` 0 or `MRTR_SERVER_META_OPTIONAL`.
  *
  * Returns `MRTR_OK`; for a message to answer with
- * `mrtr_server_write_request_error` (`*out_error`, when not NULL, says
- * why): `MRTR_ERR_JSON` or `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`, or `-32602`
- * for too many or too long `inputResponses` keys or an object of over 1024
- * members), `MRTR_ERR_ENVELOPE` (`-32600`), `MRTR_ERR_UNSUPPORTED_VERSION`
- * (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`); an unknown flag is
- * `MRTR_ERR_INVALID_ARGUMENT`.
+ * `mrtr_server_write_request_error` (`*out_error`, when not NULL, says why):
+ * `MRTR_ERR_JSON` (`-32700`), `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; `-32602`
+ * for `inputResponses` or an object of over 1024 members), `MRTR_ERR_ENVELOPE`
+ * (`-32600`), `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
+ * `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
@@ -2964,13 +2886,11 @@ enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
                                            struct mrtr_server_error *out_error);
 
 /**
- * Writes the error response for a message `mrtr_server_parse_request`
- * refused (same `msg`, `len`, `flags`): `-32700` without an id, `-32600`,
- * `-32022` with `data`, or `-32602` naming the member at fault. Output
- * convention of `mrtr_json_write_string`.
+ * Writes the error response for a message `mrtr_server_parse_request` refused
+ * (same `msg`, `len`, `flags`). Output convention of `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
- * (the message is fine), `MRTR_ERR_INVALID_ARGUMENT` (unknown flag).
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE` (the
+ * message is fine).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
@@ -2981,16 +2901,15 @@ enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
                                                  size_t *out_written);
 
 /**
- * Writes to `*out` the answer under `key` in `input_responses` (as
- * `mrtr_server_request` gives it). `expected`: the `mrtr_answer_kind` asked
- * under that key, or `MRTR_ANSWER_NONE` for any. Bare results and the SEP
- * draft's `{"result": ..}` are both accepted; other keys are not judged.
+ * Writes to `*out` the answer under `key` in `input_responses` (from
+ * `mrtr_server_request`). `expected`: the `mrtr_answer_kind` asked, or
+ * `MRTR_ANSWER_NONE` for any.
  *
- * Returns `MRTR_OK` (`out->kind` `MRTR_ANSWER_NONE` when the key is
- * absent); `MRTR_ERR_PROTOCOL_VIOLATION` for an unusable answer (details in
- * `*out_error` when not NULL; answer with `mrtr_server_write_answer_error`);
- * `MRTR_ERR_JSON`, `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED`
- * for a map that is not valid; `MRTR_ERR_INVALID_UTF8`.
+ * Returns `MRTR_OK` (kind `MRTR_ANSWER_NONE`: absent);
+ * `MRTR_ERR_PROTOCOL_VIOLATION` (unusable: `*out_error`, when not NULL, for
+ * `mrtr_server_write_answer_error`); `MRTR_ERR_JSON`,
+ * `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map);
+ * `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
@@ -3002,9 +2921,9 @@ enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
 /**
  * Writes root `index` of the roots answer under `key` to `*out`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`, or
- * no such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots
- * result), the map statuses of `mrtr_server_input_response`.
+ * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer, or no such index),
+ * `MRTR_ERR_PROTOCOL_VIOLATION` (unusable), the map statuses of
+ * `mrtr_server_input_response`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
@@ -3013,19 +2932,15 @@ enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
                                      struct mrtr_server_root *out);
 
 /**
- * Writes an `InputRequiredResult` for `ir`. Every input is checked before
- * anything is written: a kind the client did not declare, empty, long or
- * repeated keys, a schema not `{"type":"object","properties":{..}}`, a URL
- * without a scheme, sampling params without `messages` and an integer
- * `maxTokens`. Output convention of `mrtr_json_write_string`.
+ * Writes an `InputRequiredResult`; every input is checked first (declared
+ * kind; key; form schema; URL scheme; sampling `messages`, `maxTokens`).
+ * Output convention of `mrtr_json_write_string`.
  *
  * Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
- * `MRTR_ERR_UNDECLARED_CAPABILITY` and `MRTR_ERR_INVALID_VALUE` (an input
- * refused: `*out_error`, when not NULL, says which and why);
- * `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs); `MRTR_ERR_WRONG_STATE`
- * (the method cannot carry `input_required`); `MRTR_ERR_INVALID_ARGUMENT`
- * (no input and no state; an unknown kind, method or capability bit; a bad
- * id); `MRTR_ERR_INVALID_UTF8`.
+ * `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_INVALID_VALUE` (an input
+ * refused: `*out_error`); `MRTR_ERR_LIMIT_EXCEEDED` (over 64);
+ * `MRTR_ERR_WRONG_STATE` (method); `MRTR_ERR_INVALID_ARGUMENT` (nothing to
+ * send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_required *ir,
@@ -3035,13 +2950,12 @@ enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_requir
                                                   struct mrtr_build_error *out_error);
 
 /**
- * Writes a complete result for request `id`: `result` is the whole result
- * object (`resultType` is put first; one saying `"complete"` is kept) or
- * its members alone (`"content":[..]`, or empty). Output convention of
+ * Writes a complete result for `id`: `result` is the result object or its
+ * members alone (`resultType` goes first). Output convention of
  * `mrtr_json_write_string`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not an
- * object or members), `MRTR_ERR_INVALID_VALUE` (another `resultType`),
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
+ * `MRTR_ERR_INVALID_VALUE` (a `resultType` not `"complete"`),
  * `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id), `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
@@ -3052,13 +2966,12 @@ enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
                                             size_t *out_written);
 
 /**
- * Writes a JSON-RPC error response: `code`, `message` (text) and optional
- * `data` (raw JSON, validated; `{NULL, 0}` for none). `id` NULL or
- * `MRTR_ID_NONE` omits the id. Output convention of
- * `mrtr_json_write_string`.
+ * Writes a JSON-RPC error: `code`, `message` (text), `data` (raw JSON; `{NULL,
+ * 0}`: none). `id` NULL or `MRTR_ID_NONE` omits the id. Output as
+ * `mrtr_server_write_complete`.
  *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data`
- * not JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`.
+ * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
+ * `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (a bad id).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
@@ -3070,10 +2983,8 @@ enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
                                          size_t *out_written);
 
 /**
- * Writes error `-32021` ("Missing required client capability") with
- * `data.requiredCapabilities` from `required_caps` (`MRTR_CAP_*` bits, e.g.
- * `mrtr_build_error.missing_caps`; an unknown bit is
- * `MRTR_ERR_INVALID_ARGUMENT`). Output and statuses as
+ * Writes `-32021` with `data.requiredCapabilities` from `required_caps`
+ * (`MRTR_CAP_*`, e.g. `mrtr_build_error.missing_caps`). Output and statuses as
  * `mrtr_server_write_complete`.
  */
 MRTR_NODISCARD
@@ -3084,11 +2995,9 @@ enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_
                                                       size_t *out_written);
 
 /**
- * Writes error `-32022` ("Unsupported protocol version") with
- * `data.requested` (`requested_json`: the client's value as a JSON string
- * token, quoted) and `data.supported` (`["2026-07-28"]`). `id` may be NULL.
- * Output and statuses as `mrtr_server_write_error` (`MRTR_ERR_JSON`:
- * `requested_json` is not a JSON string).
+ * Writes `-32022` with `data.requested` (`requested_json`, a quoted JSON
+ * string; else `MRTR_ERR_JSON`) and `data.supported`. `id` may be NULL. Output
+ * and statuses as `mrtr_server_write_error`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request_id *id,
@@ -3098,9 +3007,8 @@ enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request
                                                        size_t *out_written);
 
 /**
- * Writes `-32602` "Invalid or expired requestState", the one answer to
- * every `requestState` that fails to unseal. Output and statuses as
- * `mrtr_server_write_complete`.
+ * Writes `-32602` "Invalid or expired requestState", the answer to every
+ * `requestState` that fails to unseal. As `mrtr_server_write_complete`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_request_id *id,
@@ -3109,10 +3017,8 @@ enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_reque
                                                          size_t *out_written);
 
 /**
- * Writes `-32602` for an answer the server cannot use (`*err`, from
- * `mrtr_server_input_response`), naming `key`. Output and statuses as
- * `mrtr_server_write_complete` (`MRTR_ERR_INVALID_ARGUMENT`: `*err` names
- * no kind).
+ * Writes `-32602` for the unusable answer `*err` under `key` (from
+ * `mrtr_server_input_response`). As `mrtr_server_write_complete`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id,
@@ -3123,17 +3029,13 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
                                                 size_t *out_written);
 
 /**
- * SEP-2243 for a `tools/call` over Streamable HTTP: checks the request's
- * `n` `headers` (as received) against its `arguments`
- * (`mrtr_server_request.arguments`; `{NULL, 0}` for none) for the tool's
- * `input_schema` (raw JSON). The rules (paths, base64, integers) are in
- * docs/ARCHITECTURE.md, section 5.
+ * SEP-2243: checks the `n` `headers` of a `tools/call` (as received) against
+ * its `arguments` (`{NULL, 0}`: none) for the tool's `input_schema` (rules:
+ * docs/ARCHITECTURE.md, section 5).
  *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when they do not match
- * (`*out_error`, when not NULL, says which and why: answer `-32020`, HTTP
- * 400); `MRTR_ERR_INVALID_SCHEMA` (invalid designations);
- * `MRTR_ERR_INVALID_ARGUMENT` (`arguments` not an object);
- * `MRTR_ERR_INVALID_UTF8`.
+ * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (no match: `*out_error`; answer
+ * `-32020`, HTTP 400); `MRTR_ERR_INVALID_SCHEMA`; `MRTR_ERR_INVALID_ARGUMENT`
+ * (`arguments` not an object); `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_check_param_headers(struct mrtr_str input_schema,

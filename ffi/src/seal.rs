@@ -29,35 +29,37 @@ pub struct mrtr_sealer {
     _opaque: [u8; 0],
 }
 
-/// Most keys in a ring.
+// Sizes and bounds whose names say what they are; each equals the core's
+// (asserted below).
+#[allow(missing_docs)]
 pub const MRTR_SEAL_MAX_KEYS: usize = 8;
-/// Shortest key, in bytes (secret bytes from a CSPRNG or a KDF).
+#[allow(missing_docs)]
 pub const MRTR_SEAL_MIN_KEY_BYTES: usize = 32;
-/// Bytes of the caller's nonce each seal takes (`mrtr_seal`).
+#[allow(missing_docs)]
 pub const MRTR_SEAL_NONCE_BYTES: usize = 24;
-/// Longest token lifetime `mrtr_sealer_init` accepts: one day.
+#[allow(missing_docs)]
 pub const MRTR_SEAL_MAX_TTL_SECONDS: u64 = 86_400;
-/// Largest clock skew allowance `mrtr_sealer_init` accepts: five minutes.
+#[allow(missing_docs)]
 pub const MRTR_SEAL_MAX_SKEW_SECONDS: u64 = 300;
+#[allow(missing_docs)]
+pub const MRTR_SEAL_TOKEN_ID_BYTES: usize = 16;
+#[allow(missing_docs)]
+pub const MRTR_BINDING_BYTES: usize = 32;
+#[allow(missing_docs)]
+pub const MRTR_PRINCIPAL_DIGEST_BYTES: usize = 32;
+#[allow(missing_docs)]
+pub const MRTR_SEAL_DEFAULT_TTL_SECONDS: u64 = 600;
+#[allow(missing_docs)]
+pub const MRTR_INVALID_REQUEST_STATE_CODE: i32 = -32602;
 /// Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z.
 pub const MRTR_SEAL_MAX_UNIX_TIME: u64 = 253_402_300_799;
-/// Bytes of `mrtr_unsealed_info.token_id`.
-pub const MRTR_SEAL_TOKEN_ID_BYTES: usize = 16;
 /// Dead stack the sealing functions zero before returning (release build;
 /// 32 KiB with debug assertions): they need this much plus their frames.
 pub const MRTR_SEAL_SCRUB_STACK_BYTES: usize = if usize::BITS >= 64 { 8192 } else { 4096 };
-/// Bytes of a binding digest.
-pub const MRTR_BINDING_BYTES: usize = 32;
-/// Bytes of a principal digest (`mrtr_principal_digest`).
-pub const MRTR_PRINCIPAL_DIGEST_BYTES: usize = 32;
-/// Default token lifetime (`ttl_seconds` 0): 600 s.
-pub const MRTR_SEAL_DEFAULT_TTL_SECONDS: u64 = 600;
 /// Suggested clock skew allowance: 60 s.
 pub const MRTR_SEAL_DEFAULT_SKEW_SECONDS: u64 = 60;
 /// Default largest token (`max_token` 0): with its quotes, a call's 4 KiB.
 pub const MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES: usize = 4094;
-/// The JSON-RPC error code of every `requestState` that fails to unseal.
-pub const MRTR_INVALID_REQUEST_STATE_CODE: i32 = -32602;
 
 const _: () = assert!(MRTR_SEAL_MAX_KEYS == MAX_KEYS);
 const _: () = assert!(MRTR_SEAL_MIN_KEY_BYTES == MIN_KEY_BYTES);
@@ -75,14 +77,8 @@ const _: () = assert!(cfg!(debug_assertions) || MRTR_SEAL_SCRUB_STACK_BYTES == S
 /// The message for every `requestState` that fails to unseal, NUL-terminated.
 const WIRE_MESSAGE: &CStr = c"Invalid or expired requestState";
 
-/// Why a token was refused, for the log (the wire answer is the same for
-/// every reason; `mrtr_unseal_reason_str` says each in words): MALFORMED
-/// (not a token of this format), TOO_LARGE (over the sealer's maximum),
-/// UNKNOWN_KEY (key id not in the ring), TAMPERED (authentication failed:
-/// modified, or sealed for another audience),
-/// EXPIRED and NOT_YET_VALID (beyond the skew), WRONG_AUDIENCE,
-/// WRONG_REQUEST (another method, target or arguments), WRONG_PRINCIPAL,
-/// CLOCK_OUT_OF_RANGE (`now` past `MRTR_SEAL_MAX_UNIX_TIME`).
+/// Why a token was refused, for the log (the wire answer is the same for all;
+/// `mrtr_unseal_reason_str` says each in words).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -100,10 +96,8 @@ pub enum mrtr_unseal_reason {
 }
 crate::c_enum_from_code!(mrtr_unseal_reason: MRTR_UNSEAL_MALFORMED, MRTR_UNSEAL_TOO_LARGE, MRTR_UNSEAL_UNKNOWN_KEY, MRTR_UNSEAL_TAMPERED, MRTR_UNSEAL_EXPIRED, MRTR_UNSEAL_NOT_YET_VALID, MRTR_UNSEAL_WRONG_AUDIENCE, MRTR_UNSEAL_WRONG_REQUEST, MRTR_UNSEAL_WRONG_PRINCIPAL, MRTR_UNSEAL_CLOCK_OUT_OF_RANGE);
 
-/// An accepted token, for a replay cache: `token_id`, stable and distinct
-/// per seal (key id and nonce prefix of the decoded token), and
-/// `expires_at`, the last unix second it is accepted (expiry plus skew):
-/// the cache may forget the id after it.
+/// An accepted token, for a replay cache: `token_id` (distinct per seal, stable
+/// under re-escaping) and `expires_at`, its last valid unix second.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -112,9 +106,8 @@ pub struct mrtr_unsealed_info {
     pub expires_at: u64,
 }
 
-/// Returns a short description of an unseal reason (`"token expired"`, ...),
-/// static and NUL-terminated; other numbers give `"unknown reason"`. For logs
-/// only: the wire answer is `mrtr_invalid_request_state_message()`.
+/// Returns a static description of an unseal reason for logs (`"token
+/// expired"`; `"unknown reason"` for other numbers).
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_unseal_reason_str(reason: i32) -> *const c_char {
     let e = u32::try_from(reason).ok().and_then(UnsealError::from_code);
@@ -122,29 +115,27 @@ pub extern "C" fn mrtr_unseal_reason_str(reason: i32) -> *const c_char {
 }
 
 /// Returns `"Invalid or expired requestState"`, the message (with code
-/// `MRTR_INVALID_REQUEST_STATE_CODE`) for every `requestState` that fails to
-/// unseal; static, NUL-terminated.
+/// `MRTR_INVALID_REQUEST_STATE_CODE`) for every refused `requestState`.
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_invalid_request_state_message() -> *const c_char {
     WIRE_MESSAGE.as_ptr()
 }
 
-/// Returns the bytes of memory `mrtr_sealer_init` needs (aligned to
-/// `MRTR_WORKSPACE_ALIGN`).
+/// Returns the bytes `mrtr_sealer_init` needs.
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_sealer_size() -> usize {
     object::record_size::<Sealer>()
 }
 
-/// Returns the exact length of a token carrying `state_len` bytes (with a
-/// principal bound when `principal`); saturates at `SIZE_MAX`.
+/// Returns the exact length of a token of `state_len` bytes of state (and a
+/// principal when `principal`); saturates at `SIZE_MAX`.
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_seal_token_len(state_len: usize, principal: bool) -> usize {
     token_len(state_len, principal)
 }
 
-/// Returns the scratch bytes `mrtr_unseal` needs for a `token_len`-byte
-/// token (as long as the token always suffices).
+/// Returns the scratch `mrtr_unseal` needs for a `token_len`-byte token (at
+/// most `token_len`).
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_unseal_scratch_len(token_len: usize) -> usize {
     unseal_scratch_len(token_len)
@@ -196,19 +187,15 @@ unsafe fn binding_of<'a>(a: &mut Args, p: *const u8) -> Result<&'a [u8; 32], S> 
     b.try_into().map_err(|_| S::MRTR_ERR_INTERNAL)
 }
 
-/// Builds a sealer in `mem` (`len` bytes, at least `mrtr_sealer_size()`)
-/// and writes its handle to `*out`. `keys`: 1 to `MRTR_SEAL_MAX_KEYS`
-/// secrets of at least `MRTR_SEAL_MIN_KEY_BYTES` (copied); `keys[0]` seals,
-/// every key unseals (rotation: docs/ARCHITECTURE.md, section 7).
-/// `audience` (1 to 256 bytes) names the service. `ttl_seconds` (0: the
-/// default; at most `MRTR_SEAL_MAX_TTL_SECONDS`), `skew_seconds` (taken as
-/// given; at most `MRTR_SEAL_MAX_SKEW_SECONDS`), `max_token` (bytes, both
-/// sides; 0: the default).
+/// Builds a sealer in `mem` (`len` >= `mrtr_sealer_size()`), handle in `*out`.
+/// `keys`: 1 to `MRTR_SEAL_MAX_KEYS` secrets (copied) of at least
+/// `MRTR_SEAL_MIN_KEY_BYTES`; `keys[0]` seals, all unseal (rotation:
+/// docs/ARCHITECTURE.md, section 7). `audience`: 1 to 256 bytes. 0 selects the
+/// default `ttl_seconds` and `max_token`; `skew_seconds` is as given.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short
-/// or of all-equal bytes, two with one key id), `MRTR_ERR_INVALID_ARGUMENT`
-/// (audience empty or too long, `max_token` below the smallest token, ttl or
-/// skew above its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+/// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (count, length, all-equal bytes,
+/// repeated key id), `MRTR_ERR_INVALID_ARGUMENT` (audience, `max_token`, ttl or
+/// skew over its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
 /// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
@@ -258,9 +245,8 @@ pub unsafe extern "C" fn mrtr_sealer_init(
     })
 }
 
-/// Zeroes the sealer's memory (derived keys included) and
-/// `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack; the handle is invalid
-/// afterwards. A NULL or invalid handle is ignored.
+/// Zeroes the sealer (derived keys included) and dead stack; the handle is then
+/// invalid. A NULL or invalid handle is ignored.
 ///
 /// # Safety
 /// `sealer` must be NULL or a live handle.
@@ -282,12 +268,11 @@ pub unsafe extern "C" fn mrtr_sealer_wipe(sealer: *mut mrtr_sealer) {
     scrub_stack();
 }
 
-/// Writes to `out` (32 bytes) the binding digest of a request: SHA-256 over
-/// the method, the target (tool or prompt name, resource URI) and the
-/// canonical form of `arguments` (the JSON of `params.arguments`, NULL with
-/// length 0 for none): spelling, order and whitespace do not matter.
+/// Writes to `out` (`MRTR_BINDING_BYTES`) the binding digest of a request: its
+/// method, target (name or URI) and canonical `arguments` (NULL with length 0:
+/// none).
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, or a duplicate key),
+/// Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, a duplicate key),
 /// `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
 /// `MRTR_ERR_INVALID_UTF8`.
 ///
@@ -324,12 +309,9 @@ pub unsafe extern "C" fn mrtr_binding_digest(
     })
 }
 
-/// Writes to `out` (32 bytes) SHA-256 of `principal`, the digest a token
-/// binds: not the credential, so a fleet may key shared records (replay
-/// store, revocation) by it.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_ARGUMENT`
-/// (`out` overlaps the principal).
+/// Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256 of `principal`, what
+/// a token binds: a key for shared records that is not the credential. Returns
+/// `MRTR_OK` or a common status.
 ///
 /// # Safety
 /// `principal` readable; `out` must point to 32 writable bytes.
@@ -349,13 +331,10 @@ pub unsafe extern "C" fn mrtr_principal_digest(principal: mrtr_bytes, out: *mut 
     })
 }
 
-/// Seals `state` into a token (ASCII, `mrtr_seal_token_len(state.len,
-/// principal != NULL)` bytes) written to `out`: the `requestState` to send.
-/// `now`: unix seconds (at most `MRTR_SEAL_MAX_UNIX_TIME`); `nonce`: 24
-/// bytes, random or a counter (a repeat is safe: docs/ARCHITECTURE.md,
-/// section 7); `binding`: the request's `mrtr_binding_digest`; `principal`:
-/// the authenticated caller, NULL for none. Output convention of
-/// `mrtr_json_write_string`.
+/// Seals `state` into a token (ASCII, `mrtr_seal_token_len` bytes) in `out`.
+/// `now`: unix seconds; `nonce`: random or a counter (a repeat is safe);
+/// `binding`: `mrtr_binding_digest`; `principal`: NULL for none. Output
+/// convention of `mrtr_json_write_string`.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
 /// (over `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now` out of range).
@@ -399,18 +378,14 @@ pub unsafe extern "C" fn mrtr_seal(
     })
 }
 
-/// Checks an echoed `token` (the decoded JSON string; one still carrying
-/// escapes is malformed) for the request that echoed it (`now`, `binding`,
-/// `principal`) and writes its state to `*out_state`, a view into `scratch`
-/// (at least `mrtr_unseal_scratch_len(token.len)` bytes). `out_info`, when
-/// not NULL, receives the token's id and last valid second (a server that
-/// wants one-shot tokens refuses an id it has seen before `expires_at`). On
-/// a refusal the scratch written is zeroed.
+/// Checks `token` (decoded JSON string) for the request that echoed it (`now`,
+/// `binding`, `principal`) and views its state in `*out_state`, inside
+/// `scratch` (`mrtr_unseal_scratch_len` bytes; zeroed on refusal). `out_info`:
+/// NULL, or the token id and last valid second, for a replay cache.
 ///
-/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the reason in
-/// `*out_reason` (for the log; answer `MRTR_INVALID_REQUEST_STATE_CODE` and
-/// `mrtr_invalid_request_state_message()` whatever it is);
-/// `MRTR_ERR_BUFFER_TOO_SMALL` (scratch too short).
+/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with `*out_reason` (log
+/// it; answer `mrtr_server_write_invalid_request_state`);
+/// `MRTR_ERR_BUFFER_TOO_SMALL` (scratch).
 ///
 /// # Safety
 /// `sealer` must be a live handle; `token` readable; `binding` must point

@@ -48,9 +48,8 @@ pub const MRTR_ID_NUMBER: u32 = 1;
 #[allow(missing_docs)]
 pub const MRTR_ID_STRING: u32 = 2;
 
-/// A JSON-RPC request id: `kind` `MRTR_ID_NONE` (no id: errors about
-/// unreadable requests), `MRTR_ID_NUMBER` (in `number`) or `MRTR_ID_STRING`
-/// (`token`: its JSON token, quotes included, a view into the request).
+/// A JSON-RPC request id: `kind` `MRTR_ID_NONE` (no id), `MRTR_ID_NUMBER`
+/// (`number`) or `MRTR_ID_STRING` (`token`, its JSON token).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -95,10 +94,8 @@ impl mrtr_request_id {
 }
 
 /// A method the server half reads (`OTHER`: route it by `method_json`, or
-/// answer `-32601`). Only `TOOLS_CALL`, `PROMPTS_GET`, `RESOURCES_READ` and
-/// `TASKS_RESULT` (SEP task dialect) may be answered with `input_required`;
-/// `TASKS_INPUT_RESPONSE` is the SEP dialect's, `TASKS_UPDATE` the Tasks
-/// extension's.
+/// answer `-32601`); only `TOOLS_CALL`, `PROMPTS_GET`, `RESOURCES_READ` and
+/// `TASKS_RESULT` may be answered with `input_required`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -116,13 +113,12 @@ pub enum mrtr_server_method {
 }
 crate::c_enum_from_code!(mrtr_server_method: MRTR_SERVER_METHOD_OTHER, MRTR_SERVER_METHOD_TOOLS_CALL, MRTR_SERVER_METHOD_PROMPTS_GET, MRTR_SERVER_METHOD_RESOURCES_READ, MRTR_SERVER_METHOD_TASKS_GET, MRTR_SERVER_METHOD_TASKS_RESULT, MRTR_SERVER_METHOD_TASKS_CANCEL, MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE, MRTR_SERVER_METHOD_TASKS_UPDATE);
 
-/// `mrtr_server_parse_request` flag: accept core requests without `_meta`
-/// (SEP-draft clients; nothing is then declared, so nothing may be asked).
+/// `mrtr_server_parse_request` flag: accept core requests without `_meta` (SEP-
+/// draft clients, which then may be asked nothing).
 pub const MRTR_SERVER_META_OPTIONAL: u32 = 1;
 
-/// What arrived: a request to answer (every field set), a notification
-/// (`method_json` and `params` set; HTTP: `202 Accepted`, no response), a
-/// JSON-RPC response from the client (HTTP: `202`, no response).
+/// What arrived: a request (every field set), a notification (`method_json`,
+/// `params`) or a response; the last two get no answer (HTTP `202`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -139,15 +135,11 @@ pub const MRTR_REQUEST_HAS_META: u32 = 1;
 #[allow(missing_docs)]
 pub const MRTR_REQUEST_HAS_CAPS: u32 = 1 << 1;
 
-/// A parsed message, as views into its bytes (valid while the caller keeps
-/// them). String members are JSON tokens, quotes and escapes included
-/// (compare or decode them with `mrtr_json_decode_string`); objects are raw
-/// JSON; absent members are empty. `flags`: `MRTR_REQUEST_HAS_META`,
-/// `MRTR_REQUEST_HAS_CAPS` (the client declared `client_caps`, `MRTR_CAP_*`
-/// bits). `protocol_version` is always `"2026-07-28"` when sent (compare an
-/// HTTP `MCP-Protocol-Version` with it: `-32020` when they differ).
-/// `arguments` is what `mrtr_binding_digest` binds; pass `input_responses`
-/// to `mrtr_server_input_response`; unseal `request_state` after decoding.
+/// A parsed message as views into its bytes: strings are JSON tokens (quotes
+/// included: `mrtr_json_decode_string`), objects raw JSON, absent members
+/// empty. `flags`: `MRTR_REQUEST_HAS_META`, `MRTR_REQUEST_HAS_CAPS`
+/// (`client_caps`, `MRTR_CAP_*` bits, declared). `protocol_version`, when sent,
+/// is `"2026-07-28"` (an HTTP `MCP-Protocol-Version` that differs is `-32020`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -173,10 +165,9 @@ pub struct mrtr_server_request {
     pub task_id: mrtr_str,
 }
 
-/// Why a message cannot be served: the JSON-RPC `code` to answer (`-32700`,
-/// `-32600`, `-32602`, `-32022`), the `id` when it could be read, and for
-/// logs the static names of the cause (`reason`: `"Missing"`, `"Malformed"`,
-/// a JSON or envelope detail) and of the member at fault (`field`, or `""`).
+/// Why a message cannot be served: the `code` to answer (`-32700`, `-32600`,
+/// `-32602`, `-32022`), the `id` when readable, and static names for logs of
+/// the cause (`reason`) and of the member at fault (`field`, or `""`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -245,18 +236,15 @@ fn request_error_status(kind: &RequestErrorKind<'_>) -> S {
     }
 }
 
-/// Reads one incoming message (`len` bytes at `msg`) under the 2026-07-28
-/// rules (envelope, `_meta` on core requests unless `flags` has
-/// `MRTR_SERVER_META_OPTIONAL`, the method's members, no member repeated
-/// anywhere in `params`, a bounded `inputResponses`) into `*out`.
+/// Reads one message (`len` bytes at `msg`) into `*out` under the 2026-07-28
+/// rules; `flags` 0 or `MRTR_SERVER_META_OPTIONAL`.
 ///
 /// Returns `MRTR_OK`; for a message to answer with
-/// `mrtr_server_write_request_error` (`*out_error`, when not NULL, says
-/// why): `MRTR_ERR_JSON` or `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`, or `-32602`
-/// for too many or too long `inputResponses` keys or an object of over 1024
-/// members), `MRTR_ERR_ENVELOPE` (`-32600`), `MRTR_ERR_UNSUPPORTED_VERSION`
-/// (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`); an unknown flag is
-/// `MRTR_ERR_INVALID_ARGUMENT`.
+/// `mrtr_server_write_request_error` (`*out_error`, when not NULL, says why):
+/// `MRTR_ERR_JSON` (`-32700`), `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; `-32602`
+/// for `inputResponses` or an object of over 1024 members), `MRTR_ERR_ENVELOPE`
+/// (`-32600`), `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
+/// `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`).
 ///
 /// # Safety
 /// `msg` readable for `len` bytes; `out` writable; `out_error` NULL or
@@ -312,13 +300,11 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
     })
 }
 
-/// Writes the error response for a message `mrtr_server_parse_request`
-/// refused (same `msg`, `len`, `flags`): `-32700` without an id, `-32600`,
-/// `-32022` with `data`, or `-32602` naming the member at fault. Output
-/// convention of `mrtr_json_write_string`.
+/// Writes the error response for a message `mrtr_server_parse_request` refused
+/// (same `msg`, `len`, `flags`). Output convention of `mrtr_json_write_string`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE`
-/// (the message is fine), `MRTR_ERR_INVALID_ARGUMENT` (unknown flag).
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE` (the
+/// message is fine).
 ///
 /// # Safety
 /// `msg` readable for `len` bytes; `out` writable for `out_len` bytes (unless
@@ -351,7 +337,7 @@ pub unsafe extern "C" fn mrtr_server_write_request_error(
 
 // ----------------------------------------------------------------- answers
 
-/// The kind of an input response (`NONE`: nothing under the key, ask).
+/// The kind of an input response (`NONE`: nothing under the key: ask).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -364,12 +350,10 @@ pub enum mrtr_answer_kind {
 }
 crate::c_enum_from_code!(mrtr_answer_kind: MRTR_ANSWER_NONE, MRTR_ANSWER_ELICIT, MRTR_ANSWER_SAMPLING, MRTR_ANSWER_ROOTS);
 
-/// One answer, as views into the request (strings are JSON tokens).
-/// Elicitation: `action` (`MRTR_ELICIT_*`), `content` (on accept). Sampling:
-/// `content` (the value), `role`, `model`, `stop_reason` (when sent), `text`
-/// (when the content is one text block). Roots: `root_count`
-/// (`mrtr_server_root_at`). Always: `result`, the bare result object, and
-/// `wrapped`, true when it came in the SEP draft's `{"result": ..}`.
+/// One answer as views (JSON tokens): elicitation `action` (`MRTR_ELICIT_*`)
+/// and `content` (accept); sampling `content`, `role`, `model`, `stop_reason`,
+/// `text` (one text block); roots `root_count`. `result` is the bare result,
+/// `wrapped` true for the SEP draft's `{"result": ..}`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -386,10 +370,9 @@ pub struct mrtr_server_answer {
     pub wrapped: bool,
 }
 
-/// Why an answer cannot be used: `error` `MRTR_ANSWER_WRONG_KIND` (`found`
-/// is the kind sent) or `MRTR_ANSWER_MALFORMED`; `expected` the kind looked
-/// for (`MRTR_ANSWER_NONE` when none was asked and the shape is unknown).
-/// Kinds are `mrtr_answer_kind` values.
+/// Why an answer is unusable: `error` `MRTR_ANSWER_WRONG_KIND` (`found`: the
+/// kind sent) or `MRTR_ANSWER_MALFORMED`; `expected`: the kind looked for
+/// (`NONE` when unknown). Kinds are `mrtr_answer_kind` values.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -421,16 +404,15 @@ fn responses_of(raw: &str) -> Result<Option<InputResponses<'_>>, S> {
     Ok(Some(InputResponses::parse(v, &limits())?))
 }
 
-/// Writes to `*out` the answer under `key` in `input_responses` (as
-/// `mrtr_server_request` gives it). `expected`: the `mrtr_answer_kind` asked
-/// under that key, or `MRTR_ANSWER_NONE` for any. Bare results and the SEP
-/// draft's `{"result": ..}` are both accepted; other keys are not judged.
+/// Writes to `*out` the answer under `key` in `input_responses` (from
+/// `mrtr_server_request`). `expected`: the `mrtr_answer_kind` asked, or
+/// `MRTR_ANSWER_NONE` for any.
 ///
-/// Returns `MRTR_OK` (`out->kind` `MRTR_ANSWER_NONE` when the key is
-/// absent); `MRTR_ERR_PROTOCOL_VIOLATION` for an unusable answer (details in
-/// `*out_error` when not NULL; answer with `mrtr_server_write_answer_error`);
-/// `MRTR_ERR_JSON`, `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED`
-/// for a map that is not valid; `MRTR_ERR_INVALID_UTF8`.
+/// Returns `MRTR_OK` (kind `MRTR_ANSWER_NONE`: absent);
+/// `MRTR_ERR_PROTOCOL_VIOLATION` (unusable: `*out_error`, when not NULL, for
+/// `mrtr_server_write_answer_error`); `MRTR_ERR_JSON`,
+/// `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map);
+/// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `input_responses` and `key` readable; `out` writable; `out_error` NULL or
@@ -494,7 +476,7 @@ pub unsafe extern "C" fn mrtr_server_input_response(
     })
 }
 
-/// One root of a roots answer: the `uri` and `name` (when sent) JSON tokens.
+/// One root of a roots answer: `uri` and `name` (when sent), JSON tokens.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -505,9 +487,9 @@ pub struct mrtr_server_root {
 
 /// Writes root `index` of the roots answer under `key` to `*out`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`, or
-/// no such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots
-/// result), the map statuses of `mrtr_server_input_response`.
+/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer, or no such index),
+/// `MRTR_ERR_PROTOCOL_VIOLATION` (unusable), the map statuses of
+/// `mrtr_server_input_response`.
 ///
 /// # Safety
 /// `input_responses` and `key` readable; `out` writable.
@@ -536,10 +518,9 @@ pub unsafe extern "C" fn mrtr_server_root_at(
 
 // ----------------------------------------------------------------- writers
 
-/// One input request: `kind` (a `mrtr_input_kind`), `key` (text, unique, 1
-/// to 256 bytes), and by kind: form `message` and `requested_schema` (raw
-/// JSON); URL `message` and `url`; sampling `params` (the
-/// `CreateMessageRequestParams` object, raw JSON); roots nothing more.
+/// One input request: `kind` (`mrtr_input_kind`), `key` (1 to 256 bytes,
+/// unique), then form `message`, `requested_schema`; URL `message`, `url`;
+/// sampling `params` (raw JSON); roots nothing.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -552,11 +533,10 @@ pub struct mrtr_input_spec {
     pub params: mrtr_str,
 }
 
-/// An `InputRequiredResult` to write: the request's `id`, `method` (a
-/// `mrtr_server_method`) and `client_caps` (`mrtr_server_request.client_caps`);
-/// `input_count` `inputs` in order (0 with a state: a state-only round);
-/// `request_state` (the sealed token, text) and `related_task` (SEP task
-/// dialect: the related task id, text), each `{NULL, 0}` for none.
+/// An `InputRequiredResult`: the request's `id`, `method`
+/// (`mrtr_server_method`) and `client_caps`; `input_count` `inputs` (0 with a
+/// state: a state-only round); `request_state` (sealed token) and
+/// `related_task` (SEP task dialect), `{NULL, 0}` for none.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -570,10 +550,9 @@ pub struct mrtr_input_required {
     pub related_task: mrtr_str,
 }
 
-/// Why `mrtr_server_write_input_required` refused: the `index` of the input
-/// at fault (`SIZE_MAX`: none), the `MRTR_CAP_*` bits the client lacks for
-/// it (`missing_caps`, with `MRTR_ERR_UNDECLARED_CAPABILITY`: answer with
-/// `mrtr_server_write_missing_capability`), and a static `reason` for logs.
+/// Why an input was refused: its `index` (`SIZE_MAX`: none), the `MRTR_CAP_*`
+/// bits the client lacks (`missing_caps`: answer with
+/// `mrtr_server_write_missing_capability`), a static `reason` for logs.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -605,19 +584,15 @@ impl Views for mrtr_input_spec {
     }
 }
 
-/// Writes an `InputRequiredResult` for `ir`. Every input is checked before
-/// anything is written: a kind the client did not declare, empty, long or
-/// repeated keys, a schema not `{"type":"object","properties":{..}}`, a URL
-/// without a scheme, sampling params without `messages` and an integer
-/// `maxTokens`. Output convention of `mrtr_json_write_string`.
+/// Writes an `InputRequiredResult`; every input is checked first (declared
+/// kind; key; form schema; URL scheme; sampling `messages`, `maxTokens`).
+/// Output convention of `mrtr_json_write_string`.
 ///
 /// Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
-/// `MRTR_ERR_UNDECLARED_CAPABILITY` and `MRTR_ERR_INVALID_VALUE` (an input
-/// refused: `*out_error`, when not NULL, says which and why);
-/// `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs); `MRTR_ERR_WRONG_STATE`
-/// (the method cannot carry `input_required`); `MRTR_ERR_INVALID_ARGUMENT`
-/// (no input and no state; an unknown kind, method or capability bit; a bad
-/// id); `MRTR_ERR_INVALID_UTF8`.
+/// `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_INVALID_VALUE` (an input
+/// refused: `*out_error`); `MRTR_ERR_LIMIT_EXCEEDED` (over 64);
+/// `MRTR_ERR_WRONG_STATE` (method); `MRTR_ERR_INVALID_ARGUMENT` (nothing to
+/// send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `ir` readable, with its strings and `inputs` array; `out` writable for
@@ -741,13 +716,12 @@ fn must(id: Option<Id<'_>>) -> Result<Id<'_>, S> {
     id.ok_or(S::MRTR_ERR_INTERNAL)
 }
 
-/// Writes a complete result for request `id`: `result` is the whole result
-/// object (`resultType` is put first; one saying `"complete"` is kept) or
-/// its members alone (`"content":[..]`, or empty). Output convention of
+/// Writes a complete result for `id`: `result` is the result object or its
+/// members alone (`resultType` goes first). Output convention of
 /// `mrtr_json_write_string`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not an
-/// object or members), `MRTR_ERR_INVALID_VALUE` (another `resultType`),
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
+/// `MRTR_ERR_INVALID_VALUE` (a `resultType` not `"complete"`),
 /// `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id), `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
@@ -780,13 +754,12 @@ pub unsafe extern "C" fn mrtr_server_write_complete(
     }
 }
 
-/// Writes a JSON-RPC error response: `code`, `message` (text) and optional
-/// `data` (raw JSON, validated; `{NULL, 0}` for none). `id` NULL or
-/// `MRTR_ID_NONE` omits the id. Output convention of
-/// `mrtr_json_write_string`.
+/// Writes a JSON-RPC error: `code`, `message` (text), `data` (raw JSON; `{NULL,
+/// 0}`: none). `id` NULL or `MRTR_ID_NONE` omits the id. Output as
+/// `mrtr_server_write_complete`.
 ///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data`
-/// not JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`.
+/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
+/// `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (a bad id).
 ///
 /// # Safety
 /// `id` NULL or readable; `message` and `data` readable; `out` writable for
@@ -817,10 +790,8 @@ pub unsafe extern "C" fn mrtr_server_write_error(
     unsafe { reply((id, false), (out, out_len, out_written), take, write) }
 }
 
-/// Writes error `-32021` ("Missing required client capability") with
-/// `data.requiredCapabilities` from `required_caps` (`MRTR_CAP_*` bits, e.g.
-/// `mrtr_build_error.missing_caps`; an unknown bit is
-/// `MRTR_ERR_INVALID_ARGUMENT`). Output and statuses as
+/// Writes `-32021` with `data.requiredCapabilities` from `required_caps`
+/// (`MRTR_CAP_*`, e.g. `mrtr_build_error.missing_caps`). Output and statuses as
 /// `mrtr_server_write_complete`.
 ///
 /// # Safety
@@ -840,11 +811,9 @@ pub unsafe extern "C" fn mrtr_server_write_missing_capability(
     unsafe { reply((id, true), (out, out_len, out_written), take, write) }
 }
 
-/// Writes error `-32022` ("Unsupported protocol version") with
-/// `data.requested` (`requested_json`: the client's value as a JSON string
-/// token, quoted) and `data.supported` (`["2026-07-28"]`). `id` may be NULL.
-/// Output and statuses as `mrtr_server_write_error` (`MRTR_ERR_JSON`:
-/// `requested_json` is not a JSON string).
+/// Writes `-32022` with `data.requested` (`requested_json`, a quoted JSON
+/// string; else `MRTR_ERR_JSON`) and `data.supported`. `id` may be NULL. Output
+/// and statuses as `mrtr_server_write_error`.
 ///
 /// # Safety
 /// As `mrtr_server_write_error`.
@@ -874,9 +843,8 @@ pub unsafe extern "C" fn mrtr_server_write_unsupported_version(
     unsafe { reply((id, false), (out, out_len, out_written), take, write) }
 }
 
-/// Writes `-32602` "Invalid or expired requestState", the one answer to
-/// every `requestState` that fails to unseal. Output and statuses as
-/// `mrtr_server_write_complete`.
+/// Writes `-32602` "Invalid or expired requestState", the answer to every
+/// `requestState` that fails to unseal. As `mrtr_server_write_complete`.
 ///
 /// # Safety
 /// As `mrtr_server_write_complete`.
@@ -893,10 +861,8 @@ pub unsafe extern "C" fn mrtr_server_write_invalid_request_state(
     unsafe { reply((id, true), (out, out_len, out_written), |_| Ok(()), write) }
 }
 
-/// Writes `-32602` for an answer the server cannot use (`*err`, from
-/// `mrtr_server_input_response`), naming `key`. Output and statuses as
-/// `mrtr_server_write_complete` (`MRTR_ERR_INVALID_ARGUMENT`: `*err` names
-/// no kind).
+/// Writes `-32602` for the unusable answer `*err` under `key` (from
+/// `mrtr_server_input_response`). As `mrtr_server_write_complete`.
 ///
 /// # Safety
 /// As `mrtr_server_write_complete`; `key` readable; `err` a readable
@@ -970,14 +936,11 @@ impl Views for mrtr_http_header {
     }
 }
 
-/// Why `mrtr_server_check_param_headers` refused: `reason`, one of
-/// `MRTR_PARAM_HEADER_MISSING` (argument in the body, header missing),
-/// `_UNEXPECTED` (header sent, no such argument or `null`), `_BAD_ENCODING`
-/// (a `=?base64?...?=` value not strict base64), `_MISMATCH` (another value,
-/// type, or not a safe integer), `_REPEATED` (header sent twice, names
-/// compared ignoring case), `_REPEATED_MEMBER` (an object on the argument's
-/// path has the member twice); `header`, the designated name after
-/// `Mcp-Param-` (text, a view into `input_schema`).
+/// Why `mrtr_server_check_param_headers` refused: `reason` `MRTR_PARAM_HEADER_`
+/// `MISSING`, `UNEXPECTED` (no such argument), `BAD_ENCODING` (base64),
+/// `MISMATCH` (value or type), `REPEATED` (header twice), `REPEATED_MEMBER` (in
+/// the body); `header`: the designated name after `Mcp-Param-`, a view into
+/// `input_schema`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -986,17 +949,13 @@ pub struct mrtr_param_header_error {
     pub header: mrtr_str,
 }
 
-/// SEP-2243 for a `tools/call` over Streamable HTTP: checks the request's
-/// `n` `headers` (as received) against its `arguments`
-/// (`mrtr_server_request.arguments`; `{NULL, 0}` for none) for the tool's
-/// `input_schema` (raw JSON). The rules (paths, base64, integers) are in
-/// docs/ARCHITECTURE.md, section 5.
+/// SEP-2243: checks the `n` `headers` of a `tools/call` (as received) against
+/// its `arguments` (`{NULL, 0}`: none) for the tool's `input_schema` (rules:
+/// docs/ARCHITECTURE.md, section 5).
 ///
-/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when they do not match
-/// (`*out_error`, when not NULL, says which and why: answer `-32020`, HTTP
-/// 400); `MRTR_ERR_INVALID_SCHEMA` (invalid designations);
-/// `MRTR_ERR_INVALID_ARGUMENT` (`arguments` not an object);
-/// `MRTR_ERR_INVALID_UTF8`.
+/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (no match: `*out_error`; answer
+/// `-32020`, HTTP 400); `MRTR_ERR_INVALID_SCHEMA`; `MRTR_ERR_INVALID_ARGUMENT`
+/// (`arguments` not an object); `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `input_schema`, `arguments` and each header's strings readable; `headers`
