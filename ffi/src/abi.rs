@@ -395,6 +395,8 @@ impl Args {
 
     /// Runs the body of a function without an object on a fresh collector
     /// and turns its result into the status it returns.
+    // Only the server and seal functions use it so far.
+    #[cfg_attr(not(any(feature = "server", feature = "seal")), allow(dead_code))]
     pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
         match body(&mut Args::free()) {
             Ok(()) => mrtr_status::MRTR_OK,
