@@ -68,25 +68,25 @@
  * Contents (68 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
- *   mrtr_call_limits_default  Writes the default limits to `*out` (1 MiB messages, depth 32, 64...
- *   mrtr_call_workspace_size  Writes to `*out_size` the workspace bytes a call needs under `limi...
- *   mrtr_call_init            Starts a call in `workspace` (`len` bytes, aligned to `MRTR_WORKSP...
- *   mrtr_call_write_request   Writes the next request, with JSON-RPC id `id`, into `out` (`READY...
- *   mrtr_call_resend          After a transport failure (`SENT`): writes the request in flight a...
- *   mrtr_call_write_cancel    Task flow: writes `tasks/cancel` with `id` (from `READY`, `SENT` o...
- *   mrtr_call_feed            Feeds `len` bytes the transport received while `SENT`: one complet...
- *   mrtr_call_progress        Writes where the call is to `*out`: phase, flow, round, inputs, id...
- *   mrtr_call_input_at        Writes input `index` of the current round (server order) to `*out`...
+ *   mrtr_call_limits_default  Writes the default limits to `*out` (see `mrtr_call_limits`)
+ *   mrtr_call_workspace_size  Writes to `*out_size` the workspace bytes a call (and its task) ne...
+ *   mrtr_call_init            Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`e...
+ *   mrtr_call_write_request   `READY` -> `SENT`: writes the next request (the call's, or the tas...
+ *   mrtr_call_resend          `SENT`, after a transport failure: writes the request in flight ag...
+ *   mrtr_call_write_cancel    Task flow, `READY`/`SENT`/`ANSWERING` -> `SENT`: writes `tasks/can...
+ *   mrtr_call_feed            `SENT`: feeds one complete JSON-RPC message; what it meant goes to...
+ *   mrtr_call_progress        Writes where the call is to `*out`
+ *   mrtr_call_input_at        Writes input `index` of the current round (server order) to `*out`
  *   mrtr_call_input_find      Writes to `*out_index` the index of the input whose key decodes to...
- *   mrtr_call_input_text      Decodes one text field of input `index` (`field`: one `MRTR_TEXT_*...
- *   mrtr_call_answer_elicit   Answers elicitation input `index`: `action` is `MRTR_ELICIT_ACCEPT...
- *   mrtr_call_answer_json     Answers input `index` with a raw JSON result of its kind (a `Creat...
+ *   mrtr_call_input_text      Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` into...
+ *   mrtr_call_answer_elicit   `ANSWERING`: answers elicitation `index` with `MRTR_ELICIT_*` `act...
+ *   mrtr_call_answer_json     Answers input `index` with its bare JSON result (`CreateMessageRes...
  *   mrtr_call_answer_roots    Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOT...
- *   mrtr_call_answer_error    Ends the call locally because the app cannot answer input `index`...
- *   mrtr_call_result          Writes to `*out` the final result, found again in `fed` (the bytes...
- *   mrtr_call_save            Saves the call (`READY`, `SENT` or `ANSWERING`, either flow) into...
- *   mrtr_call_restore         Restores a save into `workspace` under `limits` (NULL: the default...
- *   mrtr_call_failure         Writes why the call failed to `*out` (`FAILED` only; `MRTR_ERR_WRO...
+ *   mrtr_call_answer_error    Ends the call because the app cannot answer input `index` (MRTR ha...
+ *   mrtr_call_result          Writes to `*out` the final result, found in `fed` (the bytes whose...
+ *   mrtr_call_save            Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output as...
+ *   mrtr_call_restore         Restores a save into `workspace` (as `mrtr_call_init`) under `limi...
+ *   mrtr_call_failure         `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise
  *   mrtr_run                  Runs `call` to its end: writes each leg into `buf`, has the transp...
  *
  * Client helpers: forms, URL consent, HTTP headers, SSE:
@@ -189,36 +189,25 @@
 #  endif
 #endif
 
-/**
- * `mrtr_call_config.flags`: send no `io.modelcontextprotocol/clientInfo`.
- */
+/** `mrtr_call_config.flags`: send no `io.modelcontextprotocol/clientInfo`. */
 #define MRTR_CALL_NO_CLIENT_INFO 1
 
 /**
- * `mrtr_call_config.flags`: `task_id` is a JSON string token (quotes and
- * escapes included, as in `mrtr_progress.task_id`), echoed exactly as the
- * server wrote it; without the flag it is plain text.
+ * `mrtr_call_config.flags`: `task_id` is a JSON string token (as in
+ * `mrtr_event.task_id`), echoed as written; otherwise plain text.
  */
 #define MRTR_CALL_TASK_ID_JSON (1 << 1)
 
-/**
- * Capability bit: form-mode elicitation (`elicitation.form`).
- */
+/** Capability bit: form-mode elicitation (`elicitation.form`). */
 #define MRTR_CAP_ELICITATION_FORM 1
 
-/**
- * Capability bit: URL-mode elicitation (`elicitation.url`).
- */
+/** Capability bit: URL-mode elicitation (`elicitation.url`). */
 #define MRTR_CAP_ELICITATION_URL (1 << 1)
 
-/**
- * Capability bit: sampling (`sampling`).
- */
+/** Capability bit: sampling (`sampling`). */
 #define MRTR_CAP_SAMPLING (1 << 2)
 
-/**
- * Capability bit: sampling with tools (`sampling.tools`; implies sampling).
- */
+/** Capability bit: sampling with tools (`sampling.tools`; implies sampling). */
 #define MRTR_CAP_SAMPLING_TOOLS (1 << 3)
 
 /**
@@ -227,9 +216,7 @@
  */
 #define MRTR_CAP_SAMPLING_CONTEXT (1 << 4)
 
-/**
- * Capability bit: roots (`roots`).
- */
+/** Capability bit: roots (`roots`). */
 #define MRTR_CAP_ROOTS (1 << 5)
 
 /**
@@ -244,74 +231,46 @@
  */
 #define MRTR_CAP_ALL ((1 << 7) - 1)
 
-/**
- * Text field of an input: its key. Also the bit in `mrtr_input.escaped`.
- */
+/** Text field of an input: its key (also its bit in `mrtr_input.escaped`). */
 #define MRTR_TEXT_KEY 1
 
-/**
- * Text field of an input: the elicitation message.
- */
+/** Text field of an input: the elicitation message. */
 #define MRTR_TEXT_MESSAGE (1 << 1)
 
-/**
- * Text field of an input: the URL of a URL-mode elicitation.
- */
+/** Text field of an input: the URL of a URL elicitation. */
 #define MRTR_TEXT_URL (1 << 2)
 
-/**
- * Text field of an input: the sampling request's `systemPrompt`.
- */
+/** Text field of an input: the sampling `systemPrompt`. */
 #define MRTR_TEXT_SYSTEM_PROMPT (1 << 3)
 
-/**
- * Most roots one answer may carry (the answer is built on the stack).
- */
+/** Most roots one answer may carry. */
 #define MRTR_MAX_ROOTS 32
 
-/**
- * Elicitation action: the user submitted the form or confirmed.
- */
+/** Elicitation action: submitted or confirmed. */
 #define MRTR_ELICIT_ACCEPT 1
 
-/**
- * Elicitation action: the user explicitly declined.
- */
+/** Elicitation action: explicitly declined. */
 #define MRTR_ELICIT_DECLINE 2
 
-/**
- * Elicitation action: the user dismissed without choosing.
- */
+/** Elicitation action: dismissed. */
 #define MRTR_ELICIT_CANCEL 3
 
-/**
- * Most fields a form may have (larger schemas are refused).
- */
+/** Most fields a form may have (larger schemas are refused). */
 #define MRTR_FORM_MAX_FIELDS 64
 
-/**
- * Text of a form: a field's name. Also its bit in `escaped`.
- */
+/** Text of a form: a field's name. Also its bit in `escaped`. */
 #define MRTR_FORM_TEXT_NAME 1
 
-/**
- * Text of a form: a field's title.
- */
+/** Text of a form: a field's title. */
 #define MRTR_FORM_TEXT_TITLE (1 << 1)
 
-/**
- * Text of a form: a field's description.
- */
+/** Text of a form: a field's description. */
 #define MRTR_FORM_TEXT_DESCRIPTION (1 << 2)
 
-/**
- * Text of a form: an option's value.
- */
+/** Text of a form: an option's value. */
 #define MRTR_FORM_TEXT_OPTION_VALUE (1 << 3)
 
-/**
- * Text of a form: an option's title.
- */
+/** Text of a form: an option's title. */
 #define MRTR_FORM_TEXT_OPTION_TITLE (1 << 4)
 
 /**
@@ -380,9 +339,7 @@
  */
 #define MRTR_CB_ABORT 3
 
-/**
- * Default of `mrtr_run_callbacks.max_unrelated`.
- */
+/** Default of `mrtr_run_callbacks.max_unrelated`. */
 #define MRTR_RUN_DEFAULT_MAX_UNRELATED 16
 
 #define MRTR_SEAL_MAX_KEYS 8
@@ -405,19 +362,13 @@
 
 #define MRTR_INVALID_REQUEST_STATE_CODE -32602
 
-/**
- * Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z.
- */
+/** Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z. */
 #define MRTR_SEAL_MAX_UNIX_TIME 253402300799
 
-/**
- * Suggested clock skew allowance: 60 s.
- */
+/** Suggested clock skew allowance: 60 s. */
 #define MRTR_SEAL_DEFAULT_SKEW_SECONDS 60
 
-/**
- * Default largest token (`max_token` 0): with its quotes, a call's 4 KiB.
- */
+/** Default largest token (`max_token` 0): with its quotes, a call's 4 KiB. */
 #define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4094
 
 #define MRTR_ID_NONE 0
@@ -458,9 +409,7 @@
  */
 #define MRTR_MAX_TOOLS_PER_PAGE 1024
 
-/**
- * URL warning: the scheme is not `https`.
- */
+/** URL warning: the scheme is not `https`. */
 #define MRTR_URL_WARN_NOT_HTTPS 1
 
 /**
@@ -481,19 +430,13 @@
  */
 #define MRTR_URL_WARN_USERINFO (1 << 3)
 
-/**
- * URL warning: the host is an IP address.
- */
+/** URL warning: the host is an IP address. */
 #define MRTR_URL_WARN_IP_LITERAL (1 << 4)
 
-/**
- * URL warning: the host has non-ASCII characters (possible look-alikes).
- */
+/** URL warning: the host has non-ASCII characters (possible look-alikes). */
 #define MRTR_URL_WARN_NON_ASCII_HOST (1 << 5)
 
-/**
- * URL warning: the URL has no host (`mailto:`, `file:///...`).
- */
+/** URL warning: the URL has no host (`mailto:`, `file:///...`). */
 #define MRTR_URL_WARN_NO_HOST (1 << 6)
 
 /**
@@ -506,9 +449,7 @@
  * `mrtr_status_str` all spell a status the same way.
  */
 typedef enum mrtr_status {
-  /**
-   * Success.
-   */
+  /** Success. */
   MRTR_OK = 0,
   /**
    * A required pointer argument was NULL (a NULL input with length 0 is
@@ -521,13 +462,9 @@ typedef enum mrtr_status {
    * overlaps an input, a limit outside its bounds).
    */
   MRTR_ERR_INVALID_ARGUMENT = 2,
-  /**
-   * A string argument is not valid UTF-8.
-   */
+  /** A string argument is not valid UTF-8. */
   MRTR_ERR_INVALID_UTF8 = 3,
-  /**
-   * A pointer is not aligned as its type or workspace requires.
-   */
+  /** A pointer is not aligned as its type or workspace requires. */
   MRTR_ERR_MISALIGNED = 4,
   /**
    * The object is not in a state that allows this call (for example,
@@ -565,13 +502,9 @@ typedef enum mrtr_status {
    * where keys must be unique.
    */
   MRTR_ERR_JSON = 20,
-  /**
-   * The JSON is not a JSON-RPC 2.0 message.
-   */
+  /** The JSON is not a JSON-RPC 2.0 message. */
   MRTR_ERR_ENVELOPE = 21,
-  /**
-   * The message is JSON-RPC but breaks an MCP/MRTR rule.
-   */
+  /** The message is JSON-RPC but breaks an MCP/MRTR rule. */
   MRTR_ERR_PROTOCOL_VIOLATION = 22,
   /**
    * The peer asked for a kind of input (elicitation, sampling, roots)
@@ -579,9 +512,7 @@ typedef enum mrtr_status {
    * the server needs.
    */
   MRTR_ERR_UNDECLARED_CAPABILITY = 23,
-  /**
-   * The message names a protocol revision this library does not speak.
-   */
+  /** The message names a protocol revision this library does not speak. */
   MRTR_ERR_UNSUPPORTED_VERSION = 24,
   /**
    * An elicitation form's `requestedSchema` is outside the restricted
@@ -611,9 +542,7 @@ typedef enum mrtr_status {
    * (accept, decline or cancel).
    */
   MRTR_ERR_UNANSWERED_INPUT = 32,
-  /**
-   * An application callback asked the runner to stop.
-   */
+  /** An application callback asked the runner to stop. */
   MRTR_ERR_ABORTED = 33,
   /**
    * A `requestState` failed verification (tampered, expired, wrong key,
@@ -621,385 +550,199 @@ typedef enum mrtr_status {
    * for logs; the wire answer is the same for every cause.
    */
   MRTR_ERR_INVALID_REQUEST_STATE = 40,
-  /**
-   * A sealing key is unusable (too short, duplicate key id, empty ring).
-   */
+  /** A sealing key is unusable (too short, duplicate key id, empty ring). */
   MRTR_ERR_KEY_ERROR = 41,
-  /**
-   * A bug in mrtr: a state the library believed unreachable. Please report.
-   */
+  /** A bug in mrtr: a state the library believed unreachable. Please report. */
   MRTR_ERR_INTERNAL = 99,
 } mrtr_status;
 
-/**
- * What a fed message meant.
- */
+/** What a fed message meant. */
 typedef enum mrtr_event_kind {
-  /**
-   * The final result (`result`). The call (task) is done.
-   */
+  /** The final `result`. -> DONE */
   MRTR_EVENT_COMPLETE = 1,
-  /**
-   * The server asked `input_count` questions: answer them all.
-   */
+  /** `input_count` questions. -> ANSWERING */
   MRTR_EVENT_INPUT_REQUIRED = 2,
-  /**
-   * A state-only round: write the next request after `wait_ms`.
-   */
+  /** State-only round: next request after `wait_ms`. -> READY */
   MRTR_EVENT_RETRY_AFTER = 3,
-  /**
-   * A JSON-RPC error response (`error_code`, `error_message`,
-   * `error_data`). The call (task) is done.
-   */
+  /** JSON-RPC error (`error_*`). -> DONE */
   MRTR_EVENT_RPC_ERROR = 4,
-  /**
-   * The server moved the call to a task (`task_*`). The call follows it
-   * in place: `READY` for its first `tasks/get` (after the task's poll
-   * interval, `mrtr_progress.poll_ms`).
-   */
+  /** The call now follows task `task_*`. -> READY (`tasks/get` after `poll_ms`) */
   MRTR_EVENT_TASK_CREATED = 5,
-  /**
-   * Not the answer to the request in flight (another id, a notification,
-   * a server request): nothing changed, keep feeding.
-   */
+  /** Not the answer (another id, a notification): keep feeding. -> SENT */
   MRTR_EVENT_UNRELATED = 6,
-  /**
-   * Task: wait `wait_ms`, then write the next request (`tasks/get`).
-   */
+  /** Task: next request after `wait_ms`. -> READY */
   MRTR_EVENT_TASK_POLL = 7,
-  /**
-   * Task: write the next request now (seed dialect: `tasks/result`).
-   */
+  /** Task: next request now (seed dialect: `tasks/result`). -> READY */
   MRTR_EVENT_TASK_NEXT = 8,
-  /**
-   * Task: the task failed with `error_code`, `error_message`,
-   * `error_data` (Tasks extension). The task is done.
-   */
+  /** Task failed with `error_*` (Tasks extension). -> DONE */
   MRTR_EVENT_TASK_FAILED = 9,
-  /**
-   * Task: the task was cancelled. The task is done.
-   */
+  /** Task cancelled. -> DONE */
   MRTR_EVENT_TASK_CANCELLED = 10,
 } mrtr_event_kind;
 
-/**
- * A task protocol.
- */
+/** A task protocol. */
 typedef enum mrtr_task_dialect {
-  /**
-   * Not a task (event fields of other kinds).
-   */
+  /** Not a task. */
   MRTR_TASK_DIALECT_NONE = 0,
-  /**
-   * The SEP draft / 2025-11-25 flow: `tasks/result` and
-   * `tasks/input_response`.
-   */
+  /** SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`. */
   MRTR_TASK_DIALECT_SEED = 1,
-  /**
-   * The Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
-   */
+  /** Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`. */
   MRTR_TASK_DIALECT_EXTENSION = 2,
 } mrtr_task_dialect;
 
-/**
- * The status of a task.
- */
+/** The status of a task. */
 typedef enum mrtr_task_status {
-  /**
-   * Not a task (event fields of other kinds).
-   */
+  /** Not a task. */
   MRTR_TASK_STATUS_NONE = 0,
-  /**
-   * The server is working on it.
-   */
+  /** `working`. */
   MRTR_TASK_STATUS_WORKING = 1,
-  /**
-   * The server waits for input.
-   */
+  /** `input_required`. */
   MRTR_TASK_STATUS_INPUT_REQUIRED = 2,
-  /**
-   * Finished with a result.
-   */
+  /** `completed`. */
   MRTR_TASK_STATUS_COMPLETED = 3,
-  /**
-   * Finished with an error.
-   */
+  /** `failed`. */
   MRTR_TASK_STATUS_FAILED = 4,
-  /**
-   * Cancelled.
-   */
+  /** `cancelled`. */
   MRTR_TASK_STATUS_CANCELLED = 5,
 } mrtr_task_status;
 
-/**
- * Where a call or task is in its flow.
- */
+/** Where a call is in its flow. */
 typedef enum mrtr_phase {
-  /**
-   * The next request can be written.
-   */
+  /** Write the next request. */
   MRTR_PHASE_READY = 1,
-  /**
-   * A request is in flight: feed what the transport receives.
-   */
+  /** A request is in flight: feed what arrives. */
   MRTR_PHASE_SENT = 2,
-  /**
-   * The server asked questions: answer every input.
-   */
+  /** Answer every input. */
   MRTR_PHASE_ANSWERING = 3,
-  /**
-   * Finished: a result, a JSON-RPC error, a task handoff, or (tasks) a
-   * failed or cancelled task.
-   */
+  /** Finished: result, JSON-RPC error, or failed/cancelled task. */
   MRTR_PHASE_DONE = 4,
-  /**
-   * Ended by an error; `_failure` tells which.
-   */
+  /** Ended by an error (`mrtr_call_failure`). */
   MRTR_PHASE_FAILED = 5,
 } mrtr_phase;
 
-/**
- * Which flow a call is in.
- */
+/** Which flow a call is in. */
 typedef enum mrtr_flow {
-  /**
-   * The call's own request and its retries.
-   */
+  /** The call's own request and its retries. */
   MRTR_FLOW_CALL = 1,
-  /**
-   * The task the call became (or was restarted as).
-   */
+  /** The task the call became (or restarted as). */
   MRTR_FLOW_TASK = 2,
 } mrtr_flow;
 
-/**
- * The task request a call writes next (or has in flight).
- */
+/** The task request written next (or in flight). */
 typedef enum mrtr_task_request {
-  /**
-   * Not a task: the call's own request.
-   */
+  /** Not a task. */
   MRTR_TASK_REQUEST_NONE = 0,
-  /**
-   * `tasks/get`: poll the status.
-   */
+  /** `tasks/get`. */
   MRTR_TASK_REQUEST_GET = 1,
-  /**
-   * `tasks/result` (seed dialect): fetch the questions or the outcome.
-   */
+  /** `tasks/result` (seed dialect). */
   MRTR_TASK_REQUEST_RESULT = 2,
-  /**
-   * The answers: `tasks/input_response` (seed) or `tasks/update`
-   * (extension).
-   */
+  /** The answers: `tasks/input_response` (seed), `tasks/update` (extension). */
   MRTR_TASK_REQUEST_RESPOND = 3,
-  /**
-   * `tasks/cancel`.
-   */
+  /** `tasks/cancel`. */
   MRTR_TASK_REQUEST_CANCEL = 4,
 } mrtr_task_request;
 
-/**
- * The kind of an input request.
- */
+/** The kind of an input request. */
 typedef enum mrtr_input_kind {
-  /**
-   * `elicitation/create` in form mode: show `requested_schema` as a form
-   * (`mrtr_form_*`), answer with `mrtr_*_answer_elicit`.
-   */
+  /** Form elicitation: show `requested_schema` (`mrtr_form_*`), `mrtr_call_answer_elicit`. */
   MRTR_INPUT_ELICIT_FORM = 1,
-  /**
-   * `elicitation/create` in URL mode: ask consent to open `url`
-   * (`mrtr_url_consent`), answer with `mrtr_*_answer_elicit`, no content.
-   */
+  /** URL elicitation: consent to open `url` (`mrtr_url_consent`), answer without content. */
   MRTR_INPUT_ELICIT_URL = 2,
-  /**
-   * `sampling/createMessage`: run `params` through an LLM, answer with
-   * `mrtr_*_answer_json` (a `CreateMessageResult`).
-   */
+  /** Sampling: answer a `CreateMessageResult` (`mrtr_call_answer_json`). */
   MRTR_INPUT_SAMPLING = 3,
-  /**
-   * `roots/list`: answer with `mrtr_*_answer_roots`.
-   */
+  /** Roots: `mrtr_call_answer_roots`. */
   MRTR_INPUT_ROOTS = 4,
 } mrtr_input_kind;
 
-/**
- * Why a call or task ended in `MRTR_PHASE_FAILED`.
- */
+/** Why a call ended `FAILED`. */
 typedef enum mrtr_failure_kind {
-  /**
-   * The server's message is not acceptable JSON (syntax, UTF-8, depth,
-   * size); `offset` is where reading stopped.
-   */
+  /** Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`. */
   MRTR_FAILURE_JSON = 1,
-  /**
-   * The server's message is not JSON-RPC 2.0.
-   */
+  /** Not JSON-RPC 2.0. */
   MRTR_FAILURE_ENVELOPE = 2,
-  /**
-   * The server's message breaks an MRTR rule (an undeclared input kind,
-   * `input_required` without fields, ...).
-   */
+  /** Breaks an MRTR rule (see `reason`). */
   MRTR_FAILURE_PROTOCOL = 3,
-  /**
-   * The server's `inputRequests` exceed the inputs region (`needed`,
-   * `limit`).
-   */
+  /** `inputRequests` over `max_inputs_bytes` (`needed`, `limit`). */
   MRTR_FAILURE_INPUTS_TOO_LARGE = 4,
-  /**
-   * The server's `requestState` exceeds the state region.
-   */
+  /** `requestState` over `max_state_bytes` (`needed`, `limit`). */
   MRTR_FAILURE_STATE_TOO_LARGE = 5,
-  /**
-   * More `input_required` rounds than `max_rounds` (`limit`).
-   */
+  /** Over `max_rounds` (`limit`). */
   MRTR_FAILURE_TOO_MANY_ROUNDS = 6,
-  /**
-   * More consecutive state-only rounds than `max_state_only_rounds`.
-   */
+  /** Over `max_state_only_rounds` (`limit`). */
   MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS = 7,
-  /**
-   * A task was polled more often than `max_polls`.
-   */
+  /** Over `max_polls` (`limit`). */
   MRTR_FAILURE_TOO_MANY_POLLS = 8,
-  /**
-   * The application answered input `index` with error `code`.
-   */
+  /** `mrtr_call_answer_error` on input `index` with `code`. */
   MRTR_FAILURE_ANSWERED_WITH_ERROR = 9,
 } mrtr_failure_kind;
 
-/**
- * Why one answer value is not acceptable.
- */
+/** Why one answer value is not acceptable. */
 typedef enum mrtr_field_error {
-  /**
-   * No error (fields of records that are not about a value).
-   */
+  /** No error (fields of records that are not about a value). */
   MRTR_FIELD_ERROR_NONE = 0,
-  /**
-   * A required field has no answer.
-   */
+  /** A required field has no answer. */
   MRTR_FIELD_ERROR_MISSING = 1,
-  /**
-   * The answer has the wrong JSON type.
-   */
+  /** The answer has the wrong JSON type. */
   MRTR_FIELD_ERROR_WRONG_TYPE = 2,
-  /**
-   * Shorter than `min_length` (`bound`).
-   */
+  /** Shorter than `min_length` (`bound`). */
   MRTR_FIELD_ERROR_TOO_SHORT = 3,
-  /**
-   * Longer than `max_length` (`bound`).
-   */
+  /** Longer than `max_length` (`bound`). */
   MRTR_FIELD_ERROR_TOO_LONG = 4,
-  /**
-   * Below `minimum`.
-   */
+  /** Below `minimum`. */
   MRTR_FIELD_ERROR_BELOW_MINIMUM = 5,
-  /**
-   * Above `maximum`.
-   */
+  /** Above `maximum`. */
   MRTR_FIELD_ERROR_ABOVE_MAXIMUM = 6,
-  /**
-   * A fraction where whole numbers are asked.
-   */
+  /** A fraction where whole numbers are asked. */
   MRTR_FIELD_ERROR_NOT_AN_INTEGER = 7,
-  /**
-   * Not an email address.
-   */
+  /** Not an email address. */
   MRTR_FIELD_ERROR_BAD_EMAIL = 8,
-  /**
-   * Not a URI.
-   */
+  /** Not a URI. */
   MRTR_FIELD_ERROR_BAD_URI = 9,
-  /**
-   * Not a date.
-   */
+  /** Not a date. */
   MRTR_FIELD_ERROR_BAD_DATE = 10,
-  /**
-   * Not a date-time.
-   */
+  /** Not a date-time. */
   MRTR_FIELD_ERROR_BAD_DATE_TIME = 11,
-  /**
-   * Not one of the options.
-   */
+  /** Not one of the options. */
   MRTR_FIELD_ERROR_NOT_AN_OPTION = 12,
-  /**
-   * Fewer selections than `min_items` (`bound`).
-   */
+  /** Fewer selections than `min_items` (`bound`). */
   MRTR_FIELD_ERROR_TOO_FEW_ITEMS = 13,
-  /**
-   * More selections than `max_items` (`bound`).
-   */
+  /** More selections than `max_items` (`bound`). */
   MRTR_FIELD_ERROR_TOO_MANY_ITEMS = 14,
-  /**
-   * The same option twice.
-   */
+  /** The same option twice. */
   MRTR_FIELD_ERROR_DUPLICATE_ITEM = 15,
-  /**
-   * A field the form does not define.
-   */
+  /** A field the form does not define. */
   MRTR_FIELD_ERROR_UNKNOWN_FIELD = 16,
-  /**
-   * A field given twice.
-   */
+  /** A field given twice. */
   MRTR_FIELD_ERROR_DUPLICATE_FIELD = 17,
 } mrtr_field_error;
 
-/**
- * What kind of input a field takes.
- */
+/** What kind of input a field takes. */
 typedef enum mrtr_field_kind {
-  /**
-   * Free text (`min_length`, `max_length`, `format`).
-   */
+  /** Free text (`min_length`, `max_length`, `format`). */
   MRTR_FIELD_TEXT = 1,
-  /**
-   * A number (`minimum`, `maximum`).
-   */
+  /** A number (`minimum`, `maximum`). */
   MRTR_FIELD_NUMBER = 2,
-  /**
-   * A whole number (`minimum`, `maximum`).
-   */
+  /** A whole number (`minimum`, `maximum`). */
   MRTR_FIELD_INTEGER = 3,
-  /**
-   * Yes or no.
-   */
+  /** Yes or no. */
   MRTR_FIELD_BOOLEAN = 4,
-  /**
-   * Exactly one of the options (`option_count`, `mrtr_form_option_at`).
-   */
+  /** Exactly one of the options (`option_count`, `mrtr_form_option_at`). */
   MRTR_FIELD_SINGLE_SELECT = 5,
-  /**
-   * Any number of distinct options (`min_items`, `max_items`).
-   */
+  /** Any number of distinct options (`min_items`, `max_items`). */
   MRTR_FIELD_MULTI_SELECT = 6,
 } mrtr_field_kind;
 
-/**
- * The required syntax of a text field.
- */
+/** The required syntax of a text field. */
 typedef enum mrtr_string_format {
-  /**
-   * Any text.
-   */
+  /** Any text. */
   MRTR_FORMAT_NONE = 0,
-  /**
-   * An email address.
-   */
+  /** An email address. */
   MRTR_FORMAT_EMAIL = 1,
-  /**
-   * A URI with a scheme.
-   */
+  /** A URI with a scheme. */
   MRTR_FORMAT_URI = 2,
-  /**
-   * An RFC 3339 date (`2026-07-28`).
-   */
+  /** An RFC 3339 date (`2026-07-28`). */
   MRTR_FORMAT_DATE = 3,
-  /**
-   * An RFC 3339 date-time (`2026-07-28T09:30:00Z`).
-   */
+  /** An RFC 3339 date-time (`2026-07-28T09:30:00Z`). */
   MRTR_FORMAT_DATE_TIME = 4,
 } mrtr_string_format;
 
@@ -1047,9 +790,7 @@ typedef enum mrtr_server_method {
   MRTR_SERVER_METHOD_TASKS_UPDATE = 8,
 } mrtr_server_method;
 
-/**
- * The kind of an input response (`NONE`: nothing under the key: ask).
- */
+/** The kind of an input response (`NONE`: nothing under the key: ask). */
 typedef enum mrtr_answer_kind {
   MRTR_ANSWER_NONE = 0,
   MRTR_ANSWER_ELICIT = 1,
@@ -1057,111 +798,61 @@ typedef enum mrtr_answer_kind {
   MRTR_ANSWER_ROOTS = 3,
 } mrtr_answer_kind;
 
-/**
- * The method of a call.
- */
+/** The method of a call. */
 typedef enum mrtr_method {
-  /**
-   * `tools/call` (params need `name`).
-   */
+  /** `tools/call` (params need `name`). */
   MRTR_METHOD_TOOLS_CALL = 1,
-  /**
-   * `prompts/get` (params need `name`).
-   */
+  /** `prompts/get` (params need `name`). */
   MRTR_METHOD_PROMPTS_GET = 2,
-  /**
-   * `resources/read` (params need `uri`).
-   */
+  /** `resources/read` (params need `uri`). */
   MRTR_METHOD_RESOURCES_READ = 3,
 } mrtr_method;
 
-/**
- * A call living in caller memory (opaque; the pointer is the workspace).
- */
+/** A call in caller memory (opaque; the pointer is the workspace). */
 typedef struct mrtr_call mrtr_call;
 
-/**
- * A sealer living in caller memory (opaque).
- */
+/** A sealer living in caller memory (opaque). */
 typedef struct mrtr_sealer mrtr_sealer;
 
-/**
- * An SSE decoder living in caller memory (opaque).
- */
+/** An SSE decoder living in caller memory (opaque). */
 typedef struct mrtr_sse_decoder mrtr_sse_decoder;
 
 /**
- * Every capacity and cap of a call and of the task it may become. Get the
- * defaults from `mrtr_call_limits_default`, then change what you need;
- * there are no "0 means default" fields.
+ * Every capacity and cap of a call and its task. Start from
+ * `mrtr_call_limits_default`; 0 never means "default".
  */
 typedef struct mrtr_call_limits {
-  /**
-   * Largest server message read, in bytes (default 1 MiB).
-   */
+  /** Largest server message, bytes (default 1 MiB). */
   size_t max_message_bytes;
-  /**
-   * Deepest JSON nesting read (default 32; 4 to `MRTR_JSON_MAX_DEPTH`).
-   */
+  /** Deepest JSON nesting (default 32; 4 to `MRTR_JSON_MAX_DEPTH`). */
   size_t max_depth;
-  /**
-   * Most input requests in one round (default 64; 1 to 256). Each costs
-   * 23 bytes of workspace.
-   */
+  /** Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each). */
   size_t max_input_requests;
-  /**
-   * Longest input key, decoded bytes (default 256).
-   */
+  /** Longest input key, decoded bytes (default 256; at least 1). */
   size_t max_key_bytes;
-  /**
-   * Bound of the params as sent, `_meta` included, or of a task's `_meta`
-   * and id (default 16 KiB).
-   */
+  /** Params as sent, `_meta` included, or a task's `_meta` and id (default 16 KiB). */
   size_t max_params_bytes;
-  /**
-   * Bound of one round's `inputRequests` (default 16 KiB).
-   */
+  /** One round's `inputRequests` (default 16 KiB). */
   size_t max_inputs_bytes;
-  /**
-   * Bound of the `requestState` token, quotes included (default 4 KiB).
-   */
+  /** The `requestState` token, quotes included (default 4 KiB). */
   size_t max_state_bytes;
-  /**
-   * Bound of one round's answers, JSON bytes (default 16 KiB).
-   */
+  /** One round's answers, JSON bytes (default 16 KiB). */
   size_t max_answers_bytes;
-  /**
-   * Most `input_required` rounds (default 10).
-   */
+  /** Most `input_required` rounds (default 10). */
   uint32_t max_rounds;
-  /**
-   * Most consecutive state-only rounds (default 3).
-   */
+  /** Most consecutive state-only rounds (default 3). */
   uint32_t max_state_only_rounds;
-  /**
-   * Backoff after the first state-only round, ms (default 50).
-   */
+  /** Backoff after the first state-only round, ms (default 50). */
   uint32_t backoff_initial_ms;
-  /**
-   * Ceiling of the doubling backoff, ms (default 250).
-   */
+  /** Ceiling of the doubling backoff, ms (default 250). */
   uint32_t backoff_max_ms;
-  /**
-   * Most `tasks/get` requests (default 100,000).
-   */
+  /** Most `tasks/get` requests (default 100,000). */
   uint32_t max_polls;
-  /**
-   * Poll interval when the server gives none, ms (default 1,000).
-   */
+  /** Poll interval when the server gives none, ms (default 1,000). */
   uint64_t default_poll_ms;
-  /**
-   * Floor of the poll interval, ms (default 100): a hostile hint cannot
-   * make the app busy-poll.
-   */
+  /** Poll interval floor, ms (default 100). */
   uint64_t min_poll_ms;
-  /**
-   * Ceiling of the poll interval, ms (default 60,000).
-   */
+  /** Poll interval ceiling, ms (default 60,000). */
   uint64_t max_poll_ms;
 } mrtr_call_limits;
 
@@ -1172,82 +863,43 @@ typedef struct mrtr_call_limits {
  * data, and say in each function's documentation how long they stay valid.
  */
 typedef struct mrtr_str {
-  /**
-   * The first byte, or NULL for the empty string.
-   */
+  /** The first byte, or NULL for the empty string. */
   const char *ptr;
-  /**
-   * Length in bytes.
-   */
+  /** Length in bytes. */
   size_t len;
 } mrtr_str;
 
 /**
- * How to start a call: a method with params, or (with `task_dialect` set)
- * a task restarted from a stored id. Zero-initialize it, then set the
- * fields; everything is copied at init and need not outlive
- * `mrtr_call_init`.
+ * How to start a call: a method with params, or (`task_dialect` set) a
+ * task restarted from its id. Zero it, then set fields; copied at init.
  */
 typedef struct mrtr_call_config {
-  /**
-   * A `mrtr_method` value; 0 when restarting a task.
-   */
+  /** A `mrtr_method`; 0 to restart a task. */
   uint32_t method;
   /**
-   * The params object as JSON, e.g.
-   * `{"name":"get_weather","arguments":{"location":"Paris"}}`. It must
-   * not contain `inputResponses` or `requestState` (the call owns them),
-   * nor an object, at any depth, with a member twice (such params mean
-   * two things and are refused);
-   * a `_meta` object is merged (the three keys the call writes are
-   * replaced); a `task` object asks for a seed-dialect task. Empty when
-   * restarting a task.
+   * Params object, e.g. `{"name":"get_weather","arguments":{..}}`; empty for a task.
+   * Its `_meta` is merged; a `task` member asks for a seed-dialect task.
    */
   struct mrtr_str params;
-  /**
-   * `MRTR_CAP_*` bits: what the call declares it can answer, sent on
-   * every request. The server may only ask these kinds; the extension
-   * dialect needs `MRTR_CAP_TASKS`.
-   */
+  /** `MRTR_CAP_*` bits declared on every request; extension tasks need `MRTR_CAP_TASKS`. */
   uint32_t caps;
-  /**
-   * `clientInfo.name`; with `{NULL, 0}` the library's own identity
-   * (`"mrtr"` and its version) is sent.
-   */
+  /** `clientInfo.name`; {NULL, 0} sends mrtr's own name and version. */
   struct mrtr_str client_name;
-  /**
-   * `clientInfo.version` (used when `client_name` is given).
-   */
+  /** `clientInfo.version` (with `client_name`). */
   struct mrtr_str client_version;
-  /**
-   * `MRTR_CALL_*` flags.
-   */
+  /** `MRTR_CALL_*` flags. */
   uint32_t flags;
-  /**
-   * The first JSON-RPC id `mrtr_progress.next_id` suggests (0 means 1):
-   * within +-(2^53-1).
-   */
+  /** First id `mrtr_progress.next_id` suggests (0 means 1), within +-(2^53-1). */
   int64_t first_id;
-  /**
-   * The limits; NULL for the defaults.
-   */
+  /** The limits; NULL for the defaults. */
   const struct mrtr_call_limits *limits;
-  /**
-   * Optional: receives the workspace size needed when `mrtr_call_init`
-   * returns `MRTR_ERR_WORKSPACE_TOO_SMALL`.
-   */
+  /** Optional: the size needed on `MRTR_ERR_WORKSPACE_TOO_SMALL`. */
   size_t *out_needed;
-  /**
-   * Restart a task: a `mrtr_task_dialect` value; `NONE` (0) for a call.
-   */
+  /** Task restart: a `mrtr_task_dialect`; `NONE` (0) for a call. */
   uint32_t task_dialect;
-  /**
-   * Restart a task: the server's task id (see `MRTR_CALL_TASK_ID_JSON`).
-   */
+  /** Task restart: the task id (see `MRTR_CALL_TASK_ID_JSON`). */
   struct mrtr_str task_id;
-  /**
-   * Restart a task: the poll hint it was created with, ms; 0 for none.
-   */
+  /** Task restart: its poll hint, ms; 0 for none. */
   uint64_t task_poll_ms;
 } mrtr_call_config;
 
@@ -1258,279 +910,148 @@ typedef struct mrtr_call_config {
  * with `mrtr_json_decode_string`); spans of other values are the raw JSON.
  */
 typedef struct mrtr_span {
-  /**
-   * Offset of the first byte.
-   */
+  /** Offset of the first byte. */
   size_t offset;
-  /**
-   * Length in bytes.
-   */
+  /** Length in bytes. */
   size_t len;
 } mrtr_span;
 
 /**
- * What a fed message meant, with spans into that message. Spans stay
- * valid for as long as the caller keeps the fed bytes unchanged; fields a
- * kind does not use are zero.
+ * What a fed message meant. Spans point into the fed bytes; fields a kind
+ * does not use are zero.
  */
 typedef struct mrtr_event {
-  /**
-   * What happened.
-   */
+  /** What happened. */
   enum mrtr_event_kind kind;
-  /**
-   * `INPUT_REQUIRED`: the number of questions.
-   */
+  /** `INPUT_REQUIRED`: the number of questions. */
   size_t input_count;
-  /**
-   * `RETRY_AFTER`, `TASK_POLL`: milliseconds to wait before the next
-   * request.
-   */
+  /** `RETRY_AFTER`, `TASK_POLL`: ms to wait before the next request. */
   uint64_t wait_ms;
-  /**
-   * `RPC_ERROR`, `TASK_FAILED`: the error code.
-   */
+  /** `RPC_ERROR`, `TASK_FAILED`: the error code. */
   int64_t error_code;
-  /**
-   * `COMPLETE`: the result object.
-   */
+  /** `COMPLETE`: the result object. */
   struct mrtr_span result;
-  /**
-   * `RPC_ERROR`, `TASK_FAILED`: the error message (a JSON string).
-   */
+  /** `RPC_ERROR`, `TASK_FAILED`: the message (a JSON string). */
   struct mrtr_span error_message;
-  /**
-   * `RPC_ERROR`, `TASK_FAILED`: the error data, raw JSON; empty when
-   * absent.
-   */
+  /** `RPC_ERROR`, `TASK_FAILED`: the data, raw JSON; empty when absent. */
   struct mrtr_span error_data;
-  /**
-   * `TASK_CREATED`: the task id (a JSON string; to restart the task
-   * later, store it and pass it as `mrtr_call_config.task_id` with
-   * `MRTR_CALL_TASK_ID_JSON`).
-   */
+  /** `TASK_CREATED`: the task id, a JSON string (to restart: `MRTR_CALL_TASK_ID_JSON`). */
   struct mrtr_span task_id;
-  /**
-   * `TASK_CREATED`: the dialect that created the task.
-   */
+  /** `TASK_CREATED`: the dialect. */
   enum mrtr_task_dialect task_dialect;
-  /**
-   * `TASK_CREATED`: the task's status.
-   */
+  /** `TASK_CREATED`: the task's status. */
   enum mrtr_task_status task_status;
-  /**
-   * `TASK_CREATED`: the server's poll hint in milliseconds, when
-   * `has_task_poll_ms`.
-   */
+  /** `TASK_CREATED`: the server's poll hint, ms (if `has_task_poll_ms`). */
   uint64_t task_poll_ms;
-  /**
-   * `TASK_CREATED`: the server gave a poll hint.
-   */
+  /** `TASK_CREATED`: the server gave a poll hint. */
   bool has_task_poll_ms;
 } mrtr_event;
 
-/**
- * Where a call is: every scalar at once. Views point into the workspace
- * (valid until the next mutating function).
- */
+/** Where a call is; views point into the workspace. */
 typedef struct mrtr_progress {
-  /**
-   * The phase.
-   */
+  /** The phase. */
   enum mrtr_phase phase;
-  /**
-   * The flow.
-   */
+  /** The flow. */
   enum mrtr_flow flow;
-  /**
-   * Task flow: the request written next or in flight.
-   */
+  /** Task: the request next or in flight. */
   enum mrtr_task_request task_request;
-  /**
-   * Task flow: the dialect.
-   */
+  /** Task: the dialect. */
   enum mrtr_task_dialect task_dialect;
-  /**
-   * Input rounds received in the current flow.
-   */
+  /** Input rounds in the current flow. */
   uint32_t round;
-  /**
-   * Task flow: `tasks/get` requests written.
-   */
+  /** Task: `tasks/get` requests written. */
   uint32_t polls;
-  /**
-   * Inputs asked in the current round.
-   */
+  /** Inputs asked in the current round. */
   size_t input_count;
-  /**
-   * Inputs answered in the current round.
-   */
+  /** Inputs answered in the current round. */
   size_t answered_count;
-  /**
-   * The last JSON-RPC id used (when `has_last_id`).
-   */
+  /** The last JSON-RPC id used (if `has_last_id`). */
   int64_t last_id;
-  /**
-   * The id to use for the next request: the config's `first_id` before
-   * the first, then one past `last_id` (when `has_next_id`; false once
-   * the ids are used up past 2^53-1).
-   */
+  /** Next request's id: `first_id`, then `last_id` + 1 (if `has_next_id`; not past 2^53-1). */
   int64_t next_id;
-  /**
-   * Task flow: the poll interval, ms (the server's hint, clamped).
-   */
+  /** Task: the poll interval, ms (the hint, clamped). */
   uint64_t poll_ms;
-  /**
-   * The `requestState` the next request echoes, raw token; empty when
-   * none.
-   */
+  /** The `requestState` the next request echoes, raw; empty when none. */
   struct mrtr_str request_state;
-  /**
-   * Task flow: the task id as sent, a JSON string token.
-   */
+  /** Task: the task id as sent (a JSON string). */
   struct mrtr_str task_id;
-  /**
-   * `last_id` is set.
-   */
+  /** `last_id` is set. */
   bool has_last_id;
-  /**
-   * `next_id` is set.
-   */
+  /** `next_id` is set. */
   bool has_next_id;
 } mrtr_progress;
 
 /**
- * One input request of the current round, as views into the call's (or
- * task's) workspace, valid until the next call that mutates that object.
- *
- * Text fields (`key`, `message`, `url`, `system_prompt`) are the text
- * itself when the server wrote them without JSON escapes. When it used
- * escapes (`\n`, `\"`, `\u00e9`, ...) the view holds the escaped JSON text
- * and the field's `MRTR_TEXT_*` bit is set in `escaped`: get the decoded
- * text with `mrtr_call_input_text`. Absent fields
- * are empty (NULL, 0).
+ * One input request of the current round, as views into the workspace.
+ * A text field the server escaped holds the JSON text and has its
+ * `MRTR_TEXT_*` bit in `escaped` (decode: `mrtr_call_input_text`).
+ * Absent fields are {NULL, 0}.
  */
 typedef struct mrtr_input {
-  /**
-   * What is asked.
-   */
+  /** What is asked. */
   enum mrtr_input_kind kind;
-  /**
-   * The server's key for this input.
-   */
+  /** The server's key. */
   struct mrtr_str key;
-  /**
-   * Elicitations: the message for the user.
-   */
+  /** Elicitations: the message for the user. */
   struct mrtr_str message;
-  /**
-   * URL mode: the URL to open after consent.
-   */
+  /** URL mode: the URL to open after consent. */
   struct mrtr_str url;
-  /**
-   * Form mode: the `requestedSchema` object, raw JSON.
-   */
+  /** Form mode: `requestedSchema`, raw JSON. */
   struct mrtr_str requested_schema;
-  /**
-   * Sampling: the whole `params` object, raw JSON.
-   */
+  /** Sampling: the whole `params`, raw JSON. */
   struct mrtr_str params;
-  /**
-   * Sampling: `systemPrompt`, when present.
-   */
+  /** Sampling: `systemPrompt`. */
   struct mrtr_str system_prompt;
-  /**
-   * Sampling: `maxTokens`.
-   */
+  /** Sampling: `maxTokens`. */
   uint64_t max_tokens;
-  /**
-   * `MRTR_TEXT_*` bits of the text fields that hold escaped JSON text.
-   */
+  /** `MRTR_TEXT_*` bits of the fields that hold escaped JSON text. */
   uint32_t escaped;
-  /**
-   * Sampling: the request offers tools (`tools` present).
-   */
+  /** Sampling: `tools` present. */
   bool has_tools;
-  /**
-   * Sampling: `includeContext` asks for more than `"none"`.
-   */
+  /** Sampling: `includeContext` asks more than `"none"`. */
   bool wants_context;
-  /**
-   * Sampling: `systemPrompt` is present.
-   */
+  /** Sampling: `systemPrompt` present. */
   bool has_system_prompt;
-  /**
-   * This input already has an answer.
-   */
+  /** Already answered. */
   bool answered;
 } mrtr_input;
 
-/**
- * One root for `mrtr_*_answer_roots`.
- */
+/** One root for `mrtr_call_answer_roots`. */
 typedef struct mrtr_root {
-  /**
-   * A `file://` URI (checked: see `MRTR_ERR_INVALID_VALUE`).
-   */
+  /** A `file://` URI (checked: `MRTR_ERR_INVALID_VALUE`). */
   struct mrtr_str uri;
-  /**
-   * Display name; `{NULL, 0}` for none (an empty non-NULL string is sent
-   * as `""`).
-   */
+  /** Display name; {NULL, 0} for none (an empty non-NULL string is sent as `""`). */
   struct mrtr_str name;
 } mrtr_root;
 
-/**
- * The terminal error of a failed call or task, for logs and for deciding
- * what to tell the user.
- */
+/** The terminal error of a failed call. */
 typedef struct mrtr_failure {
-  /**
-   * The status the failing function returned.
-   */
+  /** The status the failing function returned. */
   enum mrtr_status status;
-  /**
-   * The cause.
-   */
+  /** The cause. */
   enum mrtr_failure_kind kind;
   /**
-   * A static NUL-terminated name of the precise cause (`"TooDeep"`,
-   * `"UndeclaredCapability"`, `"BadId"`, ...), for logs.
+   * Static NUL-terminated name of the precise cause, for logs
+   * (`"TooDeep"`, `"BadId"`, ...).
    */
   const char *reason;
-  /**
-   * `JSON`: the byte offset in the message where reading stopped.
-   */
+  /** `JSON`: byte offset where reading stopped. */
   size_t offset;
-  /**
-   * `ANSWERED_WITH_ERROR`: the input's index.
-   */
+  /** `ANSWERED_WITH_ERROR`: the input's index. */
   size_t index;
-  /**
-   * `ANSWERED_WITH_ERROR`: the code the application gave.
-   */
+  /** `ANSWERED_WITH_ERROR`: the application's code. */
   int64_t code;
-  /**
-   * `*_TOO_LARGE`: the bytes that would have been needed.
-   */
+  /** `*_TOO_LARGE`: bytes needed. */
   size_t needed;
-  /**
-   * `*_TOO_LARGE`, `TOO_MANY_*`: the configured limit.
-   */
+  /** `*_TOO_LARGE`, `TOO_MANY_*`: the limit. */
   uint64_t limit;
 } mrtr_failure;
 
-/**
- * Why a schema was refused, from `mrtr_form_parse`.
- */
+/** Why a schema was refused, from `mrtr_form_parse`. */
 typedef struct mrtr_schema_error {
-  /**
-   * The property at fault; empty (NULL) for the schema's top level.
-   */
+  /** The property at fault; empty (NULL) for the schema's top level. */
   struct mrtr_str property;
-  /**
-   * `property` holds escaped JSON text.
-   */
+  /** `property` holds escaped JSON text. */
   bool property_escaped;
   /**
    * The keyword or option value at fault, when the error names one (as
@@ -1542,9 +1063,7 @@ typedef struct mrtr_schema_error {
    * `"InvalidDefault"`, ...), for logs.
    */
   const char *reason;
-  /**
-   * `InvalidDefault`: what is wrong with the default.
-   */
+  /** `InvalidDefault`: what is wrong with the default. */
   enum mrtr_field_error default_error;
 } mrtr_schema_error;
 
@@ -1555,81 +1074,43 @@ typedef struct mrtr_schema_error {
  * when their `has_` flag is set.
  */
 typedef struct mrtr_form_field {
-  /**
-   * The property name: the key of the answer.
-   */
+  /** The property name: the key of the answer. */
   struct mrtr_str name;
-  /**
-   * The label to show (empty when none).
-   */
+  /** The label to show (empty when none). */
   struct mrtr_str title;
-  /**
-   * Help text (empty when none).
-   */
+  /** Help text (empty when none). */
   struct mrtr_str description;
-  /**
-   * `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text.
-   */
+  /** `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text. */
   uint32_t escaped;
-  /**
-   * Position among the fields (0-based).
-   */
+  /** Position among the fields (0-based). */
   size_t index;
-  /**
-   * The input kind.
-   */
+  /** The input kind. */
   enum mrtr_field_kind kind;
-  /**
-   * Text fields: the required syntax.
-   */
+  /** Text fields: the required syntax. */
   enum mrtr_string_format format;
-  /**
-   * The answer must contain this field.
-   */
+  /** The answer must contain this field. */
   bool required;
-  /**
-   * Text: `min_length` is set.
-   */
+  /** Text: `min_length` is set. */
   bool has_min_length;
-  /**
-   * Text: `max_length` is set.
-   */
+  /** Text: `max_length` is set. */
   bool has_max_length;
-  /**
-   * Numbers: `minimum` is set.
-   */
+  /** Numbers: `minimum` is set. */
   bool has_minimum;
-  /**
-   * Numbers: `maximum` is set.
-   */
+  /** Numbers: `maximum` is set. */
   bool has_maximum;
-  /**
-   * Multi-select: `min_items` is set.
-   */
+  /** Multi-select: `min_items` is set. */
   bool has_min_items;
-  /**
-   * Multi-select: `max_items` is set.
-   */
+  /** Multi-select: `max_items` is set. */
   bool has_max_items;
-  /**
-   * Text: fewest characters (Unicode scalar values).
-   */
+  /** Text: fewest characters (Unicode scalar values). */
   uint64_t min_length;
-  /**
-   * Text: most characters.
-   */
+  /** Text: most characters. */
   uint64_t max_length;
-  /**
-   * Multi-select: fewest selections.
-   */
+  /** Multi-select: fewest selections. */
   uint64_t min_items;
-  /**
-   * Multi-select: most selections.
-   */
+  /** Multi-select: most selections. */
   uint64_t max_items;
-  /**
-   * Selects: the number of options.
-   */
+  /** Selects: the number of options. */
   size_t option_count;
   /**
    * The default value as raw JSON (already checked against the field);
@@ -1652,56 +1133,34 @@ typedef struct mrtr_form_field {
   struct mrtr_str maximum_json;
 } mrtr_form_field;
 
-/**
- * One option of a select field.
- */
+/** One option of a select field. */
 typedef struct mrtr_form_option {
-  /**
-   * The value sent when chosen.
-   */
+  /** The value sent when chosen. */
   struct mrtr_str value;
-  /**
-   * The label to show (empty when the schema gives none: show `value`).
-   */
+  /** The label to show (empty when the schema gives none: show `value`). */
   struct mrtr_str title;
-  /**
-   * `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text.
-   */
+  /** `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text. */
   uint32_t escaped;
-  /**
-   * The schema gives a title.
-   */
+  /** The schema gives a title. */
   bool has_title;
 } mrtr_form_option;
 
-/**
- * The first problem of an answer, from `mrtr_form_validate`.
- */
+/** The first problem of an answer, from `mrtr_form_validate`. */
 typedef struct mrtr_form_error {
   /**
    * The field's name (from the schema, or from the answer for
    * `UNKNOWN_FIELD`); empty when the content is not an object.
    */
   struct mrtr_str field;
-  /**
-   * `field` holds escaped JSON text.
-   */
+  /** `field` holds escaped JSON text. */
   bool field_escaped;
-  /**
-   * The field's index, or `SIZE_MAX` when the form has no such field.
-   */
+  /** The field's index, or `SIZE_MAX` when the form has no such field. */
   size_t field_index;
-  /**
-   * What is wrong.
-   */
+  /** What is wrong. */
   enum mrtr_field_error error;
-  /**
-   * `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound.
-   */
+  /** `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound. */
   uint64_t bound;
-  /**
-   * A static NUL-terminated name of the error, for logs.
-   */
+  /** A static NUL-terminated name of the error, for logs. */
   const char *reason;
 } mrtr_form_error;
 
@@ -1712,19 +1171,13 @@ typedef struct mrtr_form_error {
  * header the request came with, as received.
  */
 typedef struct mrtr_http_header {
-  /**
-   * The header name.
-   */
+  /** The header name. */
   struct mrtr_str name;
-  /**
-   * The value.
-   */
+  /** The value. */
   struct mrtr_str value;
 } mrtr_http_header;
 
-/**
- * The application side of `mrtr_run`. Zero-initialize, then set.
- */
+/** The application side of `mrtr_run`. Zero-initialize, then set. */
 typedef struct mrtr_run_callbacks {
   /**
    * Required: sends a request and receives the next message.
@@ -1761,9 +1214,7 @@ typedef struct mrtr_run_callbacks {
                       struct mrtr_call *call,
                       size_t index,
                       const struct mrtr_input *input);
-  /**
-   * Roots requests, as `elicit` (answer with `mrtr_call_answer_roots`).
-   */
+  /** Roots requests, as `elicit` (answer with `mrtr_call_answer_roots`). */
   int32_t (*roots)(void *user,
                    struct mrtr_call *call,
                    size_t index,
@@ -1800,13 +1251,9 @@ typedef struct mrtr_run_callbacks {
  * at `ptr`. `ptr` may be NULL only when `len` is 0.
  */
 typedef struct mrtr_bytes {
-  /**
-   * The first byte, or NULL when empty.
-   */
+  /** The first byte, or NULL when empty. */
   const uint8_t *ptr;
-  /**
-   * Length in bytes.
-   */
+  /** Length in bytes. */
   size_t len;
 } mrtr_bytes;
 
@@ -1900,9 +1347,7 @@ typedef struct mrtr_answer_error {
   uint32_t found;
 } mrtr_answer_error;
 
-/**
- * One root of a roots answer: `uri` and `name` (when sent), JSON tokens.
- */
+/** One root of a roots answer: `uri` and `name` (when sent), JSON tokens. */
 typedef struct mrtr_server_root {
   struct mrtr_str uri;
   struct mrtr_str name;
@@ -1966,9 +1411,7 @@ typedef struct mrtr_param_header_error {
  * the next call on the decoder.
  */
 typedef struct mrtr_sse_event {
-  /**
-   * An event was dispatched (the other fields are set only then).
-   */
+  /** An event was dispatched (the other fields are set only then). */
   bool has_event;
   /**
    * The event type; `"message"` when the event named none (MCP
@@ -1981,9 +1424,7 @@ typedef struct mrtr_sse_event {
    * next decoder call).
    */
   struct mrtr_str data;
-  /**
-   * The last event id at dispatch (empty when none was ever set).
-   */
+  /** The last event id at dispatch (empty when none was ever set). */
   struct mrtr_str last_event_id;
 } mrtr_sse_event;
 
@@ -2003,15 +1444,11 @@ typedef struct mrtr_sse_reconnect {
    * `uint64_t` saturate), when `has_retry_ms`.
    */
   uint64_t retry_ms;
-  /**
-   * The server set a reconnection time.
-   */
+  /** The server set a reconnection time. */
   bool has_retry_ms;
 } mrtr_sse_reconnect;
 
-/**
- * One tool of a `tools/list` page: views into the page.
- */
+/** One tool of a `tools/list` page: views into the page. */
 typedef struct mrtr_tool {
   /**
    * The name's JSON string token, quotes included (decode it with
@@ -2030,9 +1467,7 @@ typedef struct mrtr_tool {
    * the other tools stay usable).
    */
   bool usable;
-  /**
-   * The number of designated properties (0 when not `usable`).
-   */
+  /** The number of designated properties (0 when not `usable`). */
   size_t designation_count;
 } mrtr_tool;
 
@@ -2051,83 +1486,51 @@ typedef struct mrtr_tool_cursor {
    * at the start, the page is not read yet).
    */
   size_t offset;
-  /**
-   * Private: the length of the page the cursor walks.
-   */
+  /** Private: the length of the page the cursor walks. */
   size_t page_len;
 } mrtr_tool_cursor;
 
-/**
- * A URL split for the consent screen: views into the URL given.
- */
+/** A URL split for the consent screen: views into the URL given. */
 typedef struct mrtr_url_info {
-  /**
-   * The scheme as written (compare case-insensitively).
-   */
+  /** The scheme as written (compare case-insensitively). */
   struct mrtr_str scheme;
   /**
    * The userinfo before the last `@` of the authority (when
    * `has_userinfo`): show it as what it is, not as the destination.
    */
   struct mrtr_str userinfo;
-  /**
-   * The host the link goes to (IPv6 with brackets); empty when none.
-   */
+  /** The host the link goes to (IPv6 with brackets); empty when none. */
   struct mrtr_str host;
-  /**
-   * The path (possibly empty).
-   */
+  /** The path (possibly empty). */
   struct mrtr_str path;
-  /**
-   * The query without `?` (when `has_query`).
-   */
+  /** The query without `?` (when `has_query`). */
   struct mrtr_str query;
-  /**
-   * The fragment without `#` (when `has_fragment`).
-   */
+  /** The fragment without `#` (when `has_fragment`). */
   struct mrtr_str fragment;
-  /**
-   * `MRTR_URL_WARN_*` bits.
-   */
+  /** `MRTR_URL_WARN_*` bits. */
   uint32_t warnings;
-  /**
-   * The explicit port (when `has_port`).
-   */
+  /** The explicit port (when `has_port`). */
   uint16_t port;
-  /**
-   * A port is given.
-   */
+  /** A port is given. */
   bool has_port;
-  /**
-   * A userinfo part is present.
-   */
+  /** A userinfo part is present. */
   bool has_userinfo;
-  /**
-   * A query is present.
-   */
+  /** A query is present. */
   bool has_query;
-  /**
-   * A fragment is present.
-   */
+  /** A fragment is present. */
   bool has_fragment;
 } mrtr_url_info;
 
-/**
- * Why a URL was refused.
- */
+/** Why a URL was refused. */
 typedef struct mrtr_url_refusal {
   /**
    * A static NUL-terminated name of the cause (`"Backslash"`,
    * `"AmbiguousIpv4"`, ...), for logs.
    */
   const char *reason;
-  /**
-   * The byte offset of the offending character (when `has_offset`).
-   */
+  /** The byte offset of the offending character (when `has_offset`). */
   size_t offset;
-  /**
-   * The cause names a position.
-   */
+  /** The cause names a position. */
   bool has_offset;
 } mrtr_url_refusal;
 
@@ -2135,52 +1538,33 @@ typedef struct mrtr_url_refusal {
 extern "C" {
 #endif // __cplusplus
 
-/**
- * Writes the default limits to `*out` (1 MiB messages, depth 32, 64 input
- * requests of keys up to 256 bytes, params/inputs/answers 16 KiB each,
- * `requestState` 4 KiB, 10 rounds, 3 state-only rounds, backoff 50 ms
- * doubling to 250 ms, 100,000 polls every 1 s clamped to 0.1-60 s).
- * Common statuses only.
- */
+/** Writes the default limits to `*out` (see `mrtr_call_limits`). */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
 
 /**
- * Writes to `*out_size` the workspace bytes a call needs under `limits`
- * (NULL: the defaults): enough for the call and the task it may become.
- * `MRTR_ERR_INVALID_ARGUMENT` for limits that cannot be laid out (0 or
- * more than 256 input requests, a depth under 4 or over
- * `MRTR_JSON_MAX_DEPTH`, a poll floor over its ceiling, a region over
- * 4 GiB, overflow).
+ * Writes to `*out_size` the workspace bytes a call (and its task) needs
+ * under `limits` (NULL: defaults). `MRTR_ERR_INVALID_ARGUMENT`: limits out
+ * of their ranges, a poll floor over its ceiling, a region over 4 GiB.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
                                           size_t *out_size);
 
 /**
- * Starts a call in `workspace` (`len` bytes, aligned to
- * `MRTR_WORKSPACE_ALIGN`, at least `mrtr_call_workspace_size` of the
- * config's limits) and writes its handle to `*out_call`. A call's params
- * are validated and rendered once, `_meta` first (protocol version,
- * capabilities, client info, then the caller's own `_meta` members). With
- * `config->task_dialect` set, the call restarts that task instead (its
- * first request is `tasks/get`).
- *
- * Whatever lived in the workspace before is gone once the arguments pass
- * their checks, even if init then fails (old handles stop working).
- *
- * Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL` (the size goes to
- * `config->out_needed` when set); `MRTR_ERR_INVALID_ARGUMENT` (an unknown
- * method, dialect, capability bit or flag, bad limits, a `first_id`
- * outside +-(2^53-1), params that are not an object, lack `name`/`uri`,
- * contain `inputResponses`/`requestState`, have a malformed
- * `_meta`/`task`, repeat a member in an object at any depth, or have an
- * object of more than 1024 members that the repeat check cannot hold at
- * once, an empty or malformed task id, the extension dialect
- * without `MRTR_CAP_TASKS`, params given with a task or a task id with a
- * method); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON` (params not JSON);
- * `MRTR_ERR_LIMIT_EXCEEDED` (params over `max_params_bytes`, too deep or
- * too large).
+ * Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
+ * least `mrtr_call_workspace_size`) -> `READY`, handle in `*out_call`.
+ * Params are validated and rendered once; a set `task_dialect` restarts
+ * that task (first request `tasks/get`). Once the arguments pass their
+ * checks the workspace's old contents are gone, even if init fails.
+ * - `MRTR_ERR_WORKSPACE_TOO_SMALL`: size in `config->out_needed` if set.
+ * - `MRTR_ERR_INVALID_ARGUMENT`: unknown method, dialect, cap bit or flag;
+ *   bad limits or `first_id`; params not an object, without `name`/`uri`,
+ *   with `inputResponses`/`requestState`, a bad `_meta`/`task`, a member
+ *   twice, an object over 1024 members; an empty or bad task id; the
+ *   extension dialect without `MRTR_CAP_TASKS`; params with a task.
+ * - `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON`: params not JSON.
+ * - `MRTR_ERR_LIMIT_EXCEEDED`: params over `max_params_bytes` or too deep.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_init(void *workspace,
@@ -2189,17 +1573,13 @@ enum mrtr_status mrtr_call_init(void *workspace,
                                 struct mrtr_call **out_call);
 
 /**
- * Writes the next request, with JSON-RPC id `id`, into `out` (`READY` ->
- * `SENT`): the call's leg, or the task request `mrtr_progress.task_request`
- * names. Ids must increase and stay within +-(2^53-1);
- * `mrtr_progress.next_id` suggests one.
- *
- * Output convention of `mrtr_json_write_string`: `*out_written` receives
- * the length, or with `MRTR_ERR_BUFFER_TOO_SMALL` the size needed (the
- * call is unchanged then). Statuses: `MRTR_ERR_BUFFER_TOO_SMALL`,
- * `MRTR_ERR_WRONG_STATE` (not `READY`), `MRTR_ERR_UNANSWERED_INPUT`
- * (`ANSWERING` with inputs left), `MRTR_ERR_INVALID_ARGUMENT` (id not
- * fresh or out of range).
+ * `READY` -> `SENT`: writes the next request (the call's, or the task
+ * request `mrtr_progress.task_request` names) with id `id` into `out`.
+ * Ids must increase within +-(2^53-1) (`mrtr_progress.next_id`).
+ * `*out_written` gets the length, or the size needed with
+ * `MRTR_ERR_BUFFER_TOO_SMALL` (call unchanged). `MRTR_ERR_WRONG_STATE`
+ * (not `READY`), `MRTR_ERR_UNANSWERED_INPUT` (inputs left),
+ * `MRTR_ERR_INVALID_ARGUMENT` (id not fresh or out of range).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
@@ -2209,10 +1589,9 @@ enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
                                          size_t *out_written);
 
 /**
- * After a transport failure (`SENT`): writes the request in flight again
- * with a fresh `id`; answers and state are kept, and a late response to
- * the old id becomes `MRTR_EVENT_UNRELATED`. Output and statuses as
- * `mrtr_call_write_request` (`MRTR_ERR_WRONG_STATE` unless `SENT`).
+ * `SENT`, after a transport failure: writes the request in flight again
+ * with a fresh `id`; a late response to the old id is then `UNRELATED`.
+ * As `mrtr_call_write_request` (`MRTR_ERR_WRONG_STATE` unless `SENT`).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
@@ -2222,10 +1601,9 @@ enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
                                   size_t *out_written);
 
 /**
- * Task flow: writes `tasks/cancel` with `id` (from `READY`, `SENT` or
- * `ANSWERING`; a response to a request in flight then counts as
- * unrelated) -> `SENT`; the acknowledgement is `MRTR_EVENT_TASK_CANCELLED`.
- * Output and statuses as `mrtr_call_write_request`;
+ * Task flow, `READY`/`SENT`/`ANSWERING` -> `SENT`: writes `tasks/cancel`
+ * (a response to a request in flight becomes unrelated); acknowledged by
+ * `MRTR_EVENT_TASK_CANCELLED`. As `mrtr_call_write_request`;
  * `MRTR_ERR_WRONG_STATE` in the call flow or once done.
  */
 MRTR_NODISCARD
@@ -2236,18 +1614,12 @@ enum mrtr_status mrtr_call_write_cancel(struct mrtr_call *call,
                                         size_t *out_written);
 
 /**
- * Feeds `len` bytes the transport received while `SENT`: one complete
- * JSON-RPC message. Writes what it meant to `*out_event` (see
- * `mrtr_event_kind`); spans point into `msg`. A valid message that is not
- * the answer (another id, a notification) is `MRTR_EVENT_UNRELATED` and
- * changes nothing. On `MRTR_EVENT_TASK_CREATED` the call follows the task
- * in place: `READY` for its first `tasks/get`, ids continuing.
- *
- * Terminal errors end the call (`FAILED`, details from
- * `mrtr_call_failure`): `MRTR_ERR_JSON`, `MRTR_ERR_ENVELOPE`,
- * `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_UNDECLARED_CAPABILITY`,
- * `MRTR_ERR_LIMIT_EXCEEDED`, `MRTR_ERR_ROUND_CAP`. `MRTR_ERR_WRONG_STATE`
- * (not `SENT`) leaves the call unchanged.
+ * `SENT`: feeds one complete JSON-RPC message; what it meant goes to
+ * `*out_event` (spans into `msg`; see `mrtr_event_kind` for the phase
+ * after each kind). `MRTR_ERR_WRONG_STATE` (not `SENT`) changes nothing.
+ * Terminal (-> `FAILED`, see `mrtr_call_failure`): `MRTR_ERR_JSON`,
+ * `_ENVELOPE`, `_PROTOCOL_VIOLATION`, `_UNDECLARED_CAPABILITY`,
+ * `_LIMIT_EXCEEDED`, `_ROUND_CAP`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
@@ -2255,19 +1627,14 @@ enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
                                 size_t len,
                                 struct mrtr_event *out_event);
 
-/**
- * Writes where the call is to `*out`: phase, flow, round, inputs, ids,
- * the task's next request and poll interval, the `requestState` echoed.
- * Common statuses only.
- */
+/** Writes where the call is to `*out`. */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_progress(const struct mrtr_call *call,
                                     struct mrtr_progress *out);
 
 /**
- * Writes input `index` of the current round (server order) to `*out`;
- * its strings are views into the workspace. `MRTR_ERR_NOT_FOUND` past the
- * last input.
+ * Writes input `index` of the current round (server order) to `*out`.
+ * `MRTR_ERR_NOT_FOUND` past the last input.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
@@ -2276,8 +1643,7 @@ enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
 
 /**
  * Writes to `*out_index` the index of the input whose key decodes to
- * `key` (UTF-8). `MRTR_ERR_NOT_FOUND` when no input has it,
- * `MRTR_ERR_INVALID_UTF8`.
+ * `key`. `MRTR_ERR_NOT_FOUND`, `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
@@ -2285,11 +1651,10 @@ enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
                                       size_t *out_index);
 
 /**
- * Decodes one text field of input `index` (`field`: one `MRTR_TEXT_*`
- * bit) into `out` as UTF-8, with the output convention of
- * `mrtr_json_write_string`. `MRTR_ERR_NOT_FOUND` (no such input, or the
- * input has no such field), `MRTR_ERR_INVALID_ARGUMENT` (not one known
- * bit), `MRTR_ERR_BUFFER_TOO_SMALL`.
+ * Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` into
+ * `out` as UTF-8, output as `mrtr_call_write_request`.
+ * `MRTR_ERR_NOT_FOUND` (no such input or field), `MRTR_ERR_INVALID_ARGUMENT`
+ * (not one known bit), `MRTR_ERR_BUFFER_TOO_SMALL`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
@@ -2300,16 +1665,15 @@ enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
                                       size_t *out_written);
 
 /**
- * Answers elicitation input `index`: `action` is `MRTR_ELICIT_ACCEPT`,
- * `_DECLINE` or `_CANCEL`; `content` is the form's answer as a JSON object
- * (form mode `accept` only; empty otherwise). Check content against the
- * form first with `mrtr_form_validate`. The last answer makes the call
- * `READY`. Statuses: `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already
- * answered); `MRTR_ERR_NOT_FOUND`; `MRTR_ERR_JSON` (content not JSON);
- * `MRTR_ERR_INVALID_VALUE` (not an elicitation, content missing for a form
- * `accept`, content given for URL mode / decline / cancel, not an object);
- * `MRTR_ERR_LIMIT_EXCEEDED` (over `max_answers_bytes`);
- * `MRTR_ERR_INVALID_ARGUMENT` (unknown action).
+ * `ANSWERING`: answers elicitation `index` with `MRTR_ELICIT_*` `action`
+ * and, for a form `accept` only, `content` (a JSON object; check it with
+ * `mrtr_form_validate`). The last answer makes the call `READY`.
+ * - `MRTR_ERR_WRONG_STATE`: not `ANSWERING`, or already answered.
+ * - `MRTR_ERR_NOT_FOUND`; `MRTR_ERR_JSON`: content not JSON.
+ * - `MRTR_ERR_INVALID_VALUE`: not an elicitation, content missing for a
+ *   form `accept` or given otherwise, not an object.
+ * - `MRTR_ERR_LIMIT_EXCEEDED` (`max_answers_bytes`);
+ *   `MRTR_ERR_INVALID_ARGUMENT` (unknown action).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
@@ -2318,12 +1682,10 @@ enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
                                          struct mrtr_str content);
 
 /**
- * Answers input `index` with a raw JSON result of its kind (a
- * `CreateMessageResult` for sampling, a `ListRootsResult` for roots, an
- * elicitation result; the bare result, never wrapped in `{"result": ..}`).
- * Statuses as `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: not an
- * object, wrapped, an unknown shape, a kind that does not match, or a root
- * URI the core refuses, checked decoded).
+ * Answers input `index` with its bare JSON result (`CreateMessageResult`,
+ * `ListRootsResult`, elicitation result; never `{"result": ..}`). As
+ * `mrtr_call_answer_elicit`; `MRTR_ERR_INVALID_VALUE`: not an object,
+ * wrapped, an unknown shape or kind, or a root URI refused.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
@@ -2331,12 +1693,10 @@ enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
                                        struct mrtr_str json);
 
 /**
- * Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOTS`);
- * every URI must be a `file://` URI without dot segments (the core's one
- * rule set, the same for every language). Statuses as
- * `mrtr_call_answer_elicit` (`MRTR_ERR_INVALID_VALUE`: a refused URI),
- * plus `MRTR_ERR_LIMIT_EXCEEDED` (too many roots) and
- * `MRTR_ERR_INVALID_UTF8`.
+ * Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOTS`),
+ * each a `file://` URI without dot segments. As `mrtr_call_answer_elicit`
+ * (`MRTR_ERR_INVALID_VALUE`: a refused URI); `MRTR_ERR_LIMIT_EXCEEDED`
+ * (too many), `MRTR_ERR_INVALID_UTF8`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
@@ -2345,11 +1705,10 @@ enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
                                         size_t n);
 
 /**
- * Ends the call locally because the app cannot answer input `index`
- * (MRTR has no error input response): returns `MRTR_OK` and the call is
- * `FAILED` with `MRTR_FAILURE_ANSWERED_WITH_ERROR` carrying `code`.
- * `MRTR_ERR_WRONG_STATE` (not `ANSWERING`, or already answered),
- * `MRTR_ERR_NOT_FOUND`.
+ * Ends the call because the app cannot answer input `index` (MRTR has no
+ * error answer): `MRTR_OK`, and the call is `FAILED` with
+ * `MRTR_FAILURE_ANSWERED_WITH_ERROR` and `code`. `MRTR_ERR_WRONG_STATE`
+ * (not `ANSWERING`, or already answered), `MRTR_ERR_NOT_FOUND`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
@@ -2357,10 +1716,9 @@ enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
                                         int64_t code);
 
 /**
- * Writes to `*out` the final result, found again in `fed` (the bytes whose
- * feeding completed the call; the call keeps only its position).
- * `MRTR_ERR_WRONG_STATE` before completion, `MRTR_ERR_INVALID_ARGUMENT`
- * for other bytes.
+ * Writes to `*out` the final result, found in `fed` (the bytes whose
+ * feeding completed the call). `MRTR_ERR_WRONG_STATE` before completion,
+ * `MRTR_ERR_INVALID_ARGUMENT` for other bytes.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
@@ -2369,11 +1727,9 @@ enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
                                   struct mrtr_str *out);
 
 /**
- * Saves the call (`READY`, `SENT` or `ANSWERING`, either flow) into
- * `out`, with the output convention of `mrtr_json_write_string`. After a
- * restore in `SENT` the response to the old request is lost with the old
- * process: `mrtr_call_resend`. `MRTR_ERR_WRONG_STATE` once done or
- * failed, `MRTR_ERR_BUFFER_TOO_SMALL`.
+ * Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output as
+ * `mrtr_call_write_request` (restored in `SENT`: `mrtr_call_resend`).
+ * `MRTR_ERR_WRONG_STATE` once done or failed, `MRTR_ERR_BUFFER_TOO_SMALL`.
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
@@ -2382,14 +1738,12 @@ enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
                                 size_t *out_written);
 
 /**
- * Restores a save into `workspace` under `limits` (NULL: the defaults),
- * which bound the restored regions: a save cannot raise them. Every
- * region is re-validated as untrusted input. The next id is one past the
- * saved last id. Statuses: `MRTR_ERR_WORKSPACE_TOO_SMALL`,
- * `MRTR_ERR_UNSUPPORTED_VERSION` (a save of another format version, or
- * params whose `_meta` names another protocol version than
- * `"2026-07-28"`, or none), `MRTR_ERR_INVALID_ARGUMENT` (not a save of
- * this format, a broken invariant, a region over its limit, bad limits).
+ * Restores a save into `workspace` (as `mrtr_call_init`) under `limits`
+ * (NULL: defaults; a save cannot raise them), re-validating every region;
+ * the next id is one past the saved last id. `MRTR_ERR_WORKSPACE_TOO_SMALL`;
+ * `MRTR_ERR_UNSUPPORTED_VERSION` (another save format, or `_meta` naming
+ * another protocol version or none); `MRTR_ERR_INVALID_ARGUMENT` (not a
+ * save, a broken invariant, a region over its limit, bad limits).
  */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_restore(void *workspace,
@@ -2399,10 +1753,7 @@ enum mrtr_status mrtr_call_restore(void *workspace,
                                    size_t saved_len,
                                    struct mrtr_call **out_call);
 
-/**
- * Writes why the call failed to `*out` (`FAILED` only;
- * `MRTR_ERR_WRONG_STATE` otherwise).
- */
+/** `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise. */
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
                                    struct mrtr_failure *out);
@@ -2753,9 +2104,7 @@ const char *mrtr_unseal_reason_str(int32_t reason);
  */
 const char *mrtr_invalid_request_state_message(void);
 
-/**
- * Returns the bytes `mrtr_sealer_init` needs.
- */
+/** Returns the bytes `mrtr_sealer_init` needs. */
 size_t mrtr_sealer_size(void);
 
 /**

@@ -8,6 +8,9 @@
    by area, with the first sentence of its doc, so a reader finds a
    function's neighbours without scrolling 3,000 lines.
 
+3. Writes a one-line doc comment on one line (`/** text */` instead of
+   three lines), where it fits in 100 characters.
+
 Usage: header_post.py FILE   (rewrites FILE in place; deterministic)
 """
 import re
@@ -95,6 +98,17 @@ def toc(text):
     return "\n".join(out)
 
 
+ONE_LINE_DOC = re.compile(r"^( *)/\*\*\n\1 \* ([^\n]*)\n\1 \*/$", re.M)
+
+
+def compact_docs(text):
+    """`/**`, ` * text`, ` */` -> `/** text */` when it fits in 100 columns."""
+    def one(m):
+        line = f"{m.group(1)}/** {m.group(2)} */"
+        return line if len(line) <= 100 else m.group(0)
+    return ONE_LINE_DOC.sub(one, text)
+
+
 def main():
     path = sys.argv[1]
     text = open(path, encoding="utf-8").read()
@@ -102,7 +116,7 @@ def main():
     contents = toc(text)
     # After the preamble comment (the file's first comment block).
     end = text.index("*/") + 2
-    text = text[:end] + "\n\n" + contents + text[end:]
+    text = text[:end] + "\n\n" + contents + compact_docs(text[end:])
     open(path, "w", encoding="utf-8").write(text)
 
 

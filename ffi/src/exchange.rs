@@ -1,19 +1,24 @@
-//! What calls and tasks share at the C boundary: capabilities, phases, the
-//! input and answer shapes, events, failures, and the mapping of the
-//! core's `CallError` onto statuses.
+//! The client's C vocabulary, shared by `mrtr_call_*` and `mrtr_run`:
+//! capabilities, phases, inputs and answers, events, failures, and the
+//! mapping of the core's `CallError` onto statuses. Every C enum here
+//! mirrors a core enum whose discriminants it repeats; one `mirror!` list
+//! per enum asserts that and converts.
+#![allow(non_camel_case_types)]
 
-use core::ffi::{c_char, CStr};
+use core::ffi::c_char;
 
+use mrtr_core::client::call::CallMethod;
 use mrtr_core::client::call::{AnswerError, ParamsError, SaveError, SaveInvariant};
-use mrtr_core::client::task::TaskEvent;
-use mrtr_core::client::{Answer, CallError, Event, Machine, MachineEvent, Phase};
+use mrtr_core::client::{
+    CallError, EventKind, EventRecord, FailureKind, Flow, Machine, MachineEvent, Phase, TaskRequest,
+};
 use mrtr_core::json::JsonStr;
 use mrtr_core::wire::{
     ClientCapabilities, ElicitAction, InputKind, InputRequest, Root, TaskDialect, TaskStatus,
-    WireError,
 };
 
 use crate::abi::{finish_output, Args, Out, Take, Views};
+use crate::call::{mrtr_flow, mrtr_method, mrtr_task_request};
 use crate::mrtr_status;
 use crate::names;
 use crate::types::{mrtr_span, mrtr_str};
@@ -58,34 +63,85 @@ pub(crate) fn caps_from_bits(bits: u32) -> Result<ClientCapabilities, mrtr_statu
     ClientCapabilities::from_bits(bits).ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)
 }
 
-// ---------------------------------------------------------------------- phases
+// --------------------------------------------------------------------- mirrors
 
-/// Where a call or task is in its flow.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
-pub enum mrtr_phase {
-    /// The next request can be written.
-    MRTR_PHASE_READY = 1,
-    /// A request is in flight: feed what the transport receives.
-    MRTR_PHASE_SENT = 2,
-    /// The server asked questions: answer every input.
-    MRTR_PHASE_ANSWERING = 3,
-    /// Finished: a result, a JSON-RPC error, a task handoff, or (tasks) a
-    /// failed or cancelled task.
-    MRTR_PHASE_DONE = 4,
-    /// Ended by an error; `_failure` tells which.
-    MRTR_PHASE_FAILED = 5,
+/// Reads a C code (a `u32` field or argument) as the core value it names;
+/// an unknown code is `MRTR_ERR_INVALID_ARGUMENT`.
+pub(crate) trait FromC: Sized {
+    /// The core value of `raw`.
+    fn from_c(raw: u32) -> Result<Self, mrtr_status>;
 }
 
-pub(crate) fn phase_of(p: Phase) -> mrtr_phase {
-    match p {
-        Phase::Ready => mrtr_phase::MRTR_PHASE_READY,
-        Phase::Sent => mrtr_phase::MRTR_PHASE_SENT,
-        Phase::Answering => mrtr_phase::MRTR_PHASE_ANSWERING,
-        Phase::Done => mrtr_phase::MRTR_PHASE_DONE,
-        Phase::Failed => mrtr_phase::MRTR_PHASE_FAILED,
-    }
+/// One list per C mirror of a core enum, `C_VALUE = CoreVariant`: asserts
+/// at compile time that each C value is the core's discriminant, and
+/// emits the conversions (`From<core>` for a C enum, [`FromC`] for both).
+macro_rules! mirror {
+    ($core:ident => $c:ident { $($cv:ident = $rv:ident),+ $(,)? }) => {
+        impl From<$core> for $c {
+            fn from(v: $core) -> $c {
+                match v { $($core::$rv => $c::$cv),+ }
+            }
+        }
+        mirror!($core <= { $($c::$cv = $rv),+ });
+    };
+    ($core:ident <= { $($cv:path = $rv:ident),+ $(,)? }) => {
+        $(const _: () = assert!($cv as u32 == $core::$rv as u32);)+
+        impl FromC for $core {
+            fn from_c(raw: u32) -> Result<$core, mrtr_status> {
+                $(if raw == $cv as u32 { return Ok($core::$rv); })+
+                Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)
+            }
+        }
+    };
+}
+
+mirror!(Phase => mrtr_phase { MRTR_PHASE_READY = Ready, MRTR_PHASE_SENT = Sent,
+    MRTR_PHASE_ANSWERING = Answering, MRTR_PHASE_DONE = Done, MRTR_PHASE_FAILED = Failed });
+mirror!(InputKind => mrtr_input_kind { MRTR_INPUT_ELICIT_FORM = ElicitForm,
+    MRTR_INPUT_ELICIT_URL = ElicitUrl, MRTR_INPUT_SAMPLING = Sampling, MRTR_INPUT_ROOTS = Roots });
+mirror!(ElicitAction <= { MRTR_ELICIT_ACCEPT = Accept, MRTR_ELICIT_DECLINE = Decline,
+    MRTR_ELICIT_CANCEL = Cancel });
+mirror!(EventKind => mrtr_event_kind { MRTR_EVENT_COMPLETE = Complete,
+    MRTR_EVENT_INPUT_REQUIRED = InputRequired, MRTR_EVENT_RETRY_AFTER = RetryAfter,
+    MRTR_EVENT_RPC_ERROR = RpcError, MRTR_EVENT_TASK_CREATED = TaskCreated,
+    MRTR_EVENT_UNRELATED = Unrelated, MRTR_EVENT_TASK_POLL = TaskPoll,
+    MRTR_EVENT_TASK_NEXT = TaskNext, MRTR_EVENT_TASK_FAILED = TaskFailed,
+    MRTR_EVENT_TASK_CANCELLED = TaskCancelled });
+mirror!(TaskDialect => mrtr_task_dialect { MRTR_TASK_DIALECT_SEED = Seed,
+    MRTR_TASK_DIALECT_EXTENSION = Extension });
+mirror!(TaskStatus => mrtr_task_status { MRTR_TASK_STATUS_WORKING = Working,
+    MRTR_TASK_STATUS_INPUT_REQUIRED = InputRequired, MRTR_TASK_STATUS_COMPLETED = Completed,
+    MRTR_TASK_STATUS_FAILED = Failed, MRTR_TASK_STATUS_CANCELLED = Cancelled });
+mirror!(FailureKind => mrtr_failure_kind { MRTR_FAILURE_JSON = Json,
+    MRTR_FAILURE_ENVELOPE = Envelope, MRTR_FAILURE_PROTOCOL = Protocol,
+    MRTR_FAILURE_INPUTS_TOO_LARGE = InputsTooLarge, MRTR_FAILURE_STATE_TOO_LARGE = StateTooLarge,
+    MRTR_FAILURE_TOO_MANY_ROUNDS = TooManyRounds,
+    MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS = TooManyStateOnlyRounds,
+    MRTR_FAILURE_TOO_MANY_POLLS = TooManyPolls,
+    MRTR_FAILURE_ANSWERED_WITH_ERROR = AnsweredWithError });
+mirror!(CallMethod => mrtr_method { MRTR_METHOD_TOOLS_CALL = ToolsCall,
+    MRTR_METHOD_PROMPTS_GET = PromptsGet, MRTR_METHOD_RESOURCES_READ = ResourcesRead });
+mirror!(Flow => mrtr_flow { MRTR_FLOW_CALL = Call, MRTR_FLOW_TASK = Task });
+mirror!(TaskRequest => mrtr_task_request { MRTR_TASK_REQUEST_GET = Get,
+    MRTR_TASK_REQUEST_RESULT = Result, MRTR_TASK_REQUEST_RESPOND = Respond,
+    MRTR_TASK_REQUEST_CANCEL = Cancel });
+
+// ---------------------------------------------------------------------- phases
+
+/// Where a call is in its flow.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum mrtr_phase {
+    /// Write the next request.
+    MRTR_PHASE_READY = 1,
+    /// A request is in flight: feed what arrives.
+    MRTR_PHASE_SENT = 2,
+    /// Answer every input.
+    MRTR_PHASE_ANSWERING = 3,
+    /// Finished: result, JSON-RPC error, or failed/cancelled task.
+    MRTR_PHASE_DONE = 4,
+    /// Ended by an error (`mrtr_call_failure`).
+    MRTR_PHASE_FAILED = 5,
 }
 
 // ---------------------------------------------------------------------- inputs
@@ -93,89 +149,68 @@ pub(crate) fn phase_of(p: Phase) -> mrtr_phase {
 /// The kind of an input request.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
 pub enum mrtr_input_kind {
-    /// `elicitation/create` in form mode: show `requested_schema` as a form
-    /// (`mrtr_form_*`), answer with `mrtr_*_answer_elicit`.
+    /// Form elicitation: show `requested_schema` (`mrtr_form_*`), `mrtr_call_answer_elicit`.
     MRTR_INPUT_ELICIT_FORM = 1,
-    /// `elicitation/create` in URL mode: ask consent to open `url`
-    /// (`mrtr_url_consent`), answer with `mrtr_*_answer_elicit`, no content.
+    /// URL elicitation: consent to open `url` (`mrtr_url_consent`), answer without content.
     MRTR_INPUT_ELICIT_URL = 2,
-    /// `sampling/createMessage`: run `params` through an LLM, answer with
-    /// `mrtr_*_answer_json` (a `CreateMessageResult`).
+    /// Sampling: answer a `CreateMessageResult` (`mrtr_call_answer_json`).
     MRTR_INPUT_SAMPLING = 3,
-    /// `roots/list`: answer with `mrtr_*_answer_roots`.
+    /// Roots: `mrtr_call_answer_roots`.
     MRTR_INPUT_ROOTS = 4,
 }
 
-fn input_kind(k: InputKind) -> mrtr_input_kind {
-    match k {
-        InputKind::ElicitForm => mrtr_input_kind::MRTR_INPUT_ELICIT_FORM,
-        InputKind::ElicitUrl => mrtr_input_kind::MRTR_INPUT_ELICIT_URL,
-        InputKind::Sampling => mrtr_input_kind::MRTR_INPUT_SAMPLING,
-        InputKind::Roots => mrtr_input_kind::MRTR_INPUT_ROOTS,
-    }
-}
-
-/// Text field of an input: its key. Also the bit in `mrtr_input.escaped`.
+/// Text field of an input: its key (also its bit in `mrtr_input.escaped`).
 pub const MRTR_TEXT_KEY: u32 = 1;
 /// Text field of an input: the elicitation message.
 pub const MRTR_TEXT_MESSAGE: u32 = 1 << 1;
-/// Text field of an input: the URL of a URL-mode elicitation.
+/// Text field of an input: the URL of a URL elicitation.
 pub const MRTR_TEXT_URL: u32 = 1 << 2;
-/// Text field of an input: the sampling request's `systemPrompt`.
+/// Text field of an input: the sampling `systemPrompt`.
 pub const MRTR_TEXT_SYSTEM_PROMPT: u32 = 1 << 3;
 
-/// One input request of the current round, as views into the call's (or
-/// task's) workspace, valid until the next call that mutates that object.
-///
-/// Text fields (`key`, `message`, `url`, `system_prompt`) are the text
-/// itself when the server wrote them without JSON escapes. When it used
-/// escapes (`\n`, `\"`, `\u00e9`, ...) the view holds the escaped JSON text
-/// and the field's `MRTR_TEXT_*` bit is set in `escaped`: get the decoded
-/// text with `mrtr_call_input_text`. Absent fields
-/// are empty (NULL, 0).
+/// One input request of the current round, as views into the workspace.
+/// A text field the server escaped holds the JSON text and has its
+/// `MRTR_TEXT_*` bit in `escaped` (decode: `mrtr_call_input_text`).
+/// Absent fields are {NULL, 0}.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_input {
     /// What is asked.
     pub kind: mrtr_input_kind,
-    /// The server's key for this input.
+    /// The server's key.
     pub key: mrtr_str,
     /// Elicitations: the message for the user.
     pub message: mrtr_str,
     /// URL mode: the URL to open after consent.
     pub url: mrtr_str,
-    /// Form mode: the `requestedSchema` object, raw JSON.
+    /// Form mode: `requestedSchema`, raw JSON.
     pub requested_schema: mrtr_str,
-    /// Sampling: the whole `params` object, raw JSON.
+    /// Sampling: the whole `params`, raw JSON.
     pub params: mrtr_str,
-    /// Sampling: `systemPrompt`, when present.
+    /// Sampling: `systemPrompt`.
     pub system_prompt: mrtr_str,
     /// Sampling: `maxTokens`.
     pub max_tokens: u64,
-    /// `MRTR_TEXT_*` bits of the text fields that hold escaped JSON text.
+    /// `MRTR_TEXT_*` bits of the fields that hold escaped JSON text.
     pub escaped: u32,
-    /// Sampling: the request offers tools (`tools` present).
+    /// Sampling: `tools` present.
     pub has_tools: bool,
-    /// Sampling: `includeContext` asks for more than `"none"`.
+    /// Sampling: `includeContext` asks more than `"none"`.
     pub wants_context: bool,
-    /// Sampling: `systemPrompt` is present.
+    /// Sampling: `systemPrompt` present.
     pub has_system_prompt: bool,
-    /// This input already has an answer.
+    /// Already answered.
     pub answered: bool,
 }
 
-/// One root for `mrtr_*_answer_roots`.
+/// One root for `mrtr_call_answer_roots`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_root {
-    /// A `file://` URI (checked: see `MRTR_ERR_INVALID_VALUE`).
+    /// A `file://` URI (checked: `MRTR_ERR_INVALID_VALUE`).
     pub uri: mrtr_str,
-    /// Display name; `{NULL, 0}` for none (an empty non-NULL string is sent
-    /// as `""`).
+    /// Display name; {NULL, 0} for none (an empty non-NULL string is sent as `""`).
     pub name: mrtr_str,
 }
 
@@ -190,159 +225,100 @@ impl Views for mrtr_root {
     }
 }
 
-/// Most roots one answer may carry (the answer is built on the stack).
+/// Most roots one answer may carry.
 pub const MRTR_MAX_ROOTS: usize = 32;
 
-/// Elicitation action: the user submitted the form or confirmed.
+/// Elicitation action: submitted or confirmed.
 pub const MRTR_ELICIT_ACCEPT: u32 = 1;
-/// Elicitation action: the user explicitly declined.
+/// Elicitation action: explicitly declined.
 pub const MRTR_ELICIT_DECLINE: u32 = 2;
-/// Elicitation action: the user dismissed without choosing.
+/// Elicitation action: dismissed.
 pub const MRTR_ELICIT_CANCEL: u32 = 3;
-
-const _: () = assert!(MRTR_ELICIT_ACCEPT == ElicitAction::Accept as u32);
-const _: () = assert!(MRTR_ELICIT_DECLINE == ElicitAction::Decline as u32);
-const _: () = assert!(MRTR_ELICIT_CANCEL == ElicitAction::Cancel as u32);
-
-fn action_of(raw: u32) -> Result<ElicitAction, mrtr_status> {
-    match raw {
-        MRTR_ELICIT_ACCEPT => Ok(ElicitAction::Accept),
-        MRTR_ELICIT_DECLINE => Ok(ElicitAction::Decline),
-        MRTR_ELICIT_CANCEL => Ok(ElicitAction::Cancel),
-        _ => Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
-    }
-}
-
-/// A JSON string as a view: the text itself, or its escaped form (and
-/// `true`).
-fn text_view(s: &JsonStr<'_>) -> (mrtr_str, bool) {
-    match s.as_borrowed() {
-        Some(t) => (mrtr_str::from_str(t), false),
-        None => (mrtr_str::of_bytes(s.raw_inner()), true),
-    }
-}
 
 // ----------------------------------------------------------------------- events
 
 /// What a fed message meant.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
 pub enum mrtr_event_kind {
-    /// The final result (`result`). The call (task) is done.
+    /// The final `result`. -> DONE
     MRTR_EVENT_COMPLETE = 1,
-    /// The server asked `input_count` questions: answer them all.
+    /// `input_count` questions. -> ANSWERING
     MRTR_EVENT_INPUT_REQUIRED = 2,
-    /// A state-only round: write the next request after `wait_ms`.
+    /// State-only round: next request after `wait_ms`. -> READY
     MRTR_EVENT_RETRY_AFTER = 3,
-    /// A JSON-RPC error response (`error_code`, `error_message`,
-    /// `error_data`). The call (task) is done.
+    /// JSON-RPC error (`error_*`). -> DONE
     MRTR_EVENT_RPC_ERROR = 4,
-    /// The server moved the call to a task (`task_*`). The call follows it
-    /// in place: `READY` for its first `tasks/get` (after the task's poll
-    /// interval, `mrtr_progress.poll_ms`).
+    /// The call now follows task `task_*`. -> READY (`tasks/get` after `poll_ms`)
     MRTR_EVENT_TASK_CREATED = 5,
-    /// Not the answer to the request in flight (another id, a notification,
-    /// a server request): nothing changed, keep feeding.
+    /// Not the answer (another id, a notification): keep feeding. -> SENT
     MRTR_EVENT_UNRELATED = 6,
-    /// Task: wait `wait_ms`, then write the next request (`tasks/get`).
+    /// Task: next request after `wait_ms`. -> READY
     MRTR_EVENT_TASK_POLL = 7,
-    /// Task: write the next request now (seed dialect: `tasks/result`).
+    /// Task: next request now (seed dialect: `tasks/result`). -> READY
     MRTR_EVENT_TASK_NEXT = 8,
-    /// Task: the task failed with `error_code`, `error_message`,
-    /// `error_data` (Tasks extension). The task is done.
+    /// Task failed with `error_*` (Tasks extension). -> DONE
     MRTR_EVENT_TASK_FAILED = 9,
-    /// Task: the task was cancelled. The task is done.
+    /// Task cancelled. -> DONE
     MRTR_EVENT_TASK_CANCELLED = 10,
 }
 
 /// A task protocol.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
 pub enum mrtr_task_dialect {
-    /// Not a task (event fields of other kinds).
+    /// Not a task.
     MRTR_TASK_DIALECT_NONE = 0,
-    /// The SEP draft / 2025-11-25 flow: `tasks/result` and
-    /// `tasks/input_response`.
+    /// SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`.
     MRTR_TASK_DIALECT_SEED = 1,
-    /// The Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
+    /// Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
     MRTR_TASK_DIALECT_EXTENSION = 2,
-}
-
-const _: () = assert!(mrtr_task_dialect::MRTR_TASK_DIALECT_SEED as u8 == TaskDialect::Seed as u8);
-const _: () =
-    assert!(mrtr_task_dialect::MRTR_TASK_DIALECT_EXTENSION as u8 == TaskDialect::Extension as u8);
-
-pub(crate) fn dialect_of(d: TaskDialect) -> mrtr_task_dialect {
-    match d {
-        TaskDialect::Seed => mrtr_task_dialect::MRTR_TASK_DIALECT_SEED,
-        TaskDialect::Extension => mrtr_task_dialect::MRTR_TASK_DIALECT_EXTENSION,
-    }
 }
 
 /// The status of a task.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
 pub enum mrtr_task_status {
-    /// Not a task (event fields of other kinds).
+    /// Not a task.
     MRTR_TASK_STATUS_NONE = 0,
-    /// The server is working on it.
+    /// `working`.
     MRTR_TASK_STATUS_WORKING = 1,
-    /// The server waits for input.
+    /// `input_required`.
     MRTR_TASK_STATUS_INPUT_REQUIRED = 2,
-    /// Finished with a result.
+    /// `completed`.
     MRTR_TASK_STATUS_COMPLETED = 3,
-    /// Finished with an error.
+    /// `failed`.
     MRTR_TASK_STATUS_FAILED = 4,
-    /// Cancelled.
+    /// `cancelled`.
     MRTR_TASK_STATUS_CANCELLED = 5,
 }
 
-fn task_status_of(s: TaskStatus) -> mrtr_task_status {
-    match s {
-        TaskStatus::Working => mrtr_task_status::MRTR_TASK_STATUS_WORKING,
-        TaskStatus::InputRequired => mrtr_task_status::MRTR_TASK_STATUS_INPUT_REQUIRED,
-        TaskStatus::Completed => mrtr_task_status::MRTR_TASK_STATUS_COMPLETED,
-        TaskStatus::Failed => mrtr_task_status::MRTR_TASK_STATUS_FAILED,
-        TaskStatus::Cancelled => mrtr_task_status::MRTR_TASK_STATUS_CANCELLED,
-    }
-}
-
-/// What a fed message meant, with spans into that message. Spans stay
-/// valid for as long as the caller keeps the fed bytes unchanged; fields a
-/// kind does not use are zero.
+/// What a fed message meant. Spans point into the fed bytes; fields a kind
+/// does not use are zero.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_event {
     /// What happened.
     pub kind: mrtr_event_kind,
     /// `INPUT_REQUIRED`: the number of questions.
     pub input_count: usize,
-    /// `RETRY_AFTER`, `TASK_POLL`: milliseconds to wait before the next
-    /// request.
+    /// `RETRY_AFTER`, `TASK_POLL`: ms to wait before the next request.
     pub wait_ms: u64,
     /// `RPC_ERROR`, `TASK_FAILED`: the error code.
     pub error_code: i64,
     /// `COMPLETE`: the result object.
     pub result: mrtr_span,
-    /// `RPC_ERROR`, `TASK_FAILED`: the error message (a JSON string).
+    /// `RPC_ERROR`, `TASK_FAILED`: the message (a JSON string).
     pub error_message: mrtr_span,
-    /// `RPC_ERROR`, `TASK_FAILED`: the error data, raw JSON; empty when
-    /// absent.
+    /// `RPC_ERROR`, `TASK_FAILED`: the data, raw JSON; empty when absent.
     pub error_data: mrtr_span,
-    /// `TASK_CREATED`: the task id (a JSON string; to restart the task
-    /// later, store it and pass it as `mrtr_call_config.task_id` with
-    /// `MRTR_CALL_TASK_ID_JSON`).
+    /// `TASK_CREATED`: the task id, a JSON string (to restart: `MRTR_CALL_TASK_ID_JSON`).
     pub task_id: mrtr_span,
-    /// `TASK_CREATED`: the dialect that created the task.
+    /// `TASK_CREATED`: the dialect.
     pub task_dialect: mrtr_task_dialect,
     /// `TASK_CREATED`: the task's status.
     pub task_status: mrtr_task_status,
-    /// `TASK_CREATED`: the server's poll hint in milliseconds, when
-    /// `has_task_poll_ms`.
+    /// `TASK_CREATED`: the server's poll hint, ms (if `has_task_poll_ms`).
     pub task_poll_ms: u64,
     /// `TASK_CREATED`: the server gave a poll hint.
     pub has_task_poll_ms: bool,
@@ -352,183 +328,100 @@ impl mrtr_event {
     pub(crate) fn empty(kind: mrtr_event_kind) -> mrtr_event {
         mrtr_event {
             kind,
-            input_count: 0,
-            wait_ms: 0,
-            error_code: 0,
-            result: mrtr_span::default(),
-            error_message: mrtr_span::default(),
-            error_data: mrtr_span::default(),
-            task_id: mrtr_span::default(),
-            task_dialect: mrtr_task_dialect::MRTR_TASK_DIALECT_NONE,
-            task_status: mrtr_task_status::MRTR_TASK_STATUS_NONE,
-            task_poll_ms: 0,
-            has_task_poll_ms: false,
+            ..event_of(&[], EventRecord::of(EventKind::Unrelated))
         }
     }
 
     /// The same event with every span moved `by` bytes (the fed message
     /// sat `by` bytes into a larger buffer).
     pub(crate) fn shifted(mut self, by: usize) -> mrtr_event {
-        self.result = self.result.shifted(by);
-        self.error_message = self.error_message.shifted(by);
-        self.error_data = self.error_data.shifted(by);
+        for s in [
+            &mut self.result,
+            &mut self.error_message,
+            &mut self.error_data,
+        ] {
+            *s = s.shifted(by);
+        }
         self.task_id = self.task_id.shifted(by);
         self
     }
 }
 
-fn rpc_error_event(
-    kind: mrtr_event_kind,
-    fed: &[u8],
-    code: i64,
-    message: &JsonStr<'_>,
-    data: Option<&[u8]>,
-) -> mrtr_event {
-    let mut e = mrtr_event::empty(kind);
-    e.error_code = code;
-    e.error_message = mrtr_span::of(fed, message.raw_token());
-    e.error_data = data.map_or(mrtr_span::default(), |d| mrtr_span::of(fed, d));
-    e
-}
-
-/// The C event for a call event.
-pub(crate) fn call_event(fed: &[u8], ev: &Event<'_>) -> mrtr_event {
-    use mrtr_event_kind as K;
-    match ev {
-        Event::Complete(r) => {
-            let mut e = mrtr_event::empty(K::MRTR_EVENT_COMPLETE);
-            e.result = mrtr_span::of(fed, r);
-            e
-        }
-        Event::InputRequired(n) => {
-            let mut e = mrtr_event::empty(K::MRTR_EVENT_INPUT_REQUIRED);
-            e.input_count = *n;
-            e
-        }
-        Event::RetryAfter(ms) => {
-            let mut e = mrtr_event::empty(K::MRTR_EVENT_RETRY_AFTER);
-            e.wait_ms = u64::from(*ms);
-            e
-        }
-        Event::RpcError(r) => rpc_error_event(
-            K::MRTR_EVENT_RPC_ERROR,
-            fed,
-            r.code,
-            &r.message,
-            r.data.map(|d| d.raw()),
-        ),
-        Event::TaskCreated(h) => {
-            let mut e = mrtr_event::empty(K::MRTR_EVENT_TASK_CREATED);
-            e.task_id = mrtr_span::of(fed, h.task.task_id.raw_token());
-            e.task_dialect = dialect_of(h.dialect);
-            e.task_status = task_status_of(h.task.status);
-            e.has_task_poll_ms = h.task.poll_interval_ms.is_some();
-            e.task_poll_ms = h.task.poll_interval_ms.unwrap_or(0);
-            e
-        }
-        Event::Unrelated(_) => mrtr_event::empty(K::MRTR_EVENT_UNRELATED),
+/// The C event for a core event record; spans into `fed`.
+fn event_of(fed: &[u8], r: EventRecord<'_>) -> mrtr_event {
+    let span = |b: Option<&[u8]>| b.map_or(mrtr_span::default(), |b| mrtr_span::of(fed, b));
+    let task = r.task.map(|h| h.task);
+    mrtr_event {
+        kind: r.kind.into(),
+        input_count: r.input_count,
+        wait_ms: r.wait_ms,
+        error_code: r.error.map_or(0, |e| e.code),
+        result: span(r.result),
+        error_message: span(r.error.map(|e| e.message.raw_token())),
+        error_data: span(r.error.and_then(|e| e.data)),
+        task_id: span(task.map(|t| t.task_id.raw_token())),
+        task_dialect: r
+            .task
+            .map_or(mrtr_task_dialect::MRTR_TASK_DIALECT_NONE, |h| {
+                h.dialect.into()
+            }),
+        task_status: task.map_or(mrtr_task_status::MRTR_TASK_STATUS_NONE, |t| t.status.into()),
+        task_poll_ms: task.and_then(|t| t.poll_interval_ms).unwrap_or(0),
+        has_task_poll_ms: task.is_some_and(|t| t.poll_interval_ms.is_some()),
     }
 }
 
 /// The C event for what the machine read.
 pub(crate) fn machine_event(fed: &[u8], ev: &MachineEvent<'_>) -> mrtr_event {
-    match ev {
-        MachineEvent::Call(e) => call_event(fed, e),
-        MachineEvent::Task(e) => task_event(fed, e),
-    }
-}
-
-/// The C event for a task event.
-pub(crate) fn task_event(fed: &[u8], ev: &TaskEvent<'_>) -> mrtr_event {
-    use mrtr_event_kind as K;
-    match ev {
-        TaskEvent::Poll(ms) => {
-            let mut e = mrtr_event::empty(K::MRTR_EVENT_TASK_POLL);
-            e.wait_ms = *ms;
-            e
-        }
-        TaskEvent::Next => mrtr_event::empty(K::MRTR_EVENT_TASK_NEXT),
-        TaskEvent::InputRequired(n) => {
-            let mut e = mrtr_event::empty(K::MRTR_EVENT_INPUT_REQUIRED);
-            e.input_count = *n;
-            e
-        }
-        TaskEvent::Complete(r) => {
-            let mut e = mrtr_event::empty(K::MRTR_EVENT_COMPLETE);
-            e.result = mrtr_span::of(fed, r);
-            e
-        }
-        TaskEvent::Failed(t) => rpc_error_event(
-            K::MRTR_EVENT_TASK_FAILED,
-            fed,
-            t.code,
-            &t.message,
-            t.data.map(|d| d.raw()),
-        ),
-        TaskEvent::Cancelled => mrtr_event::empty(K::MRTR_EVENT_TASK_CANCELLED),
-        TaskEvent::RpcError(r) => rpc_error_event(
-            K::MRTR_EVENT_RPC_ERROR,
-            fed,
-            r.code,
-            &r.message,
-            r.data.map(|d| d.raw()),
-        ),
-        TaskEvent::Unrelated(_) => mrtr_event::empty(K::MRTR_EVENT_UNRELATED),
-    }
+    event_of(fed, ev.record())
 }
 
 // --------------------------------------------------------------------- failures
 
-/// Why a call or task ended in `MRTR_PHASE_FAILED`.
+/// Why a call ended `FAILED`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
 pub enum mrtr_failure_kind {
-    /// The server's message is not acceptable JSON (syntax, UTF-8, depth,
-    /// size); `offset` is where reading stopped.
+    /// Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`.
     MRTR_FAILURE_JSON = 1,
-    /// The server's message is not JSON-RPC 2.0.
+    /// Not JSON-RPC 2.0.
     MRTR_FAILURE_ENVELOPE = 2,
-    /// The server's message breaks an MRTR rule (an undeclared input kind,
-    /// `input_required` without fields, ...).
+    /// Breaks an MRTR rule (see `reason`).
     MRTR_FAILURE_PROTOCOL = 3,
-    /// The server's `inputRequests` exceed the inputs region (`needed`,
-    /// `limit`).
+    /// `inputRequests` over `max_inputs_bytes` (`needed`, `limit`).
     MRTR_FAILURE_INPUTS_TOO_LARGE = 4,
-    /// The server's `requestState` exceeds the state region.
+    /// `requestState` over `max_state_bytes` (`needed`, `limit`).
     MRTR_FAILURE_STATE_TOO_LARGE = 5,
-    /// More `input_required` rounds than `max_rounds` (`limit`).
+    /// Over `max_rounds` (`limit`).
     MRTR_FAILURE_TOO_MANY_ROUNDS = 6,
-    /// More consecutive state-only rounds than `max_state_only_rounds`.
+    /// Over `max_state_only_rounds` (`limit`).
     MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS = 7,
-    /// A task was polled more often than `max_polls`.
+    /// Over `max_polls` (`limit`).
     MRTR_FAILURE_TOO_MANY_POLLS = 8,
-    /// The application answered input `index` with error `code`.
+    /// `mrtr_call_answer_error` on input `index` with `code`.
     MRTR_FAILURE_ANSWERED_WITH_ERROR = 9,
 }
 
-/// The terminal error of a failed call or task, for logs and for deciding
-/// what to tell the user.
+/// The terminal error of a failed call.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_failure {
     /// The status the failing function returned.
     pub status: mrtr_status,
     /// The cause.
     pub kind: mrtr_failure_kind,
-    /// A static NUL-terminated name of the precise cause (`"TooDeep"`,
-    /// `"UndeclaredCapability"`, `"BadId"`, ...), for logs.
+    /// Static NUL-terminated name of the precise cause, for logs
+    /// (`"TooDeep"`, `"BadId"`, ...).
     pub reason: *const c_char,
-    /// `JSON`: the byte offset in the message where reading stopped.
+    /// `JSON`: byte offset where reading stopped.
     pub offset: usize,
     /// `ANSWERED_WITH_ERROR`: the input's index.
     pub index: usize,
-    /// `ANSWERED_WITH_ERROR`: the code the application gave.
+    /// `ANSWERED_WITH_ERROR`: the application's code.
     pub code: i64,
-    /// `*_TOO_LARGE`: the bytes that would have been needed.
+    /// `*_TOO_LARGE`: bytes needed.
     pub needed: usize,
-    /// `*_TOO_LARGE`, `TOO_MANY_*`: the configured limit.
+    /// `*_TOO_LARGE`, `TOO_MANY_*`: the limit.
     pub limit: u64,
 }
 
@@ -537,14 +430,20 @@ pub(crate) fn status_of(e: &CallError) -> mrtr_status {
     use mrtr_status as S;
     use CallError as E;
     match *e {
-        E::BadLimits | E::NotInitialized => S::MRTR_ERR_INVALID_ARGUMENT,
-        E::WorkspaceTooSmall { .. } => S::MRTR_ERR_WORKSPACE_TOO_SMALL,
         E::BadParams(ParamsError::NotJson(j)) => j.into(),
-        E::BadParams(_) => S::MRTR_ERR_INVALID_ARGUMENT,
-        E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } => S::MRTR_ERR_LIMIT_EXCEEDED,
-        E::WrongState(_) | E::AlreadyAnswered { .. } => S::MRTR_ERR_WRONG_STATE,
+        E::BadSave(
+            SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
+        ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
+        E::BadLimits | E::NotInitialized | E::BadParams(_) | E::BadSave(_) => {
+            S::MRTR_ERR_INVALID_ARGUMENT
+        }
         E::IdNotFresh { .. } | E::IdOutOfRange(_) => S::MRTR_ERR_INVALID_ARGUMENT,
-        E::IdsExhausted => S::MRTR_ERR_LIMIT_EXCEEDED,
+        E::WorkspaceTooSmall { .. } => S::MRTR_ERR_WORKSPACE_TOO_SMALL,
+        E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } | E::IdsExhausted => {
+            S::MRTR_ERR_LIMIT_EXCEEDED
+        }
+        E::InputsTooLarge { .. } | E::StateTooLarge { .. } => S::MRTR_ERR_LIMIT_EXCEEDED,
+        E::WrongState(_) | E::AlreadyAnswered { .. } | E::NotATask => S::MRTR_ERR_WRONG_STATE,
         E::BufferTooSmall { .. } => S::MRTR_ERR_BUFFER_TOO_SMALL,
         E::Unanswered { .. } => S::MRTR_ERR_UNANSWERED_INPUT,
         E::UnknownKey => S::MRTR_ERR_NOT_FOUND,
@@ -555,122 +454,74 @@ pub(crate) fn status_of(e: &CallError) -> mrtr_status {
         E::BadAnswer { .. } => S::MRTR_ERR_INVALID_VALUE,
         E::Malformed(w) => w.into(),
         E::Protocol(v) => v.into(),
-        E::InputsTooLarge { .. } | E::StateTooLarge { .. } => S::MRTR_ERR_LIMIT_EXCEEDED,
         E::TooManyRounds { .. } | E::TooManyStateOnlyRounds { .. } | E::TooManyPolls { .. } => {
             S::MRTR_ERR_ROUND_CAP
         }
         E::AnsweredWithError { .. } => S::MRTR_ERR_ABORTED,
-        E::BadSave(
-            SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
-        ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
-        E::BadSave(_) => S::MRTR_ERR_INVALID_ARGUMENT,
-        E::NotATask => S::MRTR_ERR_WRONG_STATE,
+    }
+}
+
+impl From<CallError> for mrtr_status {
+    fn from(e: CallError) -> mrtr_status {
+        status_of(&e)
     }
 }
 
 /// The failure record of a terminal error (`None` for other errors).
 pub(crate) fn failure_of(e: &CallError) -> Option<mrtr_failure> {
-    use mrtr_failure_kind as K;
-    let mut f = mrtr_failure {
+    let f = e.failure()?;
+    let reason = match *e {
+        CallError::Malformed(w) => names::wire(w),
+        CallError::Protocol(v) => names::violation(v),
+        _ => f.kind.name(),
+    };
+    Some(mrtr_failure {
         status: status_of(e),
-        kind: K::MRTR_FAILURE_PROTOCOL,
-        reason: c"".as_ptr(),
-        offset: 0,
-        index: 0,
-        code: 0,
-        needed: 0,
-        limit: 0,
-    };
-    let (kind, reason): (K, &'static CStr) = match *e {
-        CallError::Malformed(w) => {
-            let kind = match w {
-                WireError::Json(j) => {
-                    f.offset = j.offset;
-                    K::MRTR_FAILURE_JSON
-                }
-                WireError::Envelope(_) => K::MRTR_FAILURE_ENVELOPE,
-                WireError::Protocol(_) => K::MRTR_FAILURE_PROTOCOL,
-            };
-            (kind, names::wire(w))
-        }
-        CallError::Protocol(v) => (K::MRTR_FAILURE_PROTOCOL, names::violation(v)),
-        CallError::InputsTooLarge { needed, limit } => {
-            f.needed = needed;
-            f.limit = limit as u64;
-            (K::MRTR_FAILURE_INPUTS_TOO_LARGE, c"InputsTooLarge")
-        }
-        CallError::StateTooLarge { needed, limit } => {
-            f.needed = needed;
-            f.limit = limit as u64;
-            (K::MRTR_FAILURE_STATE_TOO_LARGE, c"StateTooLarge")
-        }
-        CallError::TooManyRounds { limit } => {
-            f.limit = u64::from(limit);
-            (K::MRTR_FAILURE_TOO_MANY_ROUNDS, c"TooManyRounds")
-        }
-        CallError::TooManyStateOnlyRounds { limit } => {
-            f.limit = u64::from(limit);
-            (
-                K::MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS,
-                c"TooManyStateOnlyRounds",
-            )
-        }
-        CallError::TooManyPolls { limit } => {
-            f.limit = u64::from(limit);
-            (K::MRTR_FAILURE_TOO_MANY_POLLS, c"TooManyPolls")
-        }
-        CallError::AnsweredWithError { index, code } => {
-            f.index = index;
-            f.code = code;
-            (K::MRTR_FAILURE_ANSWERED_WITH_ERROR, c"AnsweredWithError")
-        }
-        _ => return None,
-    };
-    f.kind = kind;
-    f.reason = reason.as_ptr();
-    Some(f)
+        kind: f.kind.into(),
+        reason: reason.as_ptr(),
+        offset: f.offset,
+        index: f.index,
+        code: f.code,
+        needed: f.needed,
+        limit: f.limit,
+    })
 }
 
-// ---------------------------------------------------------- calls and tasks alike
+// ---------------------------------------------------------------------- inputs
 
-/// Fills a `mrtr_input` for input `index`.
+/// The JSON string behind text `field` (one `MRTR_TEXT_*` bit) of an input.
+fn text_of<'m>(
+    key: JsonStr<'m>,
+    req: &InputRequest<'m>,
+    field: u32,
+) -> Result<Option<JsonStr<'m>>, mrtr_status> {
+    Ok(match (field, req) {
+        (MRTR_TEXT_KEY, _) => Some(key),
+        (MRTR_TEXT_MESSAGE, r) => r.message(),
+        (MRTR_TEXT_URL, InputRequest::ElicitUrl { url, .. }) => Some(*url),
+        (MRTR_TEXT_SYSTEM_PROMPT, InputRequest::Sampling { system_prompt, .. }) => *system_prompt,
+        (MRTR_TEXT_URL | MRTR_TEXT_SYSTEM_PROMPT, _) => None,
+        _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
+    })
+}
+
+/// Input `index` as views into the machine's workspace.
 pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mrtr_status> {
     let (key, req) = m.input_at(index).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
-    let (key_view, key_esc) = text_view(&key);
-    let mut input = mrtr_input {
-        kind: input_kind(req.kind()),
-        key: key_view,
-        message: mrtr_str::EMPTY,
-        url: mrtr_str::EMPTY,
-        requested_schema: mrtr_str::EMPTY,
-        params: mrtr_str::EMPTY,
-        system_prompt: mrtr_str::EMPTY,
-        max_tokens: 0,
-        escaped: if key_esc { MRTR_TEXT_KEY } else { 0 },
-        has_tools: false,
-        wants_context: false,
-        has_system_prompt: false,
-        answered: m.answer_json(index).is_some(),
-    };
-    let mut text = |field: u32, s: &JsonStr<'_>| -> mrtr_str {
-        let (v, esc) = text_view(s);
-        if esc {
-            input.escaped |= field;
+    let (mut t, mut escaped) = ([mrtr_str::EMPTY; 4], 0);
+    for (i, view) in t.iter_mut().enumerate() {
+        if let Some(s) = text_of(key, &req, 1 << i)? {
+            escaped |= u32::from(s.as_borrowed().is_none()) << i;
+            *view = s
+                .as_borrowed()
+                .map_or(mrtr_str::of_bytes(s.raw_inner()), mrtr_str::from_str);
         }
-        v
-    };
-    match req {
+    }
+    let (schema, sampling) = match req {
         InputRequest::ElicitForm {
-            message,
-            requested_schema,
-        } => {
-            input.message = text(MRTR_TEXT_MESSAGE, &message);
-            input.requested_schema = mrtr_str::of_bytes(requested_schema.raw());
-        }
-        InputRequest::ElicitUrl { message, url } => {
-            input.message = text(MRTR_TEXT_MESSAGE, &message);
-            input.url = text(MRTR_TEXT_URL, &url);
-        }
+            requested_schema: s,
+            ..
+        } => (mrtr_str::of_bytes(s.raw()), None),
         InputRequest::Sampling {
             params,
             system_prompt,
@@ -678,57 +529,44 @@ pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mr
             has_tools,
             wants_context,
         } => {
-            if let Some(p) = system_prompt {
-                input.system_prompt = text(MRTR_TEXT_SYSTEM_PROMPT, &p);
-                input.has_system_prompt = true;
-            }
-            input.params = mrtr_str::of_bytes(params.raw());
-            input.max_tokens = max_tokens;
-            input.has_tools = has_tools;
-            input.wants_context = wants_context;
+            let p = mrtr_str::of_bytes(params.raw());
+            (
+                mrtr_str::EMPTY,
+                Some((p, max_tokens, has_tools, wants_context, system_prompt)),
+            )
         }
-        InputRequest::Roots => {}
-    }
-    Ok(input)
-}
-
-/// The JSON string behind text `field` of input `index`.
-fn input_text_field<'m>(
-    m: &'m Machine<'_>,
-    index: usize,
-    field: u32,
-) -> Result<JsonStr<'m>, mrtr_status> {
-    let (key, req) = m.input_at(index).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
-    let found = match (field, req) {
-        (MRTR_TEXT_KEY, _) => Some(key),
-        (MRTR_TEXT_MESSAGE, r) => r.message(),
-        (MRTR_TEXT_URL, InputRequest::ElicitUrl { url, .. }) => Some(url),
-        (MRTR_TEXT_SYSTEM_PROMPT, InputRequest::Sampling { system_prompt, .. }) => system_prompt,
-        (MRTR_TEXT_URL | MRTR_TEXT_SYSTEM_PROMPT, _) => None,
-        _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
+        InputRequest::ElicitUrl { .. } | InputRequest::Roots => (mrtr_str::EMPTY, None),
     };
-    found.ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)
+    let (params, max_tokens, has_tools, wants_context, prompt) =
+        sampling.unwrap_or((mrtr_str::EMPTY, 0, false, false, None));
+    Ok(mrtr_input {
+        kind: req.kind().into(),
+        key: t[0],
+        message: t[1],
+        url: t[2],
+        requested_schema: schema,
+        params,
+        system_prompt: t[3],
+        max_tokens,
+        escaped,
+        has_tools,
+        wants_context,
+        has_system_prompt: prompt.is_some(),
+        answered: m.answer_json(index).is_some(),
+    })
 }
 
-/// Decodes text `field` of input `index` into the caller's buffer.
-///
-/// # Safety
-/// `out` must point to `out_len` writable bytes (unless `out_len` is 0),
-/// `out_written` to a writable `size_t`; `ws` is the object's workspace.
-pub(crate) unsafe fn input_text(
+/// `mrtr_call_input_text`: decodes text `field` of input `index` into
+/// `out`.
+pub(crate) fn input_text(
     m: &Machine<'_>,
-    args: &mut Args,
     index: usize,
     field: u32,
-    out: *mut u8,
-    out_len: usize,
-    out_written: *mut usize,
+    out: &mut [u8],
+    out_written: Out<'_, usize>,
 ) -> Result<(), mrtr_status> {
-    // SAFETY: caller contract.
-    let out_written = unsafe { args.out(out_written) }?;
-    // SAFETY: caller contract; overlaps refused by the collector.
-    let out = unsafe { args.out_buf(out, out_len) }?;
-    let s = input_text_field(m, index, field)?;
+    let (key, req) = m.input_at(index).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
+    let s = text_of(key, &req, field)?.ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
     decode_json_str(&s, out, out_written)
 }
 
@@ -747,87 +585,38 @@ pub(crate) fn decode_json_str(
     finish_output(Ok(n), out_written)
 }
 
-/// Stores an answer.
-pub(crate) fn answer(m: &mut Machine<'_>, index: usize, a: Answer<'_>) -> Result<(), mrtr_status> {
-    m.answer_at(index, a).map_err(|e| status_of(&e))
-}
-
-/// `mrtr_*_answer_elicit`.
-///
-/// # Safety
-/// `content` must be readable.
-pub(crate) unsafe fn answer_elicit(
-    m: &mut Machine<'_>,
-    args: &mut Args,
-    index: usize,
-    action: u32,
-    content: mrtr_str,
-) -> Result<(), mrtr_status> {
-    let action = action_of(action)?;
-    // SAFETY: caller contract.
-    let content = unsafe { args.bytes(content.ptr.cast(), content.len) }?;
-    let content = (!content.is_empty()).then_some(content);
-    answer(m, index, Answer::Elicit { action, content })
-}
-
-/// `mrtr_*_answer_json`.
-///
-/// # Safety
-/// `json` must be readable.
-pub(crate) unsafe fn answer_json(
-    m: &mut Machine<'_>,
-    args: &mut Args,
-    index: usize,
-    json: mrtr_str,
-) -> Result<(), mrtr_status> {
-    // SAFETY: caller contract.
-    let json = unsafe { args.bytes(json.ptr.cast(), json.len) }?;
-    answer(m, index, Answer::Json(json))
-}
-
-/// `mrtr_*_answer_roots`.
+/// `mrtr_call_answer_roots`: runs `f` on the roots, checked, on the stack.
 ///
 /// # Safety
 /// `roots` must point to `n` readable `mrtr_root` whose strings are
 /// readable.
-pub(crate) unsafe fn answer_roots(
-    m: &mut Machine<'_>,
+pub(crate) unsafe fn with_roots(
     args: &mut Args,
-    index: usize,
     roots: *const mrtr_root,
     n: usize,
+    f: impl FnOnce(&[Root<'_>]) -> Result<(), CallError>,
 ) -> Result<(), mrtr_status> {
     // SAFETY: caller contract.
     let given = unsafe { args.list(roots, n) }?;
-    if given.len() > MRTR_MAX_ROOTS {
-        return Err(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED);
-    }
     let mut list = [Root {
         uri: "",
         name: None,
     }; MRTR_MAX_ROOTS];
+    let list = list
+        .get_mut(..n)
+        .ok_or(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED)?;
     for (slot, r) in list.iter_mut().zip(given.iter()) {
         *slot = r?;
     }
-    let list = list.get(..given.len()).unwrap_or(&[]);
-    answer(m, index, Answer::Roots(list))
-}
-
-/// `mrtr_call_failure`.
-pub(crate) fn failure(m: &Machine<'_>, out: Out<'_, mrtr_failure>) -> Result<(), mrtr_status> {
-    let f = m
-        .error()
-        .as_ref()
-        .and_then(failure_of)
-        .ok_or(mrtr_status::MRTR_ERR_WRONG_STATE)?;
-    out.write(f);
-    Ok(())
+    Ok(f(list)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::ffi::CStr;
     use mrtr_core::json::{Error as JsonError, ErrorKind};
+    use mrtr_core::wire::WireError;
     use mrtr_core::wire::{EnvelopeError, Violation};
     use mrtr_status as S;
 

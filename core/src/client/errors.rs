@@ -1,6 +1,8 @@
 //! Why a client flow refused something: [`CallError`] and the errors it
 //! carries ([`ParamsError`], [`AnswerError`], [`SaveError`]).
 
+use core::ffi::CStr;
+
 use super::events::Phase;
 use crate::json;
 use crate::wire::{InputKind, Violation, WireError};
@@ -414,7 +416,113 @@ pub enum CallError {
     NotATask,
 }
 
+/// Why a call or task ended in [`Phase::Failed`]: the class of its
+/// terminal error. The values are the C ABI's `mrtr_failure_kind` and never
+/// change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum FailureKind {
+    /// The server's message is not acceptable JSON.
+    Json = 1,
+    /// The server's message is not JSON-RPC 2.0.
+    Envelope = 2,
+    /// The server's message breaks an MRTR rule.
+    Protocol = 3,
+    /// [`CallError::InputsTooLarge`].
+    InputsTooLarge = 4,
+    /// [`CallError::StateTooLarge`].
+    StateTooLarge = 5,
+    /// [`CallError::TooManyRounds`].
+    TooManyRounds = 6,
+    /// [`CallError::TooManyStateOnlyRounds`].
+    TooManyStateOnlyRounds = 7,
+    /// [`CallError::TooManyPolls`].
+    TooManyPolls = 8,
+    /// [`CallError::AnsweredWithError`].
+    AnsweredWithError = 9,
+}
+
+impl FailureKind {
+    /// The kind's name, NUL-terminated for C logs: the [`CallError`]
+    /// variant it stands for (the wire error class for the first three).
+    pub const fn name(self) -> &'static CStr {
+        match self {
+            FailureKind::Json => c"Json",
+            FailureKind::Envelope => c"Envelope",
+            FailureKind::Protocol => c"Protocol",
+            FailureKind::InputsTooLarge => c"InputsTooLarge",
+            FailureKind::StateTooLarge => c"StateTooLarge",
+            FailureKind::TooManyRounds => c"TooManyRounds",
+            FailureKind::TooManyStateOnlyRounds => c"TooManyStateOnlyRounds",
+            FailureKind::TooManyPolls => c"TooManyPolls",
+            FailureKind::AnsweredWithError => c"AnsweredWithError",
+        }
+    }
+}
+
+/// The terminal error of a failed call or task as one flat record: its
+/// kind and the numbers it carries (zero where the kind has none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Failure {
+    /// The class.
+    pub kind: FailureKind,
+    /// `Json`: the byte offset in the message where reading stopped.
+    pub offset: usize,
+    /// `AnsweredWithError`: the input's index.
+    pub index: usize,
+    /// `AnsweredWithError`: the code the application gave.
+    pub code: i64,
+    /// `*TooLarge`: the bytes that would have been needed.
+    pub needed: usize,
+    /// `*TooLarge`, `TooMany*`: the configured limit.
+    pub limit: u64,
+}
+
 impl CallError {
+    /// The failure record of a terminal error ([`CallError::is_terminal`]);
+    /// `None` for the others.
+    pub fn failure(&self) -> Option<Failure> {
+        use FailureKind as K;
+        let of = |kind| Failure {
+            kind,
+            offset: 0,
+            index: 0,
+            code: 0,
+            needed: 0,
+            limit: 0,
+        };
+        let sized = |kind, needed, limit: usize| Failure {
+            needed,
+            limit: limit as u64,
+            ..of(kind)
+        };
+        let capped = |kind, limit: u32| Failure {
+            limit: u64::from(limit),
+            ..of(kind)
+        };
+        Some(match *self {
+            CallError::Malformed(WireError::Json(j)) => Failure {
+                offset: j.offset,
+                ..of(K::Json)
+            },
+            CallError::Malformed(WireError::Envelope(_)) => of(K::Envelope),
+            CallError::Malformed(WireError::Protocol(_)) | CallError::Protocol(_) => {
+                of(K::Protocol)
+            }
+            CallError::InputsTooLarge { needed, limit } => sized(K::InputsTooLarge, needed, limit),
+            CallError::StateTooLarge { needed, limit } => sized(K::StateTooLarge, needed, limit),
+            CallError::TooManyRounds { limit } => capped(K::TooManyRounds, limit),
+            CallError::TooManyStateOnlyRounds { limit } => capped(K::TooManyStateOnlyRounds, limit),
+            CallError::TooManyPolls { limit } => capped(K::TooManyPolls, limit),
+            CallError::AnsweredWithError { index, code } => Failure {
+                index,
+                code,
+                ..of(K::AnsweredWithError)
+            },
+            _ => return None,
+        })
+    }
+
     /// Whether the error ended the call ([`Phase::Failed`]).
     pub fn is_terminal(&self) -> bool {
         matches!(

@@ -1,6 +1,7 @@
 //! The vocabulary every client flow shares: where a flow is ([`Phase`]),
 //! what the app answers ([`Answer`]), and what feeding a message reports
-//! ([`Event`] and its parts).
+//! ([`Event`] and its parts, and [`EventRecord`], one flat record for
+//! either flow).
 
 use crate::json::{JsonStr, Value};
 use crate::wire::{ElicitAction, Message, Root, TaskDialect, TaskRecord, WireError};
@@ -102,4 +103,131 @@ pub enum Event<'a> {
     TaskCreated(TaskHandoff<'a>),
     /// Not the answer to our request; nothing changed.
     Unrelated(Unrelated<'a>),
+}
+
+/// The kind of what a fed message meant, in either flow. The values are
+/// the C ABI's `mrtr_event_kind` and never change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum EventKind {
+    /// The final result.
+    Complete = 1,
+    /// The server asked questions.
+    InputRequired = 2,
+    /// A state-only round: retry after a wait.
+    RetryAfter = 3,
+    /// A JSON-RPC error response.
+    RpcError = 4,
+    /// The server moved the call to a task.
+    TaskCreated = 5,
+    /// Not the answer to the request in flight.
+    Unrelated = 6,
+    /// Task: poll again after a wait.
+    TaskPoll = 7,
+    /// Task: write the next request now.
+    TaskNext = 8,
+    /// Task: the task failed.
+    TaskFailed = 9,
+    /// Task: the task was cancelled.
+    TaskCancelled = 10,
+}
+
+impl EventKind {
+    /// The kind's name, as the C ABI spells it after `MRTR_EVENT_`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EventKind::Complete => "COMPLETE",
+            EventKind::InputRequired => "INPUT_REQUIRED",
+            EventKind::RetryAfter => "RETRY_AFTER",
+            EventKind::RpcError => "RPC_ERROR",
+            EventKind::TaskCreated => "TASK_CREATED",
+            EventKind::Unrelated => "UNRELATED",
+            EventKind::TaskPoll => "TASK_POLL",
+            EventKind::TaskNext => "TASK_NEXT",
+            EventKind::TaskFailed => "TASK_FAILED",
+            EventKind::TaskCancelled => "TASK_CANCELLED",
+        }
+    }
+}
+
+/// An error the server reported: a JSON-RPC error response or a failed
+/// task (Tasks extension).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorRecord<'a> {
+    /// The error code.
+    pub code: i64,
+    /// The error message (a JSON string).
+    pub message: JsonStr<'a>,
+    /// The error data, raw JSON.
+    pub data: Option<&'a [u8]>,
+}
+
+/// What a fed message meant, in either flow, as one flat record: what a
+/// C caller or a binding reads. Fields the kind does not use are zero or
+/// `None`; byte slices borrow from the fed message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventRecord<'a> {
+    /// What happened.
+    pub kind: EventKind,
+    /// `InputRequired`: the number of questions.
+    pub input_count: usize,
+    /// `RetryAfter`, `TaskPoll`: milliseconds to wait.
+    pub wait_ms: u64,
+    /// `Complete`: the result object.
+    pub result: Option<&'a [u8]>,
+    /// `RpcError`, `TaskFailed`: the error.
+    pub error: Option<ErrorRecord<'a>>,
+    /// `TaskCreated`: the task.
+    pub task: Option<TaskHandoff<'a>>,
+}
+
+impl<'a> EventRecord<'a> {
+    /// A record of `kind` with no fields set.
+    pub const fn of(kind: EventKind) -> Self {
+        EventRecord {
+            kind,
+            input_count: 0,
+            wait_ms: 0,
+            result: None,
+            error: None,
+            task: None,
+        }
+    }
+
+    pub(crate) fn error(
+        kind: EventKind,
+        code: i64,
+        message: JsonStr<'a>,
+        data: Option<Value<'a>>,
+    ) -> Self {
+        EventRecord {
+            error: Some(ErrorRecord {
+                code,
+                message,
+                data: data.map(|d| d.raw()),
+            }),
+            ..EventRecord::of(kind)
+        }
+    }
+
+    pub(crate) fn inputs(n: usize) -> Self {
+        EventRecord {
+            input_count: n,
+            ..EventRecord::of(EventKind::InputRequired)
+        }
+    }
+
+    pub(crate) fn complete(r: &'a [u8]) -> Self {
+        EventRecord {
+            result: Some(r),
+            ..EventRecord::of(EventKind::Complete)
+        }
+    }
+
+    pub(crate) fn wait(kind: EventKind, ms: u64) -> Self {
+        EventRecord {
+            wait_ms: ms,
+            ..EventRecord::of(kind)
+        }
+    }
 }

@@ -144,6 +144,7 @@ pub(crate) const fn check_wire_limits(wire: &WireLimits) -> Result<(), CallError
         || wire.max_input_requests > MAX_INPUT_REQUESTS_LIMIT
         || wire.max_key_bytes == 0
         || wire.json.max_depth < 4
+        || wire.json.max_depth > json::MAX_DEPTH_LIMIT
     {
         return Err(CallError::BadLimits);
     }

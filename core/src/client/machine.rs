@@ -24,6 +24,7 @@ use super::call::{
     check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
     Phase,
 };
+use super::events::{EventKind, EventRecord};
 use super::flow::{save_slot, Common};
 use super::persist;
 use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
@@ -133,6 +134,50 @@ pub enum MachineEvent<'a> {
     Call(Event<'a>),
     /// Read by the task.
     Task(TaskEvent<'a>),
+}
+
+impl<'a> MachineEvent<'a> {
+    /// The event as one flat record (what the C ABI and the bindings read).
+    pub fn record(&self) -> EventRecord<'a> {
+        match self {
+            MachineEvent::Call(e) => e.into(),
+            MachineEvent::Task(e) => e.into(),
+        }
+    }
+}
+
+impl<'a> From<&Event<'a>> for EventRecord<'a> {
+    fn from(ev: &Event<'a>) -> Self {
+        match *ev {
+            Event::Complete(r) => EventRecord::complete(r),
+            Event::InputRequired(n) => EventRecord::inputs(n),
+            Event::RetryAfter(ms) => EventRecord::wait(EventKind::RetryAfter, u64::from(ms)),
+            Event::RpcError(r) => {
+                EventRecord::error(EventKind::RpcError, r.code, r.message, r.data)
+            }
+            Event::TaskCreated(h) => EventRecord {
+                task: Some(h),
+                ..EventRecord::of(EventKind::TaskCreated)
+            },
+            Event::Unrelated(_) => EventRecord::of(EventKind::Unrelated),
+        }
+    }
+}
+
+impl<'a> From<&TaskEvent<'a>> for EventRecord<'a> {
+    fn from(ev: &TaskEvent<'a>) -> Self {
+        use EventKind as K;
+        match *ev {
+            TaskEvent::Poll(ms) => EventRecord::wait(K::TaskPoll, ms),
+            TaskEvent::Next => EventRecord::of(K::TaskNext),
+            TaskEvent::InputRequired(n) => EventRecord::inputs(n),
+            TaskEvent::Complete(r) => EventRecord::complete(r),
+            TaskEvent::Failed(t) => EventRecord::error(K::TaskFailed, t.code, t.message, t.data),
+            TaskEvent::Cancelled => EventRecord::of(K::TaskCancelled),
+            TaskEvent::RpcError(r) => EventRecord::error(K::RpcError, r.code, r.message, r.data),
+            TaskEvent::Unrelated(_) => EventRecord::of(K::Unrelated),
+        }
+    }
 }
 
 /// A view of one machine: its slot and its workspace.

@@ -27,7 +27,10 @@ mod persist;
 
 pub use call::{Call, CallConfig, CallFields, CallMethod, CallSlot};
 pub use errors::{AnswerError, CallError, ParamsError, SaveError, SaveInvariant, SaveRegion};
-pub use events::{Answer, Event, Phase, RpcError, TaskHandoff, Unrelated};
+pub use errors::{Failure, FailureKind};
+pub use events::{
+    Answer, ErrorRecord, Event, EventKind, EventRecord, Phase, RpcError, TaskHandoff, Unrelated,
+};
 pub use flow::{Flavor, FlowView, Slot};
 pub use ids::{Counter, IdSource};
 pub use limits::CallLimits;

@@ -93,6 +93,17 @@ pub enum TaskIdRef<'a> {
     Token(JsonStr<'a>),
 }
 
+impl<'a> TaskIdRef<'a> {
+    /// An id given as a JSON string token (quotes and escapes included, as
+    /// the server wrote it); `None` when `token` is not one JSON string.
+    pub fn token(token: &'a str) -> Option<Self> {
+        crate::json::parse(token.as_bytes())
+            .ok()?
+            .as_str()
+            .map(TaskIdRef::Token)
+    }
+}
+
 /// How to start following a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskConfig<'a> {

@@ -283,3 +283,101 @@ fn helper_errors_display_and_are_errors() {
     );
     assert_eq!(is_error(FieldError::NotAnOption), "not one of the options");
 }
+
+#[test]
+fn failure_records_exist_exactly_for_terminal_errors_with_their_numbers() {
+    use crate::client::errors::{Failure, FailureKind};
+    let of = |kind| Failure {
+        kind,
+        offset: 0,
+        index: 0,
+        code: 0,
+        needed: 0,
+        limit: 0,
+    };
+    let cases = [
+        (
+            CallError::Malformed(WireError::Json(JSON_ERROR)),
+            Some(Failure {
+                offset: 3,
+                ..of(FailureKind::Json)
+            }),
+        ),
+        (
+            CallError::Malformed(WireError::Envelope(EnvelopeError::BadId)),
+            Some(of(FailureKind::Envelope)),
+        ),
+        (
+            CallError::Malformed(WireError::Protocol(Violation::BadTask)),
+            Some(of(FailureKind::Protocol)),
+        ),
+        (
+            CallError::Protocol(Violation::UndeclaredCapability),
+            Some(of(FailureKind::Protocol)),
+        ),
+        (
+            CallError::InputsTooLarge {
+                needed: 9,
+                limit: 8,
+            },
+            Some(Failure {
+                needed: 9,
+                limit: 8,
+                ..of(FailureKind::InputsTooLarge)
+            }),
+        ),
+        (
+            CallError::StateTooLarge {
+                needed: 5,
+                limit: 4,
+            },
+            Some(Failure {
+                needed: 5,
+                limit: 4,
+                ..of(FailureKind::StateTooLarge)
+            }),
+        ),
+        (
+            CallError::TooManyRounds { limit: 10 },
+            Some(Failure {
+                limit: 10,
+                ..of(FailureKind::TooManyRounds)
+            }),
+        ),
+        (
+            CallError::TooManyStateOnlyRounds { limit: 3 },
+            Some(Failure {
+                limit: 3,
+                ..of(FailureKind::TooManyStateOnlyRounds)
+            }),
+        ),
+        (
+            CallError::TooManyPolls { limit: 7 },
+            Some(Failure {
+                limit: 7,
+                ..of(FailureKind::TooManyPolls)
+            }),
+        ),
+        (
+            CallError::AnsweredWithError { index: 2, code: -9 },
+            Some(Failure {
+                index: 2,
+                code: -9,
+                ..of(FailureKind::AnsweredWithError)
+            }),
+        ),
+        (CallError::BadLimits, None),
+        (CallError::UnknownKey, None),
+        (CallError::WrongState(Phase::Done), None),
+    ];
+    for (e, want) in cases {
+        assert_eq!(e.failure(), want, "{e:?}");
+        assert_eq!(e.failure().is_some(), e.is_terminal(), "{e:?}");
+    }
+    assert_eq!(FailureKind::Json as u8, 1);
+    assert_eq!(FailureKind::AnsweredWithError as u8, 9);
+    assert_eq!(
+        FailureKind::TooManyStateOnlyRounds.name().to_str(),
+        Ok("TooManyStateOnlyRounds")
+    );
+}

@@ -301,3 +301,109 @@ fn bad_first_ids_and_small_workspaces_are_refused_and_leave_the_slot_alone() {
     };
     assert_eq!(Machine::workspace_size(&bad), usize::MAX);
 }
+
+#[test]
+fn event_records_flatten_every_kind_of_either_flow() {
+    use crate::client::events::{ErrorRecord, EventKind, EventRecord, RpcError};
+    use crate::json;
+    use crate::wire::task::TaskError;
+    let msg = json::parse(br#""boom""#).unwrap().as_str().unwrap();
+    let data = json::parse(br#"{"a":1}"#).unwrap();
+    let rpc = RpcError {
+        code: -32000,
+        message: msg,
+        data: Some(data),
+    };
+    let error = Some(ErrorRecord {
+        code: -32000,
+        message: msg,
+        data: Some(&br#"{"a":1}"#[..]),
+    });
+    let of = EventRecord::of;
+    let cases = [
+        (
+            MachineEvent::Call(Event::Complete(b"{}")),
+            EventRecord {
+                result: Some(&b"{}"[..]),
+                ..of(EventKind::Complete)
+            },
+        ),
+        (
+            MachineEvent::Call(Event::InputRequired(2)),
+            EventRecord {
+                input_count: 2,
+                ..of(EventKind::InputRequired)
+            },
+        ),
+        (
+            MachineEvent::Call(Event::RetryAfter(50)),
+            EventRecord {
+                wait_ms: 50,
+                ..of(EventKind::RetryAfter)
+            },
+        ),
+        (
+            MachineEvent::Call(Event::RpcError(rpc)),
+            EventRecord {
+                error,
+                ..of(EventKind::RpcError)
+            },
+        ),
+        (
+            MachineEvent::Task(TaskEvent::Poll(1000)),
+            EventRecord {
+                wait_ms: 1000,
+                ..of(EventKind::TaskPoll)
+            },
+        ),
+        (MachineEvent::Task(TaskEvent::Next), of(EventKind::TaskNext)),
+        (
+            MachineEvent::Task(TaskEvent::InputRequired(1)),
+            EventRecord {
+                input_count: 1,
+                ..of(EventKind::InputRequired)
+            },
+        ),
+        (
+            MachineEvent::Task(TaskEvent::Failed(TaskError {
+                code: -32000,
+                message: msg,
+                data: Some(data),
+            })),
+            EventRecord {
+                error,
+                ..of(EventKind::TaskFailed)
+            },
+        ),
+        (
+            MachineEvent::Task(TaskEvent::Cancelled),
+            of(EventKind::TaskCancelled),
+        ),
+        (
+            MachineEvent::Task(TaskEvent::RpcError(rpc)),
+            EventRecord {
+                error,
+                ..of(EventKind::RpcError)
+            },
+        ),
+    ];
+    for (ev, want) in cases {
+        assert_eq!(ev.record(), want, "{ev:?}");
+    }
+    assert_eq!(
+        [EventKind::Complete as u8, EventKind::TaskCancelled as u8],
+        [1, 10]
+    );
+    assert_eq!(EventKind::TaskNext.name(), "TASK_NEXT");
+}
+
+#[test]
+fn a_task_id_token_is_one_json_string() {
+    let Some(TaskIdRef::Token(t)) = TaskIdRef::token(r#""t\u00e9-1""#) else {
+        panic!("a JSON string is a token");
+    };
+    assert_eq!(t.raw_token(), br#""t\u00e9-1""#);
+    assert_eq!(TaskIdRef::token("t-1"), None);
+    assert_eq!(TaskIdRef::token(r#""a" "b""#), None);
+    assert_eq!(TaskIdRef::token("1"), None);
+}

@@ -754,3 +754,20 @@ fn workspace_and_state_misuse_is_refused() {
         Err(CallError::WrongState(Phase::Ready))
     );
 }
+
+#[test]
+fn limits_refuse_a_depth_over_the_reader_maximum() {
+    let mut limits = CallLimits::default();
+    limits.wire.json.max_depth = crate::json::MAX_DEPTH_LIMIT;
+    assert_ne!(Call::workspace_size(&limits), usize::MAX);
+    limits.wire.json.max_depth = crate::json::MAX_DEPTH_LIMIT + 1;
+    assert_eq!(Call::workspace_size(&limits), usize::MAX);
+    let config = tool_config(r#"{"name":"t"}"#, FORM);
+    let mut st = CallSlot::default();
+    let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
+    let bad = CallConfig { limits, ..config };
+    assert_eq!(
+        Call::init(&mut st, &mut buf, &bad).map(|_| ()),
+        Err(CallError::BadLimits)
+    );
+}

@@ -9,13 +9,28 @@ import java.nio.ByteBuffer
  * every `LongArray` output is documented at its function. Nothing here throws
  * for a status: the typed layer ([MrtrCall], [Mrtr], ...) does.
  *
- * Loading: `System.loadLibrary("mrtr_jni")` (Android: the jniLibs the Gradle
- * build packs), or the absolute path in the system property `mrtr.jni.path`.
+ * Loading: the absolute path in the system property `mrtr.jni.path` when it is
+ * set, else `System.loadLibrary("mrtr_jni")` (Android: the jniLibs the Gradle
+ * build packs; the JVM: `java.library.path`). A failure says which fix applies.
  */
 internal object Native {
     init {
         val path = System.getProperty("mrtr.jni.path")
-        if (path != null) System.load(path) else System.loadLibrary("mrtr_jni")
+        try {
+            if (path != null) System.load(path) else System.loadLibrary("mrtr_jni")
+        } catch (e: UnsatisfiedLinkError) {
+            val fix = if (path != null) {
+                "-Dmrtr.jni.path=$path could not be loaded; it must be the absolute path of " +
+                    "the libmrtr_jni built for this JVM (scripts/build-kotlin-jvm writes " +
+                    "build/kotlin-jvm/libmrtr_jni.so)"
+            } else {
+                "no mrtr_jni in java.library.path: start the JVM with " +
+                    "-Dmrtr.jni.path=/absolute/path/to/libmrtr_jni.so (scripts/build-kotlin-jvm " +
+                    "builds it into build/kotlin-jvm/), or add its directory to " +
+                    "-Djava.library.path; on Android, package it in jniLibs"
+            }
+            throw UnsatisfiedLinkError("mrtr: $fix (${e.message})").apply { initCause(e) }
+        }
     }
 
     // Workspaces: zeroed native memory behind a direct ByteBuffer, freed (and wiped) by wsFree.
