@@ -3,69 +3,83 @@
  *
  * The contract, said once for every function:
  * - Every fallible function returns mrtr_status (MRTR_OK = 0). Out-params
- *   are written only on success, except those a function documents for a
- *   failure (the size needed, written to out_written with
- *   MRTR_ERR_BUFFER_TOO_SMALL; error details such as the offset of
- *   mrtr_json_validate, the reason of mrtr_unseal, the event of mrtr_run).
+ *   are written only on success, except those a function names for a
+ *   failure (the size needed with MRTR_ERR_BUFFER_TOO_SMALL; details such
+ *   as the offset of mrtr_json_validate or the reason of mrtr_unseal).
  * - Common statuses, not repeated per function: MRTR_ERR_NULL_POINTER (a
- *   required pointer is NULL, or a NULL pointer comes with a non-zero
- *   length), MRTR_ERR_MISALIGNED (a pointer is not aligned for its type),
- *   MRTR_ERR_INVALID_ARGUMENT (a handle that is not a live object of its
- *   type, or an argument that overlaps the object's workspace or an
- *   output). Each function lists only its own statuses.
+ *   required pointer is NULL, or NULL comes with a non-zero length),
+ *   MRTR_ERR_MISALIGNED, MRTR_ERR_INVALID_ARGUMENT (a handle that is not a
+ *   live object of its type, or an argument that overlaps the object's
+ *   workspace or an output).
  * - Pointers: an input points to the stated number of readable bytes that
- *   do not change during the call; NULL is allowed only with length 0, also
- *   where a NULL pointer means "none" (NULL with a length is
- *   MRTR_ERR_NULL_POINTER). An output points to writable memory of its type
- *   and overlaps no input: the strings a struct or an array points to (an
- *   id token, header names and values, input specs, roots) are inputs too.
- *   Every pointer is checked before anything is written; nothing is kept
- *   after return except the workspace an object lives in.
- * - Objects (calls, SSE decoders, sealers) live in caller memory aligned to
- *   MRTR_WORKSPACE_ALIGN: size it with the _workspace_size (or _size)
- *   function, start it with _init; the handle is the workspace's address.
- *   The workspace stays lent to the object until the app stops using it:
- *   do not move or copy it, nor use one object from two threads at once.
- *   Views an object hands out stay valid until the next call that mutates
- *   it. There is nothing to free.
- * - Strings are UTF-8 mrtr_str (pointer + length, not NUL-terminated).
- *   Nothing allocates; no globals, no threads, no I/O.
+ *   do not change during the call; NULL only with length 0, also where
+ *   NULL means "none". An output points to writable memory of its type and
+ *   overlaps no input, the strings a struct or array points to included.
+ *   Nothing is kept after return except the workspace an object lives in.
+ * - Objects (calls, runners, SSE decoders, sealers) live in caller memory
+ *   aligned to MRTR_WORKSPACE_ALIGN: size it (_workspace_size, _size, or
+ *   sizeof), start it with _init; the handle is its address. Do not move
+ *   or copy it, nor use one object from two threads at once. Views an
+ *   object hands out stay valid until the next call that mutates it.
+ *   There is nothing to free.
+ * - The output convention (out, out_len, out_written): *out_written gets
+ *   the bytes written, or with MRTR_ERR_BUFFER_TOO_SMALL the size needed
+ *   (out NULL, out_len 0 asks for it); on failure out holds garbage.
+ * - Strings are UTF-8 mrtr_str (pointer + length, not NUL-terminated); a
+ *   const char * result is static, never NULL, not to be freed. Nothing
+ *   allocates; no globals, no threads, no I/O.
  *
- * Quick start: one tool call, answering what the server asks.
+ * Quick start: a complete program. One tool call over stdio (each request
+ * a line out, each message a line in), the library deciding the loop; it
+ * accepts every form with {} (a real app shows it: mrtr_call_input_at,
+ * mrtr_form_*). mrtr_run is the same loop over callbacks.
  *
- *   static uint64_t ws[8192];               // 64 KiB, 8-aligned, no heap
- *   size_t size = 0, n = 0;
- *   mrtr_call_workspace_size(NULL, &size);  // NULL: default limits (55 KiB)
- *   mrtr_call_config cfg = {0};
- *   cfg.method = MRTR_METHOD_TOOLS_CALL;
- *   cfg.params = (mrtr_str){"{\"name\":\"deploy\"}", 17};
- *   cfg.caps = MRTR_CAP_ELICITATION_FORM;
- *   mrtr_call *call = NULL;
- *   mrtr_call_init(ws, sizeof ws, &cfg, &call);  // size <= sizeof ws
- *   for (;;) {
- *       mrtr_progress p;
- *       mrtr_call_progress(call, &p);
- *       mrtr_call_write_request(call, p.next_id, out, sizeof out, &n);
- *       // send out[0..n), receive one message msg[0..len)
+ *   #include <stdio.h>
+ *   #include <string.h>
+ *   #include "mrtr.h"
+ *
+ *   int main(void) {
+ *       static uint64_t ws[8192];          // 64 KiB, 8-aligned, no heap
+ *       static uint8_t out[16384], msg[65536];
+ *       mrtr_call_config cfg = {0};
+ *       mrtr_call *call = NULL;
+ *       mrtr_runner run;
+ *       mrtr_step step;
  *       mrtr_event ev;
- *       mrtr_call_feed(call, msg, len, &ev);
- *       if (ev.kind == MRTR_EVENT_COMPLETE) break; // msg + ev.result.offset
- *       for (size_t i = 0; i < ev.input_count; i++) {   // INPUT_REQUIRED
- *           mrtr_input in;
- *           mrtr_call_input_at(call, i, &in);             // show in.message
- *           mrtr_call_answer_elicit(call, i, MRTR_ELICIT_ACCEPT, content);
+ *       bool again = false;
+ *       cfg.method = MRTR_METHOD_TOOLS_CALL;
+ *       cfg.params = (mrtr_str){"{\"name\":\"deploy\"}", 17};
+ *       cfg.caps = MRTR_CAP_ELICITATION_FORM;
+ *       if (mrtr_call_init(ws, sizeof ws, &cfg, &call) != MRTR_OK ||
+ *           mrtr_runner_init(&run, call, 0, 0, 0) != MRTR_OK) return 1;
+ *       for (;;) {
+ *           if (mrtr_runner_next(&run, call, out, sizeof out, &step)) return 1;
+ *           if (step.kind == MRTR_STEP_DONE) break;
+ *           if (step.kind == MRTR_STEP_SEND) {
+ *               printf("%.*s\n", (int)step.len, (const char *)out);
+ *               fflush(stdout);
+ *               do {                       // again: unrelated, read on
+ *                   if (!fgets((char *)msg, sizeof msg, stdin)) return 1;
+ *                   if (mrtr_runner_received(&run, call, msg,
+ *                           strcspn((char *)msg, "\n"), &ev, &again)) return 1;
+ *               } while (again);
+ *           } else if (step.kind == MRTR_STEP_ASK) {
+ *               mrtr_str content = {"{}", 2};
+ *               if (mrtr_call_answer_elicit(call, step.index,
+ *                       MRTR_ELICIT_ACCEPT, content) ||
+ *                   mrtr_runner_answered(&run, call, step.index,
+ *                       MRTR_CB_ANSWERED)) return 1;
+ *           }                              // MRTR_STEP_WAIT: sleep wait_ms
  *       }
- *       // RETRY_AFTER, TASK_POLL: wait ev.wait_ms first; UNRELATED: feed
- *       // the next message instead; a TASK_CREATED call follows its task
- *       // on the same handle.
+ *       if (step.status != MRTR_OK) return 1;   // RPC error, task cancelled
+ *       fprintf(stderr, "%.*s\n", (int)ev.result.len,
+ *               (const char *)msg + ev.result.offset);
+ *       return 0;
  *   }
- *
- * Check every status in real code. mrtr_run drives this loop for you over
- * a transport callback.
  */
 
 /*
- * Contents (68 functions).
+ * Contents (72 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default  Writes the default limits to `*out` (see `mrtr_call_limits`)
@@ -87,9 +101,15 @@
  *   mrtr_call_save            Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output as...
  *   mrtr_call_restore         Restores a save into `workspace` (as `mrtr_call_init`) under `limi...
  *   mrtr_call_failure         `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise
- *   mrtr_run                  Runs `call` to its end: writes each leg into `buf`, has the transp...
  *
- * Client helpers: forms, URL consent, HTTP headers, SSE:
+ * The run loop (the library's: as steps, or blocking over callbacks):
+ *   mrtr_runner_init      Starts a run of `call` in `*runner`: `first_id` the first request's id...
+ *   mrtr_runner_next      Writes the next step to `*out_step`, for `SEND` the request to `out` (...
+ *   mrtr_runner_received  Feeds a message received after `SEND` (as `mrtr_call_feed`, event to `...
+ *   mrtr_runner_answered  Reports what the app did about input `index` after `ASK`: `reply` is a...
+ *   mrtr_run              Runs `call` to its end over the `mrtr_runner_*` steps: each request is...
+ *
+ * Client helpers: forms, URL consent, HTTP headers, tools, version retry, SSE:
  *   mrtr_form_parse                  Checks `schema` (a `requestedSchema`, as `mrtr_input.reques...
  *   mrtr_form_field_at               Writes field `index` (schema order) of the form to `*out`
  *   mrtr_form_option_at              Writes option `option` of select field `field` to `*out`
@@ -98,11 +118,16 @@
  *   mrtr_http_headers                The headers of a POST carrying a request or notification `m...
  *   mrtr_http_headers_for_message    The headers of a POST carrying `body`, one JSON-RPC request...
  *   mrtr_http_headers_for_tool_call  The headers of a POST carrying `body`, a `tools/call` reque...
+ *   mrtr_tool_header_check           Checks a tool's `x-mcp-header` designations (SEP-2243) befo...
+ *   mrtr_version_retry               What to do after a response to a request: `msg` is the resp...
  *   mrtr_sse_decoder_size            Writes to `*out_size` the workspace bytes of a decoder whos...
  *   mrtr_sse_init                    Starts a decoder in `workspace` (`len` bytes, aligned to `M...
  *   mrtr_sse_feed                    Feeds bytes of the event stream, in chunks of any size spli...
  *   mrtr_sse_end_of_stream           Ends the current stream (the connection closed): an unfinis...
  *   mrtr_sse_reconnect_info          Writes to `*out` what a reconnection needs (`Last-Event-ID`...
+ *   mrtr_tool_list                   Reads a `tools/list` result (the `result` object, e.g
+ *   mrtr_tool_at                     Writes tool `index` (list order) of the `tools/list` result...
+ *   mrtr_tool_next                   Writes the next tool of the `tools/list` result `result` to...
  *   mrtr_url_consent                 Splits `url` (a URL-mode elicitation's `url`, decoded text)...
  *
  * Server:
@@ -128,22 +153,17 @@
  *   mrtr_sealer_init                    Builds a sealer in `mem` (`len` >= `mrtr_sealer_size()`)...
  *   mrtr_sealer_wipe                    Zeroes the sealer (derived keys included) and dead stack...
  *   mrtr_binding_digest                 Writes to `out` (`MRTR_BINDING_BYTES`) the binding diges...
+ *   mrtr_principal_digest               Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256...
  *   mrtr_seal                           Seals `state` into a token (ASCII, `mrtr_seal_token_len`...
  *   mrtr_unseal                         Checks `token` (decoded JSON string) for the request tha...
  *
- * JSON, statuses, versions:
- *   mrtr_tool_header_check   Checks a tool's `x-mcp-header` designations (SEP-2243) before the t...
- *   mrtr_version_retry       What to do after a response to a request: `msg` is the response, `r...
- *   mrtr_version             Returns the library version (for example `"0.1.0"`) as a static NUL...
- *   mrtr_protocol_version    Returns the MCP protocol revision this library implements, `"2026-0...
- *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one valid JSON docume...
- *   mrtr_json_write_string   Writes `text` as a JSON string literal, quotes included: `"`, `\` a...
- *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as the `mrtr_span...
- *   mrtr_principal_digest    Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256 of `princip...
- *   mrtr_status_str          Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`,...
- *   mrtr_tool_list           Reads a `tools/list` result (the `result` object, e.g
- *   mrtr_tool_at             Writes tool `index` (list order) of the `tools/list` result `result...
- *   mrtr_tool_next           Writes the next tool of the `tools/list` result `result` to `*out`...
+ * Library: versions, statuses, JSON:
+ *   mrtr_version             Returns the library version (for example `"0.1.0"`)
+ *   mrtr_protocol_version    Returns the protocol revision implemented, `"2026-07-28"` (the valu...
+ *   mrtr_json_validate       Checks that `len` bytes at `json` are exactly one RFC 8259 document...
+ *   mrtr_json_write_string   Writes `text` as a JSON string literal into `out` (the output conve...
+ *   mrtr_json_decode_string  Decodes one JSON string literal (quotes included, as event spans gi...
+ *   mrtr_status_str          Returns the name of a status (`"MRTR_OK"`, ...; `"MRTR_UNKNOWN_STAT...
  */
 
 #ifndef MRTR_H
@@ -189,157 +209,123 @@
 #  endif
 #endif
 
-/** `mrtr_call_config.flags`: send no `io.modelcontextprotocol/clientInfo`. */
+// `mrtr_call_config.flags`: send no `io.modelcontextprotocol/clientInfo`.
 #define MRTR_CALL_NO_CLIENT_INFO 1
 
-/**
- * `mrtr_call_config.flags`: `task_id` is a JSON string token (as in
- * `mrtr_event.task_id`), echoed as written; otherwise plain text.
- */
+// `mrtr_call_config.flags`: `task_id` is a JSON string token (as in
+// `mrtr_event.task_id`), echoed as written; otherwise plain text.
 #define MRTR_CALL_TASK_ID_JSON (1 << 1)
 
-/** Capability bit: form-mode elicitation (`elicitation.form`). */
+// Capability bit: form-mode elicitation (`elicitation.form`).
 #define MRTR_CAP_ELICITATION_FORM 1
 
-/** Capability bit: URL-mode elicitation (`elicitation.url`). */
+// Capability bit: URL-mode elicitation (`elicitation.url`).
 #define MRTR_CAP_ELICITATION_URL (1 << 1)
 
-/** Capability bit: sampling (`sampling`). */
+// Capability bit: sampling (`sampling`).
 #define MRTR_CAP_SAMPLING (1 << 2)
 
-/** Capability bit: sampling with tools (`sampling.tools`; implies sampling). */
+// Capability bit: sampling with tools (`sampling.tools`; implies sampling).
 #define MRTR_CAP_SAMPLING_TOOLS (1 << 3)
 
-/**
- * Capability bit: sampling with context inclusion (`sampling.context`;
- * implies sampling).
- */
+// Capability bit: sampling with context inclusion (`sampling.context`;
+// implies sampling).
 #define MRTR_CAP_SAMPLING_CONTEXT (1 << 4)
 
-/** Capability bit: roots (`roots`). */
+// Capability bit: roots (`roots`).
 #define MRTR_CAP_ROOTS (1 << 5)
 
-/**
- * Capability bit: the Tasks extension
- * (`extensions["io.modelcontextprotocol/tasks"]`).
- */
+// Capability bit: the Tasks extension
+// (`extensions["io.modelcontextprotocol/tasks"]`).
 #define MRTR_CAP_TASKS (1 << 6)
 
-/**
- * Every capability bit mrtr knows; other bits are
- * `MRTR_ERR_INVALID_ARGUMENT`.
- */
+// Every capability bit mrtr knows; other bits are
+// `MRTR_ERR_INVALID_ARGUMENT`.
 #define MRTR_CAP_ALL ((1 << 7) - 1)
 
-/** Text field of an input: its key (also its bit in `mrtr_input.escaped`). */
+// Text field of an input: its key (also its bit in `mrtr_input.escaped`).
 #define MRTR_TEXT_KEY 1
 
-/** Text field of an input: the elicitation message. */
+// Text field of an input: the elicitation message.
 #define MRTR_TEXT_MESSAGE (1 << 1)
 
-/** Text field of an input: the URL of a URL elicitation. */
+// Text field of an input: the URL of a URL elicitation.
 #define MRTR_TEXT_URL (1 << 2)
 
-/** Text field of an input: the sampling `systemPrompt`. */
+// Text field of an input: the sampling `systemPrompt`.
 #define MRTR_TEXT_SYSTEM_PROMPT (1 << 3)
 
-/** Most roots one answer may carry. */
+// Most roots one answer may carry.
 #define MRTR_MAX_ROOTS 32
 
-/** Elicitation action: submitted or confirmed. */
+// Elicitation action: submitted or confirmed.
 #define MRTR_ELICIT_ACCEPT 1
 
-/** Elicitation action: explicitly declined. */
+// Elicitation action: explicitly declined.
 #define MRTR_ELICIT_DECLINE 2
 
-/** Elicitation action: dismissed. */
+// Elicitation action: dismissed.
 #define MRTR_ELICIT_CANCEL 3
 
-/** Most fields a form may have (larger schemas are refused). */
+// Most fields a form may have (larger schemas are refused).
 #define MRTR_FORM_MAX_FIELDS 64
 
-/** Text of a form: a field's name. Also its bit in `escaped`. */
+// Text of a form: a field's name. Also its bit in `escaped`.
 #define MRTR_FORM_TEXT_NAME 1
 
-/** Text of a form: a field's title. */
+// Text of a form: a field's title.
 #define MRTR_FORM_TEXT_TITLE (1 << 1)
 
-/** Text of a form: a field's description. */
+// Text of a form: a field's description.
 #define MRTR_FORM_TEXT_DESCRIPTION (1 << 2)
 
-/** Text of a form: an option's value. */
+// Text of a form: an option's value.
 #define MRTR_FORM_TEXT_OPTION_VALUE (1 << 3)
 
-/** Text of a form: an option's title. */
+// Text of a form: an option's title.
 #define MRTR_FORM_TEXT_OPTION_TITLE (1 << 4)
 
-/**
- * The most headers one POST carries: `MCP-Protocol-Version`,
- * `Mcp-Method`, `Mcp-Name` (tools, prompts, resources, tasks), `Accept`,
- * `Content-Type`. The header array passed must hold this many.
- */
+// The most headers one POST carries: `MCP-Protocol-Version`,
+// `Mcp-Method`, `Mcp-Name` (tools, prompts, resources, tasks), `Accept`,
+// `Content-Type`. The header array passed must hold this many.
 #define MRTR_HTTP_MAX_HEADERS 5
 
-/**
- * The longest value mrtr emits (an encoded `Mcp-Name`); longer ones are
- * `MRTR_ERR_LIMIT_EXCEEDED`.
- */
+// The longest value mrtr emits (an encoded `Mcp-Name`); longer ones are
+// `MRTR_ERR_LIMIT_EXCEEDED`.
 #define MRTR_HTTP_MAX_VALUE_BYTES 8192
 
-/**
- * How many times one request is sent again after error `-32022`: once.
- * This library speaks one revision, so a resend carries the same version
- * as before; a second `-32022` is the server refusing it
- * (`mrtr_version_retry` then returns `MRTR_ERR_UNSUPPORTED_VERSION`).
- */
+// How many times one request is sent again after error `-32022`: once.
+// This library speaks one revision, so a resend carries the same version
+// as before; a second `-32022` is the server refusing it
+// (`mrtr_version_retry` then returns `MRTR_ERR_UNSUPPORTED_VERSION`).
 #define MRTR_MAX_VERSION_RETRIES 1
 
-/**
- * The nesting depth `mrtr_json_validate` allows when passed `max_depth`
- * 0. The outermost value counts as depth 1.
- */
+// The depth `mrtr_json_validate` allows with `max_depth` 0 (the outermost
+// value is depth 1).
 #define MRTR_JSON_DEFAULT_MAX_DEPTH 32
 
-/**
- * The largest `max_depth` `mrtr_json_validate` accepts; larger values give
- * `MRTR_ERR_INVALID_ARGUMENT`. (The reader tracks nesting in a fixed bit
- * stack of this many levels, so it never recurses on attacker input.)
- */
+// The largest `max_depth` (the reader's fixed nesting stack: no recursion).
 #define MRTR_JSON_MAX_DEPTH 256
 
-/**
- * The alignment every mrtr workspace needs (`_init` functions return
- * `MRTR_ERR_MISALIGNED` otherwise). `malloc`, `static uint64_t ws[N]` and
- * `MRTR_ALIGNED(8) static uint8_t ws[N]` all satisfy it.
- */
+// The alignment every mrtr workspace needs (`_init` functions return
+// `MRTR_ERR_MISALIGNED` otherwise). `malloc`, `static uint64_t ws[N]` and
+// `MRTR_ALIGNED(8) static uint8_t ws[N]` all satisfy it.
 #define MRTR_WORKSPACE_ALIGN 8
 
-/**
- * UI callback result: the callback answered the input through
- * `mrtr_call_answer_*`.
- */
+// A reply (UI callback, `mrtr_runner_answered`): answered through `mrtr_call_answer_*`.
 #define MRTR_CB_ANSWERED 0
 
-/**
- * UI callback result: the user declined. Elicitations are answered
- * `decline` by the runner; sampling and roots have no refusal in MRTR,
- * so the run stops with `MRTR_ERR_ABORTED` (the call stays `ANSWERING`).
- */
+// A reply: declined (an elicitation is answered `decline`; sampling and
+// roots have no refusal: `MRTR_ERR_ABORTED`, the call stays `ANSWERING`).
 #define MRTR_CB_DECLINE 1
 
-/**
- * UI callback result: the user dismissed the question. Elicitations are
- * answered `cancel`; otherwise as `MRTR_CB_DECLINE`.
- */
+// A reply: dismissed (an elicitation is answered `cancel`; else as DECLINE).
 #define MRTR_CB_CANCEL 2
 
-/**
- * Callback result: stop the run now with `MRTR_ERR_ABORTED` (any other
- * non-zero value does the same). The call is left as it is.
- */
+// A reply: stop with `MRTR_ERR_ABORTED` (so does any other value).
 #define MRTR_CB_ABORT 3
 
-/** Default of `mrtr_run_callbacks.max_unrelated`. */
+// Default of `max_unrelated` (`mrtr_runner_init`, `mrtr_run_callbacks`).
 #define MRTR_RUN_DEFAULT_MAX_UNRELATED 16
 
 #define MRTR_SEAL_MAX_KEYS 8
@@ -362,13 +348,13 @@
 
 #define MRTR_INVALID_REQUEST_STATE_CODE -32602
 
-/** Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z. */
+// Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z.
 #define MRTR_SEAL_MAX_UNIX_TIME 253402300799
 
-/** Suggested clock skew allowance: 60 s. */
+// Suggested clock skew allowance: 60 s.
 #define MRTR_SEAL_DEFAULT_SKEW_SECONDS 60
 
-/** Default largest token (`max_token` 0): with its quotes, a call's 4 KiB. */
+// Default largest token (`max_token` 0): with its quotes, a call's 4 KiB.
 #define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4094
 
 #define MRTR_ID_NONE 0
@@ -377,10 +363,8 @@
 
 #define MRTR_ID_STRING 2
 
-/**
- * `mrtr_server_parse_request` flag: accept core requests without `_meta` (SEP-
- * draft clients, which then may be asked nothing).
- */
+// `mrtr_server_parse_request` flag: accept core requests without `_meta` (SEP-
+// draft clients, which then may be asked nothing).
 #define MRTR_SERVER_META_OPTIONAL 1
 
 #define MRTR_REQUEST_HAS_META 1
@@ -403,353 +387,300 @@
 
 #define MRTR_PARAM_HEADER_REPEATED_MEMBER 6
 
-/**
- * The most tools one `tools/list` page may list
- * (`MRTR_ERR_LIMIT_EXCEEDED` beyond).
- */
+// The most tools one `tools/list` page may list
+// (`MRTR_ERR_LIMIT_EXCEEDED` beyond).
 #define MRTR_MAX_TOOLS_PER_PAGE 1024
 
-/** URL warning: the scheme is not `https`. */
+// URL warning: the scheme is not `https`.
 #define MRTR_URL_WARN_NOT_HTTPS 1
 
-/**
- * URL warning: the scheme is neither `http` nor `https` (a browser may
- * hand it to another application).
- */
+// URL warning: the scheme is neither `http` nor `https` (a browser may
+// hand it to another application).
 #define MRTR_URL_WARN_UNSUPPORTED_SCHEME (1 << 1)
 
-/**
- * URL warning: a host label is punycode (`xn--`): it may display as
- * look-alike Unicode.
- */
+// URL warning: a host label is punycode (`xn--`): it may display as
+// look-alike Unicode.
 #define MRTR_URL_WARN_PUNYCODE (1 << 2)
 
-/**
- * URL warning: the URL has a userinfo part (`user@`), often used to make
- * it look like it starts with a trusted name.
- */
+// URL warning: the URL has a userinfo part (`user@`), often used to make
+// it look like it starts with a trusted name.
 #define MRTR_URL_WARN_USERINFO (1 << 3)
 
-/** URL warning: the host is an IP address. */
+// URL warning: the host is an IP address.
 #define MRTR_URL_WARN_IP_LITERAL (1 << 4)
 
-/** URL warning: the host has non-ASCII characters (possible look-alikes). */
+// URL warning: the host has non-ASCII characters (possible look-alikes).
 #define MRTR_URL_WARN_NON_ASCII_HOST (1 << 5)
 
-/** URL warning: the URL has no host (`mailto:`, `file:///...`). */
+// URL warning: the URL has no host (`mailto:`, `file:///...`).
 #define MRTR_URL_WARN_NO_HOST (1 << 6)
 
-/**
- * The result of every fallible mrtr function. `MRTR_OK` (0) is success;
- * everything else is an error, and no out-param was written unless the
- * function's documentation names it (as `BUFFER_TOO_SMALL` does for the
- * needed size).
- *
- * The Rust variant names are the C names, so the header, the Rust code and
- * `mrtr_status_str` all spell a status the same way.
- */
+// The result of every fallible function: `MRTR_OK` (0), or an error. The
+// codes come in decades (caller misuse, memory or limits, the peer's bytes,
+// a call's end, sealing) and never change meaning.
 typedef enum mrtr_status {
-  /** Success. */
+  // Success.
   MRTR_OK = 0,
-  /**
-   * A required pointer argument was NULL (a NULL input with length 0 is
-   * an empty input, not an error).
-   */
+  // A required pointer is NULL, or NULL comes with a non-zero length.
   MRTR_ERR_NULL_POINTER = 1,
-  /**
-   * An argument is out of its documented range (a length above
-   * `PTRDIFF_MAX`, a range that wraps the address space, an output that
-   * overlaps an input, a limit outside its bounds).
-   */
+  // An argument is out of range (a length above `PTRDIFF_MAX`, an output
+  // overlapping an input, a handle that is no live object, a bad limit).
   MRTR_ERR_INVALID_ARGUMENT = 2,
-  /** A string argument is not valid UTF-8. */
+  // A string argument is not valid UTF-8.
   MRTR_ERR_INVALID_UTF8 = 3,
-  /** A pointer is not aligned as its type or workspace requires. */
+  // A pointer is not aligned as its type or workspace requires.
   MRTR_ERR_MISALIGNED = 4,
-  /**
-   * The object is not in a state that allows this call (for example,
-   * feeding a response to a call that has not sent its request).
-   */
+  // The object's state does not allow this call (e.g. feeding before sending).
   MRTR_ERR_WRONG_STATE = 5,
-  /**
-   * No item with that key or index (an input key the call never asked
-   * for, an index past the end).
-   */
+  // No item with that key or index.
   MRTR_ERR_NOT_FOUND = 6,
-  /**
-   * A value the application supplied breaks the rules it must follow: an
-   * answer of the wrong shape for its input request, form content that
-   * fails its schema, a root that is not an acceptable `file://` URI.
-   */
+  // An application value breaks its rules (an answer of the wrong shape,
+  // form content failing its schema, a root that is not a `file://` URI).
   MRTR_ERR_INVALID_VALUE = 7,
-  /**
-   * The output buffer is too small; the function wrote the size it needs
-   * to its `out_written` out-param.
-   */
+  // The output is too small; `*out_written` holds the size needed.
   MRTR_ERR_BUFFER_TOO_SMALL = 10,
-  /**
-   * The workspace passed to an `_init` function is smaller than its
-   * `_workspace_size` function reported.
-   */
+  // The workspace is smaller than its `_workspace_size` / `_size`.
   MRTR_ERR_WORKSPACE_TOO_SMALL = 11,
-  /**
-   * The input exceeds a configured limit (nesting depth, message size,
-   * number of input requests, token size).
-   */
+  // A configured limit is exceeded (depth, size, count, ids, unrelated messages).
   MRTR_ERR_LIMIT_EXCEEDED = 12,
-  /**
-   * The bytes are not valid JSON (RFC 8259), or hold a duplicate key
-   * where keys must be unique.
-   */
+  // Not valid JSON (RFC 8259), or a key twice where keys must be unique.
   MRTR_ERR_JSON = 20,
-  /** The JSON is not a JSON-RPC 2.0 message. */
+  // Not a JSON-RPC 2.0 message.
   MRTR_ERR_ENVELOPE = 21,
-  /** The message is JSON-RPC but breaks an MCP/MRTR rule. */
+  // JSON-RPC, but against an MCP/MRTR rule.
   MRTR_ERR_PROTOCOL_VIOLATION = 22,
-  /**
-   * The peer asked for a kind of input (elicitation, sampling, roots)
-   * that the request did not declare, or a request lacks a capability
-   * the server needs.
-   */
+  // An input kind the request did not declare, or a capability the
+  // server needs and the request lacks.
   MRTR_ERR_UNDECLARED_CAPABILITY = 23,
-  /** The message names a protocol revision this library does not speak. */
+  // A protocol revision this library does not speak.
   MRTR_ERR_UNSUPPORTED_VERSION = 24,
-  /**
-   * An elicitation form's `requestedSchema` is outside the restricted
-   * subset the protocol allows (nested objects, `$ref`, unknown types,
-   * contradictory bounds, ...): the form cannot be shown as asked. Also
-   * a tool's `inputSchema` with an invalid `x-mcp-header` designation:
-   * the tool must not be called.
-   */
+  // A form schema outside the protocol's subset (the form cannot be shown
+  // as asked), or a tool's invalid `x-mcp-header` (do not call the tool).
   MRTR_ERR_INVALID_SCHEMA = 25,
-  /**
-   * A URL that cannot be shown honestly on a consent screen (browsers
-   * would read it differently than it looks): do not offer to open it.
-   */
+  // A URL a consent screen cannot show honestly: do not offer to open it.
   MRTR_ERR_REFUSED_URL = 26,
-  /**
-   * The call ended with a JSON-RPC error response; its code, message and
-   * data are available from the call.
-   */
+  // The call ended with a JSON-RPC error response (or a failed task).
   MRTR_ERR_RPC_ERROR = 30,
-  /**
-   * The server kept asking for input past the round cap (or for
-   * state-only retries past their separate cap).
-   */
+  // The server asked past the round cap (or the state-only round cap).
   MRTR_ERR_ROUND_CAP = 31,
-  /**
-   * A retry was requested before every input request was answered
-   * (accept, decline or cancel).
-   */
+  // An input is still unanswered (or a callback did not answer it).
   MRTR_ERR_UNANSWERED_INPUT = 32,
-  /** An application callback asked the runner to stop. */
+  // The run stopped: the app asked, refused, or the task was cancelled.
   MRTR_ERR_ABORTED = 33,
-  /**
-   * A `requestState` failed verification (tampered, expired, wrong key,
-   * wrong request, malformed). The precise reason is reported separately
-   * for logs; the wire answer is the same for every cause.
-   */
+  // A `requestState` failed verification; the reason is for logs only.
   MRTR_ERR_INVALID_REQUEST_STATE = 40,
-  /** A sealing key is unusable (too short, duplicate key id, empty ring). */
+  // A sealing key is unusable (too short, duplicate key id, empty ring).
   MRTR_ERR_KEY_ERROR = 41,
-  /** A bug in mrtr: a state the library believed unreachable. Please report. */
+  // A bug in mrtr: a state the library believed unreachable. Please report.
   MRTR_ERR_INTERNAL = 99,
 } mrtr_status;
 
-/** What a fed message meant. */
+// What a fed message meant.
 typedef enum mrtr_event_kind {
-  /** The final `result`. -> DONE */
+  // The final `result`. -> DONE
   MRTR_EVENT_COMPLETE = 1,
-  /** `input_count` questions. -> ANSWERING */
+  // `input_count` questions. -> ANSWERING
   MRTR_EVENT_INPUT_REQUIRED = 2,
-  /** State-only round: next request after `wait_ms`. -> READY */
+  // State-only round: next request after `wait_ms`. -> READY
   MRTR_EVENT_RETRY_AFTER = 3,
-  /** JSON-RPC error (`error_*`). -> DONE */
+  // JSON-RPC error (`error_*`). -> DONE
   MRTR_EVENT_RPC_ERROR = 4,
-  /** The call now follows task `task_*`. -> READY (`tasks/get` after `poll_ms`) */
+  // The call now follows task `task_*`. -> READY (`tasks/get` after `poll_ms`)
   MRTR_EVENT_TASK_CREATED = 5,
-  /** Not the answer (another id, a notification): keep feeding. -> SENT */
+  // Not the answer (another id, a notification): keep feeding. -> SENT
   MRTR_EVENT_UNRELATED = 6,
-  /** Task: next request after `wait_ms`. -> READY */
+  // Task: next request after `wait_ms`. -> READY
   MRTR_EVENT_TASK_POLL = 7,
-  /** Task: next request now (seed dialect: `tasks/result`). -> READY */
+  // Task: next request now (seed dialect: `tasks/result`). -> READY
   MRTR_EVENT_TASK_NEXT = 8,
-  /** Task failed with `error_*` (Tasks extension). -> DONE */
+  // Task failed with `error_*` (Tasks extension). -> DONE
   MRTR_EVENT_TASK_FAILED = 9,
-  /** Task cancelled. -> DONE */
+  // Task cancelled. -> DONE
   MRTR_EVENT_TASK_CANCELLED = 10,
 } mrtr_event_kind;
 
-/** A task protocol. */
+// A task protocol.
 typedef enum mrtr_task_dialect {
-  /** Not a task. */
+  // Not a task.
   MRTR_TASK_DIALECT_NONE = 0,
-  /** SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`. */
+  // SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`.
   MRTR_TASK_DIALECT_SEED = 1,
-  /** Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`. */
+  // Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
   MRTR_TASK_DIALECT_EXTENSION = 2,
 } mrtr_task_dialect;
 
-/** The status of a task. */
+// The status of a task.
 typedef enum mrtr_task_status {
-  /** Not a task. */
+  // Not a task.
   MRTR_TASK_STATUS_NONE = 0,
-  /** `working`. */
+  // `working`.
   MRTR_TASK_STATUS_WORKING = 1,
-  /** `input_required`. */
+  // `input_required`.
   MRTR_TASK_STATUS_INPUT_REQUIRED = 2,
-  /** `completed`. */
+  // `completed`.
   MRTR_TASK_STATUS_COMPLETED = 3,
-  /** `failed`. */
+  // `failed`.
   MRTR_TASK_STATUS_FAILED = 4,
-  /** `cancelled`. */
+  // `cancelled`.
   MRTR_TASK_STATUS_CANCELLED = 5,
 } mrtr_task_status;
 
-/** Where a call is in its flow. */
+// Where a call is in its flow.
 typedef enum mrtr_phase {
-  /** Write the next request. */
+  // Write the next request.
   MRTR_PHASE_READY = 1,
-  /** A request is in flight: feed what arrives. */
+  // A request is in flight: feed what arrives.
   MRTR_PHASE_SENT = 2,
-  /** Answer every input. */
+  // Answer every input.
   MRTR_PHASE_ANSWERING = 3,
-  /** Finished: result, JSON-RPC error, or failed/cancelled task. */
+  // Finished: result, JSON-RPC error, or failed/cancelled task.
   MRTR_PHASE_DONE = 4,
-  /** Ended by an error (`mrtr_call_failure`). */
+  // Ended by an error (`mrtr_call_failure`).
   MRTR_PHASE_FAILED = 5,
 } mrtr_phase;
 
-/** Which flow a call is in. */
+// Which flow a call is in.
 typedef enum mrtr_flow {
-  /** The call's own request and its retries. */
+  // The call's own request and its retries.
   MRTR_FLOW_CALL = 1,
-  /** The task the call became (or restarted as). */
+  // The task the call became (or restarted as).
   MRTR_FLOW_TASK = 2,
 } mrtr_flow;
 
-/** The task request written next (or in flight). */
+// The task request written next (or in flight).
 typedef enum mrtr_task_request {
-  /** Not a task. */
+  // Not a task.
   MRTR_TASK_REQUEST_NONE = 0,
-  /** `tasks/get`. */
+  // `tasks/get`.
   MRTR_TASK_REQUEST_GET = 1,
-  /** `tasks/result` (seed dialect). */
+  // `tasks/result` (seed dialect).
   MRTR_TASK_REQUEST_RESULT = 2,
-  /** The answers: `tasks/input_response` (seed), `tasks/update` (extension). */
+  // The answers: `tasks/input_response` (seed), `tasks/update` (extension).
   MRTR_TASK_REQUEST_RESPOND = 3,
-  /** `tasks/cancel`. */
+  // `tasks/cancel`.
   MRTR_TASK_REQUEST_CANCEL = 4,
 } mrtr_task_request;
 
-/** The kind of an input request. */
+// The kind of an input request.
 typedef enum mrtr_input_kind {
-  /** Form elicitation: show `requested_schema` (`mrtr_form_*`), `mrtr_call_answer_elicit`. */
+  // Form elicitation: show `requested_schema` (`mrtr_form_*`), `mrtr_call_answer_elicit`.
   MRTR_INPUT_ELICIT_FORM = 1,
-  /** URL elicitation: consent to open `url` (`mrtr_url_consent`), answer without content. */
+  // URL elicitation: consent to open `url` (`mrtr_url_consent`), answer without content.
   MRTR_INPUT_ELICIT_URL = 2,
-  /** Sampling: answer a `CreateMessageResult` (`mrtr_call_answer_json`). */
+  // Sampling: answer a `CreateMessageResult` (`mrtr_call_answer_json`).
   MRTR_INPUT_SAMPLING = 3,
-  /** Roots: `mrtr_call_answer_roots`. */
+  // Roots: `mrtr_call_answer_roots`.
   MRTR_INPUT_ROOTS = 4,
 } mrtr_input_kind;
 
-/** Why a call ended `FAILED`. */
+// Why a call ended `FAILED`.
 typedef enum mrtr_failure_kind {
-  /** Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`. */
+  // Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`.
   MRTR_FAILURE_JSON = 1,
-  /** Not JSON-RPC 2.0. */
+  // Not JSON-RPC 2.0.
   MRTR_FAILURE_ENVELOPE = 2,
-  /** Breaks an MRTR rule (see `reason`). */
+  // Breaks an MRTR rule (see `reason`).
   MRTR_FAILURE_PROTOCOL = 3,
-  /** `inputRequests` over `max_inputs_bytes` (`needed`, `limit`). */
+  // `inputRequests` over `max_inputs_bytes` (`needed`, `limit`).
   MRTR_FAILURE_INPUTS_TOO_LARGE = 4,
-  /** `requestState` over `max_state_bytes` (`needed`, `limit`). */
+  // `requestState` over `max_state_bytes` (`needed`, `limit`).
   MRTR_FAILURE_STATE_TOO_LARGE = 5,
-  /** Over `max_rounds` (`limit`). */
+  // Over `max_rounds` (`limit`).
   MRTR_FAILURE_TOO_MANY_ROUNDS = 6,
-  /** Over `max_state_only_rounds` (`limit`). */
+  // Over `max_state_only_rounds` (`limit`).
   MRTR_FAILURE_TOO_MANY_STATE_ONLY_ROUNDS = 7,
-  /** Over `max_polls` (`limit`). */
+  // Over `max_polls` (`limit`).
   MRTR_FAILURE_TOO_MANY_POLLS = 8,
-  /** `mrtr_call_answer_error` on input `index` with `code`. */
+  // `mrtr_call_answer_error` on input `index` with `code`.
   MRTR_FAILURE_ANSWERED_WITH_ERROR = 9,
 } mrtr_failure_kind;
 
-/** Why one answer value is not acceptable. */
+// Why one answer value is not acceptable.
 typedef enum mrtr_field_error {
-  /** No error (fields of records that are not about a value). */
+  // No error (fields of records that are not about a value).
   MRTR_FIELD_ERROR_NONE = 0,
-  /** A required field has no answer. */
+  // A required field has no answer.
   MRTR_FIELD_ERROR_MISSING = 1,
-  /** The answer has the wrong JSON type. */
+  // The answer has the wrong JSON type.
   MRTR_FIELD_ERROR_WRONG_TYPE = 2,
-  /** Shorter than `min_length` (`bound`). */
+  // Shorter than `min_length` (`bound`).
   MRTR_FIELD_ERROR_TOO_SHORT = 3,
-  /** Longer than `max_length` (`bound`). */
+  // Longer than `max_length` (`bound`).
   MRTR_FIELD_ERROR_TOO_LONG = 4,
-  /** Below `minimum`. */
+  // Below `minimum`.
   MRTR_FIELD_ERROR_BELOW_MINIMUM = 5,
-  /** Above `maximum`. */
+  // Above `maximum`.
   MRTR_FIELD_ERROR_ABOVE_MAXIMUM = 6,
-  /** A fraction where whole numbers are asked. */
+  // A fraction where whole numbers are asked.
   MRTR_FIELD_ERROR_NOT_AN_INTEGER = 7,
-  /** Not an email address. */
+  // Not an email address.
   MRTR_FIELD_ERROR_BAD_EMAIL = 8,
-  /** Not a URI. */
+  // Not a URI.
   MRTR_FIELD_ERROR_BAD_URI = 9,
-  /** Not a date. */
+  // Not a date.
   MRTR_FIELD_ERROR_BAD_DATE = 10,
-  /** Not a date-time. */
+  // Not a date-time.
   MRTR_FIELD_ERROR_BAD_DATE_TIME = 11,
-  /** Not one of the options. */
+  // Not one of the options.
   MRTR_FIELD_ERROR_NOT_AN_OPTION = 12,
-  /** Fewer selections than `min_items` (`bound`). */
+  // Fewer selections than `min_items` (`bound`).
   MRTR_FIELD_ERROR_TOO_FEW_ITEMS = 13,
-  /** More selections than `max_items` (`bound`). */
+  // More selections than `max_items` (`bound`).
   MRTR_FIELD_ERROR_TOO_MANY_ITEMS = 14,
-  /** The same option twice. */
+  // The same option twice.
   MRTR_FIELD_ERROR_DUPLICATE_ITEM = 15,
-  /** A field the form does not define. */
+  // A field the form does not define.
   MRTR_FIELD_ERROR_UNKNOWN_FIELD = 16,
-  /** A field given twice. */
+  // A field given twice.
   MRTR_FIELD_ERROR_DUPLICATE_FIELD = 17,
 } mrtr_field_error;
 
-/** What kind of input a field takes. */
+// What kind of input a field takes.
 typedef enum mrtr_field_kind {
-  /** Free text (`min_length`, `max_length`, `format`). */
+  // Free text (`min_length`, `max_length`, `format`).
   MRTR_FIELD_TEXT = 1,
-  /** A number (`minimum`, `maximum`). */
+  // A number (`minimum`, `maximum`).
   MRTR_FIELD_NUMBER = 2,
-  /** A whole number (`minimum`, `maximum`). */
+  // A whole number (`minimum`, `maximum`).
   MRTR_FIELD_INTEGER = 3,
-  /** Yes or no. */
+  // Yes or no.
   MRTR_FIELD_BOOLEAN = 4,
-  /** Exactly one of the options (`option_count`, `mrtr_form_option_at`). */
+  // Exactly one of the options (`option_count`, `mrtr_form_option_at`).
   MRTR_FIELD_SINGLE_SELECT = 5,
-  /** Any number of distinct options (`min_items`, `max_items`). */
+  // Any number of distinct options (`min_items`, `max_items`).
   MRTR_FIELD_MULTI_SELECT = 6,
 } mrtr_field_kind;
 
-/** The required syntax of a text field. */
+// The required syntax of a text field.
 typedef enum mrtr_string_format {
-  /** Any text. */
+  // Any text.
   MRTR_FORMAT_NONE = 0,
-  /** An email address. */
+  // An email address.
   MRTR_FORMAT_EMAIL = 1,
-  /** A URI with a scheme. */
+  // A URI with a scheme.
   MRTR_FORMAT_URI = 2,
-  /** An RFC 3339 date (`2026-07-28`). */
+  // An RFC 3339 date (`2026-07-28`).
   MRTR_FORMAT_DATE = 3,
-  /** An RFC 3339 date-time (`2026-07-28T09:30:00Z`). */
+  // An RFC 3339 date-time (`2026-07-28T09:30:00Z`).
   MRTR_FORMAT_DATE_TIME = 4,
 } mrtr_string_format;
 
-/**
- * Why a token was refused, for the log (the wire answer is the same for all;
- * `mrtr_unseal_reason_str` says each in words).
- */
+// What `mrtr_runner_next` says to do.
+typedef enum mrtr_step_kind {
+  // Send `out[0..len)`, then pass each message received to
+  // `mrtr_runner_received` until it says `again` false.
+  MRTR_STEP_SEND = 1,
+  // Ask the user about input `index` (`mrtr_call_input_at`), answer it
+  // (`mrtr_call_answer_*`) and report with `mrtr_runner_answered`.
+  MRTR_STEP_ASK = 2,
+  // Wait `wait_ms` milliseconds, then ask for the next step.
+  MRTR_STEP_WAIT = 3,
+  // The run is over: `status` is its result, the last event its message.
+  MRTR_STEP_DONE = 4,
+} mrtr_step_kind;
+
+// Why a token was refused, for the log (the wire answer is the same for all;
+// `mrtr_unseal_reason_str` says each in words).
 typedef enum mrtr_unseal_reason {
   MRTR_UNSEAL_MALFORMED = 1,
   MRTR_UNSEAL_TOO_LARGE = 2,
@@ -763,21 +694,17 @@ typedef enum mrtr_unseal_reason {
   MRTR_UNSEAL_CLOCK_OUT_OF_RANGE = 10,
 } mrtr_unseal_reason;
 
-/**
- * What arrived: a request (every field set), a notification (`method_json`,
- * `params`) or a response; the last two get no answer (HTTP `202`).
- */
+// What arrived: a request (every field set), a notification (`method_json`,
+// `params`) or a response; the last two get no answer (HTTP `202`).
 typedef enum mrtr_incoming_kind {
   MRTR_INCOMING_REQUEST = 1,
   MRTR_INCOMING_NOTIFICATION = 2,
   MRTR_INCOMING_RESPONSE = 3,
 } mrtr_incoming_kind;
 
-/**
- * A method the server half reads (`OTHER`: route it by `method_json`, or
- * answer `-32601`); only `TOOLS_CALL`, `PROMPTS_GET`, `RESOURCES_READ` and
- * `TASKS_RESULT` may be answered with `input_required`.
- */
+// A method the server half reads (`OTHER`: route it by `method_json`, or
+// answer `-32601`); only `TOOLS_CALL`, `PROMPTS_GET`, `RESOURCES_READ` and
+// `TASKS_RESULT` may be answered with `input_required`.
 typedef enum mrtr_server_method {
   MRTR_SERVER_METHOD_OTHER = 0,
   MRTR_SERVER_METHOD_TOOLS_CALL = 1,
@@ -790,7 +717,7 @@ typedef enum mrtr_server_method {
   MRTR_SERVER_METHOD_TASKS_UPDATE = 8,
 } mrtr_server_method;
 
-/** The kind of an input response (`NONE`: nothing under the key: ask). */
+// The kind of an input response (`NONE`: nothing under the key: ask).
 typedef enum mrtr_answer_kind {
   MRTR_ANSWER_NONE = 0,
   MRTR_ANSWER_ELICIT = 1,
@@ -798,491 +725,446 @@ typedef enum mrtr_answer_kind {
   MRTR_ANSWER_ROOTS = 3,
 } mrtr_answer_kind;
 
-/** The method of a call. */
+// The method of a call.
 typedef enum mrtr_method {
-  /** `tools/call` (params need `name`). */
+  // `tools/call` (params need `name`).
   MRTR_METHOD_TOOLS_CALL = 1,
-  /** `prompts/get` (params need `name`). */
+  // `prompts/get` (params need `name`).
   MRTR_METHOD_PROMPTS_GET = 2,
-  /** `resources/read` (params need `uri`). */
+  // `resources/read` (params need `uri`).
   MRTR_METHOD_RESOURCES_READ = 3,
 } mrtr_method;
 
-/** A call in caller memory (opaque; the pointer is the workspace). */
+// A call in caller memory (opaque; the pointer is the workspace).
 typedef struct mrtr_call mrtr_call;
 
-/** A sealer living in caller memory (opaque). */
+// A sealer living in caller memory (opaque).
 typedef struct mrtr_sealer mrtr_sealer;
 
-/** An SSE decoder living in caller memory (opaque). */
+// An SSE decoder living in caller memory (opaque).
 typedef struct mrtr_sse_decoder mrtr_sse_decoder;
 
-/**
- * Every capacity and cap of a call and its task. Start from
- * `mrtr_call_limits_default`; 0 never means "default".
- */
+// Every capacity and cap of a call and its task. Start from
+// `mrtr_call_limits_default`; 0 never means "default".
 typedef struct mrtr_call_limits {
-  /** Largest server message, bytes (default 1 MiB). */
+  // Largest server message, bytes (default 1 MiB).
   size_t max_message_bytes;
-  /** Deepest JSON nesting (default 32; 4 to `MRTR_JSON_MAX_DEPTH`). */
+  // Deepest JSON nesting (default 32; 4 to `MRTR_JSON_MAX_DEPTH`).
   size_t max_depth;
-  /** Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each). */
+  // Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each).
   size_t max_input_requests;
-  /** Longest input key, decoded bytes (default 256; at least 1). */
+  // Longest input key, decoded bytes (default 256; at least 1).
   size_t max_key_bytes;
-  /** Params as sent, `_meta` included, or a task's `_meta` and id (default 16 KiB). */
+  // Params as sent, `_meta` included, or a task's `_meta` and id (default 16 KiB).
   size_t max_params_bytes;
-  /** One round's `inputRequests` (default 16 KiB). */
+  // One round's `inputRequests` (default 16 KiB).
   size_t max_inputs_bytes;
-  /** The `requestState` token, quotes included (default 4 KiB). */
+  // The `requestState` token, quotes included (default 4 KiB).
   size_t max_state_bytes;
-  /** One round's answers, JSON bytes (default 16 KiB). */
+  // One round's answers, JSON bytes (default 16 KiB).
   size_t max_answers_bytes;
-  /** Most `input_required` rounds (default 10). */
+  // Most `input_required` rounds (default 10).
   uint32_t max_rounds;
-  /** Most consecutive state-only rounds (default 3). */
+  // Most consecutive state-only rounds (default 3).
   uint32_t max_state_only_rounds;
-  /** Backoff after the first state-only round, ms (default 50). */
+  // Backoff after the first state-only round, ms (default 50).
   uint32_t backoff_initial_ms;
-  /** Ceiling of the doubling backoff, ms (default 250). */
+  // Ceiling of the doubling backoff, ms (default 250).
   uint32_t backoff_max_ms;
-  /** Most `tasks/get` requests (default 100,000). */
+  // Most `tasks/get` requests (default 100,000).
   uint32_t max_polls;
-  /** Poll interval when the server gives none, ms (default 1,000). */
+  // Poll interval when the server gives none, ms (default 1,000).
   uint64_t default_poll_ms;
-  /** Poll interval floor, ms (default 100). */
+  // Poll interval floor, ms (default 100).
   uint64_t min_poll_ms;
-  /** Poll interval ceiling, ms (default 60,000). */
+  // Poll interval ceiling, ms (default 60,000).
   uint64_t max_poll_ms;
 } mrtr_call_limits;
 
-/**
- * A borrowed UTF-8 string: `len` bytes at `ptr`, not NUL-terminated (a NUL
- * byte inside is an ordinary character). `ptr` may be NULL only when `len`
- * is 0. Strings that mrtr hands out point into caller memory or static
- * data, and say in each function's documentation how long they stay valid.
- */
+// A borrowed UTF-8 string: `len` bytes at `ptr`, not NUL-terminated (a NUL
+// byte inside is an ordinary character). `ptr` may be NULL only when `len`
+// is 0. Strings that mrtr hands out point into caller memory or static
+// data, and say in each function's documentation how long they stay valid.
 typedef struct mrtr_str {
-  /** The first byte, or NULL for the empty string. */
+  // The first byte, or NULL for the empty string.
   const char *ptr;
-  /** Length in bytes. */
+  // Length in bytes.
   size_t len;
 } mrtr_str;
 
-/**
- * How to start a call: a method with params, or (`task_dialect` set) a
- * task restarted from its id. Zero it, then set fields; copied at init.
- */
+// How to start a call: a method with params, or (`task_dialect` set) a
+// task restarted from its id. Zero it, then set fields; copied at init.
 typedef struct mrtr_call_config {
-  /** A `mrtr_method`; 0 to restart a task. */
+  // A `mrtr_method`; 0 to restart a task.
   uint32_t method;
-  /**
-   * Params object, e.g. `{"name":"get_weather","arguments":{..}}`; empty for a task.
-   * Its `_meta` is merged; a `task` member asks for a seed-dialect task.
-   */
+  // Params object, e.g. `{"name":"get_weather","arguments":{..}}`; empty for a task.
+  // Its `_meta` is merged; a `task` member asks for a seed-dialect task.
   struct mrtr_str params;
-  /** `MRTR_CAP_*` bits declared on every request; extension tasks need `MRTR_CAP_TASKS`. */
+  // `MRTR_CAP_*` bits declared on every request; extension tasks need `MRTR_CAP_TASKS`.
   uint32_t caps;
-  /** `clientInfo.name`; {NULL, 0} sends mrtr's own name and version. */
+  // `clientInfo.name`; {NULL, 0} sends mrtr's own name and version.
   struct mrtr_str client_name;
-  /** `clientInfo.version` (with `client_name`). */
+  // `clientInfo.version` (with `client_name`).
   struct mrtr_str client_version;
-  /** `MRTR_CALL_*` flags. */
+  // `MRTR_CALL_*` flags.
   uint32_t flags;
-  /** First id `mrtr_progress.next_id` suggests (0 means 1), within +-(2^53-1). */
+  // First id `mrtr_progress.next_id` suggests (0 means 1), within +-(2^53-1).
   int64_t first_id;
-  /** The limits; NULL for the defaults. */
+  // The limits; NULL for the defaults.
   const struct mrtr_call_limits *limits;
-  /** Optional: the size needed on `MRTR_ERR_WORKSPACE_TOO_SMALL`. */
+  // Optional: the size needed on `MRTR_ERR_WORKSPACE_TOO_SMALL`.
   size_t *out_needed;
-  /** Task restart: a `mrtr_task_dialect`; `NONE` (0) for a call. */
+  // Task restart: a `mrtr_task_dialect`; `NONE` (0) for a call.
   uint32_t task_dialect;
-  /** Task restart: the task id (see `MRTR_CALL_TASK_ID_JSON`). */
+  // Task restart: the task id (see `MRTR_CALL_TASK_ID_JSON`).
   struct mrtr_str task_id;
-  /** Task restart: its poll hint, ms; 0 for none. */
+  // Task restart: its poll hint, ms; 0 for none.
   uint64_t task_poll_ms;
 } mrtr_call_config;
 
-/**
- * A part of a message the caller fed: `len` bytes starting `offset` bytes
- * into it. Valid for as long as the caller keeps those bytes; an absent
- * part is `{0, 0}`. Spans of JSON strings include the quotes (decode them
- * with `mrtr_json_decode_string`); spans of other values are the raw JSON.
- */
+// A part of a message the caller fed: `len` bytes starting `offset` bytes
+// into it. Valid for as long as the caller keeps those bytes; an absent
+// part is `{0, 0}`. Spans of JSON strings include the quotes (decode them
+// with `mrtr_json_decode_string`); spans of other values are the raw JSON.
 typedef struct mrtr_span {
-  /** Offset of the first byte. */
+  // Offset of the first byte.
   size_t offset;
-  /** Length in bytes. */
+  // Length in bytes.
   size_t len;
 } mrtr_span;
 
-/**
- * What a fed message meant. Spans point into the fed bytes; fields a kind
- * does not use are zero.
- */
+// What a fed message meant. Spans point into the fed bytes; fields a kind
+// does not use are zero.
 typedef struct mrtr_event {
-  /** What happened. */
+  // What happened.
   enum mrtr_event_kind kind;
-  /** `INPUT_REQUIRED`: the number of questions. */
+  // `INPUT_REQUIRED`: the number of questions.
   size_t input_count;
-  /** `RETRY_AFTER`, `TASK_POLL`: ms to wait before the next request. */
+  // `RETRY_AFTER`, `TASK_POLL`: ms to wait before the next request.
   uint64_t wait_ms;
-  /** `RPC_ERROR`, `TASK_FAILED`: the error code. */
+  // `RPC_ERROR`, `TASK_FAILED`: the error code.
   int64_t error_code;
-  /** `COMPLETE`: the result object. */
+  // `COMPLETE`: the result object.
   struct mrtr_span result;
-  /** `RPC_ERROR`, `TASK_FAILED`: the message (a JSON string). */
+  // `RPC_ERROR`, `TASK_FAILED`: the message (a JSON string).
   struct mrtr_span error_message;
-  /** `RPC_ERROR`, `TASK_FAILED`: the data, raw JSON; empty when absent. */
+  // `RPC_ERROR`, `TASK_FAILED`: the data, raw JSON; empty when absent.
   struct mrtr_span error_data;
-  /** `TASK_CREATED`: the task id, a JSON string (to restart: `MRTR_CALL_TASK_ID_JSON`). */
+  // `TASK_CREATED`: the task id, a JSON string (to restart: `MRTR_CALL_TASK_ID_JSON`).
   struct mrtr_span task_id;
-  /** `TASK_CREATED`: the dialect. */
+  // `TASK_CREATED`: the dialect.
   enum mrtr_task_dialect task_dialect;
-  /** `TASK_CREATED`: the task's status. */
+  // `TASK_CREATED`: the task's status.
   enum mrtr_task_status task_status;
-  /** `TASK_CREATED`: the server's poll hint, ms (if `has_task_poll_ms`). */
+  // `TASK_CREATED`: the server's poll hint, ms (if `has_task_poll_ms`).
   uint64_t task_poll_ms;
-  /** `TASK_CREATED`: the server gave a poll hint. */
+  // `TASK_CREATED`: the server gave a poll hint.
   bool has_task_poll_ms;
 } mrtr_event;
 
-/** Where a call is; views point into the workspace. */
+// Where a call is; views point into the workspace.
 typedef struct mrtr_progress {
-  /** The phase. */
+  // The phase.
   enum mrtr_phase phase;
-  /** The flow. */
+  // The flow.
   enum mrtr_flow flow;
-  /** Task: the request next or in flight. */
+  // Task: the request next or in flight.
   enum mrtr_task_request task_request;
-  /** Task: the dialect. */
+  // Task: the dialect.
   enum mrtr_task_dialect task_dialect;
-  /** Input rounds in the current flow. */
+  // Input rounds in the current flow.
   uint32_t round;
-  /** Task: `tasks/get` requests written. */
+  // Task: `tasks/get` requests written.
   uint32_t polls;
-  /** Inputs asked in the current round. */
+  // Inputs asked in the current round.
   size_t input_count;
-  /** Inputs answered in the current round. */
+  // Inputs answered in the current round.
   size_t answered_count;
-  /** The last JSON-RPC id used (if `has_last_id`). */
+  // The last JSON-RPC id used (if `has_last_id`).
   int64_t last_id;
-  /** Next request's id: `first_id`, then `last_id` + 1 (if `has_next_id`; not past 2^53-1). */
+  // Next request's id: `first_id`, then `last_id` + 1 (if `has_next_id`; not past 2^53-1).
   int64_t next_id;
-  /** Task: the poll interval, ms (the hint, clamped). */
+  // Task: the poll interval, ms (the hint, clamped).
   uint64_t poll_ms;
-  /** The `requestState` the next request echoes, raw; empty when none. */
+  // The `requestState` the next request echoes, raw; empty when none.
   struct mrtr_str request_state;
-  /** Task: the task id as sent (a JSON string). */
+  // Task: the task id as sent (a JSON string).
   struct mrtr_str task_id;
-  /** `last_id` is set. */
+  // `last_id` is set.
   bool has_last_id;
-  /** `next_id` is set. */
+  // `next_id` is set.
   bool has_next_id;
 } mrtr_progress;
 
-/**
- * One input request of the current round, as views into the workspace.
- * A text field the server escaped holds the JSON text and has its
- * `MRTR_TEXT_*` bit in `escaped` (decode: `mrtr_call_input_text`).
- * Absent fields are {NULL, 0}.
- */
+// One input request of the current round, as views into the workspace.
+// A text field the server escaped holds the JSON text and has its
+// `MRTR_TEXT_*` bit in `escaped` (decode: `mrtr_call_input_text`).
+// Absent fields are {NULL, 0}.
 typedef struct mrtr_input {
-  /** What is asked. */
+  // What is asked.
   enum mrtr_input_kind kind;
-  /** The server's key. */
+  // The server's key.
   struct mrtr_str key;
-  /** Elicitations: the message for the user. */
+  // Elicitations: the message for the user.
   struct mrtr_str message;
-  /** URL mode: the URL to open after consent. */
+  // URL mode: the URL to open after consent.
   struct mrtr_str url;
-  /** Form mode: `requestedSchema`, raw JSON. */
+  // Form mode: `requestedSchema`, raw JSON.
   struct mrtr_str requested_schema;
-  /** Sampling: the whole `params`, raw JSON. */
+  // Sampling: the whole `params`, raw JSON.
   struct mrtr_str params;
-  /** Sampling: `systemPrompt`. */
+  // Sampling: `systemPrompt`.
   struct mrtr_str system_prompt;
-  /** Sampling: `maxTokens`. */
+  // Sampling: `maxTokens`.
   uint64_t max_tokens;
-  /** `MRTR_TEXT_*` bits of the fields that hold escaped JSON text. */
+  // `MRTR_TEXT_*` bits of the fields that hold escaped JSON text.
   uint32_t escaped;
-  /** Sampling: `tools` present. */
+  // Sampling: `tools` present.
   bool has_tools;
-  /** Sampling: `includeContext` asks more than `"none"`. */
+  // Sampling: `includeContext` asks more than `"none"`.
   bool wants_context;
-  /** Sampling: `systemPrompt` present. */
+  // Sampling: `systemPrompt` present.
   bool has_system_prompt;
-  /** Already answered. */
+  // Already answered.
   bool answered;
 } mrtr_input;
 
-/** One root for `mrtr_call_answer_roots`. */
+// One root for `mrtr_call_answer_roots`.
 typedef struct mrtr_root {
-  /** A `file://` URI (checked: `MRTR_ERR_INVALID_VALUE`). */
+  // A `file://` URI (checked: `MRTR_ERR_INVALID_VALUE`).
   struct mrtr_str uri;
-  /** Display name; {NULL, 0} for none (an empty non-NULL string is sent as `""`). */
+  // Display name; {NULL, 0} for none (an empty non-NULL string is sent as `""`).
   struct mrtr_str name;
 } mrtr_root;
 
-/** The terminal error of a failed call. */
+// The terminal error of a failed call.
 typedef struct mrtr_failure {
-  /** The status the failing function returned. */
+  // The status the failing function returned.
   enum mrtr_status status;
-  /** The cause. */
+  // The cause.
   enum mrtr_failure_kind kind;
-  /**
-   * Static NUL-terminated name of the precise cause, for logs
-   * (`"TooDeep"`, `"BadId"`, ...).
-   */
+  // Static NUL-terminated name of the precise cause, for logs
+  // (`"TooDeep"`, `"BadId"`, ...).
   const char *reason;
-  /** `JSON`: byte offset where reading stopped. */
+  // `JSON`: byte offset where reading stopped.
   size_t offset;
-  /** `ANSWERED_WITH_ERROR`: the input's index. */
+  // `ANSWERED_WITH_ERROR`: the input's index.
   size_t index;
-  /** `ANSWERED_WITH_ERROR`: the application's code. */
+  // `ANSWERED_WITH_ERROR`: the application's code.
   int64_t code;
-  /** `*_TOO_LARGE`: bytes needed. */
+  // `*_TOO_LARGE`: bytes needed.
   size_t needed;
-  /** `*_TOO_LARGE`, `TOO_MANY_*`: the limit. */
+  // `*_TOO_LARGE`, `TOO_MANY_*`: the limit.
   uint64_t limit;
 } mrtr_failure;
 
-/** Why a schema was refused, from `mrtr_form_parse`. */
+// Why a schema was refused, from `mrtr_form_parse`.
 typedef struct mrtr_schema_error {
-  /** The property at fault; empty (NULL) for the schema's top level. */
+  // The property at fault; empty (NULL) for the schema's top level.
   struct mrtr_str property;
-  /** `property` holds escaped JSON text. */
+  // `property` holds escaped JSON text.
   bool property_escaped;
-  /**
-   * The keyword or option value at fault, when the error names one (as
-   * written in the schema, escapes not decoded).
-   */
+  // The keyword or option value at fault, when the error names one (as
+  // written in the schema, escapes not decoded).
   struct mrtr_str keyword;
-  /**
-   * A static NUL-terminated name of the error (`"UnsupportedKeyword"`,
-   * `"InvalidDefault"`, ...), for logs.
-   */
+  // A static NUL-terminated name of the error (`"UnsupportedKeyword"`,
+  // `"InvalidDefault"`, ...), for logs.
   const char *reason;
-  /** `InvalidDefault`: what is wrong with the default. */
+  // `InvalidDefault`: what is wrong with the default.
   enum mrtr_field_error default_error;
 } mrtr_schema_error;
 
-/**
- * One field of a form, as views into the schema bytes. Text views are
- * the text itself unless their `MRTR_FORM_TEXT_*` bit is set in
- * `escaped` (then decode them with `mrtr_form_text`). Bounds are valid
- * when their `has_` flag is set.
- */
+// One field of a form, as views into the schema bytes. Text views are
+// the text itself unless their `MRTR_FORM_TEXT_*` bit is set in
+// `escaped` (then decode them with `mrtr_form_text`). Bounds are valid
+// when their `has_` flag is set.
 typedef struct mrtr_form_field {
-  /** The property name: the key of the answer. */
+  // The property name: the key of the answer.
   struct mrtr_str name;
-  /** The label to show (empty when none). */
+  // The label to show (empty when none).
   struct mrtr_str title;
-  /** Help text (empty when none). */
+  // Help text (empty when none).
   struct mrtr_str description;
-  /** `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text. */
+  // `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text.
   uint32_t escaped;
-  /** Position among the fields (0-based). */
+  // Position among the fields (0-based).
   size_t index;
-  /** The input kind. */
+  // The input kind.
   enum mrtr_field_kind kind;
-  /** Text fields: the required syntax. */
+  // Text fields: the required syntax.
   enum mrtr_string_format format;
-  /** The answer must contain this field. */
+  // The answer must contain this field.
   bool required;
-  /** Text: `min_length` is set. */
+  // Text: `min_length` is set.
   bool has_min_length;
-  /** Text: `max_length` is set. */
+  // Text: `max_length` is set.
   bool has_max_length;
-  /** Numbers: `minimum` is set. */
+  // Numbers: `minimum` is set.
   bool has_minimum;
-  /** Numbers: `maximum` is set. */
+  // Numbers: `maximum` is set.
   bool has_maximum;
-  /** Multi-select: `min_items` is set. */
+  // Multi-select: `min_items` is set.
   bool has_min_items;
-  /** Multi-select: `max_items` is set. */
+  // Multi-select: `max_items` is set.
   bool has_max_items;
-  /** Text: fewest characters (Unicode scalar values). */
+  // Text: fewest characters (Unicode scalar values).
   uint64_t min_length;
-  /** Text: most characters. */
+  // Text: most characters.
   uint64_t max_length;
-  /** Multi-select: fewest selections. */
+  // Multi-select: fewest selections.
   uint64_t min_items;
-  /** Multi-select: most selections. */
+  // Multi-select: most selections.
   uint64_t max_items;
-  /** Selects: the number of options. */
+  // Selects: the number of options.
   size_t option_count;
-  /**
-   * The default value as raw JSON (already checked against the field);
-   * empty when none.
-   */
+  // The default value as raw JSON (already checked against the field);
+  // empty when none.
   struct mrtr_str default_json;
-  /**
-   * Numbers: the inclusive lower bound `minimum` exactly as the schema
-   * wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
-   * when none. The library compares answers with this exact decimal text
-   * and never converts it to a `double`; a UI that needs one calls
-   * `strtod` on a copy (the text is checked JSON, which `strtod` reads
-   * whole; beyond the `double` range it gives ±HUGE_VAL).
-   */
+  // Numbers: the inclusive lower bound `minimum` exactly as the schema
+  // wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
+  // when none. The library compares answers with this exact decimal text
+  // and never converts it to a `double`; a UI that needs one calls
+  // `strtod` on a copy (the text is checked JSON, which `strtod` reads
+  // whole; beyond the `double` range it gives ±HUGE_VAL).
   struct mrtr_str minimum_json;
-  /**
-   * Numbers: the inclusive upper bound `maximum` exactly as the schema
-   * wrote it; empty when none.
-   */
+  // Numbers: the inclusive upper bound `maximum` exactly as the schema
+  // wrote it; empty when none.
   struct mrtr_str maximum_json;
 } mrtr_form_field;
 
-/** One option of a select field. */
+// One option of a select field.
 typedef struct mrtr_form_option {
-  /** The value sent when chosen. */
+  // The value sent when chosen.
   struct mrtr_str value;
-  /** The label to show (empty when the schema gives none: show `value`). */
+  // The label to show (empty when the schema gives none: show `value`).
   struct mrtr_str title;
-  /** `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text. */
+  // `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text.
   uint32_t escaped;
-  /** The schema gives a title. */
+  // The schema gives a title.
   bool has_title;
 } mrtr_form_option;
 
-/** The first problem of an answer, from `mrtr_form_validate`. */
+// The first problem of an answer, from `mrtr_form_validate`.
 typedef struct mrtr_form_error {
-  /**
-   * The field's name (from the schema, or from the answer for
-   * `UNKNOWN_FIELD`); empty when the content is not an object.
-   */
+  // The field's name (from the schema, or from the answer for
+  // `UNKNOWN_FIELD`); empty when the content is not an object.
   struct mrtr_str field;
-  /** `field` holds escaped JSON text. */
+  // `field` holds escaped JSON text.
   bool field_escaped;
-  /** The field's index, or `SIZE_MAX` when the form has no such field. */
+  // The field's index, or `SIZE_MAX` when the form has no such field.
   size_t field_index;
-  /** What is wrong. */
+  // What is wrong.
   enum mrtr_field_error error;
-  /** `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound. */
+  // `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound.
   uint64_t bound;
-  /** A static NUL-terminated name of the error, for logs. */
+  // A static NUL-terminated name of the error, for logs.
   const char *reason;
 } mrtr_form_error;
 
-/**
- * One HTTP header. From `mrtr_http_headers*`: views into static text or
- * the caller's buffer, the value ready to send (non-ASCII or unsafe values
- * `=?base64?...?=`-encoded). To `mrtr_server_check_param_headers`: a
- * header the request came with, as received.
- */
+// One HTTP header. From `mrtr_http_headers*`: views into static text or
+// the caller's buffer, the value ready to send (non-ASCII or unsafe values
+// `=?base64?...?=`-encoded). To `mrtr_server_check_param_headers`: a
+// header the request came with, as received.
 typedef struct mrtr_http_header {
-  /** The header name. */
+  // The header name.
   struct mrtr_str name;
-  /** The value. */
+  // The value.
   struct mrtr_str value;
 } mrtr_http_header;
 
-/** The application side of `mrtr_run`. Zero-initialize, then set. */
+// A run of one call in caller memory: `mrtr_runner r;` then
+// `mrtr_runner_init(&r, call, ...)`. Opaque; do not move or copy it.
+typedef struct MRTR_ALIGNED(8) mrtr_runner {
+  uint64_t _opaque[12];
+} mrtr_runner;
+
+// One step of a run. Fields a kind does not use are zero.
+typedef struct mrtr_step {
+  // What to do.
+  enum mrtr_step_kind kind;
+  // `SEND`: the request's length (on `MRTR_ERR_BUFFER_TOO_SMALL`: the
+  // bytes `out` needs).
+  size_t len;
+  // `ASK`: the input's index.
+  size_t index;
+  // `ASK`: the input's kind.
+  enum mrtr_input_kind input_kind;
+  // `WAIT`: milliseconds.
+  uint64_t wait_ms;
+  // `DONE`: `MRTR_OK` (`COMPLETE`), `MRTR_ERR_RPC_ERROR` (`RPC_ERROR`,
+  // `TASK_FAILED`) or `MRTR_ERR_ABORTED` (`TASK_CANCELLED`).
+  enum mrtr_status status;
+} mrtr_step;
+
+// The application side of `mrtr_run`. Zero-initialize, then set.
 typedef struct mrtr_run_callbacks {
-  /**
-   * Required: sends a request and receives the next message.
-   * `req`, `req_len`: the request to send; NULL and 0 when the runner
-   * only wants the next message for the request already sent (after an
-   * unrelated message, such as a notification on the same stream).
-   * Write one complete JSON-RPC message of at most `resp_cap` bytes to
-   * `resp` and its length to `*resp_len`. Return 0, or non-zero to stop
-   * the run with `MRTR_ERR_ABORTED` (the call stays `SENT`; the app may
-   * `mrtr_call_resend` later).
-   */
+  // Required: sends `req[0..req_len)` (NULL, 0: send nothing, the last
+  // message was unrelated) and writes the next message received, at most
+  // `resp_cap` bytes, to `resp`, its length to `*resp_len`. Non-zero
+  // stops the run with `MRTR_ERR_ABORTED` (the call stays `SENT`).
   int32_t (*transport)(void *user,
                        const uint8_t *req,
                        size_t req_len,
                        uint8_t *resp,
                        size_t resp_cap,
                        size_t *resp_len);
-  /**
-   * Form and URL elicitations: ask the user about input `index`,
-   * described by `*input` (valid during the callback); answer with
-   * `mrtr_call_answer_*` and return `MRTR_CB_ANSWERED`, or return
-   * `MRTR_CB_DECLINE`, `MRTR_CB_CANCEL` or `MRTR_CB_ABORT`. NULL: such
-   * an input ends the run with `MRTR_ERR_UNANSWERED_INPUT`.
-   */
+  // Form and URL elicitations: ask about input `index` (`*input`), answer
+  // with `mrtr_call_answer_*` and return a `MRTR_CB_*` reply. NULL: such
+  // an input ends the run with `MRTR_ERR_UNANSWERED_INPUT`.
   int32_t (*elicit)(void *user,
                     struct mrtr_call *call,
                     size_t index,
                     const struct mrtr_input *input);
-  /**
-   * Sampling requests, as `elicit` (answer with
-   * `mrtr_call_answer_json`).
-   */
+  // Sampling requests, as `elicit`.
   int32_t (*sampling)(void *user,
                       struct mrtr_call *call,
                       size_t index,
                       const struct mrtr_input *input);
-  /** Roots requests, as `elicit` (answer with `mrtr_call_answer_roots`). */
+  // Roots requests, as `elicit`.
   int32_t (*roots)(void *user,
                    struct mrtr_call *call,
                    size_t index,
                    const struct mrtr_input *input);
-  /**
-   * Optional: waits `ms` milliseconds before a state-only round is
-   * retried; NULL retries at once.
-   */
+  // Optional: waits `ms` milliseconds (a `WAIT` step); NULL: no wait.
   void (*sleep_ms)(void *user,
                    uint64_t ms);
-  /**
-   * The id of the first request this run writes; 0: `mrtr_progress.next_id`.
-   * Within +-(2^53-1), or the run returns `MRTR_ERR_INVALID_ARGUMENT`
-   * before sending anything. When a further request would need an id
-   * past 2^53-1 the run stops with `MRTR_ERR_LIMIT_EXCEEDED` before
-   * writing it.
-   */
+  // As `mrtr_runner_init`'s.
   int64_t first_id;
-  /**
-   * Added to the id for each further request (> 0; 0 means 1), e.g. 2
-   * when two runs share a connection with odd and even ids.
-   */
+  // As `mrtr_runner_init`'s.
   int64_t id_step;
-  /**
-   * Most unrelated messages accepted while waiting for one answer
-   * (0: `MRTR_RUN_DEFAULT_MAX_UNRELATED`); one more ends the run with
-   * `MRTR_ERR_LIMIT_EXCEEDED` (the call stays `SENT`).
-   */
+  // As `mrtr_runner_init`'s.
   uint32_t max_unrelated;
 } mrtr_run_callbacks;
 
-/**
- * Borrowed bytes that need not be text (keys, sealed state): `len` bytes
- * at `ptr`. `ptr` may be NULL only when `len` is 0.
- */
+// Borrowed bytes that need not be text (keys, sealed state): `len` bytes
+// at `ptr`. `ptr` may be NULL only when `len` is 0.
 typedef struct mrtr_bytes {
-  /** The first byte, or NULL when empty. */
+  // The first byte, or NULL when empty.
   const uint8_t *ptr;
-  /** Length in bytes. */
+  // Length in bytes.
   size_t len;
 } mrtr_bytes;
 
-/**
- * An accepted token, for a replay cache: `token_id` (distinct per seal, stable
- * under re-escaping) and `expires_at`, its last valid unix second.
- */
+// An accepted token, for a replay cache: `token_id` (distinct per seal, stable
+// under re-escaping) and `expires_at`, its last valid unix second.
 typedef struct mrtr_unsealed_info {
   uint8_t token_id[MRTR_SEAL_TOKEN_ID_BYTES];
   uint64_t expires_at;
 } mrtr_unsealed_info;
 
-/**
- * A JSON-RPC request id: `kind` `MRTR_ID_NONE` (no id), `MRTR_ID_NUMBER`
- * (`number`) or `MRTR_ID_STRING` (`token`, its JSON token).
- */
+// A JSON-RPC request id: `kind` `MRTR_ID_NONE` (no id), `MRTR_ID_NUMBER`
+// (`number`) or `MRTR_ID_STRING` (`token`, its JSON token).
 typedef struct mrtr_request_id {
   uint32_t kind;
   int64_t number;
   struct mrtr_str token;
 } mrtr_request_id;
 
-/**
- * A parsed message as views into its bytes: strings are JSON tokens (quotes
- * included: `mrtr_json_decode_string`), objects raw JSON, absent members
- * empty. `flags`: `MRTR_REQUEST_HAS_META`, `MRTR_REQUEST_HAS_CAPS`
- * (`client_caps`, `MRTR_CAP_*` bits, declared). `protocol_version`, when sent,
- * is `"2026-07-28"` (an HTTP `MCP-Protocol-Version` that differs is `-32020`).
- */
+// A parsed message as views into its bytes: strings are JSON tokens (quotes
+// included: `mrtr_json_decode_string`), objects raw JSON, absent members
+// empty. `flags`: `MRTR_REQUEST_HAS_META`, `MRTR_REQUEST_HAS_CAPS`
+// (`client_caps`, `MRTR_CAP_*` bits, declared). `protocol_version`, when sent,
+// is `"2026-07-28"` (an HTTP `MCP-Protocol-Version` that differs is `-32020`).
 typedef struct mrtr_server_request {
   enum mrtr_incoming_kind kind;
   enum mrtr_server_method method;
@@ -1305,11 +1187,9 @@ typedef struct mrtr_server_request {
   struct mrtr_str task_id;
 } mrtr_server_request;
 
-/**
- * Why a message cannot be served: the `code` to answer (`-32700`, `-32600`,
- * `-32602`, `-32022`), the `id` when readable, and static names for logs of
- * the cause (`reason`) and of the member at fault (`field`, or `""`).
- */
+// Why a message cannot be served: the `code` to answer (`-32700`, `-32600`,
+// `-32602`, `-32022`), the `id` when readable, and static names for logs of
+// the cause (`reason`) and of the member at fault (`field`, or `""`).
 typedef struct mrtr_server_error {
   int32_t code;
   struct mrtr_request_id id;
@@ -1317,12 +1197,10 @@ typedef struct mrtr_server_error {
   const char *field;
 } mrtr_server_error;
 
-/**
- * One answer as views (JSON tokens): elicitation `action` (`MRTR_ELICIT_*`)
- * and `content` (accept); sampling `content`, `role`, `model`, `stop_reason`,
- * `text` (one text block); roots `root_count`. `result` is the bare result,
- * `wrapped` true for the SEP draft's `{"result": ..}`.
- */
+// One answer as views (JSON tokens): elicitation `action` (`MRTR_ELICIT_*`)
+// and `content` (accept); sampling `content`, `role`, `model`, `stop_reason`,
+// `text` (one text block); roots `root_count`. `result` is the bare result,
+// `wrapped` true for the SEP draft's `{"result": ..}`.
 typedef struct mrtr_server_answer {
   enum mrtr_answer_kind kind;
   uint32_t action;
@@ -1336,28 +1214,24 @@ typedef struct mrtr_server_answer {
   bool wrapped;
 } mrtr_server_answer;
 
-/**
- * Why an answer is unusable: `error` `MRTR_ANSWER_WRONG_KIND` (`found`: the
- * kind sent) or `MRTR_ANSWER_MALFORMED`; `expected`: the kind looked for
- * (`NONE` when unknown). Kinds are `mrtr_answer_kind` values.
- */
+// Why an answer is unusable: `error` `MRTR_ANSWER_WRONG_KIND` (`found`: the
+// kind sent) or `MRTR_ANSWER_MALFORMED`; `expected`: the kind looked for
+// (`NONE` when unknown). Kinds are `mrtr_answer_kind` values.
 typedef struct mrtr_answer_error {
   uint32_t error;
   uint32_t expected;
   uint32_t found;
 } mrtr_answer_error;
 
-/** One root of a roots answer: `uri` and `name` (when sent), JSON tokens. */
+// One root of a roots answer: `uri` and `name` (when sent), JSON tokens.
 typedef struct mrtr_server_root {
   struct mrtr_str uri;
   struct mrtr_str name;
 } mrtr_server_root;
 
-/**
- * One input request: `kind` (`mrtr_input_kind`), `key` (1 to 256 bytes,
- * unique), then form `message`, `requested_schema`; URL `message`, `url`;
- * sampling `params` (raw JSON); roots nothing.
- */
+// One input request: `kind` (`mrtr_input_kind`), `key` (1 to 256 bytes,
+// unique), then form `message`, `requested_schema`; URL `message`, `url`;
+// sampling `params` (raw JSON); roots nothing.
 typedef struct mrtr_input_spec {
   uint32_t kind;
   struct mrtr_str key;
@@ -1367,12 +1241,10 @@ typedef struct mrtr_input_spec {
   struct mrtr_str params;
 } mrtr_input_spec;
 
-/**
- * An `InputRequiredResult`: the request's `id`, `method`
- * (`mrtr_server_method`) and `client_caps`; `input_count` `inputs` (0 with a
- * state: a state-only round); `request_state` (sealed token) and
- * `related_task` (SEP task dialect), `{NULL, 0}` for none.
- */
+// An `InputRequiredResult`: the request's `id`, `method`
+// (`mrtr_server_method`) and `client_caps`; `input_count` `inputs` (0 with a
+// state: a state-only round); `request_state` (sealed token) and
+// `related_task` (SEP task dialect), `{NULL, 0}` for none.
 typedef struct mrtr_input_required {
   struct mrtr_request_id id;
   uint32_t method;
@@ -1383,154 +1255,122 @@ typedef struct mrtr_input_required {
   struct mrtr_str related_task;
 } mrtr_input_required;
 
-/**
- * Why an input was refused: its `index` (`SIZE_MAX`: none), the `MRTR_CAP_*`
- * bits the client lacks (`missing_caps`: answer with
- * `mrtr_server_write_missing_capability`), a static `reason` for logs.
- */
+// Why an input was refused: its `index` (`SIZE_MAX`: none), the `MRTR_CAP_*`
+// bits the client lacks (`missing_caps`: answer with
+// `mrtr_server_write_missing_capability`), a static `reason` for logs.
 typedef struct mrtr_build_error {
   size_t index;
   uint32_t missing_caps;
   const char *reason;
 } mrtr_build_error;
 
-/**
- * Why `mrtr_server_check_param_headers` refused: `reason` `MRTR_PARAM_HEADER_`
- * `MISSING`, `UNEXPECTED` (no such argument), `BAD_ENCODING` (base64),
- * `MISMATCH` (value or type), `REPEATED` (header twice), `REPEATED_MEMBER` (in
- * the body); `header`: the designated name after `Mcp-Param-`, a view into
- * `input_schema`.
- */
+// Why `mrtr_server_check_param_headers` refused: `reason` `MRTR_PARAM_HEADER_`
+// `MISSING`, `UNEXPECTED` (no such argument), `BAD_ENCODING` (base64),
+// `MISMATCH` (value or type), `REPEATED` (header twice), `REPEATED_MEMBER` (in
+// the body); `header`: the designated name after `Mcp-Param-`, a view into
+// `input_schema`.
 typedef struct mrtr_param_header_error {
   uint32_t reason;
   struct mrtr_str header;
 } mrtr_param_header_error;
 
-/**
- * One dispatched event: views into the decoder's workspace, valid until
- * the next call on the decoder.
- */
+// One dispatched event: views into the decoder's workspace, valid until
+// the next call on the decoder.
 typedef struct mrtr_sse_event {
-  /** An event was dispatched (the other fields are set only then). */
+  // An event was dispatched (the other fields are set only then).
   bool has_event;
-  /**
-   * The event type; `"message"` when the event named none (MCP
-   * messages are `message` events).
-   */
+  // The event type; `"message"` when the event named none (MCP
+  // messages are `message` events).
   struct mrtr_str event_type;
-  /**
-   * The data lines joined with `\n`: for MCP, one JSON-RPC message to
-   * feed to the call (copy it first if the call's feed must outlive the
-   * next decoder call).
-   */
+  // The data lines joined with `\n`: for MCP, one JSON-RPC message to
+  // feed to the call (copy it first if the call's feed must outlive the
+  // next decoder call).
   struct mrtr_str data;
-  /** The last event id at dispatch (empty when none was ever set). */
+  // The last event id at dispatch (empty when none was ever set).
   struct mrtr_str last_event_id;
 } mrtr_sse_event;
 
-/**
- * What a client needs to reconnect to the stream: the last event id
- * committed by a dispatch (send it as `Last-Event-ID`) and the server's
- * reconnection time.
- */
+// What a client needs to reconnect to the stream: the last event id
+// committed by a dispatch (send it as `Last-Event-ID`) and the server's
+// reconnection time.
 typedef struct mrtr_sse_reconnect {
-  /**
-   * The last event id; empty when none. A view into the workspace, valid
-   * until the next call on the decoder.
-   */
+  // The last event id; empty when none. A view into the workspace, valid
+  // until the next call on the decoder.
   struct mrtr_str last_event_id;
-  /**
-   * The reconnection time the server set with `retry`, ms (values beyond
-   * `uint64_t` saturate), when `has_retry_ms`.
-   */
+  // The reconnection time the server set with `retry`, ms (values beyond
+  // `uint64_t` saturate), when `has_retry_ms`.
   uint64_t retry_ms;
-  /** The server set a reconnection time. */
+  // The server set a reconnection time.
   bool has_retry_ms;
 } mrtr_sse_reconnect;
 
-/** One tool of a `tools/list` page: views into the page. */
+// One tool of a `tools/list` page: views into the page.
 typedef struct mrtr_tool {
-  /**
-   * The name's JSON string token, quotes included (decode it with
-   * `mrtr_json_decode_string`; send it back as the `name` of
-   * `tools/call`).
-   */
+  // The name's JSON string token, quotes included (decode it with
+  // `mrtr_json_decode_string`; send it back as the `name` of
+  // `tools/call`).
   struct mrtr_str name;
-  /**
-   * The `inputSchema` object, raw JSON (pass it to
-   * `mrtr_http_headers_for_tool_call` when calling the tool over HTTP).
-   */
+  // The `inputSchema` object, raw JSON (pass it to
+  // `mrtr_http_headers_for_tool_call` when calling the tool over HTTP).
   struct mrtr_str input_schema;
-  /**
-   * Whether the client may call the tool: false when its `x-mcp-header`
-   * designations are invalid (SEP-2243: such a tool must not be used;
-   * the other tools stay usable).
-   */
+  // Whether the client may call the tool: false when its `x-mcp-header`
+  // designations are invalid (SEP-2243: such a tool must not be used;
+  // the other tools stay usable).
   bool usable;
-  /** The number of designated properties (0 when not `usable`). */
+  // The number of designated properties (0 when not `usable`).
   size_t designation_count;
 } mrtr_tool;
 
-/**
- * Where `mrtr_tool_next` stands in a `tools/list` page. Zero-initialize
- * it to start at the first tool; reuse it only with the same page.
- */
+// Where `mrtr_tool_next` stands in a `tools/list` page. Zero-initialize
+// it to start at the first tool; reuse it only with the same page.
 typedef struct mrtr_tool_cursor {
-  /**
-   * The index of the tool the next call reads (after a call, one past
-   * the tool it read or refused).
-   */
+  // The index of the tool the next call reads (after a call, one past
+  // the tool it read or refused).
   size_t index;
-  /**
-   * Private: the byte offset in the page where the next read starts (0:
-   * at the start, the page is not read yet).
-   */
+  // Private: the byte offset in the page where the next read starts (0:
+  // at the start, the page is not read yet).
   size_t offset;
-  /** Private: the length of the page the cursor walks. */
+  // Private: the length of the page the cursor walks.
   size_t page_len;
 } mrtr_tool_cursor;
 
-/** A URL split for the consent screen: views into the URL given. */
+// A URL split for the consent screen: views into the URL given.
 typedef struct mrtr_url_info {
-  /** The scheme as written (compare case-insensitively). */
+  // The scheme as written (compare case-insensitively).
   struct mrtr_str scheme;
-  /**
-   * The userinfo before the last `@` of the authority (when
-   * `has_userinfo`): show it as what it is, not as the destination.
-   */
+  // The userinfo before the last `@` of the authority (when
+  // `has_userinfo`): show it as what it is, not as the destination.
   struct mrtr_str userinfo;
-  /** The host the link goes to (IPv6 with brackets); empty when none. */
+  // The host the link goes to (IPv6 with brackets); empty when none.
   struct mrtr_str host;
-  /** The path (possibly empty). */
+  // The path (possibly empty).
   struct mrtr_str path;
-  /** The query without `?` (when `has_query`). */
+  // The query without `?` (when `has_query`).
   struct mrtr_str query;
-  /** The fragment without `#` (when `has_fragment`). */
+  // The fragment without `#` (when `has_fragment`).
   struct mrtr_str fragment;
-  /** `MRTR_URL_WARN_*` bits. */
+  // `MRTR_URL_WARN_*` bits.
   uint32_t warnings;
-  /** The explicit port (when `has_port`). */
+  // The explicit port (when `has_port`).
   uint16_t port;
-  /** A port is given. */
+  // A port is given.
   bool has_port;
-  /** A userinfo part is present. */
+  // A userinfo part is present.
   bool has_userinfo;
-  /** A query is present. */
+  // A query is present.
   bool has_query;
-  /** A fragment is present. */
+  // A fragment is present.
   bool has_fragment;
 } mrtr_url_info;
 
-/** Why a URL was refused. */
+// Why a URL was refused.
 typedef struct mrtr_url_refusal {
-  /**
-   * A static NUL-terminated name of the cause (`"Backslash"`,
-   * `"AmbiguousIpv4"`, ...), for logs.
-   */
+  // A static NUL-terminated name of the cause (`"Backslash"`,
+  // `"AmbiguousIpv4"`, ...), for logs.
   const char *reason;
-  /** The byte offset of the offending character (when `has_offset`). */
+  // The byte offset of the offending character (when `has_offset`).
   size_t offset;
-  /** The cause names a position. */
+  // The cause names a position.
   bool has_offset;
 } mrtr_url_refusal;
 
@@ -1538,49 +1378,43 @@ typedef struct mrtr_url_refusal {
 extern "C" {
 #endif // __cplusplus
 
-/** Writes the default limits to `*out` (see `mrtr_call_limits`). */
+// Writes the default limits to `*out` (see `mrtr_call_limits`).
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
 
-/**
- * Writes to `*out_size` the workspace bytes a call (and its task) needs
- * under `limits` (NULL: defaults). `MRTR_ERR_INVALID_ARGUMENT`: limits out
- * of their ranges, a poll floor over its ceiling, a region over 4 GiB.
- */
+// Writes to `*out_size` the workspace bytes a call (and its task) needs
+// under `limits` (NULL: defaults). `MRTR_ERR_INVALID_ARGUMENT`: limits out
+// of their ranges, a poll floor over its ceiling, a region over 4 GiB.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
                                           size_t *out_size);
 
-/**
- * Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
- * least `mrtr_call_workspace_size`) -> `READY`, handle in `*out_call`.
- * Params are validated and rendered once; a set `task_dialect` restarts
- * that task (first request `tasks/get`). Once the arguments pass their
- * checks the workspace's old contents are gone, even if init fails.
- * - `MRTR_ERR_WORKSPACE_TOO_SMALL`: size in `config->out_needed` if set.
- * - `MRTR_ERR_INVALID_ARGUMENT`: unknown method, dialect, cap bit or flag;
- *   bad limits or `first_id`; params not an object, without `name`/`uri`,
- *   with `inputResponses`/`requestState`, a bad `_meta`/`task`, a member
- *   twice, an object over 1024 members; an empty or bad task id; the
- *   extension dialect without `MRTR_CAP_TASKS`; params with a task.
- * - `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON`: params not JSON.
- * - `MRTR_ERR_LIMIT_EXCEEDED`: params over `max_params_bytes` or too deep.
- */
+// Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
+// least `mrtr_call_workspace_size`) -> `READY`, handle in `*out_call`.
+// Params are validated and rendered once; a set `task_dialect` restarts
+// that task (first request `tasks/get`). Once the arguments pass their
+// checks the workspace's old contents are gone, even if init fails.
+// - `MRTR_ERR_WORKSPACE_TOO_SMALL`: size in `config->out_needed` if set.
+// - `MRTR_ERR_INVALID_ARGUMENT`: unknown method, dialect, cap bit or flag;
+//   bad limits or `first_id`; params not an object, without `name`/`uri`,
+//   with `inputResponses`/`requestState`, a bad `_meta`/`task`, a member
+//   twice, an object over 1024 members; an empty or bad task id; the
+//   extension dialect without `MRTR_CAP_TASKS`; params with a task.
+// - `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_JSON`: params not JSON.
+// - `MRTR_ERR_LIMIT_EXCEEDED`: params over `max_params_bytes` or too deep.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_init(void *workspace,
                                 size_t len,
                                 const struct mrtr_call_config *config,
                                 struct mrtr_call **out_call);
 
-/**
- * `READY` -> `SENT`: writes the next request (the call's, or the task
- * request `mrtr_progress.task_request` names) with id `id` into `out`.
- * Ids must increase within +-(2^53-1) (`mrtr_progress.next_id`).
- * `*out_written` gets the length, or the size needed with
- * `MRTR_ERR_BUFFER_TOO_SMALL` (call unchanged). `MRTR_ERR_WRONG_STATE`
- * (not `READY`), `MRTR_ERR_UNANSWERED_INPUT` (inputs left),
- * `MRTR_ERR_INVALID_ARGUMENT` (id not fresh or out of range).
- */
+// `READY` -> `SENT`: writes the next request (the call's, or the task
+// request `mrtr_progress.task_request` names) with id `id` into `out`.
+// Ids must increase within +-(2^53-1) (`mrtr_progress.next_id`).
+// `*out_written` gets the length, or the size needed with
+// `MRTR_ERR_BUFFER_TOO_SMALL` (call unchanged). `MRTR_ERR_WRONG_STATE`
+// (not `READY`), `MRTR_ERR_UNANSWERED_INPUT` (inputs left),
+// `MRTR_ERR_INVALID_ARGUMENT` (id not fresh or out of range).
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
                                          int64_t id,
@@ -1588,11 +1422,9 @@ enum mrtr_status mrtr_call_write_request(struct mrtr_call *call,
                                          size_t out_len,
                                          size_t *out_written);
 
-/**
- * `SENT`, after a transport failure: writes the request in flight again
- * with a fresh `id`; a late response to the old id is then `UNRELATED`.
- * As `mrtr_call_write_request` (`MRTR_ERR_WRONG_STATE` unless `SENT`).
- */
+// `SENT`, after a transport failure: writes the request in flight again
+// with a fresh `id`; a late response to the old id is then `UNRELATED`.
+// As `mrtr_call_write_request` (`MRTR_ERR_WRONG_STATE` unless `SENT`).
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
                                   int64_t id,
@@ -1600,12 +1432,10 @@ enum mrtr_status mrtr_call_resend(struct mrtr_call *call,
                                   size_t out_len,
                                   size_t *out_written);
 
-/**
- * Task flow, `READY`/`SENT`/`ANSWERING` -> `SENT`: writes `tasks/cancel`
- * (a response to a request in flight becomes unrelated); acknowledged by
- * `MRTR_EVENT_TASK_CANCELLED`. As `mrtr_call_write_request`;
- * `MRTR_ERR_WRONG_STATE` in the call flow or once done.
- */
+// Task flow, `READY`/`SENT`/`ANSWERING` -> `SENT`: writes `tasks/cancel`
+// (a response to a request in flight becomes unrelated); acknowledged by
+// `MRTR_EVENT_TASK_CANCELLED`. As `mrtr_call_write_request`;
+// `MRTR_ERR_WRONG_STATE` in the call flow or once done.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_write_cancel(struct mrtr_call *call,
                                         int64_t id,
@@ -1613,49 +1443,41 @@ enum mrtr_status mrtr_call_write_cancel(struct mrtr_call *call,
                                         size_t out_len,
                                         size_t *out_written);
 
-/**
- * `SENT`: feeds one complete JSON-RPC message; what it meant goes to
- * `*out_event` (spans into `msg`; see `mrtr_event_kind` for the phase
- * after each kind). `MRTR_ERR_WRONG_STATE` (not `SENT`) changes nothing.
- * Terminal (-> `FAILED`, see `mrtr_call_failure`): `MRTR_ERR_JSON`,
- * `_ENVELOPE`, `_PROTOCOL_VIOLATION`, `_UNDECLARED_CAPABILITY`,
- * `_LIMIT_EXCEEDED`, `_ROUND_CAP`.
- */
+// `SENT`: feeds one complete JSON-RPC message; what it meant goes to
+// `*out_event` (spans into `msg`; see `mrtr_event_kind` for the phase
+// after each kind). `MRTR_ERR_WRONG_STATE` (not `SENT`) changes nothing.
+// Terminal (-> `FAILED`, see `mrtr_call_failure`): `MRTR_ERR_JSON`,
+// `_ENVELOPE`, `_PROTOCOL_VIOLATION`, `_UNDECLARED_CAPABILITY`,
+// `_LIMIT_EXCEEDED`, `_ROUND_CAP`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_feed(struct mrtr_call *call,
                                 const uint8_t *msg,
                                 size_t len,
                                 struct mrtr_event *out_event);
 
-/** Writes where the call is to `*out`. */
+// Writes where the call is to `*out`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_progress(const struct mrtr_call *call,
                                     struct mrtr_progress *out);
 
-/**
- * Writes input `index` of the current round (server order) to `*out`.
- * `MRTR_ERR_NOT_FOUND` past the last input.
- */
+// Writes input `index` of the current round (server order) to `*out`.
+// `MRTR_ERR_NOT_FOUND` past the last input.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_at(const struct mrtr_call *call,
                                     size_t index,
                                     struct mrtr_input *out);
 
-/**
- * Writes to `*out_index` the index of the input whose key decodes to
- * `key`. `MRTR_ERR_NOT_FOUND`, `MRTR_ERR_INVALID_UTF8`.
- */
+// Writes to `*out_index` the index of the input whose key decodes to
+// `key`. `MRTR_ERR_NOT_FOUND`, `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_find(const struct mrtr_call *call,
                                       struct mrtr_str key,
                                       size_t *out_index);
 
-/**
- * Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` into
- * `out` as UTF-8, output as `mrtr_call_write_request`.
- * `MRTR_ERR_NOT_FOUND` (no such input or field), `MRTR_ERR_INVALID_ARGUMENT`
- * (not one known bit), `MRTR_ERR_BUFFER_TOO_SMALL`.
- */
+// Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` into
+// `out` as UTF-8, output as `mrtr_call_write_request`.
+// `MRTR_ERR_NOT_FOUND` (no such input or field), `MRTR_ERR_INVALID_ARGUMENT`
+// (not one known bit), `MRTR_ERR_BUFFER_TOO_SMALL`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
                                       size_t index,
@@ -1664,87 +1486,73 @@ enum mrtr_status mrtr_call_input_text(const struct mrtr_call *call,
                                       size_t out_len,
                                       size_t *out_written);
 
-/**
- * `ANSWERING`: answers elicitation `index` with `MRTR_ELICIT_*` `action`
- * and, for a form `accept` only, `content` (a JSON object; check it with
- * `mrtr_form_validate`). The last answer makes the call `READY`.
- * - `MRTR_ERR_WRONG_STATE`: not `ANSWERING`, or already answered.
- * - `MRTR_ERR_NOT_FOUND`; `MRTR_ERR_JSON`: content not JSON.
- * - `MRTR_ERR_INVALID_VALUE`: not an elicitation, content missing for a
- *   form `accept` or given otherwise, not an object.
- * - `MRTR_ERR_LIMIT_EXCEEDED` (`max_answers_bytes`);
- *   `MRTR_ERR_INVALID_ARGUMENT` (unknown action).
- */
+// `ANSWERING`: answers elicitation `index` with `MRTR_ELICIT_*` `action`
+// and, for a form `accept` only, `content` (a JSON object; check it with
+// `mrtr_form_validate`). The last answer makes the call `READY`.
+// - `MRTR_ERR_WRONG_STATE`: not `ANSWERING`, or already answered.
+// - `MRTR_ERR_NOT_FOUND`; `MRTR_ERR_JSON`: content not JSON.
+// - `MRTR_ERR_INVALID_VALUE`: not an elicitation, content missing for a
+//   form `accept` or given otherwise, not an object.
+// - `MRTR_ERR_LIMIT_EXCEEDED` (`max_answers_bytes`);
+//   `MRTR_ERR_INVALID_ARGUMENT` (unknown action).
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_elicit(struct mrtr_call *call,
                                          size_t index,
                                          uint32_t action,
                                          struct mrtr_str content);
 
-/**
- * Answers input `index` with its bare JSON result (`CreateMessageResult`,
- * `ListRootsResult`, elicitation result; never `{"result": ..}`). As
- * `mrtr_call_answer_elicit`; `MRTR_ERR_INVALID_VALUE`: not an object,
- * wrapped, an unknown shape or kind, or a root URI refused.
- */
+// Answers input `index` with its bare JSON result (`CreateMessageResult`,
+// `ListRootsResult`, elicitation result; never `{"result": ..}`). As
+// `mrtr_call_answer_elicit`; `MRTR_ERR_INVALID_VALUE`: not an object,
+// wrapped, an unknown shape or kind, or a root URI refused.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_json(struct mrtr_call *call,
                                        size_t index,
                                        struct mrtr_str json);
 
-/**
- * Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOTS`),
- * each a `file://` URI without dot segments. As `mrtr_call_answer_elicit`
- * (`MRTR_ERR_INVALID_VALUE`: a refused URI); `MRTR_ERR_LIMIT_EXCEEDED`
- * (too many), `MRTR_ERR_INVALID_UTF8`.
- */
+// Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOTS`),
+// each a `file://` URI without dot segments. As `mrtr_call_answer_elicit`
+// (`MRTR_ERR_INVALID_VALUE`: a refused URI); `MRTR_ERR_LIMIT_EXCEEDED`
+// (too many), `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_roots(struct mrtr_call *call,
                                         size_t index,
                                         const struct mrtr_root *roots,
                                         size_t n);
 
-/**
- * Ends the call because the app cannot answer input `index` (MRTR has no
- * error answer): `MRTR_OK`, and the call is `FAILED` with
- * `MRTR_FAILURE_ANSWERED_WITH_ERROR` and `code`. `MRTR_ERR_WRONG_STATE`
- * (not `ANSWERING`, or already answered), `MRTR_ERR_NOT_FOUND`.
- */
+// Ends the call because the app cannot answer input `index` (MRTR has no
+// error answer): `MRTR_OK`, and the call is `FAILED` with
+// `MRTR_FAILURE_ANSWERED_WITH_ERROR` and `code`. `MRTR_ERR_WRONG_STATE`
+// (not `ANSWERING`, or already answered), `MRTR_ERR_NOT_FOUND`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_answer_error(struct mrtr_call *call,
                                         size_t index,
                                         int64_t code);
 
-/**
- * Writes to `*out` the final result, found in `fed` (the bytes whose
- * feeding completed the call). `MRTR_ERR_WRONG_STATE` before completion,
- * `MRTR_ERR_INVALID_ARGUMENT` for other bytes.
- */
+// Writes to `*out` the final result, found in `fed` (the bytes whose
+// feeding completed the call). `MRTR_ERR_WRONG_STATE` before completion,
+// `MRTR_ERR_INVALID_ARGUMENT` for other bytes.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_result(const struct mrtr_call *call,
                                   const uint8_t *fed,
                                   size_t fed_len,
                                   struct mrtr_str *out);
 
-/**
- * Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output as
- * `mrtr_call_write_request` (restored in `SENT`: `mrtr_call_resend`).
- * `MRTR_ERR_WRONG_STATE` once done or failed, `MRTR_ERR_BUFFER_TOO_SMALL`.
- */
+// Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output as
+// `mrtr_call_write_request` (restored in `SENT`: `mrtr_call_resend`).
+// `MRTR_ERR_WRONG_STATE` once done or failed, `MRTR_ERR_BUFFER_TOO_SMALL`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_save(const struct mrtr_call *call,
                                 uint8_t *out,
                                 size_t out_len,
                                 size_t *out_written);
 
-/**
- * Restores a save into `workspace` (as `mrtr_call_init`) under `limits`
- * (NULL: defaults; a save cannot raise them), re-validating every region;
- * the next id is one past the saved last id. `MRTR_ERR_WORKSPACE_TOO_SMALL`;
- * `MRTR_ERR_UNSUPPORTED_VERSION` (another save format, or `_meta` naming
- * another protocol version or none); `MRTR_ERR_INVALID_ARGUMENT` (not a
- * save, a broken invariant, a region over its limit, bad limits).
- */
+// Restores a save into `workspace` (as `mrtr_call_init`) under `limits`
+// (NULL: defaults; a save cannot raise them), re-validating every region;
+// the next id is one past the saved last id. `MRTR_ERR_WORKSPACE_TOO_SMALL`;
+// `MRTR_ERR_UNSUPPORTED_VERSION` (another save format, or `_meta` naming
+// another protocol version or none); `MRTR_ERR_INVALID_ARGUMENT` (not a
+// save, a broken invariant, a region over its limit, bad limits).
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_restore(void *workspace,
                                    size_t len,
@@ -1753,59 +1561,51 @@ enum mrtr_status mrtr_call_restore(void *workspace,
                                    size_t saved_len,
                                    struct mrtr_call **out_call);
 
-/** `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise. */
+// `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise.
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
                                    struct mrtr_failure *out);
 
-/**
- * Checks `schema` (a `requestedSchema`, as `mrtr_input.requested_schema`
- * gives it) against the restricted subset the protocol allows, and writes
- * its number of fields to `*out_field_count`. Show the form only after
- * this succeeded.
- *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (the reason goes to
- * `*out_error` when it is not NULL; its views point into `schema`);
- * `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger than 1
- * MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_INVALID_ARGUMENT`.
- */
+// Checks `schema` (a `requestedSchema`, as `mrtr_input.requested_schema`
+// gives it) against the restricted subset the protocol allows, and writes
+// its number of fields to `*out_field_count`. Show the form only after
+// this succeeded.
+//
+// Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (the reason goes to
+// `*out_error` when it is not NULL; its views point into `schema`);
+// `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger than 1
+// MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_INVALID_ARGUMENT`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
                                  size_t *out_field_count,
                                  struct mrtr_schema_error *out_error);
 
-/**
- * Writes field `index` (schema order) of the form to `*out`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema statuses
- * of `mrtr_form_parse`.
- */
+// Writes field `index` (schema order) of the form to `*out`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema statuses
+// of `mrtr_form_parse`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
                                     size_t index,
                                     struct mrtr_form_field *out);
 
-/**
- * Writes option `option` of select field `field` to `*out`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select, or no
- * such option), the schema statuses of `mrtr_form_parse`.
- */
+// Writes option `option` of select field `field` to `*out`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select, or no
+// such option), the schema statuses of `mrtr_form_parse`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
                                      size_t field,
                                      size_t option,
                                      struct mrtr_form_option *out);
 
-/**
- * Decodes one text of the form into `out`, JSON escapes resolved:
- * `which` is a `MRTR_FORM_TEXT_*` value; `option` is used by the
- * `OPTION_*` texts only. Output convention of `mrtr_json_write_string`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
- * such field or option, or the text is absent), the schema statuses of
- * `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`).
- */
+// Decodes one text of the form into `out`, JSON escapes resolved:
+// `which` is a `MRTR_FORM_TEXT_*` value; `option` is used by the
+// `OPTION_*` texts only. Output convention of `mrtr_json_write_string`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
+// such field or option, or the text is absent), the schema statuses of
+// `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`).
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_text(struct mrtr_str schema,
                                 size_t field,
@@ -1815,40 +1615,36 @@ enum mrtr_status mrtr_form_text(struct mrtr_str schema,
                                 size_t out_len,
                                 size_t *out_written);
 
-/**
- * Checks an answer `content` (a JSON object, as it will be sent with
- * `MRTR_ELICIT_ACCEPT`) against the form: required fields present, each
- * value of its field's type, within its bounds and syntax, one of its
- * options; no unknown or repeated fields.
- *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem goes to
- * `*out_error` when not NULL: fields in schema order first, then unknown
- * fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
- * JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_INVALID_UTF8`.
- */
+// Checks an answer `content` (a JSON object, as it will be sent with
+// `MRTR_ELICIT_ACCEPT`) against the form: required fields present, each
+// value of its field's type, within its bounds and syntax, one of its
+// options; no unknown or repeated fields.
+//
+// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem goes to
+// `*out_error` when not NULL: fields in schema order first, then unknown
+// fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
+// JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
                                     struct mrtr_str content,
                                     struct mrtr_form_error *out_error);
 
-/**
- * The headers of a POST carrying a request or notification `method`,
- * with `name` (the tool or prompt name, the resource URI or the task id;
- * required for `tools/call`, `prompts/get`, `resources/read`, `tasks/get`,
- * `tasks/update`, `tasks/cancel`; `{NULL, 0}` for none).
- *
- * The encoded values are written into `buf` (output convention of
- * `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
- * size needed with `MRTR_ERR_BUFFER_TOO_SMALL`); the headers go to
- * `out_headers` (at least `MRTR_HTTP_MAX_HEADERS` entries, views into
- * static text and `buf`) and their number to `*out_count`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
- * (an encoded value over `MRTR_HTTP_MAX_VALUE_BYTES`),
- * `MRTR_ERR_INVALID_ARGUMENT` (an empty or non-visible-ASCII method, a missing
- * name, `headers_cap` too small),
- * `MRTR_ERR_INVALID_UTF8`.
- */
+// The headers of a POST carrying a request or notification `method`,
+// with `name` (the tool or prompt name, the resource URI or the task id;
+// required for `tools/call`, `prompts/get`, `resources/read`, `tasks/get`,
+// `tasks/update`, `tasks/cancel`; `{NULL, 0}` for none).
+//
+// The encoded values are written into `buf` (output convention of
+// `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
+// size needed with `MRTR_ERR_BUFFER_TOO_SMALL`); the headers go to
+// `out_headers` (at least `MRTR_HTTP_MAX_HEADERS` entries, views into
+// static text and `buf`) and their number to `*out_count`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
+// (an encoded value over `MRTR_HTTP_MAX_VALUE_BYTES`),
+// `MRTR_ERR_INVALID_ARGUMENT` (an empty or non-visible-ASCII method, a missing
+// name, `headers_cap` too small),
+// `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers(struct mrtr_str method,
                                    struct mrtr_str name,
@@ -1859,16 +1655,14 @@ enum mrtr_status mrtr_http_headers(struct mrtr_str method,
                                    size_t headers_cap,
                                    size_t *out_count);
 
-/**
- * The headers of a POST carrying `body`, one JSON-RPC request or
- * notification (the bytes `mrtr_call_write_request` produced): method and
- * `params.name` / `params.uri` / `params.taskId` are read from it, escapes
- * decoded, so the
- * headers cannot disagree with the body. Outputs and statuses as
- * `mrtr_http_headers`, plus `MRTR_ERR_JSON` / `MRTR_ERR_ENVELOPE` for a
- * body that is not a readable message and `MRTR_ERR_INVALID_ARGUMENT` for
- * a response.
- */
+// The headers of a POST carrying `body`, one JSON-RPC request or
+// notification (the bytes `mrtr_call_write_request` produced): method and
+// `params.name` / `params.uri` / `params.taskId` are read from it, escapes
+// decoded, so the
+// headers cannot disagree with the body. Outputs and statuses as
+// `mrtr_http_headers`, plus `MRTR_ERR_JSON` / `MRTR_ERR_ENVELOPE` for a
+// body that is not a readable message and `MRTR_ERR_INVALID_ARGUMENT` for
+// a response.
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
                                                size_t body_len,
@@ -1879,35 +1673,33 @@ enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
                                                size_t headers_cap,
                                                size_t *out_count);
 
-/**
- * The headers of a POST carrying `body`, a `tools/call` request, for the
- * tool whose `inputSchema` (the raw JSON from `tools/list`) is
- * `input_schema`: the headers of `mrtr_http_headers_for_message`, then one
- * `Mcp-Param-<Name>` header for each argument the schema designates with
- * `"x-mcp-header": "<Name>"` (SEP-2243), at any depth reached through
- * `properties` (`arguments.target.zone`), in the schema's document order.
- * An absent or `null` argument (or one below a member that is absent,
- * `null` or not an object) sends no header; a string is sent as it is
- * when it is safe header text, else `=?base64?...?=`-encoded; an integer,
- * which must be a safe integer (at most 2^53 - 1 in magnitude: `1.5`,
- * `9007199254740993` and `1e400` are refused), in canonical decimal form
- * (`1e2` as `100`); a boolean as `true` or `false`.
- *
- * `out_headers` holds `headers_cap` entries: at least
- * `MRTR_HTTP_MAX_HEADERS` plus one per mirrored argument (when it holds
- * fewer, `MRTR_ERR_BUFFER_TOO_SMALL` with the entries needed in
- * `*out_count` and the bytes needed in `*out_written`). Names and values
- * are views into static text and `buf`.
- *
- * Returns the statuses of `mrtr_http_headers_for_message`, plus
- * `MRTR_ERR_INVALID_SCHEMA` (the schema's designations are invalid, see
- * `mrtr_tool_header_check`: do not call that tool),
- * `MRTR_ERR_INVALID_VALUE` (a designated argument of another JSON type
- * than its designation, an integer that is not a safe integer, a member
- * repeated on a designated argument's path, or `arguments` not an
- * object: nothing is mirrored) and
- * `MRTR_ERR_INVALID_ARGUMENT` (the body is not a `tools/call` request).
- */
+// The headers of a POST carrying `body`, a `tools/call` request, for the
+// tool whose `inputSchema` (the raw JSON from `tools/list`) is
+// `input_schema`: the headers of `mrtr_http_headers_for_message`, then one
+// `Mcp-Param-<Name>` header for each argument the schema designates with
+// `"x-mcp-header": "<Name>"` (SEP-2243), at any depth reached through
+// `properties` (`arguments.target.zone`), in the schema's document order.
+// An absent or `null` argument (or one below a member that is absent,
+// `null` or not an object) sends no header; a string is sent as it is
+// when it is safe header text, else `=?base64?...?=`-encoded; an integer,
+// which must be a safe integer (at most 2^53 - 1 in magnitude: `1.5`,
+// `9007199254740993` and `1e400` are refused), in canonical decimal form
+// (`1e2` as `100`); a boolean as `true` or `false`.
+//
+// `out_headers` holds `headers_cap` entries: at least
+// `MRTR_HTTP_MAX_HEADERS` plus one per mirrored argument (when it holds
+// fewer, `MRTR_ERR_BUFFER_TOO_SMALL` with the entries needed in
+// `*out_count` and the bytes needed in `*out_written`). Names and values
+// are views into static text and `buf`.
+//
+// Returns the statuses of `mrtr_http_headers_for_message`, plus
+// `MRTR_ERR_INVALID_SCHEMA` (the schema's designations are invalid, see
+// `mrtr_tool_header_check`: do not call that tool),
+// `MRTR_ERR_INVALID_VALUE` (a designated argument of another JSON type
+// than its designation, an integer that is not a safe integer, a member
+// repeated on a designated argument's path, or `arguments` not an
+// object: nothing is mirrored) and
+// `MRTR_ERR_INVALID_ARGUMENT` (the body is not a `tools/call` request).
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers_for_tool_call(const uint8_t *body,
                                                  size_t body_len,
@@ -1919,125 +1711,79 @@ enum mrtr_status mrtr_http_headers_for_tool_call(const uint8_t *body,
                                                  size_t headers_cap,
                                                  size_t *out_count);
 
-/**
- * Checks a tool's `x-mcp-header` designations (SEP-2243) before the tool
- * is offered: `input_schema` is its `inputSchema` from `tools/list`, the
- * raw JSON. A designation is valid on a property reached from the root
- * through `properties` alone, at any depth (`target.zone`), and nowhere
- * else (not on the root, not under `items`, `anyOf`,
- * `additionalProperties`, `$defs`, ...); its name is a non-empty HTTP
- * token (ASCII letters, digits and ``!#$%&'*+-.^_`|~``: no space, colon,
- * control or non-ASCII character), the property's one `type` is
- * `"string"`, `"integer"` or `"boolean"` (neither `x-mcp-header` nor
- * `type` repeated), and no other designation at any depth has the same
- * name ignoring case; a tool has at most 64 designations and nests at
- * most 32 levels deep. A client must not call a tool whose designations
- * are invalid (the other tools of the list stay usable).
- *
- * Returns `MRTR_OK` with the number of designated properties in
- * `*out_count` (0 for a schema without any), `MRTR_ERR_INVALID_SCHEMA`
- * (an invalid designation, or a schema that is not a JSON object with an
- * object `properties`), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_UTF8`.
- */
+// Checks a tool's `x-mcp-header` designations (SEP-2243) before the tool
+// is offered: `input_schema` is its `inputSchema` from `tools/list`, the
+// raw JSON. A designation is valid on a property reached from the root
+// through `properties` alone, at any depth (`target.zone`), and nowhere
+// else (not on the root, not under `items`, `anyOf`,
+// `additionalProperties`, `$defs`, ...); its name is a non-empty HTTP
+// token (ASCII letters, digits and ``!#$%&'*+-.^_`|~``: no space, colon,
+// control or non-ASCII character), the property's one `type` is
+// `"string"`, `"integer"` or `"boolean"` (neither `x-mcp-header` nor
+// `type` repeated), and no other designation at any depth has the same
+// name ignoring case; a tool has at most 64 designations and nests at
+// most 32 levels deep. A client must not call a tool whose designations
+// are invalid (the other tools of the list stay usable).
+//
+// Returns `MRTR_OK` with the number of designated properties in
+// `*out_count` (0 for a schema without any), `MRTR_ERR_INVALID_SCHEMA`
+// (an invalid designation, or a schema that is not a JSON object with an
+// object `properties`), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_header_check(struct mrtr_str input_schema,
                                         size_t *out_count);
 
-/**
- * What to do after a response to a request: `msg` is the response,
- * `retries` how many times this request was already sent again after a
- * `-32022` (0 for the first answer). Returns `MRTR_OK` (send the request
- * again, unchanged, with a new id) only when `msg` is error `-32022`
- * (unsupported protocol version) whose `data.supported` lists
- * `"2026-07-28"` (`mrtr_protocol_version()`, the only revision this
- * library speaks), whose `data.requested` is not that revision, and
- * `retries` is below `MRTR_MAX_VERSION_RETRIES` (1). Any other `-32022`
- * returns `MRTR_ERR_UNSUPPORTED_VERSION`, a final answer: the server and
- * this library share no revision, or the server refused this one
- * (`data.requested` names it, or it was already sent again), even when
- * `data.supported` lists it. So a loop that counts its resends into
- * `retries` sends a request at most twice. A `-32022` whose `data` holds
- * a repeated member (`supported` twice, say) is `MRTR_ERR_JSON`. Any
- * other message (a result, another error, an unreadable message) is
- * `MRTR_ERR_NOT_FOUND`: no version answer in it.
- */
+// What to do after a response to a request: `msg` is the response,
+// `retries` how many times this request was already sent again after a
+// `-32022` (0 for the first answer). Returns `MRTR_OK` (send the request
+// again, unchanged, with a new id) only when `msg` is error `-32022`
+// (unsupported protocol version) whose `data.supported` lists
+// `"2026-07-28"` (`mrtr_protocol_version()`, the only revision this
+// library speaks), whose `data.requested` is not that revision, and
+// `retries` is below `MRTR_MAX_VERSION_RETRIES` (1). Any other `-32022`
+// returns `MRTR_ERR_UNSUPPORTED_VERSION`, a final answer: the server and
+// this library share no revision, or the server refused this one
+// (`data.requested` names it, or it was already sent again), even when
+// `data.supported` lists it. So a loop that counts its resends into
+// `retries` sends a request at most twice. A `-32022` whose `data` holds
+// a repeated member (`supported` twice, say) is `MRTR_ERR_JSON`. Any
+// other message (a result, another error, an unreadable message) is
+// `MRTR_ERR_NOT_FOUND`: no version answer in it.
 MRTR_NODISCARD
 enum mrtr_status mrtr_version_retry(const uint8_t *msg,
                                     size_t msg_len,
                                     uint32_t retries);
 
-/**
- * Returns the library version (for example `"0.1.0"`) as a static
- * NUL-terminated string, never NULL. Do not free it.
- */
+// Returns the library version (for example `"0.1.0"`).
 const char *mrtr_version(void);
 
-/**
- * Returns the MCP protocol revision this library implements,
- * `"2026-07-28"`, as a static NUL-terminated string, never NULL: the value
- * for the `MCP-Protocol-Version` HTTP header. Do not free it.
- */
+// Returns the protocol revision implemented, `"2026-07-28"` (the value of
+// the `MCP-Protocol-Version` HTTP header).
 const char *mrtr_protocol_version(void);
 
-/**
- * Checks that `len` bytes at `json` are exactly one valid JSON document
- * (RFC 8259: UTF-8, no trailing commas, comments, `NaN`, leading zeros,
- * lone surrogate escapes or control characters in strings; only whitespace
- * around the value), nested at most `max_depth` deep.
- *
- * - `json` may be NULL when `len` is 0 (an empty input, which is not a
- *   document: `MRTR_ERR_JSON` at offset 0).
- * - `max_depth`: 0 selects `MRTR_JSON_DEFAULT_MAX_DEPTH`; above
- *   `MRTR_JSON_MAX_DEPTH` is `MRTR_ERR_INVALID_ARGUMENT`.
- * - `error_offset` (optional, may be NULL): on `MRTR_ERR_JSON` and
- *   `MRTR_ERR_LIMIT_EXCEEDED` only, receives the byte offset where reading
- *   stopped; untouched otherwise. It must not point into `json`.
- *
- * Duplicate object keys are not an error here (RFC 8259 allows them; the
- * protocol layers refuse them where a key must be unique). No memory is
- * allocated and the stack use does not depend on the input.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_JSON` (malformed), `MRTR_ERR_LIMIT_EXCEEDED`
- * (too deep), `MRTR_ERR_INVALID_ARGUMENT` (`max_depth` over
- * `MRTR_JSON_MAX_DEPTH`).
- */
+// Checks that `len` bytes at `json` are exactly one RFC 8259 document
+// (strict: no comments, trailing commas, `NaN`, lone surrogates; repeated
+// keys allowed), at most `max_depth` deep (0: the default). Statuses:
+// `MRTR_ERR_JSON` (malformed, the empty input too), `MRTR_ERR_LIMIT_EXCEEDED`
+// (too deep), both with the offset where reading stopped in the optional
+// `*error_offset`; `MRTR_ERR_INVALID_ARGUMENT` (`max_depth` too large).
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_validate(const uint8_t *json,
                                     size_t len,
                                     size_t max_depth,
                                     size_t *error_offset);
 
-/**
- * Writes `text` as a JSON string literal, quotes included: `"`, `\` and
- * control characters escaped (`\n`, `\t`, ..., `\u001f`), everything else
- * (non-ASCII included) copied as UTF-8. The output is not NUL-terminated.
- *
- * Output convention (shared by every mrtr function that writes bytes):
- * on `MRTR_OK`, `*out_written` receives the number of bytes written to
- * `out`; on `MRTR_ERR_BUFFER_TOO_SMALL`, `*out_written` receives the exact
- * size needed, so `out = NULL, out_len = 0` asks for the size. On every
- * other status `*out_written` is untouched. On failure the contents of
- * `out` are unspecified.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
- * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`).
- */
+// Writes `text` as a JSON string literal into `out` (the output convention),
+// quotes included: `"`, `\` and control characters escaped.
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_write_string(struct mrtr_str text,
                                         uint8_t *out,
                                         size_t out_len,
                                         size_t *out_written);
 
-/**
- * Decodes one JSON string literal (quotes included, as the `mrtr_span`s
- * of events give them: `"caf\u00e9"` -> `café`) into `out`, escapes
- * resolved, not NUL-terminated. Output convention of
- * `mrtr_json_write_string`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not exactly
- * one valid JSON string, surrounding whitespace allowed) or
- * `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`).
- */
+// Decodes one JSON string literal (quotes included, as event spans give
+// them: `"caf\u00e9"` -> `café`) into `out`. `MRTR_ERR_JSON`: not exactly
+// one string (whitespace around allowed).
 MRTR_NODISCARD
 enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
                                          size_t len,
@@ -2045,45 +1791,61 @@ enum mrtr_status mrtr_json_decode_string(const uint8_t *token,
                                          size_t out_len,
                                          size_t *out_written);
 
-/**
- * Runs `call` to its end: writes each leg into `buf`, has the transport
- * send it and receive the answer into the rest of `buf`, feeds it, asks
- * the UI callbacks for every input, waits the backoff of state-only
- * rounds, and repeats. A call restored in `SENT` is first resent with a
- * fresh id.
- *
- * `buf` (`buf_len` bytes) holds one request at its start and the response
- * after it, so it must hold the largest request plus the largest
- * response. On return `*out_event` (spans into `buf`, valid until `buf`
- * is reused) describes the last message:
- * - `MRTR_OK` with `MRTR_EVENT_COMPLETE` (`result`);
- * - `MRTR_ERR_RPC_ERROR` with `MRTR_EVENT_RPC_ERROR` or
- *   `MRTR_EVENT_TASK_FAILED` (`error_code`, `error_message`,
- *   `error_data`); a `-32022` (unsupported protocol version) ends the run
- *   here too, never resent by the run: the app may pass the message to
- *   `mrtr_version_retry` with `retries` 0 and start one more run at most;
- * - `MRTR_ERR_ABORTED` with `MRTR_EVENT_TASK_CANCELLED` (the server
- *   cancelled the task).
- *
- * When the server moves the call to a task, the run follows it: it waits
- * the task's poll interval (`sleep_ms`), polls, answers its input rounds
- * and waits each `MRTR_EVENT_TASK_POLL` hint, to the task's end.
- *
- * Other statuses: the call's terminal errors as `mrtr_call_feed` returns them
- * (`MRTR_ERR_ROUND_CAP`, `MRTR_ERR_PROTOCOL_VIOLATION`,
- * `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_JSON`, ...); `MRTR_ERR_ABORTED` (a
- * callback asked to stop, or declined a sampling or roots request);
- * `MRTR_ERR_UNANSWERED_INPUT` (no callback for a kind, or one returned
- * `MRTR_CB_ANSWERED` without answering); `MRTR_ERR_BUFFER_TOO_SMALL` (a
- * request does not fit `buf`); `MRTR_ERR_LIMIT_EXCEEDED` (too many unrelated
- * messages, or the ids are used up: the next would pass 2^53-1);
- * `MRTR_ERR_WRONG_STATE` (the call is `DONE` or `FAILED`);
- * `MRTR_ERR_INVALID_ARGUMENT` (`id_step` < 0, a `first_id` outside
- * +-(2^53-1) or not above the call's last id, a transport that reports
- * more bytes than `resp_cap`);
- * `MRTR_ERR_NULL_POINTER` (no `transport`). Whatever the status, the call's own phase tells where
- * it stopped.
- */
+// Starts a run of `call` in `*runner`: `first_id` the first request's id
+// (0: the call's next id), `id_step` added per request (0 means 1; e.g. 2
+// for two runs sharing a connection), `max_unrelated` messages tolerated
+// while awaiting one answer (0: `MRTR_RUN_DEFAULT_MAX_UNRELATED`).
+// `MRTR_ERR_INVALID_ARGUMENT`: `id_step` < 0, `first_id` beyond +-(2^53-1).
+MRTR_NODISCARD
+enum mrtr_status mrtr_runner_init(struct mrtr_runner *runner,
+                                  const struct mrtr_call *call,
+                                  int64_t first_id,
+                                  int64_t id_step,
+                                  uint32_t max_unrelated);
+
+// Writes the next step to `*out_step`, for `SEND` the request to `out`
+// (`out_len` bytes): a fresh leg, or the one in flight again with a fresh
+// id. Statuses: those of `mrtr_call_write_request`; `MRTR_ERR_WRONG_STATE`
+// (the call is `DONE` or `FAILED`); `MRTR_ERR_LIMIT_EXCEEDED` (the next id
+// would pass 2^53-1).
+MRTR_NODISCARD
+enum mrtr_status mrtr_runner_next(struct mrtr_runner *runner,
+                                  struct mrtr_call *call,
+                                  uint8_t *out,
+                                  size_t out_len,
+                                  struct mrtr_step *out_step);
+
+// Feeds a message received after `SEND` (as `mrtr_call_feed`, event to
+// `*out_event`); `*out_again`: it was unrelated, pass the next message.
+// `MRTR_ERR_LIMIT_EXCEEDED`: more than `max_unrelated` in a row.
+MRTR_NODISCARD
+enum mrtr_status mrtr_runner_received(struct mrtr_runner *runner,
+                                      struct mrtr_call *call,
+                                      const uint8_t *msg,
+                                      size_t len,
+                                      struct mrtr_event *out_event,
+                                      bool *out_again);
+
+// Reports what the app did about input `index` after `ASK`: `reply` is a
+// `MRTR_CB_*` value. `MRTR_ERR_ABORTED`: `MRTR_CB_ABORT`, a refusal of a
+// sampling or roots input, or an error answer; `MRTR_ERR_UNANSWERED_INPUT`:
+// `MRTR_CB_ANSWERED` without an answer.
+MRTR_NODISCARD
+enum mrtr_status mrtr_runner_answered(struct mrtr_runner *runner,
+                                      struct mrtr_call *call,
+                                      size_t index,
+                                      int32_t reply);
+
+// Runs `call` to its end over the `mrtr_runner_*` steps: each request is
+// written at the start of `buf` (`buf_len` bytes: the largest request plus
+// the largest response) and the answer received after it; `cb` does the
+// I/O and answers the inputs. At `DONE`, `*out_event` (spans into `buf`)
+// is the last message and the status the step's (`MRTR_OK`;
+// `MRTR_ERR_RPC_ERROR`: a `-32022` may go to `mrtr_version_retry`;
+// `MRTR_ERR_ABORTED`: task cancelled). Else the first step's error, or
+// `MRTR_ERR_ABORTED` (a callback stopped the run), `MRTR_ERR_UNANSWERED_INPUT`
+// (no callback for a kind), `MRTR_ERR_INVALID_ARGUMENT` (the transport
+// reported more than `resp_cap`). The call's phase tells where it stopped.
 MRTR_NODISCARD
 enum mrtr_status mrtr_run(struct mrtr_call *call,
                           const struct mrtr_run_callbacks *cb,
@@ -2092,46 +1854,36 @@ enum mrtr_status mrtr_run(struct mrtr_call *call,
                           size_t buf_len,
                           struct mrtr_event *out_event);
 
-/**
- * Returns a static description of an unseal reason for logs (`"token
- * expired"`; `"unknown reason"` for other numbers).
- */
+// Returns a static description of an unseal reason for logs (`"token
+// expired"`; `"unknown reason"` for other numbers).
 const char *mrtr_unseal_reason_str(int32_t reason);
 
-/**
- * Returns `"Invalid or expired requestState"`, the message (with code
- * `MRTR_INVALID_REQUEST_STATE_CODE`) for every refused `requestState`.
- */
+// Returns `"Invalid or expired requestState"`, the message (with code
+// `MRTR_INVALID_REQUEST_STATE_CODE`) for every refused `requestState`.
 const char *mrtr_invalid_request_state_message(void);
 
-/** Returns the bytes `mrtr_sealer_init` needs. */
+// Returns the bytes `mrtr_sealer_init` needs.
 size_t mrtr_sealer_size(void);
 
-/**
- * Returns the exact length of a token of `state_len` bytes of state (and a
- * principal when `principal`); saturates at `SIZE_MAX`.
- */
+// Returns the exact length of a token of `state_len` bytes of state (and a
+// principal when `principal`); saturates at `SIZE_MAX`.
 size_t mrtr_seal_token_len(size_t state_len,
                            bool principal);
 
-/**
- * Returns the scratch `mrtr_unseal` needs for a `token_len`-byte token (at
- * most `token_len`).
- */
+// Returns the scratch `mrtr_unseal` needs for a `token_len`-byte token (at
+// most `token_len`).
 size_t mrtr_unseal_scratch_len(size_t token_len);
 
-/**
- * Builds a sealer in `mem` (`len` >= `mrtr_sealer_size()`), handle in `*out`.
- * `keys`: 1 to `MRTR_SEAL_MAX_KEYS` secrets (copied) of at least
- * `MRTR_SEAL_MIN_KEY_BYTES`; `keys[0]` seals, all unseal (rotation:
- * docs/ARCHITECTURE.md, section 7). `audience`: 1 to 256 bytes. 0 selects the
- * default `ttl_seconds` and `max_token`; `skew_seconds` is as given.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (count, length, all-equal bytes,
- * repeated key id), `MRTR_ERR_INVALID_ARGUMENT` (audience, `max_token`, ttl or
- * skew over its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
- * `MRTR_ERR_INVALID_UTF8`.
- */
+// Builds a sealer in `mem` (`len` >= `mrtr_sealer_size()`), handle in `*out`.
+// `keys`: 1 to `MRTR_SEAL_MAX_KEYS` secrets (copied) of at least
+// `MRTR_SEAL_MIN_KEY_BYTES`; `keys[0]` seals, all unseal (rotation:
+// docs/ARCHITECTURE.md, section 7). `audience`: 1 to 256 bytes. 0 selects the
+// default `ttl_seconds` and `max_token`; `skew_seconds` is as given.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (count, length, all-equal bytes,
+// repeated key id), `MRTR_ERR_INVALID_ARGUMENT` (audience, `max_token`, ttl or
+// skew over its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+// `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sealer_init(void *mem,
                                   size_t len,
@@ -2143,21 +1895,17 @@ enum mrtr_status mrtr_sealer_init(void *mem,
                                   size_t max_token,
                                   struct mrtr_sealer **out);
 
-/**
- * Zeroes the sealer (derived keys included) and dead stack; the handle is then
- * invalid. A NULL or invalid handle is ignored.
- */
+// Zeroes the sealer (derived keys included) and dead stack; the handle is then
+// invalid. A NULL or invalid handle is ignored.
 void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
 
-/**
- * Writes to `out` (`MRTR_BINDING_BYTES`) the binding digest of a request: its
- * method, target (name or URI) and canonical `arguments` (NULL with length 0:
- * none).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, a duplicate key),
- * `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
- * `MRTR_ERR_INVALID_UTF8`.
- */
+// Writes to `out` (`MRTR_BINDING_BYTES`) the binding digest of a request: its
+// method, target (name or URI) and canonical `arguments` (NULL with length 0:
+// none).
+//
+// Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, a duplicate key),
+// `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
+// `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
                                      struct mrtr_str target,
@@ -2165,24 +1913,20 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
                                      size_t arguments_len,
                                      uint8_t *out);
 
-/**
- * Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256 of `principal`, what
- * a token binds: a key for shared records that is not the credential. Returns
- * `MRTR_OK` or a common status.
- */
+// Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256 of `principal`, what
+// a token binds: a key for shared records that is not the credential. Returns
+// `MRTR_OK` or a common status.
 MRTR_NODISCARD
 enum mrtr_status mrtr_principal_digest(struct mrtr_bytes principal,
                                        uint8_t *out);
 
-/**
- * Seals `state` into a token (ASCII, `mrtr_seal_token_len` bytes) in `out`.
- * `now`: unix seconds; `nonce`: random or a counter (a repeat is safe);
- * `binding`: `mrtr_binding_digest`; `principal`: NULL for none. Output
- * convention of `mrtr_json_write_string`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
- * (over `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now` out of range).
- */
+// Seals `state` into a token (ASCII, `mrtr_seal_token_len` bytes) in `out`.
+// `now`: unix seconds; `nonce`: random or a counter (a repeat is safe);
+// `binding`: `mrtr_binding_digest`; `principal`: NULL for none. Output
+// convention of `mrtr_json_write_string`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
+// (over `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now` out of range).
 MRTR_NODISCARD
 enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
                            uint64_t now,
@@ -2194,16 +1938,14 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
                            size_t out_len,
                            size_t *out_written);
 
-/**
- * Checks `token` (decoded JSON string) for the request that echoed it (`now`,
- * `binding`, `principal`) and views its state in `*out_state`, inside
- * `scratch` (`mrtr_unseal_scratch_len` bytes; zeroed on refusal). `out_info`:
- * NULL, or the token id and last valid second, for a replay cache.
- *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with `*out_reason` (log
- * it; answer `mrtr_server_write_invalid_request_state`);
- * `MRTR_ERR_BUFFER_TOO_SMALL` (scratch).
- */
+// Checks `token` (decoded JSON string) for the request that echoed it (`now`,
+// `binding`, `principal`) and views its state in `*out_state`, inside
+// `scratch` (`mrtr_unseal_scratch_len` bytes; zeroed on refusal). `out_info`:
+// NULL, or the token id and last valid second, for a replay cache.
+//
+// Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with `*out_reason` (log
+// it; answer `mrtr_server_write_invalid_request_state`);
+// `MRTR_ERR_BUFFER_TOO_SMALL` (scratch).
 MRTR_NODISCARD
 enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
                              uint64_t now,
@@ -2216,17 +1958,15 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
                              enum mrtr_unseal_reason *out_reason,
                              struct mrtr_unsealed_info *out_info);
 
-/**
- * Reads one message (`len` bytes at `msg`) into `*out` under the 2026-07-28
- * rules; `flags` 0 or `MRTR_SERVER_META_OPTIONAL`.
- *
- * Returns `MRTR_OK`; for a message to answer with
- * `mrtr_server_write_request_error` (`*out_error`, when not NULL, says why):
- * `MRTR_ERR_JSON` (`-32700`), `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; `-32602`
- * for `inputResponses` or an object of over 1024 members), `MRTR_ERR_ENVELOPE`
- * (`-32600`), `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
- * `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`).
- */
+// Reads one message (`len` bytes at `msg`) into `*out` under the 2026-07-28
+// rules; `flags` 0 or `MRTR_SERVER_META_OPTIONAL`.
+//
+// Returns `MRTR_OK`; for a message to answer with
+// `mrtr_server_write_request_error` (`*out_error`, when not NULL, says why):
+// `MRTR_ERR_JSON` (`-32700`), `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; `-32602`
+// for `inputResponses` or an object of over 1024 members), `MRTR_ERR_ENVELOPE`
+// (`-32600`), `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
+// `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`).
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
                                            size_t len,
@@ -2234,13 +1974,11 @@ enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
                                            struct mrtr_server_request *out,
                                            struct mrtr_server_error *out_error);
 
-/**
- * Writes the error response for a message `mrtr_server_parse_request` refused
- * (same `msg`, `len`, `flags`). Output convention of `mrtr_json_write_string`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE` (the
- * message is fine).
- */
+// Writes the error response for a message `mrtr_server_parse_request` refused
+// (same `msg`, `len`, `flags`). Output convention of `mrtr_json_write_string`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE` (the
+// message is fine).
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
                                                  size_t len,
@@ -2249,17 +1987,15 @@ enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
                                                  size_t out_len,
                                                  size_t *out_written);
 
-/**
- * Writes to `*out` the answer under `key` in `input_responses` (from
- * `mrtr_server_request`). `expected`: the `mrtr_answer_kind` asked, or
- * `MRTR_ANSWER_NONE` for any.
- *
- * Returns `MRTR_OK` (kind `MRTR_ANSWER_NONE`: absent);
- * `MRTR_ERR_PROTOCOL_VIOLATION` (unusable: `*out_error`, when not NULL, for
- * `mrtr_server_write_answer_error`); `MRTR_ERR_JSON`,
- * `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map);
- * `MRTR_ERR_INVALID_UTF8`.
- */
+// Writes to `*out` the answer under `key` in `input_responses` (from
+// `mrtr_server_request`). `expected`: the `mrtr_answer_kind` asked, or
+// `MRTR_ANSWER_NONE` for any.
+//
+// Returns `MRTR_OK` (kind `MRTR_ANSWER_NONE`: absent);
+// `MRTR_ERR_PROTOCOL_VIOLATION` (unusable: `*out_error`, when not NULL, for
+// `mrtr_server_write_answer_error`); `MRTR_ERR_JSON`,
+// `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map);
+// `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
                                             struct mrtr_str key,
@@ -2267,30 +2003,26 @@ enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
                                             struct mrtr_server_answer *out,
                                             struct mrtr_answer_error *out_error);
 
-/**
- * Writes root `index` of the roots answer under `key` to `*out`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer, or no such index),
- * `MRTR_ERR_PROTOCOL_VIOLATION` (unusable), the map statuses of
- * `mrtr_server_input_response`.
- */
+// Writes root `index` of the roots answer under `key` to `*out`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer, or no such index),
+// `MRTR_ERR_PROTOCOL_VIOLATION` (unusable), the map statuses of
+// `mrtr_server_input_response`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
                                      struct mrtr_str key,
                                      size_t index,
                                      struct mrtr_server_root *out);
 
-/**
- * Writes an `InputRequiredResult`; every input is checked first (declared
- * kind; key; form schema; URL scheme; sampling `messages`, `maxTokens`).
- * Output convention of `mrtr_json_write_string`.
- *
- * Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
- * `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_INVALID_VALUE` (an input
- * refused: `*out_error`); `MRTR_ERR_LIMIT_EXCEEDED` (over 64);
- * `MRTR_ERR_WRONG_STATE` (method); `MRTR_ERR_INVALID_ARGUMENT` (nothing to
- * send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`.
- */
+// Writes an `InputRequiredResult`; every input is checked first (declared
+// kind; key; form schema; URL scheme; sampling `messages`, `maxTokens`).
+// Output convention of `mrtr_json_write_string`.
+//
+// Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
+// `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_INVALID_VALUE` (an input
+// refused: `*out_error`); `MRTR_ERR_LIMIT_EXCEEDED` (over 64);
+// `MRTR_ERR_WRONG_STATE` (method); `MRTR_ERR_INVALID_ARGUMENT` (nothing to
+// send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_required *ir,
                                                   uint8_t *out,
@@ -2298,15 +2030,13 @@ enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_requir
                                                   size_t *out_written,
                                                   struct mrtr_build_error *out_error);
 
-/**
- * Writes a complete result for `id`: `result` is the result object or its
- * members alone (`resultType` goes first). Output convention of
- * `mrtr_json_write_string`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
- * `MRTR_ERR_INVALID_VALUE` (a `resultType` not `"complete"`),
- * `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id), `MRTR_ERR_INVALID_UTF8`.
- */
+// Writes a complete result for `id`: `result` is the result object or its
+// members alone (`resultType` goes first). Output convention of
+// `mrtr_json_write_string`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
+// `MRTR_ERR_INVALID_VALUE` (a `resultType` not `"complete"`),
+// `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id), `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
                                             struct mrtr_str result,
@@ -2314,14 +2044,12 @@ enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
                                             size_t out_len,
                                             size_t *out_written);
 
-/**
- * Writes a JSON-RPC error: `code`, `message` (text), `data` (raw JSON; `{NULL,
- * 0}`: none). `id` NULL or `MRTR_ID_NONE` omits the id. Output as
- * `mrtr_server_write_complete`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
- * `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (a bad id).
- */
+// Writes a JSON-RPC error: `code`, `message` (text), `data` (raw JSON; `{NULL,
+// 0}`: none). `id` NULL or `MRTR_ID_NONE` omits the id. Output as
+// `mrtr_server_write_complete`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
+// `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (a bad id).
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
                                          int32_t code,
@@ -2331,11 +2059,9 @@ enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
                                          size_t out_len,
                                          size_t *out_written);
 
-/**
- * Writes `-32021` with `data.requiredCapabilities` from `required_caps`
- * (`MRTR_CAP_*`, e.g. `mrtr_build_error.missing_caps`). Output and statuses as
- * `mrtr_server_write_complete`.
- */
+// Writes `-32021` with `data.requiredCapabilities` from `required_caps`
+// (`MRTR_CAP_*`, e.g. `mrtr_build_error.missing_caps`). Output and statuses as
+// `mrtr_server_write_complete`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_id *id,
                                                       uint32_t required_caps,
@@ -2343,11 +2069,9 @@ enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_
                                                       size_t out_len,
                                                       size_t *out_written);
 
-/**
- * Writes `-32022` with `data.requested` (`requested_json`, a quoted JSON
- * string; else `MRTR_ERR_JSON`) and `data.supported`. `id` may be NULL. Output
- * and statuses as `mrtr_server_write_error`.
- */
+// Writes `-32022` with `data.requested` (`requested_json`, a quoted JSON
+// string; else `MRTR_ERR_JSON`) and `data.supported`. `id` may be NULL. Output
+// and statuses as `mrtr_server_write_error`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request_id *id,
                                                        struct mrtr_str requested_json,
@@ -2355,20 +2079,16 @@ enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request
                                                        size_t out_len,
                                                        size_t *out_written);
 
-/**
- * Writes `-32602` "Invalid or expired requestState", the answer to every
- * `requestState` that fails to unseal. As `mrtr_server_write_complete`.
- */
+// Writes `-32602` "Invalid or expired requestState", the answer to every
+// `requestState` that fails to unseal. As `mrtr_server_write_complete`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_request_id *id,
                                                          uint8_t *out,
                                                          size_t out_len,
                                                          size_t *out_written);
 
-/**
- * Writes `-32602` for the unusable answer `*err` under `key` (from
- * `mrtr_server_input_response`). As `mrtr_server_write_complete`.
- */
+// Writes `-32602` for the unusable answer `*err` under `key` (from
+// `mrtr_server_input_response`). As `mrtr_server_write_complete`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id,
                                                 struct mrtr_str key,
@@ -2377,15 +2097,13 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
                                                 size_t out_len,
                                                 size_t *out_written);
 
-/**
- * SEP-2243: checks the `n` `headers` of a `tools/call` (as received) against
- * its `arguments` (`{NULL, 0}`: none) for the tool's `input_schema` (rules:
- * docs/ARCHITECTURE.md, section 5).
- *
- * Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (no match: `*out_error`; answer
- * `-32020`, HTTP 400); `MRTR_ERR_INVALID_SCHEMA`; `MRTR_ERR_INVALID_ARGUMENT`
- * (`arguments` not an object); `MRTR_ERR_INVALID_UTF8`.
- */
+// SEP-2243: checks the `n` `headers` of a `tools/call` (as received) against
+// its `arguments` (`{NULL, 0}`: none) for the tool's `input_schema` (rules:
+// docs/ARCHITECTURE.md, section 5).
+//
+// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (no match: `*out_error`; answer
+// `-32020`, HTTP 400); `MRTR_ERR_INVALID_SCHEMA`; `MRTR_ERR_INVALID_ARGUMENT`
+// (`arguments` not an object); `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_check_param_headers(struct mrtr_str input_schema,
                                                  struct mrtr_str arguments,
@@ -2393,43 +2111,37 @@ enum mrtr_status mrtr_server_check_param_headers(struct mrtr_str input_schema,
                                                  size_t n,
                                                  struct mrtr_param_header_error *out_error);
 
-/**
- * Writes to `*out_size` the workspace bytes of a decoder whose events may
- * hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
- * message size, accepts every message a call reads with default limits).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_INVALID_ARGUMENT` (overflow).
- */
+// Writes to `*out_size` the workspace bytes of a decoder whose events may
+// hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
+// message size, accepts every message a call reads with default limits).
+//
+// Returns `MRTR_OK`, `MRTR_ERR_INVALID_ARGUMENT` (overflow).
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_decoder_size(size_t max_event_bytes,
                                        size_t *out_size);
 
-/**
- * Starts a decoder in `workspace` (`len` bytes, aligned to
- * `MRTR_WORKSPACE_ALIGN`): everything after the decoder's state is the
- * event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
- * accepts only empty events). Writes the handle to `*out_dec`.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
- * `MRTR_ERR_INVALID_ARGUMENT`.
- */
+// Starts a decoder in `workspace` (`len` bytes, aligned to
+// `MRTR_WORKSPACE_ALIGN`): everything after the decoder's state is the
+// event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
+// accepts only empty events). Writes the handle to `*out_dec`.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+// `MRTR_ERR_INVALID_ARGUMENT`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_init(void *workspace,
                                size_t len,
                                struct mrtr_sse_decoder **out_dec);
 
-/**
- * Feeds bytes of the event stream, in chunks of any size split anywhere.
- * Consumes bytes from `chunk` until an event is dispatched, an event
- * fails, or the chunk is used up, and writes the bytes consumed to
- * `*consumed` (on `MRTR_OK` and on the event errors below). Call again
- * with the rest of the chunk (`chunk + *consumed`) until it is empty.
- *
- * Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
- * `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
- * or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
- * decoder has recovered and skips the rest of it, keep feeding.
- */
+// Feeds bytes of the event stream, in chunks of any size split anywhere.
+// Consumes bytes from `chunk` until an event is dispatched, an event
+// fails, or the chunk is used up, and writes the bytes consumed to
+// `*consumed` (on `MRTR_OK` and on the event errors below). Call again
+// with the rest of the chunk (`chunk + *consumed`) until it is empty.
+//
+// Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
+// `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
+// or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
+// decoder has recovered and skips the rest of it, keep feeding.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
                                const uint8_t *chunk,
@@ -2437,103 +2149,87 @@ enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
                                size_t *consumed,
                                struct mrtr_sse_event *out);
 
-/**
- * Ends the current stream (the connection closed): an unfinished event or
- * line is discarded, as the standard requires. The decoder is then ready
- * for the next stream (a reconnection) and keeps the last event id and
- * the reconnection time. Writes whether anything was discarded to
- * `*out_discarded` (optional, may be NULL).
- *
- * Common statuses only.
- */
+// Ends the current stream (the connection closed): an unfinished event or
+// line is discarded, as the standard requires. The decoder is then ready
+// for the next stream (a reconnection) and keeps the last event id and
+// the reconnection time. Writes whether anything was discarded to
+// `*out_discarded` (optional, may be NULL).
+//
+// Common statuses only.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_end_of_stream(struct mrtr_sse_decoder *dec,
                                         bool *out_discarded);
 
-/**
- * Writes to `*out` what a reconnection needs (`Last-Event-ID` and the
- * server's `retry`). Common statuses only.
- */
+// Writes to `*out` what a reconnection needs (`Last-Event-ID` and the
+// server's `retry`). Common statuses only.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_reconnect_info(const struct mrtr_sse_decoder *dec,
                                          struct mrtr_sse_reconnect *out);
 
-/**
- * Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`, ...)
- * as a static NUL-terminated string, never NULL. Integers that are not a
- * status give `"MRTR_UNKNOWN_STATUS"`. The string lives for the whole
- * program and must not be freed.
- */
+// Returns the name of a status (`"MRTR_OK"`, ...; `"MRTR_UNKNOWN_STATUS"`
+// for an integer that is none).
 const char *mrtr_status_str(int32_t status);
 
-/**
- * Reads a `tools/list` result (the `result` object, e.g. the span of
- * `mrtr_call_result` or of a complete event) and writes the number of
- * tools on the page to `*out_count` and the `nextCursor` JSON token
- * (quotes included; `ptr` NULL when there is no next page) to
- * `*out_next_cursor` (optional, may be NULL).
- *
- * Returns `MRTR_OK`, `MRTR_ERR_JSON` / `MRTR_ERR_INVALID_UTF8` (not one
- * valid JSON document), `MRTR_ERR_PROTOCOL_VIOLATION` (no `tools` array,
- * or a `nextCursor` that is not a string), `MRTR_ERR_LIMIT_EXCEEDED` (more
- * than `MRTR_MAX_TOOLS_PER_PAGE` tools, or the JSON too deep).
- */
+// Reads a `tools/list` result (the `result` object, e.g. the span of
+// `mrtr_call_result` or of a complete event) and writes the number of
+// tools on the page to `*out_count` and the `nextCursor` JSON token
+// (quotes included; `ptr` NULL when there is no next page) to
+// `*out_next_cursor` (optional, may be NULL).
+//
+// Returns `MRTR_OK`, `MRTR_ERR_JSON` / `MRTR_ERR_INVALID_UTF8` (not one
+// valid JSON document), `MRTR_ERR_PROTOCOL_VIOLATION` (no `tools` array,
+// or a `nextCursor` that is not a string), `MRTR_ERR_LIMIT_EXCEEDED` (more
+// than `MRTR_MAX_TOOLS_PER_PAGE` tools, or the JSON too deep).
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_list(const uint8_t *result,
                                 size_t len,
                                 size_t *out_count,
                                 struct mrtr_str *out_next_cursor);
 
-/**
- * Writes tool `index` (list order) of the `tools/list` result `result` to
- * `*out` (views into `result`). Each call validates the page again and
- * walks it up to the tool: for random access. To read every tool, use
- * `mrtr_tool_next`, which reads the page once in all.
- *
- * Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
- * `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
- * not an object with a string `name` and an object `inputSchema` (skip
- * it; the others stay readable).
- */
+// Writes tool `index` (list order) of the `tools/list` result `result` to
+// `*out` (views into `result`). Each call validates the page again and
+// walks it up to the tool: for random access. To read every tool, use
+// `mrtr_tool_next`, which reads the page once in all.
+//
+// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
+// `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
+// not an object with a string `name` and an object `inputSchema` (skip
+// it; the others stay readable).
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_at(const uint8_t *result,
                               size_t len,
                               size_t index,
                               struct mrtr_tool *out);
 
-/**
- * Writes the next tool of the `tools/list` result `result` to `*out`
- * (views into `result`) and moves `*cursor` past it: a loop from a
- * zero-initialized cursor reads every tool in list order, and all the
- * calls together read the page about three times (the first call
- * validates it; each call then validates and reads its own tool only),
- * where a loop of `mrtr_tool_at` validates and walks it once per tool.
- *
- * Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
- * stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
- * with a string `name` and an object `inputSchema` (tool
- * `cursor->index - 1`; the cursor moved past it: call again for the next
- * one); `MRTR_ERR_LIMIT_EXCEEDED` for a tool past
- * `MRTR_MAX_TOOLS_PER_PAGE` (the end); on the first call the statuses of
- * `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` for a cursor made for a
- * page of another length.
- */
+// Writes the next tool of the `tools/list` result `result` to `*out`
+// (views into `result`) and moves `*cursor` past it: a loop from a
+// zero-initialized cursor reads every tool in list order, and all the
+// calls together read the page about three times (the first call
+// validates it; each call then validates and reads its own tool only),
+// where a loop of `mrtr_tool_at` validates and walks it once per tool.
+//
+// Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
+// stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
+// with a string `name` and an object `inputSchema` (tool
+// `cursor->index - 1`; the cursor moved past it: call again for the next
+// one); `MRTR_ERR_LIMIT_EXCEEDED` for a tool past
+// `MRTR_MAX_TOOLS_PER_PAGE` (the end); on the first call the statuses of
+// `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` for a cursor made for a
+// page of another length.
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_next(const uint8_t *result,
                                 size_t len,
                                 struct mrtr_tool_cursor *cursor,
                                 struct mrtr_tool *out);
 
-/**
- * Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent
- * screen and computes its warnings, or refuses it: a URL that browsers would
- * read differently than it looks (backslashes, spaces or invisible characters,
- * numeric hosts like `0x7f.1`, percent-encoded hosts, `https:host` without
- * `//`, ...). Never offer to open a refused URL.
- *
- * Returns `MRTR_OK` (`*out` written, views into `url`); `MRTR_ERR_REFUSED_URL`
- * (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`.
- */
+// Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent
+// screen and computes its warnings, or refuses it: a URL that browsers would
+// read differently than it looks (backslashes, spaces or invisible characters,
+// numeric hosts like `0x7f.1`, percent-encoded hosts, `https:host` without
+// `//`, ...). Never offer to open a refused URL.
+//
+// Returns `MRTR_OK` (`*out` written, views into `url`); `MRTR_ERR_REFUSED_URL`
+// (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_url_consent(struct mrtr_str url,
                                   struct mrtr_url_info *out,

@@ -4,9 +4,11 @@
 1. Drops the `# Safety` sections of the doc comments: they restate, for Rust
    readers, the pointer contract the header's preamble states once for C
    readers (the Rust sources keep them; clippy requires them there).
-2. Inserts a table of contents after the preamble: every function, grouped
+2. Fails when a doc names an `mrtr_*` function or type the header does not
+   declare (a stale name).
+3. Inserts a table of contents after the preamble: every function, grouped
    by area, with the first sentence of its doc, so a reader finds a
-   function's neighbours without scrolling 3,000 lines.
+   function's neighbours without scrolling the whole header.
 
 3. Writes a one-line doc comment on one line (`/** text */` instead of
    three lines), where it fits in 100 characters.
@@ -16,42 +18,48 @@ Usage: header_post.py FILE   (rewrites FILE in place; deterministic)
 import re
 import sys
 
-# Areas in reading order: (title, predicate on the function name).
+# Areas in reading order: (title, predicate on the function name). Every
+# function must fall in one (the script fails otherwise), the first that fits.
 AREAS = [
     ("Client calls (one handle for a call and the task it becomes)",
-     lambda n: n.startswith("mrtr_call_") or n == "mrtr_run"),
-    ("Client helpers: forms, URL consent, HTTP headers, SSE",
-     lambda n: n.startswith(("mrtr_form_", "mrtr_url_", "mrtr_http_", "mrtr_sse_"))),
+     lambda n: n.startswith("mrtr_call_")),
+    ("The run loop (the library's: as steps, or blocking over callbacks)",
+     lambda n: n.startswith("mrtr_runner_") or n == "mrtr_run"),
+    ("Client helpers: forms, URL consent, HTTP headers, tools, version retry, SSE",
+     lambda n: n.startswith(("mrtr_form_", "mrtr_url_", "mrtr_http_", "mrtr_tool_", "mrtr_sse_"))
+     or n == "mrtr_version_retry"),
     ("Server", lambda n: n.startswith("mrtr_server_")),
     ("Sealing requestState",
-     lambda n: n.startswith(("mrtr_seal", "mrtr_unseal", "mrtr_binding_", "mrtr_invalid_"))),
-    ("JSON, statuses, versions", lambda n: True),
+     lambda n: n.startswith(("mrtr_seal", "mrtr_unseal", "mrtr_binding_", "mrtr_principal_",
+                             "mrtr_invalid_"))),
+    ("Library: versions, statuses, JSON",
+     lambda n: n in ("mrtr_version", "mrtr_protocol_version", "mrtr_status_str")
+     or n.startswith("mrtr_json_")),
 ]
 
 FN = re.compile(r"^(?:MRTR_NODISCARD )?[A-Za-z_][\w *]*?\b(mrtr_\w+)\(", re.M)
 
 
 def strip_safety(text):
-    """Removes ` * # Safety` up to the end of its doc comment."""
+    """Removes a `// # Safety` section: to the end of its doc comment."""
     out, skipping = [], False
     for line in text.split("\n"):
-        if line.strip() == "* # Safety":
+        doc = line.strip().startswith("//")
+        if line.strip() == "// # Safety":
             skipping = True
-            # Drop the blank ` *` line that introduced the section.
-            if out and out[-1].strip() == "*":
+            # Drop the blank `//` line that introduced the section.
+            if out and out[-1].strip() == "//":
                 out.pop()
             continue
-        if skipping:
-            if line.strip() == "*/":
-                skipping = False
-                out.append(line)
+        if skipping and doc:
             continue
+        skipping = False
         out.append(line)
     return "\n".join(out)
 
 
 def first_sentence(doc_lines, room):
-    text = " ".join(l.strip().lstrip("*").strip() for l in doc_lines)
+    text = " ".join(l.strip()[2:].strip() for l in doc_lines)
     text = re.sub(r"\s+", " ", text).strip()
     m = re.match(r"(.+?)\.(\s|$)", text)
     s = m.group(1) if m else text
@@ -65,23 +73,21 @@ def toc(text):
         m = FN.match(line)
         if not m:
             continue
-        # The doc comment right above: from `/**` to ` */`.
+        # The doc comment right above: its `//` lines.
         j = i - 1
         if j >= 0 and lines[j].strip() == "MRTR_NODISCARD":
             j -= 1
         doc = []
-        if j >= 0 and lines[j].strip() == "*/":
+        while j >= 0 and lines[j].strip().startswith("//"):
+            doc.insert(0, lines[j])
             j -= 1
-            while j >= 0 and not lines[j].strip().startswith("/**"):
-                doc.insert(0, lines[j])
-                j -= 1
         entries.append((m.group(1), doc))
     groups = [(title, []) for title, _ in AREAS]
     for name, summary in entries:
-        for k, (_, pred) in enumerate(AREAS):
-            if pred(name):
-                groups[k][1].append((name, summary))
-                break
+        k = next((k for k, (_, pred) in enumerate(AREAS) if pred(name)), None)
+        if k is None:
+            sys.exit(f"header_post.py: {name} is in no area of AREAS")
+        groups[k][1].append((name, summary))
     out = ["/*", f" * Contents ({len(entries)} functions)."]
     for title, items in groups:
         if not items:
@@ -98,25 +104,25 @@ def toc(text):
     return "\n".join(out)
 
 
-ONE_LINE_DOC = re.compile(r"^( *)/\*\*\n\1 \* ([^\n]*)\n\1 \*/$", re.M)
-
-
-def compact_docs(text):
-    """`/**`, ` * text`, ` */` -> `/** text */` when it fits in 100 columns."""
-    def one(m):
-        line = f"{m.group(1)}/** {m.group(2)} */"
-        return line if len(line) <= 100 else m.group(0)
-    return ONE_LINE_DOC.sub(one, text)
+def check_names(text):
+    """Fails on a name in the docs that the header does not declare (a
+    function or type renamed or removed since the doc was written)."""
+    declared = set(FN.findall(text)) | set(re.findall(r"^} (mrtr_\w+);", text, re.M))
+    declared |= set(re.findall(r"^typedef struct (mrtr_\w+) ", text, re.M))
+    stale = sorted(set(re.findall(r"\b(mrtr_[a-z0-9_]*[a-z0-9])\b(?!_\*)", text)) - declared)
+    if stale:
+        sys.exit(f"header_post.py: the docs name what the header does not declare: {stale}")
 
 
 def main():
     path = sys.argv[1]
     text = open(path, encoding="utf-8").read()
     text = strip_safety(text)
+    check_names(text)
     contents = toc(text)
     # After the preamble comment (the file's first comment block).
     end = text.index("*/") + 2
-    text = text[:end] + "\n\n" + contents + compact_docs(text[end:])
+    text = text[:end] + "\n\n" + contents + text[end:]
     open(path, "w", encoding="utf-8").write(text)
 
 

@@ -424,6 +424,20 @@ impl Args {
             .any(|l| unsafe { (l.overlaps)(l.base, l.n, s) })
     }
 
+    /// Claims a second object's workspace (a runner beside its call) as an
+    /// output: it may overlap no argument taken before or after.
+    // Only the runner is a second object.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn object(&mut self, s: Span) -> Result<(), mrtr_status> {
+        self.claim(s, true)
+    }
+
+    /// Whether `s` overlaps the workspace or any argument taken.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn taken(&self, s: Span) -> bool {
+        s.overlaps(self.ws) || self.clashes(s)
+    }
+
     /// Refuses an input that overlaps the workspace or an output.
     fn check_read(&self, s: Span) -> Result<(), mrtr_status> {
         let clash = s.overlaps(self.ws)

@@ -30,16 +30,14 @@ const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// Returns the library version (for example `"0.1.0"`) as a static
-/// NUL-terminated string, never NULL. Do not free it.
+/// Returns the library version (for example `"0.1.0"`).
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_version() -> *const c_char {
     VERSION.as_ptr()
 }
 
-/// Returns the MCP protocol revision this library implements,
-/// `"2026-07-28"`, as a static NUL-terminated string, never NULL: the value
-/// for the `MCP-Protocol-Version` HTTP header. Do not free it.
+/// Returns the protocol revision implemented, `"2026-07-28"` (the value of
+/// the `MCP-Protocol-Version` HTTP header).
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_protocol_version() -> *const c_char {
     PROTOCOL_VERSION.as_ptr()

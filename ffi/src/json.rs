@@ -9,38 +9,22 @@ use crate::mrtr_status;
 use crate::status::status_of;
 use crate::types::mrtr_str;
 
-/// The nesting depth `mrtr_json_validate` allows when passed `max_depth`
-/// 0. The outermost value counts as depth 1.
+/// The depth `mrtr_json_validate` allows with `max_depth` 0 (the outermost
+/// value is depth 1).
 pub const MRTR_JSON_DEFAULT_MAX_DEPTH: usize = 32;
-/// The largest `max_depth` `mrtr_json_validate` accepts; larger values give
-/// `MRTR_ERR_INVALID_ARGUMENT`. (The reader tracks nesting in a fixed bit
-/// stack of this many levels, so it never recurses on attacker input.)
+/// The largest `max_depth` (the reader's fixed nesting stack: no recursion).
 pub const MRTR_JSON_MAX_DEPTH: usize = 256;
 
 // The C constants spell the core's limits (cbindgen needs literals).
 const _: () = assert!(MRTR_JSON_DEFAULT_MAX_DEPTH == json::DEFAULT_MAX_DEPTH);
 const _: () = assert!(MRTR_JSON_MAX_DEPTH == json::MAX_DEPTH_LIMIT);
 
-/// Checks that `len` bytes at `json` are exactly one valid JSON document
-/// (RFC 8259: UTF-8, no trailing commas, comments, `NaN`, leading zeros,
-/// lone surrogate escapes or control characters in strings; only whitespace
-/// around the value), nested at most `max_depth` deep.
-///
-/// - `json` may be NULL when `len` is 0 (an empty input, which is not a
-///   document: `MRTR_ERR_JSON` at offset 0).
-/// - `max_depth`: 0 selects `MRTR_JSON_DEFAULT_MAX_DEPTH`; above
-///   `MRTR_JSON_MAX_DEPTH` is `MRTR_ERR_INVALID_ARGUMENT`.
-/// - `error_offset` (optional, may be NULL): on `MRTR_ERR_JSON` and
-///   `MRTR_ERR_LIMIT_EXCEEDED` only, receives the byte offset where reading
-///   stopped; untouched otherwise. It must not point into `json`.
-///
-/// Duplicate object keys are not an error here (RFC 8259 allows them; the
-/// protocol layers refuse them where a key must be unique). No memory is
-/// allocated and the stack use does not depend on the input.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_JSON` (malformed), `MRTR_ERR_LIMIT_EXCEEDED`
-/// (too deep), `MRTR_ERR_INVALID_ARGUMENT` (`max_depth` over
-/// `MRTR_JSON_MAX_DEPTH`).
+/// Checks that `len` bytes at `json` are exactly one RFC 8259 document
+/// (strict: no comments, trailing commas, `NaN`, lone surrogates; repeated
+/// keys allowed), at most `max_depth` deep (0: the default). Statuses:
+/// `MRTR_ERR_JSON` (malformed, the empty input too), `MRTR_ERR_LIMIT_EXCEEDED`
+/// (too deep), both with the offset where reading stopped in the optional
+/// `*error_offset`; `MRTR_ERR_INVALID_ARGUMENT` (`max_depth` too large).
 ///
 /// # Safety
 /// `json` must point to `len` readable bytes (unless `len` is 0);
@@ -91,19 +75,8 @@ unsafe fn validate(
     }
 }
 
-/// Writes `text` as a JSON string literal, quotes included: `"`, `\` and
-/// control characters escaped (`\n`, `\t`, ..., `\u001f`), everything else
-/// (non-ASCII included) copied as UTF-8. The output is not NUL-terminated.
-///
-/// Output convention (shared by every mrtr function that writes bytes):
-/// on `MRTR_OK`, `*out_written` receives the number of bytes written to
-/// `out`; on `MRTR_ERR_BUFFER_TOO_SMALL`, `*out_written` receives the exact
-/// size needed, so `out = NULL, out_len = 0` asks for the size. On every
-/// other status `*out_written` is untouched. On failure the contents of
-/// `out` are unspecified.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_INVALID_UTF8`,
-/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`).
+/// Writes `text` as a JSON string literal into `out` (the output convention),
+/// quotes included: `"`, `\` and control characters escaped.
 ///
 /// # Safety
 /// `text.ptr` must point to `text.len` readable bytes (unless `text.len` is
@@ -138,14 +111,9 @@ unsafe fn write_string(
     finish_output(w.finish(), out_written)
 }
 
-/// Decodes one JSON string literal (quotes included, as the `mrtr_span`s
-/// of events give them: `"caf\u00e9"` -> `café`) into `out`, escapes
-/// resolved, not NUL-terminated. Output convention of
-/// `mrtr_json_write_string`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not exactly
-/// one valid JSON string, surrounding whitespace allowed) or
-/// `MRTR_ERR_INVALID_ARGUMENT` (a length above `PTRDIFF_MAX`).
+/// Decodes one JSON string literal (quotes included, as event spans give
+/// them: `"caf\u00e9"` -> `café`) into `out`. `MRTR_ERR_JSON`: not exactly
+/// one string (whitespace around allowed).
 ///
 /// # Safety
 /// `token` must point to `len` readable bytes (unless `len` is 0); `out`

@@ -227,6 +227,29 @@ pub(crate) unsafe fn attach<'a, T>(
     })
 }
 
+/// Reattaches to a second object beside the one `args` works on (a runner
+/// beside its call): as [`attach`], and its header words, then its whole
+/// workspace, are claimed through `args` before they are read, so it
+/// overlaps neither that object nor any argument.
+///
+/// # Safety
+/// As [`attach`].
+#[cfg(feature = "client")]
+pub(crate) unsafe fn attach_beside<'a, T>(
+    handle: *const u8,
+    magic: u64,
+    args: &mut Args,
+) -> Result<Obj<'a, T>, mrtr_status> {
+    let header = Span::of(handle, size_of::<u64>() + 2 * size_of::<usize>());
+    if !handle.is_null() && args.taken(header) {
+        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+    }
+    // SAFETY: forwarded contract; the header words overlap nothing borrowed.
+    let obj = unsafe { attach::<T>(handle, magic) }?;
+    args.object(obj.span())?;
+    Ok(obj)
+}
+
 /// Magic words of the object types ("mrtr" + a type tag + a layout
 /// version, little endian).
 pub(crate) mod magic {
@@ -236,6 +259,9 @@ pub(crate) mod magic {
     /// `mrtr_sse_decoder`.
     #[cfg(feature = "client")]
     pub(crate) const SSE: u64 = u64::from_le_bytes(*b"mrtrSSE1");
+    /// `mrtr_runner`.
+    #[cfg(feature = "client")]
+    pub(crate) const RUNNER: u64 = u64::from_le_bytes(*b"mrtrRUN1");
     /// `mrtr_sealer`.
     #[cfg(feature = "seal")]
     pub(crate) const SEALER: u64 = u64::from_le_bytes(*b"mrtrSEA1");

@@ -12,13 +12,9 @@ use core::ffi::{c_char, CStr};
 use mrtr_core::json;
 use mrtr_core::wire::{Violation, WireError};
 
-/// The result of every fallible mrtr function. `MRTR_OK` (0) is success;
-/// everything else is an error, and no out-param was written unless the
-/// function's documentation names it (as `BUFFER_TOO_SMALL` does for the
-/// needed size).
-///
-/// The Rust variant names are the C names, so the header, the Rust code and
-/// `mrtr_status_str` all spell a status the same way.
+/// The result of every fallible function: `MRTR_OK` (0), or an error. The
+/// codes come in decades (caller misuse, memory or limits, the peer's bytes,
+/// a call's end, sealing) and never change meaning.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(non_camel_case_types)]
@@ -26,76 +22,57 @@ pub enum mrtr_status {
     /// Success.
     MRTR_OK = 0,
 
-    /// A required pointer argument was NULL (a NULL input with length 0 is
-    /// an empty input, not an error).
+    /// A required pointer is NULL, or NULL comes with a non-zero length.
     MRTR_ERR_NULL_POINTER = 1,
-    /// An argument is out of its documented range (a length above
-    /// `PTRDIFF_MAX`, a range that wraps the address space, an output that
-    /// overlaps an input, a limit outside its bounds).
+    /// An argument is out of range (a length above `PTRDIFF_MAX`, an output
+    /// overlapping an input, a handle that is no live object, a bad limit).
     MRTR_ERR_INVALID_ARGUMENT = 2,
     /// A string argument is not valid UTF-8.
     MRTR_ERR_INVALID_UTF8 = 3,
     /// A pointer is not aligned as its type or workspace requires.
     MRTR_ERR_MISALIGNED = 4,
-    /// The object is not in a state that allows this call (for example,
-    /// feeding a response to a call that has not sent its request).
+    /// The object's state does not allow this call (e.g. feeding before sending).
     MRTR_ERR_WRONG_STATE = 5,
-    /// No item with that key or index (an input key the call never asked
-    /// for, an index past the end).
+    /// No item with that key or index.
     MRTR_ERR_NOT_FOUND = 6,
-    /// A value the application supplied breaks the rules it must follow: an
-    /// answer of the wrong shape for its input request, form content that
-    /// fails its schema, a root that is not an acceptable `file://` URI.
+    /// An application value breaks its rules (an answer of the wrong shape,
+    /// form content failing its schema, a root that is not a `file://` URI).
     MRTR_ERR_INVALID_VALUE = 7,
 
-    /// The output buffer is too small; the function wrote the size it needs
-    /// to its `out_written` out-param.
+    /// The output is too small; `*out_written` holds the size needed.
     MRTR_ERR_BUFFER_TOO_SMALL = 10,
-    /// The workspace passed to an `_init` function is smaller than its
-    /// `_workspace_size` function reported.
+    /// The workspace is smaller than its `_workspace_size` / `_size`.
     MRTR_ERR_WORKSPACE_TOO_SMALL = 11,
-    /// The input exceeds a configured limit (nesting depth, message size,
-    /// number of input requests, token size).
+    /// A configured limit is exceeded (depth, size, count, ids, unrelated messages).
     MRTR_ERR_LIMIT_EXCEEDED = 12,
 
-    /// The bytes are not valid JSON (RFC 8259), or hold a duplicate key
-    /// where keys must be unique.
+    /// Not valid JSON (RFC 8259), or a key twice where keys must be unique.
     MRTR_ERR_JSON = 20,
-    /// The JSON is not a JSON-RPC 2.0 message.
+    /// Not a JSON-RPC 2.0 message.
     MRTR_ERR_ENVELOPE = 21,
-    /// The message is JSON-RPC but breaks an MCP/MRTR rule.
+    /// JSON-RPC, but against an MCP/MRTR rule.
     MRTR_ERR_PROTOCOL_VIOLATION = 22,
-    /// The peer asked for a kind of input (elicitation, sampling, roots)
-    /// that the request did not declare, or a request lacks a capability
-    /// the server needs.
+    /// An input kind the request did not declare, or a capability the
+    /// server needs and the request lacks.
     MRTR_ERR_UNDECLARED_CAPABILITY = 23,
-    /// The message names a protocol revision this library does not speak.
+    /// A protocol revision this library does not speak.
     MRTR_ERR_UNSUPPORTED_VERSION = 24,
-    /// An elicitation form's `requestedSchema` is outside the restricted
-    /// subset the protocol allows (nested objects, `$ref`, unknown types,
-    /// contradictory bounds, ...): the form cannot be shown as asked. Also
-    /// a tool's `inputSchema` with an invalid `x-mcp-header` designation:
-    /// the tool must not be called.
+    /// A form schema outside the protocol's subset (the form cannot be shown
+    /// as asked), or a tool's invalid `x-mcp-header` (do not call the tool).
     MRTR_ERR_INVALID_SCHEMA = 25,
-    /// A URL that cannot be shown honestly on a consent screen (browsers
-    /// would read it differently than it looks): do not offer to open it.
+    /// A URL a consent screen cannot show honestly: do not offer to open it.
     MRTR_ERR_REFUSED_URL = 26,
 
-    /// The call ended with a JSON-RPC error response; its code, message and
-    /// data are available from the call.
+    /// The call ended with a JSON-RPC error response (or a failed task).
     MRTR_ERR_RPC_ERROR = 30,
-    /// The server kept asking for input past the round cap (or for
-    /// state-only retries past their separate cap).
+    /// The server asked past the round cap (or the state-only round cap).
     MRTR_ERR_ROUND_CAP = 31,
-    /// A retry was requested before every input request was answered
-    /// (accept, decline or cancel).
+    /// An input is still unanswered (or a callback did not answer it).
     MRTR_ERR_UNANSWERED_INPUT = 32,
-    /// An application callback asked the runner to stop.
+    /// The run stopped: the app asked, refused, or the task was cancelled.
     MRTR_ERR_ABORTED = 33,
 
-    /// A `requestState` failed verification (tampered, expired, wrong key,
-    /// wrong request, malformed). The precise reason is reported separately
-    /// for logs; the wire answer is the same for every cause.
+    /// A `requestState` failed verification; the reason is for logs only.
     MRTR_ERR_INVALID_REQUEST_STATE = 40,
     /// A sealing key is unusable (too short, duplicate key id, empty ring).
     MRTR_ERR_KEY_ERROR = 41,
@@ -182,10 +159,8 @@ impl mrtr_status {
     }
 }
 
-/// Returns the name of a status code (`"MRTR_OK"`, `"MRTR_ERR_JSON"`, ...)
-/// as a static NUL-terminated string, never NULL. Integers that are not a
-/// status give `"MRTR_UNKNOWN_STATUS"`. The string lives for the whole
-/// program and must not be freed.
+/// Returns the name of a status (`"MRTR_OK"`, ...; `"MRTR_UNKNOWN_STATUS"`
+/// for an integer that is none).
 #[unsafe(no_mangle)]
 pub extern "C" fn mrtr_status_str(status: i32) -> *const c_char {
     match mrtr_status::from_raw(status) {

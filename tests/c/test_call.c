@@ -1354,6 +1354,72 @@ static void test_run_drives_the_work_item_flow(void) {
     free(buf);
 }
 
+/* The run steps (mrtr_runner_*) drive the same flow as mrtr_run, with the
+ * app's own loop doing the I/O: each request as scripted, the notification
+ * passed on with `again`, both questions asked, the result at the end. */
+static void test_runner_steps_drive_the_work_item_flow(void) {
+    struct fixture f;
+    struct step steps[3];
+    struct script s;
+    mrtr_runner r;
+    mrtr_step st;
+    mrtr_event ev;
+    uint8_t out[2048], msg[2048];
+    size_t n = 0, asks = 0, waits = 0;
+    bool again = false;
+    steps[0].expect = WORK_ITEM_REQ_1;
+    steps[0].reply = WORK_ITEM_ROUND_1;
+    steps[0].notify_first = 0;
+    steps[1].expect = WORK_ITEM_REQ_2;
+    steps[1].reply = WORK_ITEM_ROUND_2;
+    steps[1].notify_first = 1;
+    steps[2].expect = WORK_ITEM_REQ_3;
+    steps[2].reply = WORK_ITEM_DONE;
+    steps[2].notify_first = 0;
+    memset(&s, 0, sizeof s);
+    s.steps = steps;
+    s.n = 3;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, WORK_ITEM_PARAMS, MRTR_CAP_ELICITATION_FORM,
+                       NULL),
+                 MRTR_OK);
+    CHECK_STATUS(mrtr_runner_init(&r, f.call, 0, 0, 0), MRTR_OK);
+    for (;;) {
+        CHECK_STATUS(mrtr_runner_next(&r, f.call, out, sizeof out, &st), MRTR_OK);
+        if (st.kind == MRTR_STEP_DONE) {
+            break;
+        }
+        if (st.kind == MRTR_STEP_SEND) {
+            const uint8_t *req = out;
+            size_t req_len = st.len;
+            do {
+                CHECK(scripted(&s, req, req_len, msg, sizeof msg, &n) == 0);
+                req = NULL;
+                req_len = 0;
+                CHECK_STATUS(mrtr_runner_received(&r, f.call, msg, n, &ev, &again), MRTR_OK);
+            } while (again);
+        } else if (st.kind == MRTR_STEP_ASK) {
+            mrtr_input in;
+            asks++;
+            CHECK(st.input_kind == MRTR_INPUT_ELICIT_FORM);
+            CHECK_STATUS(mrtr_call_input_at(f.call, st.index, &in), MRTR_OK);
+            CHECK_STATUS(mrtr_runner_answered(&r, f.call, st.index,
+                                              work_item_ui(NULL, f.call, st.index, &in)),
+                         MRTR_OK);
+        } else {
+            waits++;
+        }
+    }
+    CHECK(st.status == MRTR_OK && ev.kind == MRTR_EVENT_COMPLETE);
+    CHECK(s.sends == 3 && s.reads == 1 && s.leg == 3 && asks == 2 && waits == 0);
+    CHECK(phase(f.call) == MRTR_PHASE_DONE);
+    /* Done stays done; a finished call is not runnable. */
+    CHECK_STATUS(mrtr_runner_next(&r, f.call, out, sizeof out, &st), MRTR_OK);
+    CHECK(st.kind == MRTR_STEP_DONE);
+    CHECK_STATUS(mrtr_runner_init(&r, f.call, 0, 0, 0), MRTR_OK);
+    CHECK_STATUS(mrtr_runner_next(&r, f.call, out, sizeof out, &st), MRTR_ERR_WRONG_STATE);
+    stop(&f);
+}
+
 /* A run whose next leg would need an id past 2^53-1 stops with
  * LIMIT_EXCEEDED before writing it (issue 16: it used to fail the write
  * with INVALID_ARGUMENT, as if the caller had passed a bad id). */
@@ -1600,6 +1666,7 @@ static void test_run_caps_rounds_and_unrelated_messages(void) {
 
 void suite_run(void) {
     RUN(test_run_drives_the_work_item_flow);
+    RUN(test_runner_steps_drive_the_work_item_flow);
     RUN(test_run_follows_the_task_to_its_end);
     RUN(test_run_waits_the_backoff_of_state_only_rounds);
     RUN(test_run_stops_when_the_ids_are_used_up);

@@ -36,6 +36,7 @@ struct ctx {
     void *sealer_ws;
     mrtr_sse_decoder *dec;
     void *dec_ws;
+    mrtr_runner runner; /* of call */
     void *spare_ws; /* for the _init and _restore rows */
     size_t spare_len;
     struct {
@@ -65,6 +66,8 @@ struct ctx {
         mrtr_unsealed_info info;
         mrtr_sse_event sse;
         mrtr_tool tool;
+        mrtr_step step;
+        bool again;
         uint8_t digest[MRTR_BINDING_BYTES];
         uint8_t buf[64];
     } o;
@@ -116,6 +119,9 @@ static void ctx_open(struct ctx *c) {
     }
     c->dec_ws = ws_new(n);
     if (mrtr_sse_init(c->dec_ws, n, &c->dec) != MRTR_OK) {
+        exit(2);
+    }
+    if (mrtr_runner_init(&c->runner, c->call, 0, 0, 0) != MRTR_OK) {
         exit(2);
     }
     memset(&c->o, CANARY, sizeof c->o);
@@ -255,6 +261,11 @@ static mrtr_status row_run_buf(struct ctx *c) {
     cb.transport = transport_never;
     return mrtr_run(c->call, &cb, NULL, NULL, 64, &c->o.event);
 }
+ROW(row_runner_init_runner, mrtr_runner_init(NULL, c->call, 0, 0, 0))
+ROW(row_runner_next_out, mrtr_runner_next(&c->runner, c->call, NULL, LEN, &c->o.step))
+ROW(row_runner_received_msg,
+    mrtr_runner_received(&c->runner, c->call, NULL, LEN, &c->o.event, &c->o.again))
+ROW(row_runner_answered_runner, mrtr_runner_answered(NULL, c->call, 0, MRTR_CB_ANSWERED))
 
 /* UI helpers. */
 ROW(row_form_parse_schema, mrtr_form_parse(NUL_STR, &c->o.size, &c->o.schema_error))
@@ -577,6 +588,8 @@ static const struct row NULL_ROWS[] = {
     R(row_call_answer_json_json), R(row_call_answer_roots_roots), R(row_call_answer_roots_uri),
     R(row_call_answer_roots_name), R(row_call_result_fed), R(row_call_save_out),
     R(row_call_restore_saved), R(row_call_restore_workspace), R(row_run_buf),
+    R(row_runner_init_runner), R(row_runner_next_out), R(row_runner_received_msg),
+    R(row_runner_answered_runner),
     R(row_form_parse_schema), R(row_form_field_at_schema), R(row_form_option_at_schema),
     R(row_form_text_schema), R(row_form_text_out), R(row_form_validate_schema),
     R(row_form_validate_content), R(row_url_consent_url), R(row_http_headers_method),

@@ -411,67 +411,8 @@ static int to_u32(jlong v, uint32_t *out) {
 
 /* ------------------------------------------------------------ call */
 
-/* The long[] layouts the Kotlin side reads (Native.kt names the same
- * indices; scripts/test-bindings-parity checks the two tables agree). */
-enum {
-  LIMITS_MAX_MESSAGE_BYTES, LIMITS_MAX_DEPTH, LIMITS_MAX_INPUT_REQUESTS, LIMITS_MAX_KEY_BYTES,
-  LIMITS_MAX_PARAMS_BYTES, LIMITS_MAX_INPUTS_BYTES, LIMITS_MAX_STATE_BYTES,
-  LIMITS_MAX_ANSWERS_BYTES, LIMITS_MAX_ROUNDS, LIMITS_MAX_STATE_ONLY_ROUNDS,
-  LIMITS_BACKOFF_INITIAL_MS, LIMITS_BACKOFF_MAX_MS, LIMITS_MAX_POLLS, LIMITS_DEFAULT_POLL_MS,
-  LIMITS_MIN_POLL_MS, LIMITS_MAX_POLL_MS, LIMITS_LEN
-};
-enum {
-  EVENT_KIND, EVENT_INPUT_COUNT, EVENT_WAIT_MS, EVENT_ERROR_CODE, EVENT_RESULT_OFF,
-  EVENT_RESULT_LEN, EVENT_MESSAGE_OFF, EVENT_MESSAGE_LEN, EVENT_DATA_OFF, EVENT_DATA_LEN,
-  EVENT_TASK_ID_OFF, EVENT_TASK_ID_LEN, EVENT_TASK_DIALECT, EVENT_TASK_STATUS, EVENT_POLL_MS,
-  EVENT_HAS_POLL_MS, EVENT_LEN
-};
-enum {
-  INPUT_KIND, INPUT_MAX_TOKENS, INPUT_ESCAPED, INPUT_HAS_TOOLS, INPUT_WANTS_CONTEXT,
-  INPUT_HAS_SYSTEM_PROMPT, INPUT_ANSWERED, INPUT_SCHEMA_OFF, INPUT_SCHEMA_LEN, INPUT_PARAMS_OFF,
-  INPUT_PARAMS_LEN, INPUT_LEN
-};
-enum {
-  FAILURE_STATUS, FAILURE_KIND, FAILURE_OFFSET, FAILURE_INDEX, FAILURE_CODE, FAILURE_NEEDED,
-  FAILURE_LIMIT, FAILURE_LEN
-};
-enum {
-  PROGRESS_PHASE, PROGRESS_FLOW, PROGRESS_TASK_REQUEST, PROGRESS_TASK_DIALECT, PROGRESS_ROUND,
-  PROGRESS_POLLS, PROGRESS_INPUT_COUNT, PROGRESS_ANSWERED_COUNT, PROGRESS_LAST_ID,
-  PROGRESS_NEXT_ID, PROGRESS_POLL_MS, PROGRESS_HAS_LAST_ID, PROGRESS_HAS_NEXT_ID,
-  PROGRESS_STATE_OFF, PROGRESS_STATE_LEN, PROGRESS_TASK_ID_OFF, PROGRESS_TASK_ID_LEN,
-  PROGRESS_LEN
-};
-enum {
-  SCHEMA_ERROR_PROPERTY_OFF, SCHEMA_ERROR_PROPERTY_LEN, SCHEMA_ERROR_PROPERTY_ESCAPED,
-  SCHEMA_ERROR_KEYWORD_OFF, SCHEMA_ERROR_KEYWORD_LEN, SCHEMA_ERROR_DEFAULT_ERROR,
-  SCHEMA_ERROR_LEN
-};
-enum {
-  FIELD_ESCAPED, FIELD_INDEX, FIELD_KIND, FIELD_FORMAT, FIELD_REQUIRED, FIELD_HAS_MIN_LENGTH,
-  FIELD_HAS_MAX_LENGTH, FIELD_HAS_MINIMUM, FIELD_HAS_MAXIMUM, FIELD_HAS_MIN_ITEMS,
-  FIELD_HAS_MAX_ITEMS, FIELD_MIN_LENGTH, FIELD_MAX_LENGTH, FIELD_MIN_ITEMS, FIELD_MAX_ITEMS, FIELD_OPTION_COUNT, FIELD_DEFAULT_OFF,
-  FIELD_DEFAULT_LEN, FIELD_MINIMUM_OFF, FIELD_MINIMUM_LEN, FIELD_MAXIMUM_OFF, FIELD_MAXIMUM_LEN,
-  FIELD_LEN
-};
-enum {
-  FORM_ERROR_SOURCE, FORM_ERROR_FIELD_OFF, FORM_ERROR_FIELD_LEN, FORM_ERROR_FIELD_ESCAPED,
-  FORM_ERROR_INDEX, FORM_ERROR_ERROR, FORM_ERROR_BOUND, FORM_ERROR_LEN
-};
-enum {
-  TOOL_LIST_COUNT, TOOL_LIST_HAS_CURSOR, TOOL_LIST_CURSOR_OFF, TOOL_LIST_CURSOR_LEN, TOOL_LIST_LEN
-};
-enum {
-  TOOL_NAME_OFF, TOOL_NAME_LEN, TOOL_SCHEMA_OFF, TOOL_SCHEMA_LEN, TOOL_USABLE, TOOL_DESIGNATIONS,
-  TOOL_LEN
-};
-enum { TOOL_CURSOR_INDEX, TOOL_CURSOR_OFFSET, TOOL_CURSOR_PAGE_LEN, TOOL_CURSOR_LEN };
-enum {
-  URL_SCHEME_OFF, URL_SCHEME_LEN, URL_USERINFO_OFF, URL_USERINFO_LEN, URL_HOST_OFF, URL_HOST_LEN,
-  URL_PATH_OFF, URL_PATH_LEN, URL_QUERY_OFF, URL_QUERY_LEN, URL_FRAGMENT_OFF, URL_FRAGMENT_LEN,
-  URL_WARNINGS, URL_PORT, URL_HAS_PORT, URL_HAS_USERINFO, URL_HAS_QUERY, URL_HAS_FRAGMENT,
-  URL_LEN
-};
+/* The long[] layouts the Kotlin side reads: generated from its Slots object. */
+#include "mrtr_jni_slots.h"
 
 static void limits_to_longs(const mrtr_call_limits *l, jlong *v) {
   v[LIMITS_MAX_MESSAGE_BYTES] = (jlong)l->max_message_bytes;
@@ -720,6 +661,108 @@ JNIEXPORT jint JNI_FN(callFeed)(JNIEnv *env, jclass cls, jobject ws, jbyteArray 
     longs_put(env, out, v, EVENT_LEN);
   }
   return st;
+}
+
+/* The run steps: the core's loop (mrtr_runner_*); the runner lives in a
+ * workspace of its own (runnerSize bytes). */
+JNIEXPORT jlong JNI_FN(runnerSize)(JNIEnv *env, jclass cls) {
+  (void)env;
+  (void)cls;
+  return (jlong)sizeof(mrtr_runner);
+}
+
+JNIEXPORT jint JNI_FN(runDefaultMaxUnrelated)(JNIEnv *env, jclass cls) {
+  (void)env;
+  (void)cls;
+  return (jint)MRTR_RUN_DEFAULT_MAX_UNRELATED;
+}
+
+/* The runner in workspace `rws`, or NULL when it is too small for one. */
+static mrtr_runner *runner_of(JNIEnv *env, jobject rws) {
+  size_t cap = 0;
+  uint8_t *p = ws_base(env, rws, &cap);
+  return cap >= sizeof(mrtr_runner) ? (mrtr_runner *)(void *)p : NULL;
+}
+
+JNIEXPORT jint JNI_FN(runnerInit)(JNIEnv *env, jclass cls, jobject ws, jobject rws, jlong first_id,
+                                  jlong id_step, jint max_unrelated) {
+  (void)cls;
+  if (max_unrelated < 0) {
+    return MRTR_ERR_INVALID_ARGUMENT;
+  }
+  return (jint)mrtr_runner_init(runner_of(env, rws), (const mrtr_call *)ws_object(env, ws),
+                                (int64_t)first_id, (int64_t)id_step, (uint32_t)max_unrelated);
+}
+
+/* int runnerNext(ByteBuffer ws, ByteBuffer rws, byte[] out, long[] step):
+ * step[STEP_*]; on MRTR_ERR_BUFFER_TOO_SMALL step[STEP_REQUEST_LEN] is the
+ * size out needs. */
+JNIEXPORT jint JNI_FN(runnerNext)(JNIEnv *env, jclass cls, jobject ws, jobject rws,
+                                  jbyteArray out, jlongArray step) {
+  (void)cls;
+  jint st = longs_check(env, step, STEP_LEN);
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes o;
+  PIN_REQUIRED(env, out, &o);
+  mrtr_step s;
+  memset(&s, 0, sizeof s);
+  st = (jint)mrtr_runner_next(runner_of(env, rws), (mrtr_call *)ws_object(env, ws),
+                              (uint8_t *)o.ptr, (size_t)o.len, &s);
+  bytes_close(env, &o, st == MRTR_OK);
+  if (st == MRTR_OK || st == MRTR_ERR_BUFFER_TOO_SMALL) {
+    jlong v[STEP_LEN];
+    v[STEP_KIND] = (jlong)s.kind;
+    v[STEP_REQUEST_LEN] = (jlong)s.len;
+    v[STEP_INDEX] = (jlong)s.index;
+    v[STEP_INPUT_KIND] = (jlong)s.input_kind;
+    v[STEP_WAIT_MS] = (jlong)s.wait_ms;
+    v[STEP_STATUS] = (jlong)s.status;
+    longs_put(env, step, v, STEP_LEN);
+  }
+  return st;
+}
+
+/* int runnerReceived(ByteBuffer ws, ByteBuffer rws, byte[] msg, long[] event,
+ * long[] again): event as callFeed; again[0] 1 when the message was unrelated. */
+JNIEXPORT jint JNI_FN(runnerReceived)(JNIEnv *env, jclass cls, jobject ws, jobject rws,
+                                      jbyteArray msg, jlongArray event, jlongArray again) {
+  (void)cls;
+  jint st = longs_check(env, event, EVENT_LEN);
+  if (st == MRTR_OK) {
+    st = longs_check(env, again, 1);
+  }
+  if (st != MRTR_OK) {
+    return st;
+  }
+  jbytes m;
+  PIN_REQUIRED(env, msg, &m);
+  mrtr_event ev;
+  memset(&ev, 0, sizeof ev);
+  bool a = false;
+  st = (jint)mrtr_runner_received(runner_of(env, rws), (mrtr_call *)ws_object(env, ws),
+                                  (const uint8_t *)m.ptr, (size_t)m.len, &ev, &a);
+  bytes_close(env, &m, 0);
+  if (st == MRTR_OK) {
+    jlong v[EVENT_LEN];
+    event_to_longs(&ev, v);
+    longs_put(env, event, v, EVENT_LEN);
+    jlong g = a ? 1 : 0;
+    longs_put(env, again, &g, 1);
+  }
+  return st;
+}
+
+JNIEXPORT jint JNI_FN(runnerAnswered)(JNIEnv *env, jclass cls, jobject ws, jobject rws,
+                                      jlong index, jint reply) {
+  (void)cls;
+  size_t i;
+  if (to_size(index, &i) != 0) {
+    return MRTR_ERR_NOT_FOUND;
+  }
+  return (jint)mrtr_runner_answered(runner_of(env, rws), (mrtr_call *)ws_object(env, ws), i,
+                                    (int32_t)reply);
 }
 
 /* int callInputAt(ByteBuffer ws, long index, long[] out): out[0..11) kind,

@@ -204,32 +204,40 @@ public final class MrtrCall: @unchecked Sendable {
             var ev = mrtr_event()
             let st = message.withUnsafeBufferPointer { mrtr_call_feed(h, $0.baseAddress, $0.count, &ev) }
             try check(st, "mrtr_call_feed")
-            func span(_ s: mrtr_span) -> [UInt8] { Array(message[s.offset..<(s.offset + s.len)]) }
-            switch ev.kind {
-            case MRTR_EVENT_COMPLETE: return .complete(result: span(ev.result))
-            case MRTR_EVENT_INPUT_REQUIRED: return .inputRequired(inputs: try inputsLocked(h))
-            case MRTR_EVENT_RETRY_AFTER: return .retryAfter(waitMs: ev.wait_ms)
-            case MRTR_EVENT_RPC_ERROR:
-                return .rpcError(
-                    code: ev.error_code,
-                    message: String(decoding: try decodeJsonString(span(ev.error_message)), as: UTF8.self),
-                    data: ev.error_data.len == 0 ? nil : span(ev.error_data))
-            case MRTR_EVENT_TASK_CREATED:
-                return .taskCreated(
-                    taskId: span(ev.task_id), dialect: TaskDialect(rawValue: ev.task_dialect.rawValue) ?? .none,
-                    status: TaskStatus(rawValue: ev.task_status.rawValue) ?? .none,
-                    pollMs: ev.has_task_poll_ms ? ev.task_poll_ms : nil)
-            case MRTR_EVENT_UNRELATED: return .unrelated
-            case MRTR_EVENT_TASK_POLL: return .taskPoll(waitMs: ev.wait_ms)
-            case MRTR_EVENT_TASK_NEXT: return .taskNext
-            case MRTR_EVENT_TASK_FAILED:
-                return .taskFailed(
-                    code: ev.error_code,
-                    message: String(decoding: try decodeJsonString(span(ev.error_message)), as: UTF8.self),
-                    data: ev.error_data.len == 0 ? nil : span(ev.error_data))
-            case MRTR_EVENT_TASK_CANCELLED: return .taskCancelled
-            default: throw MrtrError(rawCode: Int32(MRTR_ERR_INTERNAL.rawValue), operation: "mrtr_call_feed")
-            }
+            return try eventLocked(h, message, ev)
+        }
+    }
+
+    /// The handle, under the call's lock, for the run steps of `run`.
+    func withHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T { try locked(body) }
+
+    /// The event `ev` that feeding `message` produced (the lock held).
+    func eventLocked(_ h: OpaquePointer, _ message: [UInt8], _ ev: mrtr_event) throws -> CallEvent {
+        func span(_ s: mrtr_span) -> [UInt8] { Array(message[s.offset..<(s.offset + s.len)]) }
+        switch ev.kind {
+        case MRTR_EVENT_COMPLETE: return .complete(result: span(ev.result))
+        case MRTR_EVENT_INPUT_REQUIRED: return .inputRequired(inputs: try inputsLocked(h))
+        case MRTR_EVENT_RETRY_AFTER: return .retryAfter(waitMs: ev.wait_ms)
+        case MRTR_EVENT_RPC_ERROR:
+            return .rpcError(
+                code: ev.error_code,
+                message: String(decoding: try decodeJsonString(span(ev.error_message)), as: UTF8.self),
+                data: ev.error_data.len == 0 ? nil : span(ev.error_data))
+        case MRTR_EVENT_TASK_CREATED:
+            return .taskCreated(
+                taskId: span(ev.task_id), dialect: TaskDialect(rawValue: ev.task_dialect.rawValue) ?? .none,
+                status: TaskStatus(rawValue: ev.task_status.rawValue) ?? .none,
+                pollMs: ev.has_task_poll_ms ? ev.task_poll_ms : nil)
+        case MRTR_EVENT_UNRELATED: return .unrelated
+        case MRTR_EVENT_TASK_POLL: return .taskPoll(waitMs: ev.wait_ms)
+        case MRTR_EVENT_TASK_NEXT: return .taskNext
+        case MRTR_EVENT_TASK_FAILED:
+            return .taskFailed(
+                code: ev.error_code,
+                message: String(decoding: try decodeJsonString(span(ev.error_message)), as: UTF8.self),
+                data: ev.error_data.len == 0 ? nil : span(ev.error_data))
+        case MRTR_EVENT_TASK_CANCELLED: return .taskCancelled
+        default: throw MrtrError(rawCode: Int32(MRTR_ERR_INTERNAL.rawValue), operation: "mrtr_call_feed")
         }
     }
 

@@ -1,21 +1,20 @@
 import CMrtr
 import Foundation
 
-/// Default of `run`'s `maxUnrelated`, as the C runner's `MRTR_RUN_DEFAULT_MAX_UNRELATED`.
-public let runDefaultMaxUnrelated = 16
+/// Default of `run`'s `maxUnrelated`: the C runner's `MRTR_RUN_DEFAULT_MAX_UNRELATED`.
+public let runDefaultMaxUnrelated = Int(MRTR_RUN_DEFAULT_MAX_UNRELATED)
 
 extension MrtrCall {
-    /// Runs the call to its end and returns the final result object (raw JSON): writes each
-    /// request, hands it to `transport`, feeds what comes back, asks `handler` for every input,
-    /// waits out state-only rounds and a task's poll interval with `Task.sleep`, and repeats.
-    /// When the server moves the call to a task, the run follows it (polls, answers its
-    /// questions) to the task's result. A call restored in `sent` is first resent with a fresh
-    /// id; a call left `answering` gets its unanswered inputs asked.
+    /// Runs the call to its end and returns the final result object (raw JSON). The loop is
+    /// the library's (`mrtr_runner_*`): it says when to send (a fresh leg, or a resend with a
+    /// fresh id), when to wait (with `Task.sleep`), which input to ask `handler` about, and
+    /// when the run is over; this function only moves bytes. When the server moves the call
+    /// to a task, the run follows it to the task's result.
     ///
-    /// `transport` sends a request and returns the next message received for it. When that
-    /// message is not the answer (a notification, another id), `run` calls `transport` again
-    /// with empty `Data`, meaning "the next message, send nothing", at most `maxUnrelated`
-    /// times per request; one more throws `.limitExceeded`, the call staying `sent`.
+    /// `transport` sends a request and returns the next message received for it; empty `Data`
+    /// means "the next message, send nothing" (the last one was unrelated, e.g. a
+    /// notification), at most `maxUnrelated` times per request: one more throws
+    /// `.limitExceeded`, the call staying `sent`.
     ///
     /// Ends: the result; `.rpcError` (with `rpcCode`, `rpcMessage`, `rpcData`) for a JSON-RPC
     /// error response or a failed task; `.aborted` when the handler answered `.error` (the
@@ -26,56 +25,60 @@ extension MrtrCall {
         handler: some InputHandler,
         maxUnrelated: Int = runDefaultMaxUnrelated
     ) async throws -> Data {
-        func answerAll(_ list: [InputRequest]) async throws {
-            for input in list where !input.answered {
-                let a = try await handler.answer(input)
-                try answer(input.index, a)
-                if case .error = a {
-                    throw MrtrError(rawCode: Int32(MRTR_ERR_ABORTED.rawValue), operation: "run")
+        let runner = UnsafeMutablePointer<mrtr_runner>.allocate(capacity: 1)
+        defer { runner.deallocate() }
+        try withHandle { h in
+            try check(mrtr_runner_init(runner, h, 0, 0, UInt32(clamping: maxUnrelated)), "mrtr_runner_init")
+        }
+        var out = [UInt8](repeating: 0, count: 4096)
+        var last: CallEvent?
+        while true {
+            var step = mrtr_step()
+            func next() throws -> mrtr_status {
+                try withHandle { h in
+                    out.withUnsafeMutableBufferPointer { mrtr_runner_next(runner, h, $0.baseAddress, $0.count, &step) }
                 }
             }
-        }
-        while true {
-            var request: [UInt8]?
-            let current = try phase
-            switch current {
-            case .ready: request = try writeRequest()
-            case .sent: request = try resend()
-            case .answering:
-                try await answerAll(try inputs())
-                continue
-            case .done, .failed:
-                throw MrtrError(rawCode: Int32(MRTR_ERR_WRONG_STATE.rawValue), operation: "run")
+            var st = try next()
+            if st == MRTR_ERR_BUFFER_TOO_SMALL {
+                out = [UInt8](repeating: 0, count: step.len)
+                st = try next()
             }
-            var unrelated = 0
-            legLoop: while true {
-                let message = try await transport(Data(request ?? []))
-                request = nil
-                let event = try feed([UInt8](message))
-                switch event {
-                case .complete(let result):
-                    return Data(result)
-                case .rpcError(let code, let message, let data), .taskFailed(let code, let message, let data):
-                    throw rpcError(code, message, data)
-                case .taskCancelled:
-                    throw MrtrError(rawCode: Int32(MRTR_ERR_ABORTED.rawValue), operation: "run")
-                case .taskCreated:
-                    // The call now follows its task: wait the task's interval first.
-                    try await Task.sleep(nanoseconds: try progress().pollMs * 1_000_000)
-                    break legLoop
-                case .inputRequired(let list):
-                    try await answerAll(list)
-                    break legLoop
-                case .retryAfter(let waitMs), .taskPoll(let waitMs):
-                    try await Task.sleep(nanoseconds: waitMs * 1_000_000)
-                    break legLoop
-                case .taskNext:
-                    break legLoop
-                case .unrelated:
-                    unrelated += 1
-                    if unrelated > maxUnrelated {
-                        throw MrtrError(rawCode: Int32(MRTR_ERR_LIMIT_EXCEEDED.rawValue), operation: "run")
+            try check(st, "mrtr_runner_next")
+            switch step.kind {
+            case MRTR_STEP_SEND:
+                var request = Data(out[0..<step.len])
+                var again = true
+                while again {
+                    let message = [UInt8](try await transport(request))
+                    request = Data()
+                    var ev = mrtr_event()
+                    var unrelated = false
+                    last = try withHandle { h -> CallEvent in
+                        let received = message.withUnsafeBufferPointer {
+                            mrtr_runner_received(runner, h, $0.baseAddress, $0.count, &ev, &unrelated)
+                        }
+                        try check(received, "mrtr_runner_received")
+                        return try eventLocked(h, message, ev)
                     }
+                    again = unrelated
+                }
+            case MRTR_STEP_ASK:
+                let index = step.index
+                try answer(index, try await handler.answer(try input(index)))
+                try withHandle { h in
+                    try check(mrtr_runner_answered(runner, h, index, MRTR_CB_ANSWERED), "mrtr_runner_answered")
+                }
+            case MRTR_STEP_WAIT:
+                try await Task.sleep(nanoseconds: step.wait_ms * 1_000_000)
+            default:
+                switch last {
+                case .complete(let result)?:
+                    return Data(result)
+                case .rpcError(let code, let message, let data)?, .taskFailed(let code, let message, let data)?:
+                    throw rpcError(code, message, data)
+                default:
+                    throw MrtrError(rawCode: Int32(step.status.rawValue), operation: "run")
                 }
             }
         }

@@ -191,9 +191,18 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
      */
     @Synchronized
     fun feed(message: ByteArray): CallEvent {
-        val w = live()
         val e = LongArray(Slots.EVENT_LEN)
-        check(Native.callFeed(w, message, e), "mrtr_call_feed")
+        check(Native.callFeed(live(), message, e), "mrtr_call_feed")
+        return event(message, e)
+    }
+
+    /** The workspace, for the run steps of [run]. */
+    @Synchronized
+    internal fun <T> withWorkspace(f: (ByteBuffer) -> T): T = f(live())
+
+    /** The event [e] (EVENT_* slots) that feeding [message] produced. */
+    @Synchronized
+    internal fun event(message: ByteArray, e: LongArray): CallEvent {
         fun span(off: Int, len: Int) = message.copyOfRange(e[off].toInt(), (e[off] + e[len]).toInt())
         fun text() = String(
             decodeJsonString(message, e[Slots.EVENT_MESSAGE_OFF].toInt(), e[Slots.EVENT_MESSAGE_LEN].toInt()),

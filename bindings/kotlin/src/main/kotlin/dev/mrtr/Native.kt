@@ -92,6 +92,18 @@ internal object Native {
     /** out: FAILURE_* slots; reason[0]: the cause's name. */
     @JvmStatic external fun callFailure(ws: ByteBuffer?, out: LongArray?, reason: Array<String?>?): Int
 
+    // The run steps (mrtr_runner_*): the runner lives in a workspace of runnerSize() bytes.
+    const val STEP_LEN = Slots.STEP_LEN
+    @JvmStatic external fun runnerSize(): Long
+    @JvmStatic external fun runDefaultMaxUnrelated(): Int
+    @JvmStatic external fun runnerInit(ws: ByteBuffer?, runner: ByteBuffer?, firstId: Long, idStep: Long, maxUnrelated: Int): Int
+    /** step: STEP_* slots; on ERR_BUFFER_TOO_SMALL step[STEP_REQUEST_LEN] is the size [out] needs. */
+    @JvmStatic external fun runnerNext(ws: ByteBuffer?, runner: ByteBuffer?, out: ByteArray?, step: LongArray?): Int
+    /** event as [callFeed]; again[0]: 1 when the message was unrelated (pass the next one). */
+    @JvmStatic external fun runnerReceived(ws: ByteBuffer?, runner: ByteBuffer?, msg: ByteArray?, event: LongArray?, again: LongArray?): Int
+    /** reply: MRTR_CB_* (0 answered, 1 decline, 2 cancel, 3 abort). */
+    @JvmStatic external fun runnerAnswered(ws: ByteBuffer?, runner: ByteBuffer?, index: Long, reply: Int): Int
+
     // Forms (over the requestedSchema bytes).
     const val SCHEMA_ERROR_LEN = Slots.SCHEMA_ERROR_LEN
     const val FIELD_LEN = Slots.FIELD_LEN
@@ -152,9 +164,9 @@ internal object Native {
 }
 
 /**
- * The slots of the LongArray outputs of [Native], by name. The same names and values
- * as the enums of `jni/mrtr_jni.c` (scripts/test-bindings-parity checks it), so a
- * reordered field cannot decode silently wrong.
+ * The slots of the LongArray outputs of [Native], by name: the one declaration.
+ * `jni/mrtr_jni_slots.h` is generated from it (scripts/gen-jni-slots, checked by the
+ * header stage), so the C side cannot read a field from another slot.
  */
 internal object Slots {
     const val LIMITS_MAX_MESSAGE_BYTES = 0
@@ -310,6 +322,14 @@ internal object Slots {
     const val URL_HAS_QUERY = 16
     const val URL_HAS_FRAGMENT = 17
     const val URL_LEN = 18
+
+    const val STEP_KIND = 0
+    const val STEP_REQUEST_LEN = 1
+    const val STEP_INDEX = 2
+    const val STEP_INPUT_KIND = 3
+    const val STEP_WAIT_MS = 4
+    const val STEP_STATUS = 5
+    const val STEP_LEN = 6
 }
 
 /**

@@ -2,22 +2,20 @@ package dev.mrtr
 
 import kotlinx.coroutines.delay
 
-/** Default of [run]'s `maxUnrelated`, as the C runner's `MRTR_RUN_DEFAULT_MAX_UNRELATED`. */
-const val RUN_DEFAULT_MAX_UNRELATED: Int = 16
+/** Default of [run]'s `maxUnrelated`: the C runner's `MRTR_RUN_DEFAULT_MAX_UNRELATED`. */
+val RUN_DEFAULT_MAX_UNRELATED: Int = Native.runDefaultMaxUnrelated()
 
 /**
- * Runs the call to its end and returns the final result object (raw JSON): writes each
- * request, hands it to [transport], feeds what comes back, asks [handler] for every input,
- * waits out state-only rounds and a task's poll interval with [delay], and repeats. When
- * the server moves the call to a task, the run follows it (polls, answers its questions)
- * to the task's result. A call restored in `SENT` is first resent with a fresh id; a call
- * left `ANSWERING` gets its unanswered inputs asked.
+ * Runs the call to its end and returns the final result object (raw JSON). The loop is
+ * the library's (`mrtr_runner_*`): it says when to send (a fresh leg, or a resend with a
+ * fresh id), when to wait (with [delay]), which input to ask [handler] about, and when the
+ * run is over; this function only moves bytes. When the server moves the call to a task,
+ * the run follows it to the task's result.
  *
- * [transport] sends a request and returns the next message received for it. When that
- * message is not the answer (a notification, another id), [run] calls [transport] again
- * with an empty array, meaning "the next message, send nothing", at most [maxUnrelated]
- * times per request; one more throws [MrtrCapacityException] (`LIMIT_EXCEEDED`), the call
- * staying `SENT`.
+ * [transport] sends a request and returns the next message received for it; an empty
+ * array means "the next message, send nothing" (the last one was unrelated, e.g. a
+ * notification), at most [maxUnrelated] times per request: one more throws
+ * [MrtrCapacityException] (`LIMIT_EXCEEDED`), the call staying `SENT`.
  *
  * Ends: the result; [MrtrRpcException] for a JSON-RPC error response or a failed task
  * (code, message, data); [MrtrFlowException] (`ABORTED`) when the handler answered
@@ -30,63 +28,53 @@ suspend fun MrtrCall.run(
     handler: InputHandler,
     maxUnrelated: Int = RUN_DEFAULT_MAX_UNRELATED,
 ): ByteArray {
-    suspend fun answerAll(list: List<InputRequest>) {
-        for (input in list) {
-            if (input.answered) continue
-            val a = handler.answer(input)
-            answer(input.index, a)
-            if (a is InputAnswer.Error) {
-                throw exceptionFor(Status.ERR_ABORTED.code, "run: input ${input.key} answered with error ${a.code}")
-            }
-        }
-    }
-    while (true) {
-        var request: ByteArray? = when (phase) {
-            Phase.READY -> writeRequest()
-            Phase.SENT -> resend()
-            Phase.ANSWERING -> {
-                answerAll(inputs())
-                continue
-            }
-            Phase.DONE, Phase.FAILED -> throw exceptionFor(Status.ERR_WRONG_STATE.code, "run: it has ended")
-        }
-        var unrelated = 0
+    val runner = allocWorkspace(Native.runnerSize())
+    try {
+        withWorkspace { check(Native.runnerInit(it, runner, 0, 0, maxUnrelated), "mrtr_runner_init") }
+        var out = ByteArray(4096)
+        val step = LongArray(Slots.STEP_LEN)
+        var last: CallEvent? = null
         while (true) {
-            val message = transport(request ?: ByteArray(0))
-            request = null
-            when (val event = feed(message)) {
-                is CallEvent.Complete -> return event.result
-                is CallEvent.RpcError -> throw rpcException(event.code, event.message, event.data)
-                is CallEvent.TaskFailed -> throw rpcException(event.code, event.message, event.data)
-                CallEvent.TaskCancelled -> throw exceptionFor(Status.ERR_ABORTED.code, "run: the task was cancelled")
-                is CallEvent.TaskCreated -> {
-                    // The call now follows its task: wait the task's interval first.
-                    delay(progress().pollMs)
-                    break
+            var st = withWorkspace { Native.runnerNext(it, runner, out, step) }
+            if (st == Status.ERR_BUFFER_TOO_SMALL.code) {
+                out = ByteArray(step[Slots.STEP_REQUEST_LEN].toInt())
+                st = withWorkspace { Native.runnerNext(it, runner, out, step) }
+            }
+            check(st, "mrtr_runner_next")
+            when (step[Slots.STEP_KIND].toInt()) {
+                STEP_SEND -> {
+                    var request = out.copyOf(step[Slots.STEP_REQUEST_LEN].toInt())
+                    val ev = LongArray(Slots.EVENT_LEN)
+                    val again = LongArray(1)
+                    do {
+                        val message = transport(request)
+                        request = ByteArray(0)
+                        withWorkspace { check(Native.runnerReceived(it, runner, message, ev, again), "mrtr_runner_received") }
+                        last = event(message, ev)
+                    } while (again[0] != 0L)
                 }
-                is CallEvent.InputRequired -> {
-                    answerAll(event.inputs)
-                    break
+                STEP_ASK -> {
+                    val index = step[Slots.STEP_INDEX].toInt()
+                    answer(index, handler.answer(input(index)))
+                    withWorkspace { check(Native.runnerAnswered(it, runner, index.toLong(), 0), "mrtr_runner_answered") }
                 }
-                is CallEvent.RetryAfter -> {
-                    delay(event.waitMs)
-                    break
-                }
-                is CallEvent.TaskPoll -> {
-                    delay(event.waitMs)
-                    break
-                }
-                CallEvent.TaskNext -> break
-                CallEvent.Unrelated -> {
-                    unrelated++
-                    if (unrelated > maxUnrelated) {
-                        throw exceptionFor(Status.ERR_LIMIT_EXCEEDED.code, "run: more than $maxUnrelated unrelated messages")
-                    }
+                STEP_WAIT -> delay(step[Slots.STEP_WAIT_MS])
+                else -> return when (val e = last) {
+                    is CallEvent.Complete -> e.result
+                    is CallEvent.RpcError -> throw rpcException(e.code, e.message, e.data)
+                    is CallEvent.TaskFailed -> throw rpcException(e.code, e.message, e.data)
+                    else -> throw exceptionFor(step[Slots.STEP_STATUS].toInt(), "run: the task was cancelled")
                 }
             }
         }
+    } finally {
+        Native.wsFree(runner)
     }
 }
+
+private const val STEP_SEND = 1
+private const val STEP_ASK = 2
+private const val STEP_WAIT = 3
 
 private fun rpcException(code: Long, message: String, data: ByteArray?) = MrtrRpcException(
     Status.ERR_RPC_ERROR, Status.ERR_RPC_ERROR.code, "run: JSON-RPC error $code: $message", code, message, data,

@@ -155,6 +155,18 @@ fun registerFlowTests(t: Tests) {
         }
     }
 
+    t.test("run: the default cap on unrelated messages is the library's runner's (16 read past, the 17th is one too many)") {
+        assertEquals(16, RUN_DEFAULT_MAX_UNRELATED)
+        val note = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}"
+        val rec = Recorded(listOf<Pair<String?, String>>(head(1) + "{" + meta("{}") + ",\"name\":\"x\"}}" to note) + List(16) { null to note })
+        exampleCall("{\"name\":\"x\"}", emptySet()).use { call ->
+            val e = assertFailsWith<MrtrCapacityException> { call.run(rec.transport, { error("no questions") }) }
+            assertEquals(Status.ERR_LIMIT_EXCEEDED, e.status)
+            assertEquals(17, rec.i)
+            assertEquals(Phase.SENT, call.phase)
+        }
+    }
+
     t.test("run: more than maxUnrelated unrelated messages is LIMIT_EXCEEDED, the call stays SENT") {
         val note = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}"
         val rec = Recorded(listOf<Pair<String?, String>>(head(1) + "{" + meta("{}") + ",\"name\":\"x\"}}" to note) + List(3) { null to note })
