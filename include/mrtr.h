@@ -1921,9 +1921,9 @@ enum mrtr_status mrtr_principal_digest(struct mrtr_bytes principal,
                                        uint8_t *out);
 
 // Seals `state` into a token (ASCII, `mrtr_seal_token_len` bytes) in `out`.
-// `now`: unix seconds; `nonce`: random or a counter (a repeat is safe);
-// `binding`: `mrtr_binding_digest`; `principal`: NULL for none. Output
-// convention of `mrtr_json_write_string`.
+// `now`: unix seconds; `nonce`: `MRTR_SEAL_NONCE_BYTES`, random or a counter
+// (a repeat is safe); `binding`: `mrtr_binding_digest`; `principal`: NULL
+// for none. Output convention of `mrtr_json_write_string`.
 //
 // Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
 // (over `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now` out of range).

@@ -332,9 +332,9 @@ pub unsafe extern "C" fn mrtr_principal_digest(principal: mrtr_bytes, out: *mut 
 }
 
 /// Seals `state` into a token (ASCII, `mrtr_seal_token_len` bytes) in `out`.
-/// `now`: unix seconds; `nonce`: random or a counter (a repeat is safe);
-/// `binding`: `mrtr_binding_digest`; `principal`: NULL for none. Output
-/// convention of `mrtr_json_write_string`.
+/// `now`: unix seconds; `nonce`: `MRTR_SEAL_NONCE_BYTES`, random or a counter
+/// (a repeat is safe); `binding`: `mrtr_binding_digest`; `principal`: NULL
+/// for none. Output convention of `mrtr_json_write_string`.
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
 /// (over `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now` out of range).
