@@ -382,7 +382,7 @@ pub struct mrtr_answer_error {
     pub found: u32,
 }
 
-// `mrtr_answer_error.error` values.
+// `mrtr_answer_error.error` values: the core's `AnswerError::number`.
 #[allow(missing_docs)]
 pub const MRTR_ANSWER_WRONG_KIND: u32 = 1;
 #[allow(missing_docs)]
@@ -435,13 +435,9 @@ pub unsafe extern "C" fn mrtr_server_input_response(
         let expected = kind_of(expected)?;
         let found = any_answer(responses_of(map)?, key, expected).map_err(|e| {
             if let Some(o) = out_error {
-                let (error, want, found) = match e.error {
-                    AnswerError::WrongKind { expected, found } => {
-                        (MRTR_ANSWER_WRONG_KIND, expected, found as u32)
-                    }
-                    AnswerError::Malformed { expected } => (MRTR_ANSWER_MALFORMED, expected, 0),
-                };
-                let expected = if e.kind_known { want as u32 } else { 0 };
+                let code = |k: Option<ResponseKind>| k.map_or(0, |k| k as u32);
+                let (error, found) = (e.error.number(), code(e.error.found()));
+                let expected = code(e.kind_known.then(|| e.error.expected()));
                 o.write(mrtr_answer_error {
                     error,
                     expected,
@@ -877,27 +873,17 @@ pub unsafe extern "C" fn mrtr_server_write_answer_error(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    let kind = |code| {
-        kind_of(code)
-            .ok()
-            .flatten()
-            .ok_or(S::MRTR_ERR_INVALID_ARGUMENT)
-    };
     // SAFETY: caller contract (the strings and struct this reads).
     let take = |a: &mut Args| unsafe {
         let (key, e) = (a.str(key)?, a.reference(err)?);
-        let expected = kind(e.expected)?;
-        Ok((
-            key,
-            match e.error {
-                MRTR_ANSWER_WRONG_KIND => AnswerError::WrongKind {
-                    expected,
-                    found: kind(e.found)?,
-                },
-                MRTR_ANSWER_MALFORMED => AnswerError::Malformed { expected },
-                _ => return Err(S::MRTR_ERR_INVALID_ARGUMENT),
-            },
-        ))
+        let kinds = (
+            ResponseKind::from_code(e.expected),
+            ResponseKind::from_code(e.found),
+        );
+        let error = kinds
+            .0
+            .and_then(|x| AnswerError::from_number(e.error, x, kinds.1));
+        Ok((key, error.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?))
     };
     let write = |id, (k, e), out: &mut [u8]| Ok(write_answer_error(out, &must(id)?, k, &e));
     // SAFETY: caller contract; `take` reads through the collector.
@@ -1040,6 +1026,20 @@ mod tests {
         }
         assert_eq!(kind_of(0), Ok(None));
         assert_eq!(kind_of(4), Err(S::MRTR_ERR_INVALID_ARGUMENT));
+    }
+
+    #[test]
+    fn c_answer_error_numbers_are_the_cores() {
+        let expected = ResponseKind::Roots;
+        let wrong = AnswerError::WrongKind {
+            expected,
+            found: expected,
+        };
+        assert_eq!(wrong.number(), MRTR_ANSWER_WRONG_KIND);
+        assert_eq!(
+            AnswerError::Malformed { expected }.number(),
+            MRTR_ANSWER_MALFORMED
+        );
     }
 
     #[test]

@@ -188,3 +188,19 @@ fn param_header_errors_carry_the_c_numbers() {
         assert_eq!(e as u32, i as u32 + 1);
     }
 }
+
+#[test]
+fn answer_errors_are_numbered_one_wrong_kind_two_malformed() {
+    let (e, s) = (ResponseKind::Elicit, ResponseKind::Sampling);
+    let wrong = AnswerError::WrongKind {
+        expected: e,
+        found: s,
+    };
+    let malformed = AnswerError::Malformed { expected: e };
+    assert_eq!((wrong.number(), wrong.found()), (1, Some(s)));
+    assert_eq!((malformed.number(), malformed.found()), (2, None));
+    assert_eq!(AnswerError::from_number(1, e, Some(s)), Some(wrong));
+    assert_eq!(AnswerError::from_number(2, e, Some(s)), Some(malformed));
+    assert_eq!(AnswerError::from_number(1, e, None), None);
+    assert_eq!(AnswerError::from_number(3, e, Some(s)), None);
+}
