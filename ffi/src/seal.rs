@@ -291,11 +291,11 @@ pub unsafe extern "C" fn mrtr_binding_digest(
     Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken
         // (`out` with its length of 32: NULL and overlaps refused).
-        let (method, target, args, out) = unsafe {
-            let t = (a.str(method)?, a.str(target)?);
-            let args = a.bytes_opt(arguments, arguments_len)?;
-            (t.0, t.1, args, a.out_buf(out, MRTR_BINDING_BYTES)?)
-        };
+        let (method, target) = unsafe { (a.str(method)?, a.str(target)?) };
+        // SAFETY: as above.
+        let args = unsafe { a.bytes_opt(arguments, arguments_len) }?;
+        // SAFETY: as above.
+        let out = unsafe { a.out_buf(out, MRTR_BINDING_BYTES) }?;
         let value = match args {
             Some(a) => Some(json::parse_with(a, &ParseLimits::default())?),
             None => None,

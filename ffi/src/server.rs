@@ -321,13 +321,9 @@ pub unsafe extern "C" fn mrtr_server_write_request_error(
 ) -> mrtr_status {
     Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out_written, bytes, out) = unsafe {
-            (
-                a.out(out_written)?,
-                a.bytes(msg, len)?,
-                a.out_buf(out, out_len)?,
-            )
-        };
+        let (out_written, bytes) = unsafe { (a.out(out_written)?, a.bytes(msg, len)?) };
+        // SAFETY: as above.
+        let out = unsafe { a.out_buf(out, out_len) }?;
         match ServerRequest::parse_with(bytes, &limits(), policy_of(flags)?) {
             Ok(_) => Err(S::MRTR_ERR_WRONG_STATE),
             Err(e) => finish_output(write_request_error(out, &e), out_written),
@@ -428,10 +424,9 @@ pub unsafe extern "C" fn mrtr_server_input_response(
 ) -> mrtr_status {
     Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out, out_error, map, key) = unsafe {
-            let o = (a.out(out)?, a.out_opt(out_error)?);
-            (o.0, o.1, a.str(input_responses)?, a.str(key)?)
-        };
+        let (out, out_error) = unsafe { (a.out(out)?, a.out_opt(out_error)?) };
+        // SAFETY: as above.
+        let (map, key) = unsafe { (a.str(input_responses)?, a.str(key)?) };
         let expected = kind_of(expected)?;
         let found = any_answer(responses_of(map)?, key, expected).map_err(|e| {
             if let Some(o) = out_error {
@@ -739,15 +734,10 @@ pub unsafe extern "C" fn mrtr_server_write_complete(
             Err(CompleteError::InvalidJson(_)) => Err(S::MRTR_ERR_JSON),
             Err(CompleteError::ConflictingResultType) => Err(S::MRTR_ERR_INVALID_VALUE),
         };
+    // SAFETY: caller contract (the string this reads).
+    let take = |a: &mut Args| unsafe { a.str(result) };
     // SAFETY: caller contract; `take` reads through the collector.
-    unsafe {
-        reply(
-            (id, true),
-            (out, out_len, out_written),
-            |a| a.str(result),
-            write,
-        )
-    }
+    unsafe { reply((id, true), (out, out_len, out_written), take, write) }
 }
 
 /// Writes a JSON-RPC error: `code`, `message` (text), `data` (raw JSON; `{NULL,
@@ -827,13 +817,9 @@ pub unsafe extern "C" fn mrtr_server_write_unsupported_version(
         let v = json::parse(a.str(requested_json)?.as_bytes())?;
         v.as_str().ok_or(S::MRTR_ERR_JSON)
     };
-    let write = |id: Option<Id>, t, out: &mut [u8]| {
-        Ok(write_unsupported_version(
-            out,
-            id.as_ref(),
-            &t,
-            &[PROTOCOL_VERSION],
-        ))
+    let supported = [PROTOCOL_VERSION];
+    let write = |id: Option<Id>, t, o: &mut [u8]| {
+        Ok(write_unsupported_version(o, id.as_ref(), &t, &supported))
     };
     // SAFETY: caller contract; `take` reads through the collector.
     unsafe { reply((id, false), (out, out_len, out_written), take, write) }
@@ -876,13 +862,9 @@ pub unsafe extern "C" fn mrtr_server_write_answer_error(
     // SAFETY: caller contract (the strings and struct this reads).
     let take = |a: &mut Args| unsafe {
         let (key, e) = (a.str(key)?, a.reference(err)?);
-        let kinds = (
-            ResponseKind::from_code(e.expected),
-            ResponseKind::from_code(e.found),
-        );
-        let error = kinds
-            .0
-            .and_then(|x| AnswerError::from_number(e.error, x, kinds.1));
+        let (x, found) = (e.expected, ResponseKind::from_code(e.found));
+        let error =
+            ResponseKind::from_code(x).and_then(|x| AnswerError::from_number(e.error, x, found));
         Ok((key, error.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?))
     };
     let write = |id, (k, e), out: &mut [u8]| Ok(write_answer_error(out, &must(id)?, k, &e));
@@ -959,10 +941,9 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
     Args::run(|a| {
         // SAFETY: caller contract; each pointer is checked as it is taken,
         // every header's name and value included (one list).
-        let (out_error, schema, args, headers) = unsafe {
-            let o = (a.out_opt(out_error)?, a.str(input_schema)?);
-            (o.0, o.1, a.str_opt(arguments)?, a.list(headers, n)?)
-        };
+        let (out_error, schema) = unsafe { (a.out_opt(out_error)?, a.str(input_schema)?) };
+        // SAFETY: as above.
+        let (args, headers) = unsafe { (a.str_opt(arguments)?, a.list(headers, n)?) };
         let designations =
             Designations::parse(schema.as_bytes()).map_err(|_| S::MRTR_ERR_INVALID_SCHEMA)?;
         let not_object = S::MRTR_ERR_INVALID_ARGUMENT;
@@ -974,11 +955,8 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
         let list = headers.iter().filter_map(Result::ok);
         check_param_header_list(&designations, arguments, list).map_err(|(why, d)| {
             if let Some(o) = out_error {
-                let header = mrtr_str::of_bytes(d.header.raw_inner());
-                o.write(mrtr_param_header_error {
-                    reason: why as u32,
-                    header,
-                });
+                let (reason, header) = (why as u32, mrtr_str::of_bytes(d.header.raw_inner()));
+                o.write(mrtr_param_header_error { reason, header });
             }
             S::MRTR_ERR_INVALID_VALUE
         })
