@@ -110,25 +110,25 @@
  *   mrtr_run              Runs `call` to its end over the `mrtr_runner_*` steps: each request is...
  *
  * Client helpers: forms, URL consent, HTTP headers, tools, version retry, SSE:
- *   mrtr_form_parse                  Checks `schema` (a `requestedSchema`, as `mrtr_input.reques...
- *   mrtr_form_field_at               Writes field `index` (schema order) of the form to `*out`
+ *   mrtr_form_parse                  Checks `schema` (`mrtr_input.requested_schema`) against the...
+ *   mrtr_form_field_at               Writes field `index` (schema order) to `*out`
  *   mrtr_form_option_at              Writes option `option` of select field `field` to `*out`
- *   mrtr_form_text                   Decodes one text of the form into `out`, JSON escapes resol...
- *   mrtr_form_validate               Checks an answer `content` (a JSON object, as it will be se...
- *   mrtr_http_headers                The headers of a POST carrying a request or notification `m...
- *   mrtr_http_headers_for_message    The headers of a POST carrying `body`, one JSON-RPC request...
- *   mrtr_http_headers_for_tool_call  The headers of a POST carrying `body`, a `tools/call` reque...
- *   mrtr_tool_header_check           Checks a tool's `x-mcp-header` designations (SEP-2243) befo...
- *   mrtr_version_retry               What to do after a response to a request: `msg` is the resp...
- *   mrtr_sse_decoder_size            Writes to `*out_size` the workspace bytes of a decoder whos...
- *   mrtr_sse_init                    Starts a decoder in `workspace` (`len` bytes, aligned to `M...
- *   mrtr_sse_feed                    Feeds bytes of the event stream, in chunks of any size spli...
- *   mrtr_sse_end_of_stream           Ends the current stream (the connection closed): an unfinis...
- *   mrtr_sse_reconnect_info          Writes to `*out` what a reconnection needs (`Last-Event-ID`...
- *   mrtr_tool_list                   Reads a `tools/list` result (the `result` object, e.g
- *   mrtr_tool_at                     Writes tool `index` (list order) of the `tools/list` result...
- *   mrtr_tool_next                   Writes the next tool of the `tools/list` result `result` to...
- *   mrtr_url_consent                 Splits `url` (a URL-mode elicitation's `url`, decoded text)...
+ *   mrtr_form_text                   Decodes text `which` (`MRTR_FORM_TEXT_*`; `option` for `OPT...
+ *   mrtr_form_validate               Checks an answer `content` (the object sent with `MRTR_ELIC...
+ *   mrtr_http_headers                The headers of a POST of `method` with `name`, the tool, pr...
+ *   mrtr_http_headers_for_message    `mrtr_http_headers` with method and name read from `body`,...
+ *   mrtr_http_headers_for_tool_call  `mrtr_http_headers_for_message` for a `tools/call` `body`,...
+ *   mrtr_tool_header_check           Checks the `x-mcp-header` designations (SEP-2243) of a tool...
+ *   mrtr_version_retry               After response `msg` to a request resent `retries` times: `...
+ *   mrtr_sse_decoder_size            Writes the workspace size of a decoder for events of up to...
+ *   mrtr_sse_init                    Starts a decoder in `workspace`, the rest of it past the st...
+ *   mrtr_sse_feed                    Feeds stream bytes, split anywhere, up to one event: writes...
+ *   mrtr_sse_end_of_stream           The connection closed: drops an unfinished event (writes wh...
+ *   mrtr_sse_reconnect_info          Writes what a reconnection needs to `*out`
+ *   mrtr_tool_list                   Reads a `tools/list` `result` object: its number of tools a...
+ *   mrtr_tool_at                     Writes tool `index` of the page to `*out` (random access; t...
+ *   mrtr_tool_next                   Writes the next tool of the page to `*out` and moves `*curs...
+ *   mrtr_url_consent                 Splits a URL-mode elicitation's decoded `url` for the conse...
  *
  * Server:
  *   mrtr_server_parse_request                Reads one message (`len` bytes at `msg`) into `*out...
@@ -270,7 +270,7 @@
 // Most fields a form may have (larger schemas are refused).
 #define MRTR_FORM_MAX_FIELDS 64
 
-// Text of a form: a field's name. Also its bit in `escaped`.
+// Text of a form (`mrtr_form_text`): a field's name; also its bit in `escaped`.
 #define MRTR_FORM_TEXT_NAME 1
 
 // Text of a form: a field's title.
@@ -285,19 +285,14 @@
 // Text of a form: an option's title.
 #define MRTR_FORM_TEXT_OPTION_TITLE (1 << 4)
 
-// The most headers one POST carries: `MCP-Protocol-Version`,
-// `Mcp-Method`, `Mcp-Name` (tools, prompts, resources, tasks), `Accept`,
-// `Content-Type`. The header array passed must hold this many.
+// Standard headers of one POST (`MCP-Protocol-Version`, `Mcp-Method`,
+// `Mcp-Name`, `Accept`, `Content-Type`): the least `headers_cap`.
 #define MRTR_HTTP_MAX_HEADERS 5
 
-// The longest value mrtr emits (an encoded `Mcp-Name`); longer ones are
-// `MRTR_ERR_LIMIT_EXCEEDED`.
+// Longest header value emitted (an encoded `Mcp-Name`); `MRTR_ERR_LIMIT_EXCEEDED` beyond.
 #define MRTR_HTTP_MAX_VALUE_BYTES 8192
 
-// How many times one request is sent again after error `-32022`: once.
-// This library speaks one revision, so a resend carries the same version
-// as before; a second `-32022` is the server refusing it
-// (`mrtr_version_retry` then returns `MRTR_ERR_UNSUPPORTED_VERSION`).
+// Resends of one request after error `-32022` (a second one is final).
 #define MRTR_MAX_VERSION_RETRIES 1
 
 // The depth `mrtr_json_validate` allows with `max_depth` 0 (the outermost
@@ -387,23 +382,19 @@
 
 #define MRTR_PARAM_HEADER_REPEATED_MEMBER 6
 
-// The most tools one `tools/list` page may list
-// (`MRTR_ERR_LIMIT_EXCEEDED` beyond).
+// Most tools one `tools/list` page may list (`MRTR_ERR_LIMIT_EXCEEDED` beyond).
 #define MRTR_MAX_TOOLS_PER_PAGE 1024
 
 // URL warning: the scheme is not `https`.
 #define MRTR_URL_WARN_NOT_HTTPS 1
 
-// URL warning: the scheme is neither `http` nor `https` (a browser may
-// hand it to another application).
+// URL warning: neither `http` nor `https` (may open another application).
 #define MRTR_URL_WARN_UNSUPPORTED_SCHEME (1 << 1)
 
-// URL warning: a host label is punycode (`xn--`): it may display as
-// look-alike Unicode.
+// URL warning: a punycode host label (`xn--`), may show as look-alike Unicode.
 #define MRTR_URL_WARN_PUNYCODE (1 << 2)
 
-// URL warning: the URL has a userinfo part (`user@`), often used to make
-// it look like it starts with a trusted name.
+// URL warning: a userinfo part (`user@`), often posing as a trusted name.
 #define MRTR_URL_WARN_USERINFO (1 << 3)
 
 // URL warning: the host is an IP address.
@@ -595,9 +586,9 @@ typedef enum mrtr_failure_kind {
   MRTR_FAILURE_ANSWERED_WITH_ERROR = 9,
 } mrtr_failure_kind;
 
-// Why one answer value is not acceptable.
+// Why one answer value is not acceptable (`bound`: in `mrtr_form_error`).
 typedef enum mrtr_field_error {
-  // No error (fields of records that are not about a value).
+  // No error.
   MRTR_FIELD_ERROR_NONE = 0,
   // A required field has no answer.
   MRTR_FIELD_ERROR_MISSING = 1,
@@ -639,9 +630,9 @@ typedef enum mrtr_field_error {
 typedef enum mrtr_field_kind {
   // Free text (`min_length`, `max_length`, `format`).
   MRTR_FIELD_TEXT = 1,
-  // A number (`minimum`, `maximum`).
+  // A number (`minimum_json`, `maximum_json`).
   MRTR_FIELD_NUMBER = 2,
-  // A whole number (`minimum`, `maximum`).
+  // A whole number (`minimum_json`, `maximum_json`).
   MRTR_FIELD_INTEGER = 3,
   // Yes or no.
   MRTR_FIELD_BOOLEAN = 4,
@@ -964,20 +955,19 @@ typedef struct mrtr_schema_error {
   struct mrtr_str property;
   // `property` holds escaped JSON text.
   bool property_escaped;
-  // The keyword or option value at fault, when the error names one (as
-  // written in the schema, escapes not decoded).
+  // The keyword or option value at fault, as written; empty when none.
   struct mrtr_str keyword;
-  // A static NUL-terminated name of the error (`"UnsupportedKeyword"`,
-  // `"InvalidDefault"`, ...), for logs.
+  // A static name of the error, for logs (`"UnsupportedKeyword"`).
   const char *reason;
   // `InvalidDefault`: what is wrong with the default.
   enum mrtr_field_error default_error;
 } mrtr_schema_error;
 
-// One field of a form, as views into the schema bytes. Text views are
-// the text itself unless their `MRTR_FORM_TEXT_*` bit is set in
-// `escaped` (then decode them with `mrtr_form_text`). Bounds are valid
-// when their `has_` flag is set.
+// One field of a form, views into the schema. A text view whose
+// `MRTR_FORM_TEXT_*` bit is set in `escaped` holds escaped JSON text
+// (decode it with `mrtr_form_text`). A bound counts only when its `has_`
+// flag is set; number bounds are exact JSON text, empty when absent
+// (`strtod` a copy for a `double`).
 typedef struct mrtr_form_field {
   // The property name: the key of the answer.
   struct mrtr_str name;
@@ -985,27 +975,27 @@ typedef struct mrtr_form_field {
   struct mrtr_str title;
   // Help text (empty when none).
   struct mrtr_str description;
-  // `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text.
+  // `MRTR_FORM_TEXT_*` bits of the views holding escaped text.
   uint32_t escaped;
   // Position among the fields (0-based).
   size_t index;
   // The input kind.
   enum mrtr_field_kind kind;
-  // Text fields: the required syntax.
+  // Text: the required syntax.
   enum mrtr_string_format format;
   // The answer must contain this field.
   bool required;
-  // Text: `min_length` is set.
+  // `min_length` is set.
   bool has_min_length;
-  // Text: `max_length` is set.
+  // `max_length` is set.
   bool has_max_length;
-  // Numbers: `minimum` is set.
+  // `minimum_json` is set.
   bool has_minimum;
-  // Numbers: `maximum` is set.
+  // `maximum_json` is set.
   bool has_maximum;
-  // Multi-select: `min_items` is set.
+  // `min_items` is set.
   bool has_min_items;
-  // Multi-select: `max_items` is set.
+  // `max_items` is set.
   bool has_max_items;
   // Text: fewest characters (Unicode scalar values).
   uint64_t min_length;
@@ -1017,18 +1007,11 @@ typedef struct mrtr_form_field {
   uint64_t max_items;
   // Selects: the number of options.
   size_t option_count;
-  // The default value as raw JSON (already checked against the field);
-  // empty when none.
+  // The default as raw JSON (checked against the field); empty when none.
   struct mrtr_str default_json;
-  // Numbers: the inclusive lower bound `minimum` exactly as the schema
-  // wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
-  // when none. The library compares answers with this exact decimal text
-  // and never converts it to a `double`; a UI that needs one calls
-  // `strtod` on a copy (the text is checked JSON, which `strtod` reads
-  // whole; beyond the `double` range it gives ±HUGE_VAL).
+  // Numbers: the inclusive lower bound as the schema wrote it (`0.1`).
   struct mrtr_str minimum_json;
-  // Numbers: the inclusive upper bound `maximum` exactly as the schema
-  // wrote it; empty when none.
+  // Numbers: the inclusive upper bound as the schema wrote it.
   struct mrtr_str maximum_json;
 } mrtr_form_field;
 
@@ -1036,7 +1019,7 @@ typedef struct mrtr_form_field {
 typedef struct mrtr_form_option {
   // The value sent when chosen.
   struct mrtr_str value;
-  // The label to show (empty when the schema gives none: show `value`).
+  // The label to show (empty when none: show `value`).
   struct mrtr_str title;
   // `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text.
   uint32_t escaped;
@@ -1046,8 +1029,7 @@ typedef struct mrtr_form_option {
 
 // The first problem of an answer, from `mrtr_form_validate`.
 typedef struct mrtr_form_error {
-  // The field's name (from the schema, or from the answer for
-  // `UNKNOWN_FIELD`); empty when the content is not an object.
+  // The field's name; empty when the content is not an object.
   struct mrtr_str field;
   // `field` holds escaped JSON text.
   bool field_escaped;
@@ -1055,16 +1037,14 @@ typedef struct mrtr_form_error {
   size_t field_index;
   // What is wrong.
   enum mrtr_field_error error;
-  // `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound.
+  // The bound of `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`.
   uint64_t bound;
-  // A static NUL-terminated name of the error, for logs.
+  // A static name of the error, for logs (`"TooShort"`, `"NotAnObject"`).
   const char *reason;
 } mrtr_form_error;
 
-// One HTTP header. From `mrtr_http_headers*`: views into static text or
-// the caller's buffer, the value ready to send (non-ASCII or unsafe values
-// `=?base64?...?=`-encoded). To `mrtr_server_check_param_headers`: a
-// header the request came with, as received.
+// One HTTP header: from `mrtr_http_headers*` ready to send (unsafe values
+// `=?base64?...?=`); to `mrtr_server_check_param_headers` as received.
 typedef struct mrtr_http_header {
   // The header name.
   struct mrtr_str name;
@@ -1274,31 +1254,23 @@ typedef struct mrtr_param_header_error {
   struct mrtr_str header;
 } mrtr_param_header_error;
 
-// One dispatched event: views into the decoder's workspace, valid until
-// the next call on the decoder.
+// One dispatched event: views into the workspace, valid until the next call.
 typedef struct mrtr_sse_event {
   // An event was dispatched (the other fields are set only then).
   bool has_event;
-  // The event type; `"message"` when the event named none (MCP
-  // messages are `message` events).
+  // The event type; `"message"` when the event named none.
   struct mrtr_str event_type;
-  // The data lines joined with `\n`: for MCP, one JSON-RPC message to
-  // feed to the call (copy it first if the call's feed must outlive the
-  // next decoder call).
+  // The data lines joined with `\n`: for MCP, one JSON-RPC message.
   struct mrtr_str data;
   // The last event id at dispatch (empty when none was ever set).
   struct mrtr_str last_event_id;
 } mrtr_sse_event;
 
-// What a client needs to reconnect to the stream: the last event id
-// committed by a dispatch (send it as `Last-Event-ID`) and the server's
-// reconnection time.
+// What a reconnection needs: `Last-Event-ID` and the server's `retry`.
 typedef struct mrtr_sse_reconnect {
-  // The last event id; empty when none. A view into the workspace, valid
-  // until the next call on the decoder.
+  // The last event id, empty when none (valid until the next call).
   struct mrtr_str last_event_id;
-  // The reconnection time the server set with `retry`, ms (values beyond
-  // `uint64_t` saturate), when `has_retry_ms`.
+  // The server's `retry` in ms (saturating), when `has_retry_ms`.
   uint64_t retry_ms;
   // The server set a reconnection time.
   bool has_retry_ms;
@@ -1306,29 +1278,21 @@ typedef struct mrtr_sse_reconnect {
 
 // One tool of a `tools/list` page: views into the page.
 typedef struct mrtr_tool {
-  // The name's JSON string token, quotes included (decode it with
-  // `mrtr_json_decode_string`; send it back as the `name` of
-  // `tools/call`).
+  // The name's JSON string token, quotes included (`mrtr_json_decode_string`).
   struct mrtr_str name;
-  // The `inputSchema` object, raw JSON (pass it to
-  // `mrtr_http_headers_for_tool_call` when calling the tool over HTTP).
+  // The `inputSchema` object, raw JSON (for `mrtr_http_headers_for_tool_call`).
   struct mrtr_str input_schema;
-  // Whether the client may call the tool: false when its `x-mcp-header`
-  // designations are invalid (SEP-2243: such a tool must not be used;
-  // the other tools stay usable).
+  // False when its `x-mcp-header` designations are invalid: never call it.
   bool usable;
   // The number of designated properties (0 when not `usable`).
   size_t designation_count;
 } mrtr_tool;
 
-// Where `mrtr_tool_next` stands in a `tools/list` page. Zero-initialize
-// it to start at the first tool; reuse it only with the same page.
+// Where `mrtr_tool_next` stands in one page: zeroed to start; one page only.
 typedef struct mrtr_tool_cursor {
-  // The index of the tool the next call reads (after a call, one past
-  // the tool it read or refused).
+  // The index of the tool the next call reads.
   size_t index;
-  // Private: the byte offset in the page where the next read starts (0:
-  // at the start, the page is not read yet).
+  // Private: where the next read starts (0: the page is not read yet).
   size_t offset;
   // Private: the length of the page the cursor walks.
   size_t page_len;
@@ -1338,8 +1302,7 @@ typedef struct mrtr_tool_cursor {
 typedef struct mrtr_url_info {
   // The scheme as written (compare case-insensitively).
   struct mrtr_str scheme;
-  // The userinfo before the last `@` of the authority (when
-  // `has_userinfo`): show it as what it is, not as the destination.
+  // The userinfo (if `has_userinfo`): never show it as the destination.
   struct mrtr_str userinfo;
   // The host the link goes to (IPv6 with brackets); empty when none.
   struct mrtr_str host;
@@ -1365,8 +1328,7 @@ typedef struct mrtr_url_info {
 
 // Why a URL was refused.
 typedef struct mrtr_url_refusal {
-  // A static NUL-terminated name of the cause (`"Backslash"`,
-  // `"AmbiguousIpv4"`, ...), for logs.
+  // A static name of the cause, for logs (`"Backslash"`, `"AmbiguousIpv4"`).
   const char *reason;
   // The byte offset of the offending character (when `has_offset`).
   size_t offset;
@@ -1566,46 +1528,35 @@ MRTR_NODISCARD
 enum mrtr_status mrtr_call_failure(const struct mrtr_call *call,
                                    struct mrtr_failure *out);
 
-// Checks `schema` (a `requestedSchema`, as `mrtr_input.requested_schema`
-// gives it) against the restricted subset the protocol allows, and writes
-// its number of fields to `*out_field_count`. Show the form only after
-// this succeeded.
-//
-// Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (the reason goes to
-// `*out_error` when it is not NULL; its views point into `schema`);
-// `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger than 1
-// MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_INVALID_ARGUMENT`.
+// Checks `schema` (`mrtr_input.requested_schema`) against the protocol's
+// subset; writes its number of fields. Show a form only after `MRTR_OK`.
+// `MRTR_ERR_INVALID_SCHEMA` (details to `*out_error` if not NULL),
+// `MRTR_ERR_JSON`, `MRTR_ERR_LIMIT_EXCEEDED` (depth 32, 1 MiB),
+// `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_parse(struct mrtr_str schema,
                                  size_t *out_field_count,
                                  struct mrtr_schema_error *out_error);
 
-// Writes field `index` (schema order) of the form to `*out`.
-//
-// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema statuses
-// of `mrtr_form_parse`.
+// Writes field `index` (schema order) to `*out`. `MRTR_ERR_NOT_FOUND` (no
+// such field), the statuses of `mrtr_form_parse`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_field_at(struct mrtr_str schema,
                                     size_t index,
                                     struct mrtr_form_field *out);
 
 // Writes option `option` of select field `field` to `*out`.
-//
-// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select, or no
-// such option), the schema statuses of `mrtr_form_parse`.
+// `MRTR_ERR_NOT_FOUND` (no such select or option), those of `mrtr_form_parse`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_option_at(struct mrtr_str schema,
                                      size_t field,
                                      size_t option,
                                      struct mrtr_form_option *out);
 
-// Decodes one text of the form into `out`, JSON escapes resolved:
-// `which` is a `MRTR_FORM_TEXT_*` value; `option` is used by the
-// `OPTION_*` texts only. Output convention of `mrtr_json_write_string`.
-//
-// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
-// such field or option, or the text is absent), the schema statuses of
-// `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`).
+// Decodes text `which` (`MRTR_FORM_TEXT_*`; `option` for `OPTION_*` only)
+// into `out` as `mrtr_json_write_string` does. `MRTR_ERR_NOT_FOUND` (no such
+// field, option or text), `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`),
+// those of `mrtr_form_parse`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_text(struct mrtr_str schema,
                                 size_t field,
@@ -1615,36 +1566,22 @@ enum mrtr_status mrtr_form_text(struct mrtr_str schema,
                                 size_t out_len,
                                 size_t *out_written);
 
-// Checks an answer `content` (a JSON object, as it will be sent with
-// `MRTR_ELICIT_ACCEPT`) against the form: required fields present, each
-// value of its field's type, within its bounds and syntax, one of its
-// options; no unknown or repeated fields.
-//
-// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem goes to
-// `*out_error` when not NULL: fields in schema order first, then unknown
-// fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
-// JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_INVALID_UTF8`.
+// Checks an answer `content` (the object sent with `MRTR_ELICIT_ACCEPT`)
+// against the form. `MRTR_ERR_INVALID_VALUE` (first problem to `*out_error`
+// if not NULL, fields in schema order, then unknown ones), `MRTR_ERR_JSON`
+// (content not JSON), those of `mrtr_form_parse`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_form_validate(struct mrtr_str schema,
                                     struct mrtr_str content,
                                     struct mrtr_form_error *out_error);
 
-// The headers of a POST carrying a request or notification `method`,
-// with `name` (the tool or prompt name, the resource URI or the task id;
-// required for `tools/call`, `prompts/get`, `resources/read`, `tasks/get`,
-// `tasks/update`, `tasks/cancel`; `{NULL, 0}` for none).
-//
-// The encoded values are written into `buf` (output convention of
-// `mrtr_json_write_string`: `*out_written` gets the bytes used, or the
-// size needed with `MRTR_ERR_BUFFER_TOO_SMALL`); the headers go to
-// `out_headers` (at least `MRTR_HTTP_MAX_HEADERS` entries, views into
-// static text and `buf`) and their number to `*out_count`.
-//
-// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
-// (an encoded value over `MRTR_HTTP_MAX_VALUE_BYTES`),
-// `MRTR_ERR_INVALID_ARGUMENT` (an empty or non-visible-ASCII method, a missing
-// name, `headers_cap` too small),
-// `MRTR_ERR_INVALID_UTF8`.
+// The headers of a POST of `method` with `name`, the tool, prompt, resource
+// URI or task id (needed by `tools/call`, `prompts/get`, `resources/read`,
+// `tasks/get|update|cancel`; `{NULL, 0}` for none): values into `buf` as
+// `mrtr_json_write_string` writes, headers (views) to `out_headers`.
+// `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED` (a value too long),
+// `MRTR_ERR_INVALID_ARGUMENT` (bad method, missing name, `headers_cap` below
+// `MRTR_HTTP_MAX_HEADERS`), `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers(struct mrtr_str method,
                                    struct mrtr_str name,
@@ -1655,14 +1592,9 @@ enum mrtr_status mrtr_http_headers(struct mrtr_str method,
                                    size_t headers_cap,
                                    size_t *out_count);
 
-// The headers of a POST carrying `body`, one JSON-RPC request or
-// notification (the bytes `mrtr_call_write_request` produced): method and
-// `params.name` / `params.uri` / `params.taskId` are read from it, escapes
-// decoded, so the
-// headers cannot disagree with the body. Outputs and statuses as
-// `mrtr_http_headers`, plus `MRTR_ERR_JSON` / `MRTR_ERR_ENVELOPE` for a
-// body that is not a readable message and `MRTR_ERR_INVALID_ARGUMENT` for
-// a response.
+// `mrtr_http_headers` with method and name read from `body`, one request or
+// notification. Also `MRTR_ERR_JSON`, `MRTR_ERR_ENVELOPE` (not a message),
+// `MRTR_ERR_INVALID_ARGUMENT` (a response).
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
                                                size_t body_len,
@@ -1673,33 +1605,13 @@ enum mrtr_status mrtr_http_headers_for_message(const uint8_t *body,
                                                size_t headers_cap,
                                                size_t *out_count);
 
-// The headers of a POST carrying `body`, a `tools/call` request, for the
-// tool whose `inputSchema` (the raw JSON from `tools/list`) is
-// `input_schema`: the headers of `mrtr_http_headers_for_message`, then one
-// `Mcp-Param-<Name>` header for each argument the schema designates with
-// `"x-mcp-header": "<Name>"` (SEP-2243), at any depth reached through
-// `properties` (`arguments.target.zone`), in the schema's document order.
-// An absent or `null` argument (or one below a member that is absent,
-// `null` or not an object) sends no header; a string is sent as it is
-// when it is safe header text, else `=?base64?...?=`-encoded; an integer,
-// which must be a safe integer (at most 2^53 - 1 in magnitude: `1.5`,
-// `9007199254740993` and `1e400` are refused), in canonical decimal form
-// (`1e2` as `100`); a boolean as `true` or `false`.
-//
-// `out_headers` holds `headers_cap` entries: at least
-// `MRTR_HTTP_MAX_HEADERS` plus one per mirrored argument (when it holds
-// fewer, `MRTR_ERR_BUFFER_TOO_SMALL` with the entries needed in
-// `*out_count` and the bytes needed in `*out_written`). Names and values
-// are views into static text and `buf`.
-//
-// Returns the statuses of `mrtr_http_headers_for_message`, plus
-// `MRTR_ERR_INVALID_SCHEMA` (the schema's designations are invalid, see
-// `mrtr_tool_header_check`: do not call that tool),
-// `MRTR_ERR_INVALID_VALUE` (a designated argument of another JSON type
-// than its designation, an integer that is not a safe integer, a member
-// repeated on a designated argument's path, or `arguments` not an
-// object: nothing is mirrored) and
-// `MRTR_ERR_INVALID_ARGUMENT` (the body is not a `tools/call` request).
+// `mrtr_http_headers_for_message` for a `tools/call` `body`, plus one
+// `Mcp-Param-<Name>` per argument `input_schema` designates (SEP-2243).
+// `MRTR_ERR_BUFFER_TOO_SMALL` also for too few entries (those needed to
+// `*out_count`), `MRTR_ERR_INVALID_SCHEMA` (bad designations: do not call),
+// `MRTR_ERR_INVALID_VALUE` (an argument of the wrong type, an unsafe integer,
+// a repeated member, `arguments` not an object), `MRTR_ERR_INVALID_ARGUMENT`
+// (not `tools/call`).
 MRTR_NODISCARD
 enum mrtr_status mrtr_http_headers_for_tool_call(const uint8_t *body,
                                                  size_t body_len,
@@ -1711,44 +1623,20 @@ enum mrtr_status mrtr_http_headers_for_tool_call(const uint8_t *body,
                                                  size_t headers_cap,
                                                  size_t *out_count);
 
-// Checks a tool's `x-mcp-header` designations (SEP-2243) before the tool
-// is offered: `input_schema` is its `inputSchema` from `tools/list`, the
-// raw JSON. A designation is valid on a property reached from the root
-// through `properties` alone, at any depth (`target.zone`), and nowhere
-// else (not on the root, not under `items`, `anyOf`,
-// `additionalProperties`, `$defs`, ...); its name is a non-empty HTTP
-// token (ASCII letters, digits and ``!#$%&'*+-.^_`|~``: no space, colon,
-// control or non-ASCII character), the property's one `type` is
-// `"string"`, `"integer"` or `"boolean"` (neither `x-mcp-header` nor
-// `type` repeated), and no other designation at any depth has the same
-// name ignoring case; a tool has at most 64 designations and nests at
-// most 32 levels deep. A client must not call a tool whose designations
-// are invalid (the other tools of the list stay usable).
-//
-// Returns `MRTR_OK` with the number of designated properties in
-// `*out_count` (0 for a schema without any), `MRTR_ERR_INVALID_SCHEMA`
-// (an invalid designation, or a schema that is not a JSON object with an
-// object `properties`), `MRTR_ERR_NULL_POINTER`, `MRTR_ERR_INVALID_UTF8`.
+// Checks the `x-mcp-header` designations (SEP-2243) of a tool's raw
+// `inputSchema`; writes their number to `*out_count` if not NULL. Never call
+// a tool refused here. `MRTR_ERR_INVALID_SCHEMA` (an invalid designation, no
+// object `properties`), `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_header_check(struct mrtr_str input_schema,
                                         size_t *out_count);
 
-// What to do after a response to a request: `msg` is the response,
-// `retries` how many times this request was already sent again after a
-// `-32022` (0 for the first answer). Returns `MRTR_OK` (send the request
-// again, unchanged, with a new id) only when `msg` is error `-32022`
-// (unsupported protocol version) whose `data.supported` lists
-// `"2026-07-28"` (`mrtr_protocol_version()`, the only revision this
-// library speaks), whose `data.requested` is not that revision, and
-// `retries` is below `MRTR_MAX_VERSION_RETRIES` (1). Any other `-32022`
-// returns `MRTR_ERR_UNSUPPORTED_VERSION`, a final answer: the server and
-// this library share no revision, or the server refused this one
-// (`data.requested` names it, or it was already sent again), even when
-// `data.supported` lists it. So a loop that counts its resends into
-// `retries` sends a request at most twice. A `-32022` whose `data` holds
-// a repeated member (`supported` twice, say) is `MRTR_ERR_JSON`. Any
-// other message (a result, another error, an unreadable message) is
-// `MRTR_ERR_NOT_FOUND`: no version answer in it.
+// After response `msg` to a request resent `retries` times: `MRTR_OK` (send
+// it again, new id) for a `-32022` whose `data.supported` lists
+// `mrtr_protocol_version()` and `data.requested` does not, with `retries`
+// below `MRTR_MAX_VERSION_RETRIES`;
+// `MRTR_ERR_UNSUPPORTED_VERSION` for any other `-32022` (final); `MRTR_ERR_JSON`
+// (a repeated member in `data`); `MRTR_ERR_NOT_FOUND` (no `-32022`).
 MRTR_NODISCARD
 enum mrtr_status mrtr_version_retry(const uint8_t *msg,
                                     size_t msg_len,
@@ -2111,37 +1999,25 @@ enum mrtr_status mrtr_server_check_param_headers(struct mrtr_str input_schema,
                                                  size_t n,
                                                  struct mrtr_param_header_error *out_error);
 
-// Writes to `*out_size` the workspace bytes of a decoder whose events may
-// hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
-// message size, accepts every message a call reads with default limits).
-//
-// Returns `MRTR_OK`, `MRTR_ERR_INVALID_ARGUMENT` (overflow).
+// Writes the workspace size of a decoder for events of up to
+// `max_event_bytes` of data (1 MiB fits any default-limit message).
+// `MRTR_ERR_INVALID_ARGUMENT` (overflow).
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_decoder_size(size_t max_event_bytes,
                                        size_t *out_size);
 
-// Starts a decoder in `workspace` (`len` bytes, aligned to
-// `MRTR_WORKSPACE_ALIGN`): everything after the decoder's state is the
-// event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
-// accepts only empty events). Writes the handle to `*out_dec`.
-//
-// Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
-// `MRTR_ERR_INVALID_ARGUMENT`.
+// Starts a decoder in `workspace`, the rest of it past the state being the
+// event buffer; writes the handle. `MRTR_ERR_WORKSPACE_TOO_SMALL` (below
+// `mrtr_sse_decoder_size(0)`).
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_init(void *workspace,
                                size_t len,
                                struct mrtr_sse_decoder **out_dec);
 
-// Feeds bytes of the event stream, in chunks of any size split anywhere.
-// Consumes bytes from `chunk` until an event is dispatched, an event
-// fails, or the chunk is used up, and writes the bytes consumed to
-// `*consumed` (on `MRTR_OK` and on the event errors below). Call again
-// with the rest of the chunk (`chunk + *consumed`) until it is empty.
-//
-// Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
-// `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
-// or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
-// decoder has recovered and skips the rest of it, keep feeding.
+// Feeds stream bytes, split anywhere, up to one event: writes the bytes used
+// to `*consumed` (also on the errors below); call again with the rest.
+// `MRTR_OK` (`out->has_event`); `MRTR_ERR_LIMIT_EXCEEDED` (event over the
+// buffer, type or id too long), `MRTR_ERR_INVALID_UTF8`: event skipped, go on.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
                                const uint8_t *chunk,
@@ -2149,19 +2025,13 @@ enum mrtr_status mrtr_sse_feed(struct mrtr_sse_decoder *dec,
                                size_t *consumed,
                                struct mrtr_sse_event *out);
 
-// Ends the current stream (the connection closed): an unfinished event or
-// line is discarded, as the standard requires. The decoder is then ready
-// for the next stream (a reconnection) and keeps the last event id and
-// the reconnection time. Writes whether anything was discarded to
-// `*out_discarded` (optional, may be NULL).
-//
-// Common statuses only.
+// The connection closed: drops an unfinished event (writes whether to
+// `*out_discarded` if not NULL), keeps the last id and retry for the next.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_end_of_stream(struct mrtr_sse_decoder *dec,
                                         bool *out_discarded);
 
-// Writes to `*out` what a reconnection needs (`Last-Event-ID` and the
-// server's `retry`). Common statuses only.
+// Writes what a reconnection needs to `*out`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sse_reconnect_info(const struct mrtr_sse_decoder *dec,
                                          struct mrtr_sse_reconnect *out);
@@ -2170,66 +2040,38 @@ enum mrtr_status mrtr_sse_reconnect_info(const struct mrtr_sse_decoder *dec,
 // for an integer that is none).
 const char *mrtr_status_str(int32_t status);
 
-// Reads a `tools/list` result (the `result` object, e.g. the span of
-// `mrtr_call_result` or of a complete event) and writes the number of
-// tools on the page to `*out_count` and the `nextCursor` JSON token
-// (quotes included; `ptr` NULL when there is no next page) to
-// `*out_next_cursor` (optional, may be NULL).
-//
-// Returns `MRTR_OK`, `MRTR_ERR_JSON` / `MRTR_ERR_INVALID_UTF8` (not one
-// valid JSON document), `MRTR_ERR_PROTOCOL_VIOLATION` (no `tools` array,
-// or a `nextCursor` that is not a string), `MRTR_ERR_LIMIT_EXCEEDED` (more
-// than `MRTR_MAX_TOOLS_PER_PAGE` tools, or the JSON too deep).
+// Reads a `tools/list` `result` object: its number of tools and, if
+// `out_next_cursor` is not NULL, the `nextCursor` token (NULL: last page).
+// `MRTR_ERR_JSON`, `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_PROTOCOL_VIOLATION` (no
+// `tools` array), `MRTR_ERR_LIMIT_EXCEEDED` (too many tools, too deep).
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_list(const uint8_t *result,
                                 size_t len,
                                 size_t *out_count,
                                 struct mrtr_str *out_next_cursor);
 
-// Writes tool `index` (list order) of the `tools/list` result `result` to
-// `*out` (views into `result`). Each call validates the page again and
-// walks it up to the tool: for random access. To read every tool, use
-// `mrtr_tool_next`, which reads the page once in all.
-//
-// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such index), the statuses of
-// `mrtr_tool_list`, and `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is
-// not an object with a string `name` and an object `inputSchema` (skip
-// it; the others stay readable).
+// Writes tool `index` of the page to `*out` (random access; to read all,
+// `mrtr_tool_next`). `MRTR_ERR_NOT_FOUND` (no such index), those of
+// `mrtr_tool_list`; `MRTR_ERR_PROTOCOL_VIOLATION` also for a malformed tool.
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_at(const uint8_t *result,
                               size_t len,
                               size_t index,
                               struct mrtr_tool *out);
 
-// Writes the next tool of the `tools/list` result `result` to `*out`
-// (views into `result`) and moves `*cursor` past it: a loop from a
-// zero-initialized cursor reads every tool in list order, and all the
-// calls together read the page about three times (the first call
-// validates it; each call then validates and reads its own tool only),
-// where a loop of `mrtr_tool_at` validates and walks it once per tool.
-//
-// Returns `MRTR_OK`; `MRTR_ERR_NOT_FOUND` past the last tool (the cursor
-// stays); `MRTR_ERR_PROTOCOL_VIOLATION` for a tool that is not an object
-// with a string `name` and an object `inputSchema` (tool
-// `cursor->index - 1`; the cursor moved past it: call again for the next
-// one); `MRTR_ERR_LIMIT_EXCEEDED` for a tool past
-// `MRTR_MAX_TOOLS_PER_PAGE` (the end); on the first call the statuses of
-// `mrtr_tool_list`; `MRTR_ERR_INVALID_ARGUMENT` for a cursor made for a
-// page of another length.
+// Writes the next tool of the page to `*out` and moves `*cursor` past it.
+// `MRTR_ERR_NOT_FOUND` after the last; `MRTR_ERR_PROTOCOL_VIOLATION` (a
+// malformed tool, skipped: call again); `MRTR_ERR_INVALID_ARGUMENT` (a
+// cursor of another page); first call: those of `mrtr_tool_list`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_tool_next(const uint8_t *result,
                                 size_t len,
                                 struct mrtr_tool_cursor *cursor,
                                 struct mrtr_tool *out);
 
-// Splits `url` (a URL-mode elicitation's `url`, decoded text) for the consent
-// screen and computes its warnings, or refuses it: a URL that browsers would
-// read differently than it looks (backslashes, spaces or invisible characters,
-// numeric hosts like `0x7f.1`, percent-encoded hosts, `https:host` without
-// `//`, ...). Never offer to open a refused URL.
-//
-// Returns `MRTR_OK` (`*out` written, views into `url`); `MRTR_ERR_REFUSED_URL`
-// (`*out_refusal` written when not NULL); `MRTR_ERR_INVALID_UTF8`.
+// Splits a URL-mode elicitation's decoded `url` for the consent screen, or
+// refuses one browsers would read otherwise than it looks: never open that.
+// `MRTR_ERR_REFUSED_URL` (`*out_refusal` if not NULL), `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_url_consent(struct mrtr_str url,
                                   struct mrtr_url_info *out,

@@ -230,6 +230,65 @@ def place(args, chain, caller):
     return f"`{short_fn(caller)}` (no line info)", False
 
 
+def frame_crate(args, file):
+    """The crate a source file belongs to: "mrtr-core", a dependency's
+    package name (version dropped), or None for Rust's own library."""
+    core = os.path.join(args.root, "core", "src") + os.sep
+    if file.startswith(core):
+        return "mrtr-core"
+    m = re.search(r"/registry/src/[^/]+/([^/]+?)-\d+\.\d+\.\d+[^/]*/", file)
+    if m:
+        return m.group(1)
+    return None
+
+
+def makers(args, elf, callers, chain, function, depth=4):
+    """Which crates' code makes a panic site: the innermost frame of the
+    site's inlining chain outside Rust's own library; when the whole chain
+    lies in Rust's library (a core function kept out of line, such as a
+    `Zip::new` or `copy_from_slice`), the innermost such frame at each call
+    site of that function, walking up at most `depth` levels. So a slice
+    index failure reached from mrtr-core's own indexing is mrtr-core's, and
+    one inside chacha20's `zip` is chacha20's."""
+    for _, file, _ in chain:
+        crate = frame_crate(args, file)
+        if crate:
+            return {crate}
+    found = set()
+    seen = {function}
+    level = [function]
+    for _ in range(depth):
+        sites = [(a, c) for f in level for a, c in callers.get(f, [])]
+        if not sites:
+            break
+        chains = symbolize(args, elf, [a for a, _ in sites])
+        nxt = []
+        for a, c in sites:
+            crate = next((k for k in (frame_crate(args, f) for _, f, _ in chains[a]) if k), None)
+            if crate:
+                found.add(crate)
+            elif c not in seen:
+                seen.add(c)
+                nxt.append(c)
+        level = nxt
+    return found or {"?"}
+
+
+# The RustCrypto crates mrtr-core's seal links (directly or through each
+# other); a panic site they make is listed by crate.
+RUSTCRYPTO = {"sha2", "hmac", "digest", "chacha20", "chacha20poly1305", "poly1305", "cipher",
+              "universal-hash", "hybrid-array", "inout", "block-buffer", "crypto-common",
+              "aead", "zeroize", "typenum", "cpufeatures", "opaque-debug", "subtle"}
+
+
+def maker_label(crate):
+    if crate == "mrtr-core":
+        return "mrtr-core"
+    if crate in RUSTCRYPTO:
+        return f"RustCrypto {crate}"
+    return crate
+
+
 def short_fn(name):
     name = re.sub(r"::h[0-9a-f]{16}$", "", name)
     return name if len(name) <= 70 else name[:67] + "..."
@@ -357,23 +416,31 @@ def main():
           "`len_mismatch_fail`, ...) from any other function of the image. Each is "
           "placed at the innermost frame of its inlining chain that lies in "
           "mrtr-core's sources; a site inside a library function (Rust core's or a "
-          "dependency's) lists the mrtr-core lines that reach that function.\n")
+          "dependency's) lists the mrtr-core lines that reach that function. *Made by* "
+          "names the crate whose code makes the failing call: the innermost frame outside "
+          "Rust's own library, at the site or, for a core function kept out of line "
+          "(`Zip::new`, `copy_from_slice`), at the places that call it. A site made by "
+          "mrtr-core, directly or through a Rust core library call, is mrtr's; the rest "
+          "are listed by crate.\n")
     by_place = defaultdict(Counter)
     reached_from = defaultdict(list)
-    # Per image: where its sites lie (mrtr-core, a dependency crate, Rust's
-    # core library).
+    made_by = defaultdict(set)
+    # Per image: which crate makes each site (mrtr-core, a RustCrypto crate,
+    # another dependency).
     dep_sites = defaultdict(Counter)
     for im in images:
         sites = sites_of[im.rel]
         chains = symbolize(args, im.elf, [a for a, _, _ in sites])
         for a, caller, callee in sites:
             where, mine = place(args, chains[a], caller)
-            if mine:
-                dep_sites[im.rel]["mrtr-core's own code"] += 1
-            elif "(dependency" in where:
-                dep_sites[im.rel][where.split("/")[0]] += 1
+            crates = makers(args, im.elf, callers_of[im.rel], chains[a], caller)
+            label = " + ".join(sorted(maker_label(c) for c in crates))
+            made_by[where].update(crates)
+            if "mrtr-core" in crates:
+                kind = "library code" if not mine else "own code"
+                dep_sites[im.rel][f"mrtr-core ({kind})"] += 1
             else:
-                dep_sites[im.rel]["Rust core library code"] += 1
+                dep_sites[im.rel][label] += 1
             short = re.sub(r"(::)?<[^<>]*>$", "", callee).split("::")[-1]
             by_place[(where, short)][f"{im.target.split('-')[0]}/{im.opt}/{im.build}"] += 1
             if not mine:
@@ -381,12 +448,13 @@ def main():
                     if src not in reached_from[where]:
                         reached_from[where].append(src)
     if by_place:
-        print("| where | panics with | reached from (mrtr-core) | images (count) |")
-        print("|---|---|---|---|")
+        print("| where | panics with | made by | reached from (mrtr-core) | images (count) |")
+        print("|---|---|---|---|---|")
         for (where, callee), seen in sorted(by_place.items(),
                                             key=lambda kv: (not kv[0][0].startswith("core/"), kv[0])):
             via = ", ".join(reached_from.get(where, [])[:6]) or ("-" if where.startswith("core/") else "?")
-            print(f"| {where} | `{callee}` | {via} | "
+            by = ", ".join(sorted(maker_label(c) for c in made_by[where]))
+            print(f"| {where} | `{callee}` | {by} | {via} | "
                   f"{', '.join(f'{k} ({v})' for k, v in sorted(seen.items()))} |")
     else:
         print("None: no image reaches a panic entry point.")
@@ -480,6 +548,25 @@ def main():
                    f"MISSED ({len(floats)} symbols, {size} B: " +
                    ", ".join(f"`{n[:48]}`" for _, n in sorted(floats, reverse=True)[:4]) + ")"))
 
+    if thumb:
+        print("\n### Issue 27\n")
+        ours = {im.rel: sum(v for k, v in dep_sites.get(im.rel, Counter()).items()
+                            if k.startswith("mrtr-core")) for im in thumb}
+        print(f"- no panic site made by mrtr's code, Rust core library calls included "
+              f"({len(thumb)} thumbv7em images): {verdict(sum(ours.values()), 0, ' sites')}")
+        left = Counter()
+        for im in thumb:
+            for k, v in dep_sites.get(im.rel, Counter()).items():
+                if not k.startswith("mrtr-core"):
+                    left[k] = max(left[k], v)
+        if left:
+            print("  - left in other crates (most in any one image): " +
+                  ", ".join(f"{k} ({v})" for k, v in sorted(left.items())))
+        for build, limit in (("call", 20), ("client", 40), ("full", 56)):
+            im = next((i for i in thumb if i.build == build and i.opt == "z"), None)
+            if im is not None:
+                print(f"- {build} .text <= {limit} KiB, thumbv7em opt-level=z: "
+                      f"{verdict(im.text, limit * 1024)} ({kib(im.text)})")
     print("\n### Earlier issues\n")
     for build, limit, what in (("call", 32 * 1024, "call .text <= 32 KiB"),
                                ("full", 64 * 1024, "full .text <= 64 KiB"),

@@ -72,11 +72,25 @@ impl Span {
 
 /// Refuses a range Rust cannot describe: longer than `isize::MAX` or
 /// wrapping around the end of the address space.
-fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
+pub(crate) fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
     if len > MAX_LEN || addr.checked_add(len).is_none() {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
     Ok(())
+}
+
+/// Checks a caller's `(ptr, len)` bytes: `false` for the empty range
+/// (whatever `ptr` is), `true` for a non-NULL range Rust can describe.
+#[inline(always)]
+fn check_bytes(ptr: *const u8, len: usize) -> Result<bool, mrtr_status> {
+    if len == 0 {
+        return Ok(false);
+    }
+    if ptr.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    check_range(ptr as usize, len)?;
+    Ok(true)
 }
 
 /// Borrows a caller's input bytes.
@@ -86,13 +100,9 @@ fn check_range(addr: usize, len: usize) -> Result<(), mrtr_status> {
 /// bytes that nothing writes to during `'a` (the C contract of an input
 /// buffer).
 unsafe fn in_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], mrtr_status> {
-    if len == 0 {
+    if !check_bytes(ptr, len)? {
         return Ok(&[]);
     }
-    if ptr.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    check_range(ptr as usize, len)?;
     // SAFETY: `ptr` is non-NULL, `len` fits in `isize` and the range does
     // not wrap (checked above); the caller guarantees the bytes are readable
     // and unchanged for `'a`. `u8` has alignment 1 and no invalid values.
@@ -114,13 +124,9 @@ unsafe fn out_bytes<'a>(
     len: usize,
     inputs: &[Span],
 ) -> Result<&'a mut [u8], mrtr_status> {
-    if len == 0 {
+    if !check_bytes(ptr, len)? {
         return Ok(&mut []);
     }
-    if ptr.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    check_range(ptr as usize, len)?;
     let me = Span::of(ptr, len);
     if inputs.iter().any(|s| s.overlaps(me)) {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
@@ -241,6 +247,29 @@ impl<'a, T: Copy> Out<'a, T> {
         // `write` does not read or drop the old value, so uninitialised
         // memory is fine.
         unsafe { self.ptr.as_ptr().write(value) }
+    }
+
+    /// Stores `value` as the last step of a function that succeeded.
+    #[cfg(feature = "client")]
+    pub(crate) fn done(self, value: T) -> Result<(), mrtr_status> {
+        self.write(value);
+        Ok(())
+    }
+}
+
+/// Writing to an optional out-param: nothing when the caller passed NULL.
+#[cfg(feature = "client")]
+pub(crate) trait Put<T> {
+    /// Stores `value` when the out-param was given.
+    fn put(self, value: T);
+}
+
+#[cfg(feature = "client")]
+impl<T: Copy> Put<T> for Option<Out<'_, T>> {
+    fn put(self, value: T) {
+        if let Some(o) = self {
+            o.write(value);
+        }
     }
 }
 
@@ -487,6 +516,8 @@ impl Args {
     /// # Safety
     /// When not NULL, `p` must be valid for a read of an initialised `T`
     /// and for a write of one during `'a`.
+    // Only the client's cursors are in-out params.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) unsafe fn inout<'a, T: Copy>(
         &mut self,
         p: *mut T,
@@ -705,16 +736,18 @@ impl Args {
         ptr: *mut u8,
         len: usize,
     ) -> Result<(*mut u8, usize), mrtr_status> {
-        if len == 0 {
-            return Ok((ptr, 0));
+        if check_bytes(ptr, len)? {
+            self.claim(Span::of(ptr.cast_const(), len), true)?;
         }
-        if ptr.is_null() {
-            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-        }
-        check_range(ptr as usize, len)?;
-        self.claim(Span::of(ptr.cast_const(), len), true)?;
         Ok((ptr, len))
     }
+}
+
+/// Runs the body of an exported function without an object: a fresh
+/// collector, and the body's result as the status it returns.
+#[cfg(feature = "client")]
+pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
+    crate::status::status_of(body(&mut Args::free()))
 }
 
 /// Ends a function of the `out, out_len, out_written` convention: on success

@@ -45,17 +45,16 @@ pub const MRTR_CAP_TASKS: u32 = 1 << 6;
 /// `MRTR_ERR_INVALID_ARGUMENT`.
 pub const MRTR_CAP_ALL: u32 = (1 << 7) - 1;
 
-const _: () = {
-    use ClientCapabilities as C;
-    assert!(MRTR_CAP_ELICITATION_FORM == C::BIT_ELICITATION_FORM);
-    assert!(MRTR_CAP_ELICITATION_URL == C::BIT_ELICITATION_URL);
-    assert!(MRTR_CAP_SAMPLING == C::BIT_SAMPLING);
-    assert!(MRTR_CAP_SAMPLING_TOOLS == C::BIT_SAMPLING_TOOLS);
-    assert!(MRTR_CAP_SAMPLING_CONTEXT == C::BIT_SAMPLING_CONTEXT);
-    assert!(MRTR_CAP_ROOTS == C::BIT_ROOTS);
-    assert!(MRTR_CAP_TASKS == C::BIT_TASKS);
-    assert!(MRTR_CAP_ALL == C::ALL_BITS);
-};
+crate::types::same! {
+    MRTR_CAP_ELICITATION_FORM => ClientCapabilities::BIT_ELICITATION_FORM,
+    MRTR_CAP_ELICITATION_URL => ClientCapabilities::BIT_ELICITATION_URL,
+    MRTR_CAP_SAMPLING => ClientCapabilities::BIT_SAMPLING,
+    MRTR_CAP_SAMPLING_TOOLS => ClientCapabilities::BIT_SAMPLING_TOOLS,
+    MRTR_CAP_SAMPLING_CONTEXT => ClientCapabilities::BIT_SAMPLING_CONTEXT,
+    MRTR_CAP_ROOTS => ClientCapabilities::BIT_ROOTS,
+    MRTR_CAP_TASKS => ClientCapabilities::BIT_TASKS,
+    MRTR_CAP_ALL => ClientCapabilities::ALL_BITS,
+}
 
 /// Reads a capability mask (the core's bits and implication rule); unknown
 /// bits are a caller error.

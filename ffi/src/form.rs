@@ -6,34 +6,31 @@
 //! bytes and stay valid while the caller keeps them. A form has at most
 //! `MRTR_FORM_MAX_FIELDS` fields, so reading field by field stays cheap.
 
-use core::ffi::{c_char, CStr};
+#![allow(non_camel_case_types)]
 
-use mrtr_core::client::form::{
-    ContentError, ElicitForm, Field, FieldError, FieldKind, SchemaError, SchemaErrorKind,
-    StringFormat, MAX_FORM_FIELDS,
-};
-use mrtr_core::json::{self, JsonStr, ParseLimits};
+use core::ffi::c_char;
 
-use crate::abi::Args;
+use mrtr_core::client::form::{ContentError, ElicitForm, FieldError, FormError, MAX_FORM_FIELDS};
+use mrtr_core::json::{self, ParseLimits};
+
+use crate::abi::{run, Args, Put};
 use crate::exchange::decode_json_str;
-use crate::mrtr_status;
-use crate::status::status_of;
-use crate::types::mrtr_str;
+use crate::mrtr_status::{self, *};
+use crate::types::{c_enum, mrtr_str, same};
 
 /// Most fields a form may have (larger schemas are refused).
 pub const MRTR_FORM_MAX_FIELDS: usize = 64;
-const _: () = assert!(MRTR_FORM_MAX_FIELDS == MAX_FORM_FIELDS);
+same! { MRTR_FORM_MAX_FIELDS => MAX_FORM_FIELDS }
 
 /// What kind of input a field takes.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub enum mrtr_field_kind {
     /// Free text (`min_length`, `max_length`, `format`).
     MRTR_FIELD_TEXT = 1,
-    /// A number (`minimum`, `maximum`).
+    /// A number (`minimum_json`, `maximum_json`).
     MRTR_FIELD_NUMBER = 2,
-    /// A whole number (`minimum`, `maximum`).
+    /// A whole number (`minimum_json`, `maximum_json`).
     MRTR_FIELD_INTEGER = 3,
     /// Yes or no.
     MRTR_FIELD_BOOLEAN = 4,
@@ -45,8 +42,7 @@ pub enum mrtr_field_kind {
 
 /// The required syntax of a text field.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub enum mrtr_string_format {
     /// Any text.
     MRTR_FORMAT_NONE = 0,
@@ -60,7 +56,7 @@ pub enum mrtr_string_format {
     MRTR_FORMAT_DATE_TIME = 4,
 }
 
-/// Text of a form: a field's name. Also its bit in `escaped`.
+/// Text of a form (`mrtr_form_text`): a field's name; also its bit in `escaped`.
 pub const MRTR_FORM_TEXT_NAME: u32 = 1;
 /// Text of a form: a field's title.
 pub const MRTR_FORM_TEXT_TITLE: u32 = 1 << 1;
@@ -71,13 +67,17 @@ pub const MRTR_FORM_TEXT_OPTION_VALUE: u32 = 1 << 3;
 /// Text of a form: an option's title.
 pub const MRTR_FORM_TEXT_OPTION_TITLE: u32 = 1 << 4;
 
-/// One field of a form, as views into the schema bytes. Text views are
-/// the text itself unless their `MRTR_FORM_TEXT_*` bit is set in
-/// `escaped` (then decode them with `mrtr_form_text`). Bounds are valid
-/// when their `has_` flag is set.
+// Number bounds reach C as the schema's exact decimal text: the library
+// compares answers with that text and never converts it to a `double` (no
+// float parser is linked). The text is checked JSON, which `strtod` reads
+// whole; beyond the `double` range `strtod` gives +-HUGE_VAL.
+/// One field of a form, views into the schema. A text view whose
+/// `MRTR_FORM_TEXT_*` bit is set in `escaped` holds escaped JSON text
+/// (decode it with `mrtr_form_text`). A bound counts only when its `has_`
+/// flag is set; number bounds are exact JSON text, empty when absent
+/// (`strtod` a copy for a `double`).
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_form_field {
     /// The property name: the key of the answer.
     pub name: mrtr_str,
@@ -85,27 +85,27 @@ pub struct mrtr_form_field {
     pub title: mrtr_str,
     /// Help text (empty when none).
     pub description: mrtr_str,
-    /// `MRTR_FORM_TEXT_*` bits of the views holding escaped JSON text.
+    /// `MRTR_FORM_TEXT_*` bits of the views holding escaped text.
     pub escaped: u32,
     /// Position among the fields (0-based).
     pub index: usize,
     /// The input kind.
     pub kind: mrtr_field_kind,
-    /// Text fields: the required syntax.
+    /// Text: the required syntax.
     pub format: mrtr_string_format,
     /// The answer must contain this field.
     pub required: bool,
-    /// Text: `min_length` is set.
+    /// `min_length` is set.
     pub has_min_length: bool,
-    /// Text: `max_length` is set.
+    /// `max_length` is set.
     pub has_max_length: bool,
-    /// Numbers: `minimum` is set.
+    /// `minimum_json` is set.
     pub has_minimum: bool,
-    /// Numbers: `maximum` is set.
+    /// `maximum_json` is set.
     pub has_maximum: bool,
-    /// Multi-select: `min_items` is set.
+    /// `min_items` is set.
     pub has_min_items: bool,
-    /// Multi-select: `max_items` is set.
+    /// `max_items` is set.
     pub has_max_items: bool,
     /// Text: fewest characters (Unicode scalar values).
     pub min_length: u64,
@@ -117,29 +117,21 @@ pub struct mrtr_form_field {
     pub max_items: u64,
     /// Selects: the number of options.
     pub option_count: usize,
-    /// The default value as raw JSON (already checked against the field);
-    /// empty when none.
+    /// The default as raw JSON (checked against the field); empty when none.
     pub default_json: mrtr_str,
-    /// Numbers: the inclusive lower bound `minimum` exactly as the schema
-    /// wrote it (a JSON number, e.g. `0.1` or `9007199254740993`); empty
-    /// when none. The library compares answers with this exact decimal text
-    /// and never converts it to a `double`; a UI that needs one calls
-    /// `strtod` on a copy (the text is checked JSON, which `strtod` reads
-    /// whole; beyond the `double` range it gives ±HUGE_VAL).
+    /// Numbers: the inclusive lower bound as the schema wrote it (`0.1`).
     pub minimum_json: mrtr_str,
-    /// Numbers: the inclusive upper bound `maximum` exactly as the schema
-    /// wrote it; empty when none.
+    /// Numbers: the inclusive upper bound as the schema wrote it.
     pub maximum_json: mrtr_str,
 }
 
 /// One option of a select field.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_form_option {
     /// The value sent when chosen.
     pub value: mrtr_str,
-    /// The label to show (empty when the schema gives none: show `value`).
+    /// The label to show (empty when none: show `value`).
     pub title: mrtr_str,
     /// `MRTR_FORM_TEXT_OPTION_*` bits of the views holding escaped text.
     pub escaped: u32,
@@ -147,12 +139,11 @@ pub struct mrtr_form_option {
     pub has_title: bool,
 }
 
-/// Why one answer value is not acceptable.
+/// Why one answer value is not acceptable (`bound`: in `mrtr_form_error`).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub enum mrtr_field_error {
-    /// No error (fields of records that are not about a value).
+    /// No error.
     MRTR_FIELD_ERROR_NONE = 0,
     /// A required field has no answer.
     MRTR_FIELD_ERROR_MISSING = 1,
@@ -192,11 +183,9 @@ pub enum mrtr_field_error {
 
 /// The first problem of an answer, from `mrtr_form_validate`.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_form_error {
-    /// The field's name (from the schema, or from the answer for
-    /// `UNKNOWN_FIELD`); empty when the content is not an object.
+    /// The field's name; empty when the content is not an object.
     pub field: mrtr_str,
     /// `field` holds escaped JSON text.
     pub field_escaped: bool,
@@ -204,167 +193,71 @@ pub struct mrtr_form_error {
     pub field_index: usize,
     /// What is wrong.
     pub error: mrtr_field_error,
-    /// `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound.
+    /// The bound of `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`.
     pub bound: u64,
-    /// A static NUL-terminated name of the error, for logs.
+    /// A static name of the error, for logs (`"TooShort"`, `"NotAnObject"`).
     pub reason: *const c_char,
 }
 
 /// Why a schema was refused, from `mrtr_form_parse`.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_schema_error {
     /// The property at fault; empty (NULL) for the schema's top level.
     pub property: mrtr_str,
     /// `property` holds escaped JSON text.
     pub property_escaped: bool,
-    /// The keyword or option value at fault, when the error names one (as
-    /// written in the schema, escapes not decoded).
+    /// The keyword or option value at fault, as written; empty when none.
     pub keyword: mrtr_str,
-    /// A static NUL-terminated name of the error (`"UnsupportedKeyword"`,
-    /// `"InvalidDefault"`, ...), for logs.
+    /// A static name of the error, for logs (`"UnsupportedKeyword"`).
     pub reason: *const c_char,
     /// `InvalidDefault`: what is wrong with the default.
     pub default_error: mrtr_field_error,
 }
 
-fn field_error_of(e: FieldError) -> (mrtr_field_error, u64, &'static CStr) {
-    use mrtr_field_error as C;
-    use FieldError as E;
-    match e {
-        E::Missing => (C::MRTR_FIELD_ERROR_MISSING, 0, c"Missing"),
-        E::WrongType => (C::MRTR_FIELD_ERROR_WRONG_TYPE, 0, c"WrongType"),
-        E::TooShort { min } => (C::MRTR_FIELD_ERROR_TOO_SHORT, min, c"TooShort"),
-        E::TooLong { max } => (C::MRTR_FIELD_ERROR_TOO_LONG, max, c"TooLong"),
-        E::BelowMinimum => (C::MRTR_FIELD_ERROR_BELOW_MINIMUM, 0, c"BelowMinimum"),
-        E::AboveMaximum => (C::MRTR_FIELD_ERROR_ABOVE_MAXIMUM, 0, c"AboveMaximum"),
-        E::NotAnInteger => (C::MRTR_FIELD_ERROR_NOT_AN_INTEGER, 0, c"NotAnInteger"),
-        E::BadEmail => (C::MRTR_FIELD_ERROR_BAD_EMAIL, 0, c"BadEmail"),
-        E::BadUri => (C::MRTR_FIELD_ERROR_BAD_URI, 0, c"BadUri"),
-        E::BadDate => (C::MRTR_FIELD_ERROR_BAD_DATE, 0, c"BadDate"),
-        E::BadDateTime => (C::MRTR_FIELD_ERROR_BAD_DATE_TIME, 0, c"BadDateTime"),
-        E::NotAnOption => (C::MRTR_FIELD_ERROR_NOT_AN_OPTION, 0, c"NotAnOption"),
-        E::TooFewItems { min } => (C::MRTR_FIELD_ERROR_TOO_FEW_ITEMS, min, c"TooFewItems"),
-        E::TooManyItems { max } => (C::MRTR_FIELD_ERROR_TOO_MANY_ITEMS, max, c"TooManyItems"),
-        E::DuplicateItem => (C::MRTR_FIELD_ERROR_DUPLICATE_ITEM, 0, c"DuplicateItem"),
-        E::UnknownField => (C::MRTR_FIELD_ERROR_UNKNOWN_FIELD, 0, c"UnknownField"),
-        E::DuplicateField => (C::MRTR_FIELD_ERROR_DUPLICATE_FIELD, 0, c"DuplicateField"),
-    }
-}
+c_enum! { mrtr_field_kind: MRTR_FIELD_TEXT MRTR_FIELD_NUMBER MRTR_FIELD_INTEGER MRTR_FIELD_BOOLEAN
+MRTR_FIELD_SINGLE_SELECT MRTR_FIELD_MULTI_SELECT }
+c_enum! { mrtr_string_format: MRTR_FORMAT_NONE MRTR_FORMAT_EMAIL MRTR_FORMAT_URI MRTR_FORMAT_DATE
+MRTR_FORMAT_DATE_TIME }
+c_enum! { mrtr_field_error: MRTR_FIELD_ERROR_NONE MRTR_FIELD_ERROR_MISSING MRTR_FIELD_ERROR_WRONG_TYPE
+MRTR_FIELD_ERROR_TOO_SHORT MRTR_FIELD_ERROR_TOO_LONG MRTR_FIELD_ERROR_BELOW_MINIMUM
+MRTR_FIELD_ERROR_ABOVE_MAXIMUM MRTR_FIELD_ERROR_NOT_AN_INTEGER MRTR_FIELD_ERROR_BAD_EMAIL
+MRTR_FIELD_ERROR_BAD_URI MRTR_FIELD_ERROR_BAD_DATE MRTR_FIELD_ERROR_BAD_DATE_TIME
+MRTR_FIELD_ERROR_NOT_AN_OPTION MRTR_FIELD_ERROR_TOO_FEW_ITEMS MRTR_FIELD_ERROR_TOO_MANY_ITEMS
+MRTR_FIELD_ERROR_DUPLICATE_ITEM MRTR_FIELD_ERROR_UNKNOWN_FIELD MRTR_FIELD_ERROR_DUPLICATE_FIELD }
 
-fn schema_error_of(e: &SchemaError<'_>) -> mrtr_schema_error {
-    use SchemaErrorKind as K;
-    let (property, property_escaped) = e.property.as_ref().map_or((mrtr_str::EMPTY, false), view);
-    let mut out = mrtr_schema_error {
-        property,
-        property_escaped,
-        keyword: mrtr_str::EMPTY,
-        reason: c"".as_ptr(),
-        default_error: mrtr_field_error::MRTR_FIELD_ERROR_NONE,
-    };
-    let token = |s: &JsonStr<'_>| mrtr_str::of_bytes(s.raw_inner());
-    let reason: &'static CStr = match e.kind {
-        K::NotAnObjectSchema => c"NotAnObjectSchema",
-        K::MissingProperties => c"MissingProperties",
-        K::TooManyFields => c"TooManyFields",
-        K::DuplicateProperty => c"DuplicateProperty",
-        K::TooManyKeywords => c"TooManyKeywords",
-        K::DuplicateKeyword(k) => {
-            out.keyword = token(&k);
-            c"DuplicateKeyword"
+/// Reads a schema; the status and, for a refused schema, its detail.
+fn parse(schema: &str) -> Result<ElicitForm<'_>, (mrtr_status, Option<mrtr_schema_error>)> {
+    ElicitForm::parse_json(schema.as_bytes()).map_err(|e| match e {
+        FormError::Json(j) => (j.into(), None),
+        FormError::Schema(e) => {
+            let mut property_escaped = 0;
+            let detail = mrtr_schema_error {
+                property: mrtr_str::json(e.property, &mut property_escaped, 1),
+                property_escaped: property_escaped != 0,
+                keyword: e.kind.keyword().map_or(mrtr_str::EMPTY, mrtr_str::of_bytes),
+                reason: e.kind.name().as_ptr(),
+                default_error: mrtr_field_error::of(e.kind.default_error().map_or(0, |f| f.code())),
+            };
+            (MRTR_ERR_INVALID_SCHEMA, Some(detail))
         }
-        K::UnsupportedKeyword(k) => {
-            out.keyword = token(&k);
-            c"UnsupportedKeyword"
-        }
-        K::NotASchemaObject => c"NotASchemaObject",
-        K::MissingType => c"MissingType",
-        K::UnsupportedType => c"UnsupportedType",
-        K::UnknownFormat => c"UnknownFormat",
-        K::WrongKeywordType(k) => {
-            out.keyword = mrtr_str::from_str(k);
-            c"WrongKeywordType"
-        }
-        K::InconsistentBounds(k) => {
-            out.keyword = mrtr_str::from_str(k);
-            c"InconsistentBounds"
-        }
-        K::MissingItems => c"MissingItems",
-        K::EmptyOptions => c"EmptyOptions",
-        K::TooManyOptions => c"TooManyOptions",
-        K::NonStringOption => c"NonStringOption",
-        K::BadOption => c"BadOption",
-        K::DuplicateOption(v) => {
-            out.keyword = token(&v);
-            c"DuplicateOption"
-        }
-        K::EnumNamesMismatch => c"EnumNamesMismatch",
-        K::BadRequired => c"BadRequired",
-        K::UnknownRequired => c"UnknownRequired",
-        K::DuplicateRequired => c"DuplicateRequired",
-        K::InvalidDefault(f) => {
-            out.default_error = field_error_of(f).0;
-            c"InvalidDefault"
-        }
-    };
-    out.reason = reason.as_ptr();
-    out
-}
-
-/// A JSON string as a view: the text, or its escaped form (and `true`).
-fn view(s: &JsonStr<'_>) -> (mrtr_str, bool) {
-    match s.as_borrowed() {
-        Some(t) => (mrtr_str::from_str(t), false),
-        None => (mrtr_str::of_bytes(s.raw_inner()), true),
-    }
-}
-
-/// Reads a schema: JSON, an object, the restricted subset.
-fn parse(schema: &[u8]) -> Result<ElicitForm<'_>, (mrtr_status, Option<mrtr_schema_error>)> {
-    let doc = json::parse_with(schema, &ParseLimits::default()).map_err(|e| (e.into(), None))?;
-    let obj = doc.as_object().ok_or((
-        mrtr_status::MRTR_ERR_INVALID_SCHEMA,
-        Some(schema_error_of(&SchemaError {
-            property: None,
-            kind: SchemaErrorKind::NotAnObjectSchema,
-        })),
-    ))?;
-    ElicitForm::parse(obj).map_err(|e| {
-        (
-            mrtr_status::MRTR_ERR_INVALID_SCHEMA,
-            Some(schema_error_of(&e)),
-        )
     })
 }
 
-/// # Safety
-/// `schema` must be readable.
 /// The form of `schema`, taken through `a`.
 ///
 /// # Safety
 /// `schema` must be readable.
 unsafe fn form_of<'a>(a: &mut Args, schema: mrtr_str) -> Result<ElicitForm<'a>, mrtr_status> {
     // SAFETY: caller contract.
-    let text = unsafe { a.str(schema) }?;
-    parse(text.as_bytes()).map_err(|(s, _)| s)
+    parse(unsafe { a.str(schema) }?).map_err(|(s, _)| s)
 }
 
-fn field_at<'a>(form: &ElicitForm<'a>, index: usize) -> Result<Field<'a>, mrtr_status> {
-    form.fields()
-        .nth(index)
-        .ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)
-}
-
-/// Checks `schema` (a `requestedSchema`, as `mrtr_input.requested_schema`
-/// gives it) against the restricted subset the protocol allows, and writes
-/// its number of fields to `*out_field_count`. Show the form only after
-/// this succeeded.
-///
-/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_SCHEMA` (the reason goes to
-/// `*out_error` when it is not NULL; its views point into `schema`);
-/// `MRTR_ERR_JSON`; `MRTR_ERR_LIMIT_EXCEEDED` (deeper than 32 or larger than 1
-/// MiB); `MRTR_ERR_INVALID_UTF8`; `MRTR_ERR_INVALID_ARGUMENT`.
+/// Checks `schema` (`mrtr_input.requested_schema`) against the protocol's
+/// subset; writes its number of fields. Show a form only after `MRTR_OK`.
+/// `MRTR_ERR_INVALID_SCHEMA` (details to `*out_error` if not NULL),
+/// `MRTR_ERR_JSON`, `MRTR_ERR_LIMIT_EXCEEDED` (depth 32, 1 MiB),
+/// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
 /// `schema.ptr` must point to `schema.len` readable bytes;
@@ -376,35 +269,22 @@ pub unsafe extern "C" fn mrtr_form_parse(
     out_field_count: *mut usize,
     out_error: *mut mrtr_schema_error,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (count, err, text) = unsafe {
-            (
-                a.out(out_field_count)?,
-                a.out_opt(out_error)?,
-                a.str(schema)?,
-            )
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (count, err) = (a.out(out_field_count)?, a.out_opt(out_error)?);
+        let (status, detail) = match parse(a.str(schema)?) {
+            Ok(form) => return count.done(form.len()),
+            Err(e) => e,
         };
-        match parse(text.as_bytes()) {
-            Ok(form) => {
-                count.write(form.len());
-                Ok(())
-            }
-            Err((status, detail)) => {
-                if let (Some(out), Some(d)) = (err, detail) {
-                    out.write(d);
-                }
-                Err(status)
-            }
+        if let Some(d) = detail {
+            err.put(d);
         }
-    })())
+        Err(status)
+    })
 }
 
-/// Writes field `index` (schema order) of the form to `*out`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field), the schema statuses
-/// of `mrtr_form_parse`.
+/// Writes field `index` (schema order) to `*out`. `MRTR_ERR_NOT_FOUND` (no
+/// such field), the statuses of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to a writable `mrtr_form_field`.
@@ -415,131 +295,44 @@ pub unsafe extern "C" fn mrtr_form_field_at(
     index: usize,
     out: *mut mrtr_form_field,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out, form) = unsafe { (a.out(out)?, form_of(&mut a, schema)?) };
-        let f = field_at(&form, index)?;
-        let (name, name_esc) = view(&f.name);
-        let mut escaped = if name_esc { MRTR_FORM_TEXT_NAME } else { 0 };
-        let mut text = |bit: u32, s: Option<JsonStr<'_>>| match s {
-            None => mrtr_str::EMPTY,
-            Some(s) => {
-                let (v, esc) = view(&s);
-                if esc {
-                    escaped |= bit;
-                }
-                v
-            }
-        };
-        let title = text(MRTR_FORM_TEXT_TITLE, f.title);
-        let description = text(MRTR_FORM_TEXT_DESCRIPTION, f.description);
-        let mut field = mrtr_form_field {
-            name,
-            title,
-            description,
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (out, form) = (a.out(out)?, form_of(a, schema)?);
+        let f = form.field_at(index).ok_or(MRTR_ERR_NOT_FOUND)?;
+        let ((min_length, max_length), (min_items, max_items)) =
+            (f.kind.length_bounds(), f.kind.item_bounds());
+        let (minimum, maximum) = f.kind.number_bounds();
+        let default = f.default.map(|d| d.raw());
+        let mut escaped = 0;
+        out.done(mrtr_form_field {
+            name: mrtr_str::json(Some(f.name), &mut escaped, MRTR_FORM_TEXT_NAME),
+            title: mrtr_str::json(f.title, &mut escaped, MRTR_FORM_TEXT_TITLE),
+            description: mrtr_str::json(f.description, &mut escaped, MRTR_FORM_TEXT_DESCRIPTION),
             escaped,
             index: f.index,
-            kind: mrtr_field_kind::MRTR_FIELD_TEXT,
-            format: mrtr_string_format::MRTR_FORMAT_NONE,
+            kind: mrtr_field_kind::of(f.kind.code()),
+            format: mrtr_string_format::of(f.kind.format().map_or(0, |f| f as u32)),
             required: f.required,
-            has_min_length: false,
-            has_max_length: false,
-            has_minimum: false,
-            has_maximum: false,
-            has_min_items: false,
-            has_max_items: false,
-            min_length: 0,
-            max_length: 0,
-            min_items: 0,
-            max_items: 0,
-            option_count: 0,
-            default_json: f
-                .default
-                .map_or(mrtr_str::EMPTY, |d| mrtr_str::of_bytes(d.raw())),
-            minimum_json: mrtr_str::EMPTY,
-            maximum_json: mrtr_str::EMPTY,
-        };
-        match f.kind {
-            FieldKind::Text {
-                min_length,
-                max_length,
-                format,
-            } => {
-                field.has_min_length = min_length.is_some();
-                field.min_length = min_length.unwrap_or(0);
-                field.has_max_length = max_length.is_some();
-                field.max_length = max_length.unwrap_or(0);
-                field.format = match format {
-                    None => mrtr_string_format::MRTR_FORMAT_NONE,
-                    Some(StringFormat::Email) => mrtr_string_format::MRTR_FORMAT_EMAIL,
-                    Some(StringFormat::Uri) => mrtr_string_format::MRTR_FORMAT_URI,
-                    Some(StringFormat::Date) => mrtr_string_format::MRTR_FORMAT_DATE,
-                    Some(StringFormat::DateTime) => mrtr_string_format::MRTR_FORMAT_DATE_TIME,
-                };
-            }
-            FieldKind::Number {
-                integer,
-                minimum,
-                maximum,
-            } => {
-                field.kind = if integer {
-                    mrtr_field_kind::MRTR_FIELD_INTEGER
-                } else {
-                    mrtr_field_kind::MRTR_FIELD_NUMBER
-                };
-                field.has_minimum = minimum.is_some();
-                field.minimum_json = minimum.map_or(mrtr_str::EMPTY, |n| {
-                    mrtr_str::of_bytes(n.as_str().as_bytes())
-                });
-                field.has_maximum = maximum.is_some();
-                field.maximum_json = maximum.map_or(mrtr_str::EMPTY, |n| {
-                    mrtr_str::of_bytes(n.as_str().as_bytes())
-                });
-            }
-            FieldKind::Boolean => field.kind = mrtr_field_kind::MRTR_FIELD_BOOLEAN,
-            FieldKind::SingleSelect { options } => {
-                field.kind = mrtr_field_kind::MRTR_FIELD_SINGLE_SELECT;
-                field.option_count = options.len();
-            }
-            FieldKind::MultiSelect {
-                options,
-                min_items,
-                max_items,
-            } => {
-                field.kind = mrtr_field_kind::MRTR_FIELD_MULTI_SELECT;
-                field.option_count = options.len();
-                field.has_min_items = min_items.is_some();
-                field.min_items = min_items.unwrap_or(0);
-                field.has_max_items = max_items.is_some();
-                field.max_items = max_items.unwrap_or(0);
-            }
-        }
-        out.write(field);
-        Ok(())
-    })())
-}
-
-fn option_at<'a>(
-    form: &ElicitForm<'a>,
-    field: usize,
-    option: usize,
-) -> Result<mrtr_core::client::form::EnumOption<'a>, mrtr_status> {
-    let f = field_at(form, field)?;
-    let options = match f.kind {
-        FieldKind::SingleSelect { options } | FieldKind::MultiSelect { options, .. } => options,
-        _ => return Err(mrtr_status::MRTR_ERR_NOT_FOUND),
-    };
-    options
-        .iter()
-        .nth(option)
-        .ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)
+            has_min_length: min_length.is_some(),
+            has_max_length: max_length.is_some(),
+            has_minimum: minimum.is_some(),
+            has_maximum: maximum.is_some(),
+            has_min_items: min_items.is_some(),
+            has_max_items: max_items.is_some(),
+            min_length: min_length.unwrap_or(0),
+            max_length: max_length.unwrap_or(0),
+            min_items: min_items.unwrap_or(0),
+            max_items: max_items.unwrap_or(0),
+            option_count: f.kind.options().map_or(0, |o| o.len()),
+            default_json: default.map_or(mrtr_str::EMPTY, mrtr_str::of_bytes),
+            minimum_json: mrtr_str::opt(minimum.map(|n| n.as_str())),
+            maximum_json: mrtr_str::opt(maximum.map(|n| n.as_str())),
+        })
+    })
 }
 
 /// Writes option `option` of select field `field` to `*out`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no such field, not a select, or no
-/// such option), the schema statuses of `mrtr_form_parse`.
+/// `MRTR_ERR_NOT_FOUND` (no such select or option), those of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to a writable `mrtr_form_option`.
@@ -551,37 +344,24 @@ pub unsafe extern "C" fn mrtr_form_option_at(
     option: usize,
     out: *mut mrtr_form_option,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out, form) = unsafe { (a.out(out)?, form_of(&mut a, schema)?) };
-        let o = option_at(&form, field, option)?;
-        let (value, value_esc) = view(&o.value);
-        let (title, title_esc) = o.title.as_ref().map_or((mrtr_str::EMPTY, false), view);
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (out, form) = (a.out(out)?, form_of(a, schema)?);
+        let o = form.option_at(field, option).ok_or(MRTR_ERR_NOT_FOUND)?;
         let mut escaped = 0;
-        if value_esc {
-            escaped |= MRTR_FORM_TEXT_OPTION_VALUE;
-        }
-        if title_esc {
-            escaped |= MRTR_FORM_TEXT_OPTION_TITLE;
-        }
-        out.write(mrtr_form_option {
-            value,
-            title,
+        out.done(mrtr_form_option {
+            value: mrtr_str::json(Some(o.value), &mut escaped, MRTR_FORM_TEXT_OPTION_VALUE),
+            title: mrtr_str::json(o.title, &mut escaped, MRTR_FORM_TEXT_OPTION_TITLE),
             escaped,
             has_title: o.title.is_some(),
-        });
-        Ok(())
-    })())
+        })
+    })
 }
 
-/// Decodes one text of the form into `out`, JSON escapes resolved:
-/// `which` is a `MRTR_FORM_TEXT_*` value; `option` is used by the
-/// `OPTION_*` texts only. Output convention of `mrtr_json_write_string`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_NOT_FOUND` (no
-/// such field or option, or the text is absent), the schema statuses of
-/// `mrtr_form_parse`, `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`).
+/// Decodes text `which` (`MRTR_FORM_TEXT_*`; `option` for `OPTION_*` only)
+/// into `out` as `mrtr_json_write_string` does. `MRTR_ERR_NOT_FOUND` (no such
+/// field, option or text), `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`),
+/// those of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to `out_len` writable bytes (unless
@@ -597,39 +377,28 @@ pub unsafe extern "C" fn mrtr_form_text(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out_written, text, out) = unsafe {
-            (
-                a.out(out_written)?,
-                a.str(schema)?,
-                a.out_buf(out, out_len)?,
-            )
-        };
-        let form = parse(text.as_bytes()).map_err(|(s, _)| s)?;
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (out_written, text) = (a.out(out_written)?, a.str(schema)?);
+        let (out, form) = (a.out_buf(out, out_len)?, parse(text).map_err(|(s, _)| s)?);
+        let f = || form.field_at(field).ok_or(MRTR_ERR_NOT_FOUND);
+        let o = || form.option_at(field, option).ok_or(MRTR_ERR_NOT_FOUND);
         let s = match which {
-            MRTR_FORM_TEXT_NAME => Some(field_at(&form, field)?.name),
-            MRTR_FORM_TEXT_TITLE => field_at(&form, field)?.title,
-            MRTR_FORM_TEXT_DESCRIPTION => field_at(&form, field)?.description,
-            MRTR_FORM_TEXT_OPTION_VALUE => Some(option_at(&form, field, option)?.value),
-            MRTR_FORM_TEXT_OPTION_TITLE => option_at(&form, field, option)?.title,
-            _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
+            MRTR_FORM_TEXT_NAME => Some(f()?.name),
+            MRTR_FORM_TEXT_TITLE => f()?.title,
+            MRTR_FORM_TEXT_DESCRIPTION => f()?.description,
+            MRTR_FORM_TEXT_OPTION_VALUE => Some(o()?.value),
+            MRTR_FORM_TEXT_OPTION_TITLE => o()?.title,
+            _ => return Err(MRTR_ERR_INVALID_ARGUMENT),
         };
-        let s = s.ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
-        decode_json_str(&s, out, out_written)
-    })())
+        decode_json_str(&s.ok_or(MRTR_ERR_NOT_FOUND)?, out, out_written)
+    })
 }
 
-/// Checks an answer `content` (a JSON object, as it will be sent with
-/// `MRTR_ELICIT_ACCEPT`) against the form: required fields present, each
-/// value of its field's type, within its bounds and syntax, one of its
-/// options; no unknown or repeated fields.
-///
-/// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (the first problem goes to
-/// `*out_error` when not NULL: fields in schema order first, then unknown
-/// fields; views into `schema` or `content`); `MRTR_ERR_JSON` (content not
-/// JSON); the schema statuses of `mrtr_form_parse`; `MRTR_ERR_INVALID_UTF8`.
+/// Checks an answer `content` (the object sent with `MRTR_ELICIT_ACCEPT`)
+/// against the form. `MRTR_ERR_INVALID_VALUE` (first problem to `*out_error`
+/// if not NULL, fields in schema order, then unknown ones), `MRTR_ERR_JSON`
+/// (content not JSON), those of `mrtr_form_parse`.
 ///
 /// # Safety
 /// `schema` and `content` readable; `out_error` NULL or writable.
@@ -640,52 +409,28 @@ pub unsafe extern "C" fn mrtr_form_validate(
     content: mrtr_str,
     out_error: *mut mrtr_form_error,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
-        // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out_error, form, content) = unsafe {
-            (
-                a.out_opt(out_error)?,
-                form_of(&mut a, schema)?,
-                a.str(content)?,
-            )
-        };
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (out_error, form, content) =
+            (a.out_opt(out_error)?, form_of(a, schema)?, a.str(content)?);
         let doc = json::parse_with(content.as_bytes(), &ParseLimits::default())?;
-        let report = |e: mrtr_form_error| {
-            if let Some(out) = out_error {
-                out.write(e);
-            }
-            Err(mrtr_status::MRTR_ERR_INVALID_VALUE)
+        let (field, error) = match doc.as_object().map(|o| form.validate(o)) {
+            Some(Ok(())) => return Ok(()),
+            Some(Err(ContentError { field, error })) => (Some(field), error),
+            None => (None, FieldError::WrongType),
         };
-        let Some(obj) = doc.as_object() else {
-            return report(mrtr_form_error {
-                field: mrtr_str::EMPTY,
-                field_escaped: false,
-                field_index: usize::MAX,
-                error: mrtr_field_error::MRTR_FIELD_ERROR_WRONG_TYPE,
-                bound: 0,
-                reason: c"NotAnObject".as_ptr(),
-            });
+        let mut escaped = 0;
+        let detail = mrtr_form_error {
+            field: mrtr_str::json(field, &mut escaped, 1),
+            field_escaped: escaped != 0,
+            field_index: field
+                .and_then(|f| form.field_json(&f))
+                .map_or(usize::MAX, |f| f.index),
+            error: mrtr_field_error::of(error.code()),
+            bound: error.bound(),
+            reason: field.map_or(c"NotAnObject", |_| error.name()).as_ptr(),
         };
-        match form.validate(obj) {
-            Ok(()) => Ok(()),
-            Err(ContentError { field, error }) => {
-                let (name, escaped) = view(&field);
-                let (code, bound, reason) = field_error_of(error);
-                let index = form.field_json(&field).map_or(usize::MAX, |f| f.index);
-                report(mrtr_form_error {
-                    field: name,
-                    field_escaped: escaped,
-                    field_index: if error == FieldError::UnknownField {
-                        usize::MAX
-                    } else {
-                        index
-                    },
-                    error: code,
-                    bound,
-                    reason: reason.as_ptr(),
-                })
-            }
-        }
-    })())
+        out_error.put(detail);
+        Err(MRTR_ERR_INVALID_VALUE)
+    })
 }

@@ -36,23 +36,6 @@
 #[cfg(test)]
 extern crate std;
 
-/// Declares `from_code` on the C mirror of a core enum: the variant whose
-/// discriminant is `code`, the core's number for it (`None` for other
-/// numbers). The mirror stays a plain item for cbindgen; this is the one
-/// place a C enum is made from a number.
-#[cfg(any(feature = "server", feature = "seal"))]
-macro_rules! c_enum_from_code {
-    ($t:ident: $($v:ident),+ $(,)?) => {
-        impl $t {
-            fn from_code(code: u32) -> Option<Self> {
-                [$($t::$v),+].into_iter().find(|v| *v as u32 == code)
-            }
-        }
-    };
-}
-#[cfg(any(feature = "server", feature = "seal"))]
-pub(crate) use c_enum_from_code;
-
 mod abi;
 #[cfg(feature = "client")]
 pub mod call;

@@ -10,69 +10,42 @@ use mrtr_core::wire::EnvelopeError;
 #[cfg(feature = "client")]
 use mrtr_core::wire::{Violation, WireError};
 
-/// The name of a JSON error kind.
-pub(crate) fn json_kind(k: ErrorKind) -> &'static CStr {
-    use ErrorKind as K;
-    match k {
-        K::UnexpectedEnd => c"UnexpectedEnd",
-        K::UnexpectedByte => c"UnexpectedByte",
-        K::InvalidNumber => c"InvalidNumber",
-        K::InvalidEscape => c"InvalidEscape",
-        K::LoneSurrogate => c"LoneSurrogate",
-        K::InvalidUtf8 => c"InvalidUtf8",
-        K::ControlCharacter => c"ControlCharacter",
-        K::TooDeep => c"TooDeep",
-        K::TrailingCharacters => c"TrailingCharacters",
-        K::TooLarge => c"TooLarge",
-        K::DuplicateKey => c"DuplicateKey",
-        K::TooManyMembers => c"TooManyMembers",
-        K::BufferTooSmall => c"BufferTooSmall",
-    }
+use crate::status::c_name;
+
+/// Declares a name function over an enum's variants, each name written
+/// once: the variant's identifier as a static C string.
+macro_rules! names {
+    ($(#[$m:meta])* $f:ident($t:ident): $($v:ident)+) => {
+        $(#[$m])*
+        pub(crate) fn $f(e: $t) -> &'static CStr {
+            match e {
+                $($t::$v { .. } => const { c_name(concat!(stringify!($v), "\0")) },)+
+            }
+        }
+    };
 }
 
-/// The name of a JSON-RPC envelope defect.
-pub(crate) fn envelope(e: EnvelopeError) -> &'static CStr {
-    use EnvelopeError as E;
-    match e {
-        E::NotAnObject => c"NotAnObject",
-        E::BadVersion => c"BadVersion",
-        E::BadId => c"BadId",
-        E::BadMethod => c"BadMethod",
-        E::BadParams => c"BadParams",
-        E::ResultXorError => c"ResultXorError",
-        E::BadErrorObject => c"BadErrorObject",
-        E::DuplicateMember => c"DuplicateMember",
-    }
+names! {
+    /// The name of a JSON error kind.
+    json_kind(ErrorKind): UnexpectedEnd UnexpectedByte InvalidNumber InvalidEscape LoneSurrogate
+    InvalidUtf8 ControlCharacter TooDeep TrailingCharacters TooLarge DuplicateKey TooManyMembers
+    BufferTooSmall
 }
 
-/// The name of an MRTR rule breach.
-#[cfg(feature = "client")]
-pub(crate) fn violation(v: Violation) -> &'static CStr {
-    use Violation as V;
-    match v {
-        V::InputRequiredWithoutFields => c"InputRequiredWithoutFields",
-        V::UnknownResultType => c"UnknownResultType",
-        V::DuplicateResultMember => c"DuplicateResultMember",
-        V::InputRequiredNotAllowed => c"InputRequiredNotAllowed",
-        V::MissingResultType => c"MissingResultType",
-        V::BadInputRequests => c"BadInputRequests",
-        V::BadRequestState => c"BadRequestState",
-        V::UnknownInputMethod => c"UnknownInputMethod",
-        V::BadInputRequest => c"BadInputRequest",
-        V::BadElicitationMode => c"BadElicitationMode",
-        V::DuplicateInputKey => c"DuplicateInputKey",
-        V::TooManyInputRequests => c"TooManyInputRequests",
-        V::BadInputKey => c"BadInputKey",
-        V::UndeclaredCapability => c"UndeclaredCapability",
-        V::BadInputResponses => c"BadInputResponses",
-        V::BadMeta => c"BadMeta",
-        V::BadRequestParams => c"BadRequestParams",
-        V::ResultNotObject => c"ResultNotObject",
-        V::BadTask => c"BadTask",
-        V::UnknownTaskStatus => c"UnknownTaskStatus",
-        V::TaskIdMismatch => c"TaskIdMismatch",
-        V::UnexpectedResultType => c"UnexpectedResultType",
-    }
+names! {
+    /// The name of a JSON-RPC envelope defect.
+    envelope(EnvelopeError): NotAnObject BadVersion BadId BadMethod BadParams ResultXorError
+    BadErrorObject DuplicateMember
+}
+
+names! {
+    /// The name of an MRTR rule breach.
+    #[cfg(feature = "client")]
+    violation(Violation): InputRequiredWithoutFields UnknownResultType DuplicateResultMember
+    InputRequiredNotAllowed MissingResultType BadInputRequests BadRequestState UnknownInputMethod
+    BadInputRequest BadElicitationMode DuplicateInputKey TooManyInputRequests BadInputKey
+    UndeclaredCapability BadInputResponses BadMeta BadRequestParams ResultNotObject BadTask
+    UnknownTaskStatus TaskIdMismatch UnexpectedResultType
 }
 
 /// The name of the detail of a wire error.

@@ -19,7 +19,7 @@
 use core::mem::{align_of, size_of};
 use core::ptr::addr_of;
 
-use crate::abi::{Args, Span, MAX_LEN};
+use crate::abi::{check_range, Args, Span, MAX_LEN};
 use crate::mrtr_status;
 
 /// The alignment every mrtr workspace needs (`_init` functions return
@@ -107,6 +107,18 @@ impl<'a, T> Obj<'a, T> {
     }
 }
 
+/// Checks a workspace address: non-NULL (`MRTR_ERR_NULL_POINTER`) and
+/// aligned to [`MRTR_WORKSPACE_ALIGN`] (`MRTR_ERR_MISALIGNED`).
+fn check_handle(ws: *const u8) -> Result<(), mrtr_status> {
+    if ws.is_null() {
+        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+    }
+    if !(ws as usize).is_multiple_of(MRTR_WORKSPACE_ALIGN) {
+        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+    }
+    Ok(())
+}
+
 /// Places `value` at the start of a caller's workspace, not yet active.
 ///
 /// Checks: `ws` non-NULL (`MRTR_ERR_NULL_POINTER`), aligned to
@@ -130,20 +142,13 @@ pub(crate) unsafe fn init<'a, T>(
     value: T,
     args: &Args,
 ) -> Result<Obj<'a, T>, mrtr_status> {
-    if ws.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    if !(ws as usize).is_multiple_of(MRTR_WORKSPACE_ALIGN) {
-        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-    }
+    check_handle(ws)?;
     let needed =
         workspace_size::<T>(region_needed).ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
     if len < needed {
         return Err(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL);
     }
-    if len > MAX_LEN || (ws as usize).checked_add(len).is_none() {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
+    check_range(ws as usize, len)?;
     let span = Span::of(ws.cast_const(), len);
     if args.clashes(span) {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
@@ -190,12 +195,7 @@ pub(crate) unsafe fn attach<'a, T>(
     handle: *const u8,
     magic: u64,
 ) -> Result<Obj<'a, T>, mrtr_status> {
-    if handle.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    if !(handle as usize).is_multiple_of(MRTR_WORKSPACE_ALIGN) {
-        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-    }
+    check_handle(handle)?;
     let rec = handle.cast::<Record<T>>().cast_mut();
     // SAFETY: `rec` is non-NULL and aligned; the caller guarantees the
     // header words are readable. Plain integer reads through raw pointers,
@@ -213,8 +213,8 @@ pub(crate) unsafe fn attach<'a, T>(
     let head = record_size::<T>();
     let len = head
         .checked_add(region_len)
-        .filter(|n| *n <= MAX_LEN && (handle as usize).checked_add(*n).is_some())
         .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+    check_range(handle as usize, len)?;
     // SAFETY: the header names a live object of this type at this address
     // (caller contract for a matching header), so the record holds a valid
     // `T`; the caller lends the workspace for `'a`.

@@ -21,7 +21,7 @@ use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
-use crate::types::{mrtr_bytes, mrtr_str};
+use crate::types::{c_enum, mrtr_bytes, mrtr_str, same};
 
 /// A sealer living in caller memory (opaque).
 #[allow(non_camel_case_types)]
@@ -61,17 +61,19 @@ pub const MRTR_SEAL_DEFAULT_SKEW_SECONDS: u64 = 60;
 /// Default largest token (`max_token` 0): with its quotes, a call's 4 KiB.
 pub const MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES: usize = 4094;
 
-const _: () = assert!(MRTR_SEAL_MAX_KEYS == MAX_KEYS);
-const _: () = assert!(MRTR_SEAL_MIN_KEY_BYTES == MIN_KEY_BYTES);
-const _: () = assert!(MRTR_SEAL_NONCE_BYTES == NONCE_BYTES);
-const _: () = assert!(MRTR_SEAL_DEFAULT_TTL_SECONDS == DEFAULT_TTL_SECONDS);
-const _: () = assert!(MRTR_SEAL_DEFAULT_SKEW_SECONDS == DEFAULT_CLOCK_SKEW_SECONDS);
-const _: () = assert!(MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES == DEFAULT_MAX_TOKEN_BYTES);
+same! {
+    MRTR_SEAL_MAX_KEYS => MAX_KEYS,
+    MRTR_SEAL_MIN_KEY_BYTES => MIN_KEY_BYTES,
+    MRTR_SEAL_NONCE_BYTES => NONCE_BYTES,
+    MRTR_SEAL_DEFAULT_TTL_SECONDS => DEFAULT_TTL_SECONDS,
+    MRTR_SEAL_DEFAULT_SKEW_SECONDS => DEFAULT_CLOCK_SKEW_SECONDS,
+    MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES => DEFAULT_MAX_TOKEN_BYTES,
+    MRTR_SEAL_MAX_TTL_SECONDS => MAX_TTL_SECONDS,
+    MRTR_SEAL_MAX_SKEW_SECONDS => MAX_CLOCK_SKEW_SECONDS,
+    MRTR_SEAL_MAX_UNIX_TIME => MAX_UNIX_TIME,
+    MRTR_SEAL_TOKEN_ID_BYTES => TOKEN_ID_BYTES,
+}
 const _: () = assert!(MRTR_INVALID_REQUEST_STATE_CODE as i64 == UnsealError::WIRE_CODE);
-const _: () = assert!(MRTR_SEAL_MAX_TTL_SECONDS == MAX_TTL_SECONDS);
-const _: () = assert!(MRTR_SEAL_MAX_SKEW_SECONDS == MAX_CLOCK_SKEW_SECONDS);
-const _: () = assert!(MRTR_SEAL_MAX_UNIX_TIME == MAX_UNIX_TIME);
-const _: () = assert!(MRTR_SEAL_TOKEN_ID_BYTES == TOKEN_ID_BYTES);
 const _: () = assert!(cfg!(debug_assertions) || MRTR_SEAL_SCRUB_STACK_BYTES == SCRUB_STACK_BYTES);
 
 /// The message for every `requestState` that fails to unseal, NUL-terminated.
@@ -94,7 +96,9 @@ pub enum mrtr_unseal_reason {
     MRTR_UNSEAL_WRONG_PRINCIPAL = 9,
     MRTR_UNSEAL_CLOCK_OUT_OF_RANGE = 10,
 }
-crate::c_enum_from_code!(mrtr_unseal_reason: MRTR_UNSEAL_MALFORMED, MRTR_UNSEAL_TOO_LARGE, MRTR_UNSEAL_UNKNOWN_KEY, MRTR_UNSEAL_TAMPERED, MRTR_UNSEAL_EXPIRED, MRTR_UNSEAL_NOT_YET_VALID, MRTR_UNSEAL_WRONG_AUDIENCE, MRTR_UNSEAL_WRONG_REQUEST, MRTR_UNSEAL_WRONG_PRINCIPAL, MRTR_UNSEAL_CLOCK_OUT_OF_RANGE);
+c_enum! { mrtr_unseal_reason: MRTR_UNSEAL_MALFORMED MRTR_UNSEAL_TOO_LARGE MRTR_UNSEAL_UNKNOWN_KEY MRTR_UNSEAL_TAMPERED
+MRTR_UNSEAL_EXPIRED MRTR_UNSEAL_NOT_YET_VALID MRTR_UNSEAL_WRONG_AUDIENCE
+MRTR_UNSEAL_WRONG_REQUEST MRTR_UNSEAL_WRONG_PRINCIPAL MRTR_UNSEAL_CLOCK_OUT_OF_RANGE }
 
 /// An accepted token, for a replay cache: `token_id` (distinct per seal, stable
 /// under re-escaping) and `expires_at`, its last valid unix second.
@@ -416,7 +420,7 @@ pub unsafe extern "C" fn mrtr_unseal(
             let scratch = a.out_buf(scratch, scratch_len)?;
             let u = s
                 .unseal(now, token, binding, principal, scratch)
-                .map_err(|e| match e.code().and_then(mrtr_unseal_reason::from_code) {
+                .map_err(|e| match e.code().map(mrtr_unseal_reason::of) {
                     Some(r) => {
                         out_reason.write(r);
                         S::MRTR_ERR_INVALID_REQUEST_STATE
@@ -462,10 +466,8 @@ mod tests {
             ),
         ];
         for (c, e) in pairs {
-            assert_eq!(e.code().and_then(R::from_code), Some(c));
+            assert_eq!(e.code().map(R::of), Some(c));
         }
-        assert_eq!(R::from_code(0), None);
-        assert_eq!(R::from_code(11), None);
     }
 
     #[test]

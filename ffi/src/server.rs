@@ -7,7 +7,7 @@
 use core::ffi::c_char;
 
 use mrtr_core::json::{self, BufferTooSmall, IndexSlot, JsonStr, Object, Writer};
-use mrtr_core::params::{check_param_header_list, Designations};
+use mrtr_core::params::{check_param_header_list, Designations, ParamHeaderError};
 use mrtr_core::server::{
     any_answer, roots_answer, write_answer_error, write_complete, write_invalid_request_state,
     write_missing_capability, write_request_error, write_unsupported_version, AnswerError,
@@ -23,7 +23,7 @@ use crate::abi::{finish_output, Args, Take, Views};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::names;
-use crate::types::{mrtr_http_header, mrtr_str};
+use crate::types::{c_enum, mrtr_http_header, mrtr_str, same};
 
 /// Skip-index slots `mrtr_server_parse_request` keeps on its stack: every
 /// container of a request of about 1.5 KB (one per 48 bytes).
@@ -111,7 +111,10 @@ pub enum mrtr_server_method {
     MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE = 7,
     MRTR_SERVER_METHOD_TASKS_UPDATE = 8,
 }
-crate::c_enum_from_code!(mrtr_server_method: MRTR_SERVER_METHOD_OTHER, MRTR_SERVER_METHOD_TOOLS_CALL, MRTR_SERVER_METHOD_PROMPTS_GET, MRTR_SERVER_METHOD_RESOURCES_READ, MRTR_SERVER_METHOD_TASKS_GET, MRTR_SERVER_METHOD_TASKS_RESULT, MRTR_SERVER_METHOD_TASKS_CANCEL, MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE, MRTR_SERVER_METHOD_TASKS_UPDATE);
+c_enum! { mrtr_server_method: MRTR_SERVER_METHOD_OTHER MRTR_SERVER_METHOD_TOOLS_CALL MRTR_SERVER_METHOD_PROMPTS_GET
+MRTR_SERVER_METHOD_RESOURCES_READ MRTR_SERVER_METHOD_TASKS_GET
+MRTR_SERVER_METHOD_TASKS_RESULT MRTR_SERVER_METHOD_TASKS_CANCEL
+MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE MRTR_SERVER_METHOD_TASKS_UPDATE }
 
 /// `mrtr_server_parse_request` flag: accept core requests without `_meta` (SEP-
 /// draft clients, which then may be asked nothing).
@@ -199,7 +202,7 @@ fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
     let info = meta.and_then(|m| m.client_info);
     let caps = meta.and_then(|m| m.client_capabilities);
     mrtr_server_request {
-        method: mrtr_server_method::from_code(method.code()).unwrap_or_default(),
+        method: mrtr_server_method::of(method.code()),
         method_json: token(if let Method::Other(n) = method {
             Some(n)
         } else {
@@ -344,7 +347,7 @@ pub enum mrtr_answer_kind {
     MRTR_ANSWER_SAMPLING = 2,
     MRTR_ANSWER_ROOTS = 3,
 }
-crate::c_enum_from_code!(mrtr_answer_kind: MRTR_ANSWER_NONE, MRTR_ANSWER_ELICIT, MRTR_ANSWER_SAMPLING, MRTR_ANSWER_ROOTS);
+c_enum! { mrtr_answer_kind: MRTR_ANSWER_NONE MRTR_ANSWER_ELICIT MRTR_ANSWER_SAMPLING MRTR_ANSWER_ROOTS }
 
 /// One answer as views (JSON tokens): elicitation `action` (`MRTR_ELICIT_*`)
 /// and `content` (accept); sampling `content`, `role`, `model`, `stop_reason`,
@@ -460,7 +463,7 @@ pub unsafe extern "C" fn mrtr_server_input_response(
                     ResponseKind::Roots
                 }
             };
-            v.kind = mrtr_answer_kind::from_code(kind as u32).unwrap_or_default();
+            v.kind = mrtr_answer_kind::of(kind as u32);
         }
         out.write(v);
         Ok(())
@@ -886,15 +889,14 @@ pub const MRTR_PARAM_HEADER_MISMATCH: u32 = 4;
 pub const MRTR_PARAM_HEADER_REPEATED: u32 = 5;
 #[allow(missing_docs)]
 pub const MRTR_PARAM_HEADER_REPEATED_MEMBER: u32 = 6;
-const _: () = {
-    use mrtr_core::params::ParamHeaderError as E;
-    assert!(MRTR_PARAM_HEADER_MISSING == E::Missing as u32);
-    assert!(MRTR_PARAM_HEADER_UNEXPECTED == E::Unexpected as u32);
-    assert!(MRTR_PARAM_HEADER_BAD_ENCODING == E::BadEncoding as u32);
-    assert!(MRTR_PARAM_HEADER_MISMATCH == E::Mismatch as u32);
-    assert!(MRTR_PARAM_HEADER_REPEATED == E::Repeated as u32);
-    assert!(MRTR_PARAM_HEADER_REPEATED_MEMBER == E::RepeatedMember as u32);
-};
+same! {
+    MRTR_PARAM_HEADER_MISSING => ParamHeaderError::Missing,
+    MRTR_PARAM_HEADER_UNEXPECTED => ParamHeaderError::Unexpected,
+    MRTR_PARAM_HEADER_BAD_ENCODING => ParamHeaderError::BadEncoding,
+    MRTR_PARAM_HEADER_MISMATCH => ParamHeaderError::Mismatch,
+    MRTR_PARAM_HEADER_REPEATED => ParamHeaderError::Repeated,
+    MRTR_PARAM_HEADER_REPEATED_MEMBER => ParamHeaderError::RepeatedMember,
+}
 
 impl Views for mrtr_http_header {
     type Read<'a> = (&'a str, &'a str);
@@ -984,10 +986,10 @@ mod tests {
             (M::MRTR_SERVER_METHOD_TASKS_UPDATE, Method::TasksUpdate),
         ];
         for (c, m) in pairs {
-            assert_eq!(M::from_code(m.code()), Some(c));
+            assert_eq!(M::of(m.code()), c);
         }
-        assert_eq!(M::from_code(0), Some(M::MRTR_SERVER_METHOD_OTHER));
-        assert_eq!(M::from_code(9), None);
+        assert_eq!(M::of(0), M::MRTR_SERVER_METHOD_OTHER);
+        assert_eq!(M::of(9), M::MRTR_SERVER_METHOD_OTHER);
     }
 
     #[test]
@@ -999,7 +1001,7 @@ mod tests {
             (A::MRTR_ANSWER_ROOTS, ResponseKind::Roots),
         ];
         for (c, k) in pairs {
-            assert_eq!(A::from_code(k as u32), Some(c));
+            assert_eq!(A::of(k as u32), c);
             assert_eq!(kind_of(c as u32), Ok(Some(k)));
         }
         assert_eq!(kind_of(0), Ok(None));

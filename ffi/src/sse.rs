@@ -8,36 +8,32 @@
 //! be moved or copied while in use (handles of a moved workspace are
 //! refused).
 
+#![allow(non_camel_case_types)]
+
 use core::ffi::c_void;
 
-use mrtr_core::client::sse::{SseDecoder, SseError};
+use mrtr_core::client::sse::SseDecoder;
 
-use crate::abi::Args;
-use crate::mrtr_status;
+use crate::abi::{run, Args, Put};
+use crate::mrtr_status::{self, *};
 use crate::object::{self, magic, Obj};
 use crate::status::status_of;
 use crate::types::mrtr_str;
 
 /// An SSE decoder living in caller memory (opaque).
-#[allow(non_camel_case_types)]
 pub struct mrtr_sse_decoder {
     _opaque: [u8; 0],
 }
 
-/// One dispatched event: views into the decoder's workspace, valid until
-/// the next call on the decoder.
+/// One dispatched event: views into the workspace, valid until the next call.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_sse_event {
     /// An event was dispatched (the other fields are set only then).
     pub has_event: bool,
-    /// The event type; `"message"` when the event named none (MCP
-    /// messages are `message` events).
+    /// The event type; `"message"` when the event named none.
     pub event_type: mrtr_str,
-    /// The data lines joined with `\n`: for MCP, one JSON-RPC message to
-    /// feed to the call (copy it first if the call's feed must outlive the
-    /// next decoder call).
+    /// The data lines joined with `\n`: for MCP, one JSON-RPC message.
     pub data: mrtr_str,
     /// The last event id at dispatch (empty when none was ever set).
     pub last_event_id: mrtr_str,
@@ -49,22 +45,22 @@ type Decoder = Option<SseDecoder<'static>>;
 ///
 /// # Safety
 /// `dec` must be NULL or a live handle from `mrtr_sse_init`.
-unsafe fn with_decoder<R>(
+unsafe fn with_decoder(
     dec: *const mrtr_sse_decoder,
-    f: impl FnOnce(&mut SseDecoder<'static>, &mut Args) -> Result<R, mrtr_status>,
-) -> Result<R, mrtr_status> {
-    // SAFETY: forwarded contract.
-    let mut obj: Obj<'_, Decoder> = unsafe { object::attach(dec.cast(), magic::SSE) }?;
-    let mut args = Args::new(obj.span());
-    let d = obj.value().as_mut().ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
-    f(d, &mut args)
+    f: impl FnOnce(&mut SseDecoder<'static>, &mut Args) -> Result<(), mrtr_status>,
+) -> mrtr_status {
+    status_of((|| {
+        // SAFETY: forwarded contract.
+        let mut obj: Obj<'_, Decoder> = unsafe { object::attach(dec.cast(), magic::SSE) }?;
+        let mut args = Args::new(obj.span());
+        let d = obj.value().as_mut().ok_or(MRTR_ERR_INTERNAL)?;
+        f(d, &mut args)
+    })())
 }
 
-/// Writes to `*out_size` the workspace bytes of a decoder whose events may
-/// hold up to `max_event_bytes` bytes of data (1 MiB, the default maximum
-/// message size, accepts every message a call reads with default limits).
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_INVALID_ARGUMENT` (overflow).
+/// Writes the workspace size of a decoder for events of up to
+/// `max_event_bytes` of data (1 MiB fits any default-limit message).
+/// `MRTR_ERR_INVALID_ARGUMENT` (overflow).
 ///
 /// # Safety
 /// `out_size` must point to a writable `size_t`.
@@ -74,24 +70,17 @@ pub unsafe extern "C" fn mrtr_sse_decoder_size(
     max_event_bytes: usize,
     out_size: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        // SAFETY: caller contract.
-        let out = unsafe { Args::free().out(out_size) }?;
-        out.write(
-            object::workspace_size::<Decoder>(max_event_bytes)
-                .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
-        );
-        Ok(())
-    })())
+    // SAFETY: caller contract.
+    run(|a| unsafe {
+        let size = object::workspace_size::<Decoder>(max_event_bytes);
+        a.out(out_size)?
+            .done(size.ok_or(MRTR_ERR_INVALID_ARGUMENT)?)
+    })
 }
 
-/// Starts a decoder in `workspace` (`len` bytes, aligned to
-/// `MRTR_WORKSPACE_ALIGN`): everything after the decoder's state is the
-/// event buffer (`mrtr_sse_decoder_size(0)` is the smallest workspace, and
-/// accepts only empty events). Writes the handle to `*out_dec`.
-///
-/// Returns `MRTR_OK`, `MRTR_ERR_WORKSPACE_TOO_SMALL`,
-/// `MRTR_ERR_INVALID_ARGUMENT`.
+/// Starts a decoder in `workspace`, the rest of it past the state being the
+/// event buffer; writes the handle. `MRTR_ERR_WORKSPACE_TOO_SMALL` (below
+/// `mrtr_sse_decoder_size(0)`).
 ///
 /// # Safety
 /// `workspace` must point to `len` writable bytes lent to the decoder
@@ -104,13 +93,12 @@ pub unsafe extern "C" fn mrtr_sse_init(
     len: usize,
     out_dec: *mut *mut mrtr_sse_decoder,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    run(|a| {
         // SAFETY: caller contract.
         let out = unsafe { a.out(out_dec) }?;
         let ws = workspace.cast::<u8>();
         // SAFETY: caller contract; `out_dec` may not lie inside.
-        let mut obj = unsafe { object::init::<Decoder>(ws, len, 0, None, &a) }?;
+        let mut obj = unsafe { object::init::<Decoder>(ws, len, 0, None, a) }?;
         let (ptr, n) = obj.region_raw();
         // SAFETY: the region lies inside the workspace the caller lends to
         // the decoder for as long as it is used, after the record and
@@ -119,21 +107,14 @@ pub unsafe extern "C" fn mrtr_sse_init(
         let data: &'static mut [u8] = unsafe { core::slice::from_raw_parts_mut(ptr, n) };
         *obj.value() = Some(SseDecoder::new(data));
         obj.activate(magic::SSE);
-        out.write(ws.cast());
-        Ok(())
-    })())
+        out.done(ws.cast())
+    })
 }
 
-/// Feeds bytes of the event stream, in chunks of any size split anywhere.
-/// Consumes bytes from `chunk` until an event is dispatched, an event
-/// fails, or the chunk is used up, and writes the bytes consumed to
-/// `*consumed` (on `MRTR_OK` and on the event errors below). Call again
-/// with the rest of the chunk (`chunk + *consumed`) until it is empty.
-///
-/// Returns `MRTR_OK` (`out->has_event` tells whether an event completed);
-/// `MRTR_ERR_LIMIT_EXCEEDED` (an event's data exceeds the buffer, or its type
-/// or id is too long) or `MRTR_ERR_INVALID_UTF8`: that event failed, the
-/// decoder has recovered and skips the rest of it, keep feeding.
+/// Feeds stream bytes, split anywhere, up to one event: writes the bytes used
+/// to `*consumed` (also on the errors below); call again with the rest.
+/// `MRTR_OK` (`out->has_event`); `MRTR_ERR_LIMIT_EXCEEDED` (event over the
+/// buffer, type or id too long), `MRTR_ERR_INVALID_UTF8`: event skipped, go on.
 ///
 /// # Safety
 /// `dec` must be a live handle; `chunk` must point to `len` readable
@@ -149,56 +130,25 @@ pub unsafe extern "C" fn mrtr_sse_feed(
     out: *mut mrtr_sse_event,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    status_of(unsafe {
+    unsafe {
         with_decoder(dec, |d, a| {
-            let consumed = a.out(consumed)?;
-            let out = a.out(out)?;
-            let input = a.bytes(chunk, len)?;
+            let (consumed, out, input) = (a.out(consumed)?, a.out(out)?, a.bytes(chunk, len)?);
             let mut rest = input;
             let result = d.feed(&mut rest);
-            let used = input.len().saturating_sub(rest.len());
-            match result {
-                None => {
-                    consumed.write(used);
-                    out.write(mrtr_sse_event {
-                        has_event: false,
-                        event_type: mrtr_str::EMPTY,
-                        data: mrtr_str::EMPTY,
-                        last_event_id: mrtr_str::EMPTY,
-                    });
-                    Ok(())
-                }
-                Some(Ok(e)) => {
-                    consumed.write(used);
-                    out.write(mrtr_sse_event {
-                        has_event: true,
-                        event_type: mrtr_str::from_str(e.event_type),
-                        data: mrtr_str::from_str(e.data),
-                        last_event_id: mrtr_str::from_str(e.last_event_id),
-                    });
-                    Ok(())
-                }
-                Some(Err(e)) => {
-                    consumed.write(used);
-                    Err(match e {
-                        SseError::EventTooLarge { .. }
-                        | SseError::EventTypeTooLong
-                        | SseError::EventIdTooLong => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
-                        SseError::InvalidUtf8 => mrtr_status::MRTR_ERR_INVALID_UTF8,
-                    })
-                }
-            }
+            consumed.write(input.len().saturating_sub(rest.len()));
+            let e = result.transpose()?;
+            out.done(mrtr_sse_event {
+                has_event: e.is_some(),
+                event_type: mrtr_str::opt(e.as_ref().map(|e| e.event_type)),
+                data: mrtr_str::opt(e.as_ref().map(|e| e.data)),
+                last_event_id: mrtr_str::opt(e.as_ref().map(|e| e.last_event_id)),
+            })
         })
-    })
+    }
 }
 
-/// Ends the current stream (the connection closed): an unfinished event or
-/// line is discarded, as the standard requires. The decoder is then ready
-/// for the next stream (a reconnection) and keeps the last event id and
-/// the reconnection time. Writes whether anything was discarded to
-/// `*out_discarded` (optional, may be NULL).
-///
-/// Common statuses only.
+/// The connection closed: drops an unfinished event (writes whether to
+/// `*out_discarded` if not NULL), keeps the last id and retry for the next.
 ///
 /// # Safety
 /// `dec` must be a live handle; `out_discarded` NULL or writable.
@@ -209,37 +159,27 @@ pub unsafe extern "C" fn mrtr_sse_end_of_stream(
     out_discarded: *mut bool,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    status_of(unsafe {
+    unsafe {
         with_decoder(dec, |d, a| {
-            let out = a.out_opt(out_discarded)?;
-            let discarded = d.end_of_stream();
-            if let Some(o) = out {
-                o.write(discarded);
-            }
+            a.out_opt(out_discarded)?.put(d.end_of_stream());
             Ok(())
         })
-    })
+    }
 }
 
-/// What a client needs to reconnect to the stream: the last event id
-/// committed by a dispatch (send it as `Last-Event-ID`) and the server's
-/// reconnection time.
+/// What a reconnection needs: `Last-Event-ID` and the server's `retry`.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
 pub struct mrtr_sse_reconnect {
-    /// The last event id; empty when none. A view into the workspace, valid
-    /// until the next call on the decoder.
+    /// The last event id, empty when none (valid until the next call).
     pub last_event_id: mrtr_str,
-    /// The reconnection time the server set with `retry`, ms (values beyond
-    /// `uint64_t` saturate), when `has_retry_ms`.
+    /// The server's `retry` in ms (saturating), when `has_retry_ms`.
     pub retry_ms: u64,
     /// The server set a reconnection time.
     pub has_retry_ms: bool,
 }
 
-/// Writes to `*out` what a reconnection needs (`Last-Event-ID` and the
-/// server's `retry`). Common statuses only.
+/// Writes what a reconnection needs to `*out`.
 ///
 /// # Safety
 /// `dec` must be a live handle; `out` must point to a writable
@@ -251,16 +191,14 @@ pub unsafe extern "C" fn mrtr_sse_reconnect_info(
     out: *mut mrtr_sse_reconnect,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    status_of(unsafe {
+    unsafe {
         with_decoder(dec, |d, a| {
-            let out = a.out(out)?;
             let retry = d.reconnection_time_ms();
-            out.write(mrtr_sse_reconnect {
+            a.out(out)?.done(mrtr_sse_reconnect {
                 last_event_id: mrtr_str::from_str(d.last_event_id()),
                 retry_ms: retry.unwrap_or(0),
                 has_retry_ms: retry.is_some(),
-            });
-            Ok(())
+            })
         })
-    })
+    }
 }

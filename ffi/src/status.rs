@@ -81,35 +81,44 @@ pub enum mrtr_status {
     MRTR_ERR_INTERNAL = 99,
 }
 
-/// Every status, in numeric order. Kept in step with the enum by a test that
-/// counts the variants in this file's source.
-pub(crate) const ALL_STATUSES: [mrtr_status; 25] = [
-    mrtr_status::MRTR_OK,
-    mrtr_status::MRTR_ERR_NULL_POINTER,
-    mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
-    mrtr_status::MRTR_ERR_INVALID_UTF8,
-    mrtr_status::MRTR_ERR_MISALIGNED,
-    mrtr_status::MRTR_ERR_WRONG_STATE,
-    mrtr_status::MRTR_ERR_NOT_FOUND,
-    mrtr_status::MRTR_ERR_INVALID_VALUE,
-    mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
-    mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL,
-    mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
-    mrtr_status::MRTR_ERR_JSON,
-    mrtr_status::MRTR_ERR_ENVELOPE,
-    mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
-    mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY,
-    mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION,
-    mrtr_status::MRTR_ERR_INVALID_SCHEMA,
-    mrtr_status::MRTR_ERR_REFUSED_URL,
-    mrtr_status::MRTR_ERR_RPC_ERROR,
-    mrtr_status::MRTR_ERR_ROUND_CAP,
-    mrtr_status::MRTR_ERR_UNANSWERED_INPUT,
-    mrtr_status::MRTR_ERR_ABORTED,
-    mrtr_status::MRTR_ERR_INVALID_REQUEST_STATE,
-    mrtr_status::MRTR_ERR_KEY_ERROR,
-    mrtr_status::MRTR_ERR_INTERNAL,
-];
+/// A name as a static C string (`concat!` adds the NUL); called in
+/// constant contexts only, so the check runs at compile time.
+pub(crate) const fn c_name(s: &'static str) -> &'static CStr {
+    match CStr::from_bytes_with_nul(s.as_bytes()) {
+        Ok(c) => c,
+        Err(_) => panic!("a status name holds a NUL"),
+    }
+}
+
+/// Declares the list of every status and its name function, from the
+/// variant names alone.
+macro_rules! statuses {
+    ($($v:ident)+) => {
+        /// Every status, in numeric order. Kept in step with the enum by a
+        /// test that counts the variants in this file's source.
+        pub(crate) const ALL_STATUSES: [mrtr_status; [$(stringify!($v)),+].len()] =
+            [$(mrtr_status::$v),+];
+
+        impl mrtr_status {
+            /// The status's C name, as a static NUL-terminated string.
+            pub fn name(self) -> &'static CStr {
+                match self {
+                    $(mrtr_status::$v => const { c_name(concat!(stringify!($v), "\0")) },)+
+                }
+            }
+        }
+    };
+}
+
+statuses! {
+    MRTR_OK MRTR_ERR_NULL_POINTER MRTR_ERR_INVALID_ARGUMENT MRTR_ERR_INVALID_UTF8
+    MRTR_ERR_MISALIGNED MRTR_ERR_WRONG_STATE MRTR_ERR_NOT_FOUND MRTR_ERR_INVALID_VALUE
+    MRTR_ERR_BUFFER_TOO_SMALL MRTR_ERR_WORKSPACE_TOO_SMALL MRTR_ERR_LIMIT_EXCEEDED MRTR_ERR_JSON
+    MRTR_ERR_ENVELOPE MRTR_ERR_PROTOCOL_VIOLATION MRTR_ERR_UNDECLARED_CAPABILITY
+    MRTR_ERR_UNSUPPORTED_VERSION MRTR_ERR_INVALID_SCHEMA MRTR_ERR_REFUSED_URL MRTR_ERR_RPC_ERROR
+    MRTR_ERR_ROUND_CAP MRTR_ERR_UNANSWERED_INPUT MRTR_ERR_ABORTED MRTR_ERR_INVALID_REQUEST_STATE
+    MRTR_ERR_KEY_ERROR MRTR_ERR_INTERNAL
+}
 
 /// The name of integers that are not a status.
 const UNKNOWN_STATUS: &CStr = c"MRTR_UNKNOWN_STATUS";
@@ -125,37 +134,6 @@ impl mrtr_status {
     /// Whether this is `MRTR_OK`.
     pub fn is_ok(self) -> bool {
         self == mrtr_status::MRTR_OK
-    }
-
-    /// The status's C name, as a static NUL-terminated string.
-    pub fn name(self) -> &'static CStr {
-        match self {
-            mrtr_status::MRTR_OK => c"MRTR_OK",
-            mrtr_status::MRTR_ERR_NULL_POINTER => c"MRTR_ERR_NULL_POINTER",
-            mrtr_status::MRTR_ERR_INVALID_ARGUMENT => c"MRTR_ERR_INVALID_ARGUMENT",
-            mrtr_status::MRTR_ERR_INVALID_UTF8 => c"MRTR_ERR_INVALID_UTF8",
-            mrtr_status::MRTR_ERR_MISALIGNED => c"MRTR_ERR_MISALIGNED",
-            mrtr_status::MRTR_ERR_WRONG_STATE => c"MRTR_ERR_WRONG_STATE",
-            mrtr_status::MRTR_ERR_NOT_FOUND => c"MRTR_ERR_NOT_FOUND",
-            mrtr_status::MRTR_ERR_INVALID_VALUE => c"MRTR_ERR_INVALID_VALUE",
-            mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL => c"MRTR_ERR_BUFFER_TOO_SMALL",
-            mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL => c"MRTR_ERR_WORKSPACE_TOO_SMALL",
-            mrtr_status::MRTR_ERR_LIMIT_EXCEEDED => c"MRTR_ERR_LIMIT_EXCEEDED",
-            mrtr_status::MRTR_ERR_JSON => c"MRTR_ERR_JSON",
-            mrtr_status::MRTR_ERR_ENVELOPE => c"MRTR_ERR_ENVELOPE",
-            mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION => c"MRTR_ERR_PROTOCOL_VIOLATION",
-            mrtr_status::MRTR_ERR_UNDECLARED_CAPABILITY => c"MRTR_ERR_UNDECLARED_CAPABILITY",
-            mrtr_status::MRTR_ERR_UNSUPPORTED_VERSION => c"MRTR_ERR_UNSUPPORTED_VERSION",
-            mrtr_status::MRTR_ERR_INVALID_SCHEMA => c"MRTR_ERR_INVALID_SCHEMA",
-            mrtr_status::MRTR_ERR_REFUSED_URL => c"MRTR_ERR_REFUSED_URL",
-            mrtr_status::MRTR_ERR_RPC_ERROR => c"MRTR_ERR_RPC_ERROR",
-            mrtr_status::MRTR_ERR_ROUND_CAP => c"MRTR_ERR_ROUND_CAP",
-            mrtr_status::MRTR_ERR_UNANSWERED_INPUT => c"MRTR_ERR_UNANSWERED_INPUT",
-            mrtr_status::MRTR_ERR_ABORTED => c"MRTR_ERR_ABORTED",
-            mrtr_status::MRTR_ERR_INVALID_REQUEST_STATE => c"MRTR_ERR_INVALID_REQUEST_STATE",
-            mrtr_status::MRTR_ERR_KEY_ERROR => c"MRTR_ERR_KEY_ERROR",
-            mrtr_status::MRTR_ERR_INTERNAL => c"MRTR_ERR_INTERNAL",
-        }
     }
 }
 
@@ -241,6 +219,50 @@ impl From<WireError> for mrtr_status {
     }
 }
 
+#[cfg(feature = "client")]
+impl From<mrtr_core::client::tools::ToolListError> for mrtr_status {
+    fn from(e: mrtr_core::client::tools::ToolListError) -> Self {
+        use mrtr_core::client::tools::ToolListError as E;
+        match e {
+            E::Json(j) => j.into(),
+            E::TooMany => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+            E::NotAList | E::Tool { .. } => mrtr_status::MRTR_ERR_PROTOCOL_VIOLATION,
+        }
+    }
+}
+
+#[cfg(feature = "client")]
+impl From<mrtr_core::client::sse::SseError> for mrtr_status {
+    fn from(e: mrtr_core::client::sse::SseError) -> Self {
+        use mrtr_core::client::sse::SseError as E;
+        match e {
+            E::InvalidUtf8 => mrtr_status::MRTR_ERR_INVALID_UTF8,
+            E::EventTooLarge { .. } | E::EventTypeTooLong | E::EventIdTooLong => {
+                mrtr_status::MRTR_ERR_LIMIT_EXCEEDED
+            }
+        }
+    }
+}
+
+#[cfg(feature = "client")]
+impl From<mrtr_core::client::http::HttpError> for mrtr_status {
+    fn from(e: mrtr_core::client::http::HttpError) -> Self {
+        use mrtr_core::client::http::HttpError as E;
+        match e {
+            E::BufferTooSmall { .. } => mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
+            E::ValueTooLong { .. } => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
+            E::BadMethod | E::MissingName | E::NotARequest => {
+                mrtr_status::MRTR_ERR_INVALID_ARGUMENT
+            }
+            E::Designation(_) => mrtr_status::MRTR_ERR_INVALID_SCHEMA,
+            E::ParamType | E::NotSafeInteger | E::RepeatedMember => {
+                mrtr_status::MRTR_ERR_INVALID_VALUE
+            }
+            E::Wire(w) => w.into(),
+        }
+    }
+}
+
 /// Collapses an internal `Result` into the status an exported function
 /// returns.
 pub(crate) fn status_of(r: Result<(), mrtr_status>) -> mrtr_status {
@@ -267,7 +289,7 @@ mod tests {
             .unwrap();
         let variants = body
             .lines()
-            .filter(|l| l.trim_start().starts_with("MRTR_"))
+            .filter(|l| l.trim_start().starts_with("MRTR_") && l.contains(" = "))
             .count();
         assert_eq!(variants, ALL_STATUSES.len());
         for pair in ALL_STATUSES.windows(2) {

@@ -26,10 +26,8 @@ impl mrtr_str {
     }
 }
 
-/// One HTTP header. From `mrtr_http_headers*`: views into static text or
-/// the caller's buffer, the value ready to send (non-ASCII or unsafe values
-/// `=?base64?...?=`-encoded). To `mrtr_server_check_param_headers`: a
-/// header the request came with, as received.
+/// One HTTP header: from `mrtr_http_headers*` ready to send (unsafe values
+/// `=?base64?...?=`); to `mrtr_server_check_param_headers` as received.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types)]
@@ -109,6 +107,30 @@ impl mrtr_str {
         ptr: core::ptr::null(),
         len: 0,
     };
+
+    /// A view of an optional string; [`mrtr_str::EMPTY`] for none.
+    #[cfg(feature = "client")]
+    pub(crate) fn opt(s: Option<&str>) -> mrtr_str {
+        s.map_or(mrtr_str::EMPTY, mrtr_str::from_str)
+    }
+
+    /// A view of an optional JSON string: its text when it has no escapes,
+    /// else its escaped form and `escaped` (or-ed with `bit`); empty for none.
+    #[cfg(feature = "client")]
+    pub(crate) fn json(
+        s: Option<mrtr_core::json::JsonStr<'_>>,
+        escaped: &mut u32,
+        bit: u32,
+    ) -> mrtr_str {
+        match s.map(|s| (s.as_borrowed(), s)) {
+            None => mrtr_str::EMPTY,
+            Some((Some(t), _)) => mrtr_str::from_str(t),
+            Some((None, s)) => {
+                *escaped |= bit;
+                mrtr_str::of_bytes(s.raw_inner())
+            }
+        }
+    }
 }
 
 #[cfg(feature = "server")]
@@ -117,3 +139,40 @@ impl Default for mrtr_str {
         mrtr_str::EMPTY
     }
 }
+
+/// Declares how a C enum mirrors a core numbering: `Enum::of(code)` is the
+/// variant whose discriminant is `code` (the core's number), and a compile-
+/// time check makes the list the enum's numbering from its first value on.
+/// The enum itself stays a plain item (cbindgen does not expand macros).
+#[cfg(any(feature = "client", feature = "server", feature = "seal"))]
+macro_rules! c_enum {
+    ($ty:ident: $($v:ident)+) => {
+        impl $ty {
+            const ALL: &'static [$ty] = &[$($ty::$v),+];
+            /// The variant numbered `code`; the first one when none is.
+            pub(crate) fn of(code: u32) -> $ty {
+                let i = code.wrapping_sub(Self::ALL[0] as u32) as usize;
+                Self::ALL.get(i).copied().unwrap_or(Self::ALL[0])
+            }
+        }
+        const _: () = {
+            let mut i = 0;
+            while i < $ty::ALL.len() {
+                assert!($ty::ALL[i] as usize == $ty::ALL[0] as usize + i);
+                i += 1;
+            }
+        };
+    };
+}
+#[cfg(any(feature = "client", feature = "server", feature = "seal"))]
+pub(crate) use c_enum;
+
+/// Compile-time checks that the C constants equal the core's numbers.
+#[cfg(any(feature = "client", feature = "server", feature = "seal"))]
+macro_rules! same {
+    ($($c:expr => $core:expr),+ $(,)?) => {
+        const _: () = { $(assert!($c as u64 == $core as u64);)+ };
+    };
+}
+#[cfg(any(feature = "client", feature = "server", feature = "seal"))]
+pub(crate) use same;

@@ -76,6 +76,16 @@ pub enum AnswerError {
         /// The member.
         member: &'static str,
     },
+    /// A form `accept` whose content the form refuses (a required field
+    /// missing, a value of the wrong type, outside its bounds, not one of
+    /// its options, a field the form does not define): the first error,
+    /// in the order of [`crate::client::form::ElicitForm::errors`], which
+    /// names the field.
+    #[cfg(feature = "form")]
+    FormContent {
+        /// What is wrong with the first refused field.
+        error: crate::client::form::FieldError,
+    },
     /// Root `index` is not a root this library would send (the rules of
     /// [`crate::client::roots::check_root_uri`]: `file://`, no dot segments,
     /// strict percent-encoding, ...). A JSON answer's `uri` is checked
@@ -595,6 +605,11 @@ impl core::fmt::Display for AnswerError {
                 write!(f, "answer member {member:?} is missing or invalid")
             }
             AnswerError::BadRoot { index, error } => write!(f, "root {index}: {error}"),
+            #[cfg(feature = "form")]
+            AnswerError::FormContent { error } => {
+                write!(f, "the form refuses the content: {error}")
+            }
+
             AnswerError::ContentNotAllowed => {
                 write!(f, "URL mode, decline and cancel carry no content")
             }

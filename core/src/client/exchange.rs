@@ -50,7 +50,10 @@ impl Region {
         self.start.saturating_add(self.len)
     }
 
-    /// The first `n` bytes of the region (clamped to the region).
+    /// The first `n` bytes of the region (clamped to the region). Kept out
+    /// of line: it is called from a dozen places, each inlined copy larger
+    /// than the call.
+    #[inline(never)]
     pub fn prefix<'b>(&self, buf: &'b [u8], n: usize) -> &'b [u8] {
         let end = self.start.saturating_add(n.min(self.len));
         buf.get(self.start..end).unwrap_or(&[])
@@ -346,6 +349,63 @@ impl Exchange {
         Ok(kind)
     }
 
+    /// A form's `accept` answer against the form it answers: the content
+    /// must satisfy the `requestedSchema` (the rules of
+    /// [`crate::client::form::ElicitForm::validate`]), so every language
+    /// accepts and refuses the same answers. Other actions, answers of the
+    /// wrong shape (refused by `render_answer`) and forms whose schema is
+    /// outside the subset pass here.
+    #[cfg(feature = "form")]
+    fn check_form_answer(
+        &self,
+        buf: &[u8],
+        layout: &Layout,
+        index: usize,
+        answer: &Answer<'_>,
+        json: &ParseLimits,
+    ) -> Result<(), AnswerError> {
+        use crate::client::form::ElicitForm;
+        let content = match *answer {
+            Answer::Elicit {
+                action: ElicitAction::Accept,
+                content: Some(c),
+            } => parse_object(c, json)?,
+            Answer::Json(bytes) => {
+                let v = json::parse_with(bytes, json).map_err(AnswerError::NotJson)?;
+                let Some(resp) = InputResponse::parse(v) else {
+                    return Ok(());
+                };
+                let accept = resp.value.get("action").and_then(|a| a.as_str());
+                if !accept.is_some_and(|a| a.eq_str("accept")) {
+                    return Ok(());
+                }
+                match resp.value.get("content").and_then(|c| c.as_object()) {
+                    Some(c) => c,
+                    None => return Ok(()),
+                }
+            }
+            _ => return Ok(()),
+        };
+        let Some((
+            _,
+            InputRequest::ElicitForm {
+                requested_schema, ..
+            },
+        )) = self.input_at(buf, layout, index)
+        else {
+            return Ok(());
+        };
+        // A schema outside the subset cannot judge content: the app saw
+        // that from `ElicitForm::parse` (`mrtr_form_parse`) before it showed
+        // the form, and the answer goes as it is.
+        match ElicitForm::parse(requested_schema) {
+            Ok(form) => form
+                .validate(content)
+                .map_err(|e| AnswerError::FormContent { error: e.error }),
+            Err(_) => Ok(()),
+        }
+    }
+
     /// The index of the input whose key decodes to `key`.
     pub fn index_of(&self, buf: &[u8], layout: &Layout, key: &str) -> Result<usize, CallError> {
         (0..self.input_count)
@@ -369,6 +429,11 @@ impl Exchange {
         answer: &Answer<'_>,
     ) -> Result<(), CallError> {
         let kind = self.open_input(buf, layout, index)?;
+        #[cfg(feature = "form")]
+        if kind == InputKind::ElicitForm {
+            self.check_form_answer(buf, layout, index, answer, &limits.wire.json)
+                .map_err(|error| CallError::BadAnswer { index, error })?;
+        }
         let index16 = u16::try_from(index).map_err(|_| CallError::UnknownKey)?;
         let start = self.answers_len;
         let body_at = start.saturating_add(ANSWER_HEADER);

@@ -43,17 +43,18 @@ pub const MAX_ENUM_OPTIONS: usize = 256;
 /// check).
 pub const MAX_SCHEMA_KEYWORDS: usize = 32;
 
-/// The `format` of a string field.
+/// The `format` of a string field. The discriminants are the C API's
+/// `mrtr_string_format` numbers (0 there is "no format").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StringFormat {
     /// `email`: one `@`, a non-empty local part, a dotted domain.
-    Email,
+    Email = 1,
     /// `uri`: an RFC 3986 URI with a scheme.
-    Uri,
+    Uri = 2,
     /// `date`: an RFC 3339 `full-date`.
-    Date,
+    Date = 3,
     /// `date-time`: an RFC 3339 `date-time`.
-    DateTime,
+    DateTime = 4,
 }
 
 /// What kind of input a field takes, with its constraints.
@@ -93,6 +94,74 @@ pub enum FieldKind<'a> {
         /// Most selections.
         max_items: Option<u64>,
     },
+}
+
+impl<'a> FieldKind<'a> {
+    /// The kind's number in the C API (`mrtr_field_kind`): 1 text, 2
+    /// number, 3 integer, 4 boolean, 5 single select, 6 multi select.
+    pub const fn code(&self) -> u32 {
+        match self {
+            FieldKind::Text { .. } => 1,
+            FieldKind::Number { integer: false, .. } => 2,
+            FieldKind::Number { integer: true, .. } => 3,
+            FieldKind::Boolean => 4,
+            FieldKind::SingleSelect { .. } => 5,
+            FieldKind::MultiSelect { .. } => 6,
+        }
+    }
+
+    /// Text: the required syntax, if any.
+    pub const fn format(&self) -> Option<StringFormat> {
+        match self {
+            FieldKind::Text { format, .. } => *format,
+            _ => None,
+        }
+    }
+
+    /// Text: the length bounds (`minLength`, `maxLength`); `None` for other
+    /// kinds or when not set.
+    pub const fn length_bounds(&self) -> (Option<u64>, Option<u64>) {
+        match self {
+            FieldKind::Text {
+                min_length,
+                max_length,
+                ..
+            } => (*min_length, *max_length),
+            _ => (None, None),
+        }
+    }
+
+    /// Numbers: the inclusive bounds (`minimum`, `maximum`).
+    pub const fn number_bounds(&self) -> (Option<Number<'a>>, Option<Number<'a>>) {
+        match self {
+            FieldKind::Number {
+                minimum, maximum, ..
+            } => (*minimum, *maximum),
+            _ => (None, None),
+        }
+    }
+
+    /// Multi-select: the selection bounds (`minItems`, `maxItems`).
+    pub const fn item_bounds(&self) -> (Option<u64>, Option<u64>) {
+        match self {
+            FieldKind::MultiSelect {
+                min_items,
+                max_items,
+                ..
+            } => (*min_items, *max_items),
+            _ => (None, None),
+        }
+    }
+
+    /// Selects: the options; `None` for other kinds.
+    pub const fn options(&self) -> Option<Options<'a>> {
+        match self {
+            FieldKind::SingleSelect { options } | FieldKind::MultiSelect { options, .. } => {
+                Some(*options)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// One option of an enum field.
@@ -247,6 +316,29 @@ impl<'a> ElicitForm<'a> {
         }
     }
 
+    /// The field at `index` (schema order).
+    pub fn field_at(&self, index: usize) -> Option<Field<'a>> {
+        self.fields().nth(index)
+    }
+
+    /// Option `option` of select field `field`; `None` when there is no
+    /// such field, it is not a select, or it has no such option.
+    pub fn option_at(&self, field: usize, option: usize) -> Option<EnumOption<'a>> {
+        self.field_at(field)?.kind.options()?.iter().nth(option)
+    }
+
+    /// Reads a schema from its JSON bytes (default parse limits): JSON, an
+    /// object, then [`ElicitForm::parse`].
+    pub fn parse_json(schema: &'a [u8]) -> Result<Self, FormError<'a>> {
+        let doc = crate::json::parse_with(schema, &crate::json::ParseLimits::default())
+            .map_err(FormError::Json)?;
+        let obj = doc.as_object().ok_or(FormError::Schema(SchemaError {
+            property: None,
+            kind: SchemaErrorKind::NotAnObjectSchema,
+        }))?;
+        ElicitForm::parse(obj).map_err(FormError::Schema)
+    }
+
     /// The field named `name`.
     pub fn field(&self, name: &str) -> Option<Field<'a>> {
         self.fields().find(|f| f.name.eq_str(name))
@@ -269,6 +361,15 @@ impl<'a> ElicitForm<'a> {
                 .any(|e| e.as_str().is_some_and(|e| e.eq_json_str(name)))
         })
     }
+}
+
+/// Why [`ElicitForm::parse_json`] refused a schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormError<'a> {
+    /// The bytes are not one JSON document within the default limits.
+    Json(crate::json::Error),
+    /// The JSON is not a schema of the restricted subset.
+    Schema(SchemaError<'a>),
 }
 
 /// Iterator over the fields of an [`ElicitForm`].

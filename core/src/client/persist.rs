@@ -1,5 +1,7 @@
 //! The saved form of a call or task: a versioned postcard record that
 //! borrows the workspace regions, so saving copies nothing but the output.
+//! It is written and read here by hand (postcard 1's exact bytes, checked
+//! against postcard by the tests), without serde.
 //!
 //! Format (version 1), postcard-encoded fields in this order: magic `"MRTR"`,
 //! version, kind (call / task), phase, variant (method / dialect), next
@@ -16,9 +18,6 @@ use crate::json::Object;
 use crate::wire::{
     ClientCapabilities, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, PROTOCOL_VERSION,
 };
-use serde::Deserialize;
-#[cfg(test)]
-use serde::Serialize;
 
 /// First bytes of every save.
 pub(crate) const SAVE_MAGIC: [u8; 4] = *b"MRTR";
@@ -28,8 +27,8 @@ pub(crate) const KIND_CALL: u8 = 1;
 /// Save of a [`super::task::Task`].
 pub(crate) const KIND_TASK: u8 = 2;
 
-#[derive(Deserialize, Debug, PartialEq, Eq)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Saved<'a> {
     pub magic: [u8; 4],
     pub version: u8,
@@ -54,9 +53,10 @@ pub(crate) struct Saved<'a> {
 /// Writes `saved` into `out`, or reports the size needed.
 ///
 /// Encoded by hand in postcard's format (the same bytes as
-/// `postcard::to_slice`, checked by a test; loading still uses postcard):
+/// `postcard::to_slice`, checked by a test), and read back by [`decode`]:
 /// postcard's varint writer slices `out[..=i]` in a loop the size
-/// opt-levels do not unroll, which left a panic path in the image.
+/// opt-levels do not unroll, which left a panic path in the image, and its
+/// serde reader is generic machinery a device pays for in flash.
 pub(crate) fn save(saved: &Saved<'_>, out: &mut [u8]) -> Result<usize, CallError> {
     let needed = encode(saved, &mut []);
     if out.len() < needed {
@@ -135,10 +135,93 @@ fn encode(s: &Saved<'_>, out: &mut [u8]) -> usize {
     e.len
 }
 
+/// Takes the fields of a save from the front of its bytes, as postcard 1
+/// reads them.
+struct Decoder<'a>(&'a [u8]);
+
+impl<'a> Decoder<'a> {
+    fn byte(&mut self) -> Option<u8> {
+        let (first, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(*first)
+    }
+
+    /// An unsigned LEB128 of a `bits`-wide integer, as postcard reads one:
+    /// at most `ceil(bits / 7)` bytes, no bit beyond `bits` set (an
+    /// overlong encoding of a small value is accepted, as postcard does).
+    fn varint(&mut self, bits: u32) -> Option<u64> {
+        let mut out = 0u64;
+        for i in 0..bits.div_ceil(7) {
+            let b = self.byte()?;
+            let part = u64::from(b & 0x7f);
+            let shift = 7 * i;
+            if shift + (u64::BITS - part.leading_zeros()) > bits {
+                return None;
+            }
+            out |= part << shift;
+            if b & 0x80 == 0 {
+                return Some(out);
+            }
+        }
+        None
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.varint(u32::BITS).and_then(|v| u32::try_from(v).ok())
+    }
+
+    /// `None` as 0; `Some(v)` as 1 then the zigzag varint of `v`.
+    fn option_i64(&mut self) -> Option<Option<i64>> {
+        match self.byte()? {
+            0 => Some(None),
+            1 => {
+                let z = self.varint(u64::BITS)?;
+                Some(Some(((z >> 1) as i64) ^ -((z & 1) as i64)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Length-prefixed bytes (the length a `usize` varint).
+    fn slice(&mut self) -> Option<&'a [u8]> {
+        let len = usize::try_from(self.varint(usize::BITS)?).ok()?;
+        let (head, rest) = self.0.split_at_checked(len)?;
+        self.0 = rest;
+        Some(head)
+    }
+}
+
+/// Reads a save's fields (the inverse of [`encode`]) and what trails them.
+fn decode(bytes: &[u8]) -> Option<(Saved<'_>, &[u8])> {
+    let mut d = Decoder(bytes);
+    let (magic, rest) = d.0.split_first_chunk::<4>()?;
+    d.0 = rest;
+    let saved = Saved {
+        magic: *magic,
+        version: d.byte()?,
+        kind: d.byte()?,
+        phase: d.byte()?,
+        variant: d.byte()?,
+        next: d.byte()?,
+        flags: d.byte()?,
+        rounds: d.u32()?,
+        state_only: d.u32()?,
+        polls: d.u32()?,
+        poll_ms: d.varint(u64::BITS)?,
+        last_id: d.option_i64()?,
+        in_flight: d.option_i64()?,
+        head_split: d.u32()?,
+        head: d.slice()?,
+        inputs: d.slice()?,
+        state: d.slice()?,
+        answers: d.slice()?,
+    };
+    Some((saved, d.0))
+}
+
 /// Reads a save of `kind`: magic, version, kind and exact length checked.
 pub(crate) fn load(bytes: &[u8], kind: u8) -> Result<Saved<'_>, CallError> {
-    let (saved, rest) = postcard::take_from_bytes::<Saved<'_>>(bytes)
-        .map_err(|_| CallError::BadSave(SaveError::Decode))?;
+    let (saved, rest) = decode(bytes).ok_or(CallError::BadSave(SaveError::Decode))?;
     if saved.magic != SAVE_MAGIC {
         return Err(CallError::BadSave(SaveError::Decode));
     }
@@ -156,8 +239,7 @@ pub(crate) fn load(bytes: &[u8], kind: u8) -> Result<Saved<'_>, CallError> {
 
 /// The kind of a save (magic, version and exact length checked).
 pub(crate) fn kind_of(bytes: &[u8]) -> Result<u8, CallError> {
-    let (saved, _) = postcard::take_from_bytes::<Saved<'_>>(bytes)
-        .map_err(|_| CallError::BadSave(SaveError::Decode))?;
+    let (saved, _) = decode(bytes).ok_or(CallError::BadSave(SaveError::Decode))?;
     if saved.kind != KIND_CALL && saved.kind != KIND_TASK {
         return Err(CallError::BadSave(SaveError::WrongKind));
     }
@@ -373,6 +455,105 @@ mod tests {
             if saved.magic == SAVE_MAGIC && saved.version == SAVE_VERSION {
                 assert_eq!(load(&got[..n], kind).as_ref(), Ok(saved));
             }
+            let (read, rest) = both_decode(&got[..n]).unwrap();
+            assert_eq!(&read, saved);
+            assert!(rest.is_empty());
+            // Every truncation and a trailing byte, read alike by both.
+            for cut in (0..n).step_by(7).chain([n - 1]) {
+                both_decode(&got[..cut]);
+            }
+            let mut longer = got[..n].to_vec();
+            longer.push(9);
+            assert_eq!(both_decode(&longer).map(|(_, rest)| rest), Some(&[9u8][..]));
+        }
+    }
+
+    /// Decodes with the hand decoder and with postcard; both must agree on
+    /// whether the bytes are a save, on its fields and on what trails it.
+    fn both_decode(bytes: &[u8]) -> Option<(Saved<'_>, &[u8])> {
+        let own = decode(bytes);
+        let reference = postcard::take_from_bytes::<Saved<'_>>(bytes).ok();
+        assert_eq!(own, reference, "decoders disagree on {bytes:02x?}");
+        own
+    }
+
+    fn save_of(s: &Saved<'_>) -> std::vec::Vec<u8> {
+        let mut out = std::vec![0u8; 1024];
+        let n = save(s, &mut out).unwrap();
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn the_hand_decoder_reads_and_refuses_what_postcard_does() {
+        let mut saved = Saved {
+            magic: SAVE_MAGIC,
+            version: SAVE_VERSION,
+            kind: KIND_CALL,
+            phase: 2,
+            variant: 1,
+            next: 0,
+            flags: 3,
+            rounds: 2,
+            state_only: 0,
+            polls: 0,
+            poll_ms: 0,
+            last_id: Some(5),
+            in_flight: Some(-6),
+            head_split: 4,
+            head: b"head",
+            inputs: b"{}",
+            state: b"st",
+            answers: b"[]",
+        };
+        let good = save_of(&saved);
+        // Every byte of a valid save set to every value.
+        for i in 0..good.len() {
+            for v in 0..=255u8 {
+                let mut b = good.clone();
+                b[i] = v;
+                both_decode(&b);
+            }
+        }
+        // Varints at their widths: u32 fields (5 bytes, last <= 0x0f), u64
+        // (10 bytes, last <= 0x01), overlong but in range, too long.
+        let at = 4 + 6; // rounds
+        for tail in [
+            &[0x80, 0x80, 0x80, 0x80, 0x0f][..],
+            &[0x80, 0x80, 0x80, 0x80, 0x10],
+            &[0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
+            &[0x81, 0x00],
+        ] {
+            let b = [&good[..at], tail, &good[at + 1..]].concat();
+            both_decode(&b);
+        }
+        saved.poll_ms = u64::MAX;
+        saved.last_id = Some(i64::MIN);
+        let wide = save_of(&saved);
+        assert!(both_decode(&wide).is_some());
+        let pm = 4 + 6 + 3; // poll_ms
+        let mut over = wide.clone();
+        over[pm + 9] = 0x02;
+        assert_eq!(both_decode(&over), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_hand_decoder_agrees_with_postcard_on_any_bytes(
+            tail in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80),
+            keep in 0usize..24,
+        ) {
+            // A valid prefix of a save, then arbitrary bytes.
+            let mut out = std::vec![0u8; 256];
+            let saved = Saved {
+                magic: SAVE_MAGIC, version: SAVE_VERSION, kind: KIND_TASK, phase: 1,
+                variant: 0, next: 1, flags: 0, rounds: 1, state_only: 1, polls: 9,
+                poll_ms: 1000, last_id: None, in_flight: Some(1), head_split: 0,
+                head: b"", inputs: b"", state: b"", answers: b"",
+            };
+            let n = save(&saved, &mut out).unwrap();
+            let bytes = [&out[..keep.min(n)], &tail[..]].concat();
+            both_decode(&bytes);
         }
     }
 }

@@ -128,6 +128,38 @@ pub enum UrlError {
     },
 }
 
+impl UrlError {
+    /// The variant's name (`"Backslash"`), for logs; the C API's `reason`.
+    pub const fn name(self) -> &'static core::ffi::CStr {
+        match self {
+            UrlError::Empty => c"Empty",
+            UrlError::ForbiddenCharacter { .. } => c"ForbiddenCharacter",
+            UrlError::Backslash { .. } => c"Backslash",
+            UrlError::MissingScheme => c"MissingScheme",
+            UrlError::BadScheme => c"BadScheme",
+            UrlError::MissingAuthority => c"MissingAuthority",
+            UrlError::EmptyHost => c"EmptyHost",
+            UrlError::BadHost { .. } => c"BadHost",
+            UrlError::AmbiguousIpv4 => c"AmbiguousIpv4",
+            UrlError::BadIpLiteral => c"BadIpLiteral",
+            UrlError::BadPort => c"BadPort",
+            UrlError::BadPercentEncoding { .. } => c"BadPercentEncoding",
+        }
+    }
+
+    /// The byte offset of the offending character, when the cause names
+    /// one.
+    pub const fn offset(self) -> Option<usize> {
+        match self {
+            UrlError::ForbiddenCharacter { offset }
+            | UrlError::Backslash { offset }
+            | UrlError::BadHost { offset }
+            | UrlError::BadPercentEncoding { offset } => Some(offset),
+            _ => None,
+        }
+    }
+}
+
 impl core::fmt::Display for UrlError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

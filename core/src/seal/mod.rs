@@ -40,7 +40,8 @@
 //! format that kept the caller's nonce out of the claims, so its synthetic
 //! nonce could not be checked on unseal).
 //!
-//! The plaintext is a postcard-encoded claims record:
+//! The plaintext is the claims record in postcard 1's encoding (written and
+//! read by the seal's own codec; the tests check it against postcard):
 //!
 //! | field       | encoding                    | meaning                                   |
 //! |-------------|-----------------------------|-------------------------------------------|
@@ -123,7 +124,6 @@ use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
 use core::ffi::CStr;
 use hmac::{Hmac, Mac};
-use serde::{Deserialize, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 use zeroize::Zeroize;
 
@@ -193,7 +193,7 @@ const AD_MAX_BYTES: usize = TOKEN_PREFIX.len() + KID_BYTES + MAX_AUDIENCE_BYTES;
 /// The smallest decoded token: header, claims with empty state, tag.
 const MIN_BINARY_BYTES: usize = HEADER_BYTES + CLAIMS_FIXED_BYTES + 1 + TAG_BYTES;
 
-/// Bytes of the varint that postcard writes for a length.
+/// Bytes of the varint (postcard's: 7 bits a byte, low first) of a length.
 const fn varint_len(mut n: usize) -> usize {
     let mut len = 1;
     while n >= 0x80 {
@@ -752,26 +752,133 @@ fn bytes_equal<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
     core::hint::black_box(diff) == 0
 }
 
-/// `serde` writes `&[u8]` element by element; this writes it as one run of
-/// bytes (postcard's encoding is the same: varint length, then the bytes).
-fn serialize_bytes<S: Serializer>(bytes: &&[u8], serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_bytes(bytes)
-}
-
-/// The sealed claims (see the module documentation for the layout).
-#[derive(Serialize, Deserialize)]
+/// The sealed claims (see the module documentation for the layout: the
+/// bytes postcard 1 writes for this record, with fixed-width times).
 struct Claims<'a> {
     version: u8,
     nonce: [u8; NONCE_BYTES],
-    #[serde(with = "postcard::fixint::le")]
     iat: u64,
-    #[serde(with = "postcard::fixint::le")]
     exp: u64,
     audience: [u8; 32],
     binding: [u8; 32],
     principal: Option<[u8; 32]>,
-    #[serde(borrow, serialize_with = "serialize_bytes")]
     state: &'a [u8],
+}
+
+/// Largest varint of a `usize` (postcard's `varint_max::<usize>()`).
+const VARINT_MAX_BYTES: usize = (usize::BITS as usize).div_ceil(7);
+
+impl<'a> Claims<'a> {
+    /// Writes the claims into `out`, which must be exactly
+    /// [`plaintext_len`] long; false (nothing promised about `out`) when it
+    /// is not.
+    fn encode(&self, out: &mut [u8]) -> bool {
+        let total = out.len();
+        if total != plaintext_len(self.state.len(), self.principal.is_some()) {
+            return false;
+        }
+        let mut w = ClaimsWriter { out, at: 0 };
+        w.put(&[self.version]);
+        w.put(&self.nonce);
+        w.put(&self.iat.to_le_bytes());
+        w.put(&self.exp.to_le_bytes());
+        w.put(&self.audience);
+        w.put(&self.binding);
+        match &self.principal {
+            None => w.put(&[0]),
+            Some(p) => {
+                w.put(&[1]);
+                w.put(p);
+            }
+        }
+        let mut n = self.state.len();
+        while n >= 0x80 {
+            w.put(&[(n as u8) | 0x80]);
+            n >>= 7;
+        }
+        w.put(&[n as u8]);
+        w.put(self.state);
+        w.at == total
+    }
+
+    /// Reads claims that fill `bytes` exactly, as postcard 1 reads them
+    /// (an option tag other than 0 or 1, a varint longer than a `usize`'s
+    /// or with bits beyond it, a short input or trailing bytes: `None`).
+    fn decode(bytes: &'a [u8]) -> Option<Claims<'a>> {
+        let mut r = ClaimsReader(bytes);
+        let version = r.byte()?;
+        let nonce = r.array::<NONCE_BYTES>()?;
+        let iat = u64::from_le_bytes(r.array::<8>()?);
+        let exp = u64::from_le_bytes(r.array::<8>()?);
+        let audience = r.array::<32>()?;
+        let binding = r.array::<32>()?;
+        let principal = match r.byte()? {
+            0 => None,
+            1 => Some(r.array::<32>()?),
+            _ => return None,
+        };
+        let mut len: usize = 0;
+        let mut done = false;
+        for i in 0..VARINT_MAX_BYTES {
+            let b = r.byte()?;
+            let part = usize::from(b & 0x7f);
+            let shifted = part << (7 * i);
+            if shifted >> (7 * i) != part {
+                return None;
+            }
+            len |= shifted;
+            if b & 0x80 == 0 {
+                done = true;
+                break;
+            }
+        }
+        // The remaining bytes are the state: exactly `len` of them.
+        if !done || r.0.len() != len {
+            return None;
+        }
+        Some(Claims {
+            version,
+            nonce,
+            iat,
+            exp,
+            audience,
+            binding,
+            principal,
+            state: r.0,
+        })
+    }
+}
+
+/// Appends to a claims buffer (writes past its end are dropped; `encode`
+/// checks the length first).
+struct ClaimsWriter<'o> {
+    out: &'o mut [u8],
+    at: usize,
+}
+
+impl ClaimsWriter<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        if let Some(dst) = self.out.get_mut(self.at..) {
+            self.at += crate::bytes::copy(dst, bytes);
+        }
+    }
+}
+
+/// Takes the claims fields from the front of the plaintext.
+struct ClaimsReader<'a>(&'a [u8]);
+
+impl<'a> ClaimsReader<'a> {
+    fn byte(&mut self) -> Option<u8> {
+        let (first, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(*first)
+    }
+
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, rest) = self.0.split_first_chunk::<N>()?;
+        self.0 = rest;
+        Some(*head)
+    }
 }
 
 impl Sealer {
@@ -1009,7 +1116,7 @@ impl Sealer {
             return Err(SealError::BufferTooSmall { needed: total });
         };
         crate::bytes::copy(kid_out, &key.kid);
-        if postcard::to_slice(&claims, plaintext).is_err() {
+        if !claims.encode(plaintext) {
             // Unreachable: the slice is exactly the claims' encoded length.
             return Err(SealError::BufferTooSmall { needed: total });
         }
@@ -1183,11 +1290,7 @@ impl Sealer {
         // a key holder made these exact bytes. The synthetic nonce does its
         // work when sealing (two plaintexts never share a nonce); see
         // docs/ARCHITECTURE.md, "Sealing requestState".
-        let (claims, trailing) = postcard::take_from_bytes::<Claims<'_>>(plaintext)
-            .map_err(|_| UnsealError::Malformed)?;
-        if !trailing.is_empty() {
-            return Err(UnsealError::Malformed);
-        }
+        let claims = Claims::decode(plaintext).ok_or(UnsealError::Malformed)?;
         // A lifetime no sealer of this format makes.
         if claims.exp < claims.iat || claims.exp - claims.iat > MAX_TTL_SECONDS {
             return Err(UnsealError::Malformed);
@@ -1217,7 +1320,7 @@ impl Sealer {
         if !principal_matches {
             return Err(UnsealError::WrongPrincipal);
         }
-        // The state is the tail of the plaintext (postcard writes it last).
+        // The state is the tail of the plaintext (it is written last).
         let state_end = plain_end;
         let state_start = state_end
             .checked_sub(claims.state.len())

@@ -216,11 +216,158 @@ fn claims_for<'a>(s: &Sealer, st: &'a [u8]) -> Claims<'a> {
     }
 }
 
+/// The claims record as postcard 1 encodes it with serde (the format the
+/// tokens were first written in): the reference the seal's own codec is
+/// checked against.
+#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+struct PostcardClaims<'a> {
+    version: u8,
+    nonce: [u8; NONCE_BYTES],
+    #[serde(with = "postcard::fixint::le")]
+    iat: u64,
+    #[serde(with = "postcard::fixint::le")]
+    exp: u64,
+    audience: [u8; 32],
+    binding: [u8; 32],
+    principal: Option<[u8; 32]>,
+    #[serde(borrow, serialize_with = "postcard_bytes")]
+    state: &'a [u8],
+}
+
+fn postcard_bytes<S: serde::Serializer>(b: &&[u8], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bytes(b)
+}
+
+impl<'a> From<&Claims<'a>> for PostcardClaims<'a> {
+    fn from(c: &Claims<'a>) -> Self {
+        PostcardClaims {
+            version: c.version,
+            nonce: c.nonce,
+            iat: c.iat,
+            exp: c.exp,
+            audience: c.audience,
+            binding: c.binding,
+            principal: c.principal,
+            state: c.state,
+        }
+    }
+}
+
+/// The claims encoded by postcard (not by the codec under test).
 fn encode_claims(c: &Claims<'_>) -> Vec<u8> {
-    let mut buf = vec![0u8; 4096];
-    let n = postcard::to_slice(c, &mut buf).unwrap().len();
+    let mut buf = vec![0u8; c.state.len() + 4096];
+    let n = postcard::to_slice(&PostcardClaims::from(c), &mut buf)
+        .unwrap()
+        .len();
     buf.truncate(n);
     buf
+}
+
+/// The claims encoded by the seal's own codec.
+fn own_encode(c: &Claims<'_>) -> Vec<u8> {
+    let mut buf = vec![0u8; plaintext_len(c.state.len(), c.principal.is_some())];
+    assert!(c.encode(&mut buf));
+    buf
+}
+
+/// Decodes with the seal's codec and with postcard; both must agree on
+/// whether the bytes are claims and on what they say.
+fn both_decode(bytes: &[u8]) -> Option<PostcardClaims<'_>> {
+    let own = Claims::decode(bytes).map(|c| PostcardClaims::from(&c));
+    let reference = match postcard::take_from_bytes::<PostcardClaims<'_>>(bytes) {
+        Ok((c, [])) => Some(c),
+        _ => None,
+    };
+    assert_eq!(own, reference, "codecs disagree on {bytes:02x?}");
+    own
+}
+
+#[test]
+fn claims_codec_writes_and_reads_postcards_bytes() {
+    let s = sealer(&[NEW]);
+    let long = vec![0xa5u8; 20_000];
+    for st in [
+        &b""[..],
+        b"st",
+        &[0x7f; 127],
+        &[1; 128],
+        &[2; 300],
+        &long[..16_384],
+        &long,
+    ] {
+        for principal in [None, Some([0x33; 32])] {
+            let mut c = claims_for(&s, st);
+            c.principal = principal;
+            c.iat = 0x0102_0304_0506_0708;
+            c.exp = u64::MAX;
+            let bytes = own_encode(&c);
+            assert_eq!(bytes, encode_claims(&c), "state {} B", st.len());
+            let back = both_decode(&bytes).unwrap();
+            assert_eq!(back, PostcardClaims::from(&c));
+            // A buffer of any other length is refused.
+            let mut wrong = vec![0u8; bytes.len() + 1];
+            assert!(!c.encode(&mut wrong));
+            assert!(!c.encode(&mut wrong[..bytes.len() - 1]));
+        }
+    }
+}
+
+#[test]
+fn claims_codec_refuses_what_postcard_refuses() {
+    let s = sealer(&[NEW]);
+    let good = encode_claims(&claims_for(&s, b"st"));
+    let tag = CLAIMS_FIXED_BYTES - 1;
+    // Every truncation, one trailing byte, every option tag.
+    for n in 0..good.len() {
+        assert_eq!(both_decode(&good[..n]), None);
+    }
+    let mut longer = good.clone();
+    longer.push(0);
+    assert_eq!(both_decode(&longer), None);
+    for t in 0..=255u8 {
+        let mut b = good.clone();
+        b[tag] = t;
+        both_decode(&b);
+    }
+    // Varints: overlong but in range (accepted by both), too long, bits
+    // beyond a usize.
+    let head = &good[..tag + 1];
+    let max = usize::BITS.div_ceil(7) as usize;
+    let last_max: u8 = (1u8 << (usize::BITS % 7)) - 1;
+    let mut cases: Vec<Vec<u8>> = vec![
+        [head, &[0x82, 0x00], b"st"].concat(),
+        [head, &[0x80; 1][..], &[0x80; 1], &[0x00]].concat(),
+        [head, &vec![0x80; max]].concat(),
+        [head, &vec![0x80; max + 1], &[0]].concat(),
+    ];
+    let mut top = vec![0x80u8; max - 1];
+    top.push(last_max + 1);
+    cases.push([head, &top].concat());
+    let mut top_ok = vec![0x80u8; max - 1];
+    top_ok.push(0);
+    cases.push([head, &top_ok].concat());
+    for c in &cases {
+        both_decode(c);
+    }
+}
+
+proptest! {
+    #[test]
+    fn claims_codec_agrees_with_postcard_on_any_bytes(
+        bytes in proptest::collection::vec(any::<u8>(), 0..200),
+        head in any::<bool>(),
+    ) {
+        // Either arbitrary bytes, or a valid fixed head followed by
+        // arbitrary bytes (so the tag, varint and state paths are reached).
+        let s = sealer(&[NEW]);
+        let input = if head {
+            let good = encode_claims(&claims_for(&s, b""));
+            [&good[..CLAIMS_FIXED_BYTES], &bytes[..]].concat()
+        } else {
+            bytes
+        };
+        both_decode(&input);
+    }
 }
 
 /// Seals arbitrary plaintext under the sealing key, as only a key holder can,

@@ -111,6 +111,8 @@ pub struct TaskRecord<'a> {
 
 impl<'a> TaskRecord<'a> {
     /// Reads a task record (the object holding `taskId` and `status`).
+    // One copy: the call's created-task check and the task's poll share it.
+    #[inline(never)]
     pub fn parse(obj: Object<'a>, dialect: TaskDialect) -> Result<Self, Violation> {
         let field = |k: &str| obj.get_unique(k).map_err(|_| Violation::BadTask);
         let task_id = field("taskId")?

@@ -262,15 +262,16 @@ public final class MrtrCall: @unchecked Sendable {
     }
 
     /// Answers elicitation `index`. `content` (a JSON object) goes with a form `accept` only;
-    /// it is checked against the form first, and a failing check throws `.invalidValue`
-    /// with its `FormError`.
+    /// the library checks it against the form (as for every language), and a refused answer
+    /// throws `.invalidValue` with its `FormError`. A form outside the schema subset cannot
+    /// judge content: the answer goes as it is, as in C.
     public func answerElicit(_ index: Int, action: ElicitAction, content: [UInt8]? = nil) throws {
         try locked { h in
             // Only the kind and the schema are needed: no field list is built here.
             var i = mrtr_input()
             try check(mrtr_call_input_at(h, index, &i), "mrtr_call_input_at")
             if let content, action == .accept, i.kind == MRTR_INPUT_ELICIT_FORM,
-               let problem = try Form.validate(bytes(i.requested_schema), content) {
+               let problem = (try? Form.validate(bytes(i.requested_schema), content)) ?? nil {
                 var e = MrtrError(rawCode: Int32(MRTR_ERR_INVALID_VALUE.rawValue), operation: "mrtr_form_validate")
                 e.formError = problem
                 throw e

@@ -57,6 +57,70 @@ pub enum FieldError {
     DuplicateField,
 }
 
+impl FieldError {
+    /// The variant's name (`"TooShort"`), for logs; the C API's `reason`.
+    pub const fn name(self) -> &'static core::ffi::CStr {
+        use FieldError as E;
+        match self {
+            E::Missing => c"Missing",
+            E::WrongType => c"WrongType",
+            E::TooShort { .. } => c"TooShort",
+            E::TooLong { .. } => c"TooLong",
+            E::BelowMinimum => c"BelowMinimum",
+            E::AboveMaximum => c"AboveMaximum",
+            E::NotAnInteger => c"NotAnInteger",
+            E::BadEmail => c"BadEmail",
+            E::BadUri => c"BadUri",
+            E::BadDate => c"BadDate",
+            E::BadDateTime => c"BadDateTime",
+            E::NotAnOption => c"NotAnOption",
+            E::TooFewItems { .. } => c"TooFewItems",
+            E::TooManyItems { .. } => c"TooManyItems",
+            E::DuplicateItem => c"DuplicateItem",
+            E::UnknownField => c"UnknownField",
+            E::DuplicateField => c"DuplicateField",
+        }
+    }
+
+    /// The error's number in the C API (`mrtr_field_error`): 1 for
+    /// `Missing` up to 17 for `DuplicateField`, in declaration order (0 is
+    /// "no error" there).
+    pub const fn code(self) -> u32 {
+        use FieldError as E;
+        match self {
+            E::Missing => 1,
+            E::WrongType => 2,
+            E::TooShort { .. } => 3,
+            E::TooLong { .. } => 4,
+            E::BelowMinimum => 5,
+            E::AboveMaximum => 6,
+            E::NotAnInteger => 7,
+            E::BadEmail => 8,
+            E::BadUri => 9,
+            E::BadDate => 10,
+            E::BadDateTime => 11,
+            E::NotAnOption => 12,
+            E::TooFewItems { .. } => 13,
+            E::TooManyItems { .. } => 14,
+            E::DuplicateItem => 15,
+            E::UnknownField => 16,
+            E::DuplicateField => 17,
+        }
+    }
+
+    /// The bound a length or selection-count error names (`TooShort`,
+    /// `TooLong`, `TooFewItems`, `TooManyItems`); 0 for the others.
+    pub const fn bound(self) -> u64 {
+        match self {
+            FieldError::TooShort { min: b }
+            | FieldError::TooLong { max: b }
+            | FieldError::TooFewItems { min: b }
+            | FieldError::TooManyItems { max: b } => b,
+            _ => 0,
+        }
+    }
+}
+
 impl core::fmt::Display for FieldError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

@@ -613,6 +613,59 @@ impl core::error::Error for SchemaError<'_> {
     }
 }
 
+impl<'a> SchemaErrorKind<'a> {
+    /// The variant's name (`"UnsupportedKeyword"`), for logs; the C API's
+    /// `reason`.
+    pub const fn name(&self) -> &'static core::ffi::CStr {
+        use SchemaErrorKind::*;
+        match self {
+            NotAnObjectSchema => c"NotAnObjectSchema",
+            MissingProperties => c"MissingProperties",
+            TooManyFields => c"TooManyFields",
+            DuplicateProperty => c"DuplicateProperty",
+            TooManyKeywords => c"TooManyKeywords",
+            DuplicateKeyword(_) => c"DuplicateKeyword",
+            UnsupportedKeyword(_) => c"UnsupportedKeyword",
+            NotASchemaObject => c"NotASchemaObject",
+            MissingType => c"MissingType",
+            UnsupportedType => c"UnsupportedType",
+            UnknownFormat => c"UnknownFormat",
+            WrongKeywordType(_) => c"WrongKeywordType",
+            InconsistentBounds(_) => c"InconsistentBounds",
+            MissingItems => c"MissingItems",
+            EmptyOptions => c"EmptyOptions",
+            TooManyOptions => c"TooManyOptions",
+            NonStringOption => c"NonStringOption",
+            BadOption => c"BadOption",
+            DuplicateOption(_) => c"DuplicateOption",
+            EnumNamesMismatch => c"EnumNamesMismatch",
+            BadRequired => c"BadRequired",
+            UnknownRequired => c"UnknownRequired",
+            DuplicateRequired => c"DuplicateRequired",
+            InvalidDefault(_) => c"InvalidDefault",
+        }
+    }
+
+    /// The keyword or option value the error names, as the schema wrote
+    /// it (escapes not decoded, no quotes); `None` when it names none.
+    pub fn keyword(&self) -> Option<&'a [u8]> {
+        use SchemaErrorKind::*;
+        match self {
+            DuplicateKeyword(k) | UnsupportedKeyword(k) | DuplicateOption(k) => Some(k.raw_inner()),
+            WrongKeywordType(k) | InconsistentBounds(k) => Some(k.as_bytes()),
+            _ => None,
+        }
+    }
+
+    /// `InvalidDefault`: what is wrong with the default.
+    pub const fn default_error(&self) -> Option<FieldError> {
+        match self {
+            SchemaErrorKind::InvalidDefault(e) => Some(*e),
+            _ => None,
+        }
+    }
+}
+
 impl core::fmt::Display for SchemaErrorKind<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         use SchemaErrorKind::*;

@@ -1142,3 +1142,99 @@ fn duplicate_and_membership_checks_cross_block_boundaries() {
     let many: Vec<String> = (0..10_000).map(|i| std::format!("p{}", i % 64)).collect();
     assert_eq!(with_required(&many).unwrap_err().kind, DuplicateRequired);
 }
+
+#[test]
+fn field_errors_carry_their_c_number_name_and_bound() {
+    let all = [
+        (FieldError::Missing, "Missing", 0),
+        (FieldError::WrongType, "WrongType", 0),
+        (FieldError::TooShort { min: 3 }, "TooShort", 3),
+        (FieldError::TooLong { max: 9 }, "TooLong", 9),
+        (FieldError::BelowMinimum, "BelowMinimum", 0),
+        (FieldError::AboveMaximum, "AboveMaximum", 0),
+        (FieldError::NotAnInteger, "NotAnInteger", 0),
+        (FieldError::BadEmail, "BadEmail", 0),
+        (FieldError::BadUri, "BadUri", 0),
+        (FieldError::BadDate, "BadDate", 0),
+        (FieldError::BadDateTime, "BadDateTime", 0),
+        (FieldError::NotAnOption, "NotAnOption", 0),
+        (FieldError::TooFewItems { min: 2 }, "TooFewItems", 2),
+        (FieldError::TooManyItems { max: 4 }, "TooManyItems", 4),
+        (FieldError::DuplicateItem, "DuplicateItem", 0),
+        (FieldError::UnknownField, "UnknownField", 0),
+        (FieldError::DuplicateField, "DuplicateField", 0),
+    ];
+    for (i, (e, name, bound)) in all.into_iter().enumerate() {
+        assert_eq!(e.code() as usize, i + 1, "{e:?}");
+        assert_eq!(e.name().to_str(), Ok(name));
+        assert_eq!(e.bound(), bound, "{e:?}");
+    }
+}
+
+#[test]
+fn field_kinds_and_formats_carry_their_c_numbers_and_bounds() {
+    let f = form(
+        r#"{"type":"object","properties":{
+        "t":{"type":"string","minLength":1,"format":"date"},
+        "n":{"type":"number","maximum":2.5},
+        "i":{"type":"integer"},
+        "b":{"type":"boolean"},
+        "s":{"type":"string","enum":["x","y"]},
+        "m":{"type":"array","items":{"enum":["x","y","z"]},"maxItems":2}}}"#,
+    );
+    let kinds: Vec<u32> = f.fields().map(|f| f.kind.code()).collect();
+    assert_eq!(kinds, [1, 2, 3, 4, 5, 6]);
+    let k = |i| f.field_at(i).unwrap().kind;
+    assert_eq!(k(0).length_bounds(), (Some(1), None));
+    assert_eq!(k(0).format().map(|f| f as u32), Some(3));
+    assert_eq!(k(1).number_bounds().1.map(|n| n.as_str()), Some("2.5"));
+    assert_eq!(k(1).length_bounds(), (None, None));
+    assert_eq!(k(5).item_bounds(), (None, Some(2)));
+    assert_eq!(k(5).options().map(|o| o.len()), Some(3));
+    assert_eq!(k(3).options(), None);
+    assert!(f.option_at(4, 1).unwrap().value.eq_str("y"));
+    assert_eq!(f.option_at(4, 2), None);
+    assert_eq!(f.option_at(3, 0), None);
+    assert_eq!(f.field_at(6), None);
+    let formats = [StringFormat::Email, StringFormat::Uri, StringFormat::Date];
+    assert_eq!(formats.map(|f| f as u32), [1, 2, 3]);
+    assert_eq!(StringFormat::DateTime as u32, 4);
+}
+
+#[test]
+fn parse_json_reads_bytes_then_refuses_json_non_objects_and_bad_schemas() {
+    assert_eq!(
+        ElicitForm::parse_json(br#"{"type":"object","properties":{}}"#).map(|f| f.len()),
+        Ok(0)
+    );
+    assert!(matches!(
+        ElicitForm::parse_json(b"{"),
+        Err(FormError::Json(_))
+    ));
+    let not_object = ElicitForm::parse_json(b"[]").unwrap_err();
+    let FormError::Schema(e) = not_object else {
+        panic!("{not_object:?}")
+    };
+    assert_eq!(
+        (e.property, e.kind),
+        (None, SchemaErrorKind::NotAnObjectSchema)
+    );
+    let bad = br#"{"type":"object","properties":{"a":{"type":"string","pattern":"x"}}}"#;
+    let Err(FormError::Schema(e)) = ElicitForm::parse_json(bad) else {
+        panic!()
+    };
+    assert_eq!(e.kind.name().to_str(), Ok("UnsupportedKeyword"));
+    assert_eq!(e.kind.keyword(), Some(&b"pattern"[..]));
+    assert_eq!(e.kind.default_error(), None);
+    let bad =
+        br#"{"type":"object","properties":{"a":{"type":"string","maxLength":1,"default":"xy"}}}"#;
+    let Err(FormError::Schema(e)) = ElicitForm::parse_json(bad) else {
+        panic!()
+    };
+    assert_eq!(e.kind.name().to_str(), Ok("InvalidDefault"));
+    assert_eq!(e.kind.default_error(), Some(FieldError::TooLong { max: 1 }));
+    assert_eq!(
+        SchemaErrorKind::WrongKeywordType("minLength").keyword(),
+        Some(&b"minLength"[..])
+    );
+}

@@ -771,3 +771,55 @@ fn limits_refuse_a_depth_over_the_reader_maximum() {
         Err(CallError::BadLimits)
     );
 }
+
+#[cfg(feature = "form")]
+#[test]
+fn a_form_accept_is_checked_against_its_schema_in_the_core() {
+    use crate::client::form::FieldError;
+    let mut h = sent(ClientCapabilities::ALL);
+    let mut call = h.call();
+    let msg = input_required(
+        1,
+        r#"{"r":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"resolution":{"type":"string","enum":["Fixed","Duplicate"]}},"required":["resolution"]}}},"loose":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}}"#,
+    );
+    assert_eq!(call.feed(msg.as_bytes()), Ok(Event::InputRequired(2)));
+    let accept = |c: &'static [u8]| Answer::Elicit {
+        action: ElicitAction::Accept,
+        content: Some(c),
+    };
+    let refused = |error| {
+        Err(CallError::BadAnswer {
+            index: 0,
+            error: AnswerError::FormContent { error },
+        })
+    };
+    // Not one of the options, a required field missing, a field the form
+    // does not define: refused, whether as content or as a raw result.
+    assert_eq!(
+        call.answer("r", accept(br#"{"resolution":"Nope"}"#)),
+        refused(FieldError::NotAnOption)
+    );
+    assert_eq!(
+        call.answer("r", accept(br#"{}"#)),
+        refused(FieldError::Missing)
+    );
+    assert_eq!(
+        call.answer("r", accept(br#"{"resolution":"Fixed","extra":1}"#)),
+        refused(FieldError::UnknownField)
+    );
+    assert_eq!(
+        call.answer(
+            "r",
+            Answer::Json(br#"{"action":"accept","content":{"resolution":"Nope"}}"#)
+        ),
+        refused(FieldError::NotAnOption)
+    );
+    // A refused answer stores nothing: the input is still open.
+    assert_eq!(
+        call.answer("r", accept(br#"{"resolution":"Duplicate"}"#)),
+        Ok(())
+    );
+    // A schema outside the subset (no `properties`) cannot judge content.
+    assert_eq!(call.answer("loose", accept(br#"{"anything":1}"#)), Ok(()));
+    assert_eq!(call.phase(), Phase::Ready);
+}

@@ -351,3 +351,14 @@ mod proptests {
         }
     }
 }
+
+#[test]
+fn url_errors_carry_their_name_and_offset() {
+    let e = err("https://a\\b");
+    assert_eq!((e.name().to_str(), e.offset()), (Ok("Backslash"), Some(9)));
+    let e = err("");
+    assert_eq!((e.name().to_str(), e.offset()), (Ok("Empty"), None));
+    assert_eq!(err("https://0x7f.1/").name().to_str(), Ok("AmbiguousIpv4"));
+    assert_eq!(UrlError::BadPercentEncoding { offset: 4 }.offset(), Some(4));
+    assert_eq!(UrlError::BadPort.name().to_str(), Ok("BadPort"));
+}
