@@ -79,28 +79,29 @@
  */
 
 /*
- * Contents (72 functions).
+ * Contents (73 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
- *   mrtr_call_limits_default  Writes the default limits to `*out` (see `mrtr_call_limits`)
- *   mrtr_call_workspace_size  Writes to `*out_size` the workspace bytes a call (and its task) ne...
- *   mrtr_call_init            Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`e...
- *   mrtr_call_write_request   `READY` -> `SENT`: writes the next request (the call's, or the tas...
- *   mrtr_call_resend          `SENT`, after a transport failure: writes the request in flight ag...
- *   mrtr_call_write_cancel    Task flow, `READY`/`SENT`/`ANSWERING` -> `SENT`: writes `tasks/can...
- *   mrtr_call_feed            `SENT`: feeds one complete JSON-RPC message; what it meant goes to...
- *   mrtr_call_progress        Writes where the call is to `*out`
- *   mrtr_call_input_at        Writes input `index` of the current round (server order) to `*out`
- *   mrtr_call_input_find      Writes to `*out_index` the index of the input whose key decodes to...
- *   mrtr_call_input_text      Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` into...
- *   mrtr_call_answer_elicit   `ANSWERING`: answers elicitation `index` with `MRTR_ELICIT_*` `act...
- *   mrtr_call_answer_json     Answers input `index` with its bare JSON result (`CreateMessageRes...
- *   mrtr_call_answer_roots    Answers roots input `index` with `n` roots (at most `MRTR_MAX_ROOT...
- *   mrtr_call_answer_error    Ends the call because the app cannot answer input `index` (MRTR ha...
- *   mrtr_call_result          Writes to `*out` the final result, found in `fed` (the bytes whose...
- *   mrtr_call_save            Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output as...
- *   mrtr_call_restore         Restores a save into `workspace` (as `mrtr_call_init`) under `limi...
- *   mrtr_call_failure         `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise
+ *   mrtr_call_limits_default    Writes the default limits to `*out` (see `mrtr_call_limits`)
+ *   mrtr_call_workspace_size    Writes to `*out_size` the workspace bytes a call (and its task)...
+ *   mrtr_call_request_size_max  Writes to `*out_size` the largest request a call (and its task)...
+ *   mrtr_call_init              Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN...
+ *   mrtr_call_write_request     `READY` -> `SENT`: writes the next request (the call's, or the t...
+ *   mrtr_call_resend            `SENT`, after a transport failure: writes the request in flight...
+ *   mrtr_call_write_cancel      Task flow, `READY`/`SENT`/`ANSWERING` -> `SENT`: writes `tasks/c...
+ *   mrtr_call_feed              `SENT`: feeds one complete JSON-RPC message; what it meant goes...
+ *   mrtr_call_progress          Writes where the call is to `*out`
+ *   mrtr_call_input_at          Writes input `index` of the current round (server order) to `*out`
+ *   mrtr_call_input_find        Writes to `*out_index` the index of the input whose key decodes...
+ *   mrtr_call_input_text        Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` in...
+ *   mrtr_call_answer_elicit     `ANSWERING`: answers elicitation `index` with `MRTR_ELICIT_*` `a...
+ *   mrtr_call_answer_json       Answers input `index` with its bare JSON result (`CreateMessageR...
+ *   mrtr_call_answer_roots      Answers roots input `index` with `n` roots (at most `MRTR_MAX_RO...
+ *   mrtr_call_answer_error      Ends the call because the app cannot answer input `index` (MRTR...
+ *   mrtr_call_result            Writes to `*out` the final result, found in `fed` (the bytes who...
+ *   mrtr_call_save              Saves a `READY`, `SENT` or `ANSWERING` call into `out`, output a...
+ *   mrtr_call_restore           Restores a save into `workspace` (as `mrtr_call_init`) under `li...
+ *   mrtr_call_failure           `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise
  *
  * The run loop (the library's: as steps, or blocking over callbacks):
  *   mrtr_runner_init      Starts a run of `call` in `*runner`: `first_id` the first request's id...
@@ -1080,8 +1081,10 @@ typedef struct mrtr_step {
 typedef struct mrtr_run_callbacks {
   // Required: sends `req[0..req_len)` (NULL, 0: send nothing, the last
   // message was unrelated) and writes the next message received, at most
-  // `resp_cap` bytes, to `resp`, its length to `*resp_len`. Non-zero
-  // stops the run with `MRTR_ERR_ABORTED` (the call stays `SENT`).
+  // `resp_cap` bytes, to `resp`, its length to `*resp_len`; a message
+  // that does not fit: its length, over `resp_cap` (the run stops with
+  // `MRTR_ERR_BUFFER_TOO_SMALL`, see `out_needed`). Non-zero stops the
+  // run with `MRTR_ERR_ABORTED` (the call stays `SENT`).
   int32_t (*transport)(void *user,
                        const uint8_t *req,
                        size_t req_len,
@@ -1114,6 +1117,11 @@ typedef struct mrtr_run_callbacks {
   int64_t id_step;
   // As `mrtr_runner_init`'s.
   uint32_t max_unrelated;
+  // Optional: on `MRTR_ERR_BUFFER_TOO_SMALL`, receives the `buf_len` the
+  // run needs (a request that did not fit, or a transport that set
+  // `*resp_len` over `resp_cap`: the message did not fit). Run again
+  // with a buffer that large: the runner resends the request in flight.
+  size_t *out_needed;
 } mrtr_run_callbacks;
 
 // Borrowed bytes that need not be text (keys, sealed state): `len` bytes
@@ -1350,6 +1358,15 @@ enum mrtr_status mrtr_call_limits_default(struct mrtr_call_limits *out);
 MRTR_NODISCARD
 enum mrtr_status mrtr_call_workspace_size(const struct mrtr_call_limits *limits,
                                           size_t *out_size);
+
+// Writes to `*out_size` the largest request a call (and its task) writes
+// under `limits` (NULL: defaults): a send buffer of this size never gets
+// `MRTR_ERR_BUFFER_TOO_SMALL`. A receive buffer needs
+// `limits->max_message_bytes`; `mrtr_run`'s buffer, both.
+// `MRTR_ERR_INVALID_ARGUMENT`: as `mrtr_call_workspace_size`.
+MRTR_NODISCARD
+enum mrtr_status mrtr_call_request_size_max(const struct mrtr_call_limits *limits,
+                                            size_t *out_size);
 
 // Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
 // least `mrtr_call_workspace_size`) -> `READY`, handle in `*out_call`.
@@ -1725,15 +1742,17 @@ enum mrtr_status mrtr_runner_answered(struct mrtr_runner *runner,
                                       int32_t reply);
 
 // Runs `call` to its end over the `mrtr_runner_*` steps: each request is
-// written at the start of `buf` (`buf_len` bytes: the largest request plus
-// the largest response) and the answer received after it; `cb` does the
+// written at the start of `buf` (`buf_len` bytes: enough for any run is
+// `mrtr_call_request_size_max` plus `max_message_bytes` of the call's
+// limits) and the answer received after it; `cb` does the
 // I/O and answers the inputs. At `DONE`, `*out_event` (spans into `buf`)
 // is the last message and the status the step's (`MRTR_OK`;
 // `MRTR_ERR_RPC_ERROR`: a `-32022` may go to `mrtr_version_retry`;
 // `MRTR_ERR_ABORTED`: task cancelled). Else the first step's error, or
 // `MRTR_ERR_ABORTED` (a callback stopped the run), `MRTR_ERR_UNANSWERED_INPUT`
-// (no callback for a kind), `MRTR_ERR_INVALID_ARGUMENT` (the transport
-// reported more than `resp_cap`). The call's phase tells where it stopped.
+// (no callback for a kind), `MRTR_ERR_BUFFER_TOO_SMALL` (a request or a
+// message did not fit: the size needed goes to `cb->out_needed`). The
+// call's phase tells where it stopped.
 MRTR_NODISCARD
 enum mrtr_status mrtr_run(struct mrtr_call *call,
                           const struct mrtr_run_callbacks *cb,

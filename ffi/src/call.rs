@@ -396,6 +396,34 @@ pub unsafe extern "C" fn mrtr_call_workspace_size(
     }))
 }
 
+/// Writes to `*out_size` the largest request a call (and its task) writes
+/// under `limits` (NULL: defaults): a send buffer of this size never gets
+/// `MRTR_ERR_BUFFER_TOO_SMALL`. A receive buffer needs
+/// `limits->max_message_bytes`; `mrtr_run`'s buffer, both.
+/// `MRTR_ERR_INVALID_ARGUMENT`: as `mrtr_call_workspace_size`.
+///
+/// # Safety
+/// As [`mrtr_call_workspace_size`].
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_call_request_size_max(
+    limits: *const mrtr_call_limits,
+    out_size: *mut usize,
+) -> mrtr_status {
+    let mut args = Args::free();
+    // SAFETY: caller contract.
+    status_of_result(unsafe { args.out(out_size) }.and_then(|out| {
+        // SAFETY: caller contract.
+        let limits = limits_from_c(unsafe { args.reference_opt(limits) }?)?;
+        out.write(
+            limits
+                .max_request_bytes()
+                .map_err(|_| mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
+        );
+        Ok(())
+    }))
+}
+
 /// Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
 /// least `mrtr_call_workspace_size`) -> `READY`, handle in `*out_call`.
 /// Params are validated and rendered once; a set `task_dialect` restarts

@@ -11,7 +11,7 @@ use core::mem::size_of;
 use mrtr_core::client::run::{Outcome, Reply, RunConfig, RunError, Runner, Step};
 use mrtr_core::client::Machine;
 
-use crate::abi::{Args, Span};
+use crate::abi::{Args, Put, Span};
 use crate::call::{mrtr_call, mrtr_call_input_at, with_call};
 use crate::exchange::{
     machine_event, mrtr_event, mrtr_event_kind, mrtr_input, mrtr_input_kind, status_of,
@@ -60,8 +60,10 @@ type InputFn = unsafe extern "C" fn(
 pub struct mrtr_run_callbacks {
     /// Required: sends `req[0..req_len)` (NULL, 0: send nothing, the last
     /// message was unrelated) and writes the next message received, at most
-    /// `resp_cap` bytes, to `resp`, its length to `*resp_len`. Non-zero
-    /// stops the run with `MRTR_ERR_ABORTED` (the call stays `SENT`).
+    /// `resp_cap` bytes, to `resp`, its length to `*resp_len`; a message
+    /// that does not fit: its length, over `resp_cap` (the run stops with
+    /// `MRTR_ERR_BUFFER_TOO_SMALL`, see `out_needed`). Non-zero stops the
+    /// run with `MRTR_ERR_ABORTED` (the call stays `SENT`).
     pub transport: Option<
         unsafe extern "C" fn(
             user: *mut c_void,
@@ -109,6 +111,11 @@ pub struct mrtr_run_callbacks {
     pub id_step: i64,
     /// As `mrtr_runner_init`'s.
     pub max_unrelated: u32,
+    /// Optional: on `MRTR_ERR_BUFFER_TOO_SMALL`, receives the `buf_len` the
+    /// run needs (a request that did not fit, or a transport that set
+    /// `*resp_len` over `resp_cap`: the message did not fit). Run again
+    /// with a buffer that large: the runner resends the request in flight.
+    pub out_needed: *mut usize,
 }
 
 /// A run of one call in caller memory: `mrtr_runner r;` then
@@ -361,15 +368,17 @@ pub unsafe extern "C" fn mrtr_runner_answered(
 }
 
 /// Runs `call` to its end over the `mrtr_runner_*` steps: each request is
-/// written at the start of `buf` (`buf_len` bytes: the largest request plus
-/// the largest response) and the answer received after it; `cb` does the
+/// written at the start of `buf` (`buf_len` bytes: enough for any run is
+/// `mrtr_call_request_size_max` plus `max_message_bytes` of the call's
+/// limits) and the answer received after it; `cb` does the
 /// I/O and answers the inputs. At `DONE`, `*out_event` (spans into `buf`)
 /// is the last message and the status the step's (`MRTR_OK`;
 /// `MRTR_ERR_RPC_ERROR`: a `-32022` may go to `mrtr_version_retry`;
 /// `MRTR_ERR_ABORTED`: task cancelled). Else the first step's error, or
 /// `MRTR_ERR_ABORTED` (a callback stopped the run), `MRTR_ERR_UNANSWERED_INPUT`
-/// (no callback for a kind), `MRTR_ERR_INVALID_ARGUMENT` (the transport
-/// reported more than `resp_cap`). The call's phase tells where it stopped.
+/// (no callback for a kind), `MRTR_ERR_BUFFER_TOO_SMALL` (a request or a
+/// message did not fit: the size needed goes to `cb->out_needed`). The
+/// call's phase tells where it stopped.
 ///
 /// # Safety
 /// `call` must be a live handle; `cb` must point to a readable
@@ -404,15 +413,47 @@ unsafe fn run(
     // SAFETY: caller contract (live handle); every pointer is checked as
     // it is taken: the event and the buffer lie outside the workspace and
     // apart, the callbacks outside both.
-    let (out_event, cb, transport) = unsafe {
+    let (out_event, cb, transport, needed) = unsafe {
         with_call(call, |_, a| {
             let out_event = a.out(out_event)?;
             let cb = *a.reference(cb)?;
             let transport = cb.transport.ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
             a.out_raw(buf, buf_len)?;
-            Ok((out_event, cb, transport))
+            let needed = a.out_opt(cb.out_needed)?;
+            Ok((out_event, cb, transport, needed))
         })
     }?;
+    let mut need = 0usize;
+    // SAFETY: forwarded contract; every pointer was checked above.
+    let res = unsafe { drive(call, &cb, transport, user, buf, buf_len, &mut need) };
+    match res {
+        Ok((last, st)) => {
+            out_event.write(last);
+            result_of(st)
+        }
+        Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL) => {
+            needed.put(need);
+            Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The loop of [`mrtr_run`]: returns the last message's event and the
+/// `DONE` step's status, or the first error (with `MRTR_ERR_BUFFER_TOO_SMALL`,
+/// the buffer length needed in `*need`).
+///
+/// # Safety
+/// As [`mrtr_run`], every pointer checked.
+unsafe fn drive(
+    call: *mut mrtr_call,
+    cb: &mrtr_run_callbacks,
+    transport: TransportFn,
+    user: *mut c_void,
+    buf: *mut u8,
+    buf_len: usize,
+    need: &mut usize,
+) -> Result<(mrtr_event, mrtr_status), mrtr_status> {
     let mut r = mrtr_runner { _opaque: [0; 12] };
     let r = &raw mut r;
     // SAFETY: `r` is this frame's; the call is live (caller contract).
@@ -422,15 +463,20 @@ unsafe fn run(
     loop {
         let mut step = mrtr_step::of(mrtr_step_kind::MRTR_STEP_DONE);
         // SAFETY: `buf` was checked against the call; nothing borrows it.
-        result_of(unsafe { mrtr_runner_next(r, call, buf, buf_len, &mut step) })?;
+        let st = unsafe { mrtr_runner_next(r, call, buf, buf_len, &mut step) };
+        if st == mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL {
+            *need = step.len;
+        }
+        result_of(st)?;
         match step.kind {
             mrtr_step_kind::MRTR_STEP_SEND => {
                 // SAFETY: caller contract (transport, buffer, live handle).
-                last = unsafe { exchange(r, call, transport, user, buf, buf_len, step.len) }?;
+                last =
+                    unsafe { exchange(r, call, transport, user, (buf, buf_len), step.len, need) }?;
             }
             mrtr_step_kind::MRTR_STEP_ASK => {
                 // SAFETY: caller contract (live handle, callbacks).
-                unsafe { ask(r, call, &cb, user, step) }?;
+                unsafe { ask(r, call, cb, user, step) }?;
             }
             mrtr_step_kind::MRTR_STEP_WAIT => {
                 if let Some(sleep) = cb.sleep_ms {
@@ -438,10 +484,7 @@ unsafe fn run(
                     unsafe { sleep(user, step.wait_ms) };
                 }
             }
-            mrtr_step_kind::MRTR_STEP_DONE => {
-                out_event.write(last);
-                return result_of(step.status);
-            }
+            mrtr_step_kind::MRTR_STEP_DONE => return Ok((last, step.status)),
         }
     }
 }
@@ -477,9 +520,9 @@ unsafe fn exchange(
     call: *mut mrtr_call,
     transport: TransportFn,
     user: *mut c_void,
-    buf: *mut u8,
-    buf_len: usize,
+    (buf, buf_len): (*mut u8, usize),
     n: usize,
+    need: &mut usize,
 ) -> Result<mrtr_event, mrtr_status> {
     let resp = buf.wrapping_add(n);
     let cap = buf_len.saturating_sub(n);
@@ -494,7 +537,9 @@ unsafe fn exchange(
             return Err(mrtr_status::MRTR_ERR_ABORTED);
         }
         if resp_len > cap {
-            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+            // The message did not fit: the transport says how long it is.
+            *need = n.saturating_add(resp_len);
+            return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
         }
         let mut ev = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
         let mut again = false;

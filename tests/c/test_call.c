@@ -794,6 +794,20 @@ static void test_limits_and_workspace_sizes(void) {
     CHECK(d > 54720 && d < 54720 + 1024);
     printf("  default call workspace: %zu bytes\n", d);
     CHECK_STATUS(mrtr_call_workspace_size(NULL, NULL), MRTR_ERR_NULL_POINTER);
+    /* The largest request under the defaults: params 16,384 + state 4,096
+     * + answers 16,384 with 64 headers of 6 + keys min(inputs 16,384,
+     * 64 x (6 x 256 + 2)) + 2 x 64 + 256 bytes of syntax. */
+    {
+        size_t r = 0, r2 = 0;
+        CHECK_STATUS(mrtr_call_request_size_max(NULL, &r), MRTR_OK);
+        CHECK_EQ_SIZE(r, 16384 + 4096 + 16384 + 384 + 16384 + 128 + 256);
+        CHECK_STATUS(mrtr_call_request_size_max(&l, &r2), MRTR_OK);
+        CHECK_EQ_SIZE(r2, r);
+        CHECK_STATUS(mrtr_call_request_size_max(NULL, NULL), MRTR_ERR_NULL_POINTER);
+        l.max_input_requests = 0;
+        CHECK_STATUS(mrtr_call_request_size_max(&l, &r2), MRTR_ERR_INVALID_ARGUMENT);
+        CHECK_EQ_SIZE(r2, r);
+    }
     l.max_input_requests = 0;
     CHECK_STATUS(mrtr_call_workspace_size(&l, &n), MRTR_ERR_INVALID_ARGUMENT);
     l.max_input_requests = 257;
@@ -1573,16 +1587,36 @@ static void test_run_outcomes_and_misuse(void) {
     stop(&f);
     steps[0].expect = NULL;
 
-    /* A transport that reports more than it may write. */
-    memset(&s, 0, sizeof s);
-    s.steps = steps;
-    s.n = 1;
-    s.lie = sizeof buf;
-    steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
-    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
-    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_INVALID_ARGUMENT);
+    /* A message that did not fit: the transport reports its length, the
+     * run says how large its buffer must be (request + message), and a run
+     * with that buffer resends the request in flight and completes. */
+    {
+        static uint8_t big[8192];
+        static const char first[] = HEAD(1) "{" META("{}") ",\"name\":\"t\"}}";
+        size_t needed = 0;
+        memset(&s, 0, sizeof s);
+        s.steps = steps;
+        s.n = 1;
+        s.lie = sizeof buf;
+        steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+        cb.out_needed = &needed;
+        CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
+        CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_BUFFER_TOO_SMALL);
+        CHECK(needed == strlen(first) + strlen(steps[0].reply) + sizeof buf);
+        CHECK(phase(f.call) == MRTR_PHASE_SENT);
+        CHECK(needed <= sizeof big);
+        memset(&s, 0, sizeof s);
+        s.steps = steps;
+        s.n = 1;
+        steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}";
+        CHECK_STATUS(mrtr_run(f.call, &cb, &s, big, needed, &ev), MRTR_OK);
+        CHECK(s.sends == 1);
+        cb.out_needed = NULL;
+        stop(&f);
+    }
 
     /* Misuse: NULL arguments, a buffer too small, a bad id step. */
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
     memset(&s, 0, sizeof s);
     s.steps = steps;
     s.n = 1;
@@ -1598,7 +1632,13 @@ static void test_run_outcomes_and_misuse(void) {
     cb.id_step = 0;
     stop(&f);
     CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
-    CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, 40, &ev), MRTR_ERR_BUFFER_TOO_SMALL);
+    {
+        size_t needed = 0;
+        cb.out_needed = &needed;
+        CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, 40, &ev), MRTR_ERR_BUFFER_TOO_SMALL);
+        CHECK(needed == strlen(HEAD(1) "{" META("{}") ",\"name\":\"t\"}}"));
+        cb.out_needed = NULL;
+    }
     CHECK(phase(f.call) == MRTR_PHASE_READY);
     CHECK(s.sends == 0);
     /* The buffer may not lie in the workspace. */

@@ -91,12 +91,73 @@ impl Default for CallLimits {
     }
 }
 
+/// The syntax a request adds around what it copies from the workspace:
+/// the envelope with the longest id (`-9007199254740991`) and method, the
+/// `inputResponses` and `requestState` member names, the task members, the
+/// closing braces; with room to spare (the test
+/// `max_request_bytes_bounds_every_request_at_the_limits` writes requests
+/// at every limit).
+pub const REQUEST_SYNTAX_BYTES: usize = 256;
+
 impl CallLimits {
     /// The largest server message (one JSON-RPC message, in bytes) a call
     /// reads: `wire.json.max_bytes`. A transport needs a receive buffer of
     /// at least this size to hand any acceptable message over whole.
     pub const fn max_message_bytes(&self) -> usize {
         self.wire.json.max_bytes
+    }
+
+    /// The largest request (any leg of the call or of the task it becomes:
+    /// `tools/call` and its retries, `tasks/get`, `tasks/update`,
+    /// `tasks/cancel`) a call under these limits writes, in bytes; a send
+    /// buffer of this size never gets `CallError::BufferTooSmall`.
+    /// [`CallError::BadLimits`] (or the wire-limit error) for limits a call
+    /// refuses.
+    ///
+    /// Every byte a request copies comes from one workspace region, each
+    /// region at most once (the rendered params or the task's head, the
+    /// input keys as the server spelled them, the `requestState` token,
+    /// the rendered answers), so the bound is those regions (the keys: at
+    /// most 6 bytes per decoded byte and quotes, within the inputs region)
+    /// plus the request's own syntax: [`REQUEST_SYNTAX_BYTES`] and two
+    /// bytes (`,` and `:`) per input.
+    pub const fn max_request_bytes(&self) -> Result<usize, CallError> {
+        let l = match self.layout() {
+            Ok(l) => l,
+            Err(e) => return Err(e),
+        };
+        let n = self.wire.max_input_requests;
+        // A key token is at most 6 bytes per decoded byte (`\u00XX`) and
+        // its quotes, and all of them lie in the inputs region.
+        let keys = match self.wire.max_key_bytes.checked_mul(6) {
+            Some(k) => match k.checked_add(2) {
+                Some(k) => match k.checked_mul(n) {
+                    Some(k) if k < l.inputs.len => k,
+                    _ => l.inputs.len,
+                },
+                None => l.inputs.len,
+            },
+            None => l.inputs.len,
+        };
+        let parts = [
+            l.head.len,
+            l.state.len,
+            l.answers.len,
+            keys,
+            n,
+            n,
+            REQUEST_SYNTAX_BYTES,
+        ];
+        let mut total = 0usize;
+        let mut i = 0;
+        while i < parts.len() {
+            total = match total.checked_add(parts[i]) {
+                Some(t) => t,
+                None => return Err(CallError::BadLimits),
+            };
+            i += 1;
+        }
+        Ok(total)
     }
 
     pub(crate) const fn layout(&self) -> Result<Layout, CallError> {

@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::client::call::{
-    Answer, AnswerError, CallError, Event, ParamsError, Phase, RpcError, Unrelated,
+    Answer, AnswerError, CallConfig, CallError, CallLimits, CallSlot, Event, ParamsError, Phase,
+    RpcError, Unrelated,
 };
 use crate::json::{ErrorKind, ParseLimits};
 use crate::wire::{
@@ -822,4 +823,112 @@ fn a_form_accept_is_checked_against_its_schema_in_the_core() {
     // A schema outside the subset (no `properties`) cannot judge content.
     assert_eq!(call.answer("loose", accept(br#"{"anything":1}"#)), Ok(()));
     assert_eq!(call.phase(), Phase::Ready);
+}
+
+/// Small limits, so that each region can be filled to its last byte.
+fn tight_limits() -> CallLimits {
+    let mut l = CallLimits::default();
+    l.wire.max_input_requests = 4;
+    l.wire.max_key_bytes = 24;
+    l.max_params_bytes = 600;
+    l.max_inputs_bytes = 2048;
+    l.max_state_bytes = 96;
+    l.max_answers_bytes = 400;
+    l
+}
+
+#[test]
+fn max_request_bytes_bounds_every_request_at_the_limits() {
+    let limits = tight_limits();
+    let bound = limits.max_request_bytes().unwrap();
+    // The longest params the call takes (filled byte by byte).
+    let mut pad = 600;
+    let params = loop {
+        let p = format!(
+            r#"{{"name":"t","arguments":{{"p":"{}"}}}}"#,
+            "x".repeat(pad)
+        );
+        let cfg = CallConfig {
+            limits,
+            ..tool_config(&p, FORM)
+        };
+        let mut st = CallSlot::default();
+        let mut ws = std::vec![0u8; Call::workspace_size(&limits)];
+        if Call::init(&mut st, &mut ws, &cfg).is_ok() {
+            break p;
+        }
+        pad -= 1;
+    };
+    let cfg = CallConfig {
+        limits,
+        ..tool_config(&params, FORM)
+    };
+    let mut h = Harness::new(&cfg);
+    let mut out = std::vec![0u8; 1 << 16];
+    let n = h
+        .call()
+        .write_request(-9_007_199_254_740_991, &mut out)
+        .unwrap();
+    assert!(n <= bound, "first leg {n} > {bound}");
+    // Four inputs with the longest keys, the longest state token.
+    let key = |i: usize| format!("{i}{}", "k".repeat(23));
+    let inputs: std::vec::Vec<_> = (0..4)
+        .map(|i| {
+            format!(
+                r#""{}":{{"method":"elicitation/create","params":{{"message":"m","requestedSchema":{{"type":"object"}}}}}}"#,
+                key(i)
+            )
+        })
+        .collect();
+    let mut state = 96;
+    let mut call = h.call();
+    loop {
+        let msg = format!(
+            r#"{{"jsonrpc":"2.0","id":-9007199254740991,"result":{{"resultType":"input_required","inputRequests":{{{}}},"requestState":"{}"}}}}"#,
+            inputs.join(","),
+            "s".repeat(state)
+        );
+        match call.feed(msg.as_bytes()) {
+            Ok(Event::InputRequired(4)) => break,
+            Err(CallError::StateTooLarge { .. }) => {
+                // The call failed; start again one byte shorter.
+                h = Harness::new(&cfg);
+                h.call()
+                    .write_request(-9_007_199_254_740_991, &mut out)
+                    .unwrap();
+                call = h.call();
+                state -= 1;
+            }
+            other => panic!("feed: {other:?}"),
+        }
+    }
+    // Answers that fill the answer bytes: a quarter each, the last as long
+    // as it still fits.
+    for i in 0..4 {
+        let mut len = if i < 3 { 60 } else { 400 };
+        loop {
+            let content = format!(r#"{{"v":"{}"}}"#, "a".repeat(len));
+            let a = Answer::Elicit {
+                action: ElicitAction::Accept,
+                content: Some(content.as_bytes()),
+            };
+            match call.answer(&key(i), a) {
+                Ok(()) => break,
+                Err(CallError::AnswersTooLarge { .. }) if len > 0 => len -= 1,
+                Err(e) => panic!("answer {i}: {e:?}"),
+            }
+        }
+    }
+    let n = call
+        .write_request(-9_007_199_254_740_990, &mut out)
+        .unwrap();
+    assert!(n <= bound, "retry {n} > {bound}");
+    // Every region was full: the bound is above the real maximum by the
+    // syntax allowance, the keys' escape allowance (the keys here have no
+    // escapes: 26 of 146 bytes each) and the answer headers at most.
+    let slack = bound - n;
+    assert!(
+        slack < crate::client::REQUEST_SYNTAX_BYTES + 4 * (146 - 26) + 4 * 8,
+        "slack {slack}"
+    );
 }
