@@ -133,31 +133,31 @@
  *   mrtr_url_consent                 Splits a URL-mode elicitation's decoded `url` for the conse...
  *
  * Server:
- *   mrtr_server_parse_request                Reads one incoming message (`len` bytes at `msg`) u...
- *   mrtr_server_write_request_error          Writes the error response for a message that `mrtr_...
- *   mrtr_server_input_response               Looks up the answer the client sent under `key` in...
+ *   mrtr_server_parse_request                Reads one message (`len` bytes at `msg`) into `*out...
+ *   mrtr_server_write_request_error          Writes the error response for a message `mrtr_serve...
+ *   mrtr_server_input_response               Writes to `*out` the answer under `key` in `input_r...
  *   mrtr_server_root_at                      Writes root `index` of the roots answer under `key`...
- *   mrtr_server_write_input_required         Writes an `InputRequiredResult` for request `ir->id...
- *   mrtr_server_write_complete               Writes a complete result for request `id`: `result`...
- *   mrtr_server_write_error                  Writes a JSON-RPC error response: `code`, `message`...
- *   mrtr_server_write_missing_capability     Writes error `-32021` ("Missing required client cap...
- *   mrtr_server_write_unsupported_version    Writes error `-32022` ("Unsupported protocol versio...
- *   mrtr_server_write_invalid_request_state  Writes `-32602` "Invalid or expired requestState":...
- *   mrtr_server_write_answer_error           Writes `-32602` for an answer the server cannot use...
- *   mrtr_server_check_param_headers          Server side of SEP-2243, for a `tools/call` that ca...
+ *   mrtr_server_write_input_required         Writes an `InputRequiredResult`; every input is che...
+ *   mrtr_server_write_complete               Writes a complete result for `id`: `result` is the...
+ *   mrtr_server_write_error                  Writes a JSON-RPC error: `code`, `message` (text),...
+ *   mrtr_server_write_missing_capability     Writes `-32021` with `data.requiredCapabilities` fr...
+ *   mrtr_server_write_unsupported_version    Writes `-32022` with `data.requested` (`requested_j...
+ *   mrtr_server_write_invalid_request_state  Writes `-32602` "Invalid or expired requestState",...
+ *   mrtr_server_write_answer_error           Writes `-32602` for the unusable answer `*err` unde...
+ *   mrtr_server_check_param_headers          SEP-2243: checks the `n` `headers` of a `tools/call...
  *
  * Sealing requestState:
- *   mrtr_unseal_reason_str              Returns a short description of an unseal reason (`"token...
- *   mrtr_invalid_request_state_message  Returns the one JSON-RPC error message for every `reques...
- *   mrtr_sealer_size                    Returns the bytes (and the alignment is `MRTR_WORKSPACE_...
- *   mrtr_seal_token_len                 Returns the exact length of a token carrying `state_len`...
- *   mrtr_unseal_scratch_len             Returns the scratch bytes `mrtr_unseal` needs for a toke...
- *   mrtr_sealer_init                    Builds a sealer in `mem` (`len` bytes, at least `mrtr_se...
- *   mrtr_sealer_wipe                    Overwrites the sealer's memory (derived keys included) w...
- *   mrtr_binding_digest                 Writes to `out` (32 bytes) the binding digest of a reque...
- *   mrtr_principal_digest               Writes to `out` (32 bytes) the digest a token binds for...
- *   mrtr_seal                           Seals `state` (the server's own bytes, up to what `max_t...
- *   mrtr_unseal                         Checks an echoed `token` and writes the state it carries...
+ *   mrtr_unseal_reason_str              Returns a static description of an unseal reason for log...
+ *   mrtr_invalid_request_state_message  Returns `"Invalid or expired requestState"`, the message...
+ *   mrtr_sealer_size                    Returns the bytes `mrtr_sealer_init` needs
+ *   mrtr_seal_token_len                 Returns the exact length of a token of `state_len` bytes...
+ *   mrtr_unseal_scratch_len             Returns the scratch `mrtr_unseal` needs for a `token_len...
+ *   mrtr_sealer_init                    Builds a sealer in `mem` (`len` >= `mrtr_sealer_size()`)...
+ *   mrtr_sealer_wipe                    Zeroes the sealer (derived keys included) and dead stack...
+ *   mrtr_binding_digest                 Writes to `out` (`MRTR_BINDING_BYTES`) the binding diges...
+ *   mrtr_principal_digest               Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256...
+ *   mrtr_seal                           Seals `state` into a token (ASCII, `mrtr_seal_token_len`...
+ *   mrtr_unseal                         Checks `token` (decoded JSON string) for the request tha...
  *
  * Library: versions, statuses, JSON:
  *   mrtr_version             Returns the library version (for example `"0.1.0"`)
@@ -325,104 +325,63 @@
 // Default of `max_unrelated` (`mrtr_runner_init`, `mrtr_run_callbacks`).
 #define MRTR_RUN_DEFAULT_MAX_UNRELATED 16
 
-// Most keys in a ring (`keys[0]` seals, every key unseals).
 #define MRTR_SEAL_MAX_KEYS 8
 
-// Shortest key, in bytes (secret bytes from a CSPRNG or a KDF; keys whose
-// bytes are all equal are refused).
 #define MRTR_SEAL_MIN_KEY_BYTES 32
 
-// Bytes of the caller's nonce each seal takes: random bytes or a counter.
-// A repeated caller nonce is safe (the nonce the token uses is derived
-// from it, the key and everything sealed, and checked on unseal): a device
-// without a random source may pass a persisted counter, or even one that
-// restarts from zero at every boot. A unique-ish value only keeps two
-// seals of the same state for the same request in the same second
-// distinct tokens (with distinct token ids).
 #define MRTR_SEAL_NONCE_BYTES 24
 
-// Longest token lifetime `mrtr_sealer_init` accepts: one day.
 #define MRTR_SEAL_MAX_TTL_SECONDS 86400
 
-// Largest clock skew allowance `mrtr_sealer_init` accepts: five minutes.
 #define MRTR_SEAL_MAX_SKEW_SECONDS 300
+
+#define MRTR_SEAL_TOKEN_ID_BYTES 16
+
+#define MRTR_BINDING_BYTES 32
+
+#define MRTR_PRINCIPAL_DIGEST_BYTES 32
+
+#define MRTR_SEAL_DEFAULT_TTL_SECONDS 600
+
+#define MRTR_INVALID_REQUEST_STATE_CODE -32602
 
 // Latest `now` `mrtr_seal` and `mrtr_unseal` accept: 9999-12-31T23:59:59Z.
 #define MRTR_SEAL_MAX_UNIX_TIME 253402300799
 
-// Bytes of `mrtr_unsealed_info.token_id`.
-#define MRTR_SEAL_TOKEN_ID_BYTES 16
-
-// Bytes of a binding digest.
-#define MRTR_BINDING_BYTES 32
-
-// Bytes of a principal digest (`mrtr_principal_digest`).
-#define MRTR_PRINCIPAL_DIGEST_BYTES 32
-
-// Default token lifetime (`ttl_seconds` 0 selects it): 600 s.
-#define MRTR_SEAL_DEFAULT_TTL_SECONDS 600
-
 // Suggested clock skew allowance: 60 s.
 #define MRTR_SEAL_DEFAULT_SKEW_SECONDS 60
 
-// Default largest token (`max_token` 0 selects it): 4,094 bytes, so that
-// with its quotes it fits a default call's `requestState` bound (4 KiB).
+// Default largest token (`max_token` 0): with its quotes, a call's 4 KiB.
 #define MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES 4094
 
-// The JSON-RPC error code for every `requestState` that fails to unseal.
-#define MRTR_INVALID_REQUEST_STATE_CODE -32602
-
-// `mrtr_request_id.kind`: no id (an error answered without one).
 #define MRTR_ID_NONE 0
 
-// `mrtr_request_id.kind`: an integer id in `number`.
 #define MRTR_ID_NUMBER 1
 
-// `mrtr_request_id.kind`: a string id, its JSON token in `token`.
 #define MRTR_ID_STRING 2
 
-// `mrtr_server_parse_request` flag: accept core requests without `_meta`
-// (SEP-draft clients, which sent none; nothing is then declared, so
-// nothing may be asked).
+// `mrtr_server_parse_request` flag: accept core requests without `_meta` (SEP-
+// draft clients, which then may be asked nothing).
 #define MRTR_SERVER_META_OPTIONAL 1
 
-// `mrtr_server_request.flags`: `_meta` is present.
 #define MRTR_REQUEST_HAS_META 1
 
-// `mrtr_server_request.flags`: the client declared capabilities
-// (`client_caps` is meaningful).
 #define MRTR_REQUEST_HAS_CAPS (1 << 1)
 
-// `mrtr_answer_error.error`: a result of another kind.
 #define MRTR_ANSWER_WRONG_KIND 1
 
-// `mrtr_answer_error.error`: a malformed result.
 #define MRTR_ANSWER_MALFORMED 2
 
-// `mrtr_param_header_error.reason`: a designated argument is in the body
-// (not `null`) and its `Mcp-Param-*` header is missing.
 #define MRTR_PARAM_HEADER_MISSING 1
 
-// `mrtr_param_header_error.reason`: the header is sent and the body has no
-// such argument (or `null`).
 #define MRTR_PARAM_HEADER_UNEXPECTED 2
 
-// `mrtr_param_header_error.reason`: a `=?base64?...?=` value that is not
-// strict standard base64 (alphabet, padding, canonical trailing bits).
 #define MRTR_PARAM_HEADER_BAD_ENCODING 3
 
-// `mrtr_param_header_error.reason`: the value is not the body's value (or
-// the argument is not of the designated type, or, for an integer, not a
-// safe integer, at most 2^53 - 1 in magnitude).
 #define MRTR_PARAM_HEADER_MISMATCH 4
 
-// `mrtr_param_header_error.reason`: the same `Mcp-Param-*` header is sent
-// twice (names compared ignoring case).
 #define MRTR_PARAM_HEADER_REPEATED 5
 
-// `mrtr_param_header_error.reason`: an object on the designated
-// argument's path in `arguments` has that member twice (the body means
-// two things, as `{"region":"eu","region":"us"}` does).
 #define MRTR_PARAM_HEADER_REPEATED_MEMBER 6
 
 // Most tools one `tools/list` page may list (`MRTR_ERR_LIMIT_EXCEEDED` beyond).
@@ -713,73 +672,49 @@ typedef enum mrtr_step_kind {
   MRTR_STEP_DONE = 4,
 } mrtr_step_kind;
 
-// Why a token was refused (for the server's log: the wire answer is the
-// same for every reason).
+// Why a token was refused, for the log (the wire answer is the same for all;
+// `mrtr_unseal_reason_str` says each in words).
 typedef enum mrtr_unseal_reason {
-  // Not a token of this format (prefix, base64url, length, claims).
   MRTR_UNSEAL_MALFORMED = 1,
-  // Longer than the sealer's maximum token size.
   MRTR_UNSEAL_TOO_LARGE = 2,
-  // Sealed under a key id not in the ring (retired key, forgery).
   MRTR_UNSEAL_UNKNOWN_KEY = 3,
-  // Authentication failed: modified, sealed for another audience, or a
-  // nonce that is not the synthetic nonce of the token's own claims.
   MRTR_UNSEAL_TAMPERED = 4,
-  // Past its expiry (plus the skew).
   MRTR_UNSEAL_EXPIRED = 5,
-  // Issued in the future (beyond the skew).
   MRTR_UNSEAL_NOT_YET_VALID = 6,
-  // Sealed for another audience.
   MRTR_UNSEAL_WRONG_AUDIENCE = 7,
-  // Bound to another method, target or arguments.
   MRTR_UNSEAL_WRONG_REQUEST = 8,
-  // Bound to another principal (or to one / none).
   MRTR_UNSEAL_WRONG_PRINCIPAL = 9,
-  // `now` is past `MRTR_SEAL_MAX_UNIX_TIME`: the server's clock is broken.
   MRTR_UNSEAL_CLOCK_OUT_OF_RANGE = 10,
 } mrtr_unseal_reason;
 
-// What arrived.
+// What arrived: a request (every field set), a notification (`method_json`,
+// `params`) or a response; the last two get no answer (HTTP `202`).
 typedef enum mrtr_incoming_kind {
-  // A request to answer: the other fields are set.
   MRTR_INCOMING_REQUEST = 1,
-  // A notification: no response (HTTP: `202 Accepted`).
   MRTR_INCOMING_NOTIFICATION = 2,
-  // A JSON-RPC response from the client: no response (HTTP: `202`).
   MRTR_INCOMING_RESPONSE = 3,
 } mrtr_incoming_kind;
 
-// A request method the server half reads.
+// A method the server half reads (`OTHER`: route it by `method_json`, or
+// answer `-32601`); only `TOOLS_CALL`, `PROMPTS_GET`, `RESOURCES_READ` and
+// `TASKS_RESULT` may be answered with `input_required`.
 typedef enum mrtr_server_method {
-  // Any other method (route it by `method_json`, or answer `-32601`).
   MRTR_SERVER_METHOD_OTHER = 0,
-  // `tools/call` (may be answered with `input_required`).
   MRTR_SERVER_METHOD_TOOLS_CALL = 1,
-  // `prompts/get` (may be answered with `input_required`).
   MRTR_SERVER_METHOD_PROMPTS_GET = 2,
-  // `resources/read` (may be answered with `input_required`).
   MRTR_SERVER_METHOD_RESOURCES_READ = 3,
-  // `tasks/get`.
   MRTR_SERVER_METHOD_TASKS_GET = 4,
-  // `tasks/result` (SEP dialect; may be answered with `input_required`).
   MRTR_SERVER_METHOD_TASKS_RESULT = 5,
-  // `tasks/cancel`.
   MRTR_SERVER_METHOD_TASKS_CANCEL = 6,
-  // `tasks/input_response` (SEP dialect).
   MRTR_SERVER_METHOD_TASKS_INPUT_RESPONSE = 7,
-  // `tasks/update` (Tasks extension).
   MRTR_SERVER_METHOD_TASKS_UPDATE = 8,
 } mrtr_server_method;
 
-// The kind of an input response.
+// The kind of an input response (`NONE`: nothing under the key: ask).
 typedef enum mrtr_answer_kind {
-  // The client sent nothing under the key: ask (again).
   MRTR_ANSWER_NONE = 0,
-  // An `ElicitResult`.
   MRTR_ANSWER_ELICIT = 1,
-  // A `CreateMessageResult`.
   MRTR_ANSWER_SAMPLING = 2,
-  // A `ListRootsResult`.
   MRTR_ANSWER_ROOTS = 3,
 } mrtr_answer_kind;
 
@@ -1203,191 +1138,132 @@ typedef struct mrtr_bytes {
   size_t len;
 } mrtr_bytes;
 
-// What `mrtr_unseal` reports about an accepted token, for a replay cache.
+// An accepted token, for a replay cache: `token_id` (distinct per seal, stable
+// under re-escaping) and `expires_at`, its last valid unix second.
 typedef struct mrtr_unsealed_info {
-  // A stable id of the token (its key id and the first 12 bytes of its
-  // nonce, from the decoded token: re-escaping the JSON string does not
-  // change it). Distinct seals have distinct ids.
   uint8_t token_id[MRTR_SEAL_TOKEN_ID_BYTES];
-  // The last unix second the token is accepted (expiry plus skew): a
-  // replay cache may forget the id after it.
   uint64_t expires_at;
 } mrtr_unsealed_info;
 
-// A JSON-RPC request id, to answer with.
+// A JSON-RPC request id: `kind` `MRTR_ID_NONE` (no id), `MRTR_ID_NUMBER`
+// (`number`) or `MRTR_ID_STRING` (`token`, its JSON token).
 typedef struct mrtr_request_id {
-  // `MRTR_ID_NONE`, `MRTR_ID_NUMBER` or `MRTR_ID_STRING`.
   uint32_t kind;
-  // The integer id.
   int64_t number;
-  // The string id's JSON token, quotes included (a view into the request).
   struct mrtr_str token;
 } mrtr_request_id;
 
-// A parsed message, as views into its bytes. String members are JSON
-// tokens (quotes included); objects are raw JSON; absent members are empty.
+// A parsed message as views into its bytes: strings are JSON tokens (quotes
+// included: `mrtr_json_decode_string`), objects raw JSON, absent members
+// empty. `flags`: `MRTR_REQUEST_HAS_META`, `MRTR_REQUEST_HAS_CAPS`
+// (`client_caps`, `MRTR_CAP_*` bits, declared). `protocol_version`, when sent,
+// is `"2026-07-28"` (an HTTP `MCP-Protocol-Version` that differs is `-32020`).
 typedef struct mrtr_server_request {
-  // What arrived; only `MRTR_INCOMING_REQUEST` sets the other fields
-  // (a notification sets `method_json`).
   enum mrtr_incoming_kind kind;
-  // The method, when it is one the server half reads.
   enum mrtr_server_method method;
-  // The method's JSON token.
   struct mrtr_str method_json;
-  // The id to answer with.
   struct mrtr_request_id id;
-  // `MRTR_REQUEST_*` flags.
   uint32_t flags;
-  // The `MRTR_CAP_*` bits the client declared on this request.
   uint32_t client_caps;
-  // `params`, raw.
   struct mrtr_str params;
-  // `params._meta`, raw.
   struct mrtr_str meta;
-  // `io.modelcontextprotocol/protocolVersion` token, when sent (always
-  // `"2026-07-28"`: another revision fails the parse with `-32022`).
-  // Compare an HTTP `MCP-Protocol-Version` header with it (`-32020` when
-  // they differ).
   struct mrtr_str protocol_version;
-  // `clientInfo.name` token, when sent.
   struct mrtr_str client_name;
-  // `clientInfo.version` token, when sent.
   struct mrtr_str client_version;
-  // `name` token (`tools/call`, `prompts/get`).
   struct mrtr_str name;
-  // `uri` token (`resources/read`).
   struct mrtr_str uri;
-  // `arguments`, raw (`tools/call`, `prompts/get`): bind seals to it
-  // with `mrtr_binding_digest`.
   struct mrtr_str arguments;
-  // `task`, raw (task augmentation, seed dialect).
   struct mrtr_str task;
-  // `inputResponses`, raw: pass it to `mrtr_server_input_response`.
   struct mrtr_str input_responses;
-  // The number of entries of `inputResponses`.
   size_t input_response_count;
-  // `requestState` token, exactly as sent: decode it, then unseal it.
   struct mrtr_str request_state;
-  // The task id token of task methods.
   struct mrtr_str task_id;
 } mrtr_server_request;
 
-// Why a message cannot be served, from `mrtr_server_parse_request`.
+// Why a message cannot be served: the `code` to answer (`-32700`, `-32600`,
+// `-32602`, `-32022`), the `id` when readable, and static names for logs of
+// the cause (`reason`) and of the member at fault (`field`, or `""`).
 typedef struct mrtr_server_error {
-  // The JSON-RPC code the answer carries (`-32700`, `-32600`, `-32602`,
-  // `-32022`).
   int32_t code;
-  // The id to answer with, when it could be read.
   struct mrtr_request_id id;
-  // A static NUL-terminated name of the cause (`"Missing"`,
-  // `"Malformed"`, a JSON or envelope detail), for logs.
   const char *reason;
-  // The wire name of the member at fault (static, NUL-terminated), or
-  // `""`.
   const char *field;
 } mrtr_server_error;
 
-// One answer, as views into the request bytes (strings are JSON tokens).
+// One answer as views (JSON tokens): elicitation `action` (`MRTR_ELICIT_*`)
+// and `content` (accept); sampling `content`, `role`, `model`, `stop_reason`,
+// `text` (one text block); roots `root_count`. `result` is the bare result,
+// `wrapped` true for the SEP draft's `{"result": ..}`.
 typedef struct mrtr_server_answer {
-  // What was found.
   enum mrtr_answer_kind kind;
-  // Elicitation: the `MRTR_ELICIT_*` action.
   uint32_t action;
-  // Elicitation `accept`: the content object (empty otherwise);
-  // sampling: the `content` value.
   struct mrtr_str content;
-  // Sampling: `role` token.
   struct mrtr_str role;
-  // Sampling: `model` token.
   struct mrtr_str model;
-  // Sampling: `stopReason` token, when sent.
   struct mrtr_str stop_reason;
-  // Sampling: the text token when the content is one text block.
   struct mrtr_str text;
-  // Roots: the number of roots (`mrtr_server_root_at`).
   size_t root_count;
-  // The bare result object.
   struct mrtr_str result;
-  // It came in the SEP draft's `{"result": ..}` wrapping (accepted).
   bool wrapped;
 } mrtr_server_answer;
 
-// Why an answer cannot be used.
+// Why an answer is unusable: `error` `MRTR_ANSWER_WRONG_KIND` (`found`: the
+// kind sent) or `MRTR_ANSWER_MALFORMED`; `expected`: the kind looked for
+// (`NONE` when unknown). Kinds are `mrtr_answer_kind` values.
 typedef struct mrtr_answer_error {
-  // `MRTR_ANSWER_WRONG_KIND` or `MRTR_ANSWER_MALFORMED`.
   uint32_t error;
-  // The kind looked for (a `mrtr_answer_kind`; `NONE` when no kind was
-  // asked and the shape is unknown).
   uint32_t expected;
-  // `MRTR_ANSWER_WRONG_KIND`: the kind found (a `mrtr_answer_kind`).
   uint32_t found;
 } mrtr_answer_error;
 
-// One root of a roots answer: JSON tokens.
+// One root of a roots answer: `uri` and `name` (when sent), JSON tokens.
 typedef struct mrtr_server_root {
-  // The `uri` token.
   struct mrtr_str uri;
-  // The `name` token, when sent.
   struct mrtr_str name;
 } mrtr_server_root;
 
-// One input request for `mrtr_server_write_input_required`.
+// One input request: `kind` (`mrtr_input_kind`), `key` (1 to 256 bytes,
+// unique), then form `message`, `requested_schema`; URL `message`, `url`;
+// sampling `params` (raw JSON); roots nothing.
 typedef struct mrtr_input_spec {
-  // A `mrtr_input_kind` value.
   uint32_t kind;
-  // The key (text; unique, 1 to 256 bytes).
   struct mrtr_str key;
-  // Elicitations: the message for the user (text).
   struct mrtr_str message;
-  // Form: the `requestedSchema` object, raw JSON.
   struct mrtr_str requested_schema;
-  // URL mode: the URL (text).
   struct mrtr_str url;
-  // Sampling: the `CreateMessageRequestParams` object, raw JSON.
   struct mrtr_str params;
 } mrtr_input_spec;
 
-// Everything an `InputRequiredResult` says.
+// An `InputRequiredResult`: the request's `id`, `method`
+// (`mrtr_server_method`) and `client_caps`; `input_count` `inputs` (0 with a
+// state: a state-only round); `request_state` (sealed token) and
+// `related_task` (SEP task dialect), `{NULL, 0}` for none.
 typedef struct mrtr_input_required {
-  // The request's id.
   struct mrtr_request_id id;
-  // The request's method (a `mrtr_server_method`); only `tools/call`,
-  // `prompts/get`, `resources/read` and `tasks/result` may be answered
-  // with `input_required`.
   uint32_t method;
-  // The `MRTR_CAP_*` bits the client declared on this request
-  // (`mrtr_server_request.client_caps`).
   uint32_t client_caps;
-  // The input requests, in the order to send them.
   const struct mrtr_input_spec *inputs;
-  // Their number (0 with a `request_state`: a state-only round, e.g. for
-  // load shedding).
   size_t input_count;
-  // The sealed `requestState` (text); `{NULL, 0}` for none.
   struct mrtr_str request_state;
-  // `_meta["io.modelcontextprotocol/related-task"].taskId` (text, SEP
-  // task dialect); `{NULL, 0}` for none.
   struct mrtr_str related_task;
 } mrtr_input_required;
 
-// Why `mrtr_server_write_input_required` refused.
+// Why an input was refused: its `index` (`SIZE_MAX`: none), the `MRTR_CAP_*`
+// bits the client lacks (`missing_caps`: answer with
+// `mrtr_server_write_missing_capability`), a static `reason` for logs.
 typedef struct mrtr_build_error {
-  // The index of the input at fault (`SIZE_MAX`: none in particular).
   size_t index;
-  // `MRTR_ERR_UNDECLARED_CAPABILITY`: the `MRTR_CAP_*` bits the client
-  // lacks for it (answer `-32021` with
-  // `mrtr_server_write_missing_capability`).
   uint32_t missing_caps;
-  // A static NUL-terminated name of the cause, for logs.
   const char *reason;
 } mrtr_build_error;
 
-// Why `mrtr_server_check_param_headers` refused a request.
+// Why `mrtr_server_check_param_headers` refused: `reason` `MRTR_PARAM_HEADER_`
+// `MISSING`, `UNEXPECTED` (no such argument), `BAD_ENCODING` (base64),
+// `MISMATCH` (value or type), `REPEATED` (header twice), `REPEATED_MEMBER` (in
+// the body); `header`: the designated name after `Mcp-Param-`, a view into
+// `input_schema`.
 typedef struct mrtr_param_header_error {
-  // A `MRTR_PARAM_HEADER_*` value.
   uint32_t reason;
-  // The designated header name after `Mcp-Param-` (text, a view into
-  // `input_schema`), for the error message.
   struct mrtr_str header;
 } mrtr_param_header_error;
 
@@ -1899,51 +1775,35 @@ enum mrtr_status mrtr_run(struct mrtr_call *call,
                           size_t buf_len,
                           struct mrtr_event *out_event);
 
-// Returns a short description of an unseal reason (`"token expired"`, ...) as a
-// static NUL-terminated string, never NULL; other integers give `"unknown
-// reason"`. For logs only: the wire answer is always
-// `mrtr_invalid_request_state_message()`.
+// Returns a static description of an unseal reason for logs (`"token
+// expired"`; `"unknown reason"` for other numbers).
 const char *mrtr_unseal_reason_str(int32_t reason);
 
-// Returns the one JSON-RPC error message for every `requestState` that
-// fails to unseal, `"Invalid or expired requestState"` (with code
-// `MRTR_INVALID_REQUEST_STATE_CODE`), as a static NUL-terminated string.
+// Returns `"Invalid or expired requestState"`, the message (with code
+// `MRTR_INVALID_REQUEST_STATE_CODE`) for every refused `requestState`.
 const char *mrtr_invalid_request_state_message(void);
 
-// Returns the bytes (and the alignment is `MRTR_WORKSPACE_ALIGN`) of the
-// memory `mrtr_sealer_init` needs.
+// Returns the bytes `mrtr_sealer_init` needs.
 size_t mrtr_sealer_size(void);
 
-// Returns the exact length of a token carrying `state_len` bytes of state
-// (with a principal bound when `principal`); saturates at `SIZE_MAX`.
+// Returns the exact length of a token of `state_len` bytes of state (and a
+// principal when `principal`); saturates at `SIZE_MAX`.
 size_t mrtr_seal_token_len(size_t state_len,
                            bool principal);
 
-// Returns the scratch bytes `mrtr_unseal` needs for a token of
-// `token_len` bytes (a scratch as long as the token always suffices).
+// Returns the scratch `mrtr_unseal` needs for a `token_len`-byte token (at
+// most `token_len`).
 size_t mrtr_unseal_scratch_len(size_t token_len);
 
-// Builds a sealer in `mem` (`len` bytes, at least `mrtr_sealer_size()`,
-// aligned to `MRTR_WORKSPACE_ALIGN`) and writes its handle to `*out`.
+// Builds a sealer in `mem` (`len` >= `mrtr_sealer_size()`), handle in `*out`.
+// `keys`: 1 to `MRTR_SEAL_MAX_KEYS` secrets (copied) of at least
+// `MRTR_SEAL_MIN_KEY_BYTES`; `keys[0]` seals, all unseal (rotation:
+// docs/ARCHITECTURE.md, section 7). `audience`: 1 to 256 bytes. 0 selects the
+// default `ttl_seconds` and `max_token`; `skew_seconds` is as given.
 //
-// `keys` (1 to `MRTR_SEAL_MAX_KEYS`, each at least
-// `MRTR_SEAL_MIN_KEY_BYTES` of secret bytes from a CSPRNG or a KDF, not all
-// equal): `keys[0]` seals,
-// every key unseals, chosen by the token's key id. Rotate with `[OLD,
-// NEW]`, then `[NEW, OLD]`, then one TTL later `[NEW]`. `audience` (1 to
-// 256 bytes) names the service. `ttl_seconds` is the token lifetime (0:
-// `MRTR_SEAL_DEFAULT_TTL_SECONDS`; at most `MRTR_SEAL_MAX_TTL_SECONDS`);
-// `skew_seconds` the allowance for clocks that disagree (taken as given, at
-// most `MRTR_SEAL_MAX_SKEW_SECONDS`; `MRTR_SEAL_DEFAULT_SKEW_SECONDS` is a
-// good value); `max_token` the largest token in bytes on both sides (0:
-// `MRTR_SEAL_DEFAULT_MAX_TOKEN_BYTES`). The keys are copied (derived):
-// they need not outlive the call.
-//
-// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (no key, too many, one too short,
-// one of all-equal bytes, two with the same key id),
-// `MRTR_ERR_INVALID_ARGUMENT` (empty or too long audience, `max_token` below
-// the smallest token, `ttl_seconds` or `skew_seconds` above its maximum),
-// `MRTR_ERR_WORKSPACE_TOO_SMALL`,
+// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (count, length, all-equal bytes,
+// repeated key id), `MRTR_ERR_INVALID_ARGUMENT` (audience, `max_token`, ttl or
+// skew over its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
 // `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_sealer_init(void *mem,
@@ -1956,20 +1816,16 @@ enum mrtr_status mrtr_sealer_init(void *mem,
                                   size_t max_token,
                                   struct mrtr_sealer **out);
 
-// Overwrites the sealer's memory (derived keys included) with zeros, and
-// `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack below this call; the handle
-// is invalid afterwards. A NULL or invalid handle is ignored.
+// Zeroes the sealer (derived keys included) and dead stack; the handle is then
+// invalid. A NULL or invalid handle is ignored.
 void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
 
-// Writes to `out` (32 bytes) the binding digest of a request: SHA-256 over
-// the method, the target (tool or prompt name, resource URI) and the
-// canonical form of the arguments (whitespace, key order and escape
-// spelling do not matter; any change of value does). `arguments` is the
-// JSON of `params.arguments`, NULL (with `arguments_len` 0) when the
-// request has none.
+// Writes to `out` (`MRTR_BINDING_BYTES`) the binding digest of a request: its
+// method, target (name or URI) and canonical `arguments` (NULL with length 0:
+// none).
 //
-// Returns `MRTR_OK`, `MRTR_ERR_JSON` (arguments not JSON, or an object with a
-// duplicate key), `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
+// Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, a duplicate key),
+// `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
 // `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
@@ -1978,37 +1834,20 @@ enum mrtr_status mrtr_binding_digest(struct mrtr_str method,
                                      size_t arguments_len,
                                      uint8_t *out);
 
-// Writes to `out` (32 bytes) the digest a token binds for `principal`
-// (the bytes `mrtr_seal` and `mrtr_unseal` take): SHA-256 of them. Not the
-// credential itself, so a fleet can key shared records by it (revoking
-// every token of one caller, per-caller counts) without putting bearer
-// tokens in its store. With `mrtr_unsealed_info` (token id, last valid
-// second) it is what a server sharing a replay store needs from the core.
-//
-// Returns `MRTR_OK`, `MRTR_ERR_NULL_POINTER` (`out` NULL, or `principal.ptr`
-// NULL with a non-zero length), `MRTR_ERR_INVALID_ARGUMENT` (`out` overlaps
-// the principal).
+// Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256 of `principal`, what
+// a token binds: a key for shared records that is not the credential. Returns
+// `MRTR_OK` or a common status.
 MRTR_NODISCARD
 enum mrtr_status mrtr_principal_digest(struct mrtr_bytes principal,
                                        uint8_t *out);
 
-// Seals `state` (the server's own bytes, up to what `max_token` allows)
-// into a token written to `out`: the `requestState` to send. `now` is the
-// current unix time in seconds (at most `MRTR_SEAL_MAX_UNIX_TIME`); `nonce`
-// 24 bytes, random or a counter (a repeated one is safe: the nonce the
-// token uses is derived from it, the key and everything sealed; distinct
-// caller nonces only keep two seals of the same state for the same request
-// in the same second distinct tokens);
-// `binding` the 32-byte `mrtr_binding_digest` of the request being
-// answered; `principal` (NULL for none) identifies the authenticated
-// caller. The token is ASCII (`m2.` + base64url) and
-// `mrtr_seal_token_len(state.len, principal != NULL)` bytes long. Output
-// convention of `mrtr_json_write_string`.
+// Seals `state` into a token (ASCII, `mrtr_seal_token_len` bytes) in `out`.
+// `now`: unix seconds; `nonce`: `MRTR_SEAL_NONCE_BYTES`, random or a counter
+// (a repeat is safe); `binding`: `mrtr_binding_digest`; `principal`: NULL
+// for none. Output convention of `mrtr_json_write_string`.
 //
 // Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED`
-// (the token would exceed `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now`
-// past `MRTR_SEAL_MAX_UNIX_TIME`). Scrubs
-// `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack before returning.
+// (over `max_token`), `MRTR_ERR_INVALID_ARGUMENT` (`now` out of range).
 MRTR_NODISCARD
 enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
                            uint64_t now,
@@ -2020,27 +1859,14 @@ enum mrtr_status mrtr_seal(const struct mrtr_sealer *sealer,
                            size_t out_len,
                            size_t *out_written);
 
-// Checks an echoed `token` and writes the state it carries to
-// `*out_state` (a view into `scratch`, which receives the decrypted
-// bytes: at least `mrtr_unseal_scratch_len(token.len)` bytes;
-// `max_token` bytes always suffice). `now`, `binding` and `principal`
-// are those of the request that echoed the token; `token` is the decoded
-// JSON string (`mrtr_json_decode_string` of the raw `request_state`; a
-// token still carrying escapes is refused as malformed). After the AEAD
-// tag, the token's nonce is recomputed from the decrypted claims (which
-// carry the caller's nonce) and compared in constant time, so a token
-// verifies only for what was sealed. `out_info` (NULL
-// when not wanted) receives the token id and last valid second of an
-// accepted token, for a replay cache: a server that wants one-shot tokens
-// refuses a `token_id` it has seen before `expires_at`. On every refusal
-// the scratch bytes written are zeroed (no decrypted state stays behind),
-// and `MRTR_SEAL_SCRUB_STACK_BYTES` of dead stack are scrubbed.
+// Checks `token` (decoded JSON string) for the request that echoed it (`now`,
+// `binding`, `principal`) and views its state in `*out_state`, inside
+// `scratch` (`mrtr_unseal_scratch_len` bytes; zeroed on refusal). `out_info`:
+// NULL, or the token id and last valid second, for a replay cache.
 //
-// Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with the precise reason
-// in `*out_reason` (for the log; answer the client with error
-// `MRTR_INVALID_REQUEST_STATE_CODE` and `mrtr_invalid_request_state_message()`
-// whatever the reason); `MRTR_ERR_BUFFER_TOO_SMALL` (scratch shorter than
-// `mrtr_unseal_scratch_len`).
+// Returns `MRTR_OK`; `MRTR_ERR_INVALID_REQUEST_STATE` with `*out_reason` (log
+// it; answer `mrtr_server_write_invalid_request_state`);
+// `MRTR_ERR_BUFFER_TOO_SMALL` (scratch).
 MRTR_NODISCARD
 enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
                              uint64_t now,
@@ -2053,25 +1879,15 @@ enum mrtr_status mrtr_unseal(const struct mrtr_sealer *sealer,
                              enum mrtr_unseal_reason *out_reason,
                              struct mrtr_unsealed_info *out_info);
 
-// Reads one incoming message (`len` bytes at `msg`) under the 2026-07-28
-// rules: JSON, the JSON-RPC envelope, `params` an object, `_meta` with the
-// protocol version and the client's capabilities on core requests
-// (`MRTR_SERVER_META_OPTIONAL` in `flags` relaxes that), the method's own
-// members, unique members (no object anywhere in `params`, arguments
-// included, may have a member twice: reason `"RepeatedMember"`; one of
-// more than 1024 members that the check cannot hold at once is
-// `"TooManyMembers"`, `MRTR_ERR_LIMIT_EXCEEDED`, both `-32602`), a bounded
-// `inputResponses`. Writes the views to
-// `*out` (for a request; `kind` tells notifications and responses apart;
-// see `mrtr_server_request` for the members).
+// Reads one message (`len` bytes at `msg`) into `*out` under the 2026-07-28
+// rules; `flags` 0 or `MRTR_SERVER_META_OPTIONAL`.
 //
-// Returns `MRTR_OK`; on a message that cannot be served (answer it with
-// `mrtr_server_write_request_error`; `*out_error`, when not NULL, says why):
-// `MRTR_ERR_JSON` / `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; too deep, too large,
-// too many or too long `inputResponses` keys give the limit status with the
-// matching code), `MRTR_ERR_ENVELOPE` (`-32600`),
-// `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`), `MRTR_ERR_PROTOCOL_VIOLATION`
-// (`-32602`); `MRTR_ERR_INVALID_ARGUMENT` (unknown flag).
+// Returns `MRTR_OK`; for a message to answer with
+// `mrtr_server_write_request_error` (`*out_error`, when not NULL, says why):
+// `MRTR_ERR_JSON` (`-32700`), `MRTR_ERR_LIMIT_EXCEEDED` (`-32700`; `-32602`
+// for `inputResponses` or an object of over 1024 members), `MRTR_ERR_ENVELOPE`
+// (`-32600`), `MRTR_ERR_UNSUPPORTED_VERSION` (`-32022`),
+// `MRTR_ERR_PROTOCOL_VIOLATION` (`-32602`).
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
                                            size_t len,
@@ -2079,15 +1895,11 @@ enum mrtr_status mrtr_server_parse_request(const uint8_t *msg,
                                            struct mrtr_server_request *out,
                                            struct mrtr_server_error *out_error);
 
-// Writes the error response for a message that `mrtr_server_parse_request`
-// refused (same `msg`, `len` and `flags`): `-32700` without an id,
-// `-32600`, `-32022` with `data.requested` and `data.supported`, or
-// `-32602` naming the member at fault (`requestState` problems all read
-// `"Invalid or expired requestState"`). Output convention of
-// `mrtr_json_write_string`.
+// Writes the error response for a message `mrtr_server_parse_request` refused
+// (same `msg`, `len`, `flags`). Output convention of `mrtr_json_write_string`.
 //
 // Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_WRONG_STATE` (the
-// message is fine: nothing to report), `MRTR_ERR_INVALID_ARGUMENT`.
+// message is fine).
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
                                                  size_t len,
@@ -2096,20 +1908,15 @@ enum mrtr_status mrtr_server_write_request_error(const uint8_t *msg,
                                                  size_t out_len,
                                                  size_t *out_written);
 
-// Looks up the answer the client sent under `key` in a request's
-// `input_responses` (the raw object of `mrtr_server_request`) and writes it to
-// `*out`. `expected` is a `mrtr_answer_kind`: the kind the handler asked under
-// that key, or `MRTR_ANSWER_NONE` to take whatever kind is there. Both the
-// released bare results and the SEP draft's `{"result": ..}` wrapping are
-// accepted. Answers under keys the handler does not look up are never judged.
+// Writes to `*out` the answer under `key` in `input_responses` (from
+// `mrtr_server_request`). `expected`: the `mrtr_answer_kind` asked, or
+// `MRTR_ANSWER_NONE` for any.
 //
-// Returns `MRTR_OK` (`out->kind` is `MRTR_ANSWER_NONE` when the key is absent:
-// ask again); `MRTR_ERR_PROTOCOL_VIOLATION` when what is there is not a usable
-// result of the kind (`*out_error`, when not NULL, says how; answer with
-// `mrtr_server_write_answer_error`); `MRTR_ERR_JSON` /
-// `MRTR_ERR_PROTOCOL_VIOLATION` / `MRTR_ERR_LIMIT_EXCEEDED` for an
-// `input_responses` that is not a valid map; `MRTR_ERR_INVALID_UTF8`,
-// `MRTR_ERR_INVALID_ARGUMENT`.
+// Returns `MRTR_OK` (kind `MRTR_ANSWER_NONE`: absent);
+// `MRTR_ERR_PROTOCOL_VIOLATION` (unusable: `*out_error`, when not NULL, for
+// `mrtr_server_write_answer_error`); `MRTR_ERR_JSON`,
+// `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map);
+// `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
                                             struct mrtr_str key,
@@ -2119,31 +1926,24 @@ enum mrtr_status mrtr_server_input_response(struct mrtr_str input_responses,
 
 // Writes root `index` of the roots answer under `key` to `*out`.
 //
-// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer under `key`, or no
-// such index), `MRTR_ERR_PROTOCOL_VIOLATION` (not a usable roots result), the
-// map statuses of `mrtr_server_input_response`.
+// Returns `MRTR_OK`, `MRTR_ERR_NOT_FOUND` (no roots answer, or no such index),
+// `MRTR_ERR_PROTOCOL_VIOLATION` (unusable), the map statuses of
+// `mrtr_server_input_response`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_root_at(struct mrtr_str input_responses,
                                      struct mrtr_str key,
                                      size_t index,
                                      struct mrtr_server_root *out);
 
-// Writes an `InputRequiredResult` for request `ir->id`: the input requests
-// in order, then `requestState` and the related task when given. Every
-// input is checked before anything is sent: a kind the client did not
-// declare is refused (the spec forbids asking it), as are empty, long or
-// repeated keys, schemas that are not `{"type":"object","properties":{..}}`,
-// URLs without a scheme, sampling params without `messages` and integer
-// `maxTokens`. Output convention of `mrtr_json_write_string`.
+// Writes an `InputRequiredResult`; every input is checked first (declared
+// kind; key; form schema; URL scheme; sampling `messages`, `maxTokens`).
+// Output convention of `mrtr_json_write_string`.
 //
 // Returns `MRTR_OK`; `MRTR_ERR_BUFFER_TOO_SMALL`;
-// `MRTR_ERR_UNDECLARED_CAPABILITY` (`out_error->missing_caps`, `index`);
-// `MRTR_ERR_INVALID_VALUE` (a refused input: `out_error->index`, `reason`);
-// `MRTR_ERR_LIMIT_EXCEEDED` (more than 64 inputs); `MRTR_ERR_WRONG_STATE` (the
-// method cannot carry `input_required`); `MRTR_ERR_INVALID_ARGUMENT` (no input
-// and no state, unknown kind or method or capability bit, a bad id);
-// `MRTR_ERR_INVALID_UTF8`. `*out_error` (optional) is written on the refusals
-// that name an input.
+// `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_INVALID_VALUE` (an input
+// refused: `*out_error`); `MRTR_ERR_LIMIT_EXCEEDED` (over 64);
+// `MRTR_ERR_WRONG_STATE` (method); `MRTR_ERR_INVALID_ARGUMENT` (nothing to
+// send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_required *ir,
                                                   uint8_t *out,
@@ -2151,16 +1951,13 @@ enum mrtr_status mrtr_server_write_input_required(const struct mrtr_input_requir
                                                   size_t *out_written,
                                                   struct mrtr_build_error *out_error);
 
-// Writes a complete result for request `id`: `result` is either the whole
-// result object (`{"content":[..]}`; `resultType` is put first, and one
-// already saying `"complete"` is kept) or its members alone
-// (`"content":[..],"isError":false`, or empty). Output convention of
+// Writes a complete result for `id`: `result` is the result object or its
+// members alone (`resultType` goes first). Output convention of
 // `mrtr_json_write_string`.
 //
-// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (not a JSON
-// object or members), `MRTR_ERR_INVALID_VALUE` (a `resultType` other than
-// `"complete"`), `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id),
-// `MRTR_ERR_INVALID_UTF8`.
+// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
+// `MRTR_ERR_INVALID_VALUE` (a `resultType` not `"complete"`),
+// `MRTR_ERR_INVALID_ARGUMENT` (no id, a bad id), `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
                                             struct mrtr_str result,
@@ -2168,13 +1965,12 @@ enum mrtr_status mrtr_server_write_complete(const struct mrtr_request_id *id,
                                             size_t out_len,
                                             size_t *out_written);
 
-// Writes a JSON-RPC error response: `code`, `message` (text, escaped as
-// needed) and optional `data` (raw JSON, validated; `{NULL, 0}` for none).
-// `id` NULL (or `MRTR_ID_NONE`) omits the id member, as for errors about
-// unreadable requests. Output convention of `mrtr_json_write_string`.
+// Writes a JSON-RPC error: `code`, `message` (text), `data` (raw JSON; `{NULL,
+// 0}`: none). `id` NULL or `MRTR_ID_NONE` omits the id. Output as
+// `mrtr_server_write_complete`.
 //
-// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON` (`data` not
-// JSON), `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT`.
+// Returns `MRTR_OK`, `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_JSON`,
+// `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_INVALID_ARGUMENT` (a bad id).
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
                                          int32_t code,
@@ -2184,11 +1980,9 @@ enum mrtr_status mrtr_server_write_error(const struct mrtr_request_id *id,
                                          size_t out_len,
                                          size_t *out_written);
 
-// Writes error `-32021` ("Missing required client capability") with
-// `data.requiredCapabilities` built from `required_caps` (`MRTR_CAP_*`
-// bits; e.g. `mrtr_build_error.missing_caps`). Output convention and
-// statuses as `mrtr_server_write_complete` (an unknown bit is
-// `MRTR_ERR_INVALID_ARGUMENT`).
+// Writes `-32021` with `data.requiredCapabilities` from `required_caps`
+// (`MRTR_CAP_*`, e.g. `mrtr_build_error.missing_caps`). Output and statuses as
+// `mrtr_server_write_complete`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_id *id,
                                                       uint32_t required_caps,
@@ -2196,12 +1990,9 @@ enum mrtr_status mrtr_server_write_missing_capability(const struct mrtr_request_
                                                       size_t out_len,
                                                       size_t *out_written);
 
-// Writes error `-32022` ("Unsupported protocol version") with
-// `data.requested` (`requested_json`: the client's value as its JSON
-// string token, e.g. from a header, quoted) and `data.supported`
-// (`["2026-07-28"]`). `id` may be NULL. Output convention and statuses as
-// `mrtr_server_write_error` (`MRTR_ERR_JSON`: `requested_json` is not a
-// JSON string).
+// Writes `-32022` with `data.requested` (`requested_json`, a quoted JSON
+// string; else `MRTR_ERR_JSON`) and `data.supported`. `id` may be NULL. Output
+// and statuses as `mrtr_server_write_error`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request_id *id,
                                                        struct mrtr_str requested_json,
@@ -2209,19 +2000,16 @@ enum mrtr_status mrtr_server_write_unsupported_version(const struct mrtr_request
                                                        size_t out_len,
                                                        size_t *out_written);
 
-// Writes `-32602` "Invalid or expired requestState": the one answer to
-// every `requestState` that fails to unseal, whatever the reason. Output
-// convention and statuses as `mrtr_server_write_complete`.
+// Writes `-32602` "Invalid or expired requestState", the answer to every
+// `requestState` that fails to unseal. As `mrtr_server_write_complete`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_invalid_request_state(const struct mrtr_request_id *id,
                                                          uint8_t *out,
                                                          size_t out_len,
                                                          size_t *out_written);
 
-// Writes `-32602` for an answer the server cannot use (`*err`, from
-// `mrtr_server_input_response`), naming `key`. Output convention and
-// statuses as `mrtr_server_write_complete` (`MRTR_ERR_INVALID_ARGUMENT`
-// for an error record that names no kind).
+// Writes `-32602` for the unusable answer `*err` under `key` (from
+// `mrtr_server_input_response`). As `mrtr_server_write_complete`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id,
                                                 struct mrtr_str key,
@@ -2230,28 +2018,13 @@ enum mrtr_status mrtr_server_write_answer_error(const struct mrtr_request_id *id
                                                 size_t out_len,
                                                 size_t *out_written);
 
-// Server side of SEP-2243, for a `tools/call` that came over Streamable
-// HTTP: checks the request's `Mcp-Param-*` headers against its
-// `arguments` (`mrtr_server_request.arguments`, raw JSON; `ptr` NULL for
-// none), for the called tool's `input_schema` (the server's own
-// `inputSchema`, raw JSON). `headers` are the `n` headers the request came
-// with, as received (names compared ignoring case, values trimmed of
-// spaces and tabs). Designations stand at any depth reached through
-// `properties` (`target.zone`); each argument is found by its path, and a
-// member on the way that is missing, `null` or not an object means the
-// argument is absent. A `=?base64?...?=` value is decoded strictly before
-// comparing, any other value taken literally; a string argument compares
-// with its decoded text, a boolean with its JSON text, an integer by
-// value: the argument must be a safe integer (at most 2^53 - 1 in
-// magnitude; `1e2` is 100, `1.5` fails) and the header a decimal number
-// (`100` and `100.0` both match 100). A member repeated on an argument's
-// path fails (`MRTR_PARAM_HEADER_REPEATED_MEMBER`).
+// SEP-2243: checks the `n` `headers` of a `tools/call` (as received) against
+// its `arguments` (`{NULL, 0}`: none) for the tool's `input_schema` (rules:
+// docs/ARCHITECTURE.md, section 5).
 //
-// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` when the headers do not
-// match (`*out_error`, when not NULL, says which and why: answer `-32020`
-// with HTTP 400); `MRTR_ERR_INVALID_SCHEMA` (`input_schema` has invalid
-// designations); `MRTR_ERR_INVALID_ARGUMENT` (`arguments` not a JSON
-// object); `MRTR_ERR_INVALID_UTF8`.
+// Returns `MRTR_OK`; `MRTR_ERR_INVALID_VALUE` (no match: `*out_error`; answer
+// `-32020`, HTTP 400); `MRTR_ERR_INVALID_SCHEMA`; `MRTR_ERR_INVALID_ARGUMENT`
+// (`arguments` not an object); `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD
 enum mrtr_status mrtr_server_check_param_headers(struct mrtr_str input_schema,
                                                  struct mrtr_str arguments,

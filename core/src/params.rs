@@ -644,24 +644,30 @@ pub(crate) fn integer_text(n: i64) -> ([u8; 20], usize) {
 }
 
 /// Why the `Mcp-Param-*` headers of a `tools/call` do not match its body
-/// (answer `-32020`, header mismatch).
+/// (answer `-32020`, header mismatch). The discriminants are the C API's
+/// `MRTR_PARAM_HEADER_*` numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
 pub enum ParamHeaderError {
     /// A designated argument is in the body (not `null`) and its header is
     /// missing.
-    Missing,
+    Missing = 1,
     /// The header is sent and the body has no such argument (or `null`).
-    Unexpected,
+    Unexpected = 2,
     /// The header's `=?base64?...?=` payload is not strict standard base64
     /// (alphabet, padding, canonical trailing bits).
-    BadEncoding,
+    BadEncoding = 3,
     /// The header's value is not the body's value (or the argument is not
     /// of the designated type, or, for an integer, not a safe integer:
     /// see [`MAX_SAFE_INTEGER`]).
-    Mismatch,
+    Mismatch = 4,
+    /// The designated header was sent more than once (names compared
+    /// ignoring case): the request means two things
+    /// ([`check_param_header_list`]).
+    Repeated = 5,
     /// An object on the designated argument's path has that member twice:
     /// the body means two things (see [`RepeatedMember`]).
-    RepeatedMember,
+    RepeatedMember = 6,
 }
 
 impl core::fmt::Display for ParamHeaderError {
@@ -671,6 +677,7 @@ impl core::fmt::Display for ParamHeaderError {
             ParamHeaderError::Unexpected => "header sent for an argument the body does not have",
             ParamHeaderError::BadEncoding => "header value is not valid base64",
             ParamHeaderError::Mismatch => "header value does not match the body",
+            ParamHeaderError::Repeated => "header sent more than once",
             ParamHeaderError::RepeatedMember => {
                 "the body repeats a member on a designated argument's path"
             }
@@ -1311,4 +1318,38 @@ mod tests {
         );
         assert_eq!(check(br#"{"priority":-0}"#, &h("0")), Ok(()));
     }
+}
+
+/// [`check_param_headers`] over the headers a request came with, as
+/// received (`(name, value)` pairs, any headers): the `Mcp-Param-*` ones are
+/// picked by name (prefix compared ignoring case), their values trimmed of
+/// spaces and tabs. A designated header sent more than once is refused
+/// first ([`ParamHeaderError::Repeated`]), before anything is compared.
+pub fn check_param_header_list<'a, 'h, I>(
+    designations: &Designations<'a>,
+    arguments: Option<Object<'_>>,
+    headers: I,
+) -> Result<(), (ParamHeaderError, Designation<'a>)>
+where
+    I: Iterator<Item = (&'h str, &'h str)> + Clone,
+{
+    // A header's name after `Mcp-Param-`, and its trimmed value.
+    let params = headers.filter_map(|(name, value)| {
+        let prefix = name.get(..MCP_PARAM_PREFIX.len())?;
+        let suffix = name.get(MCP_PARAM_PREFIX.len()..)?;
+        (prefix.eq_ignore_ascii_case(MCP_PARAM_PREFIX) && !suffix.is_empty())
+            .then(|| (suffix, value.trim_matches([' ', '\t'])))
+    });
+    for d in designations.iter() {
+        let named = |(s, _): &(&str, &str)| header_name_eq(s, &d.header);
+        if params.clone().filter(named).nth(1).is_some() {
+            return Err((ParamHeaderError::Repeated, d));
+        }
+    }
+    check_param_headers(designations, arguments, |want| {
+        params
+            .clone()
+            .find(|(s, _)| header_name_eq(s, want))
+            .map(|(_, v)| v.as_bytes())
+    })
 }

@@ -369,7 +369,9 @@ impl<'a, T: Views> List<'a, T> {
     }
 
     /// The items, read (their strings checked when the list was taken).
-    pub(crate) fn iter(&self) -> impl Iterator<Item = Result<T::Read<'a>, mrtr_status>> + '_ {
+    pub(crate) fn iter(
+        &self,
+    ) -> impl Iterator<Item = Result<T::Read<'a>, mrtr_status>> + Clone + '_ {
         self.items.iter().map(|item| {
             let mut f = |s: mrtr_str| {
                 // SAFETY: `Args::list` took this string (checked it and its
@@ -418,6 +420,17 @@ impl Args {
     /// workspace).
     pub(crate) fn free() -> Self {
         Args::new(Span::of_one(core::ptr::null::<u8>()))
+    }
+
+    /// Runs the body of a function without an object on a fresh collector
+    /// and turns its result into the status it returns.
+    // Only the server and seal functions use it so far.
+    #[cfg_attr(not(any(feature = "server", feature = "seal")), allow(dead_code))]
+    pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
+        match body(&mut Args::free()) {
+            Ok(()) => mrtr_status::MRTR_OK,
+            Err(s) => s,
+        }
     }
 
     /// Whether `s` (a workspace placed after the checks) overlaps any

@@ -45,23 +45,21 @@ pub const MRTR_CAP_TASKS: u32 = 1 << 6;
 /// `MRTR_ERR_INVALID_ARGUMENT`.
 pub const MRTR_CAP_ALL: u32 = (1 << 7) - 1;
 
-/// Reads a capability mask; unknown bits are a caller error.
+crate::types::same! {
+    MRTR_CAP_ELICITATION_FORM => ClientCapabilities::BIT_ELICITATION_FORM,
+    MRTR_CAP_ELICITATION_URL => ClientCapabilities::BIT_ELICITATION_URL,
+    MRTR_CAP_SAMPLING => ClientCapabilities::BIT_SAMPLING,
+    MRTR_CAP_SAMPLING_TOOLS => ClientCapabilities::BIT_SAMPLING_TOOLS,
+    MRTR_CAP_SAMPLING_CONTEXT => ClientCapabilities::BIT_SAMPLING_CONTEXT,
+    MRTR_CAP_ROOTS => ClientCapabilities::BIT_ROOTS,
+    MRTR_CAP_TASKS => ClientCapabilities::BIT_TASKS,
+    MRTR_CAP_ALL => ClientCapabilities::ALL_BITS,
+}
+
+/// Reads a capability mask (the core's bits and implication rule); unknown
+/// bits are a caller error.
 pub(crate) fn caps_from_bits(bits: u32) -> Result<ClientCapabilities, mrtr_status> {
-    if bits & !MRTR_CAP_ALL != 0 {
-        return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
-    }
-    let has = |b: u32| bits & b != 0;
-    Ok(ClientCapabilities {
-        elicitation_form: has(MRTR_CAP_ELICITATION_FORM),
-        elicitation_url: has(MRTR_CAP_ELICITATION_URL),
-        sampling: has(MRTR_CAP_SAMPLING)
-            || has(MRTR_CAP_SAMPLING_TOOLS)
-            || has(MRTR_CAP_SAMPLING_CONTEXT),
-        sampling_tools: has(MRTR_CAP_SAMPLING_TOOLS),
-        sampling_context: has(MRTR_CAP_SAMPLING_CONTEXT),
-        roots: has(MRTR_CAP_ROOTS),
-        tasks: has(MRTR_CAP_TASKS),
-    })
+    ClientCapabilities::from_bits(bits).ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)
 }
 
 // --------------------------------------------------------------------- mirrors

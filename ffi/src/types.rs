@@ -133,11 +133,18 @@ impl mrtr_str {
     }
 }
 
+#[cfg(feature = "server")]
+impl Default for mrtr_str {
+    fn default() -> Self {
+        mrtr_str::EMPTY
+    }
+}
+
 /// Declares how a C enum mirrors a core numbering: `Enum::of(code)` is the
 /// variant whose discriminant is `code` (the core's number), and a compile-
 /// time check makes the list the enum's numbering from its first value on.
 /// The enum itself stays a plain item (cbindgen does not expand macros).
-#[cfg(feature = "client")]
+#[cfg(any(feature = "client", feature = "server", feature = "seal"))]
 macro_rules! c_enum {
     ($ty:ident: $($v:ident)+) => {
         impl $ty {
@@ -157,15 +164,15 @@ macro_rules! c_enum {
         };
     };
 }
-#[cfg(feature = "client")]
+#[cfg(any(feature = "client", feature = "server", feature = "seal"))]
 pub(crate) use c_enum;
 
 /// Compile-time checks that the C constants equal the core's numbers.
-#[cfg(feature = "client")]
+#[cfg(any(feature = "client", feature = "server", feature = "seal"))]
 macro_rules! same {
     ($($c:expr => $core:expr),+ $(,)?) => {
         const _: () = { $(assert!($c as u64 == $core as u64);)+ };
     };
 }
-#[cfg(feature = "client")]
+#[cfg(any(feature = "client", feature = "server", feature = "seal"))]
 pub(crate) use same;

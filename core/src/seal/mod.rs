@@ -122,6 +122,7 @@ pub use canon::{
 
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
+use core::ffi::CStr;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 use zeroize::Zeroize;
@@ -261,6 +262,27 @@ pub struct SealConfig {
     pub max_token_bytes: usize,
 }
 
+impl SealConfig {
+    /// A configuration where 0 selects the default lifetime and the default
+    /// largest token (the C API's `mrtr_sealer_init`); the skew is taken as
+    /// given.
+    pub fn or_defaults(ttl_seconds: u64, clock_skew_seconds: u64, max_token_bytes: usize) -> Self {
+        SealConfig {
+            ttl_seconds: if ttl_seconds == 0 {
+                DEFAULT_TTL_SECONDS
+            } else {
+                ttl_seconds
+            },
+            clock_skew_seconds,
+            max_token_bytes: if max_token_bytes == 0 {
+                DEFAULT_MAX_TOKEN_BYTES
+            } else {
+                max_token_bytes
+            },
+        }
+    }
+}
+
 impl Default for SealConfig {
     fn default() -> Self {
         SealConfig {
@@ -328,6 +350,19 @@ pub enum KeyError {
 }
 
 impl KeyError {
+    /// Whether the keys themselves are refused (none, too many, too short,
+    /// weak, a repeated key id), rather than the other settings.
+    pub fn is_about_keys(&self) -> bool {
+        matches!(
+            self,
+            KeyError::NoKeys
+                | KeyError::TooManyKeys { .. }
+                | KeyError::KeyTooShort { .. }
+                | KeyError::WeakKey { .. }
+                | KeyError::DuplicateKeyId { .. }
+        )
+    }
+
     /// A short, stable description for logs.
     pub fn reason(&self) -> &'static str {
         match self {
@@ -477,21 +512,55 @@ impl UnsealError {
     /// The one message every failure is answered with.
     pub const WIRE_MESSAGE: &'static str = "Invalid or expired requestState";
 
+    /// The refusals with their number (entry n is number n + 1: the C
+    /// API's `mrtr_unseal_reason`) and their cause for the log.
+    const REASONS: [(UnsealError, &'static CStr); 10] = [
+        (UnsealError::Malformed, c"malformed token"),
+        (UnsealError::TooLarge, c"token larger than the maximum"),
+        (
+            UnsealError::UnknownKey,
+            c"token sealed under an unknown key",
+        ),
+        (UnsealError::Tampered, c"token failed authentication"),
+        (UnsealError::Expired, c"token expired"),
+        (UnsealError::NotYetValid, c"token issued in the future"),
+        (
+            UnsealError::WrongAudience,
+            c"token sealed for another audience",
+        ),
+        (UnsealError::WrongRequest, c"token bound to another request"),
+        (
+            UnsealError::WrongPrincipal,
+            c"token bound to another principal",
+        ),
+        (UnsealError::ClockOutOfRange, c"now is past MAX_UNIX_TIME"),
+    ];
+
+    /// The refusal's number (1 to 10, the C API's `mrtr_unseal_reason`);
+    /// `None` for [`UnsealError::BufferTooSmall`], which refuses no token.
+    pub fn code(&self) -> Option<u32> {
+        let i = Self::REASONS.iter().position(|(e, _)| e == self)?;
+        u32::try_from(i + 1).ok()
+    }
+
+    /// The refusal numbered `code` (see [`UnsealError::code`]).
+    pub fn from_code(code: u32) -> Option<UnsealError> {
+        let i = usize::try_from(code.checked_sub(1)?).ok()?;
+        Self::REASONS.get(i).map(|(e, _)| *e)
+    }
+
+    /// The precise cause, for the server's log (never for the wire),
+    /// NUL-terminated for C.
+    pub fn reason_c(&self) -> &'static CStr {
+        match Self::REASONS.iter().find(|(e, _)| e == self) {
+            Some((_, r)) => r,
+            None => c"scratch buffer too small",
+        }
+    }
+
     /// The precise cause, for the server's log (never for the wire).
     pub fn reason(&self) -> &'static str {
-        match self {
-            UnsealError::Malformed => "malformed token",
-            UnsealError::TooLarge => "token larger than the maximum",
-            UnsealError::UnknownKey => "token sealed under an unknown key",
-            UnsealError::Tampered => "token failed authentication",
-            UnsealError::Expired => "token expired",
-            UnsealError::NotYetValid => "token issued in the future",
-            UnsealError::WrongAudience => "token sealed for another audience",
-            UnsealError::WrongRequest => "token bound to another request",
-            UnsealError::WrongPrincipal => "token bound to another principal",
-            UnsealError::BufferTooSmall { .. } => "scratch buffer too small",
-            UnsealError::ClockOutOfRange => "now is past MAX_UNIX_TIME",
-        }
+        self.reason_c().to_str().unwrap_or("")
     }
 }
 
@@ -646,6 +715,21 @@ pub fn scrub_stack() {
     let mut area = [0u8; SCRUB_STACK_BYTES];
     area.zeroize();
     core::hint::black_box(&area);
+}
+
+/// Runs `f` in a frame of its own below the caller's (`inline(never)` keeps
+/// the frame), then [`scrub_stack`]: the dead stack where `f` and all it
+/// called lived (key schedules, subkeys, plaintext copies) is zeroed before
+/// this returns. Not generic, so every caller shares this one frame and
+/// scrub (the C ABI runs each sealing function in it).
+#[inline(never)]
+pub fn in_own_frame_then_scrub(f: &mut dyn FnMut()) {
+    #[inline(never)]
+    fn own_frame(f: &mut dyn FnMut()) {
+        f()
+    }
+    own_frame(f);
+    scrub_stack();
 }
 
 fn sha256(parts: &[&[u8]]) -> [u8; 32] {

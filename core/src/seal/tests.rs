@@ -2015,3 +2015,73 @@ fn the_principal_digest_is_the_sha256_of_the_principal_bytes() {
     }
     assert_eq!(PrincipalDigest::of(b"abc").as_bytes(), &want);
 }
+
+#[test]
+fn unseal_refusals_are_numbered_one_to_ten_with_their_log_reason() {
+    let all = [
+        (UnsealError::Malformed, "malformed token"),
+        (UnsealError::TooLarge, "token larger than the maximum"),
+        (UnsealError::UnknownKey, "token sealed under an unknown key"),
+        (UnsealError::Tampered, "token failed authentication"),
+        (UnsealError::Expired, "token expired"),
+        (UnsealError::NotYetValid, "token issued in the future"),
+        (
+            UnsealError::WrongAudience,
+            "token sealed for another audience",
+        ),
+        (UnsealError::WrongRequest, "token bound to another request"),
+        (
+            UnsealError::WrongPrincipal,
+            "token bound to another principal",
+        ),
+        (UnsealError::ClockOutOfRange, "now is past MAX_UNIX_TIME"),
+    ];
+    for (i, (e, reason)) in all.into_iter().enumerate() {
+        let code = i as u32 + 1;
+        assert_eq!(e.code(), Some(code));
+        assert_eq!(UnsealError::from_code(code), Some(e));
+        assert_eq!(e.reason(), reason);
+        assert_eq!(e.reason_c().to_str(), Ok(reason));
+    }
+    let short = UnsealError::BufferTooSmall { needed: 9 };
+    assert_eq!(short.code(), None);
+    assert_eq!(short.reason(), "scratch buffer too small");
+    assert_eq!(UnsealError::from_code(0), None);
+    assert_eq!(UnsealError::from_code(11), None);
+}
+
+#[test]
+fn zero_selects_the_default_ttl_and_largest_token_but_not_the_skew() {
+    assert_eq!(
+        SealConfig::or_defaults(0, 0, 0),
+        SealConfig {
+            ttl_seconds: DEFAULT_TTL_SECONDS,
+            clock_skew_seconds: 0,
+            max_token_bytes: DEFAULT_MAX_TOKEN_BYTES,
+        }
+    );
+    let given = SealConfig::or_defaults(30, 5, 900);
+    assert_eq!(
+        (
+            given.ttl_seconds,
+            given.clock_skew_seconds,
+            given.max_token_bytes
+        ),
+        (30, 5, 900)
+    );
+}
+
+#[test]
+fn key_errors_about_keys_are_told_from_other_settings() {
+    assert!(KeyError::NoKeys.is_about_keys());
+    assert!(KeyError::WeakKey { index: 0 }.is_about_keys());
+    assert!(!KeyError::EmptyAudience.is_about_keys());
+    assert!(!KeyError::TtlOutOfRange { ttl_seconds: 0 }.is_about_keys());
+}
+
+#[test]
+fn the_scrubbed_frame_runs_the_operation_once() {
+    let mut runs = 0;
+    in_own_frame_then_scrub(&mut || runs += 1);
+    assert_eq!(runs, 1);
+}

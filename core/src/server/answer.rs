@@ -50,6 +50,37 @@ impl AnswerError {
             }
         }
     }
+
+    /// The error's number: 1 for a wrong kind, 2 for a malformed answer (the
+    /// C API's `MRTR_ANSWER_WRONG_KIND`, `MRTR_ANSWER_MALFORMED`).
+    pub const fn number(&self) -> u32 {
+        match self {
+            AnswerError::WrongKind { .. } => 1,
+            AnswerError::Malformed { .. } => 2,
+        }
+    }
+
+    /// The kind the client sent, for a wrong kind.
+    pub const fn found(&self) -> Option<ResponseKind> {
+        match *self {
+            AnswerError::WrongKind { found, .. } => Some(found),
+            AnswerError::Malformed { .. } => None,
+        }
+    }
+
+    /// The error numbered `number` (see [`AnswerError::number`]) about
+    /// `expected`; a wrong kind needs the kind `found`.
+    pub fn from_number(
+        number: u32,
+        expected: ResponseKind,
+        found: Option<ResponseKind>,
+    ) -> Option<AnswerError> {
+        match (number, found) {
+            (1, Some(found)) => Some(AnswerError::WrongKind { expected, found }),
+            (2, _) => Some(AnswerError::Malformed { expected }),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for AnswerError {

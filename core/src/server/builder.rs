@@ -5,6 +5,7 @@
 //! streamed (no staging copy); a short buffer is reported by `finish` with the
 //! exact size needed.
 
+use core::ffi::CStr;
 use core::fmt;
 
 use crate::json::{self, ParseLimits, Writer};
@@ -78,6 +79,41 @@ pub enum BuildError {
         /// Bytes the whole message needs.
         needed: usize,
     },
+}
+
+impl BuildError {
+    /// The variant's name for logs (`"EmptyKey"`, ...), NUL-terminated for C.
+    pub fn name(&self) -> &'static CStr {
+        match self {
+            BuildError::MissingCapability { .. } => c"MissingCapability",
+            BuildError::EmptyKey => c"EmptyKey",
+            BuildError::KeyTooLong { .. } => c"KeyTooLong",
+            BuildError::DuplicateKey => c"DuplicateKey",
+            BuildError::TooManyRequests { .. } => c"TooManyRequests",
+            BuildError::InvalidSchema => c"InvalidSchema",
+            BuildError::InvalidUrl => c"InvalidUrl",
+            BuildError::InvalidSamplingParams => c"InvalidSamplingParams",
+            BuildError::Empty => c"Empty",
+            BuildError::MethodNotAllowed => c"MethodNotAllowed",
+            BuildError::StatusNotInputRequired => c"StatusNotInputRequired",
+            BuildError::InvalidTask => c"InvalidTask",
+            BuildError::BufferTooSmall { .. } => c"BufferTooSmall",
+        }
+    }
+
+    /// Whether the refused input itself is at fault (its key, schema, URL
+    /// or sampling params), not the client, the count or the buffer.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            BuildError::EmptyKey
+                | BuildError::KeyTooLong { .. }
+                | BuildError::DuplicateKey
+                | BuildError::InvalidSchema
+                | BuildError::InvalidUrl
+                | BuildError::InvalidSamplingParams
+        )
+    }
 }
 
 /// The reply to a request whose `input_required` result could not be built:

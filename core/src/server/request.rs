@@ -1,5 +1,6 @@
 //! Reading one incoming message: the request, its `_meta`, its MRTR fields.
 
+use core::ffi::CStr;
 use core::fmt;
 
 use crate::json::{self, BufferTooSmall, JsonStr, Kind, Object, Value};
@@ -66,24 +67,41 @@ pub enum Method<'a> {
     Other(JsonStr<'a>),
 }
 
+/// The named methods with their wire names, in their number order (entry n
+/// is number n + 1: the C API's `mrtr_server_method`; 0 is any other).
+const NAMED: [(&str, Method<'static>); 8] = [
+    ("tools/call", Method::ToolsCall),
+    ("prompts/get", Method::PromptsGet),
+    ("resources/read", Method::ResourcesRead),
+    ("tasks/get", Method::TasksGet),
+    ("tasks/result", Method::TasksResult),
+    ("tasks/cancel", Method::TasksCancel),
+    ("tasks/input_response", Method::TasksInputResponse),
+    ("tasks/update", Method::TasksUpdate),
+];
+
 impl<'a> Method<'a> {
     fn from_name(name: JsonStr<'a>) -> Self {
-        const NAMED: [(&str, Method<'static>); 8] = [
-            ("tools/call", Method::ToolsCall),
-            ("prompts/get", Method::PromptsGet),
-            ("resources/read", Method::ResourcesRead),
-            ("tasks/get", Method::TasksGet),
-            ("tasks/result", Method::TasksResult),
-            ("tasks/cancel", Method::TasksCancel),
-            ("tasks/input_response", Method::TasksInputResponse),
-            ("tasks/update", Method::TasksUpdate),
-        ];
         for (s, m) in NAMED {
             if name.eq_str(s) {
                 return m;
             }
         }
         Method::Other(name)
+    }
+
+    /// The method's number: 1 to 8 for the named methods, 0 for
+    /// [`Method::Other`] (the C API's `mrtr_server_method`).
+    pub fn code(&self) -> u32 {
+        let i = NAMED.iter().position(|(_, m)| m == self);
+        i.and_then(|i| u32::try_from(i + 1).ok()).unwrap_or(0)
+    }
+
+    /// The named method numbered `code` (see [`Method::code`]); `None` for
+    /// 0 and unknown numbers.
+    pub fn from_code(code: u32) -> Option<Method<'static>> {
+        let i = usize::try_from(code.checked_sub(1)?).ok()?;
+        NAMED.get(i).map(|(_, m)| *m)
     }
 
     /// The wire name, for the named methods (`None` for [`Method::Other`]).
@@ -264,6 +282,26 @@ pub enum Field {
 }
 
 impl Field {
+    /// The member's name on the wire, NUL-terminated for C (the same text
+    /// as [`Field::wire_name`]).
+    pub const fn c_name(self) -> &'static CStr {
+        match self {
+            Field::Params => c"params",
+            Field::Meta => c"_meta",
+            Field::ProtocolVersion => c"io.modelcontextprotocol/protocolVersion",
+            Field::ClientCapabilities => c"io.modelcontextprotocol/clientCapabilities",
+            Field::ClientInfo => c"io.modelcontextprotocol/clientInfo",
+            Field::RelatedTask => c"io.modelcontextprotocol/related-task",
+            Field::Name => c"name",
+            Field::Uri => c"uri",
+            Field::Arguments => c"arguments",
+            Field::Task => c"task",
+            Field::InputResponses => c"inputResponses",
+            Field::RequestState => c"requestState",
+            Field::TaskId => c"taskId",
+        }
+    }
+
     /// The member's name on the wire.
     pub const fn wire_name(self) -> &'static str {
         match self {
@@ -334,6 +372,51 @@ pub enum RequestErrorKind<'a> {
         /// the limit.
         offset: usize,
     },
+}
+
+impl RequestErrorKind<'_> {
+    /// The variant's name for logs (`"Missing"`, `"RepeatedMember"`, ...),
+    /// NUL-terminated for C; JSON and envelope errors name their own detail
+    /// elsewhere and give `"Json"` and `"Envelope"` here.
+    pub fn name(&self) -> &'static CStr {
+        use RequestErrorKind as K;
+        match self {
+            K::Json(_) => c"Json",
+            K::Envelope(_) => c"Envelope",
+            K::Missing(_) => c"Missing",
+            K::Malformed(_) => c"Malformed",
+            K::Duplicate(_) => c"Duplicate",
+            K::UnsupportedProtocolVersion { .. } => c"UnsupportedProtocolVersion",
+            K::TooManyInputResponses => c"TooManyInputResponses",
+            K::InputResponseKeyTooLong => c"InputResponseKeyTooLong",
+            K::DuplicateInputResponseKey => c"DuplicateInputResponseKey",
+            K::InputResponseNotAnObject => c"InputResponseNotAnObject",
+            K::RepeatedMember { .. } => c"RepeatedMember",
+            K::TooManyMembers { .. } => c"TooManyMembers",
+        }
+    }
+
+    /// The member the error is about, when it names one.
+    pub fn field(&self) -> Option<Field> {
+        use RequestErrorKind as K;
+        match *self {
+            K::Json(_) | K::Envelope(_) => None,
+            K::Missing(f) | K::Malformed(f) | K::Duplicate(f) => Some(f),
+            K::UnsupportedProtocolVersion { .. } => Some(Field::ProtocolVersion),
+            K::RepeatedMember { .. } | K::TooManyMembers { .. } => Some(Field::Params),
+            _ => Some(Field::InputResponses),
+        }
+    }
+
+    /// Whether a bound was exceeded (too many or too long), not a rule
+    /// broken; a JSON error says so itself ([`json::Error`]).
+    pub fn is_limit(&self) -> bool {
+        use RequestErrorKind as K;
+        matches!(
+            self,
+            K::TooManyInputResponses | K::InputResponseKeyTooLong | K::TooManyMembers { .. }
+        )
+    }
 }
 
 /// A request that cannot be served, with the id to answer (`None`: answer

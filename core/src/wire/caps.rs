@@ -4,6 +4,9 @@ use super::error::Violation;
 use super::TASKS_EXTENSION;
 use crate::json::{self, Object, Value, Writer};
 
+/// A capability's member of [`ClientCapabilities`], for its bit table.
+type Member = fn(&mut ClientCapabilities) -> &mut bool;
+
 /// What a client declares it can answer, per request.
 ///
 /// Parsing follows the 2026-07-28 schema: `elicitation: {}` (no mode named)
@@ -38,6 +41,68 @@ impl ClientCapabilities {
         roots: true,
         tasks: true,
     };
+
+    /// Bit of [`ClientCapabilities::bits`]: form-mode elicitation (C: `MRTR_CAP_ELICITATION_FORM`).
+    pub const BIT_ELICITATION_FORM: u32 = 1;
+    /// Bit: URL-mode elicitation (C: `MRTR_CAP_ELICITATION_URL`).
+    pub const BIT_ELICITATION_URL: u32 = 1 << 1;
+    /// Bit: sampling (C: `MRTR_CAP_SAMPLING`).
+    pub const BIT_SAMPLING: u32 = 1 << 2;
+    /// Bit: sampling with tools (C: `MRTR_CAP_SAMPLING_TOOLS`; implies sampling).
+    pub const BIT_SAMPLING_TOOLS: u32 = 1 << 3;
+    /// Bit: sampling with context (C: `MRTR_CAP_SAMPLING_CONTEXT`; implies sampling).
+    pub const BIT_SAMPLING_CONTEXT: u32 = 1 << 4;
+    /// Bit: roots (C: `MRTR_CAP_ROOTS`).
+    pub const BIT_ROOTS: u32 = 1 << 5;
+    /// Bit: the Tasks extension (C: `MRTR_CAP_TASKS`).
+    pub const BIT_TASKS: u32 = 1 << 6;
+    /// Every bit [`ClientCapabilities::from_bits`] knows (C: `MRTR_CAP_ALL`).
+    pub const ALL_BITS: u32 = (1 << Self::BIT_TABLE.len()) - 1;
+
+    /// The one table of bits: each capability's bit and its member.
+    const BIT_TABLE: [(u32, Member); 7] = [
+        (Self::BIT_ELICITATION_FORM, |c| &mut c.elicitation_form),
+        (Self::BIT_ELICITATION_URL, |c| &mut c.elicitation_url),
+        (Self::BIT_SAMPLING, |c| &mut c.sampling),
+        (Self::BIT_SAMPLING_TOOLS, |c| &mut c.sampling_tools),
+        (Self::BIT_SAMPLING_CONTEXT, |c| &mut c.sampling_context),
+        (Self::BIT_ROOTS, |c| &mut c.roots),
+        (Self::BIT_TASKS, |c| &mut c.tasks),
+    ];
+
+    /// The capabilities as a bit mask (the `BIT_*` constants; the C API's
+    /// `MRTR_CAP_*` bits), member for member: a set of missing capabilities
+    /// may name `sampling_tools` without `sampling`.
+    pub fn bits(&self) -> u32 {
+        let mut c = *self;
+        Self::BIT_TABLE
+            .iter()
+            .filter(|(_, member)| *member(&mut c))
+            .fold(0, |m, (bit, _)| m | bit)
+    }
+
+    /// The capabilities of a bit mask (see [`ClientCapabilities::bits`]),
+    /// with [`ClientCapabilities::implied`] applied; `None` when a bit
+    /// outside [`ClientCapabilities::ALL_BITS`] is set.
+    pub fn from_bits(bits: u32) -> Option<Self> {
+        if bits & !Self::ALL_BITS != 0 {
+            return None;
+        }
+        let mut c = ClientCapabilities::default();
+        for (bit, member) in Self::BIT_TABLE {
+            *member(&mut c) = bits & bit != 0;
+        }
+        Some(c.implied())
+    }
+
+    /// The rule between capabilities, kept here only: sampling with tools
+    /// or with context is sampling (the schema nests both in `sampling`).
+    pub fn implied(self) -> Self {
+        ClientCapabilities {
+            sampling: self.sampling || self.sampling_tools || self.sampling_context,
+            ..self
+        }
+    }
 
     /// Reads a `clientCapabilities` object. Unknown members are ignored;
     /// known members of the wrong type are a [`Violation::BadMeta`].
@@ -140,7 +205,7 @@ impl ClientCapabilities {
             }
             w.byte(b'}');
         }
-        if self.sampling || self.sampling_tools || self.sampling_context {
+        if self.implied().sampling {
             w.comma(&mut first).raw(b"\"sampling\":{");
             let mut f2 = true;
             if self.sampling_tools {
@@ -206,5 +271,99 @@ pub fn write_request_meta_members(
     if let Some(info) = info {
         w.byte(b',').key(super::META_CLIENT_INFO);
         info.write(w);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClientCapabilities as C;
+
+    #[test]
+    fn sampling_tools_implies_sampling() {
+        let c = C::from_bits(C::BIT_SAMPLING_TOOLS).unwrap();
+        assert_eq!(
+            c,
+            C {
+                sampling: true,
+                sampling_tools: true,
+                ..C::default()
+            }
+        );
+        let declared = C {
+            sampling_tools: true,
+            ..C::default()
+        };
+        // `bits` is member for member: a missing `sampling.tools` alone.
+        assert_eq!(declared.bits(), C::BIT_SAMPLING_TOOLS);
+        assert_eq!(C::from_bits(declared.bits()), Some(declared.implied()));
+    }
+
+    #[test]
+    fn sampling_context_implies_sampling() {
+        let c = C::from_bits(C::BIT_SAMPLING_CONTEXT).unwrap();
+        assert_eq!(
+            c,
+            C {
+                sampling: true,
+                sampling_context: true,
+                ..C::default()
+            }
+        );
+        assert!(!C::from_bits(C::BIT_ROOTS).unwrap().sampling);
+    }
+
+    #[test]
+    fn bits_round_trip_every_capability_in_the_c_numbering() {
+        assert_eq!(C::ALL_BITS, 0x7f);
+        assert_eq!(C::from_bits(0), Some(C::default()));
+        assert_eq!(C::from_bits(C::ALL_BITS), Some(C::ALL));
+        assert_eq!(C::ALL.bits(), 0x7f);
+        let each = [
+            (
+                1,
+                C {
+                    elicitation_form: true,
+                    ..C::default()
+                },
+            ),
+            (
+                2,
+                C {
+                    elicitation_url: true,
+                    ..C::default()
+                },
+            ),
+            (
+                4,
+                C {
+                    sampling: true,
+                    ..C::default()
+                },
+            ),
+            (
+                32,
+                C {
+                    roots: true,
+                    ..C::default()
+                },
+            ),
+            (
+                64,
+                C {
+                    tasks: true,
+                    ..C::default()
+                },
+            ),
+        ];
+        for (bit, caps) in each {
+            assert_eq!(C::from_bits(bit), Some(caps));
+            assert_eq!(caps.bits(), bit);
+        }
+    }
+
+    #[test]
+    fn unknown_capability_bits_are_refused() {
+        assert_eq!(C::from_bits(1 << 7), None);
+        assert_eq!(C::from_bits(u32::MAX), None);
     }
 }

@@ -77,14 +77,29 @@ pub fn write_roots_result(w: &mut Writer<'_>, roots: &[Root<'_>]) {
 }
 
 /// The kind of a received input response, judged by its required fields.
+/// The discriminants are the C API's `mrtr_answer_kind` (0 is none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
 pub enum ResponseKind {
     /// An `ElicitResult` (`action`).
-    Elicit,
+    Elicit = 1,
     /// A `CreateMessageResult` (`role`, `content`, `model`).
-    Sampling,
+    Sampling = 2,
     /// A `ListRootsResult` (`roots`).
-    Roots,
+    Roots = 3,
+}
+
+impl ResponseKind {
+    /// The kind numbered `code` (its discriminant); `None` otherwise.
+    pub fn from_code(code: u32) -> Option<ResponseKind> {
+        [
+            ResponseKind::Elicit,
+            ResponseKind::Sampling,
+            ResponseKind::Roots,
+        ]
+        .into_iter()
+        .find(|k| *k as u32 == code)
+    }
 }
 
 /// One received input response.

@@ -11,6 +11,7 @@ mod builder;
 mod errors;
 mod flows;
 mod hostile;
+mod numbering;
 mod parse;
 mod tasks;
 
