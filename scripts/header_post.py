@@ -37,7 +37,8 @@ AREAS = [
      or n.startswith("mrtr_json_")),
 ]
 
-FN = re.compile(r"^(?:MRTR_NODISCARD )?[A-Za-z_][\w *]*?\b(mrtr_\w+)\(", re.M)
+# when the return type has a line of its own.
+FN = re.compile(r"^(?:(?:MRTR_NODISCARD )?[A-Za-z_][\w *]*?\b)?(mrtr_\w+)\(", re.M)
 
 
 def strip_safety(text):
@@ -114,10 +115,130 @@ def check_names(text):
         sys.exit(f"header_post.py: the docs name what the header does not declare: {stale}")
 
 
+WIDTH = 100
+
+
+def pack(decl):
+    """One function declaration (one line) as lines of at most WIDTH
+    columns: whole when it fits; else the return type on its own line and
+    the parameters packed after the parenthesis, continuation lines
+    aligned under the first parameter."""
+    if len(decl) <= WIDTH or "(" not in decl:
+        return [decl]
+    # Too long for one line: the return type on a line of its own (BSD
+    # style), then the name and its parameters.
+    m = re.match(r"^(.*?)\b(mrtr_\w+\(.*)$", decl)
+    ret, decl = m.group(1).rstrip(), m.group(2)
+    if len(decl) <= WIDTH:
+        return [ret, decl]
+    head, rest = decl.split("(", 1)
+    params = [p.strip() for p in rest[: -len(");")].split(",")]
+    indent = " " * (len(head) + 1)
+    lines, line = [], head + "("
+    for i, p in enumerate(params):
+        piece = p + ("," if i + 1 < len(params) else ");")
+        if line.endswith("(") or len(line) + 1 + len(piece) <= WIDTH:
+            line += ("" if line.endswith("(") else " ") + piece
+        else:
+            lines.append(line)
+            line = indent + piece
+    lines.append(line)
+    return [ret] + lines
+
+
+def family(line):
+    """The family of a `#define MRTR_...` line (`MRTR_CAP` for
+    `MRTR_CAP_ROOTS`), or None."""
+    m = re.match(r"^#define (MRTR_[A-Z0-9]+)_", line)
+    return m.group(1) if m else None
+
+
+def group_defines(text):
+    """No blank line between constants of one family (`MRTR_CAP_*`,
+    `MRTR_TEXT_*`, ...): each family reads as one block."""
+    lines = text.split("\n")
+    out = []
+    last = None  # family of the last #define emitted
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line == "" and last is not None:
+            # Look past the blank line and the next item's comment.
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("//"):
+                j += 1
+            if j < len(lines) and family(lines[j]) == last:
+                i += 1
+                continue
+        out.append(line)
+        if line.startswith("#define "):
+            last = family(line)
+        elif line and not line.startswith("//"):
+            last = None
+        i += 1
+    return "\n".join(out)
+
+
+def trailing_member_docs(text):
+    """In a struct or enum, a member with a one-line doc gets it as a
+    trailing comment, aligned within the block, when the line stays within
+    WIDTH columns; longer docs stay above their member."""
+    lines = text.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        if not re.match(r"^(typedef )?(struct|enum) \w+ \{$", line):
+            continue
+        body = []
+        while i < len(lines) and not lines[i].startswith("}"):
+            body.append(lines[i])
+            i += 1
+        # (doc, member) pairs where the doc is exactly one line.
+        pairs, k = [], 0
+        while k < len(body):
+            one = (k + 1 < len(body) and body[k].lstrip().startswith("//")
+                   and not body[k + 1].lstrip().startswith("//")
+                   and (k == 0 or not body[k - 1].lstrip().startswith("//")))
+            if one:
+                pairs.append((body[k + 1], body[k].strip()))
+                k += 2
+            else:
+                pairs.append((body[k], None))
+                k += 1
+        width = max((len(m) for m, d in pairs if d), default=0)
+        for member, doc in pairs:
+            joined = member.ljust(width) + "  " + doc if doc else member
+            if doc and len(joined) > WIDTH:
+                out.extend(["  " + doc, member])
+            else:
+                out.append(joined)
+    return "\n".join(out)
+
+
+def attribute_inline(text):
+    """`MRTR_NODISCARD` on the line of the declaration it marks (cbindgen
+    puts it on a line of its own), and each function declaration packed
+    into lines of at most WIDTH columns."""
+    out, lines, i = [], text.split("\n"), 0
+    while i < len(lines):
+        line = lines[i]
+        if line == "MRTR_NODISCARD" and i + 1 < len(lines):
+            i += 1
+            line = "MRTR_NODISCARD " + lines[i]
+        if re.match(r"^(MRTR_NODISCARD )?[A-Za-z_][\w *]*\bmrtr_\w+\(.*\);$", line):
+            out.extend(pack(line))
+        else:
+            out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
 def main():
     path = sys.argv[1]
     text = open(path, encoding="utf-8").read()
-    text = strip_safety(text)
+    text = group_defines(trailing_member_docs(attribute_inline(strip_safety(text))))
     check_names(text)
     contents = toc(text)
     # After the preamble comment (the file's first comment block).
