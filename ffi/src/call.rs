@@ -41,7 +41,7 @@ use mrtr_core::json::BufferTooSmall;
 use mrtr_core::wire::{ClientInfo, ElicitAction, TaskDialect};
 
 use crate::abi::{finish_output, Args, Out, Put};
-use crate::exchange::{
+use crate::client::{
     caps_from_bits, failure_of, input_text, input_view, machine_event, mrtr_event, mrtr_failure,
     mrtr_input, mrtr_phase, mrtr_root, mrtr_task_dialect, with_roots, FromC,
 };

@@ -14,7 +14,7 @@ use mrtr_core::client::form::{ContentError, ElicitForm, FieldError, FormError, M
 use mrtr_core::json::{self, ParseLimits};
 
 use crate::abi::{run, Args, Put};
-use crate::exchange::decode_json_str;
+use crate::client::decode_json_str;
 use crate::mrtr_status::{self, *};
 use crate::types::{c_enum, mrtr_str, same};
 

@@ -40,7 +40,7 @@ mod abi;
 #[cfg(feature = "client")]
 pub mod call;
 #[cfg(feature = "client")]
-pub mod exchange;
+pub mod client;
 #[cfg(feature = "client")]
 pub mod form;
 #[cfg(feature = "client")]

@@ -13,7 +13,7 @@ use mrtr_core::client::Machine;
 
 use crate::abi::{Args, Put, Span};
 use crate::call::{mrtr_call, mrtr_call_input_at, with_call};
-use crate::exchange::{
+use crate::client::{
     machine_event, mrtr_event, mrtr_event_kind, mrtr_input, mrtr_input_kind, status_of,
 };
 use crate::mrtr_status;
@@ -587,7 +587,7 @@ unsafe fn ask(
 mod tests {
     use super::*;
     use crate::call::{mrtr_call_answer_elicit, mrtr_call_config, mrtr_call_init, mrtr_method};
-    use crate::exchange::{MRTR_CAP_ELICITATION_FORM, MRTR_CAP_ROOTS, MRTR_ELICIT_ACCEPT};
+    use crate::client::{MRTR_CAP_ELICITATION_FORM, MRTR_CAP_ROOTS, MRTR_ELICIT_ACCEPT};
     use crate::types::mrtr_str;
     use std::vec;
     use std::vec::Vec;
