@@ -43,7 +43,8 @@ use mrtr_core::wire::{ClientInfo, ElicitAction, TaskDialect};
 use crate::abi::{finish_output, Args, Out, Put};
 use crate::client::{
     caps_from_bits, failure_of, input_text, input_view, machine_event, mrtr_event, mrtr_failure,
-    mrtr_input, mrtr_phase, mrtr_root, mrtr_task_dialect, with_roots, FromC,
+    mrtr_flow, mrtr_input, mrtr_method, mrtr_phase, mrtr_root, mrtr_task_dialect,
+    mrtr_task_request, with_roots, FromC,
 };
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};
@@ -124,18 +125,6 @@ limits_mirror! {
 // changes its size, and this fails until the list above names it.
 const _: () = assert!(size_of::<CallLimits>() == size_of::<mrtr_call_limits>());
 
-/// The method of a call.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum mrtr_method {
-    /// `tools/call` (params need `name`).
-    MRTR_METHOD_TOOLS_CALL = 1,
-    /// `prompts/get` (params need `name`).
-    MRTR_METHOD_PROMPTS_GET = 2,
-    /// `resources/read` (params need `uri`).
-    MRTR_METHOD_RESOURCES_READ = 3,
-}
-
 /// `mrtr_call_config.flags`: send no `io.modelcontextprotocol/clientInfo`.
 pub const MRTR_CALL_NO_CLIENT_INFO: u32 = 1;
 /// `mrtr_call_config.flags`: `task_id` is a JSON string token (as in
@@ -176,32 +165,6 @@ pub struct mrtr_call_config {
     /// cause (`"MissingTarget"`: params without `name`/`uri`;
     /// `"RepeatedMember"`, `"UnknownFlag"`, `"BadLimits"`, ...).
     pub out_reason: *mut *const c_char,
-}
-
-/// Which flow a call is in.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum mrtr_flow {
-    /// The call's own request and its retries.
-    MRTR_FLOW_CALL = 1,
-    /// The task the call became (or restarted as).
-    MRTR_FLOW_TASK = 2,
-}
-
-/// The task request written next (or in flight).
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum mrtr_task_request {
-    /// Not a task.
-    MRTR_TASK_REQUEST_NONE = 0,
-    /// `tasks/get`.
-    MRTR_TASK_REQUEST_GET = 1,
-    /// `tasks/result` (seed dialect).
-    MRTR_TASK_REQUEST_RESULT = 2,
-    /// The answers: `tasks/input_response` (seed), `tasks/update` (extension).
-    MRTR_TASK_REQUEST_RESPOND = 3,
-    /// `tasks/cancel`.
-    MRTR_TASK_REQUEST_CANCEL = 4,
 }
 
 /// Where a call is; views point into the workspace.

@@ -18,7 +18,6 @@ use mrtr_core::wire::{
 };
 
 use crate::abi::{finish_output, Args, Out, Take, Views};
-use crate::call::{mrtr_flow, mrtr_method, mrtr_task_request};
 use crate::mrtr_status;
 use crate::names;
 use crate::types::{mrtr_span, mrtr_str};
@@ -92,6 +91,44 @@ macro_rules! mirror {
             }
         }
     };
+}
+
+/// The method of a call.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum mrtr_method {
+    /// `tools/call` (params need `name`).
+    MRTR_METHOD_TOOLS_CALL = 1,
+    /// `prompts/get` (params need `name`).
+    MRTR_METHOD_PROMPTS_GET = 2,
+    /// `resources/read` (params need `uri`).
+    MRTR_METHOD_RESOURCES_READ = 3,
+}
+
+/// Which flow a call is in.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum mrtr_flow {
+    /// The call's own request and its retries.
+    MRTR_FLOW_CALL = 1,
+    /// The task the call became (or restarted as).
+    MRTR_FLOW_TASK = 2,
+}
+
+/// The task request written next (or in flight).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum mrtr_task_request {
+    /// Not a task.
+    MRTR_TASK_REQUEST_NONE = 0,
+    /// `tasks/get`.
+    MRTR_TASK_REQUEST_GET = 1,
+    /// `tasks/result` (seed dialect).
+    MRTR_TASK_REQUEST_RESULT = 2,
+    /// The answers: `tasks/input_response` (seed), `tasks/update` (extension).
+    MRTR_TASK_REQUEST_RESPOND = 3,
+    /// `tasks/cancel`.
+    MRTR_TASK_REQUEST_CANCEL = 4,
 }
 
 mirror!(Phase => mrtr_phase { MRTR_PHASE_READY = Ready, MRTR_PHASE_SENT = Sent,
