@@ -43,8 +43,8 @@ use mrtr_core::wire::{ClientInfo, ElicitAction, TaskDialect};
 use crate::abi::{finish_output, Args, Out, Put};
 use crate::client::{
     caps_from_bits, failure_of, input_text, input_view, machine_event, mrtr_event, mrtr_failure,
-    mrtr_flow, mrtr_input, mrtr_method, mrtr_phase, mrtr_root, mrtr_task_dialect,
-    mrtr_task_request, with_roots, FromC,
+    mrtr_flow, mrtr_input, mrtr_phase, mrtr_root, mrtr_task_dialect, mrtr_task_request, with_roots,
+    FromC,
 };
 use crate::mrtr_status;
 use crate::object::{self, magic, Obj};

@@ -586,7 +586,8 @@ unsafe fn ask(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::call::{mrtr_call_answer_elicit, mrtr_call_config, mrtr_call_init, mrtr_method};
+    use crate::call::{mrtr_call_answer_elicit, mrtr_call_config, mrtr_call_init};
+    use crate::client::mrtr_method;
     use crate::client::{MRTR_CAP_ELICITATION_FORM, MRTR_CAP_ROOTS, MRTR_ELICIT_ACCEPT};
     use crate::types::mrtr_str;
     use std::vec;
