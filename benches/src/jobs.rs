@@ -144,6 +144,10 @@ pub enum Contender {
     Rmcp,
     /// serde_json into borrowed structs with `RawValue`.
     SerdeRaw,
+    /// serde_json borrowed with `RawValue`, reading only what classifies
+    /// (`method`, `params.mode`) to a kind, the params kept raw: issue 27's
+    /// floor. Its `validate` is one `&RawValue` parse of the message.
+    SerdeKind,
     /// serde_json into `Value`.
     SerdeValue,
     /// simd-json's tape.
@@ -154,12 +158,13 @@ pub enum Contender {
 
 impl Contender {
     /// Every contender, mrtr first.
-    pub const ALL: [Contender; 8] = [
+    pub const ALL: [Contender; 9] = [
         Contender::Mrtr,
         Contender::MrtrC,
         Contender::MrtrCall,
         Contender::Rmcp,
         Contender::SerdeRaw,
+        Contender::SerdeKind,
         Contender::SerdeValue,
         Contender::SimdTape,
         Contender::SimdBorrowed,
@@ -173,6 +178,7 @@ impl Contender {
             Contender::MrtrCall => "mrtr Call",
             Contender::Rmcp => "rmcp 3.11.0",
             Contender::SerdeRaw => "serde_json RawValue",
+            Contender::SerdeKind => "serde_json RawValue kind",
             Contender::SerdeValue => "serde_json Value",
             Contender::SimdTape => "simd-json tape",
             Contender::SimdBorrowed => "simd-json borrowed",
@@ -220,6 +226,8 @@ pub fn runner(contender: Contender, job: Job, input: &Input) -> Option<Runner> {
         (Contender::SerdeRaw, Job::Validate) => Some(serde_raw::validate_runner(bytes)),
         (Contender::SerdeRaw, Job::Parse) => Some(serde_raw::parse_runner(bytes)),
         (Contender::SerdeRaw, Job::Leg) => Some(serde_raw::leg_runner(bytes)),
+        (Contender::SerdeKind, Job::Validate) => Some(serde_raw::raw_value_runner(bytes)),
+        (Contender::SerdeKind, Job::Parse) => Some(serde_raw::parse_kind_runner(bytes)),
         (Contender::SerdeValue, Job::Parse) => Some(serde_value::parse_runner(bytes)),
         (Contender::SerdeValue, Job::Leg) => Some(serde_value::leg_runner(bytes)),
         (Contender::SimdTape, Job::Validate) => Some(simd::validate_runner(bytes)),
@@ -237,6 +245,7 @@ fn summary(contender: Contender, input: &Input) -> Option<Summary> {
         Contender::Mrtr => mrtr::parse(b),
         Contender::Rmcp => rmcp_sdk::parse(b),
         Contender::SerdeRaw => serde_raw::parse(b),
+        Contender::SerdeKind => serde_raw::parse_kind(b),
         Contender::SerdeValue => serde_value::parse(b),
         Contender::SimdTape => simd::tape_parse(b, &mut simd::Scratch::default()),
         Contender::SimdBorrowed => simd::borrowed_parse(b, &mut simd::Scratch::default()),
@@ -284,6 +293,14 @@ pub fn check(input: &Input) {
         }
         let s = summary(c, input)
             .unwrap_or_else(|| panic!("{} rejected input {}", c.name(), input.name));
+        // The kind-only floor reads no message.
+        let reference = match c {
+            Contender::SerdeKind => Summary {
+                message_bytes: 0,
+                ..reference
+            },
+            _ => reference,
+        };
         assert_eq!(
             s,
             reference,

@@ -404,3 +404,65 @@ pub fn server_parse(bytes: &[u8]) -> Option<ServerSummary> {
 pub fn server_parse_runner(bytes: Vec<u8>) -> Runner {
     Box::new(move || server_parse(&bytes).map_or(0, |s| s.checksum()))
 }
+
+/// The params of an input request, read for its kind only: `mode` (an
+/// elicitation's), every other member skipped (the params stay raw).
+#[derive(Deserialize)]
+struct ModeOnly<'a> {
+    #[serde(borrow, default)]
+    mode: Option<Text<'a>>,
+}
+
+/// Issue 27's floor for parse+classify: the same borrowed envelope as
+/// [`parse`], then each input request's `method` and (elicitations)
+/// `params.mode` read to a kind, its params kept raw (no message, schema
+/// or sampling fields read). Its summary is mrtr's without
+/// `message_bytes`.
+pub fn parse_kind(bytes: &[u8]) -> Option<Summary> {
+    let env: Envelope<'_> = serde_json::from_slice(bytes).ok()?;
+    let mut s = Summary::default();
+    let Some(r) = classify(&env)? else {
+        return Some(s);
+    };
+    s.input_required = true;
+    if let Some(entries) = &r.input_requests {
+        for (key, req) in &entries.0 {
+            let kind = match &*req.method {
+                "elicitation/create" => {
+                    let p: ModeOnly<'_> = serde_json::from_str(req.params?.get()).ok()?;
+                    match p.mode.as_deref() {
+                        Some("url") => Kind::Url,
+                        None | Some("form") => Kind::Form,
+                        Some(_) => return None,
+                    }
+                }
+                "sampling/createMessage" => Kind::Sampling,
+                "roots/list" => Kind::Roots,
+                _ => return None,
+            };
+            s.inputs += 1;
+            s.key_bytes += key.len();
+            match kind {
+                Kind::Form => s.forms += 1,
+                Kind::Url => s.urls += 1,
+                Kind::Sampling => s.samplings += 1,
+                Kind::Roots => s.roots += 1,
+            }
+        }
+    }
+    s.state_bytes = r.request_state.as_ref().map_or(0, |st| st.len());
+    Some(s)
+}
+
+/// Runner of [`parse_kind`].
+pub fn parse_kind_runner(bytes: Vec<u8>) -> Runner {
+    Box::new(move || parse_kind(&bytes).map_or(0, |s| s.checksum()))
+}
+
+/// One `&RawValue` parse of the message (`serde_json::from_slice`):
+/// the floor of issue 27's client-leg goal.
+pub fn raw_value_runner(bytes: Vec<u8>) -> Runner {
+    Box::new(move || {
+        serde_json::from_slice::<&RawValue>(&bytes).is_ok() as u64
+    })
+}
