@@ -165,6 +165,7 @@ struct CallConfig {
     task_dialect: u32,
     task_id: MrtrStr,
     task_poll_ms: u64,
+    out_reason: *mut *const std::ffi::c_char,
 }
 
 /// `struct mrtr_span`.
@@ -335,6 +336,7 @@ impl CLeg {
             task_dialect: 0,
             task_id: MrtrStr::EMPTY,
             task_poll_ms: 0,
+            out_reason: std::ptr::null_mut(),
         };
         let mut call: *mut Call = std::ptr::null_mut();
         let mut written = 0usize;
