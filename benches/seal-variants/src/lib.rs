@@ -177,12 +177,7 @@ impl SealRunner {
         buf.copy_from_slice(&self.token[..n]);
         let cipher = XChaCha20Poly1305::new(&KEY.into());
         cipher
-            .decrypt_inout_detached(
-                &XNonce::from([7; 24]),
-                &[],
-                buf.into(),
-                (&self.tag).into(),
-            )
+            .decrypt_inout_detached(&XNonce::from([7; 24]), &[], buf.into(), (&self.tag).into())
             .expect("decrypt");
         let digest = Sha256::digest(&*buf);
         u64::from(digest[0]) + n as u64 + 1

@@ -467,8 +467,7 @@ fn goals(rounds: usize, counts: &std::collections::HashMap<String, u64>) {
             (Some(a), Some(b)) if b > 0 => Some(a as f64 / b as f64),
             _ => None,
         };
-        let ok = rt <= g.limit
-            && (g.judged == Judged::Time || ri.is_none_or(|r| r <= g.limit));
+        let ok = rt <= g.limit && (g.judged == Judged::Time || ri.is_none_or(|r| r <= g.limit));
         if ok {
             met += 1;
         } else {

@@ -462,7 +462,5 @@ pub fn parse_kind_runner(bytes: Vec<u8>) -> Runner {
 /// One `&RawValue` parse of the message (`serde_json::from_slice`):
 /// the floor of issue 27's client-leg goal.
 pub fn raw_value_runner(bytes: Vec<u8>) -> Runner {
-    Box::new(move || {
-        serde_json::from_slice::<&RawValue>(&bytes).is_ok() as u64
-    })
+    Box::new(move || serde_json::from_slice::<&RawValue>(&bytes).is_ok() as u64)
 }
