@@ -354,13 +354,25 @@ pub unsafe extern "C" fn mrtr_call_workspace_size(
     limits: *const mrtr_call_limits,
     out_size: *mut usize,
 ) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    unsafe { size_under(limits, out_size, workspace_for) }
+}
+
+/// Writes `size(limits)` (NULL limits: the defaults) to `*out_size`.
+///
+/// # Safety
+/// As [`mrtr_call_workspace_size`].
+unsafe fn size_under(
+    limits: *const mrtr_call_limits,
+    out_size: *mut usize,
+    size: impl FnOnce(&CallLimits) -> Result<usize, mrtr_status>,
+) -> mrtr_status {
     let mut args = Args::free();
     // SAFETY: caller contract.
     status_of_result(unsafe { args.out(out_size) }.and_then(|out| {
         // SAFETY: caller contract.
         let limits = limits_from_c(unsafe { args.reference_opt(limits) }?)?;
-        out.write(workspace_for(&limits)?);
-        Ok(())
+        out.done(size(&limits)?)
     }))
 }
 
@@ -378,18 +390,13 @@ pub unsafe extern "C" fn mrtr_call_request_size_max(
     limits: *const mrtr_call_limits,
     out_size: *mut usize,
 ) -> mrtr_status {
-    let mut args = Args::free();
-    // SAFETY: caller contract.
-    status_of_result(unsafe { args.out(out_size) }.and_then(|out| {
-        // SAFETY: caller contract.
-        let limits = limits_from_c(unsafe { args.reference_opt(limits) }?)?;
-        out.write(
-            limits
-                .max_request_bytes()
-                .map_err(|_| mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?,
-        );
-        Ok(())
-    }))
+    // SAFETY: forwarded contract.
+    unsafe {
+        size_under(limits, out_size, |l| {
+            l.max_request_bytes()
+                .map_err(|_| mrtr_status::MRTR_ERR_INVALID_ARGUMENT)
+        })
+    }
 }
 
 /// Checks that `call` is a live call: `MRTR_OK`, or the status every
