@@ -79,7 +79,7 @@
  */
 
 /*
- * Contents (74 functions).
+ * Contents (75 functions).
  *
  * Client calls (one handle for a call and the task it becomes):
  *   mrtr_call_limits_default    Writes the default limits to `*out` (see `mrtr_call_limits`)
@@ -117,6 +117,7 @@
  *   mrtr_form_option_at
  *   mrtr_form_text
  *   mrtr_form_validate
+ *   mrtr_form_write_content
  *   mrtr_http_headers
  *   mrtr_http_headers_for_message
  *   mrtr_http_headers_for_tool_call
@@ -268,6 +269,19 @@
 #define MRTR_FORM_TEXT_OPTION_VALUE (1 << 3)
 // Text of a form: an option's title.
 #define MRTR_FORM_TEXT_OPTION_TITLE (1 << 4)
+// `mrtr_form_value.kind`: text, or the chosen option of a single-select.
+#define MRTR_FORM_VALUE_TEXT 1
+// `mrtr_form_value.kind`: a whole number (`integer`).
+#define MRTR_FORM_VALUE_INTEGER 2
+// `mrtr_form_value.kind`: a number as its exact JSON decimal text (`text`).
+#define MRTR_FORM_VALUE_DECIMAL 3
+// `mrtr_form_value.kind`: a boolean (`boolean`).
+#define MRTR_FORM_VALUE_BOOL 4
+// `mrtr_form_value.kind`: one chosen option of a multi-select (`text`);
+// consecutive choices of one field are its selection, in order.
+#define MRTR_FORM_VALUE_CHOICE 5
+// Most choices one multi-select answer may carry.
+#define MRTR_FORM_MAX_CHOICES 64
 
 // Standard headers of one POST (`MCP-Protocol-Version`, `Mcp-Method`,
 // `Mcp-Name`, `Accept`, `Content-Type`): the least `headers_cap`.
@@ -840,6 +854,15 @@ typedef struct mrtr_form_error {
   const char *reason;
 } mrtr_form_error;
 
+// One answer for `mrtr_form_write_content`: a field by name and its value.
+typedef struct mrtr_form_value {
+  struct mrtr_str name;  // The field's name, as text (not JSON).
+  uint32_t kind;         // A `MRTR_FORM_VALUE_*`.
+  struct mrtr_str text;  // `TEXT`, `CHOICE`: the text; `DECIMAL`: the number's JSON text.
+  int64_t integer;       // `INTEGER`: the number.
+  bool boolean;          // `BOOL`: the value.
+} mrtr_form_value;
+
 // One HTTP header: from `mrtr_http_headers*` ready to send (unsafe values
 // `=?base64?...?=`); to `mrtr_server_check_param_headers` as received.
 typedef struct mrtr_http_header {
@@ -1292,6 +1315,20 @@ mrtr_form_text(struct mrtr_str schema, size_t field, size_t option, uint32_t whi
 MRTR_NODISCARD enum mrtr_status
 mrtr_form_validate(struct mrtr_str schema, struct mrtr_str content,
                    struct mrtr_form_error *out_error);
+
+// Writes the `content` of a form `accept` from typed values, checked
+// against the form as `mrtr_form_validate` checks (and as
+// `mrtr_call_answer_elicit` checks again): the object to pass to it, no
+// JSON written by hand. Output convention of `mrtr_json_write_string`.
+// `MRTR_ERR_INVALID_VALUE`: a value the form refuses, an unknown or
+// repeated field, a required field missing (first problem to `*out_error`
+// if not NULL); `MRTR_ERR_INVALID_ARGUMENT`: an unknown kind;
+// `MRTR_ERR_LIMIT_EXCEEDED`: more than `MRTR_FORM_MAX_CHOICES` choices for
+// one field; those of `mrtr_form_parse`.
+MRTR_NODISCARD enum mrtr_status
+mrtr_form_write_content(struct mrtr_str schema, const struct mrtr_form_value *values, size_t n,
+                        uint8_t *out, size_t out_len, size_t *out_written,
+                        struct mrtr_form_error *out_error);
 
 // The headers of a POST of `method` with `name`, the tool, prompt, resource
 // URI or task id (needed by `tools/call`, `prompts/get`, `resources/read`,

@@ -831,6 +831,40 @@ pub fn check_param_headers<'a, 'h>(
     Ok(())
 }
 
+/// [`check_param_headers`] over the headers a request came with, as
+/// received (`(name, value)` pairs, any headers): the `Mcp-Param-*` ones are
+/// picked by name (prefix compared ignoring case), their values trimmed of
+/// spaces and tabs. A designated header sent more than once is refused
+/// first ([`ParamHeaderError::Repeated`]), before anything is compared.
+pub fn check_param_header_list<'a, 'h, I>(
+    designations: &Designations<'a>,
+    arguments: Option<Object<'_>>,
+    headers: I,
+) -> Result<(), (ParamHeaderError, Designation<'a>)>
+where
+    I: Iterator<Item = (&'h str, &'h str)> + Clone,
+{
+    // A header's name after `Mcp-Param-`, and its trimmed value.
+    let params = headers.filter_map(|(name, value)| {
+        let prefix = name.get(..MCP_PARAM_PREFIX.len())?;
+        let suffix = name.get(MCP_PARAM_PREFIX.len()..)?;
+        (prefix.eq_ignore_ascii_case(MCP_PARAM_PREFIX) && !suffix.is_empty())
+            .then(|| (suffix, value.trim_matches([' ', '\t'])))
+    });
+    for d in designations.iter() {
+        let named = |(s, _): &(&str, &str)| header_name_eq(s, &d.header);
+        if params.clone().filter(named).nth(1).is_some() {
+            return Err((ParamHeaderError::Repeated, d));
+        }
+    }
+    check_param_headers(designations, arguments, |want| {
+        params
+            .clone()
+            .find(|(s, _)| header_name_eq(s, want))
+            .map(|(_, v)| v.as_bytes())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1318,38 +1352,4 @@ mod tests {
         );
         assert_eq!(check(br#"{"priority":-0}"#, &h("0")), Ok(()));
     }
-}
-
-/// [`check_param_headers`] over the headers a request came with, as
-/// received (`(name, value)` pairs, any headers): the `Mcp-Param-*` ones are
-/// picked by name (prefix compared ignoring case), their values trimmed of
-/// spaces and tabs. A designated header sent more than once is refused
-/// first ([`ParamHeaderError::Repeated`]), before anything is compared.
-pub fn check_param_header_list<'a, 'h, I>(
-    designations: &Designations<'a>,
-    arguments: Option<Object<'_>>,
-    headers: I,
-) -> Result<(), (ParamHeaderError, Designation<'a>)>
-where
-    I: Iterator<Item = (&'h str, &'h str)> + Clone,
-{
-    // A header's name after `Mcp-Param-`, and its trimmed value.
-    let params = headers.filter_map(|(name, value)| {
-        let prefix = name.get(..MCP_PARAM_PREFIX.len())?;
-        let suffix = name.get(MCP_PARAM_PREFIX.len()..)?;
-        (prefix.eq_ignore_ascii_case(MCP_PARAM_PREFIX) && !suffix.is_empty())
-            .then(|| (suffix, value.trim_matches([' ', '\t'])))
-    });
-    for d in designations.iter() {
-        let named = |(s, _): &(&str, &str)| header_name_eq(s, &d.header);
-        if params.clone().filter(named).nth(1).is_some() {
-            return Err((ParamHeaderError::Repeated, d));
-        }
-    }
-    check_param_headers(designations, arguments, |want| {
-        params
-            .clone()
-            .find(|(s, _)| header_name_eq(s, want))
-            .map(|(_, v)| v.as_bytes())
-    })
 }

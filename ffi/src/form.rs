@@ -10,10 +10,13 @@
 
 use core::ffi::c_char;
 
-use mrtr_core::client::form::{ContentError, ElicitForm, FieldError, FormError, MAX_FORM_FIELDS};
+use mrtr_core::client::form::{
+    ContentError, ContentWriter, ElicitForm, FieldError, FieldValue, FieldValueKind, FormError,
+    WriteError, MAX_FORM_FIELDS,
+};
 use mrtr_core::json::{self, ParseLimits};
 
-use crate::abi::{run, Args, Put};
+use crate::abi::{run, Args, Put, Take, Views};
 use crate::client::decode_json_str;
 use crate::mrtr_status::{self, *};
 use crate::types::{c_enum, mrtr_str, same};
@@ -433,4 +436,185 @@ pub unsafe extern "C" fn mrtr_form_validate(
         out_error.put(detail);
         Err(MRTR_ERR_INVALID_VALUE)
     })
+}
+
+// ------------------------------------------------------------- writing answers
+
+/// `mrtr_form_value.kind`: text, or the chosen option of a single-select.
+pub const MRTR_FORM_VALUE_TEXT: u32 = 1;
+/// `mrtr_form_value.kind`: a whole number (`integer`).
+pub const MRTR_FORM_VALUE_INTEGER: u32 = 2;
+/// `mrtr_form_value.kind`: a number as its exact JSON decimal text (`text`).
+pub const MRTR_FORM_VALUE_DECIMAL: u32 = 3;
+/// `mrtr_form_value.kind`: a boolean (`boolean`).
+pub const MRTR_FORM_VALUE_BOOL: u32 = 4;
+/// `mrtr_form_value.kind`: one chosen option of a multi-select (`text`);
+/// consecutive choices of one field are its selection, in order.
+pub const MRTR_FORM_VALUE_CHOICE: u32 = 5;
+same! {
+    MRTR_FORM_VALUE_TEXT => FieldValueKind::Text,
+    MRTR_FORM_VALUE_INTEGER => FieldValueKind::Integer,
+    MRTR_FORM_VALUE_DECIMAL => FieldValueKind::Decimal,
+    MRTR_FORM_VALUE_BOOL => FieldValueKind::Bool,
+    MRTR_FORM_VALUE_CHOICE => FieldValueKind::Choice,
+}
+
+/// One answer for `mrtr_form_write_content`: a field by name and its value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mrtr_form_value {
+    /// The field's name, as text (not JSON).
+    pub name: mrtr_str,
+    /// A `MRTR_FORM_VALUE_*`.
+    pub kind: u32,
+    /// `TEXT`, `CHOICE`: the text; `DECIMAL`: the number's JSON text.
+    pub text: mrtr_str,
+    /// `INTEGER`: the number.
+    pub integer: i64,
+    /// `BOOL`: the value.
+    pub boolean: bool,
+}
+
+impl Views for mrtr_form_value {
+    /// The name, the kind, the text, the integer, the boolean.
+    type Read<'a> = (&'a str, u32, &'a str, i64, bool);
+
+    fn read<'a>(&self, t: &mut Take<'_, 'a>) -> Result<Self::Read<'a>, mrtr_status> {
+        Ok((
+            t.str(self.name)?,
+            self.kind,
+            t.str(self.text)?,
+            self.integer,
+            self.boolean,
+        ))
+    }
+}
+
+/// Writes the `content` of a form `accept` from typed values, checked
+/// against the form as `mrtr_form_validate` checks (and as
+/// `mrtr_call_answer_elicit` checks again): the object to pass to it, no
+/// JSON written by hand. Output convention of `mrtr_json_write_string`.
+/// `MRTR_ERR_INVALID_VALUE`: a value the form refuses, an unknown or
+/// repeated field, a required field missing (first problem to `*out_error`
+/// if not NULL); `MRTR_ERR_INVALID_ARGUMENT`: an unknown kind;
+/// `MRTR_ERR_LIMIT_EXCEEDED`: more than `MRTR_FORM_MAX_CHOICES` choices for
+/// one field; those of `mrtr_form_parse`.
+///
+/// # Safety
+/// `schema` readable; `values` NULL (with `n` 0) or `n` readable
+/// `mrtr_form_value` whose strings are readable; `out` `out_len` writable
+/// bytes; `out_written` writable; `out_error` NULL or writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mrtr_form_write_content(
+    schema: mrtr_str,
+    values: *const mrtr_form_value,
+    n: usize,
+    out: *mut u8,
+    out_len: usize,
+    out_written: *mut usize,
+    out_error: *mut mrtr_form_error,
+) -> mrtr_status {
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (out_written, mut out_error) = (a.out(out_written)?, a.out_opt(out_error)?);
+        let form = form_of(a, schema)?;
+        let values = a.list(values, n)?;
+        let out = a.out_buf(out, out_len)?;
+        let mut w = ContentWriter::new(&form, out);
+        let mut choices = [""; MRTR_FORM_MAX_CHOICES];
+        let mut items = values.iter().peekable();
+        while let Some(item) = items.next() {
+            let (name, kind, text, integer, boolean) = item?;
+            let value = match kind {
+                MRTR_FORM_VALUE_TEXT => FieldValue::Text(text),
+                MRTR_FORM_VALUE_INTEGER => FieldValue::Integer(integer),
+                MRTR_FORM_VALUE_DECIMAL => FieldValue::Decimal(text),
+                MRTR_FORM_VALUE_BOOL => FieldValue::Bool(boolean),
+                MRTR_FORM_VALUE_CHOICE => {
+                    let mut k = 0;
+                    let mut next = Some(text);
+                    while let Some(choice) = next {
+                        *choices.get_mut(k).ok_or(MRTR_ERR_LIMIT_EXCEEDED)? = choice;
+                        k += 1;
+                        next = match items.peek() {
+                            Some(Ok((n2, MRTR_FORM_VALUE_CHOICE, t2, _, _))) if *n2 == name => {
+                                Some(*t2)
+                            }
+                            _ => None,
+                        };
+                        if next.is_some() {
+                            items.next();
+                        }
+                    }
+                    FieldValue::Choices(choices.get(..k).unwrap_or(&[]))
+                }
+                _ => return Err(MRTR_ERR_INVALID_ARGUMENT),
+            };
+            w.set(name, value)
+                .map_err(|e| refused(&form, &e, name, out_error.take()))?;
+        }
+        match w.finish() {
+            Ok(len) => out_written.done(len),
+            Err(WriteError::BufferTooSmall { needed }) => {
+                out_written.write(needed);
+                Err(MRTR_ERR_BUFFER_TOO_SMALL)
+            }
+            Err(e) => {
+                let missing = match e {
+                    WriteError::MissingRequired(f) => Some(f),
+                    _ => None,
+                };
+                let mut escaped = 0;
+                let field = missing.map_or(mrtr_str::EMPTY, |f| {
+                    mrtr_str::json(Some(f), &mut escaped, 1)
+                });
+                let index = missing
+                    .and_then(|f| form.field_json(&f))
+                    .map_or(usize::MAX, |f| f.index);
+                Err(report(&e, field, escaped != 0, index, out_error))
+            }
+        }
+    })
+}
+
+/// Most choices one multi-select answer may carry.
+pub const MRTR_FORM_MAX_CHOICES: usize = 64;
+
+/// The error record of a value the writer refused (`name` as the caller
+/// gave it).
+fn refused(
+    form: &ElicitForm<'_>,
+    e: &WriteError<'_>,
+    name: &str,
+    out_error: Option<crate::abi::Out<'_, mrtr_form_error>>,
+) -> mrtr_status {
+    let index = form.field(name).map_or(usize::MAX, |f| f.index);
+    report(
+        e,
+        mrtr_str::of_bytes(name.as_bytes()),
+        false,
+        index,
+        out_error,
+    )
+}
+
+/// Writes the detail of a writer's refusal; `MRTR_ERR_INVALID_VALUE`.
+fn report(
+    e: &WriteError<'_>,
+    field: mrtr_str,
+    field_escaped: bool,
+    field_index: usize,
+    out_error: Option<crate::abi::Out<'_, mrtr_form_error>>,
+) -> mrtr_status {
+    let error = e.field_error().unwrap_or(FieldError::WrongType);
+    out_error.put(mrtr_form_error {
+        field,
+        field_escaped,
+        field_index,
+        error: mrtr_field_error::of(error.code()),
+        bound: error.bound(),
+        reason: error.name().as_ptr(),
+    });
+    MRTR_ERR_INVALID_VALUE
 }

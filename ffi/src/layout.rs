@@ -40,6 +40,7 @@ fn table() -> Vec<(&'static str, usize, usize)> {
         form::mrtr_form_error,
         form::mrtr_form_field,
         form::mrtr_form_option,
+        form::mrtr_form_value,
         types::mrtr_http_header,
         server::mrtr_incoming_kind,
         client::mrtr_input,

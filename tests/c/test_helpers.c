@@ -129,6 +129,76 @@ static void test_form_validation_reports_the_first_problem(void) {
     CHECK_STATUS(mrtr_form_validate(str_of(FORM_SCHEMA), str_of("{\"name\":"), &e), MRTR_ERR_JSON);
 }
 
+static mrtr_form_value value_of(const char *name, uint32_t kind, const char *text) {
+    mrtr_form_value v;
+    memset(&v, 0, sizeof v);
+    v.name = str_of(name);
+    v.kind = kind;
+    v.text = str_of(text);
+    return v;
+}
+
+static void test_form_answers_are_written_from_typed_values(void) {
+    uint8_t out[256];
+    size_t n = 0;
+    mrtr_form_error e;
+    mrtr_form_value v[6];
+    v[0] = value_of("name", MRTR_FORM_VALUE_TEXT, "A\"b");
+    v[1] = value_of("agree", MRTR_FORM_VALUE_BOOL, "");
+    v[1].boolean = true;
+    v[2] = value_of("age", MRTR_FORM_VALUE_INTEGER, "");
+    v[2].integer = 30;
+    v[3] = value_of("tags", MRTR_FORM_VALUE_CHOICE, "a");
+    v[4] = value_of("tags", MRTR_FORM_VALUE_CHOICE, "c");
+    v[5] = value_of("color", MRTR_FORM_VALUE_TEXT, "green");
+    CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), v, 6, out, sizeof out, &n, &e),
+                 MRTR_OK);
+    CHECK_EQ_BYTES(out, n,
+                   "{\"name\":\"A\\\"b\",\"agree\":true,\"age\":30,"
+                   "\"tags\":[\"a\",\"c\"],\"color\":\"green\"}");
+    /* What it writes, the validator takes. */
+    CHECK_STATUS(mrtr_form_validate(str_of(FORM_SCHEMA), (mrtr_str){(const char *)out, n}, NULL),
+                 MRTR_OK);
+    /* Too small: the exact size, nothing else. */
+    {
+        size_t need = n;
+        CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), v, 6, out, need - 1, &n, NULL),
+                     MRTR_ERR_BUFFER_TOO_SMALL);
+        CHECK_EQ_SIZE(n, need);
+    }
+    /* Refusals read as the validator's: not an option, too many choices,
+     * an unknown field, a field twice, a required field missing. */
+    v[5] = value_of("color", MRTR_FORM_VALUE_TEXT, "blue");
+    CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), v, 6, out, sizeof out, &n, &e),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK(e.error == MRTR_FIELD_ERROR_NOT_AN_OPTION && e.field_index == 3);
+    CHECK_EQ_BYTES(e.field.ptr, e.field.len, "color");
+    CHECK_EQ_STR(e.reason, "NotAnOption");
+    v[5] = value_of("tags", MRTR_FORM_VALUE_CHOICE, "b");
+    CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), v, 6, out, sizeof out, &n, &e),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK(e.error == MRTR_FIELD_ERROR_TOO_MANY_ITEMS && e.bound == 2);
+    v[5] = value_of("extra", MRTR_FORM_VALUE_TEXT, "x");
+    CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), v, 6, out, sizeof out, &n, &e),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK(e.error == MRTR_FIELD_ERROR_UNKNOWN_FIELD && e.field_index == SIZE_MAX);
+    CHECK_EQ_STR(e.reason, "UnknownField");
+    v[5] = value_of("name", MRTR_FORM_VALUE_TEXT, "Bo");
+    CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), v, 6, out, sizeof out, &n, &e),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK(e.error == MRTR_FIELD_ERROR_DUPLICATE_FIELD && e.field_index == 0);
+    CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), v + 1, 1, out, sizeof out, &n, &e),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK(e.error == MRTR_FIELD_ERROR_MISSING && e.field_index == 0);
+    CHECK_EQ_BYTES(e.field.ptr, e.field.len, "name");
+    /* An unknown kind; NULL values with a count. */
+    v[0].kind = 99;
+    CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), v, 1, out, sizeof out, &n, NULL),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_form_write_content(str_of(FORM_SCHEMA), NULL, 1, out, sizeof out, &n, NULL),
+                 MRTR_ERR_NULL_POINTER);
+}
+
 static void test_form_schemas_outside_the_subset_are_refused(void) {
     mrtr_schema_error e;
     size_t n = 77;
@@ -643,6 +713,7 @@ static void test_json_decode_string(void) {
 void suite_helpers(void) {
     RUN(test_form_fields_options_and_texts);
     RUN(test_form_validation_reports_the_first_problem);
+    RUN(test_form_answers_are_written_from_typed_values);
     RUN(test_form_schemas_outside_the_subset_are_refused);
     RUN(test_url_consent_splits_and_warns);
     RUN(test_http_headers_mirror_the_body);

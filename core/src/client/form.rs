@@ -29,7 +29,7 @@ mod write;
 pub use check::{is_date, is_date_time, is_email, is_uri, ContentError, ContentErrors, FieldError};
 pub use number::Number;
 pub use schema::{SchemaError, SchemaErrorKind};
-pub use write::{ContentWriter, FieldValue, WriteError};
+pub use write::{ContentWriter, FieldValue, FieldValueKind, WriteError};
 
 use crate::json::{Array, Elements, JsonStr, Members, Object, Value};
 

@@ -167,3 +167,38 @@ impl<'a, 'b> ContentWriter<'a, 'b> {
             .map_err(|e| WriteError::BufferTooSmall { needed: e.needed })
     }
 }
+
+impl WriteError<'_> {
+    /// The field error a [`ContentError`](super::ContentError) would carry
+    /// for the same answer, `None` for [`WriteError::BufferTooSmall`]: so
+    /// a writer's refusal reads like a validator's (one numbering, one set
+    /// of names, for every language).
+    pub const fn field_error(&self) -> Option<FieldError> {
+        match *self {
+            WriteError::UnknownField => Some(FieldError::UnknownField),
+            WriteError::AlreadySet => Some(FieldError::DuplicateField),
+            WriteError::Invalid(e) => Some(e),
+            WriteError::MissingRequired(_) => Some(FieldError::Missing),
+            WriteError::BufferTooSmall { .. } => None,
+        }
+    }
+}
+
+/// How a C caller names a value's kind (`mrtr_form_value.kind`): one
+/// [`FieldValue`] variant each, `Choice` being one option of
+/// [`FieldValue::Choices`] (consecutive choices of one field form its
+/// selection).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum FieldValueKind {
+    /// [`FieldValue::Text`].
+    Text = 1,
+    /// [`FieldValue::Integer`].
+    Integer = 2,
+    /// [`FieldValue::Decimal`].
+    Decimal = 3,
+    /// [`FieldValue::Bool`].
+    Bool = 4,
+    /// One option of [`FieldValue::Choices`].
+    Choice = 5,
+}
