@@ -8,8 +8,9 @@
 //! fixed-shape records, but every record MRTR reads has a string that must be
 //! echoed as its raw token (task ids, `requestState`) or decoded with
 //! surrogate pairs (messages, names), and [`Object::get_unique`] reads the
-//! few scalar fields in one walk; so the crate is not a dependency. serde
-//! itself is used, through postcard, for the sealed claims and saved calls.
+//! few scalar fields in one walk; so the crate is not a dependency. Nor is
+//! serde: the sealed claims and saved calls have codecs of their own (postcard
+//! 1's exact bytes, tested against postcard).
 //!
 //! Model: [`parse`] validates a whole document once, iteratively (an explicit
 //! bit stack, never recursion), against RFC 8259: no trailing commas, no leading
