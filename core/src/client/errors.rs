@@ -316,7 +316,7 @@ impl core::fmt::Display for SaveInvariant {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallError {
     /// Limits that cannot be laid out (zero input requests, more than
-    /// [`MAX_INPUT_REQUESTS_LIMIT`], a region over 4 GiB, a JSON depth under
+    /// 256 (`MAX_INPUT_REQUESTS_LIMIT`), a region over 4 GiB, a JSON depth under
     /// 4, a poll floor over its ceiling, overflow).
     BadLimits,
     /// The workspace is smaller than `needed` bytes.

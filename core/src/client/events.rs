@@ -42,7 +42,7 @@ pub enum Answer<'a> {
     /// Any result as raw JSON; its kind must match the request.
     Json(&'a [u8]),
     /// The app cannot or will not answer: the call ends locally with
-    /// [`CallError::AnsweredWithError`] (MRTR has no error input response).
+    /// [`CallError::AnsweredWithError`](super::CallError::AnsweredWithError) (MRTR has no error input response).
     Error {
         /// An error code for the app's own records.
         code: i64,

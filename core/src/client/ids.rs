@@ -59,7 +59,7 @@ impl Counter {
     }
 
     /// A counter that continues after `last` (1 when `None`): use it with
-    /// [`Call::last_id`] after a restore.
+    /// [`Call::last_id`](super::FlowView::last_id) after a restore.
     pub fn after(last: Option<i64>) -> Self {
         Counter {
             next: last.map_or(1, |l| l.saturating_add(1)),

@@ -614,7 +614,7 @@ impl<'w> Task<'w> {
     /// Restores a saved task under `limits`; every region is re-validated
     /// and every invariant of a live task checked (the shared ones by the
     /// same function as [`Call::restore`](super::call::Call::restore)), a
-    /// breach being [`SaveError::Invariant`]. On error `state` is unchanged
+    /// breach being [`SaveError::Invariant`](super::SaveError::Invariant). On error `state` is unchanged
     /// (the workspace is scratch).
     pub fn restore(
         state: &'w mut TaskSlot,
