@@ -516,13 +516,15 @@ JNIEXPORT jint JNI_FN(callWorkspaceSize)(JNIEnv *env, jclass cls, jlongArray lim
 /* int callInit(ByteBuffer ws, int method, byte[] params or null, int caps,
  *              byte[] clientName or null, byte[] clientVersion or null,
  *              int flags, long firstId, long[] limits or null,
- *              int taskDialect, byte[] taskId or null, long taskPollMs, long[] out)
- * out[0]: the workspace size needed on MRTR_ERR_WORKSPACE_TOO_SMALL. */
+ *              int taskDialect, byte[] taskId or null, long taskPollMs, long[] out,
+ *              String[] reason or null)
+ * out[0]: the workspace size needed on MRTR_ERR_WORKSPACE_TOO_SMALL;
+ * reason[0]: the cause the library names for a refusal (out_reason). */
 JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method,
                                 jbyteArray params, jint caps, jbyteArray client_name,
                                 jbyteArray client_version, jint flags, jlong first_id,
                                 jlongArray limits, jint task_dialect, jbyteArray task_id,
-                                jlong task_poll_ms, jlongArray out) {
+                                jlong task_poll_ms, jlongArray out, jobjectArray reason) {
   (void)cls;
   jint st = longs_check(env, out, 1);
   if (st != MRTR_OK) {
@@ -578,6 +580,8 @@ JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method
   cfg.task_dialect = (uint32_t)task_dialect;
   cfg.task_id = str_of(&t);
   cfg.task_poll_ms = (uint64_t)task_poll_ms;
+  const char *why = NULL;
+  cfg.out_reason = &why;
   mrtr_call *call = NULL;
   st = (jint)mrtr_call_init(base, cap, &cfg, &call);
   bytes_close(env, &t, 0);
@@ -590,6 +594,13 @@ JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method
   if (st == MRTR_ERR_WORKSPACE_TOO_SMALL) {
     jlong nv = (jlong)needed;
     longs_put(env, out, &nv, 1);
+  }
+  if (st != MRTR_OK && why != NULL && reason != NULL &&
+      (*env)->GetArrayLength(env, reason) >= 1) {
+    jstring text = (*env)->NewStringUTF(env, why); /* a static ASCII name */
+    if (text != NULL) {
+      (*env)->SetObjectArrayElement(env, reason, 0, text);
+    }
   }
   return st;
 }

@@ -91,6 +91,7 @@ public final class MrtrCall: @unchecked Sendable {
         let name = clientName.map { Array($0.utf8) + [0] }
         let version = clientVersion.map { Array($0.utf8) + [0] }
         var handle: OpaquePointer?
+        var why: UnsafePointer<CChar>? = nil
         let st: mrtr_status = withOptStr(name) { n in
             withOptStr(version) { v in
                 withStr(params) { p in
@@ -109,7 +110,10 @@ public final class MrtrCall: @unchecked Sendable {
                             cfg.task_dialect = dialect.rawValue
                             cfg.task_id = t
                             cfg.task_poll_ms = pollMs
-                            return mrtr_call_init(ws, size, &cfg, &handle)
+                            return withUnsafeMutablePointer(to: &why) { wp in
+                                cfg.out_reason = wp
+                                return mrtr_call_init(ws, size, &cfg, &handle)
+                            }
                         }
                     }
                 }
@@ -117,7 +121,9 @@ public final class MrtrCall: @unchecked Sendable {
         }
         if st != MRTR_OK {
             freeWorkspace(ws, size)
-            throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_call_init")
+            var e = MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_call_init")
+            e.cause = why.map { String(cString: $0) }
+            throw e
         }
         return MrtrCall(ws: ws, size: size)
     }

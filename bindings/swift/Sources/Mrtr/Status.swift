@@ -73,6 +73,8 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `invalidRequestState` from `MrtrSealer.unseal`: why, for the log only (answer the
     /// client with `MrtrSealer.invalidRequestStateCode` and `.invalidRequestStateMessage`).
     public var unsealReason: UnsealReason? = nil
+    /// The cause the library names for a refusal (`MissingTarget`), when it names one.
+    var cause: String? = nil
 
     init(rawCode: Int32, operation: String) {
         self.code = Code(rawValue: rawCode)
@@ -83,7 +85,9 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The C name (`"MRTR_ERR_JSON"`), from the library itself.
     public var statusName: String { String(cString: mrtr_status_str(rawCode)) }
 
-    public var description: String { "\(operation): \(statusName) (\(rawCode))" }
+    public var description: String {
+        "\(operation): \(statusName) (\(rawCode))" + (cause.map { ": \($0)" } ?? "")
+    }
 
     /// The group of this status.
     public var group: Group {

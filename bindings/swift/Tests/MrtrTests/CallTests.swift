@@ -250,6 +250,13 @@ final class MisuseTests: XCTestCase {
         XCTAssertThrowsError(try call.phase) { XCTAssertTrue($0 is MrtrCallClosed) }
     }
 
+    func testARefusedInitNamesItsCause() throws {
+        XCTAssertThrowsError(try exampleCall("{\"arguments\":{}}", [])) {
+            XCTAssertEqual(($0 as? MrtrError)?.description,
+                           "mrtr_call_init: MRTR_ERR_INVALID_ARGUMENT (2): MissingTarget")
+        }
+    }
+
     func testIdsStayWithinTheSafeIntegers() throws {
         let max: Int64 = 9_007_199_254_740_991
         for bad in [max + 1, -max - 1, Int64.min] {

@@ -88,14 +88,15 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
         ): MrtrCall {
             val ws = allocWorkspace(workspaceSize(limits))
             val flags = (if (sendClientInfo) 0 else FLAG_NO_CLIENT_INFO) or (if (taskIdIsJson) FLAG_TASK_ID_JSON else 0)
+            val reason = arrayOfNulls<String>(1)
             val st = Native.callInit(
                 ws, method, params, Capability.bits(capabilities),
                 clientName?.toByteArray(Charsets.UTF_8), clientVersion?.toByteArray(Charsets.UTF_8),
-                flags, firstId, limits?.toLongs(), dialect.code, taskId, pollMs, LongArray(1),
+                flags, firstId, limits?.toLongs(), dialect.code, taskId, pollMs, LongArray(1), reason,
             )
             if (st != Status.OK.code) {
                 Native.wsFree(ws)
-                throw exceptionFor(st, "mrtr_call_init")
+                throw exceptionFor(st, "mrtr_call_init", reason[0])
             }
             return MrtrCall(ws)
         }

@@ -63,11 +63,15 @@ internal object Native {
     @JvmStatic external fun callLimitsDefault(out: LongArray?): Int
     /** out[0]: bytes. */
     @JvmStatic external fun callWorkspaceSize(limits: LongArray?, out: LongArray?): Int
-    /** A call (taskDialect 0) or a task restarted from [taskId]; out[0]: the size needed on ERR_WORKSPACE_TOO_SMALL. */
+    /**
+     * A call (taskDialect 0) or a task restarted from [taskId]; out[0]: the size needed on
+     * ERR_WORKSPACE_TOO_SMALL; reason[0]: the cause the library names for a refusal.
+     */
     @JvmStatic external fun callInit(
         ws: ByteBuffer?, method: Int, params: ByteArray?, caps: Int, clientName: ByteArray?,
         clientVersion: ByteArray?, flags: Int, firstId: Long, limits: LongArray?,
         taskDialect: Int, taskId: ByteArray?, taskPollMs: Long, out: LongArray?,
+        reason: Array<String?>?,
     ): Int
     @JvmStatic external fun callWriteRequest(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
     @JvmStatic external fun callResend(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int

@@ -128,9 +128,9 @@ class MrtrInternalException internal constructor(s: Status?, c: Int, m: String) 
  * The exception for status [code] (never called with `MRTR_OK`). [what] names
  * the operation for the message.
  */
-internal fun exceptionFor(code: Int, what: String): MrtrException {
+internal fun exceptionFor(code: Int, what: String, reason: String? = null): MrtrException {
     val s = Status.of(code) ?: return MrtrInternalException(null, code, "$what: unknown status $code")
-    val m = "$what: ${s.cName} ($code)"
+    val m = "$what: ${s.cName} ($code)" + (reason?.let { ": $it" } ?: "")
     return when (s) {
         Status.OK -> MrtrInternalException(s, code, "$what: MRTR_OK is not an error")
         Status.ERR_NULL_POINTER,

@@ -27,6 +27,13 @@ fun registerMisuseTests(t: Tests) {
         assertFailsWith<IllegalStateException> { call.run({ it }, { InputAnswer.Cancel }) }
     }
 
+    t.test("misuse: a refused init names its cause (params without name: MissingTarget)") {
+        val e = assertFailsWith<MrtrArgumentException> { exampleCall("{\"arguments\":{}}", emptySet()) }
+        assertEquals("mrtr_call_init: MRTR_ERR_INVALID_ARGUMENT (2): MissingTarget", e.message)
+        val r = assertFailsWith<MrtrArgumentException> { exampleCall("{\"name\":\"t\",\"a\":1,\"a\":2}", emptySet()) }
+        assertEquals("mrtr_call_init: MRTR_ERR_INVALID_ARGUMENT (2): RepeatedMember", r.message)
+    }
+
     t.test("misuse: wrong states are MrtrWrongStateException, the call unchanged") {
         exampleCall("{\"name\":\"x\"}", setOf(Capability.ELICITATION_FORM)).use { call ->
             assertStatus(Status.ERR_WRONG_STATE) { call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}")) }
@@ -157,7 +164,7 @@ fun registerMisuseTests(t: Tests) {
         val written = LongArray(1)
         assertEquals(s, Native.callWriteRequest(heap, 1, ByteArray(64), written))
         assertEquals(s, Native.callWriteRequest(foreign, 1, ByteArray(64), written))
-        assertEquals(s, Native.callInit(foreign, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, LongArray(1)))
+        assertEquals(s, Native.callInit(foreign, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, LongArray(1), null))
         assertEquals(a, Native.wsFree(foreign))
         assertEquals(s, Native.wsFree(null))
         assertEquals(null, Native.wsAlloc(0))
@@ -175,16 +182,16 @@ fun registerMisuseTests(t: Tests) {
         val small = allocWorkspace(64)
         try {
             val out = LongArray(1)
-            assertEquals(Status.ERR_WORKSPACE_TOO_SMALL.code, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, out))
+            assertEquals(Status.ERR_WORKSPACE_TOO_SMALL.code, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, out, null))
             assertEquals(MrtrCall.workspaceSize(), out[0])
             // Unknown method, capability bits and flags.
-            assertEquals(a, Native.callInit(small, 9, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, out))
-            assertEquals(a, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 1 shl 20, null, null, 0, 0, null, 0, null, 0, out))
-            assertEquals(s, Native.callInit(small, 1, null, 0, null, null, 0, 0, null, 0, null, 0, out))
+            assertEquals(a, Native.callInit(small, 9, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, out, null))
+            assertEquals(a, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 1 shl 20, null, null, 0, 0, null, 0, null, 0, out, null))
+            assertEquals(s, Native.callInit(small, 1, null, 0, null, null, 0, 0, null, 0, null, 0, out, null))
             // A task id with a method, an unknown dialect, a negative poll hint.
-            assertEquals(a, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, bytes("t"), 0, out))
-            assertEquals(a, Native.callInit(small, 0, null, 0, null, null, 0, 0, null, 3, bytes("t"), 0, out))
-            assertEquals(a, Native.callInit(small, 0, null, 0, null, null, 0, 0, null, 1, bytes("t"), -1, out))
+            assertEquals(a, Native.callInit(small, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, bytes("t"), 0, out, null))
+            assertEquals(a, Native.callInit(small, 0, null, 0, null, null, 0, 0, null, 3, bytes("t"), 0, out, null))
+            assertEquals(a, Native.callInit(small, 0, null, 0, null, null, 0, 0, null, 1, bytes("t"), -1, out, null))
         } finally {
             Native.wsFree(small)
         }
