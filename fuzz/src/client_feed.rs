@@ -24,14 +24,15 @@
 //!   own), terminal errors move to `Failed`, other bytes leave the call as it
 //!   was, and rounds and legs stay within the caps.
 
-use mrtr_core::client::call::{CallError, Event, Phase};
+use mrtr_core::client::call::{AnswerError, CallError, Event, Phase};
 use mrtr_core::client::{Call, CallConfig, CallLimits, CallMethod, CallSlot};
 use mrtr_core::json::Value;
+use mrtr_core::wire::InputRequest;
 use mrtr_core::wire::{ClientCapabilities, WireLimits};
 
 use crate::oracle::{
-    check_round_members, fixed_members, pick_id, request_parts, result_of, round_of, valid_answer,
-    wrong_answer, Expect,
+    check_round_members, decline, fixed_members, form_refuses, pick_id, request_parts, result_of,
+    round_of, valid_answer, wrong_answer, Expect,
 };
 use crate::{segments, with_id, Choices, RESEND};
 
@@ -107,7 +108,29 @@ fn answer_all(call: &mut Call<'_>, ch: &mut Choices<'_>, expect: &mut Expect) ->
             assert_eq!(call.phase(), Phase::Answering);
             assert_eq!(call.answered_count(), before);
         }
-        let (answer, want) = valid_answer(kind, ch);
+        let (mut answer, mut want) = valid_answer(kind, ch);
+        // A form accept the form does not take is refused by the core
+        // (the call unchanged); the user declines instead.
+        let refused = match call.input_at(i) {
+            Some((
+                _,
+                InputRequest::ElicitForm {
+                    requested_schema, ..
+                },
+            )) => form_refuses(Some(requested_schema), &answer),
+            _ => false,
+        };
+        if refused {
+            let before = call.answered_count();
+            let e = call.answer_at(i, answer).unwrap_err();
+            assert!(
+                matches!(e, CallError::BadAnswer { index, error: AnswerError::FormContent { .. } } if index == i),
+                "{e:?}"
+            );
+            assert_eq!(call.phase(), Phase::Answering);
+            assert_eq!(call.answered_count(), before);
+            (answer, want) = decline();
+        }
         let by_key = ch.flag();
         let r = if by_key {
             call.answer(&key, answer)

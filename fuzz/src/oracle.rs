@@ -150,6 +150,51 @@ pub fn valid_answer(kind: InputKind, ch: &mut Choices<'_>) -> (Answer<'static>, 
     }
 }
 
+/// Whether the core's form check refuses `answer` for a form input whose
+/// `requestedSchema` is `schema`: an `accept` whose content the form does
+/// not take (`AnswerError::FormContent`). A schema outside the subset
+/// judges nothing. The harnesses then expect that refusal, the call
+/// unchanged, and answer `decline` instead.
+pub fn form_refuses(schema: Option<Object<'_>>, answer: &Answer<'_>) -> bool {
+    use mrtr_core::client::form::ElicitForm;
+    let Some(form) = schema.and_then(|s| ElicitForm::parse(s).ok()) else {
+        return false;
+    };
+    let content = match *answer {
+        Answer::Elicit {
+            action: ElicitAction::Accept,
+            content: Some(c),
+        } => json::parse(c).ok().and_then(|v| v.as_object()),
+        Answer::Json(bytes) => json::parse(bytes)
+            .ok()
+            .and_then(|v| v.as_object())
+            .and_then(|o| {
+                let accept = o
+                    .get("action")
+                    .and_then(|a| a.as_str())
+                    .is_some_and(|a| a.eq_str("accept"));
+                if accept {
+                    o.get("content").and_then(|c| c.as_object())
+                } else {
+                    None
+                }
+            }),
+        _ => None,
+    };
+    content.is_some_and(|c| form.validate(c).is_err())
+}
+
+/// The `decline` answer and what the request must carry for it.
+pub fn decline() -> (Answer<'static>, serde_json::Value) {
+    (
+        Answer::Elicit {
+            action: ElicitAction::Decline,
+            content: None,
+        },
+        json!({ "action": "decline" }),
+    )
+}
+
 /// An answer of the wrong kind for `kind` (the machine must refuse it and
 /// stay unchanged).
 pub fn wrong_answer(kind: InputKind) -> Answer<'static> {

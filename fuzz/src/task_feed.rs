@@ -21,16 +21,17 @@
 //! message; the poll interval stays within its bounds; polls, rounds and
 //! requests stay within the caps.
 
-use mrtr_core::client::call::{CallError, Phase};
+use mrtr_core::client::call::{AnswerError, CallError, Phase};
 use mrtr_core::client::task::{TaskIdRef, TaskRequest};
-use mrtr_core::client::{Task, TaskConfig, TaskEvent, CallLimits, TaskSlot};
+use mrtr_core::client::{CallLimits, Task, TaskConfig, TaskEvent, TaskSlot};
 use mrtr_core::json::{self, Object};
+use mrtr_core::wire::InputRequest;
 use mrtr_core::wire::TaskDialect;
 
 use crate::client_feed::{caps_from, tight_wire};
 use crate::oracle::{
-    check_round_members, pick_id, request_parts, result_of, round_of, valid_answer, wrong_answer,
-    Expect,
+    check_round_members, decline, form_refuses, pick_id, request_parts, result_of, round_of,
+    valid_answer, wrong_answer, Expect,
 };
 use crate::{segments, with_id, Choices, CANCEL, RESEND};
 
@@ -123,7 +124,29 @@ fn answer_all(task: &mut Task<'_>, ch: &mut Choices<'_>, expect: &mut Expect) ->
             assert_eq!(task.phase(), Phase::Answering);
             assert_eq!(task.answered_count(), before);
         }
-        let (answer, want) = valid_answer(kind, ch);
+        let (mut answer, mut want) = valid_answer(kind, ch);
+        // A form accept the form does not take is refused by the core
+        // (the call unchanged); the user declines instead.
+        let refused = match task.input_at(i) {
+            Some((
+                _,
+                InputRequest::ElicitForm {
+                    requested_schema, ..
+                },
+            )) => form_refuses(Some(requested_schema), &answer),
+            _ => false,
+        };
+        if refused {
+            let before = task.answered_count();
+            let e = task.answer_at(i, answer).unwrap_err();
+            assert!(
+                matches!(e, CallError::BadAnswer { index, error: AnswerError::FormContent { .. } } if index == i),
+                "{e:?}"
+            );
+            assert_eq!(task.phase(), Phase::Answering);
+            assert_eq!(task.answered_count(), before);
+            (answer, want) = decline();
+        }
         let r = if ch.flag() {
             task.answer(&key, answer)
         } else {
