@@ -27,7 +27,6 @@
 use mrtr_core::client::call::{AnswerError, CallError, Event, Phase};
 use mrtr_core::client::{Call, CallConfig, CallLimits, CallMethod, CallSlot};
 use mrtr_core::json::Value;
-use mrtr_core::wire::InputRequest;
 use mrtr_core::wire::{ClientCapabilities, WireLimits};
 
 use crate::oracle::{
@@ -111,15 +110,7 @@ fn answer_all(call: &mut Call<'_>, ch: &mut Choices<'_>, expect: &mut Expect) ->
         let (mut answer, mut want) = valid_answer(kind, ch);
         // A form accept the form does not take is refused by the core
         // (the call unchanged); the user declines instead.
-        let refused = match call.input_at(i) {
-            Some((
-                _,
-                InputRequest::ElicitForm {
-                    requested_schema, ..
-                },
-            )) => form_refuses(Some(requested_schema), &answer),
-            _ => false,
-        };
+        let refused = form_refuses(call.input_at(i).map(|(_, r)| r), &answer);
         if refused {
             let before = call.answered_count();
             let e = call.answer_at(i, answer).unwrap_err();

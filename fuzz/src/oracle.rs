@@ -5,7 +5,9 @@
 use mrtr_core::client::call::MAX_SAFE_ID;
 use mrtr_core::client::Answer;
 use mrtr_core::json::{self, Kind, Object, Value};
-use mrtr_core::wire::{parse_message, ElicitAction, Id, InputKind, Message, Root, WireLimits};
+use mrtr_core::wire::{
+    parse_message, ElicitAction, Id, InputKind, InputRequest, Message, Root, WireLimits,
+};
 use serde_json::json;
 
 use crate::Choices;
@@ -150,14 +152,20 @@ pub fn valid_answer(kind: InputKind, ch: &mut Choices<'_>) -> (Answer<'static>, 
     }
 }
 
-/// Whether the core's form check refuses `answer` for a form input whose
-/// `requestedSchema` is `schema`: an `accept` whose content the form does
-/// not take (`AnswerError::FormContent`). A schema outside the subset
-/// judges nothing. The harnesses then expect that refusal, the call
-/// unchanged, and answer `decline` instead.
-pub fn form_refuses(schema: Option<Object<'_>>, answer: &Answer<'_>) -> bool {
+/// Whether the core's form check refuses `answer` for input `req` (as
+/// `input_at` reads it): a form `accept` whose content the form does not
+/// take (`AnswerError::FormContent`). A schema outside the subset judges
+/// nothing. The harnesses then expect that refusal, the call unchanged,
+/// and answer `decline` instead.
+pub fn form_refuses(req: Option<InputRequest<'_>>, answer: &Answer<'_>) -> bool {
     use mrtr_core::client::form::ElicitForm;
-    let Some(form) = schema.and_then(|s| ElicitForm::parse(s).ok()) else {
+    let schema = match req {
+        Some(InputRequest::ElicitForm {
+            requested_schema, ..
+        }) => requested_schema,
+        _ => return false,
+    };
+    let Ok(form) = ElicitForm::parse(schema) else {
         return false;
     };
     let content = match *answer {

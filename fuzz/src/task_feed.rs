@@ -25,7 +25,6 @@ use mrtr_core::client::call::{AnswerError, CallError, Phase};
 use mrtr_core::client::task::{TaskIdRef, TaskRequest};
 use mrtr_core::client::{CallLimits, Task, TaskConfig, TaskEvent, TaskSlot};
 use mrtr_core::json::{self, Object};
-use mrtr_core::wire::InputRequest;
 use mrtr_core::wire::TaskDialect;
 
 use crate::client_feed::{caps_from, tight_wire};
@@ -127,15 +126,7 @@ fn answer_all(task: &mut Task<'_>, ch: &mut Choices<'_>, expect: &mut Expect) ->
         let (mut answer, mut want) = valid_answer(kind, ch);
         // A form accept the form does not take is refused by the core
         // (the call unchanged); the user declines instead.
-        let refused = match task.input_at(i) {
-            Some((
-                _,
-                InputRequest::ElicitForm {
-                    requested_schema, ..
-                },
-            )) => form_refuses(Some(requested_schema), &answer),
-            _ => false,
-        };
+        let refused = form_refuses(task.input_at(i).map(|(_, r)| r), &answer);
         if refused {
             let before = task.answered_count();
             let e = task.answer_at(i, answer).unwrap_err();
