@@ -873,7 +873,7 @@ typedef struct mrtr_http_header {
 // A run of one call in caller memory: `mrtr_runner r;` then
 // `mrtr_runner_init(&r, call, ...)`. Opaque; do not move or copy it.
 typedef struct MRTR_ALIGNED(8) mrtr_runner {
-  uint64_t _opaque[12];
+  uint64_t _opaque[13];
 } mrtr_runner;
 
 // One step of a run. Fields a kind does not use are zero.
@@ -1135,11 +1135,17 @@ mrtr_call_workspace_size(const struct mrtr_call_limits *limits, size_t *out_size
 MRTR_NODISCARD enum mrtr_status
 mrtr_call_request_size_max(const struct mrtr_call_limits *limits, size_t *out_size);
 
-// Checks that `call` is a live call: `MRTR_OK`, or the status every
-// `mrtr_call_*` function gives this handle, with its cause in
-// `*out_reason` (optional): `"Null"`, `"Misaligned"`, `"MovedOrCopied"`
-// (the workspace was copied or moved after init: a workspace is lent,
-// never copied), `"NotAnObject"` (no live call starts there).
+// Checks `call` and says why the last function on it failed: `MRTR_OK`
+// with, in `*out_reason` (optional), the name of the cause of the status
+// that function returned (`""` after `MRTR_OK`): the core's cause
+// (`"AlreadyAnswered"`, `"ContentRequired"`, `"NotAnOption"`: a form value
+// that is none of its options, `"IdNotFresh"`, `"Transport"`: `mrtr_run`'s
+// transport failed), `"Overlap"` or `"BadRange"` (arguments the checks
+// refused), else the status's own name (`"MRTR_ERR_NULL_POINTER"`).
+// Or the status every `mrtr_call_*` function gives this handle, its cause
+// in `*out_reason`: `"Null"`, `"Misaligned"`, `"MovedOrCopied"` (the
+// workspace was copied or moved after init: a workspace is lent, never
+// copied), `"NotAnObject"` (no live call starts there).
 MRTR_NODISCARD enum mrtr_status
 mrtr_call_check(const struct mrtr_call *call, const char **out_reason);
 
@@ -1271,10 +1277,15 @@ mrtr_call_save(const struct mrtr_call *call, uint8_t *out, size_t out_len, size_
 // the next id is one past the saved last id. `MRTR_ERR_WORKSPACE_TOO_SMALL`;
 // `MRTR_ERR_UNSUPPORTED_VERSION` (another save format, or `_meta` naming
 // another protocol version or none); `MRTR_ERR_INVALID_ARGUMENT` (not a
-// save, a broken invariant, a region over its limit, bad limits).
+// save, a broken invariant, a region over its limit, bad limits). On a
+// failure, `*out_reason` (optional) names the cause: `"Decode"` (not a
+// save), `"Version"`, `"ProtocolVersion"`, `"TooLarge"` (a region over its
+// limit), `"BadLimits"`, an invariant (`"BadHead"`, `"PartlyAnswered"`,
+// ...), `"Overlap"`, or the status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_call_restore(void *workspace, size_t len, const struct mrtr_call_limits *limits,
-                  const uint8_t *saved, size_t saved_len, struct mrtr_call **out_call);
+                  const uint8_t *saved, size_t saved_len, struct mrtr_call **out_call,
+                  const char **out_reason);
 
 // `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise.
 MRTR_NODISCARD enum mrtr_status

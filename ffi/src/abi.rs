@@ -19,6 +19,7 @@
 //! - workspaces are checked for NULL, alignment and size (`crate::object`),
 //!   and against every argument taken (`Args::clashes`).
 
+use core::ffi::CStr;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
@@ -398,6 +399,9 @@ pub(crate) struct Args {
     n_reads: usize,
     n_writes: usize,
     n_lists: usize,
+    /// The name of the cause of the failure being returned, once noted
+    /// (see [`Args::refuse`]); empty until then.
+    reason: &'static CStr,
 }
 
 impl Args {
@@ -413,7 +417,37 @@ impl Args {
             n_reads: 0,
             n_writes: 0,
             n_lists: 0,
+            reason: c"",
         }
+    }
+
+    /// Notes `why`, the name of the cause of the failure `status` about to
+    /// be returned (the first cause noted stands), and returns `status`.
+    pub(crate) fn refuse(&mut self, status: mrtr_status, why: &'static CStr) -> mrtr_status {
+        if self.reason.is_empty() {
+            self.reason = why;
+        }
+        status
+    }
+
+    /// The name of the cause of `status`, the failure the function returns:
+    /// the cause noted ([`Args::refuse`]: a core error's name, `"Overlap"`,
+    /// `"BadRange"`), else the status's own name (it has one cause there).
+    pub(crate) fn reason(&self, status: mrtr_status) -> &'static CStr {
+        if self.reason.is_empty() {
+            status.name()
+        } else {
+            self.reason
+        }
+    }
+
+    /// Notes `"BadRange"` for an `MRTR_ERR_INVALID_ARGUMENT` of the range
+    /// checks (a length C cannot describe, a wrapping range).
+    fn ranged<T>(&mut self, r: Result<T, mrtr_status>) -> Result<T, mrtr_status> {
+        r.map_err(|s| match s {
+            mrtr_status::MRTR_ERR_INVALID_ARGUMENT => self.refuse(s, c"BadRange"),
+            s => s,
+        })
     }
 
     /// The arguments of a function without an object (nothing is a
@@ -482,11 +516,12 @@ impl Args {
     }
 
     fn claim(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
-        self.check_read(s)?;
-        if write
-            && (self.reads.iter().take(self.n_reads).any(|r| r.overlaps(s)) || self.in_lists(s))
-        {
-            return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
+        let overlap = self.check_read(s).is_err()
+            || write
+                && (self.reads.iter().take(self.n_reads).any(|r| r.overlaps(s))
+                    || self.in_lists(s));
+        if overlap {
+            return Err(self.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, c"Overlap"));
         }
         let (list, n) = if write {
             (&mut self.writes, &mut self.n_writes)
@@ -556,7 +591,7 @@ impl Args {
         len: usize,
     ) -> Result<&'a [u8], mrtr_status> {
         // SAFETY: forwarded contract.
-        let b = unsafe { in_bytes(ptr, len) }?;
+        let b = self.ranged(unsafe { in_bytes(ptr, len) })?;
         self.claim(Span::of(b.as_ptr(), b.len()), false)?;
         Ok(b)
     }
@@ -645,7 +680,7 @@ impl Args {
         n: usize,
     ) -> Result<&'a [T], mrtr_status> {
         // SAFETY: forwarded contract.
-        let a = unsafe { in_array(ptr, n) }?;
+        let a = self.ranged(unsafe { in_array(ptr, n) })?;
         self.claim(
             Span::of(a.as_ptr().cast::<u8>(), core::mem::size_of_val(a)),
             false,
@@ -708,7 +743,7 @@ impl Args {
         ptr: *mut T,
         n: usize,
     ) -> Result<*mut T, mrtr_status> {
-        let bytes = check_array(ptr.cast_const(), n)?;
+        let bytes = self.ranged(check_array(ptr.cast_const(), n))?;
         self.claim(Span::of(ptr.cast_const().cast::<u8>(), bytes), true)?;
         Ok(ptr)
     }
@@ -736,7 +771,7 @@ impl Args {
         ptr: *mut u8,
         len: usize,
     ) -> Result<(*mut u8, usize), mrtr_status> {
-        if check_bytes(ptr, len)? {
+        if self.ranged(check_bytes(ptr, len))? {
             self.claim(Span::of(ptr.cast_const(), len), true)?;
         }
         Ok((ptr, len))

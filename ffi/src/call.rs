@@ -230,8 +230,12 @@ pub(crate) unsafe fn with_call<R>(
     let mut obj: Obj<'_, MachineSlot> = unsafe { object::attach(call.cast(), magic::CALL) }?;
     let mut args = Args::new(obj.span());
     let (slot, region) = obj.split();
-    let mut m = Machine::attach(slot, region)?;
-    f(&mut m, &mut args)
+    let r = match Machine::attach(slot, region) {
+        Ok(mut m) => f(&mut m, &mut args),
+        Err(e) => Err(args.refused(e)),
+    };
+    obj.set_reason(r.as_ref().map_or_else(|s| args.reason(*s), |_| c""));
+    r
 }
 
 /// [`with_call`], as the status an export returns.
@@ -287,7 +291,7 @@ unsafe fn write_call(
                 Err(CallError::BufferTooSmall { needed }) => {
                     finish_output(Err(BufferTooSmall { needed }), out_written)
                 }
-                r => finish_output(Ok(r?), out_written),
+                r => finish_output(Ok(r.map_err(|e| a.refused(e))?), out_written),
             }
         })
     }
@@ -399,11 +403,17 @@ pub unsafe extern "C" fn mrtr_call_request_size_max(
     }
 }
 
-/// Checks that `call` is a live call: `MRTR_OK`, or the status every
-/// `mrtr_call_*` function gives this handle, with its cause in
-/// `*out_reason` (optional): `"Null"`, `"Misaligned"`, `"MovedOrCopied"`
-/// (the workspace was copied or moved after init: a workspace is lent,
-/// never copied), `"NotAnObject"` (no live call starts there).
+/// Checks `call` and says why the last function on it failed: `MRTR_OK`
+/// with, in `*out_reason` (optional), the name of the cause of the status
+/// that function returned (`""` after `MRTR_OK`): the core's cause
+/// (`"AlreadyAnswered"`, `"ContentRequired"`, `"NotAnOption"`: a form value
+/// that is none of its options, `"IdNotFresh"`, `"Transport"`: `mrtr_run`'s
+/// transport failed), `"Overlap"` or `"BadRange"` (arguments the checks
+/// refused), else the status's own name (`"MRTR_ERR_NULL_POINTER"`).
+/// Or the status every `mrtr_call_*` function gives this handle, its cause
+/// in `*out_reason`: `"Null"`, `"Misaligned"`, `"MovedOrCopied"` (the
+/// workspace was copied or moved after init: a workspace is lent, never
+/// copied), `"NotAnObject"` (no live call starts there).
 ///
 /// # Safety
 /// `call` must be NULL or point to readable memory of at least the
@@ -417,13 +427,34 @@ pub unsafe extern "C" fn mrtr_call_check(
     crate::abi::run(|a| {
         // SAFETY: caller contract.
         let why = unsafe { a.out_opt(out_reason) }?;
-        // SAFETY: caller contract.
-        unsafe { with_call(call, |_, _| Ok(())) }.inspect_err(|_| {
-            // SAFETY: caller contract.
-            let r = unsafe { object::refusal(call.cast(), magic::CALL) };
-            why.put(r.unwrap_or(c"NotAnObject").as_ptr());
-        })
+        // SAFETY: caller contract; the record is only read.
+        match unsafe { object::attach::<MachineSlot>(call.cast(), magic::CALL) } {
+            Ok(obj) if !a.taken(obj.span()) => {
+                why.put(obj.reason());
+                Ok(())
+            }
+            Ok(_) => Err(a.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, c"Overlap")),
+            Err(s) => {
+                // SAFETY: caller contract.
+                let r = unsafe { object::refusal(call.cast(), magic::CALL) };
+                why.put(r.unwrap_or(c"NotAnObject").as_ptr());
+                Err(s)
+            }
+        }
     })
+}
+
+/// Records `why` as the cause of the status a function built on the
+/// call's steps returns (`mrtr_run`); nothing for a handle that is no live
+/// call.
+///
+/// # Safety
+/// As [`with_call`].
+pub(crate) unsafe fn note_reason(call: *const mrtr_call, why: &'static CStr) {
+    // SAFETY: forwarded contract.
+    if let Ok(mut obj) = unsafe { object::attach::<MachineSlot>(call.cast(), magic::CALL) } {
+        obj.set_reason(why);
+    }
 }
 
 /// Starts a call in `workspace` (`len` bytes, `MRTR_WORKSPACE_ALIGN`ed, at
@@ -654,7 +685,10 @@ pub unsafe extern "C" fn mrtr_call_feed(
     unsafe {
         call_out(call, out_event, |m, a| {
             let bytes = a.bytes(msg, len)?;
-            Ok(machine_event(bytes, &m.feed(bytes)?))
+            Ok(machine_event(
+                bytes,
+                &m.feed(bytes).map_err(|e| a.refused(e))?,
+            ))
         })
     }
 }
@@ -733,7 +767,11 @@ pub unsafe extern "C" fn mrtr_call_input_find(
     out_index: *mut usize,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    unsafe { call_out(call, out_index, |m, a| Ok(m.index_of(a.str(key)?)?)) }
+    unsafe {
+        call_out(call, out_index, |m, a| {
+            m.index_of(a.str(key)?).map_err(|e| a.refused(e))
+        })
+    }
 }
 
 /// Decodes text `field` (one `MRTR_TEXT_*` bit) of input `index` into
@@ -786,10 +824,11 @@ pub unsafe extern "C" fn mrtr_call_answer_elicit(
     // SAFETY: forwarded contract.
     unsafe {
         on_call(call, |m, a| {
-            let action = ElicitAction::from_c(action)?;
+            let action = ElicitAction::from_c(action).map_err(|s| a.refuse(s, c"UnknownAction"))?;
             let content = a.bytes(content.ptr.cast(), content.len)?;
             let content = (!content.is_empty()).then_some(content);
-            Ok(m.answer_at(index, Answer::Elicit { action, content })?)
+            m.answer_at(index, Answer::Elicit { action, content })
+                .map_err(|e| a.refused(e))
         })
     }
 }
@@ -812,7 +851,8 @@ pub unsafe extern "C" fn mrtr_call_answer_json(
     unsafe {
         on_call(call, |m, a| {
             let json = a.bytes(json.ptr.cast(), json.len)?;
-            Ok(m.answer_at(index, Answer::Json(json))?)
+            m.answer_at(index, Answer::Json(json))
+                .map_err(|e| a.refused(e))
         })
     }
 }
@@ -856,7 +896,12 @@ pub unsafe extern "C" fn mrtr_call_answer_error(
     code: i64,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    unsafe { on_call(call, |m, _| Ok(m.answer_at(index, Answer::Error { code })?)) }
+    unsafe {
+        on_call(call, |m, a| {
+            m.answer_at(index, Answer::Error { code })
+                .map_err(|e| a.refused(e))
+        })
+    }
 }
 
 /// Writes to `*out` the final result, found in `fed` (the bytes whose
@@ -911,11 +956,16 @@ pub unsafe extern "C" fn mrtr_call_save(
 /// the next id is one past the saved last id. `MRTR_ERR_WORKSPACE_TOO_SMALL`;
 /// `MRTR_ERR_UNSUPPORTED_VERSION` (another save format, or `_meta` naming
 /// another protocol version or none); `MRTR_ERR_INVALID_ARGUMENT` (not a
-/// save, a broken invariant, a region over its limit, bad limits).
+/// save, a broken invariant, a region over its limit, bad limits). On a
+/// failure, `*out_reason` (optional) names the cause: `"Decode"` (not a
+/// save), `"Version"`, `"ProtocolVersion"`, `"TooLarge"` (a region over its
+/// limit), `"BadLimits"`, an invariant (`"BadHead"`, `"PartlyAnswered"`,
+/// ...), `"Overlap"`, or the status's own name.
 ///
 /// # Safety
 /// As `mrtr_call_init` for `workspace`, `len` and `out_call`; `limits` must
-/// be NULL or readable; `saved` must point to `saved_len` readable bytes.
+/// be NULL or readable; `saved` must point to `saved_len` readable bytes;
+/// `out_reason` NULL or a writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_call_restore(
@@ -925,25 +975,57 @@ pub unsafe extern "C" fn mrtr_call_restore(
     saved: *const u8,
     saved_len: usize,
     out_call: *mut *mut mrtr_call,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
-    let mut args = Args::free();
-    // SAFETY: caller contract; every pointer goes through `args`.
+    // SAFETY: forwarded contract.
     status_of_result(unsafe {
-        (|| {
-            let out_call = args.out(out_call)?;
-            let limits = limits_from_c(args.reference_opt(limits)?)?;
-            let saved = args.bytes(saved, saved_len)?;
-            place(
-                workspace.cast(),
-                len,
-                &args,
-                &limits,
-                None,
-                out_call,
-                |s, r| Machine::restore(s, r, &limits, saved).map(|_| ()),
-            )
-        })()
+        restore(
+            workspace.cast(),
+            len,
+            limits,
+            (saved, saved_len),
+            out_call,
+            out_reason,
+        )
     })
+}
+
+/// # Safety
+/// As [`mrtr_call_restore`].
+unsafe fn restore(
+    ws: *mut u8,
+    len: usize,
+    limits: *const mrtr_call_limits,
+    (saved, saved_len): (*const u8, usize),
+    out_call: *mut *mut mrtr_call,
+    out_reason: *mut *const c_char,
+) -> Result<(), mrtr_status> {
+    let mut args = Args::free();
+    // SAFETY: caller contract; every pointer goes through `args`, and
+    // `place` refuses a workspace overlapping any of them.
+    unsafe {
+        let why = args.out_opt(out_reason)?;
+        let r = (|| {
+            let out_call = args.out(out_call)?;
+            let limits = limits_from_c(args.reference_opt(limits)?)
+                .map_err(|s| args.refuse(s, c"BadLimits"))?;
+            let saved = args.bytes(saved, saved_len)?;
+            let mut refusal = None;
+            let placed = place(ws, len, &args, &limits, None, out_call, |s, r| {
+                let restored = Machine::restore(s, r, &limits, saved).map(|_| ());
+                refusal = restored.err();
+                restored
+            });
+            placed.map_err(|st| match refusal {
+                Some(e) => args.refuse(st, e.name()),
+                None => st,
+            })
+        })();
+        if let Err(s) = r {
+            why.put(args.reason(s).as_ptr());
+        }
+        r
+    }
 }
 
 /// `FAILED`: writes why to `*out`; `MRTR_ERR_WRONG_STATE` otherwise.

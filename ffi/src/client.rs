@@ -497,6 +497,13 @@ pub(crate) fn status_of(e: &CallError) -> mrtr_status {
     }
 }
 
+impl crate::abi::Args {
+    /// The status of the core's refusal `e`, its name noted as the cause.
+    pub(crate) fn refused(&mut self, e: CallError) -> mrtr_status {
+        self.refuse(status_of(&e), e.name())
+    }
+}
+
 impl From<CallError> for mrtr_status {
     fn from(e: CallError) -> mrtr_status {
         status_of(&e)
@@ -640,11 +647,11 @@ pub(crate) unsafe fn with_roots(
     }; MRTR_MAX_ROOTS];
     let list = list
         .get_mut(..n)
-        .ok_or(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED)?;
+        .ok_or_else(|| args.refuse(mrtr_status::MRTR_ERR_LIMIT_EXCEEDED, c"TooManyRoots"))?;
     for (slot, r) in list.iter_mut().zip(given.iter()) {
         *slot = r?;
     }
-    Ok(f(list)?)
+    f(list).map_err(|e| args.refused(e))
 }
 
 #[cfg(test)]

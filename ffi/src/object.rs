@@ -37,6 +37,9 @@ pub(crate) struct Record<T> {
     addr: usize,
     /// Bytes of the region after the record.
     region_len: usize,
+    /// The cause's name (a NUL-terminated static string) of the status the
+    /// last function on the object returned: empty after `MRTR_OK`.
+    reason: *const core::ffi::c_char,
     value: T,
 }
 
@@ -87,6 +90,17 @@ impl<'a, T> Obj<'a, T> {
         // handed out twice at once.
         let region = unsafe { core::slice::from_raw_parts_mut(self.region_ptr, self.region_len) };
         (&mut self.rec.value, region)
+    }
+
+    /// Records the cause of the status a function on the object returns:
+    /// `why` for a failure, empty for `MRTR_OK`.
+    pub(crate) fn set_reason(&mut self, why: &'static core::ffi::CStr) {
+        self.rec.reason = why.as_ptr();
+    }
+
+    /// The cause recorded by [`Obj::set_reason`] (NUL-terminated, static).
+    pub(crate) fn reason(&self) -> *const core::ffi::c_char {
+        self.rec.reason
     }
 
     /// The region's address and length, for values that keep their own
@@ -164,6 +178,7 @@ pub(crate) unsafe fn init<'a, T>(
             magic: 0,
             addr: 0,
             region_len: len - head,
+            reason: c"".as_ptr(),
             value,
         })
     };

@@ -12,7 +12,7 @@ use mrtr_core::client::run::{Outcome, Reply, RunConfig, RunError, Runner, Step};
 use mrtr_core::client::Machine;
 
 use crate::abi::{Args, Put, Span};
-use crate::call::{mrtr_call, mrtr_call_input_at, with_call};
+use crate::call::{mrtr_call, mrtr_call_input_at, note_reason, with_call};
 use crate::client::{
     machine_event, mrtr_event, mrtr_event_kind, mrtr_input, mrtr_input_kind, status_of,
 };
@@ -123,7 +123,7 @@ pub struct mrtr_run_callbacks {
 #[repr(C, align(8))]
 #[allow(non_camel_case_types)]
 pub struct mrtr_runner {
-    _opaque: [u64; 12],
+    _opaque: [u64; 13],
 }
 
 const _: () = assert!(record_size::<Runner>() <= size_of::<mrtr_runner>());
@@ -230,7 +230,7 @@ pub unsafe extern "C" fn mrtr_runner_init(
     // runner's memory is checked against the call's before it is written.
     status_of_result(unsafe {
         with_call(call, |m, a| {
-            let value = Runner::new(m, &config).map_err(run_status)?;
+            let value = Runner::new(m, &config).map_err(|e| run_refused(a, e))?;
             let len = size_of::<mrtr_runner>();
             if a.taken(Span::of(runner.cast_const(), len)) {
                 return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
@@ -271,7 +271,7 @@ pub unsafe extern "C" fn mrtr_runner_next(
                     out_step.write(s);
                     return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
                 }
-                step => step.map_err(run_status)?,
+                step => step.map_err(|e| run_refused(a, e))?,
             };
             out_step.write(step_of(step));
             Ok(())
@@ -330,7 +330,7 @@ pub unsafe extern "C" fn mrtr_runner_received(
             let msg = a.bytes(msg, len)?;
             let out_event = a.out(out_event)?;
             let out_again = a.out(out_again)?;
-            let (ev, again) = r.received(m, msg).map_err(run_status)?;
+            let (ev, again) = r.received(m, msg).map_err(|e| run_refused(a, e))?;
             out_event.write(machine_event(msg, &ev));
             out_again.write(again);
             Ok(())
@@ -361,8 +361,8 @@ pub unsafe extern "C" fn mrtr_runner_answered(
     };
     // SAFETY: caller contract.
     status_of_result(unsafe {
-        with_runner(runner, call, |r, m, _| {
-            r.answered(m, index, reply).map_err(run_status)
+        with_runner(runner, call, |r, m, a| {
+            r.answered(m, index, reply).map_err(|e| run_refused(a, e))
         })
     })
 }
@@ -454,7 +454,7 @@ unsafe fn drive(
     buf_len: usize,
     need: &mut usize,
 ) -> Result<(mrtr_event, mrtr_status), mrtr_status> {
-    let mut r = mrtr_runner { _opaque: [0; 12] };
+    let mut r = mrtr_runner { _opaque: [0; 13] };
     let r = &raw mut r;
     // SAFETY: `r` is this frame's; the call is live (caller contract).
     let st = unsafe { mrtr_runner_init(r, call, cb.first_id, cb.id_step, cb.max_unrelated) };
@@ -498,9 +498,14 @@ fn result_of(st: mrtr_status) -> Result<(), mrtr_status> {
 }
 
 /// The status of a run that stopped early.
-fn run_status(e: RunError) -> mrtr_status {
+fn run_refused(a: &mut Args, e: RunError) -> mrtr_status {
+    a.refuse(run_status(&e), e.name())
+}
+
+/// The status of a run error.
+fn run_status(e: &RunError) -> mrtr_status {
     match e {
-        RunError::Call(e) => status_of(&e),
+        RunError::Call(e) => status_of(e),
         RunError::BadConfig | RunError::BadLength => mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
         RunError::NotRunnable(_) => mrtr_status::MRTR_ERR_WRONG_STATE,
         RunError::TooManyUnrelated => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
@@ -534,11 +539,15 @@ unsafe fn exchange(
         let rc = unsafe { transport(user, req, req_len, resp, cap, &mut resp_len) };
         (req, req_len) = (core::ptr::null(), 0);
         if rc != 0 {
+            // SAFETY: caller contract (live handle).
+            unsafe { note_reason(call, c"Transport") };
             return Err(mrtr_status::MRTR_ERR_ABORTED);
         }
         if resp_len > cap {
             // The message did not fit: the transport says how long it is.
             *need = n.saturating_add(resp_len);
+            // SAFETY: caller contract (live handle).
+            unsafe { note_reason(call, c"MessageTooLarge") };
             return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
         }
         let mut ev = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
@@ -575,7 +584,11 @@ unsafe fn ask(
         K::MRTR_INPUT_SAMPLING => cb.sampling,
         K::MRTR_INPUT_ROOTS => cb.roots,
     };
-    let f: InputFn = f.ok_or(mrtr_status::MRTR_ERR_UNANSWERED_INPUT)?;
+    let Some(f): Option<InputFn> = f else {
+        // SAFETY: caller contract (live handle).
+        unsafe { note_reason(call, c"NoCallback") };
+        return Err(mrtr_status::MRTR_ERR_UNANSWERED_INPUT);
+    };
     // SAFETY: a valid callback (caller contract); no Rust reference to the
     // call is live while it runs, so it may call mrtr_call_*.
     let rc = unsafe { f(user, call, step.index, &input) };
@@ -623,7 +636,7 @@ mod tests {
 
     /// Storage for a runner (started in place: a runner may not move).
     fn new_runner() -> mrtr_runner {
-        mrtr_runner { _opaque: [0; 12] }
+        mrtr_runner { _opaque: [0; 13] }
     }
 
     fn init(
@@ -855,7 +868,7 @@ mod tests {
         assert_eq!(st, mrtr_status::MRTR_ERR_NULL_POINTER);
         // A copied runner fails the own-address check.
         assert_eq!(init(&mut r, c, 0, 0, 0), mrtr_status::MRTR_OK);
-        let mut copy = mrtr_runner { _opaque: [0; 12] };
+        let mut copy = mrtr_runner { _opaque: [0; 13] };
         // SAFETY: both live, apart; copied untyped as C's memcpy does.
         unsafe { core::ptr::copy_nonoverlapping(&raw const r, &raw mut copy, 1) };
         assert_eq!(

@@ -722,6 +722,7 @@ static void test_save_and_restore_continue_the_call_elsewhere(void) {
     uint8_t *saved;
     void *ws2;
     mrtr_call *call2 = NULL;
+    const char *why = NULL;
     int64_t id = 0;
     CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, WORK_ITEM_PARAMS, MRTR_CAP_ELICITATION_FORM,
                        NULL),
@@ -744,17 +745,21 @@ static void test_save_and_restore_continue_the_call_elsewhere(void) {
 
     CHECK_STATUS(mrtr_call_workspace_size(NULL, &ws_len), MRTR_OK);
     ws2 = ws_new(ws_len);
-    CHECK_STATUS(mrtr_call_restore(ws2, ws_len - 1, NULL, saved, need, &call2),
+    CHECK_STATUS(mrtr_call_restore(ws2, ws_len - 1, NULL, saved, need, &call2, &why),
                  MRTR_ERR_WORKSPACE_TOO_SMALL);
     CHECK(call2 == NULL);
-    /* A damaged save is refused. */
+    CHECK_EQ_STR(why, "MRTR_ERR_WORKSPACE_TOO_SMALL");
+    /* A damaged save is refused, and the reason says which cause. */
     saved[0] ^= 1;
-    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, need, &call2),
+    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, need, &call2, &why),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(why, "Decode");
     saved[0] ^= 1;
-    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, need - 1, &call2),
+    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, need - 1, &call2, NULL),
                  MRTR_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, need, &call2), MRTR_OK);
+    why = NULL;
+    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, need, &call2, &why), MRTR_OK);
+    CHECK(why == NULL);
     free(saved);
     CHECK(phase(call2) == MRTR_PHASE_ANSWERING);
     id = progress(call2).next_id;
@@ -962,8 +967,10 @@ static void test_handles_are_checked(void) {
                      MRTR_ERR_MISALIGNED);
         CHECK(why != NULL && strcmp(why, "Misaligned") == 0);
         why = NULL;
+        /* The handle is live; the last function on it failed for a NULL
+         * out-param (mrtr_call_progress(f.call, NULL) above). */
         CHECK_STATUS(mrtr_call_check(f.call, &why), MRTR_OK);
-        CHECK(why == NULL);
+        CHECK_EQ_STR(why, "MRTR_ERR_NULL_POINTER");
         CHECK_STATUS(mrtr_call_check(f.call, NULL), MRTR_OK);
     }
     free(copy);
@@ -1085,6 +1092,7 @@ static void test_restore_refuses_a_sent_call_with_a_partly_answered_round(void) 
     uint8_t *saved, *forged;
     void *ws2;
     mrtr_call *call2 = NULL;
+    const char *why = NULL;
     CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL,
                        "{\"name\":\"get_weather\",\"arguments\":{\"location\":\"New York\"}}",
                        MRTR_CAP_ELICITATION_FORM | MRTR_CAP_SAMPLING, NULL),
@@ -1116,11 +1124,12 @@ static void test_restore_refuses_a_sent_call_with_a_partly_answered_round(void) 
 
     CHECK_STATUS(mrtr_call_workspace_size(NULL, &ws_len), MRTR_OK);
     ws2 = ws_new(ws_len);
-    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, forged, n + 1, &call2),
+    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, forged, n + 1, &call2, &why),
                  MRTR_ERR_INVALID_ARGUMENT);
     CHECK(call2 == NULL);
+    CHECK_EQ_STR(why, "PartlyAnswered");
     /* Control: the genuine save restores, answering, one answer given. */
-    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, n, &call2), MRTR_OK);
+    CHECK_STATUS(mrtr_call_restore(ws2, ws_len, NULL, saved, n, &call2, NULL), MRTR_OK);
     CHECK(phase(call2) == MRTR_PHASE_ANSWERING);
     free(saved);
     free(forged);
@@ -1163,7 +1172,62 @@ static void test_first_id_range_and_the_last_id(void) {
     str_free(params);
 }
 
+/* Every status with several causes on a call names its cause: after any
+ * mrtr_call_* function, mrtr_call_check says why it failed ("" after
+ * MRTR_OK), the core's own name for the cause. */
+static void test_call_check_names_the_cause_of_the_last_failure(void) {
+    struct fixture f;
+    mrtr_event ev;
+    mrtr_progress p;
+    CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, WORK_ITEM_PARAMS, MRTR_CAP_ELICITATION_FORM,
+                       NULL),
+                 MRTR_OK);
+    CHECK_EQ_STR(reason_of(f.call), "");
+    free(leg(f.call, 1));
+    CHECK_STATUS(feed(f.call, WORK_ITEM_ROUND_1, &ev, NULL), MRTR_OK);
+    /* Three MRTR_ERR_INVALID_VALUE, three causes. */
+    CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_ACCEPT,
+                                         str_of("{\"resolution\":\"Nope\"}")),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK_EQ_STR(reason_of(f.call), "NotAnOption");
+    CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_ACCEPT, str_of("")),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK_EQ_STR(reason_of(f.call), "ContentRequired");
+    CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_DECLINE, str_of("{}")),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK_EQ_STR(reason_of(f.call), "ContentNotAllowed");
+    CHECK_STATUS(mrtr_call_answer_json(f.call, 0, str_of("{\"result\":{\"action\":\"cancel\"}}")),
+                 MRTR_ERR_INVALID_VALUE);
+    CHECK_EQ_STR(reason_of(f.call), "Wrapped");
+    CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, 99, str_of("")), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(reason_of(f.call), "UnknownAction");
+    /* An out-param inside the workspace: refused by the argument checks. */
+    CHECK_STATUS(mrtr_call_progress(f.call, (mrtr_progress *)(void *)((uint8_t *)f.ws + 256)),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(reason_of(f.call), "Overlap");
+    CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_DECLINE, str_of("")), MRTR_OK);
+    CHECK_EQ_STR(reason_of(f.call), "");
+    /* Answered: the call is READY, no longer answering... */
+    CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_DECLINE, str_of("")),
+                 MRTR_ERR_WRONG_STATE);
+    CHECK_EQ_STR(reason_of(f.call), "WrongState");
+    CHECK_STATUS(mrtr_call_progress(f.call, &p), MRTR_OK);
+    CHECK_EQ_STR(reason_of(f.call), "");
+    /* ... and an id that is not fresh. */
+    {
+        uint8_t out[4096];
+        size_t n = 0;
+        CHECK_STATUS(mrtr_call_write_request(f.call, 1, out, sizeof out, &n),
+                     MRTR_ERR_INVALID_ARGUMENT);
+        CHECK_EQ_STR(reason_of(f.call), "IdNotFresh");
+        CHECK_STATUS(mrtr_call_write_request(f.call, 2, out, 4, &n), MRTR_ERR_BUFFER_TOO_SMALL);
+        CHECK_EQ_STR(reason_of(f.call), "MRTR_ERR_BUFFER_TOO_SMALL");
+    }
+    stop(&f);
+}
+
 void suite_call(void) {
+    RUN(test_call_check_names_the_cause_of_the_last_failure);
     RUN(test_work_item_takes_two_rounds_and_echoes_request_state);
     RUN(test_github_login_and_capital_of_france_in_one_round);
     RUN(test_restore_refuses_a_sent_call_with_a_partly_answered_round);
@@ -1598,11 +1662,14 @@ static void test_run_outcomes_and_misuse(void) {
                        NULL),
                  MRTR_OK);
     CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_ABORTED);
+    CHECK_EQ_STR(reason_of(f.call), "Aborted");
     CHECK(phase(f.call) == MRTR_PHASE_ANSWERING);
     cb.elicit = NULL;
     CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_UNANSWERED_INPUT);
+    CHECK_EQ_STR(reason_of(f.call), "NoCallback");
     cb.elicit = lazy_ui;
     CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_UNANSWERED_INPUT);
+    CHECK_EQ_STR(reason_of(f.call), "Unanswered");
     cb.elicit = decline_ui;
     CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_OK);
     CHECK(s.sends == 2);
@@ -1617,6 +1684,7 @@ static void test_run_outcomes_and_misuse(void) {
     steps[0].reply = "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}";
     CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
     CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_ABORTED);
+    CHECK_EQ_STR(reason_of(f.call), "Transport");
     CHECK(phase(f.call) == MRTR_PHASE_SENT);
     s.fail = 0;
     steps[0].expect = HEAD(2) "{" META("{}") ",\"name\":\"t\"}}";
@@ -1727,6 +1795,7 @@ static void test_run_caps_rounds_and_unrelated_messages(void) {
     cb.max_unrelated = 1;
     CHECK_STATUS(start(&f, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
     CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_LIMIT_EXCEEDED);
+    CHECK_EQ_STR(reason_of(f.call), "TooManyUnrelated");
     CHECK(s.reads == 1);
     CHECK(phase(f.call) == MRTR_PHASE_SENT);
     stop(&f);

@@ -252,9 +252,9 @@ static mrtr_status row_call_answer_roots_name(struct ctx *c) {
 ROW(row_call_result_fed, mrtr_call_result(c->call, NULL, LEN, &c->o.str))
 ROW(row_call_save_out, mrtr_call_save(c->call, NULL, LEN, &c->o.size))
 ROW(row_call_restore_saved,
-    mrtr_call_restore(c->spare_ws, c->spare_len, NULL, NULL, LEN, &c->o.call))
+    mrtr_call_restore(c->spare_ws, c->spare_len, NULL, NULL, LEN, &c->o.call, NULL))
 ROW(row_call_restore_workspace,
-    mrtr_call_restore(NULL, c->spare_len, NULL, MSG, sizeof MSG - 1, &c->o.call))
+    mrtr_call_restore(NULL, c->spare_len, NULL, MSG, sizeof MSG - 1, &c->o.call, NULL))
 static mrtr_status row_run_buf(struct ctx *c) {
     mrtr_run_callbacks cb;
     memset(&cb, 0, sizeof cb);

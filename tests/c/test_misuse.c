@@ -124,7 +124,7 @@ static void test_limits_and_restore_refuse_null_pointers(void) {
     fill(&o);
     CHECK_STATUS(mrtr_call_limits_default(NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_call_workspace_size(NULL, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_call_restore(NULL, 100, NULL, o.buf, 4, (mrtr_call **)(void *)&o.id),
+    CHECK_STATUS(mrtr_call_restore(NULL, 100, NULL, o.buf, 4, (mrtr_call **)(void *)&o.id, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK(untouched(&o, sizeof o));
 }

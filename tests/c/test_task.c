@@ -269,7 +269,7 @@ static void test_cancel_failure_and_save(void) {
     saved = (uint8_t *)ws_new(need);
     CHECK_STATUS(mrtr_call_save(t.task, saved, need, &n), MRTR_OK);
     ws2 = ws_new(t.len);
-    CHECK_STATUS(mrtr_call_restore(ws2, t.len, NULL, saved, need, &t2), MRTR_OK);
+    CHECK_STATUS(mrtr_call_restore(ws2, t.len, NULL, saved, need, &t2, NULL), MRTR_OK);
     free(t.ws);
     free(saved);
     CHECK(phase(t2) == MRTR_PHASE_ANSWERING);

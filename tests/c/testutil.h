@@ -112,6 +112,13 @@ static inline mrtr_progress progress(const mrtr_call *call) {
 }
 
 static inline mrtr_phase phase(const mrtr_call *call) { return progress(call).phase; }
+/* The cause of the status the last function on `call` returned ("" after
+ * MRTR_OK), as mrtr_call_check names it. */
+static inline const char *reason_of(const mrtr_call *call) {
+    const char *why = NULL;
+    if (mrtr_call_check(call, &why) != MRTR_OK || why == NULL) return "(no live call)";
+    return why;
+}
 
 static inline void check_leg(mrtr_call *call, int64_t id, const char *expected) {
     char *got = leg(call, id);

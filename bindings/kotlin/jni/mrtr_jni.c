@@ -1083,7 +1083,7 @@ JNIEXPORT jint JNI_FN(callRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArr
   PIN_REQUIRED(env, saved, &s);
   mrtr_call *call = NULL;
   st = (jint)mrtr_call_restore(base, cap, has ? &l : NULL, (const uint8_t *)s.ptr, (size_t)s.len,
-                               &call);
+                               &call, NULL);
   bytes_close(env, &s, 0);
   if (st == MRTR_OK && (void *)call != (void *)base) {
     return MRTR_ERR_INTERNAL;

@@ -741,9 +741,12 @@ impl ParamsError {
 
 impl CallError {
     /// The cause's name, NUL-terminated for C: the variant, or for refused
-    /// params the [`ParamsError`]'s (`"MissingTarget"`: params without
-    /// `name`/`uri`), so a C caller learns which of a status's causes it
-    /// met. Stable across releases of the same major version.
+    /// params, answers and saves the detail's ([`ParamsError::name`]:
+    /// `"MissingTarget"`, params without `name`/`uri`; [`AnswerError::name`]:
+    /// `"NotAnOption"`, a form value that is none of its options;
+    /// [`SaveError::name`]: `"BadHead"`), so a C caller learns which of a
+    /// status's causes it met. Stable across releases of the same major
+    /// version.
     pub const fn name(&self) -> &'static CStr {
         match self {
             CallError::BadParams(p) => p.name(),
@@ -759,7 +762,7 @@ impl CallError {
             CallError::Unanswered { .. } => c"Unanswered",
             CallError::UnknownKey => c"UnknownKey",
             CallError::AlreadyAnswered { .. } => c"AlreadyAnswered",
-            CallError::BadAnswer { .. } => c"BadAnswer",
+            CallError::BadAnswer { error, .. } => error.name(),
             CallError::AnswersTooLarge { .. } => c"AnswersTooLarge",
             CallError::Malformed(_) => c"Malformed",
             CallError::Protocol(_) => c"Protocol",
@@ -769,8 +772,81 @@ impl CallError {
             CallError::TooManyStateOnlyRounds { .. } => c"TooManyStateOnlyRounds",
             CallError::TooManyPolls { .. } => c"TooManyPolls",
             CallError::AnsweredWithError { .. } => c"AnsweredWithError",
-            CallError::BadSave(_) => c"BadSave",
+            CallError::BadSave(e) => e.name(),
             CallError::NotATask => c"NotATask",
+        }
+    }
+}
+
+impl AnswerError {
+    /// The cause's name, NUL-terminated for C: the variant
+    /// (`"ContentRequired"`), or for a form's refusal the name of the
+    /// form's field error (`"NotAnOption"`, `"Missing"`, ...).
+    pub const fn name(&self) -> &'static CStr {
+        match self {
+            AnswerError::NotJson(_) => c"NotJson",
+            AnswerError::NotAnObject => c"NotAnObject",
+            AnswerError::Wrapped => c"Wrapped",
+            AnswerError::UnknownShape => c"UnknownShape",
+            AnswerError::KindMismatch { .. } => c"KindMismatch",
+            AnswerError::ContentRequired => c"ContentRequired",
+            AnswerError::ContentNotAllowed => c"ContentNotAllowed",
+            AnswerError::Duplicate { .. } => c"Duplicate",
+            AnswerError::BadMember { .. } => c"BadMember",
+            #[cfg(feature = "form")]
+            AnswerError::FormContent { error } => error.name(),
+            AnswerError::BadRoot { .. } => c"BadRoot",
+        }
+    }
+}
+
+impl SaveError {
+    /// The cause's name, NUL-terminated for C: `"Decode"` (not a save),
+    /// `"Version"`, `"WrongKind"`, or the broken [`SaveInvariant`]'s
+    /// ([`SaveInvariant::name`]).
+    pub const fn name(&self) -> &'static CStr {
+        match self {
+            SaveError::Decode => c"Decode",
+            SaveError::Version(_) => c"Version",
+            SaveError::WrongKind => c"WrongKind",
+            SaveError::Invariant(i) => i.name(),
+        }
+    }
+}
+
+impl SaveInvariant {
+    /// The variant's name, NUL-terminated for C (`"TooLarge"`, `"BadHead"`).
+    pub const fn name(&self) -> &'static CStr {
+        use SaveInvariant as I;
+        match self {
+            I::UnknownPhase(_) => c"UnknownPhase",
+            I::UnknownVariant(_) => c"UnknownVariant",
+            I::UnknownNextRequest(_) => c"UnknownNextRequest",
+            I::TooLarge { .. } => c"TooLarge",
+            I::BadHead => c"BadHead",
+            I::ProtocolVersion => c"ProtocolVersion",
+            I::TasksNotDeclared => c"TasksNotDeclared",
+            I::BadInputs => c"BadInputs",
+            I::UndeclaredInput => c"UndeclaredInput",
+            I::BadRequestState => c"BadRequestState",
+            I::BadAnswerRecord => c"BadAnswerRecord",
+            I::AnswerKeyNotAsked { .. } => c"AnswerKeyNotAsked",
+            I::DuplicateAnswer { .. } => c"DuplicateAnswer",
+            I::BadAnswer { .. } => c"BadAnswer",
+            I::TooManyRounds { .. } => c"TooManyRounds",
+            I::TooManyStateOnlyRounds { .. } => c"TooManyStateOnlyRounds",
+            I::TooManyPolls { .. } => c"TooManyPolls",
+            I::RoundNotCounted => c"RoundNotCounted",
+            I::StateOnlyWithInputs => c"StateOnlyWithInputs",
+            I::IdOutOfRange(_) => c"IdOutOfRange",
+            I::SentWithoutRequest => c"SentWithoutRequest",
+            I::InFlightNotLast => c"InFlightNotLast",
+            I::InFlightOutsideSent => c"InFlightOutsideSent",
+            I::PartlyAnswered { .. } => c"PartlyAnswered",
+            I::AnsweringWithoutInputs => c"AnsweringWithoutInputs",
+            I::AnsweringOtherRequest => c"AnsweringOtherRequest",
+            I::RespondWithoutInputs => c"RespondWithoutInputs",
+            I::CancelNotSent => c"CancelNotSent",
         }
     }
 }

@@ -119,6 +119,23 @@ pub enum RunError<E = core::convert::Infallible> {
     Transport(E),
 }
 
+impl<E> RunError<E> {
+    /// The cause's name, NUL-terminated for C: the variant, or for a
+    /// refusal of the machine the [`CallError::name`] (`"AlreadyAnswered"`).
+    pub const fn name(&self) -> &'static core::ffi::CStr {
+        match self {
+            RunError::Call(e) => e.name(),
+            RunError::BadConfig => c"BadConfig",
+            RunError::BadLength => c"BadLength",
+            RunError::NotRunnable(_) => c"NotRunnable",
+            RunError::TooManyUnrelated => c"TooManyUnrelated",
+            RunError::Aborted => c"Aborted",
+            RunError::Unanswered { .. } => c"Unanswered",
+            RunError::Transport(_) => c"Transport",
+        }
+    }
+}
+
 impl<E: core::fmt::Display> core::fmt::Display for RunError<E> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

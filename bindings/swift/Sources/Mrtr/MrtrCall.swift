@@ -136,7 +136,7 @@ public final class MrtrCall: @unchecked Sendable {
         var handle: OpaquePointer?
         let st = saved.withUnsafeBufferPointer { s in
             withUnsafeMutablePointer(to: &limitsC) { lp in
-                mrtr_call_restore(ws, size, limits == nil ? nil : UnsafePointer(lp), s.baseAddress, s.count, &handle)
+                mrtr_call_restore(ws, size, limits == nil ? nil : UnsafePointer(lp), s.baseAddress, s.count, &handle, nil)
             }
         }
         if st != MRTR_OK {

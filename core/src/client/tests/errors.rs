@@ -381,3 +381,54 @@ fn failure_records_exist_exactly_for_terminal_errors_with_their_numbers() {
         Ok("TooManyStateOnlyRounds")
     );
 }
+
+/// A C caller learns which cause it met: `CallError::name` goes down to the
+/// refused answer's and the refused save's own cause, not the wrapper's.
+#[test]
+fn call_error_names_the_answer_and_save_cause_not_the_wrapper() {
+    use crate::client::call::SaveInvariant;
+    let name = |e: CallError| e.name().to_str().unwrap();
+    let answer = |error| CallError::BadAnswer { index: 1, error };
+    assert_eq!(
+        name(answer(AnswerError::ContentRequired)),
+        "ContentRequired"
+    );
+    assert_eq!(
+        name(answer(AnswerError::ContentNotAllowed)),
+        "ContentNotAllowed"
+    );
+    assert_eq!(name(answer(AnswerError::Wrapped)), "Wrapped");
+    assert_eq!(
+        name(answer(AnswerError::BadMember { member: "role" })),
+        "BadMember"
+    );
+    assert_eq!(name(answer(AnswerError::NotJson(JSON_ERROR))), "NotJson");
+    #[cfg(feature = "form")]
+    assert_eq!(
+        name(answer(AnswerError::FormContent {
+            error: FieldError::NotAnOption
+        })),
+        "NotAnOption"
+    );
+    assert_eq!(name(CallError::BadSave(SaveError::Decode)), "Decode");
+    assert_eq!(name(CallError::BadSave(SaveError::Version(9))), "Version");
+    assert_eq!(
+        name(CallError::BadSave(SaveError::Invariant(
+            SaveInvariant::BadHead
+        ))),
+        "BadHead"
+    );
+    assert_eq!(
+        name(CallError::BadSave(SaveError::Invariant(
+            SaveInvariant::PartlyAnswered {
+                answered: 1,
+                inputs: 2
+            }
+        ))),
+        "PartlyAnswered"
+    );
+    assert_eq!(
+        name(CallError::AlreadyAnswered { index: 0 }),
+        "AlreadyAnswered"
+    );
+}
