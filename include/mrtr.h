@@ -1495,11 +1495,15 @@ size_t mrtr_unseal_scratch_len(size_t token_len);
 // Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (count, length, all-equal bytes,
 // repeated key id), `MRTR_ERR_INVALID_ARGUMENT` (audience, `max_token`, ttl or
 // skew over its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
-// `MRTR_ERR_INVALID_UTF8`.
+// `MRTR_ERR_INVALID_UTF8`. On a failure `*out_reason` (optional) names the
+// cause: `"NoKeys"`, `"TooManyKeys"`, `"KeyTooShort"`, `"WeakKey"`,
+// `"DuplicateKeyId"`, `"EmptyAudience"`, `"AudienceTooLong"`,
+// `"MaxTokenTooSmall"`, `"TtlOutOfRange"`, `"SkewOutOfRange"`, `"Overlap"`,
+// or the status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_sealer_init(void *mem, size_t len, const struct mrtr_bytes *keys, size_t nkeys,
                  struct mrtr_str audience, uint64_t ttl_seconds, uint64_t skew_seconds,
-                 size_t max_token, struct mrtr_sealer **out);
+                 size_t max_token, struct mrtr_sealer **out, const char **out_reason);
 
 // Zeroes the sealer (derived keys included) and dead stack; the handle is then
 // invalid. A NULL or invalid handle is ignored.

@@ -259,13 +259,11 @@ impl<'a, T: Copy> Out<'a, T> {
 }
 
 /// Writing to an optional out-param: nothing when the caller passed NULL.
-#[cfg(feature = "client")]
 pub(crate) trait Put<T> {
     /// Stores `value` when the out-param was given.
     fn put(self, value: T);
 }
 
-#[cfg(feature = "client")]
 impl<T: Copy> Put<T> for Option<Out<'_, T>> {
     fn put(self, value: T) {
         if let Some(o) = self {

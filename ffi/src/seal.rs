@@ -16,7 +16,7 @@ use mrtr_core::seal::{
     SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
-use crate::abi::{finish_output, Args};
+use crate::abi::{finish_output, Args, Put};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::object::{self, magic, Obj};
@@ -200,12 +200,17 @@ unsafe fn binding_of<'a>(a: &mut Args, p: *const u8) -> Result<&'a [u8; 32], S> 
 /// Returns `MRTR_OK`, `MRTR_ERR_KEY_ERROR` (count, length, all-equal bytes,
 /// repeated key id), `MRTR_ERR_INVALID_ARGUMENT` (audience, `max_token`, ttl or
 /// skew over its maximum), `MRTR_ERR_WORKSPACE_TOO_SMALL`,
-/// `MRTR_ERR_INVALID_UTF8`.
+/// `MRTR_ERR_INVALID_UTF8`. On a failure `*out_reason` (optional) names the
+/// cause: `"NoKeys"`, `"TooManyKeys"`, `"KeyTooShort"`, `"WeakKey"`,
+/// `"DuplicateKeyId"`, `"EmptyAudience"`, `"AudienceTooLong"`,
+/// `"MaxTokenTooSmall"`, `"TtlOutOfRange"`, `"SkewOutOfRange"`, `"Overlap"`,
+/// or the status's own name.
 ///
 /// # Safety
 /// `mem` must point to `len` writable bytes lent to the sealer while it is
 /// used; `keys` to `nkeys` readable `mrtr_bytes` whose bytes are readable;
-/// `audience` readable; `out` must point to a writable `mrtr_sealer *`.
+/// `audience` readable; `out` must point to a writable `mrtr_sealer *`;
+/// `out_reason` NULL or a writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
@@ -219,33 +224,45 @@ pub unsafe extern "C" fn mrtr_sealer_init(
     skew_seconds: u64,
     max_token: usize,
     out: *mut *mut mrtr_sealer,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     scrubbed(&mut || {
         let mut a = Args::free();
         // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out, given) = unsafe { (a.out(out)?, a.array(keys, nkeys)?) };
-        let mut ring: [&[u8]; MAX_KEYS] = [&[]; MAX_KEYS];
-        for (slot, k) in ring.iter_mut().zip(given) {
-            // SAFETY: caller contract.
-            *slot = unsafe { a.bytes(k.ptr, k.len) }?;
-        }
-        let keys = ring.get(..given.len()).ok_or(S::MRTR_ERR_KEY_ERROR)?;
-        // SAFETY: caller contract.
-        let audience = unsafe { a.str(audience) }?;
-        let config = SealConfig::or_defaults(ttl_seconds, skew_seconds, max_token);
-        let sealer = Sealer::new(keys, audience.as_bytes(), config).map_err(|e| {
-            if e.is_about_keys() {
-                S::MRTR_ERR_KEY_ERROR
-            } else {
-                S::MRTR_ERR_INVALID_ARGUMENT
+        let why = unsafe { a.out_opt(out_reason) }?;
+        let r = (|| {
+            // SAFETY: caller contract; every pointer is checked as it is taken.
+            let (out, given) = unsafe { (a.out(out)?, a.array(keys, nkeys)?) };
+            let mut ring: [&[u8]; MAX_KEYS] = [&[]; MAX_KEYS];
+            for (slot, k) in ring.iter_mut().zip(given) {
+                // SAFETY: caller contract.
+                *slot = unsafe { a.bytes(k.ptr, k.len) }?;
             }
-        })?;
-        let ws = mem.cast::<u8>();
-        // SAFETY: caller contract; overlaps refused.
-        let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &a) }?;
-        obj.activate(magic::SEALER);
-        out.write(ws.cast());
-        Ok(())
+            let keys = ring
+                .get(..given.len())
+                .ok_or_else(|| a.refuse(S::MRTR_ERR_KEY_ERROR, c"TooManyKeys"))?;
+            // SAFETY: caller contract.
+            let audience = unsafe { a.str(audience) }?;
+            let config = SealConfig::or_defaults(ttl_seconds, skew_seconds, max_token);
+            let sealer = Sealer::new(keys, audience.as_bytes(), config).map_err(|e| {
+                let st = if e.is_about_keys() {
+                    S::MRTR_ERR_KEY_ERROR
+                } else {
+                    S::MRTR_ERR_INVALID_ARGUMENT
+                };
+                a.refuse(st, e.name())
+            })?;
+            let ws = mem.cast::<u8>();
+            // SAFETY: caller contract; overlaps refused.
+            let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &a) }?;
+            obj.activate(magic::SEALER);
+            out.write(ws.cast());
+            Ok(())
+        })();
+        if let Err(s) = r {
+            why.put(a.reason(s).as_ptr());
+        }
+        r
     })
 }
 

@@ -111,7 +111,7 @@ static void ctx_open(struct ctx *c) {
     key.len = sizeof KEY;
     c->sealer_ws = ws_new(mrtr_sealer_size());
     if (mrtr_sealer_init(c->sealer_ws, mrtr_sealer_size(), &key, 1, str_of("svc"), 0,
-                         MRTR_SEAL_DEFAULT_SKEW_SECONDS, 0, &c->sealer) != MRTR_OK) {
+                         MRTR_SEAL_DEFAULT_SKEW_SECONDS, 0, &c->sealer, NULL) != MRTR_OK) {
         exit(2);
     }
     if (mrtr_sse_decoder_size(64, &n) != MRTR_OK) {
@@ -335,21 +335,21 @@ ROW(row_json_decode_string_out,
 static mrtr_status row_sealer_init_mem(struct ctx *c) {
     mrtr_bytes key = {KEY, sizeof KEY};
     return mrtr_sealer_init(NULL, mrtr_sealer_size(), &key, 1, str_of("svc"), 0, 0, 0,
-                            &c->o.sealer);
+                            &c->o.sealer, NULL);
 }
 static mrtr_status row_sealer_init_keys(struct ctx *c) {
     return mrtr_sealer_init(c->spare_ws, mrtr_sealer_size(), NULL, 1, str_of("svc"), 0, 0, 0,
-                            &c->o.sealer);
+                            &c->o.sealer, NULL);
 }
 static mrtr_status row_sealer_init_key_bytes(struct ctx *c) {
     mrtr_bytes key = {NULL, sizeof KEY};
     return mrtr_sealer_init(c->spare_ws, mrtr_sealer_size(), &key, 1, str_of("svc"), 0, 0, 0,
-                            &c->o.sealer);
+                            &c->o.sealer, NULL);
 }
 static mrtr_status row_sealer_init_audience(struct ctx *c) {
     mrtr_bytes key = {KEY, sizeof KEY};
     return mrtr_sealer_init(c->spare_ws, mrtr_sealer_size(), &key, 1, NUL_STR, 0, 0, 0,
-                            &c->o.sealer);
+                            &c->o.sealer, NULL);
 }
 ROW(row_binding_digest_method,
     mrtr_binding_digest(NUL_STR, str_of("t"), (const uint8_t *)"{}", 2, c->o.digest))

@@ -26,7 +26,7 @@ static mrtr_status make(struct sealer *out, const uint8_t *const *keys, size_t n
     out->mem = ws_new(mrtr_sealer_size());
     out->s = NULL;
     st = mrtr_sealer_init(out->mem, mrtr_sealer_size(), ring, n, str_of(audience), 0,
-                          MRTR_SEAL_DEFAULT_SKEW_SECONDS, 0, &out->s);
+                          MRTR_SEAL_DEFAULT_SKEW_SECONDS, 0, &out->s, NULL);
     /* The keys are derived at init: the caller's copies may go. */
     for (i = 0; i < n && i < 8; i++) {
         memset((void *)(uintptr_t)ring[i].ptr, 0, 32);
@@ -209,6 +209,7 @@ static void test_seal_limits_and_misuse(void) {
     size_t n = 0, i;
     int reason = 0;
     mrtr_sealer *s = NULL;
+    const char *why = NULL;
     void *mem = ws_new(mrtr_sealer_size() + 8);
     static const uint8_t short_key[31] = "0123456789012345678901234567890";
     for (i = 0; i < 9; i++) {
@@ -226,30 +227,39 @@ static void test_seal_limits_and_misuse(void) {
     ring[0].ptr = short_key;
     ring[0].len = sizeof short_key;
     CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size(), ring, 1, str_of(AUDIENCE), 0, 60, 0,
-                                  &s),
+                                  &s, &why),
                  MRTR_ERR_KEY_ERROR);
+    CHECK_EQ_STR(why, "KeyTooShort");
     ring[0].ptr = KEY_A;
     ring[0].len = 32;
-    CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size(), ring, 1, str_of(""), 0, 60, 0, &s),
+    /* MRTR_ERR_INVALID_ARGUMENT has four causes: the reason names each. */
+    CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size(), ring, 1, str_of(""), 0, 60, 0, &s, &why),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(why, "EmptyAudience");
     CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size(), ring, 1, str_of(AUDIENCE), 0, 60, 100,
-                                  &s),
+                                  &s, &why),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(why, "MaxTokenTooSmall");
+    CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size(), ring, 1, str_of(AUDIENCE), 0, 999999,
+                                  0, &s, &why),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(why, "SkewOutOfRange");
     CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size() - 1, ring, 1, str_of(AUDIENCE), 0, 60,
-                                  0, &s),
+                                  0, &s, &why),
                  MRTR_ERR_WORKSPACE_TOO_SMALL);
+    CHECK_EQ_STR(why, "MRTR_ERR_WORKSPACE_TOO_SMALL");
     CHECK_STATUS(mrtr_sealer_init((uint8_t *)mem + 4, mrtr_sealer_size(), ring, 1,
-                                  str_of(AUDIENCE), 0, 60, 0, &s),
+                                  str_of(AUDIENCE), 0, 60, 0, &s, NULL),
                  MRTR_ERR_MISALIGNED);
     CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size(), NULL, 1, str_of(AUDIENCE), 0, 60, 0,
-                                  &s),
+                                  &s, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size(), ring, 1, str_of(AUDIENCE), 0, 60, 0,
-                                  NULL),
+                                  NULL, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK(s == NULL);
     CHECK_STATUS(mrtr_sealer_init(mem, mrtr_sealer_size(), ring, 1, str_of(AUDIENCE), 0, 60, 0,
-                                  &s),
+                                  &s, NULL),
                  MRTR_OK);
     /* Too large both ways, against the default 4 KiB. */
     state.ptr = big;
@@ -347,7 +357,7 @@ static mrtr_status make_one(void **mem, mrtr_sealer **s, const uint8_t *key, siz
     ring[0].len = keylen;
     *mem = ws_new(mrtr_sealer_size());
     *s = NULL;
-    return mrtr_sealer_init(*mem, mrtr_sealer_size(), ring, 1, str_of(AUDIENCE), ttl, skew, 0, s);
+    return mrtr_sealer_init(*mem, mrtr_sealer_size(), ring, 1, str_of(AUDIENCE), ttl, skew, 0, s, NULL);
 }
 
 /* Issue 16: weak keys, bounded lifetime and clock, default sizes. */

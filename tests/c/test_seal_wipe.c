@@ -119,7 +119,7 @@ static void deep_ops(struct job *j) {
     ring[0].ptr = key;
     ring[0].len = sizeof key;
     j->init = mrtr_sealer_init(j->mem, mrtr_sealer_size(), ring, 1, str_of("wipe-test"), 0, 60, 0,
-                               &s);
+                               &s, NULL);
     if (j->init != MRTR_OK) {
         return;
     }

@@ -393,7 +393,7 @@ static long seal_init(void *arg) {
     audience.ptr = "https://mcp.example.com";
     audience.len = strlen(audience.ptr);
     return mrtr_sealer_init(sealer_mem, sizeof sealer_mem, &key, 1, audience, 0,
-                            MRTR_SEAL_DEFAULT_SKEW_SECONDS, 0, &sealer);
+                            MRTR_SEAL_DEFAULT_SKEW_SECONDS, 0, &sealer, NULL);
 }
 
 static long seal_binding(void *arg) {

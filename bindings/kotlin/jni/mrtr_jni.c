@@ -1700,7 +1700,7 @@ JNIEXPORT jint JNI_FN(sealerInit)(JNIEnv *env, jclass cls, jobject ws, jobjectAr
   if (st == MRTR_OK) {
     mrtr_sealer *out = NULL;
     st = (jint)mrtr_sealer_init(base, cap, kb, (size_t)n, str_of(&a), (uint64_t)ttl,
-                                (uint64_t)skew, mt, &out);
+                                (uint64_t)skew, mt, &out, NULL);
     if (st == MRTR_OK && (void *)out != (void *)base) {
       st = MRTR_ERR_INTERNAL;
     }

@@ -363,6 +363,23 @@ impl KeyError {
         )
     }
 
+    /// The variant's name, NUL-terminated for C (`"WeakKey"`), so a C
+    /// caller learns which cause of its status it met.
+    pub const fn name(&self) -> &'static core::ffi::CStr {
+        match self {
+            KeyError::NoKeys => c"NoKeys",
+            KeyError::TooManyKeys { .. } => c"TooManyKeys",
+            KeyError::KeyTooShort { .. } => c"KeyTooShort",
+            KeyError::WeakKey { .. } => c"WeakKey",
+            KeyError::DuplicateKeyId { .. } => c"DuplicateKeyId",
+            KeyError::EmptyAudience => c"EmptyAudience",
+            KeyError::AudienceTooLong { .. } => c"AudienceTooLong",
+            KeyError::MaxTokenTooSmall { .. } => c"MaxTokenTooSmall",
+            KeyError::TtlOutOfRange { .. } => c"TtlOutOfRange",
+            KeyError::SkewOutOfRange { .. } => c"SkewOutOfRange",
+        }
+    }
+
     /// A short, stable description for logs.
     pub fn reason(&self) -> &'static str {
         match self {

@@ -101,7 +101,7 @@ bool trust_init(void) {
     mrtr_str aud = {audience, sizeof audience};
     /* Skew 0: the clock is the device's own, nobody else's. */
     mrtr_status st = mrtr_sealer_init(sealer_mem, sizeof sealer_mem, keys, nkeys, aud,
-                                      TRUST_TTL_SECONDS, 0, 0, &sealer);
+                                      TRUST_TTL_SECONDS, 0, 0, &sealer, NULL);
     if (st != MRTR_OK) {
         log_str("device: sealer_init: ");
         log_line(mrtr_status_str(st));

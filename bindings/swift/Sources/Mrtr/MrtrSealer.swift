@@ -48,7 +48,7 @@ public final class MrtrSealer: @unchecked Sendable {
         let st = storage.withUnsafeBufferPointer { b -> mrtr_status in
             let cKeys = spans.map { mrtr_bytes(ptr: b.baseAddress! + $0.0, len: $0.1) }
             return withStr(Array(audience.utf8)) { a in
-                mrtr_sealer_init(w, size, cKeys, cKeys.count, a, ttlSeconds, skewSeconds, maxTokenBytes, &out)
+                mrtr_sealer_init(w, size, cKeys, cKeys.count, a, ttlSeconds, skewSeconds, maxTokenBytes, &out, nil)
             }
         }
         memset_s_portable(&storage, storage.count)
