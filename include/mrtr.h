@@ -1039,9 +1039,10 @@ typedef struct mrtr_input_required {
   struct mrtr_str related_task;
 } mrtr_input_required;
 
-// Why an input was refused: its `index` (`SIZE_MAX`: none), the `MRTR_CAP_*`
-// bits the client lacks (`missing_caps`: answer with
-// `mrtr_server_write_missing_capability`), a static `reason` for logs.
+// Why `mrtr_server_write_input_required` refused: the input's `index`
+// (`SIZE_MAX`: no input), the `MRTR_CAP_*` bits the client lacks
+// (`missing_caps`: answer with `mrtr_server_write_missing_capability`), and
+// the cause's static name (`reason`, for every failure).
 typedef struct mrtr_build_error {
   size_t index;
   uint32_t missing_caps;
@@ -1603,7 +1604,9 @@ mrtr_server_root_at(struct mrtr_str input_responses, struct mrtr_str key, size_t
 // `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_INVALID_VALUE` (an input
 // refused: `*out_error`); `MRTR_ERR_LIMIT_EXCEEDED` (over 64);
 // `MRTR_ERR_WRONG_STATE` (method); `MRTR_ERR_INVALID_ARGUMENT` (nothing to
-// send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`.
+// send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`. Every failure names
+// its cause in `out_error->reason` (`"Empty"`, `"NoId"`, `"UnknownMethod"`,
+// `"UnknownKind"`, `"UnknownCapability"`, an input's refusal, ...).
 MRTR_NODISCARD enum mrtr_status
 mrtr_server_write_input_required(const struct mrtr_input_required *ir, uint8_t *out, size_t out_len,
                                  size_t *out_written, struct mrtr_build_error *out_error);

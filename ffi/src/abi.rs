@@ -439,6 +439,19 @@ impl Args {
         }
     }
 
+    /// Whether the failure `status` is a pointer the checks refused (NULL,
+    /// misaligned, overlapping, a range C cannot describe): then no
+    /// out-param may be written, not even a record of why.
+    // Only the server's writers keep an error record.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
+    pub(crate) fn pointer_refused(&self, status: mrtr_status) -> bool {
+        matches!(
+            status,
+            mrtr_status::MRTR_ERR_NULL_POINTER | mrtr_status::MRTR_ERR_MISALIGNED
+        ) || self.reason == c"Overlap"
+            || self.reason == c"BadRange"
+    }
+
     /// Notes `"BadRange"` for an `MRTR_ERR_INVALID_ARGUMENT` of the range
     /// checks (a length C cannot describe, a wrapping range).
     fn ranged<T>(&mut self, r: Result<T, mrtr_status>) -> Result<T, mrtr_status> {
@@ -708,13 +721,24 @@ impl Args {
         // SAFETY: forwarded contract.
         let items: &'a [T] = unsafe { self.array(ptr, n) }?;
         for item in items {
+            let (mut range, mut overlap) = (false, false);
             let mut f = |s: mrtr_str| {
                 // SAFETY: forwarded contract for each string of an item.
-                let t: &'a str = unsafe { in_str(s) }?;
-                self.check_read(Span::of(t.as_ptr(), t.len()))?;
+                let t: &'a str = unsafe { in_str(s) }
+                    .inspect_err(|e| range = *e == mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+                self.check_read(Span::of(t.as_ptr(), t.len()))
+                    .inspect_err(|_| overlap = true)?;
                 Ok(t)
             };
-            item.read(&mut Take { f: &mut f })?;
+            let read = item.read(&mut Take { f: &mut f });
+            if let Err(e) = read {
+                let why = match (range, overlap) {
+                    (true, _) => c"BadRange",
+                    (_, true) => c"Overlap",
+                    _ => c"",
+                };
+                return Err(self.refuse(e, why));
+            }
         }
         let slot = self
             .lists

@@ -19,7 +19,7 @@ use mrtr_core::wire::{
     ClientCapabilities, Id, InputKind, InputResponses, ResponseKind, WireLimits, PROTOCOL_VERSION,
 };
 
-use crate::abi::{finish_output, Args, Take, Views};
+use crate::abi::{finish_output, Args, Out, Take, Views};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::names;
@@ -86,9 +86,11 @@ impl mrtr_request_id {
                 // SAFETY: caller contract.
                 let t = unsafe { a.str(self.token) }?;
                 let s = json::parse(t.as_bytes()).ok().and_then(|v| v.as_str());
-                Ok(Some(Id::Str(s.ok_or(bad)?)))
+                Ok(Some(Id::Str(
+                    s.ok_or_else(|| a.refuse(bad, c"IdNotAJsonString"))?,
+                )))
             }
-            _ => Err(bad),
+            _ => Err(a.refuse(bad, c"UnknownIdKind")),
         }
     }
 }
@@ -544,9 +546,10 @@ pub struct mrtr_input_required {
     pub related_task: mrtr_str,
 }
 
-/// Why an input was refused: its `index` (`SIZE_MAX`: none), the `MRTR_CAP_*`
-/// bits the client lacks (`missing_caps`: answer with
-/// `mrtr_server_write_missing_capability`), a static `reason` for logs.
+/// Why `mrtr_server_write_input_required` refused: the input's `index`
+/// (`SIZE_MAX`: no input), the `MRTR_CAP_*` bits the client lacks
+/// (`missing_caps`: answer with `mrtr_server_write_missing_capability`), and
+/// the cause's static name (`reason`, for every failure).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types, missing_docs)]
@@ -586,7 +589,9 @@ impl Views for mrtr_input_spec {
 /// `MRTR_ERR_UNDECLARED_CAPABILITY`, `MRTR_ERR_INVALID_VALUE` (an input
 /// refused: `*out_error`); `MRTR_ERR_LIMIT_EXCEEDED` (over 64);
 /// `MRTR_ERR_WRONG_STATE` (method); `MRTR_ERR_INVALID_ARGUMENT` (nothing to
-/// send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`.
+/// send, unknown value, bad id); `MRTR_ERR_INVALID_UTF8`. Every failure names
+/// its cause in `out_error->reason` (`"Empty"`, `"NoId"`, `"UnknownMethod"`,
+/// `"UnknownKind"`, `"UnknownCapability"`, an input's refusal, ...).
 ///
 /// # Safety
 /// `ir` readable, with its strings and `inputs` array; `out` writable for
@@ -605,68 +610,96 @@ pub unsafe extern "C" fn mrtr_server_write_input_required(
         // SAFETY: caller contract; every pointer is checked as it is taken:
         // the struct, the id's token, the state, the related task, the spec
         // array and every string of every spec (one list), then the output.
-        let (out_written, out_error, ir) =
-            unsafe { (a.out(out_written)?, a.out_opt(out_error)?, a.reference(ir)?) };
+        let (out_written, out_error) = unsafe { (a.out(out_written)?, a.out_opt(out_error)?) };
+        // The input refused and the capabilities it lacks (`usize::MAX`: no
+        // input). A pointer the checks refuse leaves `*out_error` untouched,
+        // as every out-param.
+        let mut at = (usize::MAX, 0);
         // SAFETY: as above.
-        let id = unsafe { ir.id.read(a) }?.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
-        // SAFETY: as above.
-        let (state, task) = unsafe { (a.str_opt(ir.request_state)?, a.str_opt(ir.related_task)?) };
-        // SAFETY: as above.
-        let (specs, out) =
-            unsafe { (a.list(ir.inputs, ir.input_count)?, a.out_buf(out, out_len)?) };
-        let method = Method::from_code(ir.method).ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
-        if !method.allows_input_required() {
-            return Err(S::MRTR_ERR_WRONG_STATE);
-        }
-        let caps = caps_of(ir.client_caps)?;
-        if specs.len() > MAX_INPUT_REQUESTS_CAPACITY {
-            return Err(S::MRTR_ERR_LIMIT_EXCEEDED);
-        }
-        let mut b = InputRequiredBuilder::new(out, &id, &caps);
-        for (index, spec) in specs.iter().enumerate() {
-            let Err(e) = (match spec? {
-                (InputKind::ElicitForm, key, msg, schema) => {
-                    b.elicit_form(key, msg, schema.as_bytes())
-                }
-                (InputKind::ElicitUrl, key, msg, url) => b.elicit_url(key, msg, url),
-                (InputKind::Sampling, key, params, _) => b.sampling(key, params.as_bytes()),
-                (InputKind::Roots, key, _, _) => b.roots(key),
-            }) else {
-                continue;
-            };
-            let (status, missing_caps) = match e {
-                BuildError::MissingCapability { missing } => {
-                    (S::MRTR_ERR_UNDECLARED_CAPABILITY, missing.bits())
-                }
-                BuildError::TooManyRequests { .. } => (S::MRTR_ERR_LIMIT_EXCEEDED, 0),
-                e if e.is_bad_input() => (S::MRTR_ERR_INVALID_VALUE, 0),
-                _ => (S::MRTR_ERR_INTERNAL, 0),
-            };
-            let reason = e.name().as_ptr();
-            if let Some(o) = out_error {
-                o.write(mrtr_build_error {
-                    index,
-                    missing_caps,
-                    reason,
-                });
+        let r = unsafe { write_input_required(a, ir, (out, out_len), out_written, &mut at) };
+        if let (Err(st), Some(o)) = (r, out_error) {
+            if a.pointer_refused(st) {
+                return r;
             }
-            return Err(status);
+            let (index, missing_caps) = at;
+            o.write(mrtr_build_error {
+                index,
+                missing_caps,
+                reason: a.reason(st).as_ptr(),
+            });
         }
-        if let Some(s) = state {
-            b.request_state(s);
-        }
-        if let Some(t) = task {
-            b.related_task(t);
-        }
-        match b.finish() {
-            Ok(n) => finish_output(Ok(n), out_written),
-            Err(BuildError::BufferTooSmall { needed }) => {
-                finish_output(Err(BufferTooSmall { needed }), out_written)
-            }
-            Err(BuildError::Empty) => Err(S::MRTR_ERR_INVALID_ARGUMENT),
-            Err(_) => Err(S::MRTR_ERR_INTERNAL),
-        }
+        r
     })
+}
+
+/// The body of [`mrtr_server_write_input_required`] after its out-params:
+/// the refused input's index and missing capabilities go to `at`, the
+/// cause's name to `a`.
+///
+/// # Safety
+/// As [`mrtr_server_write_input_required`].
+unsafe fn write_input_required(
+    a: &mut Args,
+    ir: *const mrtr_input_required,
+    (out, out_len): (*mut u8, usize),
+    out_written: Out<'_, usize>,
+    at: &mut (usize, u32),
+) -> Result<(), S> {
+    let bad = S::MRTR_ERR_INVALID_ARGUMENT;
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    let ir = unsafe { a.reference(ir) }?;
+    // SAFETY: as above.
+    let id = unsafe { ir.id.read(a) }?.ok_or_else(|| a.refuse(bad, c"NoId"))?;
+    // SAFETY: as above.
+    let (state, task) = unsafe { (a.str_opt(ir.request_state)?, a.str_opt(ir.related_task)?) };
+    // SAFETY: as above.
+    let specs = unsafe { a.list(ir.inputs, ir.input_count) }
+        .map_err(|s| a.refuse(s, if s == bad { c"UnknownKind" } else { c"" }))?;
+    // SAFETY: as above.
+    let out = unsafe { a.out_buf(out, out_len) }?;
+    let method = Method::from_code(ir.method).ok_or_else(|| a.refuse(bad, c"UnknownMethod"))?;
+    if !method.allows_input_required() {
+        return Err(S::MRTR_ERR_WRONG_STATE);
+    }
+    let caps = caps_of(ir.client_caps).map_err(|s| a.refuse(s, c"UnknownCapability"))?;
+    if specs.len() > MAX_INPUT_REQUESTS_CAPACITY {
+        return Err(a.refuse(S::MRTR_ERR_LIMIT_EXCEEDED, c"TooManyRequests"));
+    }
+    let mut b = InputRequiredBuilder::new(out, &id, &caps);
+    for (index, spec) in specs.iter().enumerate() {
+        let Err(e) = (match spec? {
+            (InputKind::ElicitForm, key, msg, schema) => b.elicit_form(key, msg, schema.as_bytes()),
+            (InputKind::ElicitUrl, key, msg, url) => b.elicit_url(key, msg, url),
+            (InputKind::Sampling, key, params, _) => b.sampling(key, params.as_bytes()),
+            (InputKind::Roots, key, _, _) => b.roots(key),
+        }) else {
+            continue;
+        };
+        let (status, missing_caps) = match e {
+            BuildError::MissingCapability { missing } => {
+                (S::MRTR_ERR_UNDECLARED_CAPABILITY, missing.bits())
+            }
+            BuildError::TooManyRequests { .. } => (S::MRTR_ERR_LIMIT_EXCEEDED, 0),
+            e if e.is_bad_input() => (S::MRTR_ERR_INVALID_VALUE, 0),
+            _ => (S::MRTR_ERR_INTERNAL, 0),
+        };
+        *at = (index, missing_caps);
+        return Err(a.refuse(status, e.name()));
+    }
+    if let Some(s) = state {
+        b.request_state(s);
+    }
+    if let Some(t) = task {
+        b.related_task(t);
+    }
+    match b.finish() {
+        Ok(n) => finish_output(Ok(n), out_written),
+        Err(BuildError::BufferTooSmall { needed }) => {
+            finish_output(Err(BufferTooSmall { needed }), out_written)
+        }
+        Err(e @ BuildError::Empty) => Err(a.refuse(bad, e.name())),
+        Err(e) => Err(a.refuse(S::MRTR_ERR_INTERNAL, e.name())),
+    }
 }
 
 /// What a writer produces: the bytes written, or the size it needs.

@@ -331,20 +331,31 @@ static void test_input_required_is_exact_and_checked(void) {
     specs[1].kind = 9;
     CHECK_STATUS(mrtr_server_write_input_required(&ir, out, sizeof out, &n, &be),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(be.reason, "UnknownKind");
     /* Methods that cannot carry input_required; nothing to say. */
     ir.input_count = 1;
     ir.method = MRTR_SERVER_METHOD_TASKS_GET;
     CHECK_STATUS(mrtr_server_write_input_required(&ir, out, sizeof out, &n, &be),
                  MRTR_ERR_WRONG_STATE);
+    CHECK_EQ_STR(be.reason, "MRTR_ERR_WRONG_STATE");
+    CHECK(be.index == (size_t)-1);
+    /* MRTR_ERR_INVALID_ARGUMENT has several causes; the reason names each. */
     ir.method = MRTR_SERVER_METHOD_OTHER;
     CHECK_STATUS(mrtr_server_write_input_required(&ir, out, sizeof out, &n, &be),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(be.reason, "UnknownMethod");
     ir.method = MRTR_SERVER_METHOD_TOOLS_CALL;
+    ir.client_caps = 1u << 30;
+    CHECK_STATUS(mrtr_server_write_input_required(&ir, out, sizeof out, &n, &be),
+                 MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(be.reason, "UnknownCapability");
+    ir.client_caps = MRTR_CAP_ELICITATION_FORM | MRTR_CAP_SAMPLING | MRTR_CAP_ELICITATION_URL;
     ir.input_count = 0;
     ir.request_state.ptr = NULL;
     ir.request_state.len = 0;
     CHECK_STATUS(mrtr_server_write_input_required(&ir, out, sizeof out, &n, &be),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(be.reason, "Empty");
     /* State only (load shedding), with a string id and a related task. */
     ir.request_state = str_of("s1");
     ir.related_task = str_of("t-1");
@@ -359,6 +370,7 @@ static void test_input_required_is_exact_and_checked(void) {
     ir.id.token = str_of("req-9");
     CHECK_STATUS(mrtr_server_write_input_required(&ir, out, sizeof out, &n, &be),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(be.reason, "IdNotAJsonString");
     CHECK_STATUS(mrtr_server_write_input_required(NULL, out, sizeof out, &n, &be),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_server_write_input_required(&ir, out, sizeof out, NULL, &be),
