@@ -11,6 +11,13 @@
  *   MRTR_ERR_MISALIGNED, MRTR_ERR_INVALID_ARGUMENT (a handle that is not a
  *   live object of its type, or an argument that overlaps the object's
  *   workspace or an output).
+ * - Why, where a status has several causes: a call remembers the cause of
+ *   the status its last function returned, read with mrtr_call_check
+ *   ("NotAnOption", "IdNotFresh", ...; "" after MRTR_OK); functions
+ *   without a handle take an optional const char **out_reason, or say it
+ *   in their error record (reason). A reason is the static name of the
+ *   core's cause, else the status's own name; a pointer the checks
+ *   refuse writes none.
  * - Pointers: an input points to the stated number of readable bytes that
  *   do not change during the call; NULL only with length 0, also where
  *   NULL means "none". An output points to writable memory of its type and
@@ -1282,7 +1289,7 @@ mrtr_call_save(const struct mrtr_call *call, uint8_t *out, size_t out_len, size_
 // failure, `*out_reason` (optional) names the cause: `"Decode"` (not a
 // save), `"Version"`, `"ProtocolVersion"`, `"TooLarge"` (a region over its
 // limit), `"BadLimits"`, an invariant (`"BadHead"`, `"PartlyAnswered"`,
-// ...), `"Overlap"`, or the status's own name.
+// ...), or the status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_call_restore(void *workspace, size_t len, const struct mrtr_call_limits *limits,
                   const uint8_t *saved, size_t saved_len, struct mrtr_call **out_call,
@@ -1348,11 +1355,15 @@ mrtr_form_write_content(struct mrtr_str schema, const struct mrtr_form_value *va
 // `mrtr_json_write_string` writes, headers (views) to `out_headers`.
 // `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED` (a value too long),
 // `MRTR_ERR_INVALID_ARGUMENT` (bad method, missing name, `headers_cap` below
-// `MRTR_HTTP_MAX_HEADERS`), `MRTR_ERR_INVALID_UTF8`.
+// `MRTR_HTTP_MAX_HEADERS`), `MRTR_ERR_INVALID_UTF8`. On a failure
+// `*out_reason` (optional) names the cause: `"BadMethod"`, `"MissingName"`,
+// `"HeadersCapTooSmall"`, `"ValueTooLong"`, `"NotARequest"`, `"NotAToolCall"`, `"Wire"`,
+// `"ParamType"`, `"NotSafeInteger"`, `"RepeatedMember"`, `"Designation"`,
+// `"TooFewHeaderEntries"`, or the status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_http_headers(struct mrtr_str method, struct mrtr_str name, uint8_t *buf, size_t buf_len,
                   size_t *out_written, struct mrtr_http_header *out_headers, size_t headers_cap,
-                  size_t *out_count);
+                  size_t *out_count, const char **out_reason);
 
 // `mrtr_http_headers` with method and name read from `body`, one request or
 // notification. Also `MRTR_ERR_JSON`, `MRTR_ERR_ENVELOPE` (not a message),
@@ -1360,7 +1371,7 @@ mrtr_http_headers(struct mrtr_str method, struct mrtr_str name, uint8_t *buf, si
 MRTR_NODISCARD enum mrtr_status
 mrtr_http_headers_for_message(const uint8_t *body, size_t body_len, uint8_t *buf, size_t buf_len,
                               size_t *out_written, struct mrtr_http_header *out_headers,
-                              size_t headers_cap, size_t *out_count);
+                              size_t headers_cap, size_t *out_count, const char **out_reason);
 
 // `mrtr_http_headers_for_message` for a `tools/call` `body`, plus one
 // `Mcp-Param-<Name>` per argument `input_schema` designates (SEP-2243).
@@ -1373,7 +1384,7 @@ MRTR_NODISCARD enum mrtr_status
 mrtr_http_headers_for_tool_call(const uint8_t *body, size_t body_len, struct mrtr_str input_schema,
                                 uint8_t *buf, size_t buf_len, size_t *out_written,
                                 struct mrtr_http_header *out_headers, size_t headers_cap,
-                                size_t *out_count);
+                                size_t *out_count, const char **out_reason);
 
 // Checks the `x-mcp-header` designations (SEP-2243) of a tool's raw
 // `inputSchema`; writes their number to `*out_count` if not NULL. Never call
@@ -1499,8 +1510,8 @@ size_t mrtr_unseal_scratch_len(size_t token_len);
 // `MRTR_ERR_INVALID_UTF8`. On a failure `*out_reason` (optional) names the
 // cause: `"NoKeys"`, `"TooManyKeys"`, `"KeyTooShort"`, `"WeakKey"`,
 // `"DuplicateKeyId"`, `"EmptyAudience"`, `"AudienceTooLong"`,
-// `"MaxTokenTooSmall"`, `"TtlOutOfRange"`, `"SkewOutOfRange"`, `"Overlap"`,
-// or the status's own name.
+// `"MaxTokenTooSmall"`, `"TtlOutOfRange"`, `"SkewOutOfRange"`, or the
+// status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_sealer_init(void *mem, size_t len, const struct mrtr_bytes *keys, size_t nkeys,
                  struct mrtr_str audience, uint64_t ttl_seconds, uint64_t skew_seconds,

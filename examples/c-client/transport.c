@@ -474,9 +474,9 @@ static enum mrtr_status message_headers(transport *tp, const uint8_t *msg, size_
                                         size_t cap, size_t *count) {
     if (tp->tool_schema != NULL && is_tool_call(msg, len)) {
         mrtr_str schema = {tp->tool_schema, tp->tool_schema_len};
-        return mrtr_http_headers_for_tool_call(msg, len, schema, buf, buf_len, need, hdrs, cap, count);
+        return mrtr_http_headers_for_tool_call(msg, len, schema, buf, buf_len, need, hdrs, cap, count, NULL);
     }
-    return mrtr_http_headers_for_message(msg, len, buf, buf_len, need, hdrs, cap, count);
+    return mrtr_http_headers_for_message(msg, len, buf, buf_len, need, hdrs, cap, count, NULL);
 }
 
 static struct curl_slist *request_headers(transport *tp, const uint8_t *msg, size_t len) {

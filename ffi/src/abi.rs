@@ -442,14 +442,29 @@ impl Args {
     /// Whether the failure `status` is a pointer the checks refused (NULL,
     /// misaligned, overlapping, a range C cannot describe): then no
     /// out-param may be written, not even a record of why.
-    // Only the server's writers keep an error record.
-    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn pointer_refused(&self, status: mrtr_status) -> bool {
         matches!(
             status,
             mrtr_status::MRTR_ERR_NULL_POINTER | mrtr_status::MRTR_ERR_MISALIGNED
         ) || self.reason == c"Overlap"
             || self.reason == c"BadRange"
+    }
+
+    /// Ends a function with an optional `out_reason`: on a failure it gets
+    /// the cause's name ([`Args::reason`]), unless a pointer was refused
+    /// ([`Args::pointer_refused`]: then nothing is written, and the status
+    /// alone says it). Returns `r`.
+    pub(crate) fn tell(
+        &self,
+        r: Result<(), mrtr_status>,
+        why: Option<Out<'_, *const core::ffi::c_char>>,
+    ) -> Result<(), mrtr_status> {
+        if let (Err(st), Some(o)) = (r, why) {
+            if !self.pointer_refused(st) {
+                o.write(self.reason(st).as_ptr());
+            }
+        }
+        r
     }
 
     /// Notes `"BadRange"` for an `MRTR_ERR_INVALID_ARGUMENT` of the range

@@ -960,7 +960,7 @@ pub unsafe extern "C" fn mrtr_call_save(
 /// failure, `*out_reason` (optional) names the cause: `"Decode"` (not a
 /// save), `"Version"`, `"ProtocolVersion"`, `"TooLarge"` (a region over its
 /// limit), `"BadLimits"`, an invariant (`"BadHead"`, `"PartlyAnswered"`,
-/// ...), `"Overlap"`, or the status's own name.
+/// ...), or the status's own name.
 ///
 /// # Safety
 /// As `mrtr_call_init` for `workspace`, `len` and `out_call`; `limits` must
@@ -1021,10 +1021,7 @@ unsafe fn restore(
                 None => st,
             })
         })();
-        if let Err(s) = r {
-            why.put(args.reason(s).as_ptr());
-        }
-        r
+        args.tell(r, why)
     }
 }
 

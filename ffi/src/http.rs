@@ -6,6 +6,8 @@ use mrtr_core::client::tools::{version_answer, Designations, ParamHeaders};
 use mrtr_core::client::tools::{VersionAnswer::*, MAX_VERSION_RETRIES};
 use mrtr_core::wire::WireLimits;
 
+use core::ffi::c_char;
+
 use crate::abi::{finish_output, run, Args, Put};
 use crate::mrtr_status::{self, *};
 use crate::types::{mrtr_http_header, mrtr_str, same};
@@ -48,18 +50,20 @@ unsafe fn emit(
     // SAFETY: caller contract.
     let out_headers = unsafe { a.out_array(out_headers, claimed) }?;
     if headers_cap < MRTR_HTTP_MAX_HEADERS {
-        return Err(MRTR_ERR_INVALID_ARGUMENT);
+        return Err(a.refuse(MRTR_ERR_INVALID_ARGUMENT, c"HeadersCapTooSmall"));
     }
     // SAFETY: caller contract; overlaps refused.
     let buf = unsafe { a.out_buf(buf, buf_len) }?;
-    let (h, p) = (headers?, params.transpose()?);
+    let mut refused = |e: HttpError| a.refuse(e.into(), e.name());
+    let h = headers.map_err(&mut refused)?;
+    let p = params.transpose().map_err(&mut refused)?;
     let std_len = h.buffer_len();
     let needed = std_len.saturating_add(p.map_or(0, |p| p.buffer_len()));
     let count = p.map_or(0, |p| p.count());
     if headers_cap - MRTR_HTTP_MAX_HEADERS < count {
         out_count.write(MRTR_HTTP_MAX_HEADERS + count);
         out_written.write(needed);
-        return Err(MRTR_ERR_BUFFER_TOO_SMALL);
+        return Err(a.refuse(MRTR_ERR_BUFFER_TOO_SMALL, c"TooFewHeaderEntries"));
     }
     if buf.len() < needed {
         return finish_output(Err(mrtr_core::json::BufferTooSmall { needed }), out_written);
@@ -75,11 +79,13 @@ unsafe fn emit(
             n += 1;
         }
     };
-    h.write(std_buf)?
+    h.write(std_buf)
+        .map_err(|e| a.refuse(e.into(), e.name()))?
         .iter()
         .for_each(|(name, value)| put(name, value));
     if let Some(p) = p {
-        p.write(param_buf, put)?;
+        p.write(param_buf, put)
+            .map_err(|e| a.refuse(e.into(), e.name()))?;
     }
     out_count.write(n);
     finish_output(Ok(needed), out_written)
@@ -91,12 +97,17 @@ unsafe fn emit(
 /// `mrtr_json_write_string` writes, headers (views) to `out_headers`.
 /// `MRTR_ERR_BUFFER_TOO_SMALL`, `MRTR_ERR_LIMIT_EXCEEDED` (a value too long),
 /// `MRTR_ERR_INVALID_ARGUMENT` (bad method, missing name, `headers_cap` below
-/// `MRTR_HTTP_MAX_HEADERS`), `MRTR_ERR_INVALID_UTF8`.
+/// `MRTR_HTTP_MAX_HEADERS`), `MRTR_ERR_INVALID_UTF8`. On a failure
+/// `*out_reason` (optional) names the cause: `"BadMethod"`, `"MissingName"`,
+/// `"HeadersCapTooSmall"`, `"ValueTooLong"`, `"NotARequest"`, `"NotAToolCall"`, `"Wire"`,
+/// `"ParamType"`, `"NotSafeInteger"`, `"RepeatedMember"`, `"Designation"`,
+/// `"TooFewHeaderEntries"`, or the status's own name.
 ///
 /// # Safety
 /// `method` and `name` readable; `buf` must point to `buf_len` writable
 /// bytes (unless 0); `out_written` and `out_count` to writable `size_t`;
-/// `out_headers` to `headers_cap` writable `mrtr_http_header`.
+/// `out_headers` to `headers_cap` writable `mrtr_http_header`; `out_reason` NULL
+/// or a writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_http_headers(
@@ -108,13 +119,18 @@ pub unsafe extern "C" fn mrtr_http_headers(
     out_headers: *mut mrtr_http_header,
     headers_cap: usize,
     out_count: *mut usize,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     let o = (buf, buf_len, out_written);
     let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let h = RequestHeaders::new(a.str(method)?, a.str_opt(name)?);
-        emit(a, h, None, o, l)
+        let why = a.out_opt(out_reason)?;
+        let r = (|| {
+            let h = RequestHeaders::new(a.str(method)?, a.str_opt(name)?);
+            emit(a, h, None, o, l)
+        })();
+        a.tell(r, why)
     })
 }
 
@@ -136,13 +152,18 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
     out_headers: *mut mrtr_http_header,
     headers_cap: usize,
     out_count: *mut usize,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     let o = (buf, buf_len, out_written);
     let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let h = RequestHeaders::for_message(a.bytes(body, body_len)?, &WireLimits::default());
-        emit(a, h, None, o, l)
+        let why = a.out_opt(out_reason)?;
+        let r = (|| {
+            let h = RequestHeaders::for_message(a.bytes(body, body_len)?, &WireLimits::default());
+            emit(a, h, None, o, l)
+        })();
+        a.tell(r, why)
     })
 }
 
@@ -171,18 +192,23 @@ pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
     out_headers: *mut mrtr_http_header,
     headers_cap: usize,
     out_count: *mut usize,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     let o = (buf, buf_len, out_written);
     let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let (body, schema, limits) = (
-            a.bytes(body, body_len)?,
-            a.str(input_schema)?,
-            WireLimits::default(),
-        );
-        let p = ParamHeaders::for_message(body, schema.as_bytes(), &limits);
-        emit(a, RequestHeaders::for_message(body, &limits), Some(p), o, l)
+        let why = a.out_opt(out_reason)?;
+        let r = (|| {
+            let (body, schema, limits) = (
+                a.bytes(body, body_len)?,
+                a.str(input_schema)?,
+                WireLimits::default(),
+            );
+            let p = ParamHeaders::for_message(body, schema.as_bytes(), &limits);
+            emit(a, RequestHeaders::for_message(body, &limits), Some(p), o, l)
+        })();
+        a.tell(r, why)
     })
 }
 

@@ -16,7 +16,7 @@ use mrtr_core::seal::{
     SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
-use crate::abi::{finish_output, Args, Put};
+use crate::abi::{finish_output, Args};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::object::{self, magic, Obj};
@@ -203,8 +203,8 @@ unsafe fn binding_of<'a>(a: &mut Args, p: *const u8) -> Result<&'a [u8; 32], S> 
 /// `MRTR_ERR_INVALID_UTF8`. On a failure `*out_reason` (optional) names the
 /// cause: `"NoKeys"`, `"TooManyKeys"`, `"KeyTooShort"`, `"WeakKey"`,
 /// `"DuplicateKeyId"`, `"EmptyAudience"`, `"AudienceTooLong"`,
-/// `"MaxTokenTooSmall"`, `"TtlOutOfRange"`, `"SkewOutOfRange"`, `"Overlap"`,
-/// or the status's own name.
+/// `"MaxTokenTooSmall"`, `"TtlOutOfRange"`, `"SkewOutOfRange"`, or the
+/// status's own name.
 ///
 /// # Safety
 /// `mem` must point to `len` writable bytes lent to the sealer while it is
@@ -259,10 +259,7 @@ pub unsafe extern "C" fn mrtr_sealer_init(
             out.write(ws.cast());
             Ok(())
         })();
-        if let Err(s) = r {
-            why.put(a.reason(s).as_ptr());
-        }
-        r
+        a.tell(r, why)
     })
 }
 

@@ -251,7 +251,7 @@ impl From<mrtr_core::client::http::HttpError> for mrtr_status {
         match e {
             E::BufferTooSmall { .. } => mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL,
             E::ValueTooLong { .. } => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,
-            E::BadMethod | E::MissingName | E::NotARequest => {
+            E::BadMethod | E::MissingName | E::NotARequest | E::NotAToolCall => {
                 mrtr_status::MRTR_ERR_INVALID_ARGUMENT
             }
             E::Designation(_) => mrtr_status::MRTR_ERR_INVALID_SCHEMA,

@@ -282,34 +282,34 @@ ROW(row_url_consent_url, mrtr_url_consent(NUL_STR, &c->o.url, &c->o.refusal))
 /* HTTP and tools. */
 ROW(row_http_headers_method,
     mrtr_http_headers(NUL_STR, str_of("t"), c->o.buf, sizeof c->o.buf, &c->o.size, c->o.headers,
-                      MRTR_HTTP_MAX_HEADERS, &c->o.count))
+                      MRTR_HTTP_MAX_HEADERS, &c->o.count, NULL))
 ROW(row_http_headers_name, /* NULL alone is "no name" */
     mrtr_http_headers(str_of("tools/list"), NUL_STR, c->o.buf, sizeof c->o.buf, &c->o.size,
-                      c->o.headers, MRTR_HTTP_MAX_HEADERS, &c->o.count))
+                      c->o.headers, MRTR_HTTP_MAX_HEADERS, &c->o.count, NULL))
 ROW(row_http_headers_buf,
     mrtr_http_headers(str_of("tools/list"), str_of(""), NULL, LEN, &c->o.size, c->o.headers,
-                      MRTR_HTTP_MAX_HEADERS, &c->o.count))
+                      MRTR_HTTP_MAX_HEADERS, &c->o.count, NULL))
 ROW(row_http_headers_out_headers,
     mrtr_http_headers(str_of("tools/list"), str_of(""), c->o.buf, sizeof c->o.buf, &c->o.size,
-                      NULL, MRTR_HTTP_MAX_HEADERS, &c->o.count))
+                      NULL, MRTR_HTTP_MAX_HEADERS, &c->o.count, NULL))
 ROW(row_http_headers_for_message_body,
     mrtr_http_headers_for_message(NULL, LEN, c->o.buf, sizeof c->o.buf, &c->o.size,
-                                  c->o.headers, MRTR_HTTP_MAX_HEADERS, &c->o.count))
+                                  c->o.headers, MRTR_HTTP_MAX_HEADERS, &c->o.count, NULL))
 ROW(row_http_headers_for_message_buf,
     mrtr_http_headers_for_message(REQ, sizeof REQ - 1, NULL, LEN, &c->o.size, c->o.headers,
-                                  MRTR_HTTP_MAX_HEADERS, &c->o.count))
+                                  MRTR_HTTP_MAX_HEADERS, &c->o.count, NULL))
 ROW(row_http_headers_for_tool_call_body,
     mrtr_http_headers_for_tool_call(NULL, LEN, str_of(HEADER_SCHEMA), c->o.buf, sizeof c->o.buf,
                                     &c->o.size, c->o.headers, MRTR_HTTP_MAX_HEADERS + 2,
-                                    &c->o.count))
+                                    &c->o.count, NULL))
 ROW(row_http_headers_for_tool_call_schema,
     mrtr_http_headers_for_tool_call(REQ, sizeof REQ - 1, NUL_STR, c->o.buf, sizeof c->o.buf,
                                     &c->o.size, c->o.headers, MRTR_HTTP_MAX_HEADERS + 2,
-                                    &c->o.count))
+                                    &c->o.count, NULL))
 ROW(row_http_headers_for_tool_call_buf,
     mrtr_http_headers_for_tool_call(REQ, sizeof REQ - 1, str_of(HEADER_SCHEMA), NULL, LEN,
                                     &c->o.size, c->o.headers, MRTR_HTTP_MAX_HEADERS + 2,
-                                    &c->o.count))
+                                    &c->o.count, NULL))
 ROW(row_tool_header_check_schema, mrtr_tool_header_check(NUL_STR, &c->o.count))
 ROW(row_version_retry_msg, mrtr_version_retry(NULL, LEN, 0))
 ROW(row_tool_list_result, mrtr_tool_list(NULL, LEN, &c->o.count, &c->o.str))

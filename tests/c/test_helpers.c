@@ -282,16 +282,17 @@ static void test_http_headers_mirror_the_body(void) {
     mrtr_http_header h[MRTR_HTTP_MAX_HEADERS];
     uint8_t buf[64];
     size_t need = 0, n = 0, count = 0;
+    const char *why = NULL;
     CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, NULL, 0, &need, h,
-                                               MRTR_HTTP_MAX_HEADERS, &count),
+                                               MRTR_HTTP_MAX_HEADERS, &count, NULL),
                  MRTR_ERR_BUFFER_TOO_SMALL);
     CHECK_EQ_SIZE(need, 21); /* "tools/call" + "get_weather" */
     CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, buf, need - 1, &n, h,
-                                               MRTR_HTTP_MAX_HEADERS, &count),
+                                               MRTR_HTTP_MAX_HEADERS, &count, NULL),
                  MRTR_ERR_BUFFER_TOO_SMALL);
     CHECK_EQ_SIZE(n, 21);
     CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, buf, need, &n, h,
-                                               MRTR_HTTP_MAX_HEADERS, &count),
+                                               MRTR_HTTP_MAX_HEADERS, &count, NULL),
                  MRTR_OK);
     CHECK_EQ_SIZE(n, 21);
     CHECK_EQ_SIZE(count, 5);
@@ -306,41 +307,50 @@ static void test_http_headers_mirror_the_body(void) {
     CHECK_EQ_BYTES(h[4].name.ptr, h[4].name.len, "Content-Type");
     CHECK_EQ_BYTES(h[4].value.ptr, h[4].value.len, "application/json");
     CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, buf, sizeof buf, &n, h, 4,
-                                               &count),
+                                               &count, &why),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(why, "HeadersCapTooSmall");
     CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, buf, sizeof buf, &n, NULL,
-                                               MRTR_HTTP_MAX_HEADERS, &count),
+                                               MRTR_HTTP_MAX_HEADERS, &count, NULL),
                  MRTR_ERR_NULL_POINTER);
-    /* The header list may not overlap the buffer. */
+    /* The header list may not overlap the buffer: a refused pointer, so
+     * the reason is not written (the status says it). */
+    why = "untouched";
     CHECK_STATUS(mrtr_http_headers_for_message(b, sizeof body - 1, (uint8_t *)(void *)h,
-                                               sizeof h, &n, h, MRTR_HTTP_MAX_HEADERS, &count),
+                                               sizeof h, &n, h, MRTR_HTTP_MAX_HEADERS, &count, &why),
                  MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_STR(why, "untouched");
     free(b);
 
     /* Non-ASCII names are base64-encoded; a notification has no name. */
     CHECK_STATUS(mrtr_http_headers(str_of("tools/call"), str_of("caf\xc3\xa9"), buf, sizeof buf,
-                                   &n, h, MRTR_HTTP_MAX_HEADERS, &count),
+                                   &n, h, MRTR_HTTP_MAX_HEADERS, &count, NULL),
                  MRTR_OK);
     CHECK_EQ_BYTES(h[2].value.ptr, h[2].value.len, "=?base64?Y2Fmw6k=?=");
     {
         mrtr_str none = {NULL, 0};
         CHECK_STATUS(mrtr_http_headers(str_of("notifications/initialized"), none, buf,
-                                       sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS, &count),
+                                       sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS, &count, NULL),
                      MRTR_OK);
         CHECK_EQ_SIZE(count, 4);
         CHECK_EQ_BYTES(h[2].name.ptr, h[2].name.len, "Accept");
         CHECK_STATUS(mrtr_http_headers(str_of("tools/call"), none, buf, sizeof buf, &n, h,
-                                       MRTR_HTTP_MAX_HEADERS, &count),
+                                       MRTR_HTTP_MAX_HEADERS, &count, &why),
                      MRTR_ERR_INVALID_ARGUMENT);
+        CHECK_EQ_STR(why, "MissingName");
+        CHECK_STATUS(mrtr_http_headers(str_of("tools call"), none, buf, sizeof buf, &n, h,
+                                       MRTR_HTTP_MAX_HEADERS, &count, &why),
+                     MRTR_ERR_INVALID_ARGUMENT);
+        CHECK_EQ_STR(why, "BadMethod");
     }
     CHECK_STATUS(mrtr_http_headers(str_of("bad method"), str_of("x"), buf, sizeof buf, &n, h,
-                                   MRTR_HTTP_MAX_HEADERS, &count),
+                                   MRTR_HTTP_MAX_HEADERS, &count, NULL),
                  MRTR_ERR_INVALID_ARGUMENT);
     {
         static const char response[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
         CHECK_STATUS(mrtr_http_headers_for_message((const uint8_t *)response, sizeof response - 1,
                                                    buf, sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS,
-                                                   &count),
+                                                   &count, NULL),
                      MRTR_ERR_INVALID_ARGUMENT);
     }
 }
@@ -364,20 +374,23 @@ static void test_http_headers_mirror_designated_arguments(void) {
     uint8_t buf[128];
     size_t need = 0, n = 0, count = 0;
     mrtr_str schema = str_of(DESIGNATING_SCHEMA);
+    const char *why = NULL;
     /* Too few entries: the entries and bytes needed. */
     CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, schema, buf, sizeof buf,
-                                                 &need, h, MRTR_HTTP_MAX_HEADERS + 2, &count),
+                                                 &need, h, MRTR_HTTP_MAX_HEADERS + 2, &count, &why),
                  MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_EQ_STR(why, "TooFewHeaderEntries");
     CHECK_EQ_SIZE(count, MRTR_HTTP_MAX_HEADERS + 3);
     /* "tools/call" "t" + "Mcp-Param-Region" "us-west1" + "Mcp-Param-Priority" "42"
      * + "Mcp-Param-Note" "=?base64?IHBhZGRlZCA=?=" */
     CHECK_EQ_SIZE(need, 11 + 24 + 20 + 37);
     CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, schema, buf, need - 1, &n,
-                                                 h, MRTR_HTTP_MAX_HEADERS + 3, &count),
+                                                 h, MRTR_HTTP_MAX_HEADERS + 3, &count, &why),
                  MRTR_ERR_BUFFER_TOO_SMALL);
+    CHECK_EQ_STR(why, "MRTR_ERR_BUFFER_TOO_SMALL");
     CHECK_EQ_SIZE(n, 92);
     CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, schema, buf, need, &n, h,
-                                                 MRTR_HTTP_MAX_HEADERS + 3, &count),
+                                                 MRTR_HTTP_MAX_HEADERS + 3, &count, NULL),
                  MRTR_OK);
     CHECK_EQ_SIZE(n, 92);
     CHECK_EQ_SIZE(count, 8);
@@ -393,7 +406,7 @@ static void test_http_headers_mirror_designated_arguments(void) {
     CHECK_EQ_BYTES(h[7].value.ptr, h[7].value.len, "=?base64?IHBhZGRlZCA=?=");
     /* A schema without designations: the standard headers only. */
     CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, str_of("{}"), buf,
-                                                 sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS, &count),
+                                                 sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS, &count, NULL),
                  MRTR_OK);
     CHECK_EQ_SIZE(count, 5);
     CHECK_EQ_SIZE(n, 11);
@@ -401,7 +414,7 @@ static void test_http_headers_mirror_designated_arguments(void) {
     CHECK_STATUS(mrtr_http_headers_for_tool_call(
                      b, sizeof body - 1,
                      str_of("{\"properties\":{\"s\":{\"type\":\"number\",\"x-mcp-header\":\"S\"}}}"),
-                     buf, sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS + 3, &count),
+                     buf, sizeof buf, &n, h, MRTR_HTTP_MAX_HEADERS + 3, &count, NULL),
                  MRTR_ERR_INVALID_SCHEMA);
     free(b);
     {
@@ -410,16 +423,27 @@ static void test_http_headers_mirror_designated_arguments(void) {
         static const char typed[] =
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
             "\"arguments\":{\"priority\":\"42\"}}}";
+        static const char unsafe_int[] =
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+            "\"arguments\":{\"priority\":9007199254740993}}}";
         CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)get, sizeof get - 1, schema,
                                                      buf, sizeof buf, &n, h,
-                                                     MRTR_HTTP_MAX_HEADERS + 3, &count),
+                                                     MRTR_HTTP_MAX_HEADERS + 3, &count, &why),
                      MRTR_ERR_INVALID_ARGUMENT);
+        CHECK_EQ_STR(why, "NotAToolCall");
+        /* MRTR_ERR_INVALID_VALUE has several causes: the reason names each. */
         CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)typed, sizeof typed - 1,
                                                      schema, buf, sizeof buf, &n, h,
-                                                     MRTR_HTTP_MAX_HEADERS + 3, &count),
+                                                     MRTR_HTTP_MAX_HEADERS + 3, &count, &why),
                      MRTR_ERR_INVALID_VALUE);
+        CHECK_EQ_STR(why, "ParamType");
+        CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)unsafe_int,
+                                                     sizeof unsafe_int - 1, schema, buf, sizeof buf,
+                                                     &n, h, MRTR_HTTP_MAX_HEADERS + 3, &count, &why),
+                     MRTR_ERR_INVALID_VALUE);
+        CHECK_EQ_STR(why, "NotSafeInteger");
         CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)typed, sizeof typed - 1,
-                                                     schema, buf, sizeof buf, &n, h, 4, &count),
+                                                     schema, buf, sizeof buf, &n, h, 4, &count, NULL),
                      MRTR_ERR_INVALID_ARGUMENT);
     }
 }

@@ -161,17 +161,17 @@ static void test_helpers_refuse_null_pointers(void) {
     CHECK_STATUS(mrtr_form_validate(str_of("{\"type\":\"object\",\"properties\":{}}"), bad, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_http_headers(bad, str_of("x"), o.buf, sizeof o.buf, &o.size, headers,
-                                   MRTR_HTTP_MAX_HEADERS, &o.size),
+                                   MRTR_HTTP_MAX_HEADERS, &o.size, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_http_headers_for_message(NULL, 4, o.buf, sizeof o.buf, &o.size, headers,
-                                               MRTR_HTTP_MAX_HEADERS, &o.size),
+                                               MRTR_HTTP_MAX_HEADERS, &o.size, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_http_headers_for_tool_call(NULL, 4, str_of("{}"), o.buf, sizeof o.buf,
-                                                 &o.size, headers, MRTR_HTTP_MAX_HEADERS, &o.size),
+                                                 &o.size, headers, MRTR_HTTP_MAX_HEADERS, &o.size, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_http_headers_for_tool_call((const uint8_t *)"{}", 2, bad, o.buf,
                                                  sizeof o.buf, &o.size, headers,
-                                                 MRTR_HTTP_MAX_HEADERS, &o.size),
+                                                 MRTR_HTTP_MAX_HEADERS, &o.size, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_tool_header_check(bad, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_version_retry(NULL, 4, 0), MRTR_ERR_NULL_POINTER);
@@ -191,10 +191,10 @@ static void test_helpers_refuse_null_pointers(void) {
     CHECK_STATUS(mrtr_form_text(str_of("{}"), 0, 0, 1, o.buf, sizeof o.buf, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_http_headers(str_of("tools/call"), str_of("x"), o.buf, sizeof o.buf, NULL,
-                                   headers, MRTR_HTTP_MAX_HEADERS, &o.size),
+                                   headers, MRTR_HTTP_MAX_HEADERS, &o.size, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_http_headers(str_of("tools/call"), str_of("x"), o.buf, sizeof o.buf,
-                                   &o.size, headers, MRTR_HTTP_MAX_HEADERS, NULL),
+                                   &o.size, headers, MRTR_HTTP_MAX_HEADERS, NULL, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_sse_decoder_size(10, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_sse_feed(NULL, o.buf, 1, &o.size, NULL), MRTR_ERR_NULL_POINTER);

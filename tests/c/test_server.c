@@ -589,7 +589,7 @@ static void test_nested_designations_are_mirrored_and_checked_by_path(void) {
     CHECK_STATUS(mrtr_tool_header_check(sch, &count), MRTR_OK);
     CHECK_EQ_SIZE(count, 1);
     CHECK_STATUS(mrtr_http_headers_for_tool_call(b, sizeof body - 1, sch, buf, sizeof buf, &n, h,
-                                                 MRTR_HTTP_MAX_HEADERS + 1, &count),
+                                                 MRTR_HTTP_MAX_HEADERS + 1, &count, NULL),
                  MRTR_OK);
     CHECK_EQ_SIZE(count, MRTR_HTTP_MAX_HEADERS + 1);
     CHECK_EQ_BYTES(h[count - 1].name.ptr, h[count - 1].name.len, "Mcp-Param-Zone");
@@ -701,7 +701,7 @@ static void test_integer_designations_take_safe_integers_only(void) {
         size_t len = strlen(cases[i].body);
         uint8_t *b = heap_copy(cases[i].body, len);
         CHECK_STATUS(mrtr_http_headers_for_tool_call(b, len, sch, buf, sizeof buf, &n, h,
-                                                     MRTR_HTTP_MAX_HEADERS + 1, &count),
+                                                     MRTR_HTTP_MAX_HEADERS + 1, &count, NULL),
                      cases[i].status);
         if (cases[i].sent) {
             CHECK_EQ_TEXT(h[count - 1].value.ptr, h[count - 1].value.len, cases[i].sent);

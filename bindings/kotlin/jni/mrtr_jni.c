@@ -1505,7 +1505,7 @@ JNIEXPORT jint JNI_FN(httpHeadersForToolCall)(JNIEnv *env, jclass cls, jbyteArra
   st = buf == NULL ? MRTR_ERR_INTERNAL
                    : (jint)mrtr_http_headers_for_tool_call((const uint8_t *)b.ptr, (size_t)b.len,
                                                            str_of(&sc), buf, cap, &written, h,
-                                                           CAP, &n);
+                                                           CAP, &n, NULL);
   if (st == MRTR_ERR_BUFFER_TOO_SMALL && written > cap) {
     uint8_t *bigger = realloc(buf, written);
     if (bigger == NULL) {
@@ -1514,7 +1514,7 @@ JNIEXPORT jint JNI_FN(httpHeadersForToolCall)(JNIEnv *env, jclass cls, jbyteArra
       buf = bigger;
       cap = written;
       st = (jint)mrtr_http_headers_for_tool_call((const uint8_t *)b.ptr, (size_t)b.len,
-                                                 str_of(&sc), buf, cap, &written, h, CAP, &n);
+                                                 str_of(&sc), buf, cap, &written, h, CAP, &n, NULL);
     }
   }
   if (st == MRTR_OK) {

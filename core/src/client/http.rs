@@ -73,6 +73,9 @@ pub enum HttpError {
     /// The body is not a request or notification (responses carry no
     /// `Mcp-Method`).
     NotARequest,
+    /// The body is not a `tools/call` request (another method, a
+    /// notification, a response), where one is needed.
+    NotAToolCall,
     /// The body is not a readable JSON-RPC message.
     Wire(WireError),
     /// The tool's `inputSchema` has an invalid `x-mcp-header` designation
@@ -91,6 +94,26 @@ pub enum HttpError {
     RepeatedMember,
 }
 
+impl HttpError {
+    /// The variant's name, NUL-terminated for C (`"MissingName"`), so a C
+    /// caller learns which cause of its status it met.
+    pub const fn name(&self) -> &'static core::ffi::CStr {
+        match self {
+            HttpError::BufferTooSmall { .. } => c"BufferTooSmall",
+            HttpError::ValueTooLong { .. } => c"ValueTooLong",
+            HttpError::BadMethod => c"BadMethod",
+            HttpError::MissingName => c"MissingName",
+            HttpError::NotARequest => c"NotARequest",
+            HttpError::NotAToolCall => c"NotAToolCall",
+            HttpError::Wire(_) => c"Wire",
+            HttpError::Designation(_) => c"Designation",
+            HttpError::ParamType => c"ParamType",
+            HttpError::NotSafeInteger => c"NotSafeInteger",
+            HttpError::RepeatedMember => c"RepeatedMember",
+        }
+    }
+}
+
 impl core::fmt::Display for HttpError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
@@ -104,6 +127,7 @@ impl core::fmt::Display for HttpError {
             HttpError::BadMethod => write!(f, "method is not a visible-ASCII token"),
             HttpError::MissingName => write!(f, "request has no params.name / params.uri"),
             HttpError::NotARequest => write!(f, "message is not a request or notification"),
+            HttpError::NotAToolCall => write!(f, "message is not a tools/call request"),
             HttpError::Wire(e) => write!(f, "unreadable message: {e}"),
             HttpError::Designation(e) => write!(f, "invalid tool designation: {e}"),
             HttpError::ParamType => write!(f, "a designated argument has another JSON type"),

@@ -71,7 +71,7 @@ pub struct ParamHeaders<'a> {
 impl<'a> ParamHeaders<'a> {
     /// The headers for the `tools/call` request in `body` (the bytes about
     /// to be sent), calling the tool whose `inputSchema` is
-    /// `input_schema`. Errors: [`HttpError::NotARequest`] for a message
+    /// `input_schema`. Errors: [`HttpError::NotAToolCall`] for a message
     /// that is not a `tools/call` request, [`HttpError::Designation`] for
     /// an invalid designation, [`HttpError::ParamType`] for a designated
     /// argument whose JSON type is not the designated one,
@@ -85,7 +85,7 @@ impl<'a> ParamHeaders<'a> {
     ) -> Result<Self, HttpError> {
         let params = match parse_message(body, limits).map_err(HttpError::Wire)? {
             Message::Request { method, params, .. } if method.eq_str("tools/call") => params,
-            _ => return Err(HttpError::NotARequest),
+            _ => return Err(HttpError::NotAToolCall),
         };
         let designations = Designations::parse(input_schema).map_err(HttpError::Designation)?;
         let arguments = match params.and_then(|p| p.get("arguments")) {

@@ -121,7 +121,7 @@ public enum Mrtr {
                             headers.withUnsafeMutableBufferPointer { h in
                                 let st = mrtr_http_headers_for_tool_call(
                                     b.baseAddress, b.count, mrtr_str(ptr: sc.baseAddress, len: sc.count),
-                                    o.baseAddress, o.count, &written, h.baseAddress, cap, &count)
+                                    o.baseAddress, o.count, &written, h.baseAddress, cap, &count, nil)
                                 if st == MRTR_OK {
                                     // Views into `buf` and static text: copied while pinned.
                                     out = (0..<count).map { i in

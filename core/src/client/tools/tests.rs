@@ -237,7 +237,7 @@ fn refusals() {
     ] {
         assert_eq!(
             headers(body, CUSTOM_SCHEMA),
-            Err(HttpError::NotARequest),
+            Err(HttpError::NotAToolCall),
             "{body}"
         );
     }
