@@ -1592,7 +1592,9 @@ mrtr_server_write_request_error(const uint8_t *msg, size_t len, uint32_t flags, 
 // Returns `MRTR_OK` (kind `MRTR_ANSWER_NONE`: absent);
 // `MRTR_ERR_PROTOCOL_VIOLATION` (unusable: `*out_error`, when not NULL, for
 // `mrtr_server_write_answer_error`); `MRTR_ERR_JSON`,
-// `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map);
+// `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map:
+// never for the map of a request `mrtr_server_parse_request` accepted, which
+// checked it under the same rules);
 // `MRTR_ERR_INVALID_UTF8`.
 MRTR_NODISCARD enum mrtr_status
 mrtr_server_input_response(struct mrtr_str input_responses, struct mrtr_str key, uint32_t expected,

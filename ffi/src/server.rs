@@ -412,7 +412,9 @@ fn responses_of(raw: &str) -> Result<Option<InputResponses<'_>>, S> {
 /// Returns `MRTR_OK` (kind `MRTR_ANSWER_NONE`: absent);
 /// `MRTR_ERR_PROTOCOL_VIOLATION` (unusable: `*out_error`, when not NULL, for
 /// `mrtr_server_write_answer_error`); `MRTR_ERR_JSON`,
-/// `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map);
+/// `MRTR_ERR_PROTOCOL_VIOLATION`, `MRTR_ERR_LIMIT_EXCEEDED` (not a valid map:
+/// never for the map of a request `mrtr_server_parse_request` accepted, which
+/// checked it under the same rules);
 /// `MRTR_ERR_INVALID_UTF8`.
 ///
 /// # Safety
