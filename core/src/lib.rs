@@ -99,6 +99,26 @@
 #[cfg(test)]
 extern crate std;
 
+/// Declares `name()` on an enum: each variant's identifier as a static C
+/// string, written once (the C API's `reason` fields and logs).
+macro_rules! variant_names {
+    ($(#[$m:meta])* $t:ident: $($v:ident)+) => {
+        impl $t {
+            $(#[$m])*
+            pub const fn name(&self) -> &'static core::ffi::CStr {
+                match self {
+                    $($t::$v { .. } => match core::ffi::CStr::from_bytes_with_nul(
+                        concat!(stringify!($v), "\0").as_bytes(),
+                    ) {
+                        Ok(c) => c,
+                        Err(_) => c"",
+                    },)+
+                }
+            }
+        }
+    };
+}
+
 mod bytes;
 #[cfg(feature = "client")]
 pub mod client;

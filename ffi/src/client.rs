@@ -19,7 +19,6 @@ use mrtr_core::wire::{
 
 use crate::abi::{finish_output, Args, Out, Take, Views};
 use crate::mrtr_status;
-use crate::names;
 use crate::types::{mrtr_span, mrtr_str};
 
 // ---------------------------------------------------------------- capabilities
@@ -514,8 +513,8 @@ impl From<CallError> for mrtr_status {
 pub(crate) fn failure_of(e: &CallError) -> Option<mrtr_failure> {
     let f = e.failure()?;
     let reason = match *e {
-        CallError::Malformed(w) => names::wire(w),
-        CallError::Protocol(v) => names::violation(v),
+        CallError::Malformed(w) => w.name(),
+        CallError::Protocol(v) => v.name(),
         _ => f.kind.name(),
     };
     Some(mrtr_failure {

@@ -50,7 +50,6 @@ pub mod json;
 #[cfg(all(test, feature = "client", feature = "server", feature = "seal"))]
 mod layout;
 #[cfg(any(feature = "client", feature = "server"))]
-mod names;
 #[cfg(any(feature = "client", feature = "seal"))]
 pub mod object;
 #[cfg(feature = "client")]

@@ -22,7 +22,6 @@ use mrtr_core::wire::{
 use crate::abi::{finish_output, Args, Out, Take, Views};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
-use crate::names;
 use crate::types::{c_enum, mrtr_http_header, mrtr_str, same};
 
 /// Skip-index slots `mrtr_server_parse_request` keeps on its stack: every
@@ -284,11 +283,7 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
                 ..Default::default()
             },
             Err(e) => {
-                let reason = match e.kind {
-                    RequestErrorKind::Json(j) => names::json_kind(j.kind),
-                    RequestErrorKind::Envelope(v) => names::envelope(v),
-                    k => k.name(),
-                };
+                let reason = e.kind.name();
                 if let Some(o) = out_error {
                     o.write(mrtr_server_error {
                         code: e.code().code(),

@@ -118,6 +118,13 @@ pub enum ErrorKind {
     BufferTooSmall,
 }
 
+variant_names! {
+    /// The variant's name, NUL-terminated for C (`"TooDeep"`).
+    ErrorKind: UnexpectedEnd UnexpectedByte InvalidNumber InvalidEscape LoneSurrogate
+    InvalidUtf8 ControlCharacter TooDeep TrailingCharacters TooLarge DuplicateKey TooManyMembers
+    BufferTooSmall
+}
+
 /// A JSON error with the byte offset where it was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Error {

@@ -375,14 +375,14 @@ pub enum RequestErrorKind<'a> {
 }
 
 impl RequestErrorKind<'_> {
-    /// The variant's name for logs (`"Missing"`, `"RepeatedMember"`, ...),
-    /// NUL-terminated for C; JSON and envelope errors name their own detail
-    /// elsewhere and give `"Json"` and `"Envelope"` here.
+    /// The cause's name for logs (`"Missing"`, `"RepeatedMember"`, ...),
+    /// NUL-terminated for C; JSON and envelope errors give their detail's
+    /// (`"TooDeep"`, `"BadVersion"`).
     pub fn name(&self) -> &'static CStr {
         use RequestErrorKind as K;
         match self {
-            K::Json(_) => c"Json",
-            K::Envelope(_) => c"Envelope",
+            K::Json(j) => j.kind.name(),
+            K::Envelope(e) => e.name(),
             K::Missing(_) => c"Missing",
             K::Malformed(_) => c"Malformed",
             K::Duplicate(_) => c"Duplicate",

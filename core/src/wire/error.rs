@@ -245,3 +245,30 @@ impl core::error::Error for Violation {}
 
 /// The one message sent for every `requestState` verification failure.
 pub const INVALID_REQUEST_STATE_MESSAGE: &str = "Invalid or expired requestState";
+
+variant_names! {
+    /// The variant's name, NUL-terminated for C (`"BadVersion"`).
+    EnvelopeError: NotAnObject BadVersion BadId BadMethod BadParams ResultXorError
+    BadErrorObject DuplicateMember
+}
+
+variant_names! {
+    /// The variant's name, NUL-terminated for C (`"BadRequestState"`).
+    Violation: InputRequiredWithoutFields UnknownResultType DuplicateResultMember
+    InputRequiredNotAllowed MissingResultType BadInputRequests BadRequestState UnknownInputMethod
+    BadInputRequest BadElicitationMode DuplicateInputKey TooManyInputRequests BadInputKey
+    UndeclaredCapability BadInputResponses BadMeta BadRequestParams ResultNotObject BadTask
+    UnknownTaskStatus TaskIdMismatch UnexpectedResultType
+}
+
+impl WireError {
+    /// The detail's name, NUL-terminated for C: the JSON error kind's, the
+    /// envelope defect's or the rule breach's (`"BadRequestState"`).
+    pub const fn name(&self) -> &'static core::ffi::CStr {
+        match self {
+            WireError::Json(j) => j.kind.name(),
+            WireError::Envelope(e) => e.name(),
+            WireError::Protocol(v) => v.name(),
+        }
+    }
+}

@@ -559,3 +559,24 @@ fn input_requests_iterate_the_same_whether_kept_or_parsed_again() {
         assert!(reqs.iter().eq(fresh), "{n} entries");
     }
 }
+
+/// The C API's reasons are the variant names, from one declaration each.
+#[test]
+fn wire_error_names_are_the_variant_names() {
+    use crate::json::{Error, ErrorKind};
+    assert_eq!(ErrorKind::TooDeep.name(), c"TooDeep");
+    assert_eq!(ErrorKind::BufferTooSmall.name(), c"BufferTooSmall");
+    assert_eq!(EnvelopeError::BadVersion.name(), c"BadVersion");
+    assert_eq!(Violation::BadRequestState.name(), c"BadRequestState");
+    assert_eq!(
+        Violation::UnexpectedResultType.name(),
+        c"UnexpectedResultType"
+    );
+    let json = Error {
+        kind: ErrorKind::DuplicateKey,
+        offset: 3,
+    };
+    assert_eq!(WireError::Json(json).name(), c"DuplicateKey");
+    assert_eq!(WireError::Envelope(EnvelopeError::BadId).name(), c"BadId");
+    assert_eq!(WireError::Protocol(Violation::BadMeta).name(), c"BadMeta");
+}
