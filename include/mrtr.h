@@ -1527,10 +1527,13 @@ void mrtr_sealer_wipe(struct mrtr_sealer *sealer);
 //
 // Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, a duplicate key),
 // `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
-// `MRTR_ERR_INVALID_UTF8`.
+// `MRTR_ERR_INVALID_UTF8`. On a failure `*out_reason` (optional) names the
+// cause: a JSON error's kind (`"UnexpectedByte"`, `"TooDeep"`, ...),
+// `"DuplicateKey"`, `"TooManyMembers"`, `"TooManyOpenMembers"`,
+// `"TooLarge"`, or the status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_binding_digest(struct mrtr_str method, struct mrtr_str target, const uint8_t *arguments,
-                    size_t arguments_len, uint8_t *out);
+                    size_t arguments_len, uint8_t *out, const char **out_reason);
 
 // Writes to `out` (`MRTR_PRINCIPAL_DIGEST_BYTES`) SHA-256 of `principal`, what
 // a token binds: a key for shared records that is not the credential. Returns
@@ -1720,24 +1723,30 @@ const char *mrtr_status_str(int32_t status);
 // Reads a `tools/list` `result` object: its number of tools and, if
 // `out_next_cursor` is not NULL, the `nextCursor` token (NULL: last page).
 // `MRTR_ERR_JSON`, `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_PROTOCOL_VIOLATION` (no
-// `tools` array), `MRTR_ERR_LIMIT_EXCEEDED` (too many tools, too deep).
+// `tools` array), `MRTR_ERR_LIMIT_EXCEEDED` (too many tools, too deep). On a
+// failure `*out_reason` (optional) names the cause: `"NotAList"`,
+// `"TooMany"`, `"Tool"` (a malformed tool), a JSON error's kind
+// (`"TooDeep"`, `"UnexpectedByte"`, ...), or the status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_tool_list(const uint8_t *result, size_t len, size_t *out_count,
-               struct mrtr_str *out_next_cursor);
+               struct mrtr_str *out_next_cursor, const char **out_reason);
 
 // Writes tool `index` of the page to `*out` (random access; to read all,
 // `mrtr_tool_next`). `MRTR_ERR_NOT_FOUND` (no such index), those of
-// `mrtr_tool_list`; `MRTR_ERR_PROTOCOL_VIOLATION` also for a malformed tool.
+// `mrtr_tool_list`; `MRTR_ERR_PROTOCOL_VIOLATION` also for a malformed tool;
+// `*out_reason` as for `mrtr_tool_list`.
 MRTR_NODISCARD enum mrtr_status
-mrtr_tool_at(const uint8_t *result, size_t len, size_t index, struct mrtr_tool *out);
+mrtr_tool_at(const uint8_t *result, size_t len, size_t index, struct mrtr_tool *out,
+             const char **out_reason);
 
 // Writes the next tool of the page to `*out` and moves `*cursor` past it.
 // `MRTR_ERR_NOT_FOUND` after the last; `MRTR_ERR_PROTOCOL_VIOLATION` (a
 // malformed tool, skipped: call again); `MRTR_ERR_INVALID_ARGUMENT` (a
-// cursor of another page); first call: those of `mrtr_tool_list`.
+// cursor of another page: `"OtherPage"`); first call: those of
+// `mrtr_tool_list`; `*out_reason` as for `mrtr_tool_list`.
 MRTR_NODISCARD enum mrtr_status
 mrtr_tool_next(const uint8_t *result, size_t len, struct mrtr_tool_cursor *cursor,
-               struct mrtr_tool *out);
+               struct mrtr_tool *out, const char **out_reason);
 
 // Splits a URL-mode elicitation's decoded `url` for the consent screen, or
 // refuses one browsers would read otherwise than it looks: never open that.

@@ -222,7 +222,7 @@ static char *decode_name(mrtr_str tok) {
 static enum tl_status read_page(tl_client *c, jl_span result, tl_tools *out, char **cursor) {
     size_t count = 0, i;
     mrtr_str next = {NULL, 0};
-    enum mrtr_status st = mrtr_tool_list((const uint8_t *)result.p, result.n, &count, &next);
+    enum mrtr_status st = mrtr_tool_list((const uint8_t *)result.p, result.n, &count, &next, NULL);
     tl_tool *grown;
     *cursor = NULL;
     if (st != MRTR_OK) {
@@ -243,7 +243,7 @@ static enum tl_status read_page(tl_client *c, jl_span result, tl_tools *out, cha
     for (i = 0; i < count; i++) {
         mrtr_tool t;
         tl_tool *dst = &out->items[out->len];
-        st = mrtr_tool_next((const uint8_t *)result.p, result.n, &at, &t);
+        st = mrtr_tool_next((const uint8_t *)result.p, result.n, &at, &t, NULL);
         if (st == MRTR_ERR_NOT_FOUND) {
             break;
         }

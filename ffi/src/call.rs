@@ -796,7 +796,7 @@ pub unsafe extern "C" fn mrtr_call_input_text(
     unsafe {
         on_call(call, |m, a| {
             let (out_written, out) = (a.out(out_written)?, a.out_buf(out, out_len)?);
-            input_text(m, index, field, out, out_written)
+            input_text(m, a, index, field, out, out_written)
         })
     }
 }

@@ -602,13 +602,19 @@ pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mr
 /// `out`.
 pub(crate) fn input_text(
     m: &Machine<'_>,
+    a: &mut Args,
     index: usize,
     field: u32,
     out: &mut [u8],
     out_written: Out<'_, usize>,
 ) -> Result<(), mrtr_status> {
-    let (key, req) = m.input_at(index).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
-    let s = text_of(key, &req, field)?.ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
+    let none = mrtr_status::MRTR_ERR_NOT_FOUND;
+    let (key, req) = m
+        .input_at(index)
+        .ok_or_else(|| a.refuse(none, c"NoSuchInput"))?;
+    let s = text_of(key, &req, field)
+        .map_err(|s| a.refuse(s, c"UnknownField"))?
+        .ok_or_else(|| a.refuse(none, c"NoSuchText"))?;
     decode_json_str(&s, out, out_written)
 }
 

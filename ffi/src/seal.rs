@@ -292,11 +292,15 @@ pub unsafe extern "C" fn mrtr_sealer_wipe(sealer: *mut mrtr_sealer) {
 ///
 /// Returns `MRTR_OK`, `MRTR_ERR_JSON` (not JSON, a duplicate key),
 /// `MRTR_ERR_LIMIT_EXCEEDED` (too deep, too many members),
-/// `MRTR_ERR_INVALID_UTF8`.
+/// `MRTR_ERR_INVALID_UTF8`. On a failure `*out_reason` (optional) names the
+/// cause: a JSON error's kind (`"UnexpectedByte"`, `"TooDeep"`, ...),
+/// `"DuplicateKey"`, `"TooManyMembers"`, `"TooManyOpenMembers"`,
+/// `"TooLarge"`, or the status's own name.
 ///
 /// # Safety
 /// `method`, `target` readable; `arguments` NULL or pointing to
-/// `arguments_len` readable bytes; `out` to 32 writable bytes.
+/// `arguments_len` readable bytes; `out` to 32 writable bytes; `out_reason`
+/// NULL or a writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_binding_digest(
@@ -305,25 +309,37 @@ pub unsafe extern "C" fn mrtr_binding_digest(
     arguments: *const u8,
     arguments_len: usize,
     out: *mut u8,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     Args::run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken
         // (`out` with its length of 32: NULL and overlaps refused).
-        let (method, target) = unsafe { (a.str(method)?, a.str(target)?) };
-        // SAFETY: as above.
-        let args = unsafe { a.bytes_opt(arguments, arguments_len) }?;
-        // SAFETY: as above.
-        let out = unsafe { a.out_buf(out, MRTR_BINDING_BYTES) }?;
-        let value = match args {
-            Some(a) => Some(json::parse_with(a, &ParseLimits::default())?),
-            None => None,
-        };
-        let digest = binding_digest(method, target, value).map_err(|e| match e {
-            CanonError::DuplicateKey => S::MRTR_ERR_JSON,
-            _ => S::MRTR_ERR_LIMIT_EXCEEDED,
-        })?;
-        out.copy_from_slice(&digest);
-        Ok(())
+        let why = unsafe { a.out_opt(out_reason) }?;
+        let r = (|| {
+            // SAFETY: as above.
+            let (method, target) = unsafe { (a.str(method)?, a.str(target)?) };
+            // SAFETY: as above.
+            let args = unsafe { a.bytes_opt(arguments, arguments_len) }?;
+            // SAFETY: as above.
+            let out = unsafe { a.out_buf(out, MRTR_BINDING_BYTES) }?;
+            let value = match args {
+                Some(v) => Some(
+                    json::parse_with(v, &ParseLimits::default())
+                        .map_err(|e| a.refuse(e.into(), e.kind.name()))?,
+                ),
+                None => None,
+            };
+            let digest = binding_digest(method, target, value).map_err(|e| {
+                let st = match e {
+                    CanonError::DuplicateKey => S::MRTR_ERR_JSON,
+                    _ => S::MRTR_ERR_LIMIT_EXCEEDED,
+                };
+                a.refuse(st, e.name())
+            })?;
+            out.copy_from_slice(&digest);
+            Ok(())
+        })();
+        a.tell(r, why)
     })
 }
 

@@ -4,9 +4,13 @@
 
 #![allow(non_camel_case_types)]
 
-use mrtr_core::client::tools::{next_tool, ToolCursor, ToolEntry, ToolList, MAX_TOOLS_PER_PAGE};
+use core::ffi::c_char;
 
-use crate::abi::{run, Put};
+use mrtr_core::client::tools::{
+    next_tool, ToolCursor, ToolEntry, ToolList, ToolListError, MAX_TOOLS_PER_PAGE,
+};
+
+use crate::abi::{run, Args, Put};
 use crate::mrtr_status::{self, *};
 use crate::types::{mrtr_str, same};
 
@@ -56,11 +60,15 @@ fn tool_out(tool: ToolEntry<'_>) -> mrtr_tool {
 /// Reads a `tools/list` `result` object: its number of tools and, if
 /// `out_next_cursor` is not NULL, the `nextCursor` token (NULL: last page).
 /// `MRTR_ERR_JSON`, `MRTR_ERR_INVALID_UTF8`, `MRTR_ERR_PROTOCOL_VIOLATION` (no
-/// `tools` array), `MRTR_ERR_LIMIT_EXCEEDED` (too many tools, too deep).
+/// `tools` array), `MRTR_ERR_LIMIT_EXCEEDED` (too many tools, too deep). On a
+/// failure `*out_reason` (optional) names the cause: `"NotAList"`,
+/// `"TooMany"`, `"Tool"` (a malformed tool), a JSON error's kind
+/// (`"TooDeep"`, `"UnexpectedByte"`, ...), or the status's own name.
 ///
 /// # Safety
 /// `result` must point to `len` readable bytes; `out_count` to a writable
-/// `size_t`; `out_next_cursor` NULL or a writable `mrtr_str`.
+/// `size_t`; `out_next_cursor` NULL or a writable `mrtr_str`; `out_reason`
+/// NULL or a writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_tool_list(
@@ -68,24 +76,35 @@ pub unsafe extern "C" fn mrtr_tool_list(
     len: usize,
     out_count: *mut usize,
     out_next_cursor: *mut mrtr_str,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     // SAFETY: caller contract; each pointer is checked as it is taken.
     run(|a| unsafe {
-        let (count, cursor) = (a.out(out_count)?, a.out_opt(out_next_cursor)?);
-        let list = ToolList::parse(a.bytes(result, len)?)?;
-        let next = list.next_cursor().map(|c| c.raw_token());
-        cursor.put(next.map_or(mrtr_str::EMPTY, mrtr_str::of_bytes));
-        count.done(list.len())
+        let why = a.out_opt(out_reason)?;
+        let r = (|| {
+            let (count, cursor) = (a.out(out_count)?, a.out_opt(out_next_cursor)?);
+            let list = ToolList::parse(a.bytes(result, len)?).map_err(|e| refused(a, e))?;
+            let next = list.next_cursor().map(|c| c.raw_token());
+            cursor.put(next.map_or(mrtr_str::EMPTY, mrtr_str::of_bytes));
+            count.done(list.len())
+        })();
+        a.tell(r, why)
     })
+}
+
+/// The status of the core's refusal `e`, its name noted as the cause.
+fn refused(a: &mut Args, e: ToolListError) -> mrtr_status {
+    a.refuse(e.into(), e.name())
 }
 
 /// Writes tool `index` of the page to `*out` (random access; to read all,
 /// `mrtr_tool_next`). `MRTR_ERR_NOT_FOUND` (no such index), those of
-/// `mrtr_tool_list`; `MRTR_ERR_PROTOCOL_VIOLATION` also for a malformed tool.
+/// `mrtr_tool_list`; `MRTR_ERR_PROTOCOL_VIOLATION` also for a malformed tool;
+/// `*out_reason` as for `mrtr_tool_list`.
 ///
 /// # Safety
 /// `result` must point to `len` readable bytes; `out` to a writable
-/// `mrtr_tool`.
+/// `mrtr_tool`; `out_reason` NULL or a writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_tool_at(
@@ -93,26 +112,35 @@ pub unsafe extern "C" fn mrtr_tool_at(
     len: usize,
     index: usize,
     out: *mut mrtr_tool,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     // SAFETY: caller contract; each pointer is checked as it is taken.
     run(|a| unsafe {
-        let (out, result) = (a.out(out)?, a.bytes(result, len)?);
-        let tool = ToolList::parse(result)?
-            .get(index)
-            .ok_or(MRTR_ERR_NOT_FOUND)??;
-        out.done(tool_out(tool))
+        let why = a.out_opt(out_reason)?;
+        let r = (|| {
+            let (out, result) = (a.out(out)?, a.bytes(result, len)?);
+            let tool = ToolList::parse(result)
+                .map_err(|e| refused(a, e))?
+                .get(index)
+                .ok_or(MRTR_ERR_NOT_FOUND)?
+                .map_err(|e| refused(a, e))?;
+            out.done(tool_out(tool))
+        })();
+        a.tell(r, why)
     })
 }
 
 /// Writes the next tool of the page to `*out` and moves `*cursor` past it.
 /// `MRTR_ERR_NOT_FOUND` after the last; `MRTR_ERR_PROTOCOL_VIOLATION` (a
 /// malformed tool, skipped: call again); `MRTR_ERR_INVALID_ARGUMENT` (a
-/// cursor of another page); first call: those of `mrtr_tool_list`.
+/// cursor of another page: `"OtherPage"`); first call: those of
+/// `mrtr_tool_list`; `*out_reason` as for `mrtr_tool_list`.
 ///
 /// # Safety
 /// `result` must point to `len` readable bytes, the same page for every
 /// call with one cursor; `cursor` to a readable and writable
-/// `mrtr_tool_cursor`; `out` to a writable `mrtr_tool`.
+/// `mrtr_tool_cursor`; `out` to a writable `mrtr_tool`; `out_reason` NULL or
+/// a writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_tool_next(
@@ -120,24 +148,32 @@ pub unsafe extern "C" fn mrtr_tool_next(
     len: usize,
     cursor: *mut mrtr_tool_cursor,
     out: *mut mrtr_tool,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     // SAFETY: caller contract; each pointer is checked as it is taken.
     run(|a| unsafe {
-        let ((cursor, cursor_out), out) = (a.inout(cursor)?, a.out(out)?);
-        let result = a.bytes(result, len)?;
-        let mut at = match (cursor.offset, cursor.page_len == len) {
-            // A result is an object: its tools never start at offset 0.
-            (0, _) => ToolList::open(result)?.start(result),
-            (_, false) => return Err(MRTR_ERR_INVALID_ARGUMENT),
-            (offset, true) => ToolCursor::from_parts(cursor.index, offset),
-        };
-        let read = next_tool(result, &mut at);
-        let (index, offset, page_len) = (at.index(), at.offset(), len);
-        cursor_out.write(mrtr_tool_cursor {
-            index,
-            offset,
-            page_len,
-        });
-        out.done(tool_out(read.ok_or(MRTR_ERR_NOT_FOUND)??))
+        let why = a.out_opt(out_reason)?;
+        let r = (|| {
+            let ((cursor, cursor_out), out) = (a.inout(cursor)?, a.out(out)?);
+            let result = a.bytes(result, len)?;
+            let mut at = match (cursor.offset, cursor.page_len == len) {
+                // A result is an object: its tools never start at offset 0.
+                (0, _) => ToolList::open(result)
+                    .map_err(|e| refused(a, e))?
+                    .start(result),
+                (_, false) => return Err(a.refuse(MRTR_ERR_INVALID_ARGUMENT, c"OtherPage")),
+                (offset, true) => ToolCursor::from_parts(cursor.index, offset),
+            };
+            let read = next_tool(result, &mut at);
+            let (index, offset, page_len) = (at.index(), at.offset(), len);
+            cursor_out.write(mrtr_tool_cursor {
+                index,
+                offset,
+                page_len,
+            });
+            let tool = read.ok_or(MRTR_ERR_NOT_FOUND)?;
+            out.done(tool_out(tool.map_err(|e| refused(a, e))?))
+        })();
+        a.tell(r, why)
     })
 }

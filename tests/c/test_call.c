@@ -1185,6 +1185,17 @@ static void test_call_check_names_the_cause_of_the_last_failure(void) {
     CHECK_EQ_STR(reason_of(f.call), "");
     free(leg(f.call, 1));
     CHECK_STATUS(feed(f.call, WORK_ITEM_ROUND_1, &ev, NULL), MRTR_OK);
+    /* Two MRTR_ERR_NOT_FOUND, two causes. */
+    {
+        uint8_t text[256];
+        size_t n = 0;
+        CHECK_STATUS(mrtr_call_input_text(f.call, 5, MRTR_TEXT_MESSAGE, text, sizeof text, &n),
+                     MRTR_ERR_NOT_FOUND);
+        CHECK_EQ_STR(reason_of(f.call), "NoSuchInput");
+        CHECK_STATUS(mrtr_call_input_text(f.call, 0, MRTR_TEXT_URL, text, sizeof text, &n),
+                     MRTR_ERR_NOT_FOUND);
+        CHECK_EQ_STR(reason_of(f.call), "NoSuchText");
+    }
     /* Three MRTR_ERR_INVALID_VALUE, three causes. */
     CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_ACCEPT,
                                          str_of("{\"resolution\":\"Nope\"}")),

@@ -312,12 +312,12 @@ ROW(row_http_headers_for_tool_call_buf,
                                     &c->o.count, NULL))
 ROW(row_tool_header_check_schema, mrtr_tool_header_check(NUL_STR, &c->o.count))
 ROW(row_version_retry_msg, mrtr_version_retry(NULL, LEN, 0))
-ROW(row_tool_list_result, mrtr_tool_list(NULL, LEN, &c->o.count, &c->o.str))
-ROW(row_tool_at_result, mrtr_tool_at(NULL, LEN, 0, &c->o.tool))
+ROW(row_tool_list_result, mrtr_tool_list(NULL, LEN, &c->o.count, &c->o.str, NULL))
+ROW(row_tool_at_result, mrtr_tool_at(NULL, LEN, 0, &c->o.tool, NULL))
 static mrtr_status row_tool_next_result(struct ctx *c) {
     mrtr_tool_cursor at;
     memset(&at, 0, sizeof at);
-    return mrtr_tool_next(NULL, LEN, &at, &c->o.tool);
+    return mrtr_tool_next(NULL, LEN, &at, &c->o.tool, NULL);
 }
 ROW(row_sse_feed_chunk, mrtr_sse_feed(c->dec, NULL, LEN, &c->o.size, &c->o.sse))
 
@@ -352,17 +352,17 @@ static mrtr_status row_sealer_init_audience(struct ctx *c) {
                             &c->o.sealer, NULL);
 }
 ROW(row_binding_digest_method,
-    mrtr_binding_digest(NUL_STR, str_of("t"), (const uint8_t *)"{}", 2, c->o.digest))
+    mrtr_binding_digest(NUL_STR, str_of("t"), (const uint8_t *)"{}", 2, c->o.digest, NULL))
 ROW(row_binding_digest_target,
-    mrtr_binding_digest(str_of("tools/call"), NUL_STR, (const uint8_t *)"{}", 2, c->o.digest))
+    mrtr_binding_digest(str_of("tools/call"), NUL_STR, (const uint8_t *)"{}", 2, c->o.digest, NULL))
 ROW(row_binding_digest_arguments, /* NULL alone is "no arguments" */
-    mrtr_binding_digest(str_of("tools/call"), str_of("t"), NULL, 5, c->o.digest))
+    mrtr_binding_digest(str_of("tools/call"), str_of("t"), NULL, 5, c->o.digest, NULL))
 static mrtr_status row_principal_digest_principal(struct ctx *c) {
     mrtr_bytes p = {NULL, LEN};
     return mrtr_principal_digest(p, c->o.digest);
 }
 ROW(row_binding_digest_out, /* 32 bytes */
-    mrtr_binding_digest(str_of("tools/call"), str_of("t"), (const uint8_t *)"{}", 2, NULL))
+    mrtr_binding_digest(str_of("tools/call"), str_of("t"), (const uint8_t *)"{}", 2, NULL, NULL))
 static mrtr_status row_seal_nonce(struct ctx *c) { /* 24 bytes */
     mrtr_bytes st = {(const uint8_t *)"s", 1};
     return mrtr_seal(c->sealer, 1000, NULL, BINDING, NULL, st, c->o.buf, sizeof c->o.buf,
@@ -655,7 +655,7 @@ static void test_a_null_pointer_with_a_length_is_refused_everywhere(void) {
         mrtr_request_id id = number_id();
         mrtr_str none = {NULL, 0};
         size_t n = 0;
-        CHECK_STATUS(mrtr_binding_digest(str_of("tools/call"), str_of("t"), NULL, 0, digest),
+        CHECK_STATUS(mrtr_binding_digest(str_of("tools/call"), str_of("t"), NULL, 0, digest, NULL),
                      MRTR_OK);
         CHECK_STATUS(mrtr_server_write_error(&id, 1, str_of("m"), none, c.o.buf, sizeof c.o.buf,
                                              &n),

@@ -584,73 +584,78 @@ static void test_tool_list_marks_tools_a_client_must_not_call(void) {
         "{\"inputSchema\":{}},"
         "{\"name\":\"caf\\u00e9\",\"inputSchema\":{\"type\":\"object\"}}"
         "],\"nextCursor\":\"page-2\"}";
+    const char *why = NULL;
     const uint8_t *p = (const uint8_t *)page;
     size_t count = 0;
     mrtr_str cursor = {0};
-    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, &count, &cursor), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, &count, &cursor, NULL), MRTR_OK);
     CHECK_EQ_SIZE(count, 4);
     CHECK_EQ_BYTES(cursor.ptr, cursor.len, "\"page-2\"");
-    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, &count, NULL), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, &count, NULL, NULL), MRTR_OK);
     mrtr_tool t;
-    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 0, &t), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 0, &t, NULL), MRTR_OK);
     CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"get_weather\"");
     CHECK_EQ_BYTES(t.input_schema.ptr, t.input_schema.len,
                    "{\"type\":\"object\",\"properties\":"
                    "{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}");
     CHECK(t.usable);
     CHECK_EQ_SIZE(t.designation_count, 1);
-    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 1, &t), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 1, &t, NULL), MRTR_OK);
     CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"bad_space\"");
     CHECK(!t.usable);
     CHECK_EQ_SIZE(t.designation_count, 0);
-    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 2, &t), MRTR_ERR_PROTOCOL_VIOLATION);
-    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 3, &t), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 2, &t, &why), MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_EQ_STR(why, "Tool");
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 3, &t, NULL), MRTR_OK);
     CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"caf\\u00e9\"");
     CHECK(t.usable);
-    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 4, &t), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 4, &t, NULL), MRTR_ERR_NOT_FOUND);
     /* Pages that are not a tool list. */
-    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{}", 2, &count, NULL),
+    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{}", 2, &count, NULL, &why),
                  MRTR_ERR_PROTOCOL_VIOLATION);
-    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{\"tools\":[", 10, &count, NULL), MRTR_ERR_JSON);
+    CHECK_EQ_STR(why, "NotAList");
+    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{\"tools\":[", 10, &count, NULL, &why),
+                 MRTR_ERR_JSON);
+    CHECK_EQ_STR(why, "UnexpectedEnd");
     CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{\"tools\":[],\"nextCursor\":1}", 27, &count,
-                                NULL),
+                                NULL, NULL),
                  MRTR_ERR_PROTOCOL_VIOLATION);
     cursor.ptr = "x";
-    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{\"tools\":[]}", 12, &count, &cursor), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_list((const uint8_t *)"{\"tools\":[]}", 12, &count, &cursor, NULL), MRTR_OK);
     CHECK_EQ_SIZE(count, 0);
     CHECK(cursor.ptr == NULL && cursor.len == 0);
-    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, NULL, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 0, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_tool_list(NULL, 5, &count, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_list(p, sizeof page - 1, NULL, NULL, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_at(p, sizeof page - 1, 0, NULL, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_list(NULL, 5, &count, NULL, NULL), MRTR_ERR_NULL_POINTER);
 
     /* The same page read in one pass with a cursor: the same tools, the
      * malformed one refused and stepped over, then the end. */
     mrtr_tool_cursor at = {0};
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t, NULL), MRTR_OK);
     CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"get_weather\"");
     CHECK(t.usable);
     CHECK_EQ_SIZE(t.designation_count, 1);
     CHECK_EQ_SIZE(at.index, 1);
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t, NULL), MRTR_OK);
     CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"bad_space\"");
     CHECK(!t.usable);
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t, NULL), MRTR_ERR_PROTOCOL_VIOLATION);
     CHECK_EQ_SIZE(at.index, 3);
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_OK);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t, NULL), MRTR_OK);
     CHECK_EQ_BYTES(t.name.ptr, t.name.len, "\"caf\\u00e9\"");
     CHECK_EQ_SIZE(at.index, 4);
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_NOT_FOUND);
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t, NULL), MRTR_ERR_NOT_FOUND);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &at, &t, NULL), MRTR_ERR_NOT_FOUND);
     CHECK_EQ_SIZE(at.index, 4);
     /* A cursor is for one page; a page that is not a list fails at once. */
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 2, &at, &t), MRTR_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 2, &at, &t, NULL), MRTR_ERR_INVALID_ARGUMENT);
     mrtr_tool_cursor fresh = {0};
-    CHECK_STATUS(mrtr_tool_next((const uint8_t *)"{}", 2, &fresh, &t), MRTR_ERR_PROTOCOL_VIOLATION);
-    CHECK_STATUS(mrtr_tool_next((const uint8_t *)"{\"tools\":[]}", 12, &fresh, &t),
+    CHECK_STATUS(mrtr_tool_next((const uint8_t *)"{}", 2, &fresh, &t, NULL), MRTR_ERR_PROTOCOL_VIOLATION);
+    CHECK_STATUS(mrtr_tool_next((const uint8_t *)"{\"tools\":[]}", 12, &fresh, &t, NULL),
                  MRTR_ERR_NOT_FOUND);
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, NULL, &t), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &fresh, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, (mrtr_tool_cursor *)(void *)&t, &t),
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, NULL, &t, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, &fresh, NULL, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_tool_next(p, sizeof page - 1, (mrtr_tool_cursor *)(void *)&t, &t, NULL),
                  MRTR_ERR_INVALID_ARGUMENT);
 }
 

@@ -175,7 +175,7 @@ static void test_helpers_refuse_null_pointers(void) {
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_tool_header_check(bad, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_version_retry(NULL, 4, 0), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_binding_digest(bad, str_of("t"), NULL, 0, digest), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_binding_digest(bad, str_of("t"), NULL, 0, digest, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_json_decode_string(NULL, 3, o.buf, sizeof o.buf, &o.size),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_server_parse_request(NULL, 3, 0, &req, NULL), MRTR_ERR_NULL_POINTER);

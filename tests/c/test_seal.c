@@ -38,7 +38,7 @@ static mrtr_status make(struct sealer *out, const uint8_t *const *keys, size_t n
 static void binding_of(const char *args, uint8_t out[32]) {
     size_t len = args ? strlen(args) : 0;
     uint8_t *a = args ? heap_copy(args, len) : NULL;
-    CHECK_STATUS(mrtr_binding_digest(str_of("tools/call"), str_of("get_weather"), a, len, out),
+    CHECK_STATUS(mrtr_binding_digest(str_of("tools/call"), str_of("get_weather"), a, len, out, NULL),
                  MRTR_OK);
     free(a);
 }
@@ -300,13 +300,16 @@ static void test_seal_limits_and_misuse(void) {
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_seal(NULL, 1, NONCE, bind, NULL, state, out, sizeof out, &n),
                  MRTR_ERR_NULL_POINTER);
+    /* MRTR_ERR_JSON has two causes: the reason names each. */
     CHECK_STATUS(mrtr_binding_digest(str_of("tools/call"), str_of("t"), (const uint8_t *)"{", 1,
-                                     bind),
+                                     bind, &why),
                  MRTR_ERR_JSON);
+    CHECK_EQ_STR(why, "UnexpectedEnd");
     CHECK_STATUS(mrtr_binding_digest(str_of("tools/call"), str_of("t"),
-                                     (const uint8_t *)"{\"a\":1,\"a\":2}", 13, bind),
+                                     (const uint8_t *)"{\"a\":1,\"a\":2}", 13, bind, &why),
                  MRTR_ERR_JSON);
-    CHECK_STATUS(mrtr_binding_digest(str_of("tools/call"), str_of("t"), NULL, 0, NULL),
+    CHECK_EQ_STR(why, "DuplicateKey");
+    CHECK_STATUS(mrtr_binding_digest(str_of("tools/call"), str_of("t"), NULL, 0, NULL, NULL),
                  MRTR_ERR_NULL_POINTER);
     /* Wiping zeroes the memory and invalidates the handle. */
     mrtr_sealer_wipe(s);

@@ -404,7 +404,7 @@ static long seal_binding(void *arg) {
     method.len = 10;
     target.ptr = "update_work_item";
     target.len = 16;
-    return mrtr_binding_digest(method, target, (const uint8_t *)args, sizeof args - 1, binding);
+    return mrtr_binding_digest(method, target, (const uint8_t *)args, sizeof args - 1, binding, NULL);
 }
 
 static long seal_seal(void *arg) {

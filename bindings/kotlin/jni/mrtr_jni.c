@@ -1355,7 +1355,7 @@ JNIEXPORT jint JNI_FN(toolList)(JNIEnv *env, jclass cls, jbyteArray result, jlon
   PIN_REQUIRED(env, result, &r);
   size_t count = 0;
   mrtr_str cursor = {NULL, 0};
-  st = (jint)mrtr_tool_list((const uint8_t *)r.ptr, (size_t)r.len, &count, &cursor);
+  st = (jint)mrtr_tool_list((const uint8_t *)r.ptr, (size_t)r.len, &count, &cursor, NULL);
   jlong v[TOOL_LIST_LEN];
   memset(v, 0, sizeof v);
   if (st == MRTR_OK) {
@@ -1408,7 +1408,7 @@ JNIEXPORT jint JNI_FN(toolAt)(JNIEnv *env, jclass cls, jbyteArray result, jlong 
   PIN_REQUIRED(env, result, &r);
   mrtr_tool t;
   memset(&t, 0, sizeof t);
-  st = (jint)mrtr_tool_at((const uint8_t *)r.ptr, (size_t)r.len, (size_t)index, &t);
+  st = (jint)mrtr_tool_at((const uint8_t *)r.ptr, (size_t)r.len, (size_t)index, &t, NULL);
   jlong v[TOOL_LEN];
   st = tool_slots(&r, st, &t, v);
   bytes_close(env, &r, 0);
@@ -1444,7 +1444,7 @@ JNIEXPORT jint JNI_FN(toolNext)(JNIEnv *env, jclass cls, jbyteArray result, jlon
   PIN_REQUIRED(env, result, &r);
   mrtr_tool t;
   memset(&t, 0, sizeof t);
-  st = (jint)mrtr_tool_next((const uint8_t *)r.ptr, (size_t)r.len, &at, &t);
+  st = (jint)mrtr_tool_next((const uint8_t *)r.ptr, (size_t)r.len, &at, &t, NULL);
   jlong v[TOOL_LEN];
   st = tool_slots(&r, st, &t, v);
   bytes_close(env, &r, 0);
@@ -1752,7 +1752,7 @@ JNIEXPORT jint JNI_FN(bindingDigest)(JNIEnv *env, jclass cls, jbyteArray method,
   /* arguments null: the request has none (NULL); an empty array is an
    * empty (invalid) JSON text, which the C function reports. */
   const uint8_t *ap = arguments == NULL ? NULL : (a.ptr == NULL ? (const uint8_t *)EMPTY : (const uint8_t *)a.ptr);
-  jint st = (jint)mrtr_binding_digest(str_of(&m), str_of(&t), ap, (size_t)a.len, digest);
+  jint st = (jint)mrtr_binding_digest(str_of(&m), str_of(&t), ap, (size_t)a.len, digest, NULL);
   bytes_close(env, &a, 0);
   bytes_close(env, &t, 0);
   bytes_close(env, &m, 0);

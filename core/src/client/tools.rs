@@ -204,6 +204,19 @@ pub enum ToolListError {
     },
 }
 
+impl ToolListError {
+    /// The cause's name, NUL-terminated for C: `"NotAList"`, `"TooMany"`,
+    /// `"Tool"` (a malformed tool), or the JSON error's kind (`"TooDeep"`).
+    pub const fn name(&self) -> &'static core::ffi::CStr {
+        match self {
+            ToolListError::Json(e) => e.kind.name(),
+            ToolListError::NotAList => c"NotAList",
+            ToolListError::TooMany => c"TooMany",
+            ToolListError::Tool { .. } => c"Tool",
+        }
+    }
+}
+
 impl core::fmt::Display for ToolListError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

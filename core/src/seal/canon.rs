@@ -79,6 +79,11 @@ pub enum CanonError {
     TooLarge,
 }
 
+variant_names! {
+    /// The variant's name, NUL-terminated for C (`"DuplicateKey"`).
+    CanonError: DuplicateKey TooManyMembers TooDeep TooManyOpenMembers TooLarge
+}
+
 impl CanonError {
     /// A short, stable description for logs.
     pub fn reason(&self) -> &'static str {

@@ -420,7 +420,7 @@ static size_t tools_call(const mrtr_server_request *req) {
     static const char method[] = "tools/call";
     mrtr_str m = {method, sizeof method - 1};
     const uint8_t *args = (const uint8_t *)req->arguments.ptr;
-    if (mrtr_binding_digest(m, tool, args, req->arguments.len, c.binding) != MRTR_OK) {
+    if (mrtr_binding_digest(m, tool, args, req->arguments.len, c.binding, NULL) != MRTR_OK) {
         return send_error(&req->id, -32602, "Invalid arguments");
     }
     if (req->request_state.ptr != NULL) {

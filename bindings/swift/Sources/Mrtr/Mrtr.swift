@@ -60,7 +60,7 @@ public enum Mrtr {
         var tools: [Tool] = []
         var malformed = 0
         try result.withUnsafeBufferPointer { r in
-            try check(mrtr_tool_list(r.baseAddress, r.count, &count, &cursor), "mrtr_tool_list")
+            try check(mrtr_tool_list(r.baseAddress, r.count, &count, &cursor, nil), "mrtr_tool_list")
         }
         // Views are turned into offsets while the array is pinned, then copied.
         func slice(_ s: mrtr_str, _ r: UnsafeBufferPointer<UInt8>) -> [UInt8] {
@@ -71,7 +71,7 @@ public enum Mrtr {
         var at = mrtr_tool_cursor()
         while true {
             var t = mrtr_tool()
-            let st = result.withUnsafeBufferPointer { mrtr_tool_next($0.baseAddress, $0.count, &at, &t) }
+            let st = result.withUnsafeBufferPointer { mrtr_tool_next($0.baseAddress, $0.count, &at, &t, nil) }
             if st == MRTR_ERR_NOT_FOUND {
                 break
             }
@@ -91,7 +91,7 @@ public enum Mrtr {
         var next: [UInt8]? = nil
         if cursor.ptr != nil {
             try result.withUnsafeBufferPointer { r in
-                try check(mrtr_tool_list(r.baseAddress, r.count, &count, &cursor), "mrtr_tool_list")
+                try check(mrtr_tool_list(r.baseAddress, r.count, &count, &cursor, nil), "mrtr_tool_list")
                 next = slice(cursor, r)
             }
         }

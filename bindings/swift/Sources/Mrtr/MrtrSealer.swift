@@ -76,10 +76,10 @@ public final class MrtrSealer: @unchecked Sendable {
                     if let arguments {
                         return arguments.withUnsafeBufferPointer { a in
                             // An empty array still needs an address: the library tells "none" (NULL) from "empty".
-                            mrtr_binding_digest(m, t, a.baseAddress ?? UnsafePointer(o.baseAddress!), a.count, o.baseAddress)
+                            mrtr_binding_digest(m, t, a.baseAddress ?? UnsafePointer(o.baseAddress!), a.count, o.baseAddress, nil)
                         }
                     }
-                    return mrtr_binding_digest(m, t, nil, 0, o.baseAddress)
+                    return mrtr_binding_digest(m, t, nil, 0, o.baseAddress, nil)
                 }
             }
         }
