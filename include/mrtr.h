@@ -1322,10 +1322,13 @@ mrtr_form_option_at(struct mrtr_str schema, size_t field, size_t option,
 // Decodes text `which` (`MRTR_FORM_TEXT_*`; `option` for `OPTION_*` only)
 // into `out` as `mrtr_json_write_string` does. `MRTR_ERR_NOT_FOUND` (no such
 // field, option or text), `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`),
-// those of `mrtr_form_parse`.
+// those of `mrtr_form_parse`. On a failure `*out_reason` (optional) names
+// the cause: `"NoSuchField"`, `"NoSuchOption"`, `"NoSuchText"` (the field
+// or option has no such text: an absent title is normal), `"UnknownText"`,
+// a schema error's (`"UnsupportedKeyword"`, ...), or the status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_form_text(struct mrtr_str schema, size_t field, size_t option, uint32_t which, uint8_t *out,
-               size_t out_len, size_t *out_written);
+               size_t out_len, size_t *out_written, const char **out_reason);
 
 // Checks an answer `content` (the object sent with `MRTR_ELICIT_ACCEPT`)
 // against the form. `MRTR_ERR_INVALID_VALUE` (first problem to `*out_error`
@@ -1703,9 +1706,12 @@ mrtr_sse_init(void *workspace, size_t len, struct mrtr_sse_decoder **out_dec);
 // to `*consumed` (also on the errors below); call again with the rest.
 // `MRTR_OK` (`out->has_event`); `MRTR_ERR_LIMIT_EXCEEDED` (event over the
 // buffer, type or id too long), `MRTR_ERR_INVALID_UTF8`: event skipped, go on.
+// On a failure `*out_reason` (optional) names the cause: `"EventTooLarge"`
+// (a larger decoder would take it), `"EventTypeTooLong"`,
+// `"EventIdTooLong"`, `"InvalidUtf8"`, or the status's own name.
 MRTR_NODISCARD enum mrtr_status
 mrtr_sse_feed(struct mrtr_sse_decoder *dec, const uint8_t *chunk, size_t len, size_t *consumed,
-              struct mrtr_sse_event *out);
+              struct mrtr_sse_event *out, const char **out_reason);
 
 // The connection closed: drops an unfinished event (writes whether to
 // `*out_discarded` if not NULL), keeps the last id and retry for the next.

@@ -468,14 +468,14 @@ static char *form_text(mrtr_str schema, size_t field, size_t option, uint32_t wh
         }
         return out;
     }
-    if (mrtr_form_text(schema, field, option, which, NULL, 0, &need) != MRTR_ERR_BUFFER_TOO_SMALL) {
+    if (mrtr_form_text(schema, field, option, which, NULL, 0, &need, NULL) != MRTR_ERR_BUFFER_TOO_SMALL) {
         need = 0;
     }
     out = malloc(need + 1);
     if (out == NULL) {
         return NULL;
     }
-    if (need > 0 && mrtr_form_text(schema, field, option, which, (uint8_t *)out, need, &need) != MRTR_OK) {
+    if (need > 0 && mrtr_form_text(schema, field, option, which, (uint8_t *)out, need, &need, NULL) != MRTR_OK) {
         need = 0;
     }
     out[need] = '\0';

@@ -412,7 +412,7 @@ static int sse_feed(transport *tp, const uint8_t *p, size_t n) {
     while (n > 0) {
         struct mrtr_sse_event ev;
         size_t consumed = 0;
-        enum mrtr_status st = mrtr_sse_feed(tp->sse, p, n, &consumed, &ev);
+        enum mrtr_status st = mrtr_sse_feed(tp->sse, p, n, &consumed, &ev, NULL);
         if (st == MRTR_ERR_LIMIT_EXCEEDED) {
             /* An event over the message limit: the server broke the size
              * contract on our stream. Stop here instead of skipping to the

@@ -364,13 +364,18 @@ pub unsafe extern "C" fn mrtr_form_option_at(
 /// Decodes text `which` (`MRTR_FORM_TEXT_*`; `option` for `OPTION_*` only)
 /// into `out` as `mrtr_json_write_string` does. `MRTR_ERR_NOT_FOUND` (no such
 /// field, option or text), `MRTR_ERR_INVALID_ARGUMENT` (unknown `which`),
-/// those of `mrtr_form_parse`.
+/// those of `mrtr_form_parse`. On a failure `*out_reason` (optional) names
+/// the cause: `"NoSuchField"`, `"NoSuchOption"`, `"NoSuchText"` (the field
+/// or option has no such text: an absent title is normal), `"UnknownText"`,
+/// a schema error's (`"UnsupportedKeyword"`, ...), or the status's own name.
 ///
 /// # Safety
 /// `schema` readable; `out` must point to `out_len` writable bytes (unless
-/// 0); `out_written` to a writable `size_t`.
+/// 0); `out_written` to a writable `size_t`; `out_reason` NULL or a
+/// writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn mrtr_form_text(
     schema: mrtr_str,
     field: usize,
@@ -379,22 +384,40 @@ pub unsafe extern "C" fn mrtr_form_text(
     out: *mut u8,
     out_len: usize,
     out_written: *mut usize,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let (out_written, text) = (a.out(out_written)?, a.str(schema)?);
-        let (out, form) = (a.out_buf(out, out_len)?, parse(text).map_err(|(s, _)| s)?);
-        let f = || form.field_at(field).ok_or(MRTR_ERR_NOT_FOUND);
-        let o = || form.option_at(field, option).ok_or(MRTR_ERR_NOT_FOUND);
-        let s = match which {
-            MRTR_FORM_TEXT_NAME => Some(f()?.name),
-            MRTR_FORM_TEXT_TITLE => f()?.title,
-            MRTR_FORM_TEXT_DESCRIPTION => f()?.description,
-            MRTR_FORM_TEXT_OPTION_VALUE => Some(o()?.value),
-            MRTR_FORM_TEXT_OPTION_TITLE => o()?.title,
-            _ => return Err(MRTR_ERR_INVALID_ARGUMENT),
-        };
-        decode_json_str(&s.ok_or(MRTR_ERR_NOT_FOUND)?, out, out_written)
+        let why = a.out_opt(out_reason)?;
+        let r = (|| {
+            let (out_written, text) = (a.out(out_written)?, a.str(schema)?);
+            let out = a.out_buf(out, out_len)?;
+            let form = ElicitForm::parse_json(text.as_bytes()).map_err(|e| match e {
+                FormError::Json(j) => a.refuse(j.into(), j.kind.name()),
+                FormError::Schema(e) => a.refuse(MRTR_ERR_INVALID_SCHEMA, e.kind.name()),
+            })?;
+            let none = MRTR_ERR_NOT_FOUND;
+            let field_at = form.field_at(field);
+            let option_at = form.option_at(field, option);
+            let mut f = || field_at.ok_or_else(|| a.refuse(none, c"NoSuchField"));
+            let s = match which {
+                MRTR_FORM_TEXT_NAME => Some(f()?.name),
+                MRTR_FORM_TEXT_TITLE => f()?.title,
+                MRTR_FORM_TEXT_DESCRIPTION => f()?.description,
+                MRTR_FORM_TEXT_OPTION_VALUE | MRTR_FORM_TEXT_OPTION_TITLE => {
+                    f()?;
+                    let o = option_at.ok_or_else(|| a.refuse(none, c"NoSuchOption"))?;
+                    match which {
+                        MRTR_FORM_TEXT_OPTION_VALUE => Some(o.value),
+                        _ => o.title,
+                    }
+                }
+                _ => return Err(a.refuse(MRTR_ERR_INVALID_ARGUMENT, c"UnknownText")),
+            };
+            let s = s.ok_or_else(|| a.refuse(none, c"NoSuchText"))?;
+            decode_json_str(&s, out, out_written)
+        })();
+        a.tell(r, why)
     })
 }
 

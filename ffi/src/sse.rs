@@ -10,7 +10,7 @@
 
 #![allow(non_camel_case_types)]
 
-use core::ffi::c_void;
+use core::ffi::{c_char, c_void};
 
 use mrtr_core::client::sse::SseDecoder;
 
@@ -115,11 +115,14 @@ pub unsafe extern "C" fn mrtr_sse_init(
 /// to `*consumed` (also on the errors below); call again with the rest.
 /// `MRTR_OK` (`out->has_event`); `MRTR_ERR_LIMIT_EXCEEDED` (event over the
 /// buffer, type or id too long), `MRTR_ERR_INVALID_UTF8`: event skipped, go on.
+/// On a failure `*out_reason` (optional) names the cause: `"EventTooLarge"`
+/// (a larger decoder would take it), `"EventTypeTooLong"`,
+/// `"EventIdTooLong"`, `"InvalidUtf8"`, or the status's own name.
 ///
 /// # Safety
 /// `dec` must be a live handle; `chunk` must point to `len` readable
 /// bytes; `consumed` to a writable `size_t`; `out` to a writable
-/// `mrtr_sse_event`.
+/// `mrtr_sse_event`; `out_reason` NULL or a writable `const char *`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_sse_feed(
@@ -128,21 +131,29 @@ pub unsafe extern "C" fn mrtr_sse_feed(
     len: usize,
     consumed: *mut usize,
     out: *mut mrtr_sse_event,
+    out_reason: *mut *const c_char,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
     unsafe {
         with_decoder(dec, |d, a| {
-            let (consumed, out, input) = (a.out(consumed)?, a.out(out)?, a.bytes(chunk, len)?);
-            let mut rest = input;
-            let result = d.feed(&mut rest);
-            consumed.write(input.len().saturating_sub(rest.len()));
-            let e = result.transpose()?;
-            out.done(mrtr_sse_event {
-                has_event: e.is_some(),
-                event_type: mrtr_str::opt(e.as_ref().map(|e| e.event_type)),
-                data: mrtr_str::opt(e.as_ref().map(|e| e.data)),
-                last_event_id: mrtr_str::opt(e.as_ref().map(|e| e.last_event_id)),
-            })
+            let why = a.out_opt(out_reason)?;
+            let r = (|| {
+                let (consumed, out) = (a.out(consumed)?, a.out(out)?);
+                let input = a.bytes(chunk, len)?;
+                let mut rest = input;
+                let result = d.feed(&mut rest);
+                consumed.write(input.len().saturating_sub(rest.len()));
+                let e = result
+                    .transpose()
+                    .map_err(|e| a.refuse(e.into(), e.name()))?;
+                out.done(mrtr_sse_event {
+                    has_event: e.is_some(),
+                    event_type: mrtr_str::opt(e.as_ref().map(|e| e.event_type)),
+                    data: mrtr_str::opt(e.as_ref().map(|e| e.data)),
+                    last_event_id: mrtr_str::opt(e.as_ref().map(|e| e.last_event_id)),
+                })
+            })();
+            a.tell(r, why)
         })
     }
 }

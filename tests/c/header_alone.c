@@ -28,7 +28,7 @@ mrtr_status (*const header_check_run)(mrtr_call *, const mrtr_run_callbacks *, v
 mrtr_status (*const header_check_progress)(const mrtr_call *, mrtr_progress *) =
     mrtr_call_progress;
 mrtr_status (*const header_check_sse_feed)(mrtr_sse_decoder *, const uint8_t *, size_t, size_t *,
-                                           mrtr_sse_event *) = mrtr_sse_feed;
+                                           mrtr_sse_event *, const char **) = mrtr_sse_feed;
 size_t (*const header_check_sealer_size)(void) = mrtr_sealer_size;
 mrtr_status (*const header_check_server_parse)(const uint8_t *, size_t, uint32_t,
                                                mrtr_server_request *, mrtr_server_error *) =

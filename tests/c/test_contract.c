@@ -272,9 +272,9 @@ ROW(row_form_parse_schema, mrtr_form_parse(NUL_STR, &c->o.size, &c->o.schema_err
 ROW(row_form_field_at_schema, mrtr_form_field_at(NUL_STR, 0, &c->o.field))
 ROW(row_form_option_at_schema, mrtr_form_option_at(NUL_STR, 0, 0, &c->o.option))
 ROW(row_form_text_schema,
-    mrtr_form_text(NUL_STR, 0, 0, MRTR_FORM_TEXT_NAME, c->o.buf, sizeof c->o.buf, &c->o.size))
+    mrtr_form_text(NUL_STR, 0, 0, MRTR_FORM_TEXT_NAME, c->o.buf, sizeof c->o.buf, &c->o.size, NULL))
 ROW(row_form_text_out,
-    mrtr_form_text(str_of(FORM), 0, 0, MRTR_FORM_TEXT_NAME, NULL, LEN, &c->o.size))
+    mrtr_form_text(str_of(FORM), 0, 0, MRTR_FORM_TEXT_NAME, NULL, LEN, &c->o.size, NULL))
 ROW(row_form_validate_schema, mrtr_form_validate(NUL_STR, str_of("{}"), &c->o.form_error))
 ROW(row_form_validate_content, mrtr_form_validate(str_of(FORM), NUL_STR, &c->o.form_error))
 ROW(row_url_consent_url, mrtr_url_consent(NUL_STR, &c->o.url, &c->o.refusal))
@@ -319,7 +319,7 @@ static mrtr_status row_tool_next_result(struct ctx *c) {
     memset(&at, 0, sizeof at);
     return mrtr_tool_next(NULL, LEN, &at, &c->o.tool, NULL);
 }
-ROW(row_sse_feed_chunk, mrtr_sse_feed(c->dec, NULL, LEN, &c->o.size, &c->o.sse))
+ROW(row_sse_feed_chunk, mrtr_sse_feed(c->dec, NULL, LEN, &c->o.size, &c->o.sse, NULL))
 
 /* JSON. */
 ROW(row_json_validate_json, mrtr_json_validate(NULL, LEN, 0, &c->o.size))

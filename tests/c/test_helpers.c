@@ -24,6 +24,7 @@ static void test_form_fields_options_and_texts(void) {
     mrtr_form_field f;
     mrtr_form_option o;
     char text[32];
+    const char *why = NULL;
     CHECK_STATUS(mrtr_form_parse(schema, &count, NULL), MRTR_OK);
     CHECK_EQ_SIZE(count, 6);
 
@@ -45,15 +46,24 @@ static void test_form_fields_options_and_texts(void) {
     CHECK(f.kind == MRTR_FIELD_TEXT && f.format == MRTR_FORMAT_EMAIL);
     CHECK(f.escaped == MRTR_FORM_TEXT_DESCRIPTION);
     CHECK_EQ_BYTES(f.description.ptr, f.description.len, "Caf\\u00e9 mail");
-    CHECK_STATUS(mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_DESCRIPTION, (uint8_t *)text, 9, &n),
+    CHECK_STATUS(mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_DESCRIPTION, (uint8_t *)text, 9, &n, NULL),
                  MRTR_ERR_BUFFER_TOO_SMALL);
     CHECK_EQ_SIZE(n, 10);
     CHECK_STATUS(
-        mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_DESCRIPTION, (uint8_t *)text, 10, &n),
+        mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_DESCRIPTION, (uint8_t *)text, 10, &n, NULL),
         MRTR_OK);
     CHECK_EQ_BYTES(text, n, "Caf\xc3\xa9 mail");
-    CHECK_STATUS(mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_TITLE, (uint8_t *)text, 32, &n),
+    /* MRTR_ERR_NOT_FOUND has three causes: the reason names each. */
+    CHECK_STATUS(mrtr_form_text(schema, 2, 0, MRTR_FORM_TEXT_TITLE, (uint8_t *)text, 32, &n, &why),
                  MRTR_ERR_NOT_FOUND);
+    CHECK_EQ_STR(why, "NoSuchText");
+    CHECK_STATUS(mrtr_form_text(schema, 9, 0, MRTR_FORM_TEXT_TITLE, (uint8_t *)text, 32, &n, &why),
+                 MRTR_ERR_NOT_FOUND);
+    CHECK_EQ_STR(why, "NoSuchField");
+    CHECK_STATUS(mrtr_form_text(schema, 3, 7, MRTR_FORM_TEXT_OPTION_VALUE, (uint8_t *)text, 32,
+                                &n, &why),
+                 MRTR_ERR_NOT_FOUND);
+    CHECK_EQ_STR(why, "NoSuchOption");
 
     CHECK_STATUS(mrtr_form_field_at(schema, 3, &f), MRTR_OK);
     CHECK(f.kind == MRTR_FIELD_SINGLE_SELECT && f.option_count == 2);
@@ -64,7 +74,7 @@ static void test_form_fields_options_and_texts(void) {
     CHECK_STATUS(mrtr_form_option_at(schema, 3, 2, &o), MRTR_ERR_NOT_FOUND);
     CHECK_STATUS(mrtr_form_option_at(schema, 0, 0, &o), MRTR_ERR_NOT_FOUND);
     CHECK_STATUS(mrtr_form_text(schema, 3, 0, MRTR_FORM_TEXT_OPTION_TITLE, (uint8_t *)text, 32,
-                                &n),
+                                &n, NULL),
                  MRTR_OK);
     CHECK_EQ_BYTES(text, n, "Red");
 
@@ -79,7 +89,7 @@ static void test_form_fields_options_and_texts(void) {
     CHECK(f.kind == MRTR_FIELD_BOOLEAN && f.required);
     CHECK_EQ_BYTES(f.default_json.ptr, f.default_json.len, "false");
     CHECK_STATUS(mrtr_form_field_at(schema, 6, &f), MRTR_ERR_NOT_FOUND);
-    CHECK_STATUS(mrtr_form_text(schema, 0, 0, 99, (uint8_t *)text, 32, &n),
+    CHECK_STATUS(mrtr_form_text(schema, 0, 0, 99, (uint8_t *)text, 32, &n, NULL),
                  MRTR_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(mrtr_form_parse(schema, NULL, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_form_field_at(schema, 0, NULL), MRTR_ERR_NULL_POINTER);
@@ -543,7 +553,8 @@ static void test_a_version_already_refused_is_final_not_sent_again(void) {
 /* ---- SSE ----------------------------------------------------------------- */
 
 /* Feeds `text` in chunks of `step` bytes; collects the data of each event
- * (joined with '|') and the statuses other than MRTR_OK (as digits). */
+ * (joined with '|') and the statuses other than MRTR_OK (as digits, with the
+ * reason: "12:EventTooLarge,"). */
 static void sse_run(mrtr_sse_decoder *d, const char *text, size_t step, char *events,
                     char *errors) {
     size_t len = strlen(text), at = 0;
@@ -555,12 +566,13 @@ static void sse_run(mrtr_sse_decoder *d, const char *text, size_t step, char *ev
         while (off < chunk) {
             size_t used = 0;
             mrtr_sse_event ev;
-            mrtr_status s = mrtr_sse_feed(d, c + off, chunk - off, &used, &ev);
+            const char *why = "";
+            mrtr_status s = mrtr_sse_feed(d, c + off, chunk - off, &used, &ev, &why);
             if (s == MRTR_OK && ev.has_event) {
                 strncat(events, ev.data.ptr, ev.data.len);
                 strcat(events, "|");
             } else if (s != MRTR_OK) {
-                sprintf(errors + strlen(errors), "%d,", (int)s);
+                sprintf(errors + strlen(errors), "%d:%s,", (int)s, why);
             }
             CHECK(used <= chunk - off);
             if (s == MRTR_OK && !ev.has_event && used == 0) {
@@ -697,7 +709,16 @@ static void test_sse_decoder_in_caller_memory(void) {
             "data: ok\n\n",
             7, events, errors);
     CHECK_EQ_STR(events, "ok|");
-    CHECK_EQ_STR(errors, "12,");
+    CHECK_EQ_STR(errors, "12:EventTooLarge,");
+    /* MRTR_ERR_LIMIT_EXCEEDED has three causes: the reason names each. */
+    {
+        char id[300] = "id: ";
+        memset(id + 4, 'x', 260);
+        strcpy(id + 264, "\ndata: a\n\ndata: b\n\n");
+        sse_run(d, id, 500, events, errors);
+        CHECK_EQ_STR(events, "b|");
+        CHECK_EQ_STR(errors, "12:EventIdTooLong,");
+    }
     /* A copy of the workspace elsewhere is refused. */
     {
         void *copy = ws_new(size);
@@ -710,10 +731,10 @@ static void test_sse_decoder_in_caller_memory(void) {
     {
         size_t used;
         mrtr_sse_event ev;
-        CHECK_STATUS(mrtr_sse_feed(d, NULL, 3, &used, &ev), MRTR_ERR_NULL_POINTER);
-        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)"x", 1, NULL, &ev), MRTR_ERR_NULL_POINTER);
-        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)"x", 1, &used, NULL), MRTR_ERR_NULL_POINTER);
-        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)ws + size - 4, 4, &used, &ev),
+        CHECK_STATUS(mrtr_sse_feed(d, NULL, 3, &used, &ev, NULL), MRTR_ERR_NULL_POINTER);
+        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)"x", 1, NULL, &ev, NULL), MRTR_ERR_NULL_POINTER);
+        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)"x", 1, &used, NULL, NULL), MRTR_ERR_NULL_POINTER);
+        CHECK_STATUS(mrtr_sse_feed(d, (const uint8_t *)ws + size - 4, 4, &used, &ev, NULL),
                      MRTR_ERR_INVALID_ARGUMENT);
     }
     free(ws);

@@ -155,7 +155,7 @@ static void test_helpers_refuse_null_pointers(void) {
     CHECK_STATUS(mrtr_form_parse(bad, &o.size, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_form_field_at(bad, 0, &field), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_form_option_at(bad, 0, 0, &option), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_form_text(bad, 0, 0, MRTR_FORM_TEXT_NAME, o.buf, sizeof o.buf, &o.size),
+    CHECK_STATUS(mrtr_form_text(bad, 0, 0, MRTR_FORM_TEXT_NAME, o.buf, sizeof o.buf, &o.size, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_form_validate(bad, str_of("{}"), NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_form_validate(str_of("{\"type\":\"object\",\"properties\":{}}"), bad, NULL),
@@ -188,7 +188,7 @@ static void test_helpers_refuse_null_pointers(void) {
     CHECK_STATUS(mrtr_url_consent(str_of("https://a.example/"), NULL, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_form_option_at(str_of("{}"), 0, 0, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_form_text(str_of("{}"), 0, 0, 1, o.buf, sizeof o.buf, NULL),
+    CHECK_STATUS(mrtr_form_text(str_of("{}"), 0, 0, 1, o.buf, sizeof o.buf, NULL, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_http_headers(str_of("tools/call"), str_of("x"), o.buf, sizeof o.buf, NULL,
                                    headers, MRTR_HTTP_MAX_HEADERS, &o.size, NULL),
@@ -197,7 +197,7 @@ static void test_helpers_refuse_null_pointers(void) {
                                    &o.size, headers, MRTR_HTTP_MAX_HEADERS, NULL, NULL),
                  MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_sse_decoder_size(10, NULL), MRTR_ERR_NULL_POINTER);
-    CHECK_STATUS(mrtr_sse_feed(NULL, o.buf, 1, &o.size, NULL), MRTR_ERR_NULL_POINTER);
+    CHECK_STATUS(mrtr_sse_feed(NULL, o.buf, 1, &o.size, NULL, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_sse_end_of_stream(NULL, NULL), MRTR_ERR_NULL_POINTER);
     CHECK_STATUS(mrtr_sse_reconnect_info(NULL, (mrtr_sse_reconnect *)(void *)o.buf),
                  MRTR_ERR_NULL_POINTER);

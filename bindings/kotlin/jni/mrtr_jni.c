@@ -1234,7 +1234,7 @@ JNIEXPORT jint JNI_FN(formText)(JNIEnv *env, jclass cls, jbyteArray schema, jlon
   {
     OUT_BEGIN(env, out, written);
     st_outer = (jint)mrtr_form_text(str_of(&s), fi, oi, (uint32_t)which, OUT_PTR, OUT_LEN,
-                                    OUT_WRITTEN);
+                                    OUT_WRITTEN, NULL);
     OUT_END(env, written, st_outer);
   }
   bytes_close(env, &s, 0);

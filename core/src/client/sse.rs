@@ -73,6 +73,11 @@ pub enum SseError {
     InvalidUtf8,
 }
 
+variant_names! {
+    /// The variant's name, NUL-terminated for C (`"EventTooLarge"`).
+    SseError: EventTooLarge EventTypeTooLong EventIdTooLong InvalidUtf8
+}
+
 impl core::fmt::Display for SseError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

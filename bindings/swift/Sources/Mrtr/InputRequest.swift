@@ -322,7 +322,7 @@ public enum Form {
     private static func formText(_ schema: [UInt8], _ field: Int, _ option: Int, _ which: UInt32) throws -> String? {
         do {
             let b = try withStr(schema) { s in
-                try writeOut("mrtr_form_text", guess: 64) { out, cap, w in mrtr_form_text(s, field, option, which, out, cap, w) }
+                try writeOut("mrtr_form_text", guess: 64) { out, cap, w in mrtr_form_text(s, field, option, which, out, cap, w, nil) }
             }
             return String(decoding: b, as: UTF8.self)
         } catch let e as MrtrError where e.code == .notFound {
