@@ -1,5 +1,6 @@
 package dev.mrtr
 
+import java.nio.ByteBuffer
 import kotlin.test.assertEquals
 import kotlin.test.assertFailsWith
 import kotlin.test.assertFalse
@@ -65,6 +66,35 @@ fun registerReasonTests(t: Tests) {
             assertEquals("InputRequiredWithoutFields", e.reason)
             assertEquals("mrtr_call_feed: MRTR_ERR_PROTOCOL_VIOLATION (22): InputRequiredWithoutFields", e.message)
             assertEquals("InputRequiredWithoutFields", call.failure()!!.reason)
+        }
+    }
+
+    t.test("reasons: a handle that is no live call names its refusal; a glue refusal leaves why[0] null") {
+        val written = LongArray(1)
+        val why = arrayOfNulls<String>(1)
+        // Not a workspace: the C function gets NULL.
+        assertEquals(Status.ERR_NULL_POINTER.code, Native.callWriteRequest(ByteBuffer.allocateDirect(64), 1, ByteArray(64), written, why))
+        assertEquals("Null", why[0])
+        val sealerWs = allocWorkspace(Native.sealerSize())
+        try {
+            assertEquals(Status.OK.code, Native.sealerInit(sealerWs, arrayOf(ByteArray(32) { (it * 7 + 1).toByte() }), bytes("svc"), 0, 60, 0, null))
+            why[0] = null
+            assertEquals(Status.ERR_INVALID_ARGUMENT.code, Native.callProgress(sealerWs, LongArray(Native.PROGRESS_LEN), why))
+            assertEquals("NotAnObject", why[0])
+        } finally {
+            Native.sealerWipe(sealerWs)
+            Native.wsFree(sealerWs)
+        }
+        exampleCall("{\"name\":\"deploy\"}", emptySet()).use { call ->
+            call.withWorkspace { ws ->
+                why[0] = null
+                // A negative index is refused before C runs: nothing to name but the status.
+                assertEquals(Status.ERR_NOT_FOUND.code, Native.callAnswerError(ws, -1, 1, why))
+                assertEquals(null, why[0])
+                // READY: no input to answer; the C function ran and names the cause.
+                assertEquals(Status.ERR_WRONG_STATE.code, Native.callAnswerError(ws, 0, 1, why))
+                assertEquals("WrongState", why[0])
+            }
         }
     }
 
