@@ -369,6 +369,40 @@ static void str_out(JNIEnv *env, jobjectArray strs, const char *s) {
   }
 }
 
+/* The cause of status `st` that a C function on call `c` just returned: the
+ * one the call remembers (mrtr_call_check: "NotAnOption", "IdNotFresh",
+ * "Overlap", the status's own name, or "Null"/"NotAnObject"/... for a handle
+ * that is no live call); when that function failed the call with `st`, the
+ * failure's own reason (mrtr_call_failure: "InputRequiredWithoutFields"),
+ * which is finer. Read in that order: every call function, mrtr_call_failure
+ * too, replaces what the call remembers. */
+static const char *call_cause(const mrtr_call *c, jint st) {
+  const char *why = NULL;
+  mrtr_status checked = mrtr_call_check(c, &why);
+  if (checked != MRTR_OK) {
+    return why; /* no live call: the handle's refusal */
+  }
+  mrtr_failure f;
+  memset(&f, 0, sizeof f);
+  if (mrtr_call_failure(c, &f) == MRTR_OK && (jint)f.status == st && f.reason != NULL &&
+      f.reason[0] != '\0') {
+    return f.reason;
+  }
+  return why;
+}
+
+/* After a C function on call `h` returned `st`: on a failure, its cause
+ * (call_cause) into reason[0] (a String[] of at least one entry; NULL: not
+ * wanted). A refusal of this file's own checks, before the C function ran,
+ * leaves reason[0] as it was (null): the Kotlin side then names the status.
+ * Returns `st`. */
+static jint call_why(JNIEnv *env, const void *h, jint st, jobjectArray reason) {
+  if (st != MRTR_OK && reason != NULL) {
+    str_out(env, reason, call_cause((const mrtr_call *)h, st));
+  }
+  return st;
+}
+
 /* A jlong that must fit size_t (non-negative). */
 static int to_size(jlong v, size_t *out) {
   if (v < 0 || (uint64_t)v > (uint64_t)SIZE_MAX) {
@@ -626,24 +660,31 @@ static void event_to_longs(const mrtr_event *e, jlong *v) {
 }
 
 /* One JNI entry per C function of the call. */
-/* int callWriteRequest(ByteBuffer ws, long id, byte[] out or null, long[] written) */
+/* Every function on a call below takes a trailing `String[] reason` (null:
+ * not wanted) that call_why fills on a failure of the C function. */
+
+/* int callWriteRequest(ByteBuffer ws, long id, byte[] out or null, long[] written,
+ *                      String[] reason) */
 JNIEXPORT jint JNI_FN(callWriteRequest)(JNIEnv *env, jclass cls, jobject ws, jlong id,
-                                        jbyteArray out, jlongArray written) {
+                                        jbyteArray out, jlongArray written, jobjectArray reason) {
   (void)cls;
   OUT_BEGIN(env, out, written);
-  jint st = (jint)mrtr_call_write_request((mrtr_call *)ws_object(env, ws), (int64_t)id, OUT_PTR,
-                                          OUT_LEN, OUT_WRITTEN);
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  jint st = call_why(env, c,
+                     (jint)mrtr_call_write_request(c, (int64_t)id, OUT_PTR, OUT_LEN, OUT_WRITTEN),
+                     reason);
   OUT_END(env, written, st);
   return st;
 }
 
-/* int callResend(ByteBuffer ws, long id, byte[] out or null, long[] written) */
+/* int callResend(ByteBuffer ws, long id, byte[] out or null, long[] written, String[] reason) */
 JNIEXPORT jint JNI_FN(callResend)(JNIEnv *env, jclass cls, jobject ws, jlong id, jbyteArray out,
-                                  jlongArray written) {
+                                  jlongArray written, jobjectArray reason) {
   (void)cls;
   OUT_BEGIN(env, out, written);
-  jint st = (jint)mrtr_call_resend((mrtr_call *)ws_object(env, ws), (int64_t)id, OUT_PTR, OUT_LEN,
-                                   OUT_WRITTEN);
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  jint st = call_why(env, c, (jint)mrtr_call_resend(c, (int64_t)id, OUT_PTR, OUT_LEN, OUT_WRITTEN),
+                     reason);
   OUT_END(env, written, st);
   return st;
 }
@@ -651,9 +692,10 @@ JNIEXPORT jint JNI_FN(callResend)(JNIEnv *env, jclass cls, jobject ws, jlong id,
 /* int callFeed(ByteBuffer ws, byte[] msg, long[] out): out[0..16) the event:
  * kind, input count, wait ms, error code, result off/len, error message
  * off/len, error data off/len, task id off/len (offsets into msg), task
- * dialect, task status, task poll ms, has poll ms. */
+ * dialect, task status, task poll ms, has poll ms; reason[0] the cause of a
+ * failure (call_why). */
 JNIEXPORT jint JNI_FN(callFeed)(JNIEnv *env, jclass cls, jobject ws, jbyteArray msg,
-                                jlongArray out) {
+                                jlongArray out, jobjectArray reason) {
   (void)cls;
   jint st = longs_check(env, out, EVENT_LEN);
   if (st != MRTR_OK) {
@@ -663,8 +705,9 @@ JNIEXPORT jint JNI_FN(callFeed)(JNIEnv *env, jclass cls, jobject ws, jbyteArray 
   PIN_REQUIRED(env, msg, &m);
   mrtr_event ev;
   memset(&ev, 0, sizeof ev);
-  st = (jint)mrtr_call_feed((mrtr_call *)ws_object(env, ws), (const uint8_t *)m.ptr, (size_t)m.len,
-                            &ev);
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  st = call_why(env, c, (jint)mrtr_call_feed(c, (const uint8_t *)m.ptr, (size_t)m.len, &ev),
+                reason);
   bytes_close(env, &m, 0);
   if (st == MRTR_OK) {
     jlong v[EVENT_LEN];
@@ -695,21 +738,26 @@ static mrtr_runner *runner_of(JNIEnv *env, jobject rws) {
   return cap >= sizeof(mrtr_runner) ? (mrtr_runner *)(void *)p : NULL;
 }
 
+/* int runnerInit(ByteBuffer ws, ByteBuffer rws, long firstId, long idStep, int maxUnrelated,
+ *                String[] reason) */
 JNIEXPORT jint JNI_FN(runnerInit)(JNIEnv *env, jclass cls, jobject ws, jobject rws, jlong first_id,
-                                  jlong id_step, jint max_unrelated) {
+                                  jlong id_step, jint max_unrelated, jobjectArray reason) {
   (void)cls;
   if (max_unrelated < 0) {
     return MRTR_ERR_INVALID_ARGUMENT;
   }
-  return (jint)mrtr_runner_init(runner_of(env, rws), (const mrtr_call *)ws_object(env, ws),
-                                (int64_t)first_id, (int64_t)id_step, (uint32_t)max_unrelated);
+  const mrtr_call *c = (const mrtr_call *)ws_object(env, ws);
+  return call_why(env, c,
+                  (jint)mrtr_runner_init(runner_of(env, rws), c, (int64_t)first_id,
+                                         (int64_t)id_step, (uint32_t)max_unrelated),
+                  reason);
 }
 
-/* int runnerNext(ByteBuffer ws, ByteBuffer rws, byte[] out, long[] step):
+/* int runnerNext(ByteBuffer ws, ByteBuffer rws, byte[] out, long[] step, String[] reason):
  * step[STEP_*]; on MRTR_ERR_BUFFER_TOO_SMALL step[STEP_REQUEST_LEN] is the
  * size out needs. */
 JNIEXPORT jint JNI_FN(runnerNext)(JNIEnv *env, jclass cls, jobject ws, jobject rws,
-                                  jbyteArray out, jlongArray step) {
+                                  jbyteArray out, jlongArray step, jobjectArray reason) {
   (void)cls;
   jint st = longs_check(env, step, STEP_LEN);
   if (st != MRTR_OK) {
@@ -719,8 +767,10 @@ JNIEXPORT jint JNI_FN(runnerNext)(JNIEnv *env, jclass cls, jobject ws, jobject r
   PIN_REQUIRED(env, out, &o);
   mrtr_step s;
   memset(&s, 0, sizeof s);
-  st = (jint)mrtr_runner_next(runner_of(env, rws), (mrtr_call *)ws_object(env, ws),
-                              (uint8_t *)o.ptr, (size_t)o.len, &s);
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  st = call_why(env, c,
+                (jint)mrtr_runner_next(runner_of(env, rws), c, (uint8_t *)o.ptr, (size_t)o.len, &s),
+                reason);
   bytes_close(env, &o, st == MRTR_OK);
   if (st == MRTR_OK || st == MRTR_ERR_BUFFER_TOO_SMALL) {
     jlong v[STEP_LEN];
@@ -736,9 +786,11 @@ JNIEXPORT jint JNI_FN(runnerNext)(JNIEnv *env, jclass cls, jobject ws, jobject r
 }
 
 /* int runnerReceived(ByteBuffer ws, ByteBuffer rws, byte[] msg, long[] event,
- * long[] again): event as callFeed; again[0] 1 when the message was unrelated. */
+ * long[] again, String[] reason): event as callFeed; again[0] 1 when the
+ * message was unrelated. */
 JNIEXPORT jint JNI_FN(runnerReceived)(JNIEnv *env, jclass cls, jobject ws, jobject rws,
-                                      jbyteArray msg, jlongArray event, jlongArray again) {
+                                      jbyteArray msg, jlongArray event, jlongArray again,
+                                      jobjectArray reason) {
   (void)cls;
   jint st = longs_check(env, event, EVENT_LEN);
   if (st == MRTR_OK) {
@@ -752,8 +804,11 @@ JNIEXPORT jint JNI_FN(runnerReceived)(JNIEnv *env, jclass cls, jobject ws, jobje
   mrtr_event ev;
   memset(&ev, 0, sizeof ev);
   bool a = false;
-  st = (jint)mrtr_runner_received(runner_of(env, rws), (mrtr_call *)ws_object(env, ws),
-                                  (const uint8_t *)m.ptr, (size_t)m.len, &ev, &a);
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  st = call_why(env, c,
+                (jint)mrtr_runner_received(runner_of(env, rws), c, (const uint8_t *)m.ptr,
+                                           (size_t)m.len, &ev, &a),
+                reason);
   bytes_close(env, &m, 0);
   if (st == MRTR_OK) {
     jlong v[EVENT_LEN];
@@ -765,23 +820,25 @@ JNIEXPORT jint JNI_FN(runnerReceived)(JNIEnv *env, jclass cls, jobject ws, jobje
   return st;
 }
 
+/* int runnerAnswered(ByteBuffer ws, ByteBuffer rws, long index, int reply, String[] reason) */
 JNIEXPORT jint JNI_FN(runnerAnswered)(JNIEnv *env, jclass cls, jobject ws, jobject rws,
-                                      jlong index, jint reply) {
+                                      jlong index, jint reply, jobjectArray reason) {
   (void)cls;
   size_t i;
   if (to_size(index, &i) != 0) {
     return MRTR_ERR_NOT_FOUND;
   }
-  return (jint)mrtr_runner_answered(runner_of(env, rws), (mrtr_call *)ws_object(env, ws), i,
-                                    (int32_t)reply);
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  return call_why(env, c, (jint)mrtr_runner_answered(runner_of(env, rws), c, i, (int32_t)reply),
+                  reason);
 }
 
 /* int callInputAt(ByteBuffer ws, long index, long[] out): out[0..11) kind,
  * max tokens, escaped bits, has tools, wants context, has system prompt,
  * answered, requested schema off/len, params off/len (offsets into ws; the
- * text fields are read with callInputText). */
+ * text fields are read with callInputText); reason as call_why. */
 JNIEXPORT jint JNI_FN(callInputAt)(JNIEnv *env, jclass cls, jobject ws, jlong index,
-                                   jlongArray out) {
+                                   jlongArray out, jobjectArray reason) {
   (void)cls;
   jint st = longs_check(env, out, INPUT_LEN);
   if (st != MRTR_OK) {
@@ -793,7 +850,8 @@ JNIEXPORT jint JNI_FN(callInputAt)(JNIEnv *env, jclass cls, jobject ws, jlong in
   }
   mrtr_input in;
   memset(&in, 0, sizeof in);
-  st = (jint)mrtr_call_input_at((const mrtr_call *)ws_object(env, ws), i, &in);
+  const mrtr_call *c = (const mrtr_call *)ws_object(env, ws);
+  st = call_why(env, c, (jint)mrtr_call_input_at(c, i, &in), reason);
   if (st != MRTR_OK) {
     return st;
   }
@@ -815,9 +873,9 @@ JNIEXPORT jint JNI_FN(callInputAt)(JNIEnv *env, jclass cls, jobject ws, jlong in
   return MRTR_OK;
 }
 
-/* int callInputFind(ByteBuffer ws, byte[] key, long[] out): out[0] the index. */
+/* int callInputFind(ByteBuffer ws, byte[] key, long[] out, String[] reason): out[0] the index. */
 JNIEXPORT jint JNI_FN(callInputFind)(JNIEnv *env, jclass cls, jobject ws, jbyteArray key,
-                                     jlongArray out) {
+                                     jlongArray out, jobjectArray reason) {
   (void)cls;
   jint st = longs_check(env, out, 1);
   if (st != MRTR_OK) {
@@ -826,7 +884,8 @@ JNIEXPORT jint JNI_FN(callInputFind)(JNIEnv *env, jclass cls, jobject ws, jbyteA
   jbytes k;
   PIN_REQUIRED(env, key, &k);
   size_t i = 0;
-  st = (jint)mrtr_call_input_find((const mrtr_call *)ws_object(env, ws), str_of(&k), &i);
+  const mrtr_call *c = (const mrtr_call *)ws_object(env, ws);
+  st = call_why(env, c, (jint)mrtr_call_input_find(c, str_of(&k), &i), reason);
   bytes_close(env, &k, 0);
   if (st == MRTR_OK) {
     jlong v = (jlong)i;
@@ -835,24 +894,29 @@ JNIEXPORT jint JNI_FN(callInputFind)(JNIEnv *env, jclass cls, jobject ws, jbyteA
   return st;
 }
 
-/* int callInputText(ByteBuffer ws, long index, int field, byte[] out or null, long[] written) */
+/* int callInputText(ByteBuffer ws, long index, int field, byte[] out or null, long[] written,
+ *                   String[] reason) */
 JNIEXPORT jint JNI_FN(callInputText)(JNIEnv *env, jclass cls, jobject ws, jlong index,
-                                     jint field, jbyteArray out, jlongArray written) {
+                                     jint field, jbyteArray out, jlongArray written,
+                                     jobjectArray reason) {
   (void)cls;
   size_t i;
   if (to_size(index, &i) != 0) {
     return MRTR_ERR_NOT_FOUND;
   }
   OUT_BEGIN(env, out, written);
-  jint st = (jint)mrtr_call_input_text((const mrtr_call *)ws_object(env, ws), i, (uint32_t)field,
-                                       OUT_PTR, OUT_LEN, OUT_WRITTEN);
+  const mrtr_call *c = (const mrtr_call *)ws_object(env, ws);
+  jint st = call_why(
+      env, c, (jint)mrtr_call_input_text(c, i, (uint32_t)field, OUT_PTR, OUT_LEN, OUT_WRITTEN),
+      reason);
   OUT_END(env, written, st);
   return st;
 }
 
-/* int callAnswerElicit(ByteBuffer ws, long index, int action, byte[] content or null) */
+/* int callAnswerElicit(ByteBuffer ws, long index, int action, byte[] content or null,
+ *                      String[] reason) */
 JNIEXPORT jint JNI_FN(callAnswerElicit)(JNIEnv *env, jclass cls, jobject ws, jlong index,
-                                        jint action, jbyteArray content) {
+                                        jint action, jbyteArray content, jobjectArray reason) {
   (void)cls;
   size_t i;
   if (to_size(index, &i) != 0) {
@@ -862,15 +926,16 @@ JNIEXPORT jint JNI_FN(callAnswerElicit)(JNIEnv *env, jclass cls, jobject ws, jlo
   if (bytes_open(env, content, &c) != 0) {
     return MRTR_ERR_INTERNAL;
   }
-  jint st = (jint)mrtr_call_answer_elicit((mrtr_call *)ws_object(env, ws), i, (uint32_t)action,
-                                          str_of(&c));
+  mrtr_call *h = (mrtr_call *)ws_object(env, ws);
+  jint st = call_why(env, h, (jint)mrtr_call_answer_elicit(h, i, (uint32_t)action, str_of(&c)),
+                     reason);
   bytes_close(env, &c, 0);
   return st;
 }
 
-/* int callAnswerJson(ByteBuffer ws, long index, byte[] json) */
+/* int callAnswerJson(ByteBuffer ws, long index, byte[] json, String[] reason) */
 JNIEXPORT jint JNI_FN(callAnswerJson)(JNIEnv *env, jclass cls, jobject ws, jlong index,
-                                      jbyteArray json) {
+                                      jbyteArray json, jobjectArray reason) {
   (void)cls;
   size_t i;
   if (to_size(index, &i) != 0) {
@@ -878,16 +943,19 @@ JNIEXPORT jint JNI_FN(callAnswerJson)(JNIEnv *env, jclass cls, jobject ws, jlong
   }
   jbytes j;
   PIN_REQUIRED(env, json, &j);
-  jint st = (jint)mrtr_call_answer_json((mrtr_call *)ws_object(env, ws), i, str_of(&j));
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  jint st = call_why(env, c, (jint)mrtr_call_answer_json(c, i, str_of(&j)), reason);
   bytes_close(env, &j, 0);
   return st;
 }
 
-/* int callAnswerRoots(ByteBuffer ws, long index, byte[][] uris, byte[][] names)
+/* int callAnswerRoots(ByteBuffer ws, long index, byte[][] uris, byte[][] names,
+ *                     String[] reason)
  * names[i] null: no name. More than MRTR_MAX_ROOTS roots is
  * MRTR_ERR_LIMIT_EXCEEDED, as the C function says. */
 JNIEXPORT jint JNI_FN(callAnswerRoots)(JNIEnv *env, jclass cls, jobject ws, jlong index,
-                                       jobjectArray uris, jobjectArray names) {
+                                       jobjectArray uris, jobjectArray names,
+                                       jobjectArray reason) {
   (void)cls;
   size_t i;
   if (to_size(index, &i) != 0) {
@@ -928,7 +996,8 @@ JNIEXPORT jint JNI_FN(callAnswerRoots)(JNIEnv *env, jclass cls, jobject ws, jlon
     roots[opened].name = opt_str_of(&nm[opened]);
   }
   if (st == MRTR_OK) {
-    st = (jint)mrtr_call_answer_roots((mrtr_call *)ws_object(env, ws), i, roots, (size_t)n);
+    mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+    st = call_why(env, c, (jint)mrtr_call_answer_roots(c, i, roots, (size_t)n), reason);
   }
   /* The elements' local references (reserved above) go at return. */
   while (opened > 0) {
@@ -939,22 +1008,22 @@ JNIEXPORT jint JNI_FN(callAnswerRoots)(JNIEnv *env, jclass cls, jobject ws, jlon
   return st;
 }
 
-/* int callAnswerError(ByteBuffer ws, long index, long code) */
+/* int callAnswerError(ByteBuffer ws, long index, long code, String[] reason) */
 JNIEXPORT jint JNI_FN(callAnswerError)(JNIEnv *env, jclass cls, jobject ws, jlong index,
-                                       jlong code) {
+                                       jlong code, jobjectArray reason) {
   (void)cls;
-  (void)env;
   size_t i;
   if (to_size(index, &i) != 0) {
     return MRTR_ERR_NOT_FOUND;
   }
-  return (jint)mrtr_call_answer_error((mrtr_call *)ws_object(env, ws), i, (int64_t)code);
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  return call_why(env, c, (jint)mrtr_call_answer_error(c, i, (int64_t)code), reason);
 }
 
-/* int callResult(ByteBuffer ws, byte[] fed, long[] out): out[0..2) the
- * result's offset and length in fed. */
+/* int callResult(ByteBuffer ws, byte[] fed, long[] out, String[] reason): out[0..2)
+ * the result's offset and length in fed. */
 JNIEXPORT jint JNI_FN(callResult)(JNIEnv *env, jclass cls, jobject ws, jbyteArray fed,
-                                  jlongArray out) {
+                                  jlongArray out, jobjectArray reason) {
   (void)cls;
   jint st = longs_check(env, out, 2);
   if (st != MRTR_OK) {
@@ -963,8 +1032,9 @@ JNIEXPORT jint JNI_FN(callResult)(JNIEnv *env, jclass cls, jobject ws, jbyteArra
   jbytes f;
   PIN_REQUIRED(env, fed, &f);
   mrtr_str r = {NULL, 0};
-  st = (jint)mrtr_call_result((const mrtr_call *)ws_object(env, ws), (const uint8_t *)f.ptr,
-                              (size_t)f.len, &r);
+  const mrtr_call *c = (const mrtr_call *)ws_object(env, ws);
+  st = call_why(env, c, (jint)mrtr_call_result(c, (const uint8_t *)f.ptr, (size_t)f.len, &r),
+                reason);
   jlong v[2] = {0, 0};
   if (st == MRTR_OK && view_in(&f, r.ptr, r.len, &v[0], &v[1]) != 0) {
     st = MRTR_ERR_INTERNAL;
@@ -976,13 +1046,13 @@ JNIEXPORT jint JNI_FN(callResult)(JNIEnv *env, jclass cls, jobject ws, jbyteArra
   return st;
 }
 
-/* int callSave(ByteBuffer ws, byte[] out or null, long[] written) */
+/* int callSave(ByteBuffer ws, byte[] out or null, long[] written, String[] reason) */
 JNIEXPORT jint JNI_FN(callSave)(JNIEnv *env, jclass cls, jobject ws, jbyteArray out,
-                                jlongArray written) {
+                                jlongArray written, jobjectArray reason) {
   (void)cls;
   OUT_BEGIN(env, out, written);
-  jint st =
-      (jint)mrtr_call_save((const mrtr_call *)ws_object(env, ws), OUT_PTR, OUT_LEN, OUT_WRITTEN);
+  const mrtr_call *c = (const mrtr_call *)ws_object(env, ws);
+  jint st = call_why(env, c, (jint)mrtr_call_save(c, OUT_PTR, OUT_LEN, OUT_WRITTEN), reason);
   OUT_END(env, written, st);
   return st;
 }
@@ -1014,20 +1084,24 @@ JNIEXPORT jint JNI_FN(callFailure)(JNIEnv *env, jclass cls, jobject ws, jlongArr
   return st;
 }
 
-/* int callWriteCancel(ByteBuffer ws, long id, byte[] out or null, long[] written) */
+/* int callWriteCancel(ByteBuffer ws, long id, byte[] out or null, long[] written,
+ *                     String[] reason) */
 JNIEXPORT jint JNI_FN(callWriteCancel)(JNIEnv *env, jclass cls, jobject ws, jlong id,
-                                       jbyteArray out, jlongArray written) {
+                                       jbyteArray out, jlongArray written, jobjectArray reason) {
   (void)cls;
   OUT_BEGIN(env, out, written);
-  jint st = (jint)mrtr_call_write_cancel((mrtr_call *)ws_object(env, ws), (int64_t)id, OUT_PTR,
-                                         OUT_LEN, OUT_WRITTEN);
+  mrtr_call *c = (mrtr_call *)ws_object(env, ws);
+  jint st = call_why(env, c,
+                     (jint)mrtr_call_write_cancel(c, (int64_t)id, OUT_PTR, OUT_LEN, OUT_WRITTEN),
+                     reason);
   OUT_END(env, written, st);
   return st;
 }
 
-/* int callProgress(ByteBuffer ws, long[] out): out[0..PROGRESS_LEN) the
- * mrtr_progress, PROGRESS_* order (views as offset/length into ws). */
-JNIEXPORT jint JNI_FN(callProgress)(JNIEnv *env, jclass cls, jobject ws, jlongArray out) {
+/* int callProgress(ByteBuffer ws, long[] out, String[] reason): out[0..PROGRESS_LEN)
+ * the mrtr_progress, PROGRESS_* order (views as offset/length into ws). */
+JNIEXPORT jint JNI_FN(callProgress)(JNIEnv *env, jclass cls, jobject ws, jlongArray out,
+                                    jobjectArray reason) {
   (void)cls;
   jint st = longs_check(env, out, PROGRESS_LEN);
   if (st != MRTR_OK) {
@@ -1035,7 +1109,8 @@ JNIEXPORT jint JNI_FN(callProgress)(JNIEnv *env, jclass cls, jobject ws, jlongAr
   }
   mrtr_progress p;
   memset(&p, 0, sizeof p);
-  st = (jint)mrtr_call_progress((const mrtr_call *)ws_object(env, ws), &p);
+  const mrtr_call *c = (const mrtr_call *)ws_object(env, ws);
+  st = call_why(env, c, (jint)mrtr_call_progress(c, &p), reason);
   if (st != MRTR_OK) {
     return st;
   }
@@ -1064,9 +1139,10 @@ JNIEXPORT jint JNI_FN(callProgress)(JNIEnv *env, jclass cls, jobject ws, jlongAr
 }
 
 
-/* int callRestore(ByteBuffer ws, long[] limits or null, byte[] saved) */
+/* int callRestore(ByteBuffer ws, long[] limits or null, byte[] saved, String[] reason or null)
+ * reason[0]: the cause mrtr_call_restore names for a refusal (out_reason). */
 JNIEXPORT jint JNI_FN(callRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArray limits,
-                                   jbyteArray saved) {
+                                   jbyteArray saved, jobjectArray reason) {
   (void)cls;
   size_t cap = 0;
   uint8_t *base = ws_base(env, ws, &cap);
@@ -1082,11 +1158,15 @@ JNIEXPORT jint JNI_FN(callRestore)(JNIEnv *env, jclass cls, jobject ws, jlongArr
   jbytes s;
   PIN_REQUIRED(env, saved, &s);
   mrtr_call *call = NULL;
+  const char *why = NULL;
   st = (jint)mrtr_call_restore(base, cap, has ? &l : NULL, (const uint8_t *)s.ptr, (size_t)s.len,
-                               &call, NULL);
+                               &call, &why);
   bytes_close(env, &s, 0);
   if (st == MRTR_OK && (void *)call != (void *)base) {
     return MRTR_ERR_INTERNAL;
+  }
+  if (st != MRTR_OK) {
+    str_out(env, reason, why);
   }
   return st;
 }
@@ -1658,10 +1738,13 @@ JNIEXPORT jlong JNI_FN(unsealScratchLen)(JNIEnv *env, jclass cls, jlong token_le
 }
 
 /* int sealerInit(ByteBuffer ws, byte[][] keys, byte[] audience, long ttlSeconds,
- *                long skewSeconds, long maxToken)
- * More than MRTR_SEAL_MAX_KEYS keys is MRTR_ERR_KEY_ERROR, as the C function says. */
+ *                long skewSeconds, long maxToken, String[] reason or null)
+ * More than MRTR_SEAL_MAX_KEYS keys is MRTR_ERR_KEY_ERROR ("TooManyKeys"), as
+ * the C function says; reason[0]: the cause mrtr_sealer_init names for a
+ * refusal (out_reason). */
 JNIEXPORT jint JNI_FN(sealerInit)(JNIEnv *env, jclass cls, jobject ws, jobjectArray keys,
-                                  jbyteArray audience, jlong ttl, jlong skew, jlong max_token) {
+                                  jbyteArray audience, jlong ttl, jlong skew, jlong max_token,
+                                  jobjectArray reason) {
   (void)cls;
   size_t cap = 0;
   uint8_t *base = ws_base(env, ws, &cap);
@@ -1674,6 +1757,7 @@ JNIEXPORT jint JNI_FN(sealerInit)(JNIEnv *env, jclass cls, jobject ws, jobjectAr
   }
   jsize n = (*env)->GetArrayLength(env, keys);
   if (n > MRTR_SEAL_MAX_KEYS) {
+    str_out(env, reason, "TooManyKeys");
     return MRTR_ERR_KEY_ERROR;
   }
   if ((*env)->EnsureLocalCapacity(env, n + 4) != 0) {
@@ -1699,10 +1783,15 @@ JNIEXPORT jint JNI_FN(sealerInit)(JNIEnv *env, jclass cls, jobject ws, jobjectAr
   }
   if (st == MRTR_OK) {
     mrtr_sealer *out = NULL;
-    st = (jint)mrtr_sealer_init(base, cap, kb, (size_t)n, str_of(&a), (uint64_t)ttl,
-                                (uint64_t)skew, mt, &out, NULL);
+    const char *why = NULL;
+    /* opt_str_of: an empty audience reaches the C function as empty, not
+     * absent, so it is refused for what it is ("EmptyAudience"). */
+    st = (jint)mrtr_sealer_init(base, cap, kb, (size_t)n, opt_str_of(&a), (uint64_t)ttl,
+                                (uint64_t)skew, mt, &out, &why);
     if (st == MRTR_OK && (void *)out != (void *)base) {
       st = MRTR_ERR_INTERNAL;
+    } else if (st != MRTR_OK) {
+      str_out(env, reason, why);
     }
   }
   while (opened > 0) {

@@ -180,8 +180,9 @@ public enum Mrtr {
 /// Runs a C writer that follows the header's output convention: first into a
 /// buffer of `guess` bytes, then, on `MRTR_ERR_BUFFER_TOO_SMALL`, once more into
 /// one of exactly the size the library reported. Returns the bytes written.
+/// `call`: the call the writer works on, whose cause a failure carries.
 func writeOut(
-    _ operation: String, guess: Int,
+    _ operation: String, guess: Int, call: OpaquePointer? = nil,
     _ body: (UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>) -> mrtr_status
 ) throws -> [UInt8] {
     var buf = [UInt8](repeating: 0, count: max(guess, 1))
@@ -191,7 +192,7 @@ func writeOut(
         buf = [UInt8](repeating: 0, count: written)
         st = buf.withUnsafeMutableBufferPointer { body($0.baseAddress, $0.count, &written) }
     }
-    try check(st, operation)
+    if let call { try check(st, operation, call: call) } else { try check(st, operation) }
     guard written <= buf.count else { throw MrtrError(rawCode: Int32(MRTR_ERR_INTERNAL.rawValue), operation: operation) }
     return Array(buf.prefix(written))
 }

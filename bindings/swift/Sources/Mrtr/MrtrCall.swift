@@ -121,27 +121,28 @@ public final class MrtrCall: @unchecked Sendable {
         }
         if st != MRTR_OK {
             freeWorkspace(ws, size)
-            var e = MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_call_init")
-            e.cause = why.map { String(cString: $0) }
-            throw e
+            throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_call_init", reason: cName(why))
         }
         return MrtrCall(ws: ws, size: size)
     }
 
     /// Restores a call or task from `save()` bytes (untrusted: validated again) under `limits`.
+    /// A refusal names its cause in `MrtrError.reason`: `"Decode"` (not a save), `"Version"`,
+    /// `"ProtocolVersion"`, `"TooLarge"`, `"BadLimits"`, a broken invariant.
     public static func restore(_ saved: [UInt8], limits: CallLimits? = nil) throws -> MrtrCall {
         let size = try workspaceSize(limits: limits)
         let ws = allocWorkspace(size)
         var limitsC = limits?.c ?? mrtr_call_limits()
         var handle: OpaquePointer?
+        var why: UnsafePointer<CChar>?
         let st = saved.withUnsafeBufferPointer { s in
             withUnsafeMutablePointer(to: &limitsC) { lp in
-                mrtr_call_restore(ws, size, limits == nil ? nil : UnsafePointer(lp), s.baseAddress, s.count, &handle, nil)
+                mrtr_call_restore(ws, size, limits == nil ? nil : UnsafePointer(lp), s.baseAddress, s.count, &handle, &why)
             }
         }
         if st != MRTR_OK {
             freeWorkspace(ws, size)
-            throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_call_restore")
+            throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_call_restore", reason: cName(why))
         }
         return MrtrCall(ws: ws, size: size)
     }
@@ -182,7 +183,7 @@ public final class MrtrCall: @unchecked Sendable {
     public func writeRequest(id: Int64? = nil) throws -> [UInt8] {
         try locked { h in
             let i = try id ?? nextIdLocked(h)
-            return try writeOut("mrtr_call_write_request", guess: 1024) { out, cap, w in mrtr_call_write_request(h, i, out, cap, w) }
+            return try writeOut("mrtr_call_write_request", guess: 1024, call: h) { out, cap, w in mrtr_call_write_request(h, i, out, cap, w) }
         }
     }
 
@@ -190,7 +191,7 @@ public final class MrtrCall: @unchecked Sendable {
     public func resend(id: Int64? = nil) throws -> [UInt8] {
         try locked { h in
             let i = try id ?? nextIdLocked(h)
-            return try writeOut("mrtr_call_resend", guess: 1024) { out, cap, w in mrtr_call_resend(h, i, out, cap, w) }
+            return try writeOut("mrtr_call_resend", guess: 1024, call: h) { out, cap, w in mrtr_call_resend(h, i, out, cap, w) }
         }
     }
 
@@ -199,17 +200,18 @@ public final class MrtrCall: @unchecked Sendable {
     public func writeCancel(id: Int64? = nil) throws -> [UInt8] {
         try locked { h in
             let i = try id ?? nextIdLocked(h)
-            return try writeOut("mrtr_call_write_cancel", guess: 1024) { out, cap, w in mrtr_call_write_cancel(h, i, out, cap, w) }
+            return try writeOut("mrtr_call_write_cancel", guess: 1024, call: h) { out, cap, w in mrtr_call_write_cancel(h, i, out, cap, w) }
         }
     }
 
     /// Feeds one complete JSON-RPC message the transport received while `sent`. Terminal
-    /// errors throw and leave the call `failed` (`failure()` tells why).
+    /// errors throw and leave the call `failed` (`failure()` tells why); the error's `reason`
+    /// names the cause (`"InputRequiredWithoutFields"`, ...).
     public func feed(_ message: [UInt8]) throws -> CallEvent {
         try locked { h in
             var ev = mrtr_event()
             let st = message.withUnsafeBufferPointer { mrtr_call_feed(h, $0.baseAddress, $0.count, &ev) }
-            try check(st, "mrtr_call_feed")
+            try check(st, "mrtr_call_feed", call: h)
             return try eventLocked(h, message, ev)
         }
     }
@@ -262,35 +264,36 @@ public final class MrtrCall: @unchecked Sendable {
     public func indexOf(_ key: String) throws -> Int {
         try locked { h in
             var i = 0
-            try withStr(Array(key.utf8)) { k in try check(mrtr_call_input_find(h, k, &i), "mrtr_call_input_find") }
+            try withStr(Array(key.utf8)) { k in try check(mrtr_call_input_find(h, k, &i), "mrtr_call_input_find", call: h) }
             return i
         }
     }
 
     /// Answers elicitation `index`. `content` (a JSON object) goes with a form `accept` only;
     /// the library checks it against the form (as for every language), and a refused answer
-    /// throws `.invalidValue` with its `FormError`. A form outside the schema subset cannot
-    /// judge content: the answer goes as it is, as in C.
+    /// throws `.invalidValue` with the library's `reason` (`"NotAnOption"`: a value none of the
+    /// field's options, `"ContentRequired"`, ...) and its `FormError` (which field, and why).
+    /// A form outside the schema subset cannot judge content: the answer goes as it is, as in C.
     public func answerElicit(_ index: Int, action: ElicitAction, content: [UInt8]? = nil) throws {
         try locked { h in
-            // Only the kind and the schema are needed: no field list is built here.
-            var i = mrtr_input()
-            try check(mrtr_call_input_at(h, index, &i), "mrtr_call_input_at")
-            if let content, action == .accept, i.kind == MRTR_INPUT_ELICIT_FORM,
-               let problem = (try? Form.validate(bytes(i.requested_schema), content)) ?? nil {
-                var e = MrtrError(rawCode: Int32(MRTR_ERR_INVALID_VALUE.rawValue), operation: "mrtr_form_validate")
-                e.formError = problem
+            let st = withStr(content ?? []) { c in mrtr_call_answer_elicit(h, index, action.rawValue, c) }
+            if st == MRTR_ERR_INVALID_VALUE, let content, action == .accept {
+                // The library refused the content; the field and the problem come from the
+                // same check (a schema the subset does not take has no details to give).
+                var e = MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_call_answer_elicit", reason: callReason(h, st))
+                var i = mrtr_input()
+                if mrtr_call_input_at(h, index, &i) == MRTR_OK, i.kind == MRTR_INPUT_ELICIT_FORM {
+                    e.formError = (try? Form.validate(bytes(i.requested_schema), content)) ?? nil
+                }
                 throw e
             }
-            try withStr(content ?? []) { c in
-                try check(mrtr_call_answer_elicit(h, index, action.rawValue, c), "mrtr_call_answer_elicit")
-            }
+            try check(st, "mrtr_call_answer_elicit", call: h)
         }
     }
 
     /// Answers input `index` with a raw JSON result (a `CreateMessageResult` for sampling).
     public func answerJson(_ index: Int, _ json: [UInt8]) throws {
-        try locked { h in try withStr(json) { j in try check(mrtr_call_answer_json(h, index, j), "mrtr_call_answer_json") } }
+        try locked { h in try withStr(json) { j in try check(mrtr_call_answer_json(h, index, j), "mrtr_call_answer_json", call: h) } }
     }
 
     /// Answers `roots/list` input `index`; the core checks every URI (`file://`, no dot segments).
@@ -313,7 +316,7 @@ public final class MrtrCall: @unchecked Sendable {
                         mrtr_root(uri: mrtr_str(ptr: base + s.0, len: s.1),
                                   name: mrtr_str(ptr: s.2.map { base + $0 }, len: s.3))
                     }
-                    try check(mrtr_call_answer_roots(h, index, cRoots, cRoots.count), "mrtr_call_answer_roots")
+                    try check(mrtr_call_answer_roots(h, index, cRoots, cRoots.count), "mrtr_call_answer_roots", call: h)
                 }
             }
         }
@@ -321,7 +324,7 @@ public final class MrtrCall: @unchecked Sendable {
 
     /// The application will not answer input `index`: the call ends `failed` (this succeeds).
     public func answerError(_ index: Int, code: Int64) throws {
-        try locked { h in try check(mrtr_call_answer_error(h, index, code), "mrtr_call_answer_error") }
+        try locked { h in try check(mrtr_call_answer_error(h, index, code), "mrtr_call_answer_error", call: h) }
     }
 
     /// Answers input `index` with `answer` (dispatches to the `answer*` functions).
@@ -341,7 +344,7 @@ public final class MrtrCall: @unchecked Sendable {
         try locked { h in
             var r = mrtr_str()
             return try fed.withUnsafeBufferPointer { f in
-                try check(mrtr_call_result(h, f.baseAddress, f.count, &r), "mrtr_call_result")
+                try check(mrtr_call_result(h, f.baseAddress, f.count, &r), "mrtr_call_result", call: h)
                 return bytes(r)
             }
         }
@@ -349,7 +352,7 @@ public final class MrtrCall: @unchecked Sendable {
 
     /// A versioned record of the call or its task (in `ready`, `sent` or `answering`) for `restore`.
     public func save() throws -> [UInt8] {
-        try locked { h in try writeOut("mrtr_call_save", guess: 4096) { out, cap, w in mrtr_call_save(h, out, cap, w) } }
+        try locked { h in try writeOut("mrtr_call_save", guess: 4096, call: h) { out, cap, w in mrtr_call_save(h, out, cap, w) } }
     }
 
     /// Why the call is `failed`, or nil when it has not failed.
@@ -389,7 +392,7 @@ public final class MrtrCall: @unchecked Sendable {
 
     private func progressLocked(_ h: OpaquePointer) throws -> Progress {
         var p = mrtr_progress()
-        try check(mrtr_call_progress(h, &p), "mrtr_call_progress")
+        try check(mrtr_call_progress(h, &p), "mrtr_call_progress", call: h)
         return Progress(
             phase: Phase(rawValue: p.phase.rawValue) ?? .failed, flow: Flow(rawValue: p.flow.rawValue) ?? .call,
             taskRequest: TaskRequest(rawValue: p.task_request.rawValue) ?? .none,
@@ -413,7 +416,7 @@ public final class MrtrCall: @unchecked Sendable {
 
     private func inputLocked(_ h: OpaquePointer, _ index: Int) throws -> InputRequest {
         var i = mrtr_input()
-        try check(mrtr_call_input_at(h, index, &i), "mrtr_call_input_at")
+        try check(mrtr_call_input_at(h, index, &i), "mrtr_call_input_at", call: h)
         let key = try inputText(h, index, 1) ?? "" // MRTR_TEXT_KEY
         switch i.kind {
         case MRTR_INPUT_ELICIT_FORM:
@@ -443,7 +446,7 @@ public final class MrtrCall: @unchecked Sendable {
     /// A decoded text field of input `index`; nil when the input has none.
     private func inputText(_ h: OpaquePointer, _ index: Int, _ field: UInt32) throws -> String? {
         do {
-            let b = try writeOut("mrtr_call_input_text", guess: 256) { out, cap, w in
+            let b = try writeOut("mrtr_call_input_text", guess: 256, call: h) { out, cap, w in
                 mrtr_call_input_text(h, index, field, out, cap, w)
             }
             return String(decoding: b, as: UTF8.self)

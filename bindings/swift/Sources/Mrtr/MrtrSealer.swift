@@ -45,16 +45,18 @@ public final class MrtrSealer: @unchecked Sendable {
             storage += k
         }
         var out: OpaquePointer?
+        var why: UnsafePointer<CChar>?
         let st = storage.withUnsafeBufferPointer { b -> mrtr_status in
             let cKeys = spans.map { mrtr_bytes(ptr: b.baseAddress! + $0.0, len: $0.1) }
-            return withStr(Array(audience.utf8)) { a in
-                mrtr_sealer_init(w, size, cKeys, cKeys.count, a, ttlSeconds, skewSeconds, maxTokenBytes, &out, nil)
+            // withOptStr: an empty audience reaches C as empty, not absent ("EmptyAudience").
+            return withOptStr(Array(audience.utf8) + [0]) { a in
+                mrtr_sealer_init(w, size, cKeys, cKeys.count, a, ttlSeconds, skewSeconds, maxTokenBytes, &out, &why)
             }
         }
         memset_s_portable(&storage, storage.count)
         if st != MRTR_OK {
             freeWorkspace(w, size)
-            throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_sealer_init")
+            throw MrtrError(rawCode: Int32(st.rawValue), operation: "mrtr_sealer_init", reason: cName(why))
         }
         ws = w
     }

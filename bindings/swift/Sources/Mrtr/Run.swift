@@ -28,7 +28,7 @@ extension MrtrCall {
         let runner = UnsafeMutablePointer<mrtr_runner>.allocate(capacity: 1)
         defer { runner.deallocate() }
         try withHandle { h in
-            try check(mrtr_runner_init(runner, h, 0, 0, UInt32(clamping: maxUnrelated)), "mrtr_runner_init")
+            try check(mrtr_runner_init(runner, h, 0, 0, UInt32(clamping: maxUnrelated)), "mrtr_runner_init", call: h)
         }
         var out = [UInt8](repeating: 0, count: 4096)
         var last: CallEvent?
@@ -44,7 +44,7 @@ extension MrtrCall {
                 out = [UInt8](repeating: 0, count: step.len)
                 st = try next()
             }
-            try check(st, "mrtr_runner_next")
+            try withHandle { h in try check(st, "mrtr_runner_next", call: h) }
             switch step.kind {
             case MRTR_STEP_SEND:
                 var request = Data(out[0..<step.len])
@@ -58,7 +58,7 @@ extension MrtrCall {
                         let received = message.withUnsafeBufferPointer {
                             mrtr_runner_received(runner, h, $0.baseAddress, $0.count, &ev, &unrelated)
                         }
-                        try check(received, "mrtr_runner_received")
+                        try check(received, "mrtr_runner_received", call: h)
                         return try eventLocked(h, message, ev)
                     }
                     again = unrelated
@@ -67,7 +67,7 @@ extension MrtrCall {
                 let index = step.index
                 try answer(index, try await handler.answer(try input(index)))
                 try withHandle { h in
-                    try check(mrtr_runner_answered(runner, h, index, MRTR_CB_ANSWERED), "mrtr_runner_answered")
+                    try check(mrtr_runner_answered(runner, h, index, MRTR_CB_ANSWERED), "mrtr_runner_answered", call: h)
                 }
             case MRTR_STEP_WAIT:
                 try await Task.sleep(nanoseconds: step.wait_ms * 1_000_000)

@@ -3,7 +3,8 @@ import CMrtr
 /// An mrtr function returned an error status. `code` names the precise status
 /// (every `mrtr_status` of `include/mrtr.h`; `scripts/test-bindings-parity`
 /// checks the list against the header and the Kotlin `Status` enum); `group`
-/// is the same grouping the Kotlin exception subclasses use.
+/// is the same grouping the Kotlin exception subclasses use; `reason` names
+/// the cause (Kotlin `MrtrException.reason`).
 public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Every `mrtr_status`, with its C code as raw value.
     public enum Code: Int32, Sendable, CaseIterable {
@@ -73,20 +74,29 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `invalidRequestState` from `MrtrSealer.unseal`: why, for the log only (answer the
     /// client with `MrtrSealer.invalidRequestStateCode` and `.invalidRequestStateMessage`).
     public var unsealReason: UnsealReason? = nil
-    /// The cause the library names for a refusal (`MissingTarget`), when it names one.
-    var cause: String? = nil
+    /// The cause the library names for the status, as C reads it: for a call function
+    /// `mrtr_call_check`'s (`"NotAnOption"`: a form value that is none of its options,
+    /// `"IdNotFresh"`, `"Overlap"`, ...) or, when the function failed the call,
+    /// `mrtr_call_failure`'s (`"InputRequiredWithoutFields"`); for `MrtrCall.restore` and
+    /// `MrtrSealer` their `out_reason` (`"Decode"`, `"EmptyAudience"`); else the status's
+    /// own name (`"MRTR_ERR_NOT_FOUND"`). Also at the end of `description`.
+    public internal(set) var reason: String
 
-    init(rawCode: Int32, operation: String) {
+    /// `reason` nil: the status's own name stands for the cause.
+    init(rawCode: Int32, operation: String, reason: String? = nil) {
         self.code = Code(rawValue: rawCode)
         self.rawCode = rawCode
         self.operation = operation
+        self.reason = reason ?? String(cString: mrtr_status_str(rawCode))
     }
 
     /// The C name (`"MRTR_ERR_JSON"`), from the library itself.
     public var statusName: String { String(cString: mrtr_status_str(rawCode)) }
 
+    /// `"mrtr_call_answer_elicit: MRTR_ERR_INVALID_VALUE (7): NotAnOption"` (the reason
+    /// left out when it is the status's name).
     public var description: String {
-        "\(operation): \(statusName) (\(rawCode))" + (cause.map { ": \($0)" } ?? "")
+        "\(operation): \(statusName) (\(rawCode))" + (reason == statusName ? "" : ": \(reason)")
     }
 
     /// The group of this status.
@@ -114,4 +124,29 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
 @inline(__always)
 func check(_ status: mrtr_status, _ operation: String) throws {
     if status != MRTR_OK { throw MrtrError(rawCode: Int32(status.rawValue), operation: operation) }
+}
+
+/// Throws the error for `status` of a function on call `h` unless it is `MRTR_OK`, with
+/// the cause the call names (`callReason`).
+func check(_ status: mrtr_status, _ operation: String, call h: OpaquePointer) throws {
+    if status != MRTR_OK {
+        throw MrtrError(rawCode: Int32(status.rawValue), operation: operation, reason: callReason(h, status))
+    }
+}
+
+/// A C string the library returned as a static name, or nil.
+func cName(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+
+/// The cause of `status` that a function on call `h` just returned: `mrtr_call_check`'s, or
+/// `mrtr_call_failure`'s (finer) when that function failed the call with it; the handle's
+/// refusal for no live call. Read in that order: every function on the call replaces what
+/// it remembers.
+func callReason(_ h: OpaquePointer, _ status: mrtr_status) -> String? {
+    var why: UnsafePointer<CChar>?
+    if mrtr_call_check(h, &why) != MRTR_OK { return cName(why) }
+    var f = mrtr_failure()
+    if mrtr_call_failure(h, &f) == MRTR_OK, f.status == status, let r = cName(f.reason), !r.isEmpty {
+        return r
+    }
+    return cName(why)
 }

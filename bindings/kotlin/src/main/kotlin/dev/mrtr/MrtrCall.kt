@@ -101,13 +101,18 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
             return MrtrCall(ws)
         }
 
-        /** Restores a call or task from [save] bytes (untrusted: validated again) under [limits]. */
+        /**
+         * Restores a call or task from [save] bytes (untrusted: validated again) under [limits].
+         * A refusal names its cause in [MrtrException.reason]: `"Decode"` (not a save),
+         * `"Version"`, `"ProtocolVersion"`, `"TooLarge"`, `"BadLimits"`, a broken invariant.
+         */
         fun restore(saved: ByteArray, limits: CallLimits? = null): MrtrCall {
             val ws = allocWorkspace(workspaceSize(limits))
-            val st = Native.callRestore(ws, limits?.toLongs(), saved)
+            val why = why()
+            val st = Native.callRestore(ws, limits?.toLongs(), saved, why)
             if (st != Status.OK.code) {
                 Native.wsFree(ws)
-                throw exceptionFor(st, "mrtr_call_restore")
+                throw exceptionFor(st, "mrtr_call_restore", why[0])
             }
             return MrtrCall(ws)
         }
@@ -127,7 +132,8 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     fun progress(): Progress {
         val w = live()
         val v = LongArray(Slots.PROGRESS_LEN)
-        check(Native.callProgress(w, v), "mrtr_call_progress")
+        val why = why()
+        check(Native.callProgress(w, v, why), "mrtr_call_progress", why)
         fun view(off: Int, len: Int) = if (v[len] == 0L) null else wsBytes(w, v[off], v[len])
         return Progress(
             Phase.of(v[Slots.PROGRESS_PHASE]), Flow.of(v[Slots.PROGRESS_FLOW]),
@@ -168,9 +174,10 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
             String(decodeJsonString(it, 0, it.size), Charsets.UTF_8)
         }
 
-    private fun write(what: String, f: (ByteBuffer?, Long, ByteArray?, LongArray?) -> Int, id: Long): ByteArray {
+    private fun write(what: String, f: (ByteBuffer?, Long, ByteArray?, LongArray?, Array<String?>?) -> Int, id: Long): ByteArray {
         val w = live()
-        return writeOut("mrtr_call_$what", 1024) { out, n -> f(w, id, out, n) }
+        val why = why()
+        return writeOut("mrtr_call_$what", 1024, why) { out, n -> f(w, id, out, n, why) }
     }
 
     /** Writes the next request with JSON-RPC [id] (`READY` -> `SENT`): the bytes to send. */
@@ -188,12 +195,14 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     /**
      * Feeds one complete JSON-RPC message the transport received while `SENT`. Terminal
      * errors (not JSON, not JSON-RPC, an MRTR violation, an undeclared kind, a cap) throw
-     * and leave the call `FAILED` ([failure] tells why).
+     * and leave the call `FAILED` ([failure] tells why); the exception's
+     * [MrtrException.reason] names the cause (`"InputRequiredWithoutFields"`, ...).
      */
     @Synchronized
     fun feed(message: ByteArray): CallEvent {
         val e = LongArray(Slots.EVENT_LEN)
-        check(Native.callFeed(live(), message, e), "mrtr_call_feed")
+        val why = why()
+        check(Native.callFeed(live(), message, e, why), "mrtr_call_feed", why)
         return event(message, e)
     }
 
@@ -242,7 +251,8 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     fun input(index: Int): InputRequest {
         val w = live()
         val v = LongArray(Slots.INPUT_LEN)
-        check(Native.callInputAt(w, index.toLong(), v), "mrtr_call_input_at")
+        val why = why()
+        check(Native.callInputAt(w, index.toLong(), v, why), "mrtr_call_input_at", why)
         val key = text(w, index, TEXT_KEY) ?: ""
         val answered = v[Slots.INPUT_ANSWERED] != 0L
         return when (v[Slots.INPUT_KIND].toInt()) {
@@ -274,46 +284,53 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     @Synchronized
     fun indexOf(key: String): Int {
         val out = LongArray(1)
-        check(Native.callInputFind(live(), key.toByteArray(Charsets.UTF_8), out), "mrtr_call_input_find")
+        val why = why()
+        check(Native.callInputFind(live(), key.toByteArray(Charsets.UTF_8), out, why), "mrtr_call_input_find", why)
         return out[0].toInt()
     }
 
     /**
      * Answers elicitation [index]. [content] (a JSON object) goes with a form `ACCEPT`
      * only; the library checks it against the form (as for every language), and a
-     * refused answer throws [MrtrInvalidValueException] with its [FormError]. A form
+     * refused answer throws [MrtrInvalidValueException] with the library's
+     * [MrtrException.reason] (`"NotAnOption"`: a value none of the field's options,
+     * `"ContentRequired"`, ...) and its [FormError] (which field, and why). A form
      * outside the schema subset cannot judge content: the answer goes as it is, as in C.
      */
     @Synchronized
     fun answerElicit(index: Int, action: ElicitAction, content: ByteArray? = null) {
         val w = live()
-        if (content != null && action == ElicitAction.ACCEPT) {
-            // Only the kind and the schema are needed: no field list is built here.
+        val why = why()
+        val st = Native.callAnswerElicit(w, index.toLong(), action.code, content, why)
+        if (st == Status.ERR_INVALID_VALUE.code && content != null && action == ElicitAction.ACCEPT) {
+            // The library refused the content; the field and the problem come from the
+            // same check (a schema the subset does not take has no details to give).
             val v = LongArray(Slots.INPUT_LEN)
-            check(Native.callInputAt(w, index.toLong(), v), "mrtr_call_input_at")
-            if (v[Slots.INPUT_KIND] == 1L) {
-                // For the details only (the library refuses the same answers): a
-                // schema the subset does not take throws here and is left to it.
-                val problem = try {
+            val problem = if (Native.callInputAt(w, index.toLong(), v, null) == Status.OK.code && v[Slots.INPUT_KIND] == 1L) {
+                try {
                     Form.validate(wsBytes(w, v[Slots.INPUT_SCHEMA_OFF], v[Slots.INPUT_SCHEMA_LEN]), content)
                 } catch (e: MrtrException) {
                     null
                 }
-                if (problem != null) {
-                    throw MrtrInvalidValueException(
-                        Status.ERR_INVALID_VALUE, Status.ERR_INVALID_VALUE.code,
-                        "mrtr_form_validate: ${problem.reason} (${problem.field})", problem,
-                    )
-                }
+            } else {
+                null
             }
+            val reason = why[0] ?: Status.ERR_INVALID_VALUE.cName
+            throw MrtrInvalidValueException(
+                Status.ERR_INVALID_VALUE, st,
+                "mrtr_call_answer_elicit: ${Status.ERR_INVALID_VALUE.cName} ($st): $reason" +
+                    (problem?.let { " (${it.field}: ${it.reason})" } ?: ""),
+                problem, reason,
+            )
         }
-        check(Native.callAnswerElicit(w, index.toLong(), action.code, content), "mrtr_call_answer_elicit")
+        check(st, "mrtr_call_answer_elicit", why)
     }
 
     /** Answers input [index] with a raw JSON result (a `CreateMessageResult` for sampling). */
     @Synchronized
     fun answerJson(index: Int, json: ByteArray) {
-        check(Native.callAnswerJson(live(), index.toLong(), json), "mrtr_call_answer_json")
+        val why = why()
+        check(Native.callAnswerJson(live(), index.toLong(), json, why), "mrtr_call_answer_json", why)
     }
 
     /** Answers `roots/list` input [index]; the core checks every URI (`file://`, no dot segments). */
@@ -321,13 +338,15 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     fun answerRoots(index: Int, roots: List<Root>) {
         val uris = Array<ByteArray?>(roots.size) { roots[it].uri.toByteArray(Charsets.UTF_8) }
         val names = Array(roots.size) { roots[it].name?.toByteArray(Charsets.UTF_8) }
-        check(Native.callAnswerRoots(live(), index.toLong(), uris, names), "mrtr_call_answer_roots")
+        val why = why()
+        check(Native.callAnswerRoots(live(), index.toLong(), uris, names, why), "mrtr_call_answer_roots", why)
     }
 
     /** The application will not answer input [index]: the call ends `FAILED` (this succeeds). */
     @Synchronized
     fun answerError(index: Int, code: Long) {
-        check(Native.callAnswerError(live(), index.toLong(), code), "mrtr_call_answer_error")
+        val why = why()
+        check(Native.callAnswerError(live(), index.toLong(), code, why), "mrtr_call_answer_error", why)
     }
 
     /** Answers input [index] with [answer] (dispatches to the `answer*` functions). */
@@ -347,7 +366,8 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     @Synchronized
     fun result(fed: ByteArray): ByteArray {
         val out = LongArray(2)
-        check(Native.callResult(live(), fed, out), "mrtr_call_result")
+        val why = why()
+        check(Native.callResult(live(), fed, out, why), "mrtr_call_result", why)
         return fed.copyOfRange(out[0].toInt(), (out[0] + out[1]).toInt())
     }
 
@@ -355,7 +375,8 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     @Synchronized
     fun save(): ByteArray {
         val w = live()
-        return writeOut("mrtr_call_save", 4096) { out, n -> Native.callSave(w, out, n) }
+        val why = why()
+        return writeOut("mrtr_call_save", 4096, why) { out, n -> Native.callSave(w, out, n, why) }
     }
 
     /** Why the call is `FAILED`, or null when it has not failed. */
@@ -392,13 +413,15 @@ class MrtrCall private constructor(private var ws: ByteBuffer?) : AutoCloseable 
     private fun text(w: ByteBuffer, index: Int, field: Int): String? {
         val written = LongArray(1)
         var buf = ByteArray(256)
-        var st = Native.callInputText(w, index.toLong(), field, buf, written)
+        val why = why()
+        var st = Native.callInputText(w, index.toLong(), field, buf, written, why)
         if (st == Status.ERR_BUFFER_TOO_SMALL.code) {
             buf = ByteArray(written[0].toInt())
-            st = Native.callInputText(w, index.toLong(), field, buf, written)
+            why[0] = null
+            st = Native.callInputText(w, index.toLong(), field, buf, written, why)
         }
         if (st == Status.ERR_NOT_FOUND.code) return null
-        check(st, "mrtr_call_input_text")
+        check(st, "mrtr_call_input_text", why)
         return String(buf, 0, written[0].toInt(), Charsets.UTF_8)
     }
 }

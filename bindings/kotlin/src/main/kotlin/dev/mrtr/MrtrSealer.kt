@@ -46,10 +46,11 @@ class MrtrSealer(
 
     init {
         val w = allocWorkspace(Native.sealerSize())
-        val st = Native.sealerInit(w, keys.toTypedArray<ByteArray?>(), audience.toByteArray(Charsets.UTF_8), ttlSeconds, skewSeconds, maxTokenBytes)
+        val why = why()
+        val st = Native.sealerInit(w, keys.toTypedArray<ByteArray?>(), audience.toByteArray(Charsets.UTF_8), ttlSeconds, skewSeconds, maxTokenBytes, why)
         if (st != Status.OK.code) {
             Native.wsFree(w)
-            throw exceptionFor(st, "mrtr_sealer_init")
+            throw exceptionFor(st, "mrtr_sealer_init", why[0])
         }
         ws = w
     }

@@ -52,7 +52,10 @@ internal object Native {
     @JvmStatic external fun jsonDecodeString(token: ByteArray?, off: Int, len: Int, out: ByteArray?, written: LongArray?): Int
 
     // Call. Objects are addressed by their workspace (the C handle is its address).
-    // The LongArray layouts are named in [Slots], shared with mrtr_jni.c.
+    // The LongArray layouts are named in [Slots], shared with mrtr_jni.c. Every function
+    // on a call takes a trailing `why` (null: not wanted): on a failure of the C function,
+    // why[0] is the cause the call names (`mrtr_call_check`); it stays null when the glue
+    // refused before the C function ran.
     const val LIMITS_LEN = Slots.LIMITS_LEN
     const val EVENT_LEN = Slots.EVENT_LEN
     const val INPUT_LEN = Slots.INPUT_LEN
@@ -73,26 +76,27 @@ internal object Native {
         taskDialect: Int, taskId: ByteArray?, taskPollMs: Long, out: LongArray?,
         reason: Array<String?>?,
     ): Int
-    @JvmStatic external fun callWriteRequest(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun callResend(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun callWriteCancel(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?): Int
+    @JvmStatic external fun callWriteRequest(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?, why: Array<String?>?): Int
+    @JvmStatic external fun callResend(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?, why: Array<String?>?): Int
+    @JvmStatic external fun callWriteCancel(ws: ByteBuffer?, id: Long, out: ByteArray?, written: LongArray?, why: Array<String?>?): Int
     /** out: the event, EVENT_* slots (offsets into msg). */
-    @JvmStatic external fun callFeed(ws: ByteBuffer?, msg: ByteArray?, out: LongArray?): Int
+    @JvmStatic external fun callFeed(ws: ByteBuffer?, msg: ByteArray?, out: LongArray?, why: Array<String?>?): Int
     /** out: the progress, PROGRESS_* slots (views as offset/length into ws). */
-    @JvmStatic external fun callProgress(ws: ByteBuffer?, out: LongArray?): Int
+    @JvmStatic external fun callProgress(ws: ByteBuffer?, out: LongArray?, why: Array<String?>?): Int
     /** out: the input, INPUT_* slots (offsets into ws). */
-    @JvmStatic external fun callInputAt(ws: ByteBuffer?, index: Long, out: LongArray?): Int
-    @JvmStatic external fun callInputFind(ws: ByteBuffer?, key: ByteArray?, out: LongArray?): Int
-    @JvmStatic external fun callInputText(ws: ByteBuffer?, index: Long, field: Int, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun callAnswerElicit(ws: ByteBuffer?, index: Long, action: Int, content: ByteArray?): Int
-    @JvmStatic external fun callAnswerJson(ws: ByteBuffer?, index: Long, json: ByteArray?): Int
+    @JvmStatic external fun callInputAt(ws: ByteBuffer?, index: Long, out: LongArray?, why: Array<String?>?): Int
+    @JvmStatic external fun callInputFind(ws: ByteBuffer?, key: ByteArray?, out: LongArray?, why: Array<String?>?): Int
+    @JvmStatic external fun callInputText(ws: ByteBuffer?, index: Long, field: Int, out: ByteArray?, written: LongArray?, why: Array<String?>?): Int
+    @JvmStatic external fun callAnswerElicit(ws: ByteBuffer?, index: Long, action: Int, content: ByteArray?, why: Array<String?>?): Int
+    @JvmStatic external fun callAnswerJson(ws: ByteBuffer?, index: Long, json: ByteArray?, why: Array<String?>?): Int
     /** names[i] null: no name. */
-    @JvmStatic external fun callAnswerRoots(ws: ByteBuffer?, index: Long, uris: Array<ByteArray?>?, names: Array<ByteArray?>?): Int
-    @JvmStatic external fun callAnswerError(ws: ByteBuffer?, index: Long, code: Long): Int
+    @JvmStatic external fun callAnswerRoots(ws: ByteBuffer?, index: Long, uris: Array<ByteArray?>?, names: Array<ByteArray?>?, why: Array<String?>?): Int
+    @JvmStatic external fun callAnswerError(ws: ByteBuffer?, index: Long, code: Long, why: Array<String?>?): Int
     /** out[0..2): the result's offset and length in fed. */
-    @JvmStatic external fun callResult(ws: ByteBuffer?, fed: ByteArray?, out: LongArray?): Int
-    @JvmStatic external fun callSave(ws: ByteBuffer?, out: ByteArray?, written: LongArray?): Int
-    @JvmStatic external fun callRestore(ws: ByteBuffer?, limits: LongArray?, saved: ByteArray?): Int
+    @JvmStatic external fun callResult(ws: ByteBuffer?, fed: ByteArray?, out: LongArray?, why: Array<String?>?): Int
+    @JvmStatic external fun callSave(ws: ByteBuffer?, out: ByteArray?, written: LongArray?, why: Array<String?>?): Int
+    /** why[0]: the cause `mrtr_call_restore` names for a refusal (`out_reason`). */
+    @JvmStatic external fun callRestore(ws: ByteBuffer?, limits: LongArray?, saved: ByteArray?, why: Array<String?>?): Int
     /** out: FAILURE_* slots; reason[0]: the cause's name. */
     @JvmStatic external fun callFailure(ws: ByteBuffer?, out: LongArray?, reason: Array<String?>?): Int
 
@@ -100,13 +104,13 @@ internal object Native {
     const val STEP_LEN = Slots.STEP_LEN
     @JvmStatic external fun runnerSize(): Long
     @JvmStatic external fun runDefaultMaxUnrelated(): Int
-    @JvmStatic external fun runnerInit(ws: ByteBuffer?, runner: ByteBuffer?, firstId: Long, idStep: Long, maxUnrelated: Int): Int
+    @JvmStatic external fun runnerInit(ws: ByteBuffer?, runner: ByteBuffer?, firstId: Long, idStep: Long, maxUnrelated: Int, why: Array<String?>?): Int
     /** step: STEP_* slots; on ERR_BUFFER_TOO_SMALL step[STEP_REQUEST_LEN] is the size [out] needs. */
-    @JvmStatic external fun runnerNext(ws: ByteBuffer?, runner: ByteBuffer?, out: ByteArray?, step: LongArray?): Int
+    @JvmStatic external fun runnerNext(ws: ByteBuffer?, runner: ByteBuffer?, out: ByteArray?, step: LongArray?, why: Array<String?>?): Int
     /** event as [callFeed]; again[0]: 1 when the message was unrelated (pass the next one). */
-    @JvmStatic external fun runnerReceived(ws: ByteBuffer?, runner: ByteBuffer?, msg: ByteArray?, event: LongArray?, again: LongArray?): Int
+    @JvmStatic external fun runnerReceived(ws: ByteBuffer?, runner: ByteBuffer?, msg: ByteArray?, event: LongArray?, again: LongArray?, why: Array<String?>?): Int
     /** reply: MRTR_CB_* (0 answered, 1 decline, 2 cancel, 3 abort). */
-    @JvmStatic external fun runnerAnswered(ws: ByteBuffer?, runner: ByteBuffer?, index: Long, reply: Int): Int
+    @JvmStatic external fun runnerAnswered(ws: ByteBuffer?, runner: ByteBuffer?, index: Long, reply: Int, why: Array<String?>?): Int
 
     // Forms (over the requestedSchema bytes).
     const val SCHEMA_ERROR_LEN = Slots.SCHEMA_ERROR_LEN
@@ -152,7 +156,8 @@ internal object Native {
     @JvmStatic external fun sealerSize(): Long
     @JvmStatic external fun sealTokenLen(stateLen: Long, principal: Boolean): Long
     @JvmStatic external fun unsealScratchLen(tokenLen: Long): Long
-    @JvmStatic external fun sealerInit(ws: ByteBuffer?, keys: Array<ByteArray?>?, audience: ByteArray?, ttlSeconds: Long, skewSeconds: Long, maxToken: Long): Int
+    /** why[0]: the cause `mrtr_sealer_init` names for a refusal (`out_reason`). */
+    @JvmStatic external fun sealerInit(ws: ByteBuffer?, keys: Array<ByteArray?>?, audience: ByteArray?, ttlSeconds: Long, skewSeconds: Long, maxToken: Long, why: Array<String?>?): Int
     @JvmStatic external fun sealerWipe(ws: ByteBuffer?): Int
     /** out: 32 bytes. */
     @JvmStatic external fun bindingDigest(method: ByteArray?, target: ByteArray?, arguments: ByteArray?, out: ByteArray?): Int
@@ -340,8 +345,9 @@ internal object Slots {
  * Runs a C writer that follows the header's output convention: first into a
  * buffer of [guess] bytes, then, on `MRTR_ERR_BUFFER_TOO_SMALL`, once more into
  * one of exactly the size the library reported. Returns the bytes written.
+ * [why]: the out-array the writer names its cause in (a call's writers), or null.
  */
-internal inline fun writeOut(what: String, guess: Int, f: (ByteArray, LongArray) -> Int): ByteArray {
+internal inline fun writeOut(what: String, guess: Int, why: Array<String?>? = null, f: (ByteArray, LongArray) -> Int): ByteArray {
     val written = LongArray(1)
     var buf = ByteArray(guess)
     var st = f(buf, written)
@@ -349,9 +355,10 @@ internal inline fun writeOut(what: String, guess: Int, f: (ByteArray, LongArray)
         val need = written[0]
         if (need < 0 || need > Int.MAX_VALUE - 8) throw exceptionFor(Status.ERR_LIMIT_EXCEEDED.code, what)
         buf = ByteArray(need.toInt())
+        why?.set(0, null)
         st = f(buf, written)
     }
-    check(st, what)
+    if (why != null) check(st, what, why) else check(st, what)
     val n = written[0]
     if (n < 0 || n > buf.size) throw exceptionFor(Status.ERR_INTERNAL.code, what)
     return if (n.toInt() == buf.size) buf else buf.copyOf(n.toInt())

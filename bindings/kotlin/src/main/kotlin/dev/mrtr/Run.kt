@@ -30,17 +30,20 @@ suspend fun MrtrCall.run(
 ): ByteArray {
     val runner = allocWorkspace(Native.runnerSize())
     try {
-        withWorkspace { check(Native.runnerInit(it, runner, 0, 0, maxUnrelated), "mrtr_runner_init") }
+        val why = why()
+        withWorkspace { check(Native.runnerInit(it, runner, 0, 0, maxUnrelated, why), "mrtr_runner_init", why) }
         var out = ByteArray(4096)
         val step = LongArray(Slots.STEP_LEN)
         var last: CallEvent? = null
         while (true) {
-            var st = withWorkspace { Native.runnerNext(it, runner, out, step) }
+            why[0] = null
+            var st = withWorkspace { Native.runnerNext(it, runner, out, step, why) }
             if (st == Status.ERR_BUFFER_TOO_SMALL.code) {
                 out = ByteArray(step[Slots.STEP_REQUEST_LEN].toInt())
-                st = withWorkspace { Native.runnerNext(it, runner, out, step) }
+                why[0] = null
+                st = withWorkspace { Native.runnerNext(it, runner, out, step, why) }
             }
-            check(st, "mrtr_runner_next")
+            check(st, "mrtr_runner_next", why)
             when (step[Slots.STEP_KIND].toInt()) {
                 STEP_SEND -> {
                     var request = out.copyOf(step[Slots.STEP_REQUEST_LEN].toInt())
@@ -49,14 +52,14 @@ suspend fun MrtrCall.run(
                     do {
                         val message = transport(request)
                         request = ByteArray(0)
-                        withWorkspace { check(Native.runnerReceived(it, runner, message, ev, again), "mrtr_runner_received") }
+                        withWorkspace { check(Native.runnerReceived(it, runner, message, ev, again, why), "mrtr_runner_received", why) }
                         last = event(message, ev)
                     } while (again[0] != 0L)
                 }
                 STEP_ASK -> {
                     val index = step[Slots.STEP_INDEX].toInt()
                     answer(index, handler.answer(input(index)))
-                    withWorkspace { check(Native.runnerAnswered(it, runner, index.toLong(), 0), "mrtr_runner_answered") }
+                    withWorkspace { check(Native.runnerAnswered(it, runner, index.toLong(), 0, why), "mrtr_runner_answered", why) }
                 }
                 STEP_WAIT -> delay(step[Slots.STEP_WAIT_MS])
                 else -> return when (val e = last) {

@@ -44,7 +44,7 @@ enum class Status(val code: Int, val cName: String) {
 /**
  * An mrtr function returned an error status. One subclass per group of
  * statuses, so callers can catch what they can act on; [status] and [code]
- * name the precise one.
+ * name the precise one, [reason] its cause.
  */
 sealed class MrtrException(
     /** The status, or null when the library returned a code this binding does not know. */
@@ -52,19 +52,29 @@ sealed class MrtrException(
     /** The C status code. */
     val code: Int,
     message: String,
+    /**
+     * The cause the library names for the status (also at the end of the message), as
+     * C reads it: for a call function `mrtr_call_check`'s (`"NotAnOption"`: a form value
+     * that is none of its options, `"AlreadyAnswered"`, `"IdNotFresh"`, `"Overlap"`, ...),
+     * for [MrtrCall.restore] and [MrtrSealer] their `out_reason` (`"Decode"`,
+     * `"EmptyAudience"`, ...), else the status's own name (`"MRTR_ERR_NOT_FOUND"`).
+     * Null only for a check this binding made itself (e.g. [MrtrInvalidValueException]
+     * from [Form.validate] details). A stable name for logs and tests.
+     */
+    val reason: String? = null,
 ) : Exception(message) {
     /** The C name (`"MRTR_ERR_JSON"`), from the library itself. */
     val statusName: String get() = Native.statusStr(code)
 }
 
 /** The caller passed something the C API refuses: NULL, a bad length or range, invalid UTF-8, misalignment. */
-class MrtrArgumentException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+class MrtrArgumentException internal constructor(s: Status, c: Int, m: String, r: String? = null) : MrtrException(s, c, m, r)
 
 /** The object is not in a state that allows the call (`MRTR_ERR_WRONG_STATE`). */
-class MrtrWrongStateException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+class MrtrWrongStateException internal constructor(s: Status, c: Int, m: String, r: String? = null) : MrtrException(s, c, m, r)
 
 /** No item with that key or index (`MRTR_ERR_NOT_FOUND`). */
-class MrtrNotFoundException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+class MrtrNotFoundException internal constructor(s: Status, c: Int, m: String, r: String? = null) : MrtrException(s, c, m, r)
 
 /**
  * A value the application supplied breaks its rules (`MRTR_ERR_INVALID_VALUE`): an answer of
@@ -77,17 +87,18 @@ class MrtrInvalidValueException internal constructor(
     m: String,
     /** The first problem of form content, when a form check failed. */
     val formError: FormError? = null,
-) : MrtrException(s, c, m)
+    r: String? = null,
+) : MrtrException(s, c, m, r)
 
 /** A buffer, workspace or configured limit is too small for the input (`BUFFER_TOO_SMALL`, `WORKSPACE_TOO_SMALL`, `LIMIT_EXCEEDED`). */
-class MrtrCapacityException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+class MrtrCapacityException internal constructor(s: Status, c: Int, m: String, r: String? = null) : MrtrException(s, c, m, r)
 
 /**
  * The peer's message is unacceptable: not JSON, not JSON-RPC, breaking an MCP/MRTR rule, a form
  * schema outside the allowed subset (`INVALID_SCHEMA`), or a URL that cannot be shown honestly
  * (`REFUSED_URL`).
  */
-class MrtrMessageException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+class MrtrMessageException internal constructor(s: Status, c: Int, m: String, r: String? = null) : MrtrException(s, c, m, r)
 
 /**
  * The call ended with a JSON-RPC error response (`MRTR_ERR_RPC_ERROR`):
@@ -103,10 +114,11 @@ class MrtrRpcException internal constructor(
     val rpcMessage: String = "",
     /** The JSON-RPC error data as raw JSON bytes, or null when absent. */
     val rpcData: ByteArray? = null,
-) : MrtrException(s, c, m)
+    r: String? = null,
+) : MrtrException(s, c, m, r)
 
 /** The flow stopped: round cap, unanswered input, or an abort asked by the application. */
-class MrtrFlowException internal constructor(s: Status, c: Int, m: String) : MrtrException(s, c, m)
+class MrtrFlowException internal constructor(s: Status, c: Int, m: String, r: String? = null) : MrtrException(s, c, m, r)
 
 /**
  * Sealing failed: a `requestState` that does not verify ([unsealReason] says why, for the log
@@ -119,48 +131,65 @@ class MrtrSealException internal constructor(
     m: String,
     /** Why the token was refused, when unsealing failed. */
     val unsealReason: UnsealReason? = null,
-) : MrtrException(s, c, m)
+    r: String? = null,
+) : MrtrException(s, c, m, r)
 
 /** A bug in mrtr (`MRTR_ERR_INTERNAL`), or a status code this binding does not know. */
-class MrtrInternalException internal constructor(s: Status?, c: Int, m: String) : MrtrException(s, c, m)
+class MrtrInternalException internal constructor(s: Status?, c: Int, m: String, r: String? = null) : MrtrException(s, c, m, r)
 
 /**
  * The exception for status [code] (never called with `MRTR_OK`). [what] names
- * the operation for the message.
+ * the operation for the message; [reason] is the cause the library named (null:
+ * none, the status's own name stands for it, as in C). The message ends with
+ * the reason when it says more than the status's name:
+ * `"mrtr_call_answer_elicit: MRTR_ERR_INVALID_VALUE (7): NotAnOption"`.
  */
 internal fun exceptionFor(code: Int, what: String, reason: String? = null): MrtrException {
-    val s = Status.of(code) ?: return MrtrInternalException(null, code, "$what: unknown status $code")
-    val m = "$what: ${s.cName} ($code)" + (reason?.let { ": $it" } ?: "")
+    val s = Status.of(code) ?: return MrtrInternalException(null, code, "$what: unknown status $code", reason)
+    val r = reason ?: s.cName
+    val m = "$what: ${s.cName} ($code)" + (if (r == s.cName) "" else ": $r")
     return when (s) {
-        Status.OK -> MrtrInternalException(s, code, "$what: MRTR_OK is not an error")
+        Status.OK -> MrtrInternalException(s, code, "$what: MRTR_OK is not an error", reason)
         Status.ERR_NULL_POINTER,
         Status.ERR_INVALID_ARGUMENT,
         Status.ERR_INVALID_UTF8,
-        Status.ERR_MISALIGNED -> MrtrArgumentException(s, code, m)
-        Status.ERR_WRONG_STATE -> MrtrWrongStateException(s, code, m)
-        Status.ERR_NOT_FOUND -> MrtrNotFoundException(s, code, m)
-        Status.ERR_INVALID_VALUE -> MrtrInvalidValueException(s, code, m)
+        Status.ERR_MISALIGNED -> MrtrArgumentException(s, code, m, r)
+        Status.ERR_WRONG_STATE -> MrtrWrongStateException(s, code, m, r)
+        Status.ERR_NOT_FOUND -> MrtrNotFoundException(s, code, m, r)
+        Status.ERR_INVALID_VALUE -> MrtrInvalidValueException(s, code, m, r = r)
         Status.ERR_BUFFER_TOO_SMALL,
         Status.ERR_WORKSPACE_TOO_SMALL,
-        Status.ERR_LIMIT_EXCEEDED -> MrtrCapacityException(s, code, m)
+        Status.ERR_LIMIT_EXCEEDED -> MrtrCapacityException(s, code, m, r)
         Status.ERR_JSON,
         Status.ERR_ENVELOPE,
         Status.ERR_PROTOCOL_VIOLATION,
         Status.ERR_UNDECLARED_CAPABILITY,
         Status.ERR_UNSUPPORTED_VERSION,
         Status.ERR_INVALID_SCHEMA,
-        Status.ERR_REFUSED_URL -> MrtrMessageException(s, code, m)
-        Status.ERR_RPC_ERROR -> MrtrRpcException(s, code, m)
+        Status.ERR_REFUSED_URL -> MrtrMessageException(s, code, m, r)
+        Status.ERR_RPC_ERROR -> MrtrRpcException(s, code, m, r = r)
         Status.ERR_ROUND_CAP,
         Status.ERR_UNANSWERED_INPUT,
-        Status.ERR_ABORTED -> MrtrFlowException(s, code, m)
+        Status.ERR_ABORTED -> MrtrFlowException(s, code, m, r)
         Status.ERR_INVALID_REQUEST_STATE,
-        Status.ERR_KEY_ERROR -> MrtrSealException(s, code, m)
-        Status.ERR_INTERNAL -> MrtrInternalException(s, code, m)
+        Status.ERR_KEY_ERROR -> MrtrSealException(s, code, m, r = r)
+        Status.ERR_INTERNAL -> MrtrInternalException(s, code, m, r)
     }
 }
 
 /** Throws the exception for [code] unless it is `MRTR_OK`. */
 internal fun check(code: Int, what: String) {
     if (code != Status.OK.code) throw exceptionFor(code, what)
+}
+
+/** A fresh out-array for the cause a native function names (`why[0]`, null until it does). */
+internal fun why(): Array<String?> = arrayOfNulls(1)
+
+/**
+ * Throws the exception for [code] unless it is `MRTR_OK`, with the cause the native
+ * function wrote to [why] (`why[0]` null: it refused before the C function ran, and
+ * the status's own name stands for the cause).
+ */
+internal fun check(code: Int, what: String, why: Array<String?>) {
+    if (code != Status.OK.code) throw exceptionFor(code, what, why[0])
 }

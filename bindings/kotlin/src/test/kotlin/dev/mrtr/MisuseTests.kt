@@ -154,7 +154,7 @@ fun registerMisuseTests(t: Tests) {
         assertEquals(s, Native.jsonWriteString(null, ByteArray(4), LongArray(1)))
         assertEquals(Status.ERR_BUFFER_TOO_SMALL.code, Native.jsonWriteString(bytes("ab"), null, LongArray(1)))
         assertEquals(a, Native.jsonDecodeString(bytes("\"a\""), 2, 5, null, LongArray(1)))
-        assertEquals(s, Native.callFeed(null, bytes("{}"), LongArray(Native.EVENT_LEN)))
+        assertEquals(s, Native.callFeed(null, bytes("{}"), LongArray(Native.EVENT_LEN), null))
         assertEquals(a, Native.callLimitsDefault(LongArray(3)))
         assertEquals(a, Native.callWorkspaceSize(LongArray(3), LongArray(1)))
         assertEquals(a, Native.callWorkspaceSize(LongArray(Native.LIMITS_LEN) { -1 }, LongArray(1)))
@@ -162,8 +162,8 @@ fun registerMisuseTests(t: Tests) {
         val heap = ByteBuffer.allocate(1 shl 16)
         val foreign = ByteBuffer.allocateDirect(1 shl 16)
         val written = LongArray(1)
-        assertEquals(s, Native.callWriteRequest(heap, 1, ByteArray(64), written))
-        assertEquals(s, Native.callWriteRequest(foreign, 1, ByteArray(64), written))
+        assertEquals(s, Native.callWriteRequest(heap, 1, ByteArray(64), written, null))
+        assertEquals(s, Native.callWriteRequest(foreign, 1, ByteArray(64), written, null))
         assertEquals(s, Native.callInit(foreign, 1, bytes("{\"name\":\"x\"}"), 0, null, null, 0, 0, null, 0, null, 0, LongArray(1), null))
         assertEquals(a, Native.wsFree(foreign))
         assertEquals(s, Native.wsFree(null))
@@ -171,9 +171,9 @@ fun registerMisuseTests(t: Tests) {
         assertEquals(null, Native.wsAlloc(-5))
         val sealerWs = allocWorkspace(Native.sealerSize())
         try {
-            assertEquals(Status.OK.code, Native.sealerInit(sealerWs, arrayOf(ByteArray(32) { (it * 7 + 1).toByte() }), bytes("svc"), 0, 60, 0))
-            assertEquals(a, Native.callWriteRequest(sealerWs, 1, ByteArray(64), written), "a sealer is not a call")
-            assertEquals(a, Native.callProgress(sealerWs, LongArray(Native.PROGRESS_LEN)))
+            assertEquals(Status.OK.code, Native.sealerInit(sealerWs, arrayOf(ByteArray(32) { (it * 7 + 1).toByte() }), bytes("svc"), 0, 60, 0, null))
+            assertEquals(a, Native.callWriteRequest(sealerWs, 1, ByteArray(64), written, null), "a sealer is not a call")
+            assertEquals(a, Native.callProgress(sealerWs, LongArray(Native.PROGRESS_LEN), null))
         } finally {
             Native.sealerWipe(sealerWs)
             Native.wsFree(sealerWs)
@@ -200,11 +200,11 @@ fun registerMisuseTests(t: Tests) {
             call.writeRequest(1)
             assertIs<CallEvent.InputRequired>(call.feed(bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"input_required\",\"inputRequests\":{\"r\":{\"method\":\"roots/list\"}}}}")))
             val ws = call.javaClass.getDeclaredField("ws").apply { isAccessible = true }.get(call) as ByteBuffer
-            assertEquals(s, Native.callAnswerRoots(ws, 0, arrayOf(null), arrayOf(null)))
-            assertEquals(a, Native.callAnswerRoots(ws, 0, arrayOf(bytes("file:///a")), arrayOf()))
-            assertEquals(s, Native.callAnswerRoots(ws, 0, null, arrayOf()))
+            assertEquals(s, Native.callAnswerRoots(ws, 0, arrayOf(null), arrayOf(null), null))
+            assertEquals(a, Native.callAnswerRoots(ws, 0, arrayOf(bytes("file:///a")), arrayOf(), null))
+            assertEquals(s, Native.callAnswerRoots(ws, 0, null, arrayOf(), null))
             assertStatus(Status.ERR_LIMIT_EXCEEDED) { call.answerRoots(0, List(33) { Root("file:///r$it") }) }
-            assertEquals(Status.ERR_NOT_FOUND.code, Native.callAnswerElicit(ws, -3, 1, null))
+            assertEquals(Status.ERR_NOT_FOUND.code, Native.callAnswerElicit(ws, -3, 1, null, null))
             assertEquals(Phase.ANSWERING, call.phase)
         }
     }

@@ -39,6 +39,7 @@ fun main(args: Array<String>) {
     registerVectorTests(t)
     registerFlowTests(t)
     registerMisuseTests(t)
+    registerReasonTests(t)
     registerServerTests(t)
     registerTaskTests(t)
     registerPerfTests(t)
