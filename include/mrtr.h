@@ -12,8 +12,9 @@
  *   live object of its type, or an argument that overlaps the object's
  *   workspace or an output).
  * - Why, where a status has several causes: a call remembers the cause of
- *   the status its last function returned, read with mrtr_call_check
- *   ("NotAnOption", "IdNotFresh", ...; "" after MRTR_OK); functions
+ *   the last failure of a function on it, read with mrtr_call_check
+ *   ("NotAnOption", "IdNotFresh", ...); a function taking mrtr_call *
+ *   clears it ("") on success, one taking const mrtr_call * keeps it; functions
  *   without a handle take an optional const char **out_reason, or say it
  *   in their error record (reason). A reason is the static name of the
  *   core's cause, else the status's own name; a pointer the checks
@@ -1144,8 +1145,9 @@ MRTR_NODISCARD enum mrtr_status
 mrtr_call_request_size_max(const struct mrtr_call_limits *limits, size_t *out_size);
 
 // Checks `call` and says why the last function on it failed: `MRTR_OK`
-// with, in `*out_reason` (optional), the name of the cause of the status
-// that function returned (`""` after `MRTR_OK`): the core's cause
+// with, in `*out_reason` (optional), the name of the cause of the last
+// failure (`""` once a function taking `mrtr_call *` succeeded after it;
+// one taking `const mrtr_call *` leaves it): the core's cause
 // (`"AlreadyAnswered"`, `"ContentRequired"`, `"NotAnOption"`: a form value
 // that is none of its options, `"IdNotFresh"`, `"Transport"`: `mrtr_run`'s
 // transport failed), `"Overlap"` or `"BadRange"` (arguments the checks

@@ -219,13 +219,19 @@ fn workspace_for(limits: &CallLimits) -> Result<usize, mrtr_status> {
 /// Runs `f` on the live machine behind `call`, with the arguments
 /// collector of its workspace.
 ///
+/// The call remembers the cause of a failure; a success clears it only for
+/// a function that takes the call mutably (`mrtr_call *`, see
+/// [`CallHandle`]), so reading the call (`mrtr_call_progress`,
+/// `mrtr_call_failure`, ...) after a failure keeps its reason.
+///
 /// # Safety
 /// `call` must be NULL or a handle from `mrtr_call_init` /
 /// `mrtr_call_restore` whose workspace is still lent to the call.
-pub(crate) unsafe fn with_call<R>(
-    call: *const mrtr_call,
+pub(crate) unsafe fn with_call<P: CallHandle, R>(
+    call: P,
     f: impl FnOnce(&mut Machine<'_>, &mut Args) -> Result<R, mrtr_status>,
 ) -> Result<R, mrtr_status> {
+    let call = call.ptr();
     // SAFETY: forwarded contract.
     let mut obj: Obj<'_, MachineSlot> = unsafe { object::attach(call.cast(), magic::CALL) }?;
     let mut args = Args::new(obj.span());
@@ -234,8 +240,36 @@ pub(crate) unsafe fn with_call<R>(
         Ok(mut m) => f(&mut m, &mut args),
         Err(e) => Err(args.refused(e)),
     };
-    obj.set_reason(r.as_ref().map_or_else(|s| args.reason(*s), |_| c""));
+    match &r {
+        Err(s) => obj.set_reason(args.reason(*s)),
+        Ok(_) if P::CLEARS => obj.set_reason(c""),
+        Ok(_) => {}
+    }
     r
+}
+
+/// A call handle as an export takes it: `mrtr_call *` (the function may
+/// change the call, and its success clears the remembered reason) or
+/// `const mrtr_call *` (it only reads the call).
+pub(crate) trait CallHandle: Copy {
+    /// Whether a success clears the reason the call remembers.
+    const CLEARS: bool;
+    /// The handle.
+    fn ptr(self) -> *const mrtr_call;
+}
+
+impl CallHandle for *mut mrtr_call {
+    const CLEARS: bool = true;
+    fn ptr(self) -> *const mrtr_call {
+        self.cast_const()
+    }
+}
+
+impl CallHandle for *const mrtr_call {
+    const CLEARS: bool = false;
+    fn ptr(self) -> *const mrtr_call {
+        self
+    }
 }
 
 /// [`with_call`], as the status an export returns.
@@ -243,7 +277,7 @@ pub(crate) unsafe fn with_call<R>(
 /// # Safety
 /// As [`with_call`].
 unsafe fn on_call(
-    call: *const mrtr_call,
+    call: impl CallHandle,
     f: impl FnOnce(&mut Machine<'_>, &mut Args) -> Result<(), mrtr_status>,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
@@ -256,7 +290,7 @@ unsafe fn on_call(
 /// # Safety
 /// As [`with_call`]; `out` must point to a writable `T`.
 unsafe fn call_out<T: Copy>(
-    call: *const mrtr_call,
+    call: impl CallHandle,
     out: *mut T,
     f: impl FnOnce(&mut Machine<'_>, &mut Args) -> Result<T, mrtr_status>,
 ) -> mrtr_status {
@@ -277,7 +311,7 @@ unsafe fn call_out<T: Copy>(
 /// As [`with_call`]; `out` must point to `out_len` writable bytes (unless
 /// 0), `out_written` to a writable `size_t`.
 unsafe fn write_call(
-    call: *const mrtr_call,
+    call: impl CallHandle,
     out: *mut u8,
     out_len: usize,
     out_written: *mut usize,
@@ -404,8 +438,9 @@ pub unsafe extern "C" fn mrtr_call_request_size_max(
 }
 
 /// Checks `call` and says why the last function on it failed: `MRTR_OK`
-/// with, in `*out_reason` (optional), the name of the cause of the status
-/// that function returned (`""` after `MRTR_OK`): the core's cause
+/// with, in `*out_reason` (optional), the name of the cause of the last
+/// failure (`""` once a function taking `mrtr_call *` succeeded after it;
+/// one taking `const mrtr_call *` leaves it): the core's cause
 /// (`"AlreadyAnswered"`, `"ContentRequired"`, `"NotAnOption"`: a form value
 /// that is none of its options, `"IdNotFresh"`, `"Transport"`: `mrtr_run`'s
 /// transport failed), `"Overlap"` or `"BadRange"` (arguments the checks

@@ -12,7 +12,7 @@ use mrtr_core::client::run::{Outcome, Reply, RunConfig, RunError, Runner, Step};
 use mrtr_core::client::Machine;
 
 use crate::abi::{Args, Put, Span};
-use crate::call::{mrtr_call, mrtr_call_input_at, note_reason, with_call};
+use crate::call::{mrtr_call, mrtr_call_input_at, note_reason, with_call, CallHandle};
 use crate::client::{
     machine_event, mrtr_event, mrtr_event_kind, mrtr_input, mrtr_input_kind, status_of,
 };
@@ -187,7 +187,7 @@ impl mrtr_step {
 /// `mrtr_runner` that nothing else uses during the call.
 unsafe fn with_runner<R>(
     runner: *mut mrtr_runner,
-    call: *const mrtr_call,
+    call: impl CallHandle,
     f: impl FnOnce(&mut Runner, &mut Machine<'_>, &mut Args) -> Result<R, mrtr_status>,
 ) -> Result<R, mrtr_status> {
     // SAFETY: forwarded contract.
@@ -429,6 +429,16 @@ unsafe fn run(
     match res {
         Ok((last, st)) => {
             out_event.write(last);
+            let why = match last.kind {
+                mrtr_event_kind::MRTR_EVENT_RPC_ERROR => c"RpcError",
+                mrtr_event_kind::MRTR_EVENT_TASK_FAILED => c"TaskFailed",
+                mrtr_event_kind::MRTR_EVENT_TASK_CANCELLED => c"TaskCancelled",
+                _ => c"",
+            };
+            if st != mrtr_status::MRTR_OK {
+                // SAFETY: caller contract (live handle).
+                unsafe { note_reason(call, why) };
+            }
             result_of(st)
         }
         Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL) => {

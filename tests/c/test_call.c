@@ -1222,8 +1222,10 @@ static void test_call_check_names_the_cause_of_the_last_failure(void) {
     CHECK_STATUS(mrtr_call_answer_elicit(f.call, 0, MRTR_ELICIT_DECLINE, str_of("")),
                  MRTR_ERR_WRONG_STATE);
     CHECK_EQ_STR(reason_of(f.call), "WrongState");
+    /* Reading the call keeps the reason; a function that changes it clears
+     * it on success. */
     CHECK_STATUS(mrtr_call_progress(f.call, &p), MRTR_OK);
-    CHECK_EQ_STR(reason_of(f.call), "");
+    CHECK_EQ_STR(reason_of(f.call), "WrongState");
     /* ... and an id that is not fresh. */
     {
         uint8_t out[4096];
@@ -1421,6 +1423,11 @@ static void test_run_follows_the_task_to_its_end(void) {
                      round == 0   ? MRTR_OK
                      : round == 1 ? MRTR_ERR_RPC_ERROR
                                   : MRTR_ERR_ABORTED);
+        /* The run's status names its cause on the call (read before any
+         * other function; reading does not clear it either). */
+        CHECK_EQ_STR(reason_of(f.call), round == 0   ? ""
+                                        : round == 1 ? "TaskFailed"
+                                                     : "TaskCancelled");
         CHECK(s.sends == 3 && s.leg == 3);
         CHECK(s.nsleeps == 2 && s.sleeps[0] == 700 && s.sleeps[1] == 300);
         pr = progress(f.call);
@@ -1642,6 +1649,7 @@ static void test_run_outcomes_and_misuse(void) {
                  MRTR_OK);
     memset(&ev, 0, sizeof ev);
     CHECK_STATUS(mrtr_run(f.call, &cb, &s, buf, sizeof buf, &ev), MRTR_ERR_RPC_ERROR);
+    CHECK_EQ_STR(reason_of(f.call), "RpcError");
     CHECK(ev.kind == MRTR_EVENT_RPC_ERROR && ev.error_code == -32601);
     CHECK_EQ_BYTES(buf + ev.error_message.offset, ev.error_message.len, "\"nope\"");
     stop(&f);

@@ -741,7 +741,8 @@ impl ParamsError {
 
 impl CallError {
     /// The cause's name, NUL-terminated for C: the variant, or for refused
-    /// params, answers and saves the detail's ([`ParamsError::name`]:
+    /// params, answers, saves and terminal wire errors the detail's (the
+    /// [`WireError::name`]: `"InputRequiredWithoutFields"`; [`ParamsError::name`]:
     /// `"MissingTarget"`, params without `name`/`uri`; [`AnswerError::name`]:
     /// `"NotAnOption"`, a form value that is none of its options;
     /// [`SaveError::name`]: `"BadHead"`), so a C caller learns which of a
@@ -764,8 +765,8 @@ impl CallError {
             CallError::AlreadyAnswered { .. } => c"AlreadyAnswered",
             CallError::BadAnswer { error, .. } => error.name(),
             CallError::AnswersTooLarge { .. } => c"AnswersTooLarge",
-            CallError::Malformed(_) => c"Malformed",
-            CallError::Protocol(_) => c"Protocol",
+            CallError::Malformed(w) => w.name(),
+            CallError::Protocol(v) => v.name(),
             CallError::InputsTooLarge { .. } => c"InputsTooLarge",
             CallError::StateTooLarge { .. } => c"StateTooLarge",
             CallError::TooManyRounds { .. } => c"TooManyRounds",

@@ -431,4 +431,12 @@ fn call_error_names_the_answer_and_save_cause_not_the_wrapper() {
         name(CallError::AlreadyAnswered { index: 0 }),
         "AlreadyAnswered"
     );
+    assert_eq!(
+        name(CallError::Protocol(Violation::InputRequiredWithoutFields)),
+        "InputRequiredWithoutFields"
+    );
+    assert_eq!(
+        name(CallError::Malformed(WireError::Json(JSON_ERROR))),
+        "TrailingCharacters"
+    );
 }

@@ -104,9 +104,19 @@ fn request_errors_name_their_kind_field_and_whether_a_bound_was_hit() {
             Some(Field::Params),
             true,
         ),
+        // JSON and envelope errors name their detail.
         (
             K::Envelope(crate::wire::EnvelopeError::BadId),
-            "Envelope",
+            "BadId",
+            None,
+            false,
+        ),
+        (
+            K::Json(crate::json::Error {
+                kind: crate::json::ErrorKind::TooDeep,
+                offset: 9,
+            }),
+            "TooDeep",
             None,
             false,
         ),
