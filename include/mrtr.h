@@ -881,7 +881,7 @@ typedef struct mrtr_http_header {
 // A run of one call in caller memory: `mrtr_runner r;` then
 // `mrtr_runner_init(&r, call, ...)`. Opaque; do not move or copy it.
 typedef struct MRTR_ALIGNED(8) mrtr_runner {
-  uint64_t _opaque[13];
+  uint64_t _opaque[14];
 } mrtr_runner;
 
 // One step of a run. Fields a kind does not use are zero.

@@ -123,10 +123,17 @@ pub struct mrtr_run_callbacks {
 #[repr(C, align(8))]
 #[allow(non_camel_case_types)]
 pub struct mrtr_runner {
-    _opaque: [u64; 13],
+    _opaque: [u64; 14],
 }
 
-const _: () = assert!(record_size::<Runner>() <= size_of::<mrtr_runner>());
+/// What a `mrtr_runner` holds: the core's runner and the address of the
+/// call it runs, so a step with another call is refused.
+struct Bound {
+    runner: Runner,
+    call: usize,
+}
+
+const _: () = assert!(record_size::<Bound>() <= size_of::<mrtr_runner>());
 
 /// What `mrtr_runner_next` says to do.
 #[repr(C)]
@@ -190,12 +197,20 @@ unsafe fn with_runner<R>(
     call: impl CallHandle,
     f: impl FnOnce(&mut Runner, &mut Machine<'_>, &mut Args) -> Result<R, mrtr_status>,
 ) -> Result<R, mrtr_status> {
+    let owner = call.ptr() as usize;
     // SAFETY: forwarded contract.
     unsafe {
         with_call(call, |m, a| {
             let mut r =
-                object::attach_beside::<Runner>(runner.cast_const().cast(), magic::RUNNER, a)?;
-            f(r.value(), m, a)
+                object::attach_beside::<Bound>(runner.cast_const().cast(), magic::RUNNER, a)?;
+            let b = r.value();
+            if b.call != owner {
+                return Err(a.refuse(
+                    mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
+                    c"RunnerOfAnotherCall",
+                ));
+            }
+            f(&mut b.runner, m, a)
         })
     }
 }
@@ -230,7 +245,11 @@ pub unsafe extern "C" fn mrtr_runner_init(
     // runner's memory is checked against the call's before it is written.
     status_of_result(unsafe {
         with_call(call, |m, a| {
-            let value = Runner::new(m, &config).map_err(|e| run_refused(a, e))?;
+            let runner_value = Runner::new(m, &config).map_err(|e| run_refused(a, e))?;
+            let value = Bound {
+                runner: runner_value,
+                call: call as usize,
+            };
             let len = size_of::<mrtr_runner>();
             if a.taken(Span::of(runner.cast_const(), len)) {
                 return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
@@ -464,7 +483,7 @@ unsafe fn drive(
     buf_len: usize,
     need: &mut usize,
 ) -> Result<(mrtr_event, mrtr_status), mrtr_status> {
-    let mut r = mrtr_runner { _opaque: [0; 13] };
+    let mut r = mrtr_runner { _opaque: [0; 14] };
     let r = &raw mut r;
     // SAFETY: `r` is this frame's; the call is live (caller contract).
     let st = unsafe { mrtr_runner_init(r, call, cb.first_id, cb.id_step, cb.max_unrelated) };
@@ -646,7 +665,7 @@ mod tests {
 
     /// Storage for a runner (started in place: a runner may not move).
     fn new_runner() -> mrtr_runner {
-        mrtr_runner { _opaque: [0; 13] }
+        mrtr_runner { _opaque: [0; 14] }
     }
 
     fn init(
@@ -878,7 +897,7 @@ mod tests {
         assert_eq!(st, mrtr_status::MRTR_ERR_NULL_POINTER);
         // A copied runner fails the own-address check.
         assert_eq!(init(&mut r, c, 0, 0, 0), mrtr_status::MRTR_OK);
-        let mut copy = mrtr_runner { _opaque: [0; 13] };
+        let mut copy = mrtr_runner { _opaque: [0; 14] };
         // SAFETY: both live, apart; copied untyped as C's memcpy does.
         unsafe { core::ptr::copy_nonoverlapping(&raw const r, &raw mut copy, 1) };
         assert_eq!(

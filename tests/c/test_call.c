@@ -1550,6 +1550,16 @@ static void test_runner_steps_drive_the_work_item_flow(void) {
     CHECK(st.kind == MRTR_STEP_DONE);
     CHECK_STATUS(mrtr_runner_init(&r, f.call, 0, 0, 0), MRTR_OK);
     CHECK_STATUS(mrtr_runner_next(&r, f.call, out, sizeof out, &st), MRTR_ERR_WRONG_STATE);
+    /* A runner is tied to the call it was started for. */
+    {
+        struct fixture g;
+        CHECK_STATUS(start(&g, MRTR_METHOD_TOOLS_CALL, "{\"name\":\"t\"}", 0, NULL), MRTR_OK);
+        CHECK_STATUS(mrtr_runner_next(&r, g.call, out, sizeof out, &st),
+                     MRTR_ERR_INVALID_ARGUMENT);
+        CHECK_EQ_STR(reason_of(g.call), "RunnerOfAnotherCall");
+        CHECK(phase(g.call) == MRTR_PHASE_READY);
+        stop(&g);
+    }
     stop(&f);
 }
 
