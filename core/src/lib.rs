@@ -123,7 +123,7 @@ mod bytes;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod json;
-pub mod params;
+pub mod param_headers;
 #[cfg(feature = "seal")]
 pub mod seal;
 pub mod wire;

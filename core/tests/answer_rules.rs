@@ -1,5 +1,5 @@
 //! `answer_json` validates exactly as the typed answers and the server half
-//! do (issue 16): the same readers (`wire::response::read_*_result`) and the
+//! do (issue 16): the same readers (`wire::input_response::read_*_result`) and the
 //! same root URI rules (`client::roots::check_root_uri`, on the decoded
 //! `uri` for JSON answers) for every path.
 //! Before, a sampling result with `role` twice (which the server refuses)

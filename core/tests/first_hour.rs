@@ -9,10 +9,10 @@ use std::string::ToString;
 use mrtr_core::client::run::RunError;
 use mrtr_core::client::{CallError, CallLimits};
 use mrtr_core::json;
-use mrtr_core::server::{write_build_error, AnswerError, AnyAnswerError, BuildError};
+use mrtr_core::server::{write_build_error, AnyAnswerError, BuildError, UnusableAnswer};
 use mrtr_core::wire::{ClientCapabilities, Id, ResponseKind, ShapeError};
 
-const MALFORMED: AnswerError = AnswerError::Malformed {
+const MALFORMED: UnusableAnswer = UnusableAnswer::Malformed {
     expected: ResponseKind::Elicit,
 };
 

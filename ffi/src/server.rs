@@ -7,12 +7,12 @@
 use core::ffi::c_char;
 
 use mrtr_core::json::{self, BufferTooSmall, IndexSlot, JsonStr, Object, Writer};
-use mrtr_core::params::{check_param_header_list, Designations, ParamHeaderError};
+use mrtr_core::param_headers::{check_param_header_list, Designations, ParamHeaderError};
 use mrtr_core::server::{
     any_answer, roots_answer, write_answer_error, write_complete, write_invalid_request_state,
-    write_missing_capability, write_request_error, write_unsupported_version, AnswerError,
-    AnyAnswer, BuildError, CompleteError, Field, Incoming, InputRequiredBuilder, MetaPolicy,
-    Method, RequestErrorKind, ServerRequest, MAX_INPUT_REQUESTS_CAPACITY,
+    write_missing_capability, write_request_error, write_unsupported_version, AnyAnswer,
+    BuildError, CompleteError, Field, Incoming, InputRequiredBuilder, MetaPolicy, Method,
+    RequestErrorKind, ServerRequest, UnusableAnswer, MAX_INPUT_REQUESTS_CAPACITY,
 };
 use mrtr_core::wire::reply::write_error_response;
 use mrtr_core::wire::{
@@ -378,7 +378,7 @@ pub struct mrtr_answer_error {
     pub found: u32,
 }
 
-// `mrtr_answer_error.error` values: the core's `AnswerError::number`.
+// `mrtr_answer_error.error` values: the core's `UnusableAnswer::number`.
 #[allow(missing_docs)]
 pub const MRTR_ANSWER_WRONG_KIND: u32 = 1;
 #[allow(missing_docs)]
@@ -897,7 +897,7 @@ pub unsafe extern "C" fn mrtr_server_write_answer_error(
         let (key, e) = (a.str(key)?, a.reference(err)?);
         let (x, found) = (e.expected, ResponseKind::from_code(e.found));
         let error =
-            ResponseKind::from_code(x).and_then(|x| AnswerError::from_number(e.error, x, found));
+            ResponseKind::from_code(x).and_then(|x| UnusableAnswer::from_number(e.error, x, found));
         Ok((key, error.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?))
     };
     let write = |id, (k, e), out: &mut [u8]| Ok(write_answer_error(out, &must(id)?, k, &e));
@@ -1041,13 +1041,13 @@ mod tests {
     #[test]
     fn c_answer_error_numbers_are_the_cores() {
         let expected = ResponseKind::Roots;
-        let wrong = AnswerError::WrongKind {
+        let wrong = UnusableAnswer::WrongKind {
             expected,
             found: expected,
         };
         assert_eq!(wrong.number(), MRTR_ANSWER_WRONG_KIND);
         assert_eq!(
-            AnswerError::Malformed { expected }.number(),
+            UnusableAnswer::Malformed { expected }.number(),
             MRTR_ANSWER_MALFORMED
         );
     }

@@ -17,7 +17,7 @@ use super::events::{Answer, Phase, RpcError, Unrelated};
 use super::ids::{check_id_range, id_after, MAX_SAFE_ID};
 use super::roots::{check_root_uri, check_root_uri_json};
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
-use crate::wire::response::{
+use crate::wire::input_response::{
     read_elicit_result, read_root_entry, read_roots_result, read_sampling_result,
     write_elicit_result, write_roots_result,
 };

@@ -26,7 +26,7 @@
 //! refused with [`HttpError::ValueTooLong`] rather than sent truncated.
 
 use crate::json::{JsonStr, Object};
-use crate::params::DesignationError;
+use crate::param_headers::DesignationError;
 use crate::wire::{parse_message, Message, WireError, WireLimits, PROTOCOL_VERSION};
 
 /// Header carrying the protocol revision.
@@ -45,7 +45,7 @@ pub const CONTENT_TYPE: &str = "Content-Type";
 /// The body is one JSON-RPC message.
 pub const CONTENT_TYPE_VALUE: &str = "application/json";
 /// Longest header value this module emits, in bytes.
-pub use crate::params::MAX_HEADER_VALUE_BYTES;
+pub use crate::param_headers::MAX_HEADER_VALUE_BYTES;
 
 /// Opening marker of a base64-encoded value.
 pub const BASE64_PREFIX: &str = "=?base64?";

@@ -14,7 +14,7 @@
 
 use crate::bytes;
 use crate::json::{BufferTooSmall, JsonStr, Writer};
-use crate::wire::response::{write_roots_result, Root};
+use crate::wire::input_response::{write_roots_result, Root};
 
 /// Why a root URI is refused. Offsets are byte offsets into the URI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,7 +19,7 @@
 //! [`MAX_DESIGNATIONS`], nested at most [`MAX_SCHEMA_DEPTH`] deep). A
 //! client must not use a tool with an invalid designation:
 //! [`Designations::parse`] is the check (the rules in full are in
-//! [`crate::params`]).
+//! [`crate::param_headers`]).
 //!
 //! Values: a string argument is sent by the rule of [`super::http`]
 //! (as it is when it is safe header text, else `=?base64?...?=`), an
@@ -31,10 +31,10 @@
 //! path is [`HttpError::RepeatedMember`].
 
 use crate::json::{JsonStr, Kind, Object};
-use crate::params::{integer_text, safe_integer, RepeatedMember};
+use crate::param_headers::{integer_text, safe_integer, RepeatedMember};
 use crate::wire::{parse_message, Message, WireLimits, PROTOCOL_VERSION};
 
-pub use crate::params::{
+pub use crate::param_headers::{
     Designation, DesignationError, Designations, ParamKind, MAX_DESIGNATIONS, MAX_SAFE_INTEGER,
     MAX_SCHEMA_DEPTH, MCP_PARAM_PREFIX, X_MCP_HEADER,
 };

@@ -10,15 +10,15 @@
 use core::fmt;
 
 use crate::json::{Array, Object, Value};
-pub use crate::wire::response::RootEntry;
-use crate::wire::response::{
+pub use crate::wire::input_response::RootEntry;
+use crate::wire::input_response::{
     read_elicit_result, read_root_entry, read_roots_result, read_sampling_result,
 };
 use crate::wire::{ElicitAction, ErrorCode, InputResponse, InputResponses, ResponseKind};
 
 /// A present answer the server cannot use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnswerError {
+pub enum UnusableAnswer {
     /// The answer is a complete result of another kind (e.g. a roots list
     /// where an elicitation result was asked for).
     WrongKind {
@@ -36,7 +36,7 @@ pub enum AnswerError {
     },
 }
 
-impl AnswerError {
+impl UnusableAnswer {
     /// The MCP error code to answer with: `-32602`.
     pub const fn code(&self) -> ErrorCode {
         ErrorCode::InvalidParams
@@ -45,7 +45,7 @@ impl AnswerError {
     /// The kind the server asked for.
     pub const fn expected(&self) -> ResponseKind {
         match *self {
-            AnswerError::WrongKind { expected, .. } | AnswerError::Malformed { expected } => {
+            UnusableAnswer::WrongKind { expected, .. } | UnusableAnswer::Malformed { expected } => {
                 expected
             }
         }
@@ -55,44 +55,44 @@ impl AnswerError {
     /// C API's `MRTR_ANSWER_WRONG_KIND`, `MRTR_ANSWER_MALFORMED`).
     pub const fn number(&self) -> u32 {
         match self {
-            AnswerError::WrongKind { .. } => 1,
-            AnswerError::Malformed { .. } => 2,
+            UnusableAnswer::WrongKind { .. } => 1,
+            UnusableAnswer::Malformed { .. } => 2,
         }
     }
 
     /// The kind the client sent, for a wrong kind.
     pub const fn found(&self) -> Option<ResponseKind> {
         match *self {
-            AnswerError::WrongKind { found, .. } => Some(found),
-            AnswerError::Malformed { .. } => None,
+            UnusableAnswer::WrongKind { found, .. } => Some(found),
+            UnusableAnswer::Malformed { .. } => None,
         }
     }
 
-    /// The error numbered `number` (see [`AnswerError::number`]) about
+    /// The error numbered `number` (see [`UnusableAnswer::number`]) about
     /// `expected`; a wrong kind needs the kind `found`.
     pub fn from_number(
         number: u32,
         expected: ResponseKind,
         found: Option<ResponseKind>,
-    ) -> Option<AnswerError> {
+    ) -> Option<UnusableAnswer> {
         match (number, found) {
-            (1, Some(found)) => Some(AnswerError::WrongKind { expected, found }),
-            (2, _) => Some(AnswerError::Malformed { expected }),
+            (1, Some(found)) => Some(UnusableAnswer::WrongKind { expected, found }),
+            (2, _) => Some(UnusableAnswer::Malformed { expected }),
             _ => None,
         }
     }
 }
 
-impl fmt::Display for AnswerError {
+impl fmt::Display for UnusableAnswer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            AnswerError::WrongKind { expected, found } => write!(
+            UnusableAnswer::WrongKind { expected, found } => write!(
                 f,
                 "expected {} result, found {} result",
                 with_article(expected),
                 with_article(found)
             ),
-            AnswerError::Malformed { expected } => {
+            UnusableAnswer::Malformed { expected } => {
                 write!(f, "malformed {} result", kind_name(expected))
             }
         }
@@ -117,7 +117,7 @@ fn with_article(kind: ResponseKind) -> &'static str {
     }
 }
 
-impl core::error::Error for AnswerError {}
+impl core::error::Error for UnusableAnswer {}
 
 /// The user's answer to an elicitation (`ElicitResult`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,12 +132,12 @@ pub struct ElicitAnswer<'a> {
 impl<'a> ElicitAnswer<'a> {
     /// The submitted value of form field `name` (`Ok(None)` when absent or
     /// when nothing was accepted). A field sent twice is
-    /// [`AnswerError::Malformed`]: the server must not pick one of two
+    /// [`UnusableAnswer::Malformed`]: the server must not pick one of two
     /// answers the user may not have given.
-    pub fn field(&self, name: &str) -> Result<Option<Value<'a>>, AnswerError> {
+    pub fn field(&self, name: &str) -> Result<Option<Value<'a>>, UnusableAnswer> {
         match self.content {
             None => Ok(None),
-            Some(c) => c.get_unique(name).map_err(|_| AnswerError::Malformed {
+            Some(c) => c.get_unique(name).map_err(|_| UnusableAnswer::Malformed {
                 expected: ResponseKind::Elicit,
             }),
         }
@@ -146,7 +146,7 @@ impl<'a> ElicitAnswer<'a> {
 
 /// An LLM's answer to a sampling request (`CreateMessageResult`): the
 /// reader both halves share.
-pub type SamplingAnswer<'a> = crate::wire::response::SamplingResult<'a>;
+pub type SamplingAnswer<'a> = crate::wire::input_response::SamplingResult<'a>;
 
 /// The client's roots (`ListRootsResult`). Every entry was validated on
 /// lookup, so iteration cannot fail.
@@ -177,7 +177,7 @@ fn lookup<'a>(
     responses: Option<InputResponses<'a>>,
     key: &str,
     expected: ResponseKind,
-) -> Result<Option<Object<'a>>, AnswerError> {
+) -> Result<Option<Object<'a>>, UnusableAnswer> {
     let Some(map) = responses else {
         return Ok(None);
     };
@@ -185,11 +185,11 @@ fn lookup<'a>(
     let Some(v) = map.raw().get(key) else {
         return Ok(None);
     };
-    let bad = AnswerError::Malformed { expected };
+    let bad = UnusableAnswer::Malformed { expected };
     let entry = InputResponse::parse(v).ok_or(bad)?;
     match entry.kind() {
         Some(found) if found == expected => Ok(Some(entry.value)),
-        Some(found) => Err(AnswerError::WrongKind { expected, found }),
+        Some(found) => Err(UnusableAnswer::WrongKind { expected, found }),
         None => Err(bad),
     }
 }
@@ -198,11 +198,11 @@ fn lookup<'a>(
 pub fn elicit_answer<'a>(
     responses: Option<InputResponses<'a>>,
     key: &str,
-) -> Result<Option<ElicitAnswer<'a>>, AnswerError> {
+) -> Result<Option<ElicitAnswer<'a>>, UnusableAnswer> {
     let Some(o) = lookup(responses, key, ResponseKind::Elicit)? else {
         return Ok(None);
     };
-    let (action, content) = read_elicit_result(o).map_err(|_| AnswerError::Malformed {
+    let (action, content) = read_elicit_result(o).map_err(|_| UnusableAnswer::Malformed {
         expected: ResponseKind::Elicit,
     })?;
     Ok(Some(ElicitAnswer {
@@ -219,13 +219,13 @@ pub fn elicit_answer<'a>(
 pub fn sampling_answer<'a>(
     responses: Option<InputResponses<'a>>,
     key: &str,
-) -> Result<Option<SamplingAnswer<'a>>, AnswerError> {
+) -> Result<Option<SamplingAnswer<'a>>, UnusableAnswer> {
     let Some(o) = lookup(responses, key, ResponseKind::Sampling)? else {
         return Ok(None);
     };
     read_sampling_result(o)
         .map(Some)
-        .map_err(|_| AnswerError::Malformed {
+        .map_err(|_| UnusableAnswer::Malformed {
             expected: ResponseKind::Sampling,
         })
 }
@@ -234,11 +234,11 @@ pub fn sampling_answer<'a>(
 pub fn roots_answer<'a>(
     responses: Option<InputResponses<'a>>,
     key: &str,
-) -> Result<Option<RootsAnswer<'a>>, AnswerError> {
+) -> Result<Option<RootsAnswer<'a>>, UnusableAnswer> {
     let Some(o) = lookup(responses, key, ResponseKind::Roots)? else {
         return Ok(None);
     };
-    let roots = read_roots_result(o).map_err(|_| AnswerError::Malformed {
+    let roots = read_roots_result(o).map_err(|_| UnusableAnswer::Malformed {
         expected: ResponseKind::Roots,
     })?;
     Ok(Some(RootsAnswer { roots }))
@@ -270,7 +270,7 @@ pub struct FoundAnswer<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AnyAnswerError {
     /// How the answer is unusable.
-    pub error: AnswerError,
+    pub error: UnusableAnswer,
     /// Whether the kind was known (expected, or told by the answer's
     /// shape); `false` for an entry of no recognisable kind.
     pub kind_known: bool,
@@ -307,7 +307,7 @@ pub fn any_answer<'a>(
         kind_known: true,
     };
     let unknown = AnyAnswerError {
-        error: AnswerError::Malformed {
+        error: UnusableAnswer::Malformed {
             expected: ResponseKind::Elicit,
         },
         kind_known: false,
@@ -350,17 +350,17 @@ impl<'a> super::ServerRequest<'a> {
     /// The elicitation answer under `key`: `Ok(None)` when the client sent
     /// none (ask again), an error when what it sent under `key` is not a
     /// usable elicitation result.
-    pub fn elicit_answer(&self, key: &str) -> Result<Option<ElicitAnswer<'a>>, AnswerError> {
+    pub fn elicit_answer(&self, key: &str) -> Result<Option<ElicitAnswer<'a>>, UnusableAnswer> {
         elicit_answer(self.input_responses, key)
     }
 
     /// The sampling answer under `key` (see [`Self::elicit_answer`]).
-    pub fn sampling_answer(&self, key: &str) -> Result<Option<SamplingAnswer<'a>>, AnswerError> {
+    pub fn sampling_answer(&self, key: &str) -> Result<Option<SamplingAnswer<'a>>, UnusableAnswer> {
         sampling_answer(self.input_responses, key)
     }
 
     /// The roots answer under `key` (see [`Self::elicit_answer`]).
-    pub fn roots_answer(&self, key: &str) -> Result<Option<RootsAnswer<'a>>, AnswerError> {
+    pub fn roots_answer(&self, key: &str) -> Result<Option<RootsAnswer<'a>>, UnusableAnswer> {
         roots_answer(self.input_responses, key)
     }
 }

@@ -10,7 +10,7 @@ use crate::wire::envelope::write_result_head;
 use crate::wire::reply::{self as wire_error, write_error_response};
 use crate::wire::{ClientCapabilities, ErrorCode, Id, ResponseKind};
 
-use super::answer::AnswerError;
+use super::answer::UnusableAnswer;
 
 /// Why a complete result was not written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,26 +256,32 @@ pub fn write_invalid_request_state(out: &mut [u8], id: &Id<'_>) -> Result<usize,
     done(w)
 }
 
-/// `-32602` for an answer the server cannot use ([`AnswerError`]), naming
+/// `-32602` for an answer the server cannot use ([`UnusableAnswer`]), naming
 /// the key: `Invalid params: inputResponses["key"] is not an elicitation
 /// result` / `... is a malformed elicitation result`.
 pub fn write_answer_error(
     out: &mut [u8],
     id: &Id<'_>,
     key: &str,
-    err: &AnswerError,
+    err: &UnusableAnswer,
 ) -> Result<usize, BufferTooSmall> {
     let suffix = match (err, err.expected()) {
-        (AnswerError::WrongKind { .. }, ResponseKind::Elicit) => "\"] is not an elicitation result",
-        (AnswerError::WrongKind { .. }, ResponseKind::Sampling) => "\"] is not a sampling result",
-        (AnswerError::WrongKind { .. }, ResponseKind::Roots) => "\"] is not a roots result",
-        (AnswerError::Malformed { .. }, ResponseKind::Elicit) => {
+        (UnusableAnswer::WrongKind { .. }, ResponseKind::Elicit) => {
+            "\"] is not an elicitation result"
+        }
+        (UnusableAnswer::WrongKind { .. }, ResponseKind::Sampling) => {
+            "\"] is not a sampling result"
+        }
+        (UnusableAnswer::WrongKind { .. }, ResponseKind::Roots) => "\"] is not a roots result",
+        (UnusableAnswer::Malformed { .. }, ResponseKind::Elicit) => {
             "\"] is a malformed elicitation result"
         }
-        (AnswerError::Malformed { .. }, ResponseKind::Sampling) => {
+        (UnusableAnswer::Malformed { .. }, ResponseKind::Sampling) => {
             "\"] is a malformed sampling result"
         }
-        (AnswerError::Malformed { .. }, ResponseKind::Roots) => "\"] is a malformed roots result",
+        (UnusableAnswer::Malformed { .. }, ResponseKind::Roots) => {
+            "\"] is a malformed roots result"
+        }
     };
     let mut w = Writer::new(out);
     write_error_open(&mut w, Some(id), err.code());

@@ -27,8 +27,8 @@ mod request;
 pub mod task;
 
 pub use answer::{
-    any_answer, elicit_answer, roots_answer, sampling_answer, AnswerError, AnyAnswer,
-    AnyAnswerError, ElicitAnswer, FoundAnswer, RootEntry, RootsAnswer, SamplingAnswer,
+    any_answer, elicit_answer, roots_answer, sampling_answer, AnyAnswer, AnyAnswerError,
+    ElicitAnswer, FoundAnswer, RootEntry, RootsAnswer, SamplingAnswer, UnusableAnswer,
 };
 pub use builder::{
     write_build_error, BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY,

@@ -7,8 +7,8 @@ pub mod caps;
 pub mod envelope;
 pub mod error;
 pub mod input;
+pub mod input_response;
 pub mod reply;
-pub mod response;
 pub mod result;
 pub mod task;
 
@@ -16,7 +16,9 @@ pub use caps::{ClientCapabilities, ClientInfo};
 pub use envelope::{parse_message, parse_message_indexed, Id, Message};
 pub use error::{EnvelopeError, ErrorCode, Violation, WireError};
 pub use input::{InputKind, InputRequest, InputRequests, INPUT_REQUESTS_KEPT};
-pub use response::{ElicitAction, InputResponse, InputResponses, ResponseKind, Root, ShapeError};
+pub use input_response::{
+    ElicitAction, InputResponse, InputResponses, ResponseKind, Root, ShapeError,
+};
 pub use result::{
     classify_result, classify_result_from, InputRequiredResult, ResultKind, ResultOutcome,
     ServerRevision,

@@ -20,7 +20,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mrtr_core::json::{JsonStr, DEFAULT_MAX_MESSAGE_BYTES};
-use mrtr_core::params::{
+use mrtr_core::param_headers::{
     check_param_headers, decode_header_value, header_name_eq, Designations, MCP_PARAM_PREFIX,
 };
 use mrtr_core::server::{write_header_mismatch, Method, ServerRequest};

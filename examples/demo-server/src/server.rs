@@ -12,8 +12,8 @@ use mrtr_core::seal::{
 };
 use mrtr_core::server::{
     write_answer_error, write_complete, write_internal_error, write_invalid_params,
-    write_invalid_request_state, write_method_not_found, write_missing_capability, AnswerError,
-    Incoming, InputRequiredBuilder, Method, RequestErrorKind, ServerRequest,
+    write_invalid_request_state, write_method_not_found, write_missing_capability, Incoming,
+    InputRequiredBuilder, Method, RequestErrorKind, ServerRequest, UnusableAnswer,
 };
 use mrtr_core::wire::{ClientCapabilities, ElicitAction, ErrorCode, Id, InputKind, WireLimits};
 
@@ -324,7 +324,7 @@ impl<'a> Ctx<'_, 'a> {
         Reply::err(body, ErrorCode::InvalidParams, message)
     }
 
-    fn answer_error(&self, key: &str, e: AnswerError) -> Reply {
+    fn answer_error(&self, key: &str, e: UnusableAnswer) -> Reply {
         let body = emit::grow(|b| write_answer_error(b, &self.req.id, key, &e)).unwrap_or_default();
         Reply::err(
             body,

@@ -208,7 +208,7 @@ fn server_errors_display_and_expose_their_sources() {
     assert_eq!(e.source().unwrap().to_string(), json_error.to_string());
     assert!(CompleteError::ConflictingResultType.source().is_none());
     assert!(BuildError::EmptyKey.source().is_none());
-    let e = AnswerError::WrongKind {
+    let e = UnusableAnswer::WrongKind {
         expected: ResponseKind::Elicit,
         found: ResponseKind::Roots,
     };
@@ -359,7 +359,7 @@ fn answer_errors_name_the_kinds_in_words() {
     use crate::wire::ResponseKind::{Elicit, Roots, Sampling};
     use std::string::ToString;
     assert_eq!(
-        AnswerError::WrongKind {
+        UnusableAnswer::WrongKind {
             expected: Elicit,
             found: Sampling
         }
@@ -367,7 +367,7 @@ fn answer_errors_name_the_kinds_in_words() {
         "expected an elicitation result, found a sampling result"
     );
     assert_eq!(
-        AnswerError::WrongKind {
+        UnusableAnswer::WrongKind {
             expected: Roots,
             found: Elicit
         }
@@ -375,15 +375,15 @@ fn answer_errors_name_the_kinds_in_words() {
         "expected a roots result, found an elicitation result"
     );
     assert_eq!(
-        AnswerError::Malformed { expected: Sampling }.to_string(),
+        UnusableAnswer::Malformed { expected: Sampling }.to_string(),
         "malformed sampling result"
     );
     assert_eq!(
-        AnswerError::Malformed { expected: Roots }.to_string(),
+        UnusableAnswer::Malformed { expected: Roots }.to_string(),
         "malformed roots result"
     );
     assert_eq!(
-        AnswerError::Malformed { expected: Elicit }.to_string(),
+        UnusableAnswer::Malformed { expected: Elicit }.to_string(),
         "malformed elicitation result"
     );
 }

@@ -450,42 +450,42 @@ fn huge_and_duplicate_input_response_keys_are_refused() {
 
 #[test]
 fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
-    let cases: [(&str, AnswerError); 6] = [
+    let cases: [(&str, UnusableAnswer); 6] = [
         (
             r#"{"roots":[]}"#,
-            AnswerError::WrongKind {
+            UnusableAnswer::WrongKind {
                 expected: ResponseKind::Elicit,
                 found: ResponseKind::Roots,
             },
         ),
         (
             r#"{"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}"#,
-            AnswerError::WrongKind {
+            UnusableAnswer::WrongKind {
                 expected: ResponseKind::Elicit,
                 found: ResponseKind::Sampling,
             },
         ),
         (
             r#"{"action":"maybe"}"#,
-            AnswerError::Malformed {
+            UnusableAnswer::Malformed {
                 expected: ResponseKind::Elicit,
             },
         ),
         (
             r#"{"action":"accept","content":"yes"}"#,
-            AnswerError::Malformed {
+            UnusableAnswer::Malformed {
                 expected: ResponseKind::Elicit,
             },
         ),
         (
             r#"{"result":{"action":"accept"},"extra":1}"#,
-            AnswerError::Malformed {
+            UnusableAnswer::Malformed {
                 expected: ResponseKind::Elicit,
             },
         ),
         (
             "{}",
-            AnswerError::Malformed {
+            UnusableAnswer::Malformed {
                 expected: ResponseKind::Elicit,
             },
         ),
@@ -543,7 +543,7 @@ fn malformed_roots_and_sampling_answers_are_errors_with_their_kind() {
         let err = r.roots_answer("dirs").unwrap_err();
         assert_eq!(
             err,
-            AnswerError::Malformed {
+            UnusableAnswer::Malformed {
                 expected: ResponseKind::Roots
             },
             "{answer}"
@@ -566,7 +566,7 @@ fn malformed_roots_and_sampling_answers_are_errors_with_their_kind() {
         let r = request(&bytes);
         assert_eq!(
             r.sampling_answer("s"),
-            Err(AnswerError::Malformed {
+            Err(UnusableAnswer::Malformed {
                 expected: ResponseKind::Sampling
             }),
             "{answer}"

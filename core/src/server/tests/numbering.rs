@@ -2,7 +2,7 @@
 //! ways, and the names agree with the wire.
 
 use super::*;
-use crate::params::{check_param_header_list, Designations, ParamHeaderError};
+use crate::param_headers::{check_param_header_list, Designations, ParamHeaderError};
 use crate::wire::ResponseKind;
 
 #[test]
@@ -202,15 +202,15 @@ fn param_header_errors_carry_the_c_numbers() {
 #[test]
 fn answer_errors_are_numbered_one_wrong_kind_two_malformed() {
     let (e, s) = (ResponseKind::Elicit, ResponseKind::Sampling);
-    let wrong = AnswerError::WrongKind {
+    let wrong = UnusableAnswer::WrongKind {
         expected: e,
         found: s,
     };
-    let malformed = AnswerError::Malformed { expected: e };
+    let malformed = UnusableAnswer::Malformed { expected: e };
     assert_eq!((wrong.number(), wrong.found()), (1, Some(s)));
     assert_eq!((malformed.number(), malformed.found()), (2, None));
-    assert_eq!(AnswerError::from_number(1, e, Some(s)), Some(wrong));
-    assert_eq!(AnswerError::from_number(2, e, Some(s)), Some(malformed));
-    assert_eq!(AnswerError::from_number(1, e, None), None);
-    assert_eq!(AnswerError::from_number(3, e, Some(s)), None);
+    assert_eq!(UnusableAnswer::from_number(1, e, Some(s)), Some(wrong));
+    assert_eq!(UnusableAnswer::from_number(2, e, Some(s)), Some(malformed));
+    assert_eq!(UnusableAnswer::from_number(1, e, None), None);
+    assert_eq!(UnusableAnswer::from_number(3, e, Some(s)), None);
 }

@@ -158,7 +158,7 @@ fn a_sampling_answer_exposes_role_model_content_and_text() {
     assert_eq!(s.content.raw(), br#"[{"type":"text","text":"a"}]"#);
     assert_eq!(
         r.elicit_answer("k"),
-        Err(AnswerError::WrongKind {
+        Err(UnusableAnswer::WrongKind {
             expected: ResponseKind::Elicit,
             found: ResponseKind::Sampling
         })
@@ -374,7 +374,7 @@ fn under_the_optional_meta_policy_a_sep_draft_request_parses_with_nothing_declar
 
 #[test]
 fn any_answer_reads_typed_or_by_shape_and_tells_unknown_kinds_apart() {
-    use crate::server::{any_answer, AnswerError, AnyAnswer, AnyAnswerError};
+    use crate::server::{any_answer, AnyAnswer, AnyAnswerError, UnusableAnswer};
     let bytes = tools_call(
         1,
         r#"{"elicitation":{"form":{}},"roots":{}}"#,
@@ -398,7 +398,7 @@ fn any_answer_reads_typed_or_by_shape_and_tells_unknown_kinds_apart() {
     assert!(matches!(
         any_answer(map, "f", Some(ResponseKind::Roots)),
         Err(AnyAnswerError {
-            error: AnswerError::WrongKind { .. },
+            error: UnusableAnswer::WrongKind { .. },
             kind_known: true
         })
     ));
@@ -409,7 +409,7 @@ fn any_answer_reads_typed_or_by_shape_and_tells_unknown_kinds_apart() {
     assert_eq!(
         any_answer(map, "odd", Some(ResponseKind::Elicit)),
         Err(AnyAnswerError {
-            error: AnswerError::Malformed {
+            error: UnusableAnswer::Malformed {
                 expected: ResponseKind::Elicit
             },
             kind_known: true
