@@ -467,6 +467,23 @@ impl Args {
         r
     }
 
+    /// Runs `body` after taking the optional `out_reason` (first, so every
+    /// later argument is checked against it); on a failure it gets the
+    /// cause, as [`Args::tell`] writes it.
+    ///
+    /// # Safety
+    /// `out_reason` must be NULL or valid for a write of a `const char *`.
+    pub(crate) unsafe fn told(
+        &mut self,
+        out_reason: *mut *const core::ffi::c_char,
+        body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>,
+    ) -> Result<(), mrtr_status> {
+        // SAFETY: forwarded contract.
+        let why = unsafe { self.out_opt(out_reason) }?;
+        let r = body(self);
+        self.tell(r, why)
+    }
+
     /// Notes `"BadRange"` for an `MRTR_ERR_INVALID_ARGUMENT` of the range
     /// checks (a length C cannot describe, a wrapping range).
     fn ranged<T>(&mut self, r: Result<T, mrtr_status>) -> Result<T, mrtr_status> {

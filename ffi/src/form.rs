@@ -388,8 +388,7 @@ pub unsafe extern "C" fn mrtr_form_text(
 ) -> mrtr_status {
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let why = a.out_opt(out_reason)?;
-        let r = (|| {
+        a.told(out_reason, |a| {
             let (out_written, text) = (a.out(out_written)?, a.str(schema)?);
             let out = a.out_buf(out, out_len)?;
             let form = ElicitForm::parse_json(text.as_bytes()).map_err(|e| match e {
@@ -416,8 +415,7 @@ pub unsafe extern "C" fn mrtr_form_text(
             };
             let s = s.ok_or_else(|| a.refuse(none, c"NoSuchText"))?;
             decode_json_str(&s, out, out_written)
-        })();
-        a.tell(r, why)
+        })
     })
 }
 

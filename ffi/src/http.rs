@@ -125,12 +125,10 @@ pub unsafe extern "C" fn mrtr_http_headers(
     let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let why = a.out_opt(out_reason)?;
-        let r = (|| {
+        a.told(out_reason, |a| {
             let h = RequestHeaders::new(a.str(method)?, a.str_opt(name)?);
             emit(a, h, None, o, l)
-        })();
-        a.tell(r, why)
+        })
     })
 }
 
@@ -158,12 +156,10 @@ pub unsafe extern "C" fn mrtr_http_headers_for_message(
     let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let why = a.out_opt(out_reason)?;
-        let r = (|| {
+        a.told(out_reason, |a| {
             let h = RequestHeaders::for_message(a.bytes(body, body_len)?, &WireLimits::default());
             emit(a, h, None, o, l)
-        })();
-        a.tell(r, why)
+        })
     })
 }
 
@@ -198,8 +194,7 @@ pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
     let l = (out_headers, headers_cap, out_count);
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
-        let why = a.out_opt(out_reason)?;
-        let r = (|| {
+        a.told(out_reason, |a| {
             let (body, schema, limits) = (
                 a.bytes(body, body_len)?,
                 a.str(input_schema)?,
@@ -207,8 +202,7 @@ pub unsafe extern "C" fn mrtr_http_headers_for_tool_call(
             );
             let p = ParamHeaders::for_message(body, schema.as_bytes(), &limits);
             emit(a, RequestHeaders::for_message(body, &limits), Some(p), o, l)
-        })();
-        a.tell(r, why)
+        })
     })
 }
 

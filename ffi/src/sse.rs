@@ -136,8 +136,7 @@ pub unsafe extern "C" fn mrtr_sse_feed(
     // SAFETY: forwarded contract.
     unsafe {
         with_decoder(dec, |d, a| {
-            let why = a.out_opt(out_reason)?;
-            let r = (|| {
+            a.told(out_reason, |a| {
                 let (consumed, out) = (a.out(consumed)?, a.out(out)?);
                 let input = a.bytes(chunk, len)?;
                 let mut rest = input;
@@ -152,8 +151,7 @@ pub unsafe extern "C" fn mrtr_sse_feed(
                     data: mrtr_str::opt(e.as_ref().map(|e| e.data)),
                     last_event_id: mrtr_str::opt(e.as_ref().map(|e| e.last_event_id)),
                 })
-            })();
-            a.tell(r, why)
+            })
         })
     }
 }

@@ -80,15 +80,13 @@ pub unsafe extern "C" fn mrtr_tool_list(
 ) -> mrtr_status {
     // SAFETY: caller contract; each pointer is checked as it is taken.
     run(|a| unsafe {
-        let why = a.out_opt(out_reason)?;
-        let r = (|| {
+        a.told(out_reason, |a| {
             let (count, cursor) = (a.out(out_count)?, a.out_opt(out_next_cursor)?);
             let list = ToolList::parse(a.bytes(result, len)?).map_err(|e| refused(a, e))?;
             let next = list.next_cursor().map(|c| c.raw_token());
             cursor.put(next.map_or(mrtr_str::EMPTY, mrtr_str::of_bytes));
             count.done(list.len())
-        })();
-        a.tell(r, why)
+        })
     })
 }
 
@@ -116,8 +114,7 @@ pub unsafe extern "C" fn mrtr_tool_at(
 ) -> mrtr_status {
     // SAFETY: caller contract; each pointer is checked as it is taken.
     run(|a| unsafe {
-        let why = a.out_opt(out_reason)?;
-        let r = (|| {
+        a.told(out_reason, |a| {
             let (out, result) = (a.out(out)?, a.bytes(result, len)?);
             let tool = ToolList::parse(result)
                 .map_err(|e| refused(a, e))?
@@ -125,8 +122,7 @@ pub unsafe extern "C" fn mrtr_tool_at(
                 .ok_or(MRTR_ERR_NOT_FOUND)?
                 .map_err(|e| refused(a, e))?;
             out.done(tool_out(tool))
-        })();
-        a.tell(r, why)
+        })
     })
 }
 
@@ -152,8 +148,7 @@ pub unsafe extern "C" fn mrtr_tool_next(
 ) -> mrtr_status {
     // SAFETY: caller contract; each pointer is checked as it is taken.
     run(|a| unsafe {
-        let why = a.out_opt(out_reason)?;
-        let r = (|| {
+        a.told(out_reason, |a| {
             let ((cursor, cursor_out), out) = (a.inout(cursor)?, a.out(out)?);
             let result = a.bytes(result, len)?;
             let mut at = match (cursor.offset, cursor.page_len == len) {
@@ -173,7 +168,6 @@ pub unsafe extern "C" fn mrtr_tool_next(
             });
             let tool = read.ok_or(MRTR_ERR_NOT_FOUND)?;
             out.done(tool_out(tool.map_err(|e| refused(a, e))?))
-        })();
-        a.tell(r, why)
+        })
     })
 }
