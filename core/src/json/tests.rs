@@ -309,6 +309,29 @@ fn writer_escapes_and_reports_needed_size() {
     assert_eq!(&b2[..n], b"0 18446744073709551615 -9223372036854775808");
 }
 
+proptest::proptest! {
+    /// The integer writers spell every value as Rust's decimal formatting
+    /// does (the 32-bit long division of `Writer::u64`, across the 32-bit
+    /// boundary and at the extremes too).
+    #[test]
+    fn integers_written_in_decimal(
+        v in proptest::prop_oneof![
+            proptest::num::u64::ANY,
+            0u64..1_000,
+            (u64::from(u32::MAX) - 1_000)..(u64::from(u32::MAX) + 1_000),
+            (u64::MAX - 1_000)..=u64::MAX,
+        ],
+        s in proptest::num::i64::ANY,
+    ) {
+        let mut buf = [0u8; 48];
+        let mut w = Writer::new(&mut buf);
+        w.u64(v).byte(b' ').i64(s);
+        let n = w.finish().unwrap();
+        let expected = std::format!("{v} {s}");
+        proptest::prop_assert_eq!(&buf[..n], expected.as_bytes());
+    }
+}
+
 #[test]
 fn agrees_with_serde_json_on_fixed_corpus() {
     let cases: &[&[u8]] = &[
