@@ -1106,13 +1106,7 @@ pub(super) fn sort_block(block: &mut [(u32, usize)]) {
                 hi = mid;
             }
         }
-        if let Some(run) = block.get_mut(lo..=i) {
-            // Never empty (lo <= i); the check lets the compiler drop
-            // rotate_right's assertion.
-            if !run.is_empty() {
-                run.rotate_right(1);
-            }
-        }
+        crate::bytes::rotate_right_1(block, lo, i);
     }
 }
 
