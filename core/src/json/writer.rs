@@ -81,6 +81,9 @@ impl<'a> Writer<'a> {
     }
 
     /// Appends one byte.
+    // Out of line: inlined, its bounds check and saturating count took
+    // about 40 bytes at each of some 15 call sites on Cortex-M.
+    #[inline(never)]
     pub fn byte(&mut self, b: u8) -> &mut Self {
         if let Some(dst) = self.buf.get_mut(self.len) {
             *dst = b;
