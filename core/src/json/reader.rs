@@ -1263,6 +1263,15 @@ impl<'a> Object<'a> {
         keys: [&str; N],
     ) -> [Result<Option<Value<'a>>, Error>; N] {
         let mut out: [Result<Option<Value<'a>>, Error>; N] = [Ok(None); N];
+        self.get_unique_into(&keys, &mut out);
+        out
+    }
+
+    /// The body of [`Object::get_unique_many`], one copy for every `N`
+    /// (monomorphised, it was one per key count: about 300 bytes each on
+    /// Cortex-M). Entry `i` of `out` (as long as `keys`, all `Ok(None)`)
+    /// receives what `get_unique(keys[i])` returns.
+    fn get_unique_into(&self, keys: &[&str], out: &mut [Result<Option<Value<'a>>, Error>]) {
         for (k, v) in self.iter() {
             for (slot, key) in out.iter_mut().zip(keys) {
                 if k.eq_str(key) {
@@ -1274,7 +1283,6 @@ impl<'a> Object<'a> {
                 }
             }
         }
-        out
     }
 
     /// Checks that no key occurs twice and that there are at most
