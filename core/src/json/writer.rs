@@ -103,9 +103,9 @@ impl<'a> Writer<'a> {
         let bytes = s.as_bytes();
         let mut run = 0;
         for (i, &b) in bytes.iter().enumerate() {
-            if b == b'"' || b == b'\\' || b < 0x20 {
+            if needs_escape(b) {
                 self.raw(bytes.get(run..i).unwrap_or(&[]));
-                self.escaped_inner(core::iter::once(char::from(b)));
+                self.escape(b);
                 run = i + 1;
             }
         }
@@ -128,40 +128,38 @@ impl<'a> Writer<'a> {
 
     fn escaped_inner(&mut self, chars: impl Iterator<Item = char>) {
         for c in chars {
-            match c {
-                '"' => {
-                    self.raw(b"\\\"");
-                }
-                '\\' => {
-                    self.raw(b"\\\\");
-                }
-                '\n' => {
-                    self.raw(b"\\n");
-                }
-                '\r' => {
-                    self.raw(b"\\r");
-                }
-                '\t' => {
-                    self.raw(b"\\t");
-                }
-                '\u{8}' => {
-                    self.raw(b"\\b");
-                }
-                '\u{c}' => {
-                    self.raw(b"\\f");
-                }
-                c if (c as u32) < 0x20 => {
-                    const HEX: &[u8; 16] = b"0123456789abcdef";
-                    let v = c as usize;
-                    self.raw(b"\\u00");
-                    self.byte(HEX.get(v >> 4).copied().unwrap_or(b'0'));
-                    self.byte(HEX.get(v & 15).copied().unwrap_or(b'0'));
-                }
-                c => {
+            match u8::try_from(c) {
+                Ok(b) if needs_escape(b) => self.escape(b),
+                _ => {
                     let mut tmp = [0u8; 4];
                     self.raw(c.encode_utf8(&mut tmp).as_bytes());
                 }
             }
+        }
+    }
+
+    /// Appends the escape of `b`, a byte [`needs_escape`] names: a short
+    /// escape where JSON has one, else `\u00XX`. Byte-wise, so `str` needs
+    /// no char encoding.
+    fn escape(&mut self, b: u8) {
+        let short = match b {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            _ => 0,
+        };
+        if short != 0 {
+            self.byte(b'\\').byte(short);
+        } else {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let v = usize::from(b);
+            self.raw(b"\\u00");
+            self.byte(HEX.get(v >> 4).copied().unwrap_or(b'0'));
+            self.byte(HEX.get(v & 15).copied().unwrap_or(b'0'));
         }
     }
 
@@ -220,4 +218,10 @@ impl<'a> Writer<'a> {
         *first = false;
         self
     }
+}
+
+/// Whether JSON text must escape the byte `b` inside a string: the quote,
+/// the backslash and the control characters.
+fn needs_escape(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
 }
