@@ -1247,16 +1247,9 @@ impl<'a> Object<'a> {
     /// The member named `key`, failing with [`ErrorKind::DuplicateKey`] if it
     /// occurs more than once.
     pub fn get_unique(&self, key: &str) -> Result<Option<Value<'a>>, Error> {
-        let mut found = None;
-        for (k, v) in self.iter() {
-            if k.eq_str(key) {
-                if found.is_some() {
-                    return Err(Error::new(ErrorKind::DuplicateKey, self.offset_of(v)));
-                }
-                found = Some(v);
-            }
-        }
-        Ok(found)
+        // The loop of get_unique_many, for one key: one body in the image.
+        let [found] = self.get_unique_many([key]);
+        found
     }
 
     /// Looks up several keys in one pass over the members (each

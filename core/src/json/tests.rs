@@ -161,6 +161,21 @@ fn unescape_into_copies_text_without_escapes() {
     );
 }
 
+/// The lookup as first written, independent of `get_unique_many` (which
+/// `get_unique` now calls): the first member named `key`, or the offset of
+/// the second one's value as the duplicate.
+fn get_unique_reference<'a>(obj: &Object<'a>, key: &str) -> Result<Option<Value<'a>>, Error> {
+    let mut named = obj.iter().filter(|(k, _)| k.eq_str(key)).map(|(_, v)| v);
+    let first = named.next();
+    match named.next() {
+        Some(second) => Err(Error::new(
+            ErrorKind::DuplicateKey,
+            second.raw().as_ptr() as usize - obj.raw().as_ptr() as usize,
+        )),
+        None => Ok(first),
+    }
+}
+
 #[test]
 fn get_unique_many_equals_get_unique_per_key() {
     let doc = br#"{"a":1,"b":{"a":9},"c":"x","\u0061":2,"d":[1]}"#;
@@ -169,6 +184,7 @@ fn get_unique_many_equals_get_unique_per_key() {
     let many = obj.get_unique_many(keys);
     for (key, got) in keys.iter().zip(many) {
         assert_eq!(got, obj.get_unique(key), "{key}");
+        assert_eq!(got, get_unique_reference(&obj, key), "{key}");
     }
     // "a" occurs twice (once escaped): the error carries the offset of the
     // second value, like get_unique's.
