@@ -191,12 +191,10 @@ fn scan_string_full(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
     }
     // Escapes are ASCII, so validating the raw bytes validates the text;
     // ASCII-only text (no high bit seen) is valid UTF-8 as it stands.
-    if high & HIGHS != 0 && core::str::from_utf8(sub(b, start, j)).is_err() {
-        let bad = match core::str::from_utf8(sub(b, start, j)) {
-            Err(e) => start + e.valid_up_to(),
-            Ok(_) => start,
-        };
-        return Err(Error::new(ErrorKind::InvalidUtf8, bad));
+    if high & HIGHS != 0 {
+        if let Err(e) = core::str::from_utf8(sub(b, start, j)) {
+            return Err(Error::new(ErrorKind::InvalidUtf8, start + e.valid_up_to()));
+        }
     }
     Ok((j + 1, escaped))
 }
