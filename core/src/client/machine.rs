@@ -625,9 +625,8 @@ fn move_meta_to_task_head(call: &CallSlot, buf: &mut [u8]) -> Result<usize, Call
     let len = end.saturating_sub(PREFIX.len());
     let from = head.start.saturating_add(PREFIX.len());
     let to = head.start.saturating_add(1);
-    if len == 0 || end > params.len() || from.saturating_add(len) > buf.len() {
+    if len == 0 || end > params.len() || !crate::bytes::copy_down(buf, from, len, to) {
         return Err(broken);
     }
-    buf.copy_within(from..from + len, to);
     Ok(len)
 }

@@ -161,6 +161,21 @@ fn unescape_into_copies_text_without_escapes() {
     );
 }
 
+/// The lookup as first written, independent of `get_unique_many` (which
+/// `get_unique` now calls): the first member named `key`, or the offset of
+/// the second one's value as the duplicate.
+fn get_unique_reference<'a>(obj: &Object<'a>, key: &str) -> Result<Option<Value<'a>>, Error> {
+    let mut named = obj.iter().filter(|(k, _)| k.eq_str(key)).map(|(_, v)| v);
+    let first = named.next();
+    match named.next() {
+        Some(second) => Err(Error::new(
+            ErrorKind::DuplicateKey,
+            second.raw().as_ptr() as usize - obj.raw().as_ptr() as usize,
+        )),
+        None => Ok(first),
+    }
+}
+
 #[test]
 fn get_unique_many_equals_get_unique_per_key() {
     let doc = br#"{"a":1,"b":{"a":9},"c":"x","\u0061":2,"d":[1]}"#;
@@ -169,6 +184,7 @@ fn get_unique_many_equals_get_unique_per_key() {
     let many = obj.get_unique_many(keys);
     for (key, got) in keys.iter().zip(many) {
         assert_eq!(got, obj.get_unique(key), "{key}");
+        assert_eq!(got, get_unique_reference(&obj, key), "{key}");
     }
     // "a" occurs twice (once escaped): the error carries the offset of the
     // second value, like get_unique's.
@@ -307,6 +323,29 @@ fn writer_escapes_and_reports_needed_size() {
     w.u64(0).byte(b' ').u64(u64::MAX).byte(b' ').i64(i64::MIN);
     let n = w.finish().unwrap();
     assert_eq!(&b2[..n], b"0 18446744073709551615 -9223372036854775808");
+}
+
+proptest::proptest! {
+    /// The integer writers spell every value as Rust's decimal formatting
+    /// does (the 32-bit long division of `Writer::u64`, across the 32-bit
+    /// boundary and at the extremes too).
+    #[test]
+    fn integers_written_in_decimal(
+        v in proptest::prop_oneof![
+            proptest::num::u64::ANY,
+            0u64..1_000,
+            (u64::from(u32::MAX) - 1_000)..(u64::from(u32::MAX) + 1_000),
+            (u64::MAX - 1_000)..=u64::MAX,
+        ],
+        s in proptest::num::i64::ANY,
+    ) {
+        let mut buf = [0u8; 48];
+        let mut w = Writer::new(&mut buf);
+        w.u64(v).byte(b' ').i64(s);
+        let n = w.finish().unwrap();
+        let expected = std::format!("{v} {s}");
+        proptest::prop_assert_eq!(&buf[..n], expected.as_bytes());
+    }
 }
 
 #[test]
@@ -510,6 +549,29 @@ mod properties {
             let v = parse(&buf[..n]).unwrap();
             prop_assert!(v.as_str().unwrap().eq_str(&text));
             prop_assert_eq!(serde_json::from_slice::<String>(&buf[..n]).unwrap(), text);
+        }
+
+        /// `str` and `str_chars` spell every string byte for byte as
+        /// serde_json does: short escapes where JSON has them, `\u00xx`
+        /// for the other control characters, everything else as UTF-8.
+        #[test]
+        fn writer_escapes_as_serde_json(s in "\\PC{0,24}", ctl in prop::collection::vec((0usize..30, 0u8..0x20), 0..6)) {
+            let mut text = s.clone();
+            for (at, c) in ctl {
+                let at = (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+                text.insert(at, char::from(c));
+            }
+            text.push_str("\"\\");
+            let expected = serde_json::to_string(&text).unwrap();
+            let mut buf = [0u8; 512];
+            let mut w = Writer::new(&mut buf);
+            w.str(&text);
+            let n = w.finish().unwrap();
+            prop_assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), expected.as_str());
+            let mut w = Writer::new(&mut buf);
+            w.str_chars(text.chars());
+            let n = w.finish().unwrap();
+            prop_assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), expected.as_str());
         }
     }
 }

@@ -364,13 +364,7 @@ fn sort_keys(object: Object<'_>, offsets: &mut [u32]) -> Result<(), CanonError> 
                 Ordering::Equal => return Err(CanonError::DuplicateKey),
             }
         }
-        if let Some(run) = offsets.get_mut(lo..=i) {
-            // Never empty (lo <= i); the check lets the compiler drop
-            // rotate_right's assertion.
-            if !run.is_empty() {
-                run.rotate_right(1);
-            }
-        }
+        crate::bytes::rotate_right_1(offsets, lo, i);
     }
     Ok(())
 }
