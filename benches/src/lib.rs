@@ -17,5 +17,6 @@ pub mod alloc_count;
 pub mod contenders;
 pub mod inputs;
 pub mod jobs;
+pub mod kit;
 
 pub use jobs::{check, Contender, Job, Runner, Summary};

@@ -9,7 +9,7 @@
 //! (rendering the params, copying the inputs into the workspace), the same
 //! as the first half of its `leg`.
 
-use crate::jobs::{answers, Runner, Summary};
+use crate::kit::{answers, Runner, Summary};
 
 /// `MRTR_OK`.
 const MRTR_OK: i32 = 0;

@@ -10,7 +10,7 @@ use mrtr_core::wire::{
 use mrtr_core::server::{Incoming, MetaPolicy, ServerRequest};
 
 use crate::inputs::TOOL_PARAMS;
-use crate::jobs::{answers, Runner, ServerSummary, Summary};
+use crate::kit::{answers, Runner, ServerSummary, Summary};
 
 /// What the benchmark's client declares: every kind of input request.
 pub const CAPS: ClientCapabilities = ClientCapabilities {

@@ -22,7 +22,7 @@ use rmcp::model::{
 
 use crate::contenders::mrtr::meta_json;
 use crate::inputs::{TOOL_ARGUMENTS, TOOL_NAME};
-use crate::jobs::{answers, Runner, Summary};
+use crate::kit::{answers, Runner, Summary};
 
 fn input_required(bytes: &[u8]) -> Option<Option<InputRequiredResult>> {
     let msg: ServerJsonRpcMessage = serde_json::from_slice(bytes).ok()?;

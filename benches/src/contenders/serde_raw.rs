@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 
 use crate::contenders::mrtr::meta_json;
 use crate::inputs::{TOOL_ARGUMENTS, TOOL_NAME};
-use crate::jobs::{answers, Runner, ServerSummary, Summary};
+use crate::kit::{answers, Runner, ServerSummary, Summary};
 
 /// A string that borrows from the input unless it has escapes. serde
 /// borrows a `Cow<str>` only for a field marked `borrow`, never inside an

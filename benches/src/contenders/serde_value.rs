@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::contenders::mrtr::meta_json;
 use crate::inputs::{TOOL_ARGUMENTS, TOOL_NAME};
-use crate::jobs::{answers, Runner, Summary};
+use crate::kit::{answers, Runner, Summary};
 
 /// Kinds, as mrtr's `InputKind`.
 #[derive(Clone, Copy)]

@@ -11,7 +11,7 @@ use simd_json::{BorrowedValue, Buffers, Tape};
 
 use crate::contenders::mrtr::meta_json;
 use crate::inputs::{TOOL_ARGUMENTS, TOOL_NAME};
-use crate::jobs::{answers, Runner, Summary};
+use crate::kit::{answers, Runner, Summary};
 
 /// Buffers reused across operations.
 pub struct Scratch {
