@@ -815,39 +815,11 @@ impl SaveError {
     }
 }
 
-impl SaveInvariant {
+variant_names! {
     /// The variant's name, NUL-terminated for C (`"TooLarge"`, `"BadHead"`).
-    pub const fn name(&self) -> &'static CStr {
-        use SaveInvariant as I;
-        match self {
-            I::UnknownPhase(_) => c"UnknownPhase",
-            I::UnknownVariant(_) => c"UnknownVariant",
-            I::UnknownNextRequest(_) => c"UnknownNextRequest",
-            I::TooLarge { .. } => c"TooLarge",
-            I::BadHead => c"BadHead",
-            I::ProtocolVersion => c"ProtocolVersion",
-            I::TasksNotDeclared => c"TasksNotDeclared",
-            I::BadInputs => c"BadInputs",
-            I::UndeclaredInput => c"UndeclaredInput",
-            I::BadRequestState => c"BadRequestState",
-            I::BadAnswerRecord => c"BadAnswerRecord",
-            I::AnswerKeyNotAsked { .. } => c"AnswerKeyNotAsked",
-            I::DuplicateAnswer { .. } => c"DuplicateAnswer",
-            I::BadAnswer { .. } => c"BadAnswer",
-            I::TooManyRounds { .. } => c"TooManyRounds",
-            I::TooManyStateOnlyRounds { .. } => c"TooManyStateOnlyRounds",
-            I::TooManyPolls { .. } => c"TooManyPolls",
-            I::RoundNotCounted => c"RoundNotCounted",
-            I::StateOnlyWithInputs => c"StateOnlyWithInputs",
-            I::IdOutOfRange(_) => c"IdOutOfRange",
-            I::SentWithoutRequest => c"SentWithoutRequest",
-            I::InFlightNotLast => c"InFlightNotLast",
-            I::InFlightOutsideSent => c"InFlightOutsideSent",
-            I::PartlyAnswered { .. } => c"PartlyAnswered",
-            I::AnsweringWithoutInputs => c"AnsweringWithoutInputs",
-            I::AnsweringOtherRequest => c"AnsweringOtherRequest",
-            I::RespondWithoutInputs => c"RespondWithoutInputs",
-            I::CancelNotSent => c"CancelNotSent",
-        }
-    }
+    SaveInvariant: UnknownPhase UnknownVariant UnknownNextRequest TooLarge BadHead ProtocolVersion
+    TasksNotDeclared BadInputs UndeclaredInput BadRequestState BadAnswerRecord AnswerKeyNotAsked
+    DuplicateAnswer BadAnswer TooManyRounds TooManyStateOnlyRounds TooManyPolls RoundNotCounted
+    StateOnlyWithInputs IdOutOfRange SentWithoutRequest InFlightNotLast InFlightOutsideSent
+    PartlyAnswered AnsweringWithoutInputs AnsweringOtherRequest RespondWithoutInputs CancelNotSent
 }

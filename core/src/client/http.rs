@@ -94,24 +94,11 @@ pub enum HttpError {
     RepeatedMember,
 }
 
-impl HttpError {
+variant_names! {
     /// The variant's name, NUL-terminated for C (`"MissingName"`), so a C
     /// caller learns which cause of its status it met.
-    pub const fn name(&self) -> &'static core::ffi::CStr {
-        match self {
-            HttpError::BufferTooSmall { .. } => c"BufferTooSmall",
-            HttpError::ValueTooLong { .. } => c"ValueTooLong",
-            HttpError::BadMethod => c"BadMethod",
-            HttpError::MissingName => c"MissingName",
-            HttpError::NotARequest => c"NotARequest",
-            HttpError::NotAToolCall => c"NotAToolCall",
-            HttpError::Wire(_) => c"Wire",
-            HttpError::Designation(_) => c"Designation",
-            HttpError::ParamType => c"ParamType",
-            HttpError::NotSafeInteger => c"NotSafeInteger",
-            HttpError::RepeatedMember => c"RepeatedMember",
-        }
-    }
+    HttpError: BufferTooSmall ValueTooLong BadMethod MissingName NotARequest NotAToolCall Wire
+    Designation ParamType NotSafeInteger RepeatedMember
 }
 
 impl core::fmt::Display for HttpError {

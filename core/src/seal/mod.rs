@@ -349,6 +349,13 @@ pub enum KeyError {
     },
 }
 
+variant_names! {
+    /// The variant's name, NUL-terminated for C (`"WeakKey"`), so a C
+    /// caller learns which cause of its status it met.
+    KeyError: NoKeys TooManyKeys KeyTooShort WeakKey DuplicateKeyId EmptyAudience AudienceTooLong
+    MaxTokenTooSmall TtlOutOfRange SkewOutOfRange
+}
+
 impl KeyError {
     /// Whether the keys themselves are refused (none, too many, too short,
     /// weak, a repeated key id), rather than the other settings.
@@ -361,23 +368,6 @@ impl KeyError {
                 | KeyError::WeakKey { .. }
                 | KeyError::DuplicateKeyId { .. }
         )
-    }
-
-    /// The variant's name, NUL-terminated for C (`"WeakKey"`), so a C
-    /// caller learns which cause of its status it met.
-    pub const fn name(&self) -> &'static core::ffi::CStr {
-        match self {
-            KeyError::NoKeys => c"NoKeys",
-            KeyError::TooManyKeys { .. } => c"TooManyKeys",
-            KeyError::KeyTooShort { .. } => c"KeyTooShort",
-            KeyError::WeakKey { .. } => c"WeakKey",
-            KeyError::DuplicateKeyId { .. } => c"DuplicateKeyId",
-            KeyError::EmptyAudience => c"EmptyAudience",
-            KeyError::AudienceTooLong { .. } => c"AudienceTooLong",
-            KeyError::MaxTokenTooSmall { .. } => c"MaxTokenTooSmall",
-            KeyError::TtlOutOfRange { .. } => c"TtlOutOfRange",
-            KeyError::SkewOutOfRange { .. } => c"SkewOutOfRange",
-        }
     }
 
     /// A short, stable description for logs.
