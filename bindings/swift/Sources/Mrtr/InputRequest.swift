@@ -4,6 +4,7 @@ import CMrtr
 /// the call moves on). `index` is its position in the server's order, `key` the server's key
 /// (escapes decoded).
 public enum InputRequest: Sendable, Equatable {
+    /// Its position in the server's `inputRequests` (0-based): the index every `answer*` call takes.
     public var index: Int {
         switch self {
         case .elicitForm(let r): return r.index
@@ -13,6 +14,7 @@ public enum InputRequest: Sendable, Equatable {
         }
     }
 
+    /// The server's key for it, escapes decoded: the key its answer goes under in `inputResponses`.
     public var key: String {
         switch self {
         case .elicitForm(let r): return r.key
@@ -22,6 +24,7 @@ public enum InputRequest: Sendable, Equatable {
         }
     }
 
+    /// True once the call holds an answer for it in this round; a second answer is refused (reason `"AlreadyAnswered"`).
     public var answered: Bool {
         switch self {
         case .elicitForm(let r): return r.answered

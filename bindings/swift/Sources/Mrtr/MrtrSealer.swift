@@ -33,6 +33,9 @@ public final class MrtrSealer: @unchecked Sendable {
     private let maxToken: Int
     private let lock = NSLock()
 
+    /// Builds the sealer from `keys` and `audience` (see the type's comment for each parameter). Throws
+    /// `MrtrError` with `.keyError` or `.invalidArgument` and the library's `reason` (`"NoKeys"`,
+    /// `"KeyTooShort"`, `"WeakKey"`, `"DuplicateKeyId"`, `"EmptyAudience"`, `"TtlOutOfRange"`, ...).
     public init(keys: [[UInt8]], audience: String, ttlSeconds: UInt64 = 0, skewSeconds: UInt64 = 60, maxTokenBytes: Int = 0) throws {
         size = mrtr_sealer_size()
         maxToken = maxTokenBytes == 0 ? 4094 : maxTokenBytes

@@ -201,6 +201,7 @@ public enum ElicitAction: UInt32, Sendable, CaseIterable {
 public struct Root: Sendable, Equatable {
     public let uri: String
     public let name: String?
+    /// A root with its `file://` `uri` and, optionally, the `name` to show for it.
     public init(uri: String, name: String? = nil) {
         self.uri = uri
         self.name = name

@@ -6,8 +6,13 @@ package dev.mrtr
  * (escapes decoded).
  */
 sealed class InputRequest {
+    /** Its position in the server's `inputRequests` (0-based): the index every `answer*` call takes. */
     abstract val index: Int
+
+    /** The server's key for it, escapes decoded: the key its answer goes under in `inputResponses`. */
     abstract val key: String
+
+    /** True once the call holds an answer for it in this round; a second answer is refused (reason `"AlreadyAnswered"`). */
     abstract val answered: Boolean
 
     /**
