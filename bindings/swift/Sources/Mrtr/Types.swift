@@ -44,21 +44,37 @@ public enum Phase: UInt32, Sendable, CaseIterable {
 /// rounds, backoff 50 ms doubling to 250 ms, 100,000 polls every 1 s unless the server hints,
 /// clamped to 100 ms .. 60 s).
 public struct CallLimits: Sendable, Equatable {
+    /// Largest server message, bytes (default 1 MiB).
     public var maxMessageBytes: Int
+    /// Deepest JSON nesting (default 32; 4 to the library's maximum depth).
     public var maxDepth: Int
+    /// Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each).
     public var maxInputRequests: Int
+    /// Longest input key, decoded bytes (default 256; at least 1).
     public var maxKeyBytes: Int
+    /// The params as sent, `_meta` included, or a task's `_meta` and id, bytes (default 16 KiB).
     public var maxParamsBytes: Int
+    /// One round's `inputRequests`, bytes (default 16 KiB).
     public var maxInputsBytes: Int
+    /// The `requestState` token, quotes included, bytes (default 4 KiB).
     public var maxStateBytes: Int
+    /// One round's answers, JSON bytes (default 16 KiB).
     public var maxAnswersBytes: Int
+    /// Most `input_required` rounds (default 10).
     public var maxRounds: UInt32
+    /// Most consecutive state-only rounds (default 3).
     public var maxStateOnlyRounds: UInt32
+    /// Wait after the first state-only round, ms (default 50).
     public var backoffInitialMs: UInt32
+    /// Ceiling of the doubling state-only backoff, ms (default 250).
     public var backoffMaxMs: UInt32
+    /// Most `tasks/get` requests of a task (default 100,000).
     public var maxPolls: UInt32
+    /// Poll interval when the server gives none, ms (default 1,000).
     public var defaultPollMs: UInt64
+    /// Poll interval floor, ms (default 100).
     public var minPollMs: UInt64
+    /// Poll interval ceiling, ms (default 60,000).
     public var maxPollMs: UInt64
 
     var c: mrtr_call_limits {
@@ -105,18 +121,31 @@ public enum TaskRequest: UInt32, Sendable, CaseIterable {
 /// raw JSON string tokens (nil when absent); `lastId` nil before the first request, `nextId`
 /// nil once the ids are used up.
 public struct Progress: Sendable, Equatable {
+    /// The phase.
     public let phase: Phase
+    /// The flow: the call's own request, or the task it became.
     public let flow: Flow
+    /// Task: the request written next or in flight (`.none` outside a task).
     public let taskRequest: TaskRequest
+    /// Task: its dialect (`.none` outside a task).
     public let taskDialect: TaskDialect
+    /// Input rounds received so far in the current flow.
     public let round: UInt32
+    /// Task: `tasks/get` requests written so far.
     public let polls: UInt32
+    /// Inputs asked in the current round.
     public let inputCount: Int
+    /// Inputs answered in the current round.
     public let answeredCount: Int
+    /// The last JSON-RPC id used; nil before the first request.
     public let lastId: Int64?
+    /// The next request's id (the first id, then the last id + 1); nil once the ids are used up (past 2^53-1).
     public let nextId: Int64?
+    /// Task: the poll interval, ms (the server's hint, clamped to the limits).
     public let pollMs: UInt64
+    /// The `requestState` the next request echoes, the raw JSON string token; nil when none.
     public let requestState: [UInt8]?
+    /// Task: the task id as sent, the raw JSON string token; nil outside a task.
     public let taskId: [UInt8]?
 }
 

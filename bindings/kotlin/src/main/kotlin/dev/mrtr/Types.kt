@@ -46,21 +46,37 @@ enum class Phase(val code: Int) {
  * hints, clamped to 100 ms .. 60 s); change fields with `copy`.
  */
 data class CallLimits(
+    /** Largest server message, bytes (default 1 MiB). */
     val maxMessageBytes: Long,
+    /** Deepest JSON nesting (default 32; 4 to the library's maximum depth). */
     val maxDepth: Long,
+    /** Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each). */
     val maxInputRequests: Long,
+    /** Longest input key, decoded bytes (default 256; at least 1). */
     val maxKeyBytes: Long,
+    /** The params as sent, `_meta` included, or a task's `_meta` and id, bytes (default 16 KiB). */
     val maxParamsBytes: Long,
+    /** One round's `inputRequests`, bytes (default 16 KiB). */
     val maxInputsBytes: Long,
+    /** The `requestState` token, quotes included, bytes (default 4 KiB). */
     val maxStateBytes: Long,
+    /** One round's answers, JSON bytes (default 16 KiB). */
     val maxAnswersBytes: Long,
+    /** Most `input_required` rounds (default 10). */
     val maxRounds: Long,
+    /** Most consecutive state-only rounds (default 3). */
     val maxStateOnlyRounds: Long,
+    /** Wait after the first state-only round, ms (default 50). */
     val backoffInitialMs: Long,
+    /** Ceiling of the doubling state-only backoff, ms (default 250). */
     val backoffMaxMs: Long,
+    /** Most `tasks/get` requests of a task (default 100,000). */
     val maxPolls: Long,
+    /** Poll interval when the server gives none, ms (default 1,000). */
     val defaultPollMs: Long,
+    /** Poll interval floor, ms (default 100). */
     val minPollMs: Long,
+    /** Poll interval ceiling, ms (default 60,000). */
     val maxPollMs: Long,
 ) {
     internal fun toLongs(): LongArray {
@@ -137,18 +153,31 @@ enum class TaskRequest(val code: Int) {
  * [nextId] null once the ids are used up.
  */
 data class Progress(
+    /** The phase. */
     val phase: Phase,
+    /** The flow: the call's own request, or the task it became. */
     val flow: Flow,
+    /** Task: the request written next or in flight (`NONE` outside a task). */
     val taskRequest: TaskRequest,
+    /** Task: its dialect (`NONE` outside a task). */
     val taskDialect: TaskDialect,
+    /** Input rounds received so far in the current flow. */
     val round: Long,
+    /** Task: `tasks/get` requests written so far. */
     val polls: Long,
+    /** Inputs asked in the current round. */
     val inputCount: Int,
+    /** Inputs answered in the current round. */
     val answeredCount: Int,
+    /** The last JSON-RPC id used; null before the first request. */
     val lastId: Long?,
+    /** The next request's id (the first id, then the last id + 1); null once the ids are used up (past 2^53-1). */
     val nextId: Long?,
+    /** Task: the poll interval, ms (the server's hint, clamped to the limits). */
     val pollMs: Long,
+    /** The `requestState` the next request echoes, the raw JSON string token; null when none. */
     val requestState: ByteArray?,
+    /** Task: the task id as sent, the raw JSON string token; null outside a task. */
     val taskId: ByteArray?,
 )
 
