@@ -49,9 +49,13 @@ public enum InputRequest: Sendable, Equatable {
         public let index: Int
         public let key: String
         public let answered: Bool
+        /// The message to show the user (escapes decoded).
         public let message: String
+        /// The `requestedSchema` object, raw JSON as the server sent it.
         public let requestedSchema: [UInt8]
+        /// The form's typed fields; nil when the library refused the schema.
         public let fields: [FormField]?
+        /// Why the library refused the schema; nil when it was accepted.
         public let schemaError: SchemaError?
 
         /// nil when `content` (a JSON object) answers this form; else its first problem.
@@ -65,9 +69,13 @@ public enum InputRequest: Sendable, Equatable {
         public let index: Int
         public let key: String
         public let answered: Bool
+        /// The message to show the user (escapes decoded).
         public let message: String
+        /// The URL to open once the user consents (escapes decoded); never open it when `refusal` is set.
         public let url: String
+        /// The facts to show before opening the URL (its real host, warnings); nil when refused.
         public let consent: UrlConsent?
+        /// Why the library refuses the URL; nil when it is acceptable.
         public let refusal: UrlRefusal?
     }
 
@@ -76,10 +84,15 @@ public enum InputRequest: Sendable, Equatable {
         public let index: Int
         public let key: String
         public let answered: Bool
+        /// The whole `params` of `sampling/createMessage`, raw JSON.
         public let params: [UInt8]
+        /// The request's `maxTokens`.
         public let maxTokens: UInt64
+        /// The request's `systemPrompt` (escapes decoded); nil when absent.
         public let systemPrompt: String?
+        /// True when the request carries `tools`.
         public let hasTools: Bool
+        /// True when `includeContext` asks for more than `"none"`.
         public let wantsContext: Bool
     }
 

@@ -195,27 +195,43 @@ public enum CallEvent: Sendable, Equatable {
 
 /// Why a call ended `failed` (`mrtr_failure`).
 public struct Failure: Sendable, Equatable {
+    /// The status the failing function returned; nil for a code this binding does not know.
     public let status: MrtrError.Code?
+    /// The cause; nil for a kind this binding does not know.
     public let kind: FailureKind?
     /// The precise cause's name (`"TooDeep"`, `"UndeclaredCapability"`, ...), for logs.
     public let reason: String
+    /// `.json`: the byte offset where reading stopped.
     public let offset: Int
+    /// `.answeredWithError`: the index of the input answered with an error.
     public let index: Int
+    /// `.answeredWithError`: the application's error code.
     public let code: Int64
+    /// `.inputsTooLarge`, `.stateTooLarge`: the bytes needed.
     public let needed: Int
+    /// `.inputsTooLarge`, `.stateTooLarge`, `.tooMany*`: the limit that was exceeded.
     public let limit: UInt64
 }
 
 /// The cause of a failure (`mrtr_failure_kind`).
 public enum FailureKind: UInt32, Sendable, CaseIterable {
+    /// Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`.
     case json = 1
+    /// Not a JSON-RPC 2.0 message.
     case envelope = 2
+    /// Breaks an MRTR rule; `reason` names which.
     case `protocol` = 3
+    /// `inputRequests` over `maxInputsBytes` (`needed`, `limit`).
     case inputsTooLarge = 4
+    /// `requestState` over `maxStateBytes` (`needed`, `limit`).
     case stateTooLarge = 5
+    /// More rounds than `maxRounds` (`limit`).
     case tooManyRounds = 6
+    /// More consecutive state-only rounds than `maxStateOnlyRounds` (`limit`).
     case tooManyStateOnlyRounds = 7
+    /// More `tasks/get` requests than `maxPolls` (`limit`).
     case tooManyPolls = 8
+    /// The application answered input `index` with error `code`.
     case answeredWithError = 9
 }
 

@@ -24,9 +24,13 @@ sealed class InputRequest {
         override val index: Int,
         override val key: String,
         override val answered: Boolean,
+        /** The message to show the user (escapes decoded). */
         val message: String,
+        /** The `requestedSchema` object, raw JSON as the server sent it. */
         val requestedSchema: ByteArray,
+        /** The form's typed fields; null when the library refused the schema. */
         val fields: List<FormField>?,
+        /** Why the library refused the schema; null when it was accepted. */
         val schemaError: SchemaError?,
     ) : InputRequest() {
         /** Null when [content] (a JSON object) answers this form; else its first problem. */
@@ -42,9 +46,13 @@ sealed class InputRequest {
         override val index: Int,
         override val key: String,
         override val answered: Boolean,
+        /** The message to show the user (escapes decoded). */
         val message: String,
+        /** The URL to open once the user consents (escapes decoded); never open it when `refusal` is set. */
         val url: String,
+        /** The facts to show before opening the URL (its real host, warnings); null when refused. */
         val consent: UrlConsent?,
+        /** Why the library refuses the URL; null when it is acceptable. */
         val refusal: UrlRefusal?,
     ) : InputRequest()
 
@@ -53,10 +61,15 @@ sealed class InputRequest {
         override val index: Int,
         override val key: String,
         override val answered: Boolean,
+        /** The whole `params` of `sampling/createMessage`, raw JSON. */
         val params: ByteArray,
+        /** The request's `maxTokens`. */
         val maxTokens: Long,
+        /** The request's `systemPrompt` (escapes decoded); null when absent. */
         val systemPrompt: String?,
+        /** True when the request carries `tools`. */
         val hasTools: Boolean,
+        /** True when `includeContext` asks for more than `"none"`. */
         val wantsContext: Boolean,
     ) : InputRequest()
 

@@ -253,27 +253,43 @@ sealed class CallEvent {
 
 /** Why a call ended `FAILED` (`mrtr_failure`). */
 data class Failure(
+    /** The status the failing function returned; null for a code this binding does not know. */
     val status: Status?,
+    /** The cause; null for a kind this binding does not know. */
     val kind: FailureKind?,
     /** The precise cause's name (`"TooDeep"`, `"UndeclaredCapability"`, ...), for logs. */
     val reason: String,
+    /** `JSON`: the byte offset where reading stopped. */
     val offset: Long,
+    /** `ANSWERED_WITH_ERROR`: the index of the input answered with an error. */
     val index: Long,
+    /** `ANSWERED_WITH_ERROR`: the application's error code. */
     val code: Long,
+    /** `INPUTS_TOO_LARGE`, `STATE_TOO_LARGE`: the bytes needed. */
     val needed: Long,
+    /** `*_TOO_LARGE`, `TOO_MANY_*`: the limit that was exceeded. */
     val limit: Long,
 )
 
 /** The cause of a failure (`mrtr_failure_kind`). */
 enum class FailureKind(val code: Int) {
+    /** Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`. */
     JSON(1),
+    /** Not a JSON-RPC 2.0 message. */
     ENVELOPE(2),
+    /** Breaks an MRTR rule; `reason` names which. */
     PROTOCOL(3),
+    /** `inputRequests` over `maxInputsBytes` (`needed`, `limit`). */
     INPUTS_TOO_LARGE(4),
+    /** `requestState` over `maxStateBytes` (`needed`, `limit`). */
     STATE_TOO_LARGE(5),
+    /** More rounds than `maxRounds` (`limit`). */
     TOO_MANY_ROUNDS(6),
+    /** More consecutive state-only rounds than `maxStateOnlyRounds` (`limit`). */
     TOO_MANY_STATE_ONLY_ROUNDS(7),
+    /** More `tasks/get` requests than `maxPolls` (`limit`). */
     TOO_MANY_POLLS(8),
+    /** The application answered input `index` with error `code`. */
     ANSWERED_WITH_ERROR(9),
 }
 
