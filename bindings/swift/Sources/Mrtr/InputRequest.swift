@@ -149,12 +149,19 @@ public enum FieldError: UInt32, Sendable, CaseIterable {
 public struct FormField: Sendable, Equatable {
     /// The property name: the key of the answer.
     public let name: String
+    /// The label to show; nil when the schema gives none.
     public let title: String?
+    /// Help text to show; nil when the schema gives none.
     public let description: String?
+    /// The input kind: what control to show and what JSON type the answer has.
     public let kind: FieldKind
+    /// Text fields: the syntax the answer must have (email, URI, date, date-time), or none.
     public let format: StringFormat
+    /// True when the answer must contain this field.
     public let required: Bool
+    /// Text: the fewest characters (Unicode scalar values), or nil.
     public let minLength: UInt64?
+    /// Text: the most characters, or nil.
     public let maxLength: UInt64?
     /// The lower bound as the nearest Double (a bound beyond its range is infinite).
     public let minimum: Double?
@@ -164,7 +171,9 @@ public struct FormField: Sendable, Equatable {
     public let minimumText: String?
     /// The upper bound exactly as the schema wrote it, or nil.
     public let maximumText: String?
+    /// Multi-select: the fewest selections, or nil.
     public let minItems: UInt64?
+    /// Multi-select: the most selections, or nil.
     public let maxItems: UInt64?
     /// Select fields: the options in schema order.
     public let options: [FormOption]
@@ -186,6 +195,7 @@ public struct SchemaError: Sendable, Equatable {
     public let keyword: String?
     /// The error's name (`"UnsupportedKeyword"`, `"InvalidDefault"`, ...).
     public let reason: String
+    /// When the reason is `"InvalidDefault"`: what is wrong with the default value.
     public let defaultError: FieldError
 }
 
@@ -195,6 +205,7 @@ public struct FormError: Sendable, Equatable {
     public let field: String?
     /// The field's index in the form, nil when the form has no such field.
     public let fieldIndex: Int?
+    /// What is wrong with the field's value.
     public let error: FieldError
     /// `tooShort`, `tooLong`, `tooFewItems`, `tooManyItems`: the bound.
     public let bound: UInt64
@@ -204,24 +215,39 @@ public struct FormError: Sendable, Equatable {
 
 /// A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out.
 public enum UrlWarning: UInt32, Sendable, CaseIterable {
+    /// The scheme is not `https`.
     case notHttps = 1
+    /// Neither `http` nor `https`: the URL may open another application.
     case unsupportedScheme = 2
+    /// A punycode host label (`xn--`), which may show as look-alike Unicode.
     case punycode = 4
+    /// A userinfo part (`user@`), often posing as a trusted name.
     case userinfo = 8
+    /// The host is an IP address.
     case ipLiteral = 16
+    /// The host has non-ASCII characters (possible look-alikes).
     case nonAsciiHost = 32
+    /// The URL has no host (`mailto:`, `file:///...`).
     case noHost = 64
 }
 
 /// A URL split for the consent screen. Show `host` as the destination, never `userinfo`.
 public struct UrlConsent: Sendable, Equatable {
+    /// The scheme as written (compare it case-insensitively).
     public let scheme: String
+    /// The userinfo part (`user@`), or nil: never show it as the destination.
     public let userinfo: String?
+    /// The host the link goes to (an IPv6 address with its brackets); empty when the URL has none.
     public let host: String
+    /// The explicit port, or nil.
     public let port: Int?
+    /// The path, possibly empty.
     public let path: String
+    /// The query without its `?`, or nil.
     public let query: String?
+    /// The fragment without its `#`, or nil.
     public let fragment: String?
+    /// What the consent screen must point out (empty when nothing).
     public let warnings: Set<UrlWarning>
 }
 

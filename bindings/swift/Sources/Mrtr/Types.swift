@@ -265,10 +265,15 @@ public struct HttpHeader: Sendable, Equatable {
 /// `x-mcp-header` designations are invalid, SEP-2243) and how many arguments
 /// it designates.
 public struct Tool: Sendable, Equatable {
+    /// The tool's name, escapes decoded.
     public let name: String
+    /// The name's JSON string token as the server wrote it, quotes included.
     public let nameJson: [UInt8]
+    /// The tool's `inputSchema`, raw JSON.
     public let inputSchema: [UInt8]
+    /// False when its `x-mcp-header` designations are invalid (SEP-2243): do not call it.
     public let usable: Bool
+    /// How many of its input properties carry an `x-mcp-header` designation (0 when not usable).
     public let designationCount: Int
 }
 

@@ -131,12 +131,19 @@ enum class FieldError(val code: Int) {
 data class FormField(
     /** The property name: the key of the answer. */
     val name: String,
+    /** The label to show; null when the schema gives none. */
     val title: String?,
+    /** Help text to show; null when the schema gives none. */
     val description: String?,
+    /** The input kind: what control to show and what JSON type the answer has. */
     val kind: FieldKind,
+    /** Text fields: the syntax the answer must have (email, URI, date, date-time), or none. */
     val format: StringFormat,
+    /** True when the answer must contain this field. */
     val required: Boolean,
+    /** Text: the fewest characters (Unicode scalar values), or null. */
     val minLength: Long?,
+    /** Text: the most characters, or null. */
     val maxLength: Long?,
     /** The lower bound as the nearest Double (a bound beyond its range is infinite). */
     val minimum: Double?,
@@ -146,7 +153,9 @@ data class FormField(
     val minimumText: String?,
     /** The upper bound exactly as the schema wrote it, or null. */
     val maximumText: String?,
+    /** Multi-select: the fewest selections, or null. */
     val minItems: Long?,
+    /** Multi-select: the most selections, or null. */
     val maxItems: Long?,
     /** Select fields: the options in schema order. */
     val options: List<FormOption>,
@@ -165,6 +174,7 @@ data class SchemaError(
     val keyword: String?,
     /** The error's name (`"UnsupportedKeyword"`, `"InvalidDefault"`, ...). */
     val reason: String,
+    /** When the reason is `"InvalidDefault"`: what is wrong with the default value. */
     val defaultError: FieldError,
 )
 
@@ -174,6 +184,7 @@ data class FormError(
     val field: String?,
     /** The field's index in the form, null when the form has no such field. */
     val fieldIndex: Int?,
+    /** What is wrong with the field's value. */
     val error: FieldError,
     /** `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound. */
     val bound: Long,
@@ -183,24 +194,39 @@ data class FormError(
 
 /** A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out. */
 enum class UrlWarning(val bit: Int) {
+    /** The scheme is not `https`. */
     NOT_HTTPS(1),
+    /** Neither `http` nor `https`: the URL may open another application. */
     UNSUPPORTED_SCHEME(1 shl 1),
+    /** A punycode host label (`xn--`), which may show as look-alike Unicode. */
     PUNYCODE(1 shl 2),
+    /** A userinfo part (`user@`), often posing as a trusted name. */
     USERINFO(1 shl 3),
+    /** The host is an IP address. */
     IP_LITERAL(1 shl 4),
+    /** The host has non-ASCII characters (possible look-alikes). */
     NON_ASCII_HOST(1 shl 5),
+    /** The URL has no host (`mailto:`, `file:///...`). */
     NO_HOST(1 shl 6),
 }
 
 /** A URL split for the consent screen. Show [host] as the destination, never [userinfo]. */
 data class UrlConsent(
+    /** The scheme as written (compare it case-insensitively). */
     val scheme: String,
+    /** The userinfo part (`user@`), or null: never show it as the destination. */
     val userinfo: String?,
+    /** The host the link goes to (an IPv6 address with its brackets); empty when the URL has none. */
     val host: String,
+    /** The explicit port, or null. */
     val port: Int?,
+    /** The path, possibly empty. */
     val path: String,
+    /** The query without its `?`, or null. */
     val query: String?,
+    /** The fragment without its `#`, or null. */
     val fragment: String?,
+    /** What the consent screen must point out (empty when nothing). */
     val warnings: Set<UrlWarning>,
 )
 

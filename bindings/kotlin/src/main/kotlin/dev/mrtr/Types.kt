@@ -313,10 +313,15 @@ data class HttpHeader(val name: String, val value: String)
  * designations are invalid, SEP-2243) and how many arguments it designates.
  */
 class Tool(
+    /** The tool's name, escapes decoded. */
     val name: String,
+    /** The name's JSON string token as the server wrote it, quotes included. */
     val nameJson: ByteArray,
+    /** The tool's `inputSchema`, raw JSON. */
     val inputSchema: ByteArray,
+    /** False when its `x-mcp-header` designations are invalid (SEP-2243): do not call it. */
     val usable: Boolean,
+    /** How many of its input properties carry an `x-mcp-header` designation (0 when not usable). */
     val designationCount: Int,
 )
 
