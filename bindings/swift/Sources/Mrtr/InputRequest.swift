@@ -106,42 +106,71 @@ public enum InputRequest: Sendable, Equatable {
 
 /// The kind of a form field (`mrtr_field_kind`).
 public enum FieldKind: UInt32, Sendable, CaseIterable {
+    /// Free text (`minLength`, `maxLength`, `format`).
     case text = 1
+    /// A number (`minimum`, `maximum`).
     case number = 2
+    /// A whole number (`minimum`, `maximum`).
     case integer = 3
+    /// Yes or no.
     case boolean = 4
+    /// Exactly one of the `options`.
     case singleSelect = 5
+    /// Any number of distinct `options` (`minItems`, `maxItems`).
     case multiSelect = 6
 }
 
 /// The syntax a text field requires (`mrtr_string_format`).
 public enum StringFormat: UInt32, Sendable, CaseIterable {
+    /// Any text.
     case none = 0
+    /// An email address.
     case email = 1
+    /// A URI with a scheme.
     case uri = 2
+    /// An RFC 3339 date (`2026-07-28`).
     case date = 3
+    /// An RFC 3339 date-time (`2026-07-28T09:30:00Z`).
     case dateTime = 4
 }
 
 /// What is wrong with a form value (`mrtr_field_error`).
 public enum FieldError: UInt32, Sendable, CaseIterable {
+    /// No error.
     case none = 0
+    /// A required field has no answer.
     case missing = 1
+    /// The answer has the wrong JSON type.
     case wrongType = 2
+    /// Shorter than `minLength` (`bound`).
     case tooShort = 3
+    /// Longer than `maxLength` (`bound`).
     case tooLong = 4
+    /// Below `minimum`.
     case belowMinimum = 5
+    /// Above `maximum`.
     case aboveMaximum = 6
+    /// A fraction where whole numbers are asked.
     case notAnInteger = 7
+    /// Not an email address.
     case badEmail = 8
+    /// Not a URI.
     case badUri = 9
+    /// Not a date.
     case badDate = 10
+    /// Not a date-time.
     case badDateTime = 11
+    /// Not one of the options.
     case notAnOption = 12
+    /// Fewer selections than `minItems` (`bound`).
     case tooFewItems = 13
+    /// More selections than `maxItems` (`bound`).
     case tooManyItems = 14
+    /// The same option twice.
     case duplicateItem = 15
+    /// A field the form does not define.
     case unknownField = 16
+    /// A field given twice.
     case duplicateField = 17
 }
 

@@ -2,8 +2,11 @@ import CMrtr
 
 /// The method of a call (`mrtr_method`).
 public enum CallMethod: UInt32, Sendable, CaseIterable {
+    /// `tools/call` (params need `name`).
     case toolsCall = 1
+    /// `prompts/get` (params need `name`).
     case promptsGet = 2
+    /// `resources/read` (params need `uri`).
     case resourcesRead = 3
 
     /// The JSON-RPC method name.
@@ -18,12 +21,19 @@ public enum CallMethod: UInt32, Sendable, CaseIterable {
 
 /// A client capability a call declares on every leg (`MRTR_CAP_*`): the server may only ask these kinds.
 public enum Capability: UInt32, Sendable, CaseIterable {
+    /// Capability bit: form-mode elicitation (`elicitation.form`).
     case elicitationForm = 1
+    /// Capability bit: URL-mode elicitation (`elicitation.url`).
     case elicitationUrl = 2
+    /// Capability bit: sampling (`sampling`).
     case sampling = 4
+    /// Capability bit: sampling with tools (`sampling.tools`; implies sampling).
     case samplingTools = 8
+    /// Capability bit: sampling with context inclusion (`sampling.context`; implies sampling).
     case samplingContext = 16
+    /// Capability bit: roots (`roots`).
     case roots = 32
+    /// Capability bit: the Tasks extension (`extensions["io.modelcontextprotocol/tasks"]`).
     case tasks = 64
 
     static func bits(_ caps: Set<Capability>) -> UInt32 { caps.reduce(0) { $0 | $1.rawValue } }
@@ -31,10 +41,15 @@ public enum Capability: UInt32, Sendable, CaseIterable {
 
 /// Where a call is in its flow (`mrtr_phase`).
 public enum Phase: UInt32, Sendable, CaseIterable {
+    /// Write the next request.
     case ready = 1
+    /// A request is in flight: feed what arrives.
     case sent = 2
+    /// Answer every input.
     case answering = 3
+    /// Finished: result, JSON-RPC error, or failed/cancelled task.
     case done = 4
+    /// Ended by an error: `failure()` says why.
     case failed = 5
 }
 
@@ -111,9 +126,13 @@ public enum Flow: UInt32, Sendable, CaseIterable {
 public enum TaskRequest: UInt32, Sendable, CaseIterable {
     /// Not a task: the call's own request.
     case none = 0
+    /// `tasks/get`.
     case get = 1
+    /// `tasks/result` (seed dialect).
     case result = 2
+    /// The answers: `tasks/input_response` (seed), `tasks/update` (extension).
     case respond = 3
+    /// `tasks/cancel`.
     case cancel = 4
 }
 
@@ -151,18 +170,27 @@ public struct Progress: Sendable, Equatable {
 
 /// A task protocol (`mrtr_task_dialect`).
 public enum TaskDialect: UInt32, Sendable, CaseIterable {
+    /// Not a task.
     case none = 0
+    /// SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`.
     case seed = 1
+    /// Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
     case `extension` = 2
 }
 
 /// The status of a task (`mrtr_task_status`).
 public enum TaskStatus: UInt32, Sendable, CaseIterable {
+    /// Not a task.
     case none = 0
+    /// `working`.
     case working = 1
+    /// `input_required`.
     case inputRequired = 2
+    /// `completed`.
     case completed = 3
+    /// `failed`.
     case failed = 4
+    /// `cancelled`.
     case cancelled = 5
 }
 
@@ -237,8 +265,11 @@ public enum FailureKind: UInt32, Sendable, CaseIterable {
 
 /// The answer to an elicitation (`MRTR_ELICIT_*`).
 public enum ElicitAction: UInt32, Sendable, CaseIterable {
+    /// Elicitation action: submitted or confirmed.
     case accept = 1
+    /// Elicitation action: explicitly declined.
     case decline = 2
+    /// Elicitation action: dismissed.
     case cancel = 3
 }
 

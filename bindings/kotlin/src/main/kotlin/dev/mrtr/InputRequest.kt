@@ -83,42 +83,71 @@ sealed class InputRequest {
 
 /** The kind of a form field (`mrtr_field_kind`). */
 enum class FieldKind(val code: Int) {
+    /** Free text (`minLength`, `maxLength`, `format`). */
     TEXT(1),
+    /** A number (`minimum`, `maximum`). */
     NUMBER(2),
+    /** A whole number (`minimum`, `maximum`). */
     INTEGER(3),
+    /** Yes or no. */
     BOOLEAN(4),
+    /** Exactly one of the `options`. */
     SINGLE_SELECT(5),
+    /** Any number of distinct `options` (`minItems`, `maxItems`). */
     MULTI_SELECT(6),
 }
 
 /** The syntax a text field requires (`mrtr_string_format`). */
 enum class StringFormat(val code: Int) {
+    /** Any text. */
     NONE(0),
+    /** An email address. */
     EMAIL(1),
+    /** A URI with a scheme. */
     URI(2),
+    /** An RFC 3339 date (`2026-07-28`). */
     DATE(3),
+    /** An RFC 3339 date-time (`2026-07-28T09:30:00Z`). */
     DATE_TIME(4),
 }
 
 /** What is wrong with a form value (`mrtr_field_error`). */
 enum class FieldError(val code: Int) {
+    /** No error. */
     NONE(0),
+    /** A required field has no answer. */
     MISSING(1),
+    /** The answer has the wrong JSON type. */
     WRONG_TYPE(2),
+    /** Shorter than `minLength` (`bound`). */
     TOO_SHORT(3),
+    /** Longer than `maxLength` (`bound`). */
     TOO_LONG(4),
+    /** Below `minimum`. */
     BELOW_MINIMUM(5),
+    /** Above `maximum`. */
     ABOVE_MAXIMUM(6),
+    /** A fraction where whole numbers are asked. */
     NOT_AN_INTEGER(7),
+    /** Not an email address. */
     BAD_EMAIL(8),
+    /** Not a URI. */
     BAD_URI(9),
+    /** Not a date. */
     BAD_DATE(10),
+    /** Not a date-time. */
     BAD_DATE_TIME(11),
+    /** Not one of the options. */
     NOT_AN_OPTION(12),
+    /** Fewer selections than `minItems` (`bound`). */
     TOO_FEW_ITEMS(13),
+    /** More selections than `maxItems` (`bound`). */
     TOO_MANY_ITEMS(14),
+    /** The same option twice. */
     DUPLICATE_ITEM(15),
+    /** A field the form does not define. */
     UNKNOWN_FIELD(16),
+    /** A field given twice. */
     DUPLICATE_FIELD(17),
     ;
 

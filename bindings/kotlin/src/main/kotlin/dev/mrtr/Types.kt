@@ -2,19 +2,29 @@ package dev.mrtr
 
 /** The method of a call (`mrtr_method`). */
 enum class CallMethod(val code: Int, val wireName: String) {
+    /** `tools/call` (params need `name`). */
     TOOLS_CALL(1, "tools/call"),
+    /** `prompts/get` (params need `name`). */
     PROMPTS_GET(2, "prompts/get"),
+    /** `resources/read` (params need `uri`). */
     RESOURCES_READ(3, "resources/read"),
 }
 
 /** A client capability a call declares on every leg (`MRTR_CAP_*`): the server may only ask these kinds. */
 enum class Capability(val bit: Int) {
+    /** Capability bit: form-mode elicitation (`elicitation.form`). */
     ELICITATION_FORM(1),
+    /** Capability bit: URL-mode elicitation (`elicitation.url`). */
     ELICITATION_URL(1 shl 1),
+    /** Capability bit: sampling (`sampling`). */
     SAMPLING(1 shl 2),
+    /** Capability bit: sampling with tools (`sampling.tools`; implies sampling). */
     SAMPLING_TOOLS(1 shl 3),
+    /** Capability bit: sampling with context inclusion (`sampling.context`; implies sampling). */
     SAMPLING_CONTEXT(1 shl 4),
+    /** Capability bit: roots (`roots`). */
     ROOTS(1 shl 5),
+    /** Capability bit: the Tasks extension (`extensions["io.modelcontextprotocol/tasks"]`). */
     TASKS(1 shl 6),
     ;
 
@@ -25,10 +35,15 @@ enum class Capability(val bit: Int) {
 
 /** Where a call is in its flow (`mrtr_phase`). */
 enum class Phase(val code: Int) {
+    /** Write the next request. */
     READY(1),
+    /** A request is in flight: feed what arrives. */
     SENT(2),
+    /** Answer every input. */
     ANSWERING(3),
+    /** Finished: result, JSON-RPC error, or failed/cancelled task. */
     DONE(4),
+    /** Ended by an error: `failure()` says why. */
     FAILED(5),
     ;
 
@@ -135,9 +150,13 @@ enum class Flow(val code: Int) {
 enum class TaskRequest(val code: Int) {
     /** Not a task: the call's own request. */
     NONE(0),
+    /** `tasks/get`. */
     GET(1),
+    /** `tasks/result` (seed dialect). */
     RESULT(2),
+    /** The answers: `tasks/input_response` (seed), `tasks/update` (extension). */
     RESPOND(3),
+    /** `tasks/cancel`. */
     CANCEL(4),
     ;
 
@@ -183,8 +202,11 @@ data class Progress(
 
 /** A task protocol (`mrtr_task_dialect`). */
 enum class TaskDialect(val code: Int) {
+    /** Not a task. */
     NONE(0),
+    /** SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`. */
     SEED(1),
+    /** Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`. */
     EXTENSION(2),
     ;
 
@@ -195,11 +217,17 @@ enum class TaskDialect(val code: Int) {
 
 /** The status of a task (`mrtr_task_status`). */
 enum class TaskStatus(val code: Int) {
+    /** Not a task. */
     NONE(0),
+    /** `working`. */
     WORKING(1),
+    /** `input_required`. */
     INPUT_REQUIRED(2),
+    /** `completed`. */
     COMPLETED(3),
+    /** `failed`. */
     FAILED(4),
+    /** `cancelled`. */
     CANCELLED(5),
     ;
 
@@ -295,8 +323,11 @@ enum class FailureKind(val code: Int) {
 
 /** The answer to an elicitation (`MRTR_ELICIT_*`). */
 enum class ElicitAction(val code: Int) {
+    /** Elicitation action: submitted or confirmed. */
     ACCEPT(1),
+    /** Elicitation action: explicitly declined. */
     DECLINE(2),
+    /** Elicitation action: dismissed. */
     CANCEL(3),
 }
 
