@@ -46,8 +46,11 @@ public enum InputRequest: Sendable, Equatable {
     /// Form mode. `fields` are the form's typed fields when the library accepted
     /// `requestedSchema`; otherwise nil and `schemaError` says why (decline rather than guess).
     public struct ElicitForm: Sendable, Equatable {
+        /// Its position in the server's `inputRequests` (0-based), as `InputRequest.index`.
         public let index: Int
+        /// The server's key for it, escapes decoded, as `InputRequest.key`.
         public let key: String
+        /// True once the call holds an answer for it in this round, as `InputRequest.answered`.
         public let answered: Bool
         /// The message to show the user (escapes decoded).
         public let message: String
@@ -66,8 +69,11 @@ public enum InputRequest: Sendable, Equatable {
     /// warnings); when the library refuses the URL, `consent` is nil and `refusal` says why:
     /// never offer to open it.
     public struct ElicitUrl: Sendable, Equatable {
+        /// Its position in the server's `inputRequests` (0-based), as `InputRequest.index`.
         public let index: Int
+        /// The server's key for it, escapes decoded, as `InputRequest.key`.
         public let key: String
+        /// True once the call holds an answer for it in this round, as `InputRequest.answered`.
         public let answered: Bool
         /// The message to show the user (escapes decoded).
         public let message: String
@@ -81,8 +87,11 @@ public enum InputRequest: Sendable, Equatable {
 
     /// Run `params` (raw JSON) through a model, answer with a `CreateMessageResult`.
     public struct Sampling: Sendable, Equatable {
+        /// Its position in the server's `inputRequests` (0-based), as `InputRequest.index`.
         public let index: Int
+        /// The server's key for it, escapes decoded, as `InputRequest.key`.
         public let key: String
+        /// True once the call holds an answer for it in this round, as `InputRequest.answered`.
         public let answered: Bool
         /// The whole `params` of `sampling/createMessage`, raw JSON.
         public let params: [UInt8]
@@ -98,8 +107,11 @@ public enum InputRequest: Sendable, Equatable {
 
     /// Answer with the roots the user shares.
     public struct Roots: Sendable, Equatable {
+        /// Its position in the server's `inputRequests` (0-based), as `InputRequest.index`.
         public let index: Int
+        /// The server's key for it, escapes decoded, as `InputRequest.key`.
         public let key: String
+        /// True once the call holds an answer for it in this round, as `InputRequest.answered`.
         public let answered: Bool
     }
 }
@@ -212,7 +224,9 @@ public struct FormField: Sendable, Equatable {
 
 /// One option of a select field: the `value` sent, the `title` shown (nil: show the value).
 public struct FormOption: Sendable, Equatable {
+    /// The value the answer sends when this option is chosen.
     public let value: String
+    /// The label to show; nil when the schema gives none (show `value`).
     public let title: String?
 }
 
@@ -282,7 +296,9 @@ public struct UrlConsent: Sendable, Equatable {
 
 /// Why a URL was refused: `reason` names the cause, `offset` the offending byte when known.
 public struct UrlRefusal: Sendable, Equatable {
+    /// The name of the cause, for logs (`"Backslash"`, `"AmbiguousIpv4"`, ...).
     public let reason: String
+    /// The byte offset of the offending character in the URL; nil when the cause names no position.
     public let offset: Int?
 }
 

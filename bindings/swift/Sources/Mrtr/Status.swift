@@ -92,7 +92,9 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
     public let operation: String
     /// `rpcError`: the JSON-RPC error code, message (decoded) and data (raw JSON, nil when absent).
     public var rpcCode: Int64 = 0
+    /// `rpcError`: the JSON-RPC error message, decoded.
     public var rpcMessage: String = ""
+    /// `rpcError`: the JSON-RPC error data, raw JSON; nil when absent.
     public var rpcData: [UInt8]? = nil
     /// `invalidValue` from a form check: the first problem of the content.
     public var formError: FormError? = nil

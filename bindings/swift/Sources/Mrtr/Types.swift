@@ -275,7 +275,9 @@ public enum ElicitAction: UInt32, Sendable, CaseIterable {
 
 /// One root of a `roots/list` answer: a plain `file://` URI and an optional display name.
 public struct Root: Sendable, Equatable {
+    /// A plain `file://` URI.
     public let uri: String
+    /// The name to show for it; nil for none.
     public let name: String?
     /// A root with its `file://` `uri` and, optionally, the `name` to show for it.
     public init(uri: String, name: String? = nil) {
@@ -286,7 +288,9 @@ public struct Root: Sendable, Equatable {
 
 /// One HTTP header of a POST (`Mrtr.httpHeadersForToolCall`), ready to send.
 public struct HttpHeader: Sendable, Equatable {
+    /// The header's name.
     public let name: String
+    /// The header's value, ready to send.
     public let value: String
 }
 
@@ -312,8 +316,11 @@ public struct Tool: Sendable, Equatable {
 /// entries were `malformed` (left out), and the next page's cursor as its
 /// JSON token (`nextCursor`, nil on the last page).
 public struct ToolPage: Sendable, Equatable {
+    /// The readable tools, in list order.
     public let tools: [Tool]
+    /// How many entries were malformed and left out.
     public let malformed: Int
+    /// The next page's cursor as its JSON token; nil on the last page.
     public let nextCursor: [UInt8]?
 }
 
