@@ -81,7 +81,11 @@ sealed class InputRequest {
     ) : InputRequest()
 }
 
-/** The kind of a form field (`mrtr_field_kind`). */
+/**
+ * The kind of a form field (`mrtr_field_kind`).
+ *
+ * @property code The entry's C value (`mrtr_field_kind`).
+ */
 enum class FieldKind(val code: Int) {
     /** Free text (`minLength`, `maxLength`, `format`). */
     TEXT(1),
@@ -97,7 +101,11 @@ enum class FieldKind(val code: Int) {
     MULTI_SELECT(6),
 }
 
-/** The syntax a text field requires (`mrtr_string_format`). */
+/**
+ * The syntax a text field requires (`mrtr_string_format`).
+ *
+ * @property code The entry's C value (`mrtr_string_format`).
+ */
 enum class StringFormat(val code: Int) {
     /** Any text. */
     NONE(0),
@@ -111,7 +119,11 @@ enum class StringFormat(val code: Int) {
     DATE_TIME(4),
 }
 
-/** What is wrong with a form value (`mrtr_field_error`). */
+/**
+ * What is wrong with a form value (`mrtr_field_error`).
+ *
+ * @property code The entry's C value (`mrtr_field_error`).
+ */
 enum class FieldError(val code: Int) {
     /** No error. */
     NONE(0),
@@ -192,7 +204,12 @@ data class FormField(
     val defaultJson: ByteArray?,
 )
 
-/** One option of a select field: the [value] sent, the [title] shown (null: show the value). */
+/**
+ * One option of a select field: the [value] sent, the [title] shown (null: show the value).
+ *
+ * @property value The value the answer sends when this option is chosen.
+ * @property title The label to show; null when the schema gives none (show [value]).
+ */
 data class FormOption(val value: String, val title: String?)
 
 /** Why a `requestedSchema` was refused. */
@@ -221,7 +238,11 @@ data class FormError(
     val reason: String,
 )
 
-/** A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out. */
+/**
+ * A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out.
+ *
+ * @property bit The entry's C bit (`MRTR_URL_WARN_*`).
+ */
 enum class UrlWarning(val bit: Int) {
     /** The scheme is not `https`. */
     NOT_HTTPS(1),
@@ -259,7 +280,12 @@ data class UrlConsent(
     val warnings: Set<UrlWarning>,
 )
 
-/** Why a URL was refused: [reason] names the cause, [offset] the offending byte when known. */
+/**
+ * Why a URL was refused: [reason] names the cause, [offset] the offending byte when known.
+ *
+ * @property reason The name of the cause, for logs (`"Backslash"`, `"AmbiguousIpv4"`, ...).
+ * @property offset The byte offset of the offending character in the URL; null when the cause names no position.
+ */
 data class UrlRefusal(val reason: String, val offset: Long?)
 
 /** The form and URL helpers of the C API, over bytes the app holds. */

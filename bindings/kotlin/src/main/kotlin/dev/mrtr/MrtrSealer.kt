@@ -3,7 +3,11 @@ package dev.mrtr
 import java.nio.ByteBuffer
 import java.security.SecureRandom
 
-/** Why a `requestState` token was refused (`mrtr_unseal_reason`), for the server's log. */
+/**
+ * Why a `requestState` token was refused (`mrtr_unseal_reason`), for the server's log.
+ *
+ * @property code The entry's C value (`mrtr_unseal_reason`).
+ */
 enum class UnsealReason(val code: Int) {
     /** Refused: not a well-formed token. */
     MALFORMED(1),

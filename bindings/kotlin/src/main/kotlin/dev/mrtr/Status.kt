@@ -6,6 +6,9 @@ package dev.mrtr
  * `scripts/test-bindings-parity` checks this list against the header (and the
  * Swift `MrtrError.Code` enum against both), so a status added to the C API
  * cannot be forgotten here.
+ *
+ * @property code The C status code.
+ * @property cName The C name of the status (`"MRTR_ERR_JSON"`, ...).
  */
 enum class Status(val code: Int, val cName: String) {
     /** Success. */

@@ -1,6 +1,11 @@
 package dev.mrtr
 
-/** The method of a call (`mrtr_method`). */
+/**
+ * The method of a call (`mrtr_method`).
+ *
+ * @property code The entry's C value (`mrtr_method`).
+ * @property wireName The JSON-RPC method name.
+ */
 enum class CallMethod(val code: Int, val wireName: String) {
     /** `tools/call` (params need `name`). */
     TOOLS_CALL(1, "tools/call"),
@@ -10,7 +15,11 @@ enum class CallMethod(val code: Int, val wireName: String) {
     RESOURCES_READ(3, "resources/read"),
 }
 
-/** A client capability a call declares on every leg (`MRTR_CAP_*`): the server may only ask these kinds. */
+/**
+ * A client capability a call declares on every leg (`MRTR_CAP_*`): the server may only ask these kinds.
+ *
+ * @property bit The entry's C bit (`MRTR_CAP_*`).
+ */
 enum class Capability(val bit: Int) {
     /** Capability bit: form-mode elicitation (`elicitation.form`). */
     ELICITATION_FORM(1),
@@ -33,7 +42,11 @@ enum class Capability(val bit: Int) {
     }
 }
 
-/** Where a call is in its flow (`mrtr_phase`). */
+/**
+ * Where a call is in its flow (`mrtr_phase`).
+ *
+ * @property code The entry's C value (`mrtr_phase`).
+ */
 enum class Phase(val code: Int) {
     /** Write the next request. */
     READY(1),
@@ -132,7 +145,11 @@ data class CallLimits(
     }
 }
 
-/** Which flow a call is in (`mrtr_flow`). */
+/**
+ * Which flow a call is in (`mrtr_flow`).
+ *
+ * @property code The entry's C value (`mrtr_flow`).
+ */
 enum class Flow(val code: Int) {
     /** The call's own request and its retries. */
     CALL(1),
@@ -146,7 +163,11 @@ enum class Flow(val code: Int) {
     }
 }
 
-/** The task request a call writes next or has in flight (`mrtr_task_request`). */
+/**
+ * The task request a call writes next or has in flight (`mrtr_task_request`).
+ *
+ * @property code The entry's C value (`mrtr_task_request`).
+ */
 enum class TaskRequest(val code: Int) {
     /** Not a task: the call's own request. */
     NONE(0),
@@ -200,7 +221,11 @@ data class Progress(
     val taskId: ByteArray?,
 )
 
-/** A task protocol (`mrtr_task_dialect`). */
+/**
+ * A task protocol (`mrtr_task_dialect`).
+ *
+ * @property code The entry's C value (`mrtr_task_dialect`).
+ */
 enum class TaskDialect(val code: Int) {
     /** Not a task. */
     NONE(0),
@@ -215,7 +240,11 @@ enum class TaskDialect(val code: Int) {
     }
 }
 
-/** The status of a task (`mrtr_task_status`). */
+/**
+ * The status of a task (`mrtr_task_status`).
+ *
+ * @property code The entry's C value (`mrtr_task_status`).
+ */
 enum class TaskStatus(val code: Int) {
     /** Not a task. */
     NONE(0),
@@ -238,16 +267,34 @@ enum class TaskStatus(val code: Int) {
 
 /** What a fed message meant (`mrtr_event`). Byte fields are copies; nothing points into the call. */
 sealed class CallEvent {
-    /** The final result object (raw JSON). The call is done. */
+    /**
+     * The final result object (raw JSON). The call is done.
+     *
+     * @property result The result object, raw JSON.
+     */
     class Complete(val result: ByteArray) : CallEvent()
 
-    /** The server asked questions: answer every one, then write the next request. */
+    /**
+     * The server asked questions: answer every one, then write the next request.
+     *
+     * @property inputs The round's questions, in the server's order.
+     */
     class InputRequired(val inputs: List<InputRequest>) : CallEvent()
 
-    /** A state-only round: write the next request after [waitMs] milliseconds. */
+    /**
+     * A state-only round: write the next request after [waitMs] milliseconds.
+     *
+     * @property waitMs Milliseconds to wait before writing the next request.
+     */
     data class RetryAfter(val waitMs: Long) : CallEvent()
 
-    /** A JSON-RPC error response. The call is done. */
+    /**
+     * A JSON-RPC error response. The call is done.
+     *
+     * @property code The JSON-RPC error code.
+     * @property message The error message, decoded.
+     * @property data The error's `data`, raw JSON; null when absent.
+     */
     class RpcError(val code: Long, val message: String, val data: ByteArray?) : CallEvent()
 
     /**
@@ -255,6 +302,11 @@ sealed class CallEvent {
      * says `TASK`, `READY` for its first `tasks/get` after [MrtrCall.progress]`.pollMs`). [taskId] is
      * the JSON string token as the server wrote it: store it to restart the task later
      * ([MrtrCall.restartTask]).
+     *
+     * @property taskId The task id, the JSON string token as the server wrote it.
+     * @property dialect The task protocol the server speaks.
+     * @property status The task's status at creation.
+     * @property pollMs The server's poll hint, ms; null when it gave none.
      */
     class TaskCreated(
         val taskId: ByteArray,
@@ -266,13 +318,23 @@ sealed class CallEvent {
     /** Not the answer to the request in flight (another id, a notification): nothing changed. */
     object Unrelated : CallEvent()
 
-    /** Task: wait [waitMs], then write the next request (`tasks/get`). */
+    /**
+     * Task: wait [waitMs], then write the next request (`tasks/get`).
+     *
+     * @property waitMs Milliseconds to wait before the next `tasks/get`.
+     */
     data class TaskPoll(val waitMs: Long) : CallEvent()
 
     /** Task: write the next request now (seed dialect: `tasks/result`). */
     object TaskNext : CallEvent()
 
-    /** Task: the task failed with a JSON-RPC error (Tasks extension). The task is done. */
+    /**
+     * Task: the task failed with a JSON-RPC error (Tasks extension). The task is done.
+     *
+     * @property code The JSON-RPC error code.
+     * @property message The error message, decoded.
+     * @property data The error's `data`, raw JSON; null when absent.
+     */
     class TaskFailed(val code: Long, val message: String, val data: ByteArray?) : CallEvent()
 
     /** Task: the task was cancelled. The task is done. */
@@ -299,7 +361,11 @@ data class Failure(
     val limit: Long,
 )
 
-/** The cause of a failure (`mrtr_failure_kind`). */
+/**
+ * The cause of a failure (`mrtr_failure_kind`).
+ *
+ * @property code The entry's C value (`mrtr_failure_kind`).
+ */
 enum class FailureKind(val code: Int) {
     /** Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`. */
     JSON(1),
@@ -321,7 +387,11 @@ enum class FailureKind(val code: Int) {
     ANSWERED_WITH_ERROR(9),
 }
 
-/** The answer to an elicitation (`MRTR_ELICIT_*`). */
+/**
+ * The answer to an elicitation (`MRTR_ELICIT_*`).
+ *
+ * @property code The entry's C value (`MRTR_ELICIT_*`).
+ */
 enum class ElicitAction(val code: Int) {
     /** Elicitation action: submitted or confirmed. */
     ACCEPT(1),
@@ -331,10 +401,20 @@ enum class ElicitAction(val code: Int) {
     CANCEL(3),
 }
 
-/** One root of a `roots/list` answer: a plain `file://` URI and an optional display name. */
+/**
+ * One root of a `roots/list` answer: a plain `file://` URI and an optional display name.
+ *
+ * @property uri A plain `file://` URI.
+ * @property name The name to show for it; null for none.
+ */
 data class Root(val uri: String, val name: String? = null)
 
-/** One HTTP header of a POST ([Mrtr.httpHeadersForToolCall]), ready to send. */
+/**
+ * One HTTP header of a POST ([Mrtr.httpHeadersForToolCall]), ready to send.
+ *
+ * @property name The header's name.
+ * @property value The header's value, ready to send.
+ */
 data class HttpHeader(val name: String, val value: String)
 
 /**
@@ -360,12 +440,20 @@ class Tool(
  * One `tools/list` page: the readable [tools] in list order, how many
  * entries were [malformed] (left out), and the next page's cursor as its
  * JSON token ([nextCursor], null on the last page).
+ *
+ * @property tools The readable tools, in list order.
+ * @property malformed How many entries were malformed and left out.
+ * @property nextCursor The next page's cursor as its JSON token; null on the last page.
  */
 class ToolPage(val tools: List<Tool>, val malformed: Int, val nextCursor: ByteArray?)
 
 /** What the application answers to one [InputRequest]. */
 sealed class InputAnswer {
-    /** Elicitation accepted; [content] is the form's answer as a JSON object (form mode only; null for URL mode). */
+    /**
+     * Elicitation accepted; [content] is the form's answer as a JSON object (form mode only; null for URL mode).
+     *
+     * @property content The form's answer as a JSON object; null for URL mode.
+     */
     class Accept(val content: ByteArray? = null) : InputAnswer()
 
     /** Elicitation explicitly declined. */
@@ -374,13 +462,25 @@ sealed class InputAnswer {
     /** Elicitation dismissed without a choice. */
     object Cancel : InputAnswer()
 
-    /** A raw JSON result: a `CreateMessageResult` for sampling (or an `ElicitResult` / `ListRootsResult`). */
+    /**
+     * A raw JSON result: a `CreateMessageResult` for sampling (or an `ElicitResult` / `ListRootsResult`).
+     *
+     * @property json The answer, raw JSON.
+     */
     class Json(val json: ByteArray) : InputAnswer()
 
-    /** The roots for a `roots/list` request. */
+    /**
+     * The roots for a `roots/list` request.
+     *
+     * @property roots The roots the user shares.
+     */
     class Roots(val roots: List<Root>) : InputAnswer()
 
-    /** The application cannot answer: the call ends `FAILED` (MRTR has no error input response). */
+    /**
+     * The application cannot answer: the call ends `FAILED` (MRTR has no error input response).
+     *
+     * @property code The application's error code, reported in the call's `Failure.code`.
+     */
     class Error(val code: Long) : InputAnswer()
 }
 
