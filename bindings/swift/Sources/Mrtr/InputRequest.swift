@@ -4,6 +4,7 @@ import CMrtr
 /// the call moves on). `index` is its position in the server's order, `key` the server's key
 /// (escapes decoded).
 public enum InputRequest: Sendable, Equatable {
+    /// Its position in the server's `inputRequests` (0-based): the index every `answer*` call takes.
     public var index: Int {
         switch self {
         case .elicitForm(let r): return r.index
@@ -13,6 +14,7 @@ public enum InputRequest: Sendable, Equatable {
         }
     }
 
+    /// The server's key for it, escapes decoded: the key its answer goes under in `inputResponses`.
     public var key: String {
         switch self {
         case .elicitForm(let r): return r.key
@@ -22,6 +24,7 @@ public enum InputRequest: Sendable, Equatable {
         }
     }
 
+    /// True once the call holds an answer for it in this round; a second answer is refused (reason `"AlreadyAnswered"`).
     public var answered: Bool {
         switch self {
         case .elicitForm(let r): return r.answered
@@ -43,12 +46,19 @@ public enum InputRequest: Sendable, Equatable {
     /// Form mode. `fields` are the form's typed fields when the library accepted
     /// `requestedSchema`; otherwise nil and `schemaError` says why (decline rather than guess).
     public struct ElicitForm: Sendable, Equatable {
+        /// Its position in the server's `inputRequests` (0-based), as `InputRequest.index`.
         public let index: Int
+        /// The server's key for it, escapes decoded, as `InputRequest.key`.
         public let key: String
+        /// True once the call holds an answer for it in this round, as `InputRequest.answered`.
         public let answered: Bool
+        /// The message to show the user (escapes decoded).
         public let message: String
+        /// The `requestedSchema` object, raw JSON as the server sent it.
         public let requestedSchema: [UInt8]
+        /// The form's typed fields; nil when the library refused the schema.
         public let fields: [FormField]?
+        /// Why the library refused the schema; nil when it was accepted.
         public let schemaError: SchemaError?
 
         /// nil when `content` (a JSON object) answers this form; else its first problem.
@@ -59,73 +69,120 @@ public enum InputRequest: Sendable, Equatable {
     /// warnings); when the library refuses the URL, `consent` is nil and `refusal` says why:
     /// never offer to open it.
     public struct ElicitUrl: Sendable, Equatable {
+        /// Its position in the server's `inputRequests` (0-based), as `InputRequest.index`.
         public let index: Int
+        /// The server's key for it, escapes decoded, as `InputRequest.key`.
         public let key: String
+        /// True once the call holds an answer for it in this round, as `InputRequest.answered`.
         public let answered: Bool
+        /// The message to show the user (escapes decoded).
         public let message: String
+        /// The URL to open once the user consents (escapes decoded); never open it when `refusal` is set.
         public let url: String
+        /// The facts to show before opening the URL (its real host, warnings); nil when refused.
         public let consent: UrlConsent?
+        /// Why the library refuses the URL; nil when it is acceptable.
         public let refusal: UrlRefusal?
     }
 
     /// Run `params` (raw JSON) through a model, answer with a `CreateMessageResult`.
     public struct Sampling: Sendable, Equatable {
+        /// Its position in the server's `inputRequests` (0-based), as `InputRequest.index`.
         public let index: Int
+        /// The server's key for it, escapes decoded, as `InputRequest.key`.
         public let key: String
+        /// True once the call holds an answer for it in this round, as `InputRequest.answered`.
         public let answered: Bool
+        /// The whole `params` of `sampling/createMessage`, raw JSON.
         public let params: [UInt8]
+        /// The request's `maxTokens`.
         public let maxTokens: UInt64
+        /// The request's `systemPrompt` (escapes decoded); nil when absent.
         public let systemPrompt: String?
+        /// True when the request carries `tools`.
         public let hasTools: Bool
+        /// True when `includeContext` asks for more than `"none"`.
         public let wantsContext: Bool
     }
 
     /// Answer with the roots the user shares.
     public struct Roots: Sendable, Equatable {
+        /// Its position in the server's `inputRequests` (0-based), as `InputRequest.index`.
         public let index: Int
+        /// The server's key for it, escapes decoded, as `InputRequest.key`.
         public let key: String
+        /// True once the call holds an answer for it in this round, as `InputRequest.answered`.
         public let answered: Bool
     }
 }
 
 /// The kind of a form field (`mrtr_field_kind`).
 public enum FieldKind: UInt32, Sendable, CaseIterable {
+    /// Free text (`minLength`, `maxLength`, `format`).
     case text = 1
+    /// A number (`minimum`, `maximum`).
     case number = 2
+    /// A whole number (`minimum`, `maximum`).
     case integer = 3
+    /// Yes or no.
     case boolean = 4
+    /// Exactly one of the `options`.
     case singleSelect = 5
+    /// Any number of distinct `options` (`minItems`, `maxItems`).
     case multiSelect = 6
 }
 
 /// The syntax a text field requires (`mrtr_string_format`).
 public enum StringFormat: UInt32, Sendable, CaseIterable {
+    /// Any text.
     case none = 0
+    /// An email address.
     case email = 1
+    /// A URI with a scheme.
     case uri = 2
+    /// An RFC 3339 date (`2026-07-28`).
     case date = 3
+    /// An RFC 3339 date-time (`2026-07-28T09:30:00Z`).
     case dateTime = 4
 }
 
 /// What is wrong with a form value (`mrtr_field_error`).
 public enum FieldError: UInt32, Sendable, CaseIterable {
+    /// No error.
     case none = 0
+    /// A required field has no answer.
     case missing = 1
+    /// The answer has the wrong JSON type.
     case wrongType = 2
+    /// Shorter than `minLength` (`bound`).
     case tooShort = 3
+    /// Longer than `maxLength` (`bound`).
     case tooLong = 4
+    /// Below `minimum`.
     case belowMinimum = 5
+    /// Above `maximum`.
     case aboveMaximum = 6
+    /// A fraction where whole numbers are asked.
     case notAnInteger = 7
+    /// Not an email address.
     case badEmail = 8
+    /// Not a URI.
     case badUri = 9
+    /// Not a date.
     case badDate = 10
+    /// Not a date-time.
     case badDateTime = 11
+    /// Not one of the options.
     case notAnOption = 12
+    /// Fewer selections than `minItems` (`bound`).
     case tooFewItems = 13
+    /// More selections than `maxItems` (`bound`).
     case tooManyItems = 14
+    /// The same option twice.
     case duplicateItem = 15
+    /// A field the form does not define.
     case unknownField = 16
+    /// A field given twice.
     case duplicateField = 17
 }
 
@@ -133,12 +190,19 @@ public enum FieldError: UInt32, Sendable, CaseIterable {
 public struct FormField: Sendable, Equatable {
     /// The property name: the key of the answer.
     public let name: String
+    /// The label to show; nil when the schema gives none.
     public let title: String?
+    /// Help text to show; nil when the schema gives none.
     public let description: String?
+    /// The input kind: what control to show and what JSON type the answer has.
     public let kind: FieldKind
+    /// Text fields: the syntax the answer must have (email, URI, date, date-time), or none.
     public let format: StringFormat
+    /// True when the answer must contain this field.
     public let required: Bool
+    /// Text: the fewest characters (Unicode scalar values), or nil.
     public let minLength: UInt64?
+    /// Text: the most characters, or nil.
     public let maxLength: UInt64?
     /// The lower bound as the nearest Double (a bound beyond its range is infinite).
     public let minimum: Double?
@@ -148,7 +212,9 @@ public struct FormField: Sendable, Equatable {
     public let minimumText: String?
     /// The upper bound exactly as the schema wrote it, or nil.
     public let maximumText: String?
+    /// Multi-select: the fewest selections, or nil.
     public let minItems: UInt64?
+    /// Multi-select: the most selections, or nil.
     public let maxItems: UInt64?
     /// Select fields: the options in schema order.
     public let options: [FormOption]
@@ -158,7 +224,9 @@ public struct FormField: Sendable, Equatable {
 
 /// One option of a select field: the `value` sent, the `title` shown (nil: show the value).
 public struct FormOption: Sendable, Equatable {
+    /// The value the answer sends when this option is chosen.
     public let value: String
+    /// The label to show; nil when the schema gives none (show `value`).
     public let title: String?
 }
 
@@ -170,6 +238,7 @@ public struct SchemaError: Sendable, Equatable {
     public let keyword: String?
     /// The error's name (`"UnsupportedKeyword"`, `"InvalidDefault"`, ...).
     public let reason: String
+    /// When the reason is `"InvalidDefault"`: what is wrong with the default value.
     public let defaultError: FieldError
 }
 
@@ -179,6 +248,7 @@ public struct FormError: Sendable, Equatable {
     public let field: String?
     /// The field's index in the form, nil when the form has no such field.
     public let fieldIndex: Int?
+    /// What is wrong with the field's value.
     public let error: FieldError
     /// `tooShort`, `tooLong`, `tooFewItems`, `tooManyItems`: the bound.
     public let bound: UInt64
@@ -188,30 +258,47 @@ public struct FormError: Sendable, Equatable {
 
 /// A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out.
 public enum UrlWarning: UInt32, Sendable, CaseIterable {
+    /// The scheme is not `https`.
     case notHttps = 1
+    /// Neither `http` nor `https`: the URL may open another application.
     case unsupportedScheme = 2
+    /// A punycode host label (`xn--`), which may show as look-alike Unicode.
     case punycode = 4
+    /// A userinfo part (`user@`), often posing as a trusted name.
     case userinfo = 8
+    /// The host is an IP address.
     case ipLiteral = 16
+    /// The host has non-ASCII characters (possible look-alikes).
     case nonAsciiHost = 32
+    /// The URL has no host (`mailto:`, `file:///...`).
     case noHost = 64
 }
 
 /// A URL split for the consent screen. Show `host` as the destination, never `userinfo`.
 public struct UrlConsent: Sendable, Equatable {
+    /// The scheme as written (compare it case-insensitively).
     public let scheme: String
+    /// The userinfo part (`user@`), or nil: never show it as the destination.
     public let userinfo: String?
+    /// The host the link goes to (an IPv6 address with its brackets); empty when the URL has none.
     public let host: String
+    /// The explicit port, or nil.
     public let port: Int?
+    /// The path, possibly empty.
     public let path: String
+    /// The query without its `?`, or nil.
     public let query: String?
+    /// The fragment without its `#`, or nil.
     public let fragment: String?
+    /// What the consent screen must point out (empty when nothing).
     public let warnings: Set<UrlWarning>
 }
 
 /// Why a URL was refused: `reason` names the cause, `offset` the offending byte when known.
 public struct UrlRefusal: Sendable, Equatable {
+    /// The name of the cause, for logs (`"Backslash"`, `"AmbiguousIpv4"`, ...).
     public let reason: String
+    /// The byte offset of the offending character in the URL; nil when the cause names no position.
     public let offset: Int?
 }
 

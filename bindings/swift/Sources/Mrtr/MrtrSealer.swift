@@ -3,15 +3,25 @@ import Foundation
 
 /// Why a `requestState` token was refused (`mrtr_unseal_reason`), for the server's log.
 public enum UnsealReason: Int32, Sendable, CaseIterable {
+    /// Refused: not a well-formed token.
     case malformed = 1
+    /// Refused: the token is larger than the maximum.
     case tooLarge = 2
+    /// Refused: sealed under a key this sealer does not hold.
     case unknownKey = 3
+    /// Refused: the token failed authentication.
     case tampered = 4
+    /// Refused: the token's lifetime is over.
     case expired = 5
+    /// Refused: the token was issued in the future (beyond the allowed clock skew).
     case notYetValid = 6
+    /// Refused: sealed for another audience.
     case wrongAudience = 7
+    /// Refused: bound to another request (method, target or arguments differ).
     case wrongRequest = 8
+    /// Refused: bound to another principal.
     case wrongPrincipal = 9
+    /// Refused: the current time is past the latest time a token can carry.
     case clockOutOfRange = 10
 
     /// The library's short description (`"token expired"`, ...).
@@ -33,6 +43,9 @@ public final class MrtrSealer: @unchecked Sendable {
     private let maxToken: Int
     private let lock = NSLock()
 
+    /// Builds the sealer from `keys` and `audience` (see the type's comment for each parameter). Throws
+    /// `MrtrError` with `.keyError` or `.invalidArgument` and the library's `reason` (`"NoKeys"`,
+    /// `"KeyTooShort"`, `"WeakKey"`, `"DuplicateKeyId"`, `"EmptyAudience"`, `"TtlOutOfRange"`, ...).
     public init(keys: [[UInt8]], audience: String, ttlSeconds: UInt64 = 0, skewSeconds: UInt64 = 60, maxTokenBytes: Int = 0) throws {
         size = mrtr_sealer_size()
         maxToken = maxTokenBytes == 0 ? 4094 : maxTokenBytes

@@ -8,30 +8,55 @@ import CMrtr
 public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Every `mrtr_status`, with its C code as raw value.
     public enum Code: Int32, Sendable, CaseIterable {
+        /// Success.
         case ok = 0
+        /// A required pointer is NULL, or NULL comes with a non-zero length (a C-level misuse).
         case nullPointer = 1
+        /// An argument is out of range (a length above `PTRDIFF_MAX`, an output overlapping an input, a handle that is no live object, a bad limit).
         case invalidArgument = 2
+        /// A string argument is not valid UTF-8.
         case invalidUtf8 = 3
+        /// A pointer is not aligned as its type or workspace requires.
         case misaligned = 4
+        /// The object's state does not allow this call (e.g. feeding before sending).
         case wrongState = 5
+        /// No item with that key or index.
         case notFound = 6
+        /// An application value breaks its rules (an answer of the wrong shape, form content failing its schema, a root that is not a `file://` URI).
         case invalidValue = 7
+        /// An output buffer is too small for the result.
         case bufferTooSmall = 10
+        /// The workspace is smaller than the library needs.
         case workspaceTooSmall = 11
+        /// A configured limit is exceeded (depth, size, count, ids, unrelated messages).
         case limitExceeded = 12
+        /// Not valid JSON (RFC 8259), or a key twice where keys must be unique.
         case json = 20
+        /// Not a JSON-RPC 2.0 message.
         case envelope = 21
+        /// JSON-RPC, but against an MCP/MRTR rule.
         case protocolViolation = 22
+        /// An input kind the request did not declare, or a capability the server needs and the request lacks.
         case undeclaredCapability = 23
+        /// A protocol revision this library does not speak.
         case unsupportedVersion = 24
+        /// A form schema outside the protocol's subset (the form cannot be shown as asked), or a tool's invalid `x-mcp-header` (do not call the tool).
         case invalidSchema = 25
+        /// A URL a consent screen cannot show honestly: do not offer to open it.
         case refusedUrl = 26
+        /// The call ended with a JSON-RPC error response (or a failed task).
         case rpcError = 30
+        /// The server asked past the round cap (or the state-only round cap).
         case roundCap = 31
+        /// An input is still unanswered (or a callback did not answer it).
         case unansweredInput = 32
+        /// The run stopped: the app asked, refused, or the task was cancelled.
         case aborted = 33
+        /// A `requestState` failed verification; the reason is for logs only.
         case invalidRequestState = 40
+        /// A sealing key is unusable (too short, duplicate key id, empty ring).
         case keyError = 41
+        /// A bug in mrtr: a state the library believed unreachable. Please report.
         case `internal` = 99
     }
 
@@ -67,7 +92,9 @@ public struct MrtrError: Error, Sendable, Equatable, CustomStringConvertible {
     public let operation: String
     /// `rpcError`: the JSON-RPC error code, message (decoded) and data (raw JSON, nil when absent).
     public var rpcCode: Int64 = 0
+    /// `rpcError`: the JSON-RPC error message, decoded.
     public var rpcMessage: String = ""
+    /// `rpcError`: the JSON-RPC error data, raw JSON; nil when absent.
     public var rpcData: [UInt8]? = nil
     /// `invalidValue` from a form check: the first problem of the content.
     public var formError: FormError? = nil

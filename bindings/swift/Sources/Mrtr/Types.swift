@@ -2,8 +2,11 @@ import CMrtr
 
 /// The method of a call (`mrtr_method`).
 public enum CallMethod: UInt32, Sendable, CaseIterable {
+    /// `tools/call` (params need `name`).
     case toolsCall = 1
+    /// `prompts/get` (params need `name`).
     case promptsGet = 2
+    /// `resources/read` (params need `uri`).
     case resourcesRead = 3
 
     /// The JSON-RPC method name.
@@ -18,12 +21,19 @@ public enum CallMethod: UInt32, Sendable, CaseIterable {
 
 /// A client capability a call declares on every leg (`MRTR_CAP_*`): the server may only ask these kinds.
 public enum Capability: UInt32, Sendable, CaseIterable {
+    /// Capability bit: form-mode elicitation (`elicitation.form`).
     case elicitationForm = 1
+    /// Capability bit: URL-mode elicitation (`elicitation.url`).
     case elicitationUrl = 2
+    /// Capability bit: sampling (`sampling`).
     case sampling = 4
+    /// Capability bit: sampling with tools (`sampling.tools`; implies sampling).
     case samplingTools = 8
+    /// Capability bit: sampling with context inclusion (`sampling.context`; implies sampling).
     case samplingContext = 16
+    /// Capability bit: roots (`roots`).
     case roots = 32
+    /// Capability bit: the Tasks extension (`extensions["io.modelcontextprotocol/tasks"]`).
     case tasks = 64
 
     static func bits(_ caps: Set<Capability>) -> UInt32 { caps.reduce(0) { $0 | $1.rawValue } }
@@ -31,10 +41,15 @@ public enum Capability: UInt32, Sendable, CaseIterable {
 
 /// Where a call is in its flow (`mrtr_phase`).
 public enum Phase: UInt32, Sendable, CaseIterable {
+    /// Write the next request.
     case ready = 1
+    /// A request is in flight: feed what arrives.
     case sent = 2
+    /// Answer every input.
     case answering = 3
+    /// Finished: result, JSON-RPC error, or failed/cancelled task.
     case done = 4
+    /// Ended by an error: `failure()` says why.
     case failed = 5
 }
 
@@ -44,21 +59,37 @@ public enum Phase: UInt32, Sendable, CaseIterable {
 /// rounds, backoff 50 ms doubling to 250 ms, 100,000 polls every 1 s unless the server hints,
 /// clamped to 100 ms .. 60 s).
 public struct CallLimits: Sendable, Equatable {
+    /// Largest server message, bytes (default 1 MiB).
     public var maxMessageBytes: Int
+    /// Deepest JSON nesting (default 32; 4 to the library's maximum depth).
     public var maxDepth: Int
+    /// Most inputs in one round (default 64; 1 to 256; 23 workspace bytes each).
     public var maxInputRequests: Int
+    /// Longest input key, decoded bytes (default 256; at least 1).
     public var maxKeyBytes: Int
+    /// The params as sent, `_meta` included, or a task's `_meta` and id, bytes (default 16 KiB).
     public var maxParamsBytes: Int
+    /// One round's `inputRequests`, bytes (default 16 KiB).
     public var maxInputsBytes: Int
+    /// The `requestState` token, quotes included, bytes (default 4 KiB).
     public var maxStateBytes: Int
+    /// One round's answers, JSON bytes (default 16 KiB).
     public var maxAnswersBytes: Int
+    /// Most `input_required` rounds (default 10).
     public var maxRounds: UInt32
+    /// Most consecutive state-only rounds (default 3).
     public var maxStateOnlyRounds: UInt32
+    /// Wait after the first state-only round, ms (default 50).
     public var backoffInitialMs: UInt32
+    /// Ceiling of the doubling state-only backoff, ms (default 250).
     public var backoffMaxMs: UInt32
+    /// Most `tasks/get` requests of a task (default 100,000).
     public var maxPolls: UInt32
+    /// Poll interval when the server gives none, ms (default 1,000).
     public var defaultPollMs: UInt64
+    /// Poll interval floor, ms (default 100).
     public var minPollMs: UInt64
+    /// Poll interval ceiling, ms (default 60,000).
     public var maxPollMs: UInt64
 
     var c: mrtr_call_limits {
@@ -95,9 +126,13 @@ public enum Flow: UInt32, Sendable, CaseIterable {
 public enum TaskRequest: UInt32, Sendable, CaseIterable {
     /// Not a task: the call's own request.
     case none = 0
+    /// `tasks/get`.
     case get = 1
+    /// `tasks/result` (seed dialect).
     case result = 2
+    /// The answers: `tasks/input_response` (seed), `tasks/update` (extension).
     case respond = 3
+    /// `tasks/cancel`.
     case cancel = 4
 }
 
@@ -105,35 +140,57 @@ public enum TaskRequest: UInt32, Sendable, CaseIterable {
 /// raw JSON string tokens (nil when absent); `lastId` nil before the first request, `nextId`
 /// nil once the ids are used up.
 public struct Progress: Sendable, Equatable {
+    /// The phase.
     public let phase: Phase
+    /// The flow: the call's own request, or the task it became.
     public let flow: Flow
+    /// Task: the request written next or in flight (`.none` outside a task).
     public let taskRequest: TaskRequest
+    /// Task: its dialect (`.none` outside a task).
     public let taskDialect: TaskDialect
+    /// Input rounds received so far in the current flow.
     public let round: UInt32
+    /// Task: `tasks/get` requests written so far.
     public let polls: UInt32
+    /// Inputs asked in the current round.
     public let inputCount: Int
+    /// Inputs answered in the current round.
     public let answeredCount: Int
+    /// The last JSON-RPC id used; nil before the first request.
     public let lastId: Int64?
+    /// The next request's id (the first id, then the last id + 1); nil once the ids are used up (past 2^53-1).
     public let nextId: Int64?
+    /// Task: the poll interval, ms (the server's hint, clamped to the limits).
     public let pollMs: UInt64
+    /// The `requestState` the next request echoes, the raw JSON string token; nil when none.
     public let requestState: [UInt8]?
+    /// Task: the task id as sent, the raw JSON string token; nil outside a task.
     public let taskId: [UInt8]?
 }
 
 /// A task protocol (`mrtr_task_dialect`).
 public enum TaskDialect: UInt32, Sendable, CaseIterable {
+    /// Not a task.
     case none = 0
+    /// SEP draft / 2025-11-25: `tasks/result`, `tasks/input_response`.
     case seed = 1
+    /// Tasks extension: `inputRequests` on `tasks/get`, `tasks/update`.
     case `extension` = 2
 }
 
 /// The status of a task (`mrtr_task_status`).
 public enum TaskStatus: UInt32, Sendable, CaseIterable {
+    /// Not a task.
     case none = 0
+    /// `working`.
     case working = 1
+    /// `input_required`.
     case inputRequired = 2
+    /// `completed`.
     case completed = 3
+    /// `failed`.
     case failed = 4
+    /// `cancelled`.
     case cancelled = 5
 }
 
@@ -166,41 +223,63 @@ public enum CallEvent: Sendable, Equatable {
 
 /// Why a call ended `failed` (`mrtr_failure`).
 public struct Failure: Sendable, Equatable {
+    /// The status the failing function returned; nil for a code this binding does not know.
     public let status: MrtrError.Code?
+    /// The cause; nil for a kind this binding does not know.
     public let kind: FailureKind?
     /// The precise cause's name (`"TooDeep"`, `"UndeclaredCapability"`, ...), for logs.
     public let reason: String
+    /// `.json`: the byte offset where reading stopped.
     public let offset: Int
+    /// `.answeredWithError`: the index of the input answered with an error.
     public let index: Int
+    /// `.answeredWithError`: the application's error code.
     public let code: Int64
+    /// `.inputsTooLarge`, `.stateTooLarge`: the bytes needed.
     public let needed: Int
+    /// `.inputsTooLarge`, `.stateTooLarge`, `.tooMany*`: the limit that was exceeded.
     public let limit: UInt64
 }
 
 /// The cause of a failure (`mrtr_failure_kind`).
 public enum FailureKind: UInt32, Sendable, CaseIterable {
+    /// Not acceptable JSON (syntax, UTF-8, depth, size); see `offset`.
     case json = 1
+    /// Not a JSON-RPC 2.0 message.
     case envelope = 2
+    /// Breaks an MRTR rule; `reason` names which.
     case `protocol` = 3
+    /// `inputRequests` over `maxInputsBytes` (`needed`, `limit`).
     case inputsTooLarge = 4
+    /// `requestState` over `maxStateBytes` (`needed`, `limit`).
     case stateTooLarge = 5
+    /// More rounds than `maxRounds` (`limit`).
     case tooManyRounds = 6
+    /// More consecutive state-only rounds than `maxStateOnlyRounds` (`limit`).
     case tooManyStateOnlyRounds = 7
+    /// More `tasks/get` requests than `maxPolls` (`limit`).
     case tooManyPolls = 8
+    /// The application answered input `index` with error `code`.
     case answeredWithError = 9
 }
 
 /// The answer to an elicitation (`MRTR_ELICIT_*`).
 public enum ElicitAction: UInt32, Sendable, CaseIterable {
+    /// Elicitation action: submitted or confirmed.
     case accept = 1
+    /// Elicitation action: explicitly declined.
     case decline = 2
+    /// Elicitation action: dismissed.
     case cancel = 3
 }
 
 /// One root of a `roots/list` answer: a plain `file://` URI and an optional display name.
 public struct Root: Sendable, Equatable {
+    /// A plain `file://` URI.
     public let uri: String
+    /// The name to show for it; nil for none.
     public let name: String?
+    /// A root with its `file://` `uri` and, optionally, the `name` to show for it.
     public init(uri: String, name: String? = nil) {
         self.uri = uri
         self.name = name
@@ -209,7 +288,9 @@ public struct Root: Sendable, Equatable {
 
 /// One HTTP header of a POST (`Mrtr.httpHeadersForToolCall`), ready to send.
 public struct HttpHeader: Sendable, Equatable {
+    /// The header's name.
     public let name: String
+    /// The header's value, ready to send.
     public let value: String
 }
 
@@ -219,10 +300,15 @@ public struct HttpHeader: Sendable, Equatable {
 /// `x-mcp-header` designations are invalid, SEP-2243) and how many arguments
 /// it designates.
 public struct Tool: Sendable, Equatable {
+    /// The tool's name, escapes decoded.
     public let name: String
+    /// The name's JSON string token as the server wrote it, quotes included.
     public let nameJson: [UInt8]
+    /// The tool's `inputSchema`, raw JSON.
     public let inputSchema: [UInt8]
+    /// False when its `x-mcp-header` designations are invalid (SEP-2243): do not call it.
     public let usable: Bool
+    /// How many of its input properties carry an `x-mcp-header` designation (0 when not usable).
     public let designationCount: Int
 }
 
@@ -230,8 +316,11 @@ public struct Tool: Sendable, Equatable {
 /// entries were `malformed` (left out), and the next page's cursor as its
 /// JSON token (`nextCursor`, nil on the last page).
 public struct ToolPage: Sendable, Equatable {
+    /// The readable tools, in list order.
     public let tools: [Tool]
+    /// How many entries were malformed and left out.
     public let malformed: Int
+    /// The next page's cursor as its JSON token; nil on the last page.
     public let nextCursor: [UInt8]?
 }
 

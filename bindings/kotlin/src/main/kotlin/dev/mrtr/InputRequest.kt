@@ -6,8 +6,13 @@ package dev.mrtr
  * (escapes decoded).
  */
 sealed class InputRequest {
+    /** Its position in the server's `inputRequests` (0-based): the index every `answer*` call takes. */
     abstract val index: Int
+
+    /** The server's key for it, escapes decoded: the key its answer goes under in `inputResponses`. */
     abstract val key: String
+
+    /** True once the call holds an answer for it in this round; a second answer is refused (reason `"AlreadyAnswered"`). */
     abstract val answered: Boolean
 
     /**
@@ -19,9 +24,13 @@ sealed class InputRequest {
         override val index: Int,
         override val key: String,
         override val answered: Boolean,
+        /** The message to show the user (escapes decoded). */
         val message: String,
+        /** The `requestedSchema` object, raw JSON as the server sent it. */
         val requestedSchema: ByteArray,
+        /** The form's typed fields; null when the library refused the schema. */
         val fields: List<FormField>?,
+        /** Why the library refused the schema; null when it was accepted. */
         val schemaError: SchemaError?,
     ) : InputRequest() {
         /** Null when [content] (a JSON object) answers this form; else its first problem. */
@@ -37,9 +46,13 @@ sealed class InputRequest {
         override val index: Int,
         override val key: String,
         override val answered: Boolean,
+        /** The message to show the user (escapes decoded). */
         val message: String,
+        /** The URL to open once the user consents (escapes decoded); never open it when `refusal` is set. */
         val url: String,
+        /** The facts to show before opening the URL (its real host, warnings); null when refused. */
         val consent: UrlConsent?,
+        /** Why the library refuses the URL; null when it is acceptable. */
         val refusal: UrlRefusal?,
     ) : InputRequest()
 
@@ -48,10 +61,15 @@ sealed class InputRequest {
         override val index: Int,
         override val key: String,
         override val answered: Boolean,
+        /** The whole `params` of `sampling/createMessage`, raw JSON. */
         val params: ByteArray,
+        /** The request's `maxTokens`. */
         val maxTokens: Long,
+        /** The request's `systemPrompt` (escapes decoded); null when absent. */
         val systemPrompt: String?,
+        /** True when the request carries `tools`. */
         val hasTools: Boolean,
+        /** True when `includeContext` asks for more than `"none"`. */
         val wantsContext: Boolean,
     ) : InputRequest()
 
@@ -63,44 +81,85 @@ sealed class InputRequest {
     ) : InputRequest()
 }
 
-/** The kind of a form field (`mrtr_field_kind`). */
+/**
+ * The kind of a form field (`mrtr_field_kind`).
+ *
+ * @property code The entry's C value (`mrtr_field_kind`).
+ */
 enum class FieldKind(val code: Int) {
+    /** Free text (`minLength`, `maxLength`, `format`). */
     TEXT(1),
+    /** A number (`minimum`, `maximum`). */
     NUMBER(2),
+    /** A whole number (`minimum`, `maximum`). */
     INTEGER(3),
+    /** Yes or no. */
     BOOLEAN(4),
+    /** Exactly one of the `options`. */
     SINGLE_SELECT(5),
+    /** Any number of distinct `options` (`minItems`, `maxItems`). */
     MULTI_SELECT(6),
 }
 
-/** The syntax a text field requires (`mrtr_string_format`). */
+/**
+ * The syntax a text field requires (`mrtr_string_format`).
+ *
+ * @property code The entry's C value (`mrtr_string_format`).
+ */
 enum class StringFormat(val code: Int) {
+    /** Any text. */
     NONE(0),
+    /** An email address. */
     EMAIL(1),
+    /** A URI with a scheme. */
     URI(2),
+    /** An RFC 3339 date (`2026-07-28`). */
     DATE(3),
+    /** An RFC 3339 date-time (`2026-07-28T09:30:00Z`). */
     DATE_TIME(4),
 }
 
-/** What is wrong with a form value (`mrtr_field_error`). */
+/**
+ * What is wrong with a form value (`mrtr_field_error`).
+ *
+ * @property code The entry's C value (`mrtr_field_error`).
+ */
 enum class FieldError(val code: Int) {
+    /** No error. */
     NONE(0),
+    /** A required field has no answer. */
     MISSING(1),
+    /** The answer has the wrong JSON type. */
     WRONG_TYPE(2),
+    /** Shorter than `minLength` (`bound`). */
     TOO_SHORT(3),
+    /** Longer than `maxLength` (`bound`). */
     TOO_LONG(4),
+    /** Below `minimum`. */
     BELOW_MINIMUM(5),
+    /** Above `maximum`. */
     ABOVE_MAXIMUM(6),
+    /** A fraction where whole numbers are asked. */
     NOT_AN_INTEGER(7),
+    /** Not an email address. */
     BAD_EMAIL(8),
+    /** Not a URI. */
     BAD_URI(9),
+    /** Not a date. */
     BAD_DATE(10),
+    /** Not a date-time. */
     BAD_DATE_TIME(11),
+    /** Not one of the options. */
     NOT_AN_OPTION(12),
+    /** Fewer selections than `minItems` (`bound`). */
     TOO_FEW_ITEMS(13),
+    /** More selections than `maxItems` (`bound`). */
     TOO_MANY_ITEMS(14),
+    /** The same option twice. */
     DUPLICATE_ITEM(15),
+    /** A field the form does not define. */
     UNKNOWN_FIELD(16),
+    /** A field given twice. */
     DUPLICATE_FIELD(17),
     ;
 
@@ -113,12 +172,19 @@ enum class FieldError(val code: Int) {
 data class FormField(
     /** The property name: the key of the answer. */
     val name: String,
+    /** The label to show; null when the schema gives none. */
     val title: String?,
+    /** Help text to show; null when the schema gives none. */
     val description: String?,
+    /** The input kind: what control to show and what JSON type the answer has. */
     val kind: FieldKind,
+    /** Text fields: the syntax the answer must have (email, URI, date, date-time), or none. */
     val format: StringFormat,
+    /** True when the answer must contain this field. */
     val required: Boolean,
+    /** Text: the fewest characters (Unicode scalar values), or null. */
     val minLength: Long?,
+    /** Text: the most characters, or null. */
     val maxLength: Long?,
     /** The lower bound as the nearest Double (a bound beyond its range is infinite). */
     val minimum: Double?,
@@ -128,7 +194,9 @@ data class FormField(
     val minimumText: String?,
     /** The upper bound exactly as the schema wrote it, or null. */
     val maximumText: String?,
+    /** Multi-select: the fewest selections, or null. */
     val minItems: Long?,
+    /** Multi-select: the most selections, or null. */
     val maxItems: Long?,
     /** Select fields: the options in schema order. */
     val options: List<FormOption>,
@@ -136,7 +204,12 @@ data class FormField(
     val defaultJson: ByteArray?,
 )
 
-/** One option of a select field: the [value] sent, the [title] shown (null: show the value). */
+/**
+ * One option of a select field: the [value] sent, the [title] shown (null: show the value).
+ *
+ * @property value The value the answer sends when this option is chosen.
+ * @property title The label to show; null when the schema gives none (show [value]).
+ */
 data class FormOption(val value: String, val title: String?)
 
 /** Why a `requestedSchema` was refused. */
@@ -147,6 +220,7 @@ data class SchemaError(
     val keyword: String?,
     /** The error's name (`"UnsupportedKeyword"`, `"InvalidDefault"`, ...). */
     val reason: String,
+    /** When the reason is `"InvalidDefault"`: what is wrong with the default value. */
     val defaultError: FieldError,
 )
 
@@ -156,6 +230,7 @@ data class FormError(
     val field: String?,
     /** The field's index in the form, null when the form has no such field. */
     val fieldIndex: Int?,
+    /** What is wrong with the field's value. */
     val error: FieldError,
     /** `TOO_SHORT`, `TOO_LONG`, `TOO_FEW_ITEMS`, `TOO_MANY_ITEMS`: the bound. */
     val bound: Long,
@@ -163,30 +238,54 @@ data class FormError(
     val reason: String,
 )
 
-/** A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out. */
+/**
+ * A URL warning (`MRTR_URL_WARN_*`): something the consent screen must point out.
+ *
+ * @property bit The entry's C bit (`MRTR_URL_WARN_*`).
+ */
 enum class UrlWarning(val bit: Int) {
+    /** The scheme is not `https`. */
     NOT_HTTPS(1),
+    /** Neither `http` nor `https`: the URL may open another application. */
     UNSUPPORTED_SCHEME(1 shl 1),
+    /** A punycode host label (`xn--`), which may show as look-alike Unicode. */
     PUNYCODE(1 shl 2),
+    /** A userinfo part (`user@`), often posing as a trusted name. */
     USERINFO(1 shl 3),
+    /** The host is an IP address. */
     IP_LITERAL(1 shl 4),
+    /** The host has non-ASCII characters (possible look-alikes). */
     NON_ASCII_HOST(1 shl 5),
+    /** The URL has no host (`mailto:`, `file:///...`). */
     NO_HOST(1 shl 6),
 }
 
 /** A URL split for the consent screen. Show [host] as the destination, never [userinfo]. */
 data class UrlConsent(
+    /** The scheme as written (compare it case-insensitively). */
     val scheme: String,
+    /** The userinfo part (`user@`), or null: never show it as the destination. */
     val userinfo: String?,
+    /** The host the link goes to (an IPv6 address with its brackets); empty when the URL has none. */
     val host: String,
+    /** The explicit port, or null. */
     val port: Int?,
+    /** The path, possibly empty. */
     val path: String,
+    /** The query without its `?`, or null. */
     val query: String?,
+    /** The fragment without its `#`, or null. */
     val fragment: String?,
+    /** What the consent screen must point out (empty when nothing). */
     val warnings: Set<UrlWarning>,
 )
 
-/** Why a URL was refused: [reason] names the cause, [offset] the offending byte when known. */
+/**
+ * Why a URL was refused: [reason] names the cause, [offset] the offending byte when known.
+ *
+ * @property reason The name of the cause, for logs (`"Backslash"`, `"AmbiguousIpv4"`, ...).
+ * @property offset The byte offset of the offending character in the URL; null when the cause names no position.
+ */
 data class UrlRefusal(val reason: String, val offset: Long?)
 
 /** The form and URL helpers of the C API, over bytes the app holds. */

@@ -3,17 +3,31 @@ package dev.mrtr
 import java.nio.ByteBuffer
 import java.security.SecureRandom
 
-/** Why a `requestState` token was refused (`mrtr_unseal_reason`), for the server's log. */
+/**
+ * Why a `requestState` token was refused (`mrtr_unseal_reason`), for the server's log.
+ *
+ * @property code The entry's C value (`mrtr_unseal_reason`).
+ */
 enum class UnsealReason(val code: Int) {
+    /** Refused: not a well-formed token. */
     MALFORMED(1),
+    /** Refused: the token is larger than the maximum. */
     TOO_LARGE(2),
+    /** Refused: sealed under a key this sealer does not hold. */
     UNKNOWN_KEY(3),
+    /** Refused: the token failed authentication. */
     TAMPERED(4),
+    /** Refused: the token's lifetime is over. */
     EXPIRED(5),
+    /** Refused: the token was issued in the future (beyond the allowed clock skew). */
     NOT_YET_VALID(6),
+    /** Refused: sealed for another audience. */
     WRONG_AUDIENCE(7),
+    /** Refused: bound to another request (method, target or arguments differ). */
     WRONG_REQUEST(8),
+    /** Refused: bound to another principal. */
     WRONG_PRINCIPAL(9),
+    /** Refused: the current time is past the latest time a token can carry. */
     CLOCK_OUT_OF_RANGE(10),
     ;
 

@@ -6,32 +6,60 @@ package dev.mrtr
  * `scripts/test-bindings-parity` checks this list against the header (and the
  * Swift `MrtrError.Code` enum against both), so a status added to the C API
  * cannot be forgotten here.
+ *
+ * @property code The C status code.
+ * @property cName The C name of the status (`"MRTR_ERR_JSON"`, ...).
  */
 enum class Status(val code: Int, val cName: String) {
+    /** Success. */
     OK(0, "MRTR_OK"),
+    /** A required pointer is NULL, or NULL comes with a non-zero length (a C-level misuse). */
     ERR_NULL_POINTER(1, "MRTR_ERR_NULL_POINTER"),
+    /** An argument is out of range (a length above `PTRDIFF_MAX`, an output overlapping an input, a handle that is no live object, a bad limit). */
     ERR_INVALID_ARGUMENT(2, "MRTR_ERR_INVALID_ARGUMENT"),
+    /** A string argument is not valid UTF-8. */
     ERR_INVALID_UTF8(3, "MRTR_ERR_INVALID_UTF8"),
+    /** A pointer is not aligned as its type or workspace requires. */
     ERR_MISALIGNED(4, "MRTR_ERR_MISALIGNED"),
+    /** The object's state does not allow this call (e.g. feeding before sending). */
     ERR_WRONG_STATE(5, "MRTR_ERR_WRONG_STATE"),
+    /** No item with that key or index. */
     ERR_NOT_FOUND(6, "MRTR_ERR_NOT_FOUND"),
+    /** An application value breaks its rules (an answer of the wrong shape, form content failing its schema, a root that is not a `file://` URI). */
     ERR_INVALID_VALUE(7, "MRTR_ERR_INVALID_VALUE"),
+    /** An output buffer is too small for the result. */
     ERR_BUFFER_TOO_SMALL(10, "MRTR_ERR_BUFFER_TOO_SMALL"),
+    /** The workspace is smaller than the library needs. */
     ERR_WORKSPACE_TOO_SMALL(11, "MRTR_ERR_WORKSPACE_TOO_SMALL"),
+    /** A configured limit is exceeded (depth, size, count, ids, unrelated messages). */
     ERR_LIMIT_EXCEEDED(12, "MRTR_ERR_LIMIT_EXCEEDED"),
+    /** Not valid JSON (RFC 8259), or a key twice where keys must be unique. */
     ERR_JSON(20, "MRTR_ERR_JSON"),
+    /** Not a JSON-RPC 2.0 message. */
     ERR_ENVELOPE(21, "MRTR_ERR_ENVELOPE"),
+    /** JSON-RPC, but against an MCP/MRTR rule. */
     ERR_PROTOCOL_VIOLATION(22, "MRTR_ERR_PROTOCOL_VIOLATION"),
+    /** An input kind the request did not declare, or a capability the server needs and the request lacks. */
     ERR_UNDECLARED_CAPABILITY(23, "MRTR_ERR_UNDECLARED_CAPABILITY"),
+    /** A protocol revision this library does not speak. */
     ERR_UNSUPPORTED_VERSION(24, "MRTR_ERR_UNSUPPORTED_VERSION"),
+    /** A form schema outside the protocol's subset (the form cannot be shown as asked), or a tool's invalid `x-mcp-header` (do not call the tool). */
     ERR_INVALID_SCHEMA(25, "MRTR_ERR_INVALID_SCHEMA"),
+    /** A URL a consent screen cannot show honestly: do not offer to open it. */
     ERR_REFUSED_URL(26, "MRTR_ERR_REFUSED_URL"),
+    /** The call ended with a JSON-RPC error response (or a failed task). */
     ERR_RPC_ERROR(30, "MRTR_ERR_RPC_ERROR"),
+    /** The server asked past the round cap (or the state-only round cap). */
     ERR_ROUND_CAP(31, "MRTR_ERR_ROUND_CAP"),
+    /** An input is still unanswered (or a callback did not answer it). */
     ERR_UNANSWERED_INPUT(32, "MRTR_ERR_UNANSWERED_INPUT"),
+    /** The run stopped: the app asked, refused, or the task was cancelled. */
     ERR_ABORTED(33, "MRTR_ERR_ABORTED"),
+    /** A `requestState` failed verification; the reason is for logs only. */
     ERR_INVALID_REQUEST_STATE(40, "MRTR_ERR_INVALID_REQUEST_STATE"),
+    /** A sealing key is unusable (too short, duplicate key id, empty ring). */
     ERR_KEY_ERROR(41, "MRTR_ERR_KEY_ERROR"),
+    /** A bug in mrtr: a state the library believed unreachable. Please report. */
     ERR_INTERNAL(99, "MRTR_ERR_INTERNAL"),
     ;
 
