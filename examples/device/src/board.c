@@ -211,7 +211,22 @@ uint64_t clock_ticks(void) {
     }
 }
 
-uint64_t clock_ms(void) { return clock_ticks() / (BOARD_CPU_HZ / 1000u); }
+uint64_t clock_ms(void) { return udiv64_small(clock_ticks(), BOARD_CPU_HZ / 1000u, NULL); }
+
+uint64_t udiv64_small(uint64_t n, uint32_t d, uint32_t *rem) {
+    uint64_t q = 0;
+    uint32_t r = 0;
+    for (int shift = 48; shift >= 0; shift -= 16) {
+        /* r < d < 2^16, so the partial dividend fits 32 bits. */
+        uint32_t cur = (r << 16) | (uint32_t)((n >> shift) & 0xffffu);
+        q = (q << 16) | (cur / d);
+        r = cur % d;
+    }
+    if (rem != NULL) {
+        *rem = r;
+    }
+    return q;
+}
 
 size_t stack_high_water(void) {
     const uint32_t *p = __stack_bottom;
@@ -309,8 +324,9 @@ void log_u64(uint64_t v) {
     size_t i = sizeof buf - 1;
     buf[i] = 0;
     do {
-        buf[--i] = (char)('0' + v % 10);
-        v /= 10;
+        uint32_t digit;
+        v = udiv64_small(v, 10, &digit);
+        buf[--i] = (char)('0' + digit);
     } while (v && i);
     semi_write0(buf + i);
 }

@@ -36,6 +36,11 @@ bool uart_read_byte(uint64_t deadline_ms, uint8_t *out);
 /* Milliseconds since reset (64 bits: it never wraps). */
 uint64_t clock_ms(void);
 
+/* n / d, and n % d in *rem (NULL: not wanted), for 0 < d < 65536, by
+ * 16-bit long division: 32-bit divisions only, so the image links no 64-bit
+ * division helper (the library needs none either). */
+uint64_t udiv64_small(uint64_t n, uint32_t d, uint32_t *rem);
+
 /* SysTick ticks (1 / BOARD_CPU_HZ s) since reset. Under `qemu -icount
  * shift=0` one instruction is one nanosecond of virtual time, so a
  * difference of ticks times 40 is the number of instructions executed

@@ -36,8 +36,9 @@ void text_i64(text *t, int64_t v) {
     size_t i = sizeof buf;
     uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     do {
-        buf[--i] = (char)('0' + m % 10);
-        m /= 10;
+        uint32_t digit;
+        m = udiv64_small(m, 10, &digit);
+        buf[--i] = (char)('0' + digit);
     } while (m);
     if (v < 0) {
         buf[--i] = '-';
@@ -46,12 +47,14 @@ void text_i64(text *t, int64_t v) {
 }
 
 void text_centi(text *t, int64_t v) {
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    uint32_t cents;
     if (v < 0) {
         text_raw(t, "-");
-        v = -v;
     }
-    text_i64(t, v / 100);
-    char frac[3] = {'.', (char)('0' + (v % 100) / 10), (char)('0' + v % 10)};
+    m = udiv64_small(m, 100, &cents);
+    text_i64(t, (int64_t)m);
+    char frac[3] = {'.', (char)('0' + cents / 10), (char)('0' + cents % 10)};
     text_bytes(t, frac, 3);
 }
 

@@ -117,7 +117,7 @@ bool trust_now(uint64_t *now) {
     if (!sealing) {
         return false;
     }
-    uint64_t into = (clock_ms() - epoch_start_ms) / 1000u;
+    uint64_t into = udiv64_small(clock_ms() - epoch_start_ms, 1000u, NULL);
     /* A token sealed now must expire before the next epoch starts, so a
      * restart (which starts the next epoch at once) voids every token. */
     if (into + TRUST_TTL_SECONDS >= TRUST_EPOCH_SECONDS) {

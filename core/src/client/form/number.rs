@@ -200,27 +200,14 @@ fn compare(a: &[u8], b: &[u8]) -> Ordering {
     }
 }
 
-/// Writes `i` in decimal into `buf` and returns the text.
+/// Writes `i` in decimal into `buf` and returns the text (the JSON
+/// writer's digits: one decimal routine in the core, and no 64-bit division
+/// on 32-bit targets).
 pub(crate) fn i64_text(i: i64, buf: &mut [u8; 20]) -> &str {
-    let mut n = i.unsigned_abs();
-    let mut at = buf.len();
-    loop {
-        at = at.wrapping_sub(1);
-        if let Some(slot) = buf.get_mut(at) {
-            *slot = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    if i < 0 {
-        at = at.wrapping_sub(1);
-        if let Some(slot) = buf.get_mut(at) {
-            *slot = b'-';
-        }
-    }
-    buf.get(at..)
+    let mut w = crate::json::Writer::new(buf);
+    w.i64(i);
+    let n = w.finish().unwrap_or(0);
+    buf.get(..n)
         .and_then(|t| core::str::from_utf8(t).ok())
         .unwrap_or("0")
 }

@@ -1238,3 +1238,21 @@ fn parse_json_reads_bytes_then_refuses_json_non_objects_and_bad_schemas() {
         Some(&b"minLength"[..])
     );
 }
+
+/// A form compares an integer answer through its decimal text: the JSON
+/// writer's digits, exact at the ends of the range and across 2^32.
+#[test]
+fn integer_answers_are_read_as_their_exact_decimal_text() {
+    use super::number::i64_text;
+    let mut buf = [0u8; 20];
+    for (v, want) in [
+        (0, "0"),
+        (-1, "-1"),
+        (4_294_967_296, "4294967296"),
+        (-4_294_967_297, "-4294967297"),
+        (i64::MAX, "9223372036854775807"),
+        (i64::MIN, "-9223372036854775808"),
+    ] {
+        assert_eq!(i64_text(v, &mut buf), want);
+    }
+}
