@@ -428,6 +428,11 @@ impl Args {
         status
     }
 
+    /// The cause noted so far ([`Args::refuse`]); empty when none was.
+    pub(crate) fn noted(&self) -> &'static CStr {
+        self.reason
+    }
+
     /// The name of the cause of `status`, the failure the function returns:
     /// the cause noted ([`Args::refuse`]: a core error's name, `"Overlap"`,
     /// `"BadRange"`), else the status's own name (it has one cause there).

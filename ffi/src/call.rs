@@ -532,23 +532,26 @@ unsafe fn init(
     out_call: *mut *mut mrtr_call,
 ) -> Result<(), mrtr_status> {
     let mut args = Args::free();
-    let mut why: &'static CStr = c"";
     // SAFETY: caller contract (whole function); every pointer goes through
     // `args`, and `place` refuses a workspace overlapping any of them.
     unsafe {
         let out_call = args.out(out_call)?;
         let cfg = args.reference(config)?;
         let out_reason = args.out_opt(cfg.out_reason)?;
-        let r = start(ws, len, cfg, &mut args, out_call, &mut why);
-        if r.is_err() && !why.is_empty() {
-            out_reason.put(why.as_ptr());
+        let r = start(ws, len, cfg, &mut args, out_call);
+        // Only a cause with a name of its own: init's `out_reason` says
+        // nothing for a status with one cause.
+        if let Err(st) = r {
+            if !args.noted().is_empty() && !args.pointer_refused(st) {
+                out_reason.put(args.noted().as_ptr());
+            }
         }
         r
     }
 }
 
-/// The body of `mrtr_call_init` after its config was taken; `why` gets the
-/// cause's name on a failure with several causes.
+/// The body of `mrtr_call_init` after its config was taken; the cause's
+/// name of a failure with several causes is noted in `args`.
 ///
 /// # Safety
 /// As [`mrtr_call_init`]; `cfg` taken through `args`.
@@ -558,19 +561,16 @@ unsafe fn start(
     cfg: &mrtr_call_config,
     args: &mut Args,
     out_call: Out<'_, *mut mrtr_call>,
-    why: &mut &'static CStr,
 ) -> Result<(), mrtr_status> {
-    let mut bad = |name: &'static CStr| {
-        *why = name;
-        mrtr_status::MRTR_ERR_INVALID_ARGUMENT
-    };
+    let bad =
+        |a: &mut Args, name: &'static CStr| a.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, name);
     // SAFETY: caller contract (whole function).
     unsafe {
         let out_needed = args.out_opt(cfg.out_needed)?;
         if cfg.flags & !(MRTR_CALL_NO_CLIENT_INFO | MRTR_CALL_TASK_ID_JSON) != 0 {
-            return Err(bad(c"UnknownFlag"));
+            return Err(bad(args, c"UnknownFlag"));
         }
-        let caps = caps_from_bits(cfg.caps).map_err(|_| bad(c"UnknownCapability"))?;
+        let caps = caps_from_bits(cfg.caps).map_err(|_| bad(args, c"UnknownCapability"))?;
         let client_info = match cfg.flags & MRTR_CALL_NO_CLIENT_INFO {
             0 => Some(match args.str_opt(cfg.client_name)? {
                 Some(name) => ClientInfo {
@@ -582,24 +582,24 @@ unsafe fn start(
             _ => None,
         };
         let limits =
-            limits_from_c(args.reference_opt(cfg.limits)?).map_err(|_| bad(c"BadLimits"))?;
+            limits_from_c(args.reference_opt(cfg.limits)?).map_err(|_| bad(args, c"BadLimits"))?;
         let params = args.bytes(cfg.params.ptr.cast(), cfg.params.len)?;
         let id_text = args.str(cfg.task_id)?;
         let id_json = cfg.flags & MRTR_CALL_TASK_ID_JSON != 0;
         let start = if cfg.task_dialect == 0 {
-            let method = CallMethod::from_c(cfg.method).map_err(|_| bad(c"UnknownMethod"))?;
+            let method = CallMethod::from_c(cfg.method).map_err(|_| bad(args, c"UnknownMethod"))?;
             if !id_text.is_empty() || id_json {
-                return Err(bad(c"TaskIdWithoutDialect"));
+                return Err(bad(args, c"TaskIdWithoutDialect"));
             }
             Start::Call { method, params }
         } else {
             let dialect =
-                TaskDialect::from_c(cfg.task_dialect).map_err(|_| bad(c"UnknownDialect"))?;
+                TaskDialect::from_c(cfg.task_dialect).map_err(|_| bad(args, c"UnknownDialect"))?;
             if cfg.method != 0 || !params.is_empty() {
-                return Err(bad(c"MethodWithTask"));
+                return Err(bad(args, c"MethodWithTask"));
             }
             let task_id = match id_json {
-                true => TaskIdRef::token(id_text).ok_or_else(|| bad(c"BadTaskId"))?,
+                true => TaskIdRef::token(id_text).ok_or_else(|| bad(args, c"BadTaskId"))?,
                 false => TaskIdRef::Text(id_text),
             };
             let poll_ms = (cfg.task_poll_ms != 0).then_some(cfg.task_poll_ms);
@@ -610,7 +610,7 @@ unsafe fn start(
             }
         };
         let first_id = if cfg.first_id == 0 { 1 } else { cfg.first_id };
-        check_id_range(first_id).map_err(|_| bad(c"IdOutOfRange"))?;
+        check_id_range(first_id).map_err(|_| bad(args, c"IdOutOfRange"))?;
         let config = MachineConfig {
             start,
             caps,
@@ -618,10 +618,15 @@ unsafe fn start(
             limits,
             first_id,
         };
-        place(ws, len, args, &limits, out_needed, out_call, |s, r| {
-            Machine::init(s, r, &config)
-                .map(|_| ())
-                .inspect_err(|e| *why = e.name())
+        let mut refusal = None;
+        let placed = place(ws, len, args, &limits, out_needed, out_call, |s, r| {
+            let started = Machine::init(s, r, &config).map(|_| ());
+            refusal = started.err();
+            started
+        });
+        placed.map_err(|st| match refusal {
+            Some(e) => args.refuse(st, e.name()),
+            None => st,
         })
     }
 }
