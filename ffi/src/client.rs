@@ -553,10 +553,10 @@ pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mr
     let (mut t, mut escaped) = ([mrtr_str::EMPTY; 4], 0);
     for (i, view) in t.iter_mut().enumerate() {
         if let Some(s) = text_of(key, &req, 1 << i)? {
-            escaped |= u32::from(s.as_borrowed().is_none()) << i;
-            *view = s
-                .as_borrowed()
-                .map_or(mrtr_str::of_bytes(s.raw_inner()), mrtr_str::from_str);
+            // The reader validated the text: the view is its bytes, which
+            // are the text itself unless the token has escapes.
+            escaped |= u32::from(s.has_escapes()) << i;
+            *view = mrtr_str::of_bytes(s.raw_inner());
         }
     }
     let (schema, sampling) = match req {

@@ -60,26 +60,18 @@ impl Default for Shared {
 /// view (for [`super::machine::Machine`]'s `&self` accessors).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Common<'s> {
-    pub phase: Phase,
-    pub caps: ClientCapabilities,
     pub ex: &'s Exchange,
     pub layout: Layout,
     pub json: ParseLimits,
-    pub error: Option<CallError>,
-    pub result: Option<ResultSpan>,
 }
 
 impl<'s> Common<'s> {
     pub fn of<F>(st: &'s Slot<F>) -> Self {
         let sh = &st.sh;
         Common {
-            phase: sh.phase,
-            caps: sh.caps,
             ex: &sh.ex,
             layout: st.limits.layout().unwrap_or_default(),
             json: st.limits.wire.json,
-            error: sh.error,
-            result: sh.result,
         }
     }
 }

@@ -25,7 +25,8 @@ use super::call::{
     Phase,
 };
 use super::events::{EventKind, EventRecord};
-use super::flow::{save_slot, Common};
+use super::exchange::Layout;
+use super::flow::{save_slot, Common, Shared};
 use super::persist;
 use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};
@@ -185,6 +186,8 @@ impl<'a> From<&TaskEvent<'a>> for EventRecord<'a> {
 pub struct Machine<'w> {
     slot: &'w mut MachineSlot,
     buf: &'w mut [u8],
+    /// The workspace's layout under the slot's limits, derived once.
+    layout: Layout,
 }
 
 /// Runs `$body` with `$v` bound to the flow's view.
@@ -219,7 +222,7 @@ impl<'w> Machine<'w> {
         config: &MachineConfig<'_>,
     ) -> Result<Self, CallError> {
         let limits = config.limits;
-        limits.layout_in(buf.len())?;
+        let layout = limits.layout_in(buf.len())?;
         let first_id = check_id_range(config.first_id)?;
         let inner = match config.start {
             Start::Call { method, params } => {
@@ -258,7 +261,7 @@ impl<'w> Machine<'w> {
             first_id,
             inner,
         };
-        Ok(Machine { slot, buf })
+        Ok(Machine { slot, buf, layout })
     }
 
     /// Rebuilds the view over a slot and workspace that `init` or `restore`
@@ -267,8 +270,8 @@ impl<'w> Machine<'w> {
         if slot.magic != MACHINE_MAGIC {
             return Err(CallError::NotInitialized);
         }
-        slot.limits.layout_in(buf.len())?;
-        Ok(Machine { slot, buf })
+        let layout = slot.limits.layout_in(buf.len())?;
+        Ok(Machine { slot, buf, layout })
     }
 
     /// Restores a save of either flow (from [`Machine::save`], or from a
@@ -282,7 +285,7 @@ impl<'w> Machine<'w> {
         limits: &CallLimits,
         saved: &[u8],
     ) -> Result<Self, CallError> {
-        limits.layout_in(buf.len())?;
+        let layout = limits.layout_in(buf.len())?;
         let inner = match persist::kind_of(saved)? {
             persist::KIND_CALL => {
                 let mut st = CallSlot::default();
@@ -301,13 +304,23 @@ impl<'w> Machine<'w> {
             first_id: 1,
             inner,
         };
-        Ok(Machine { slot, buf })
+        Ok(Machine { slot, buf, layout })
+    }
+
+    /// The shared part alone: what an accessor reads when it needs
+    /// neither the layout nor the JSON limits [`Self::common`] derives.
+    fn shared(&self) -> &Shared {
+        match &self.slot.inner {
+            Inner::Call(st) => &st.sh,
+            Inner::Task(st) => &st.sh,
+        }
     }
 
     fn common(&self) -> Common<'_> {
-        match &self.slot.inner {
-            Inner::Call(st) => Common::of(st),
-            Inner::Task(st) => Common::of(st),
+        Common {
+            ex: &self.shared().ex,
+            layout: self.layout,
+            json: self.slot.limits.wire.json,
         }
     }
 
@@ -323,12 +336,12 @@ impl<'w> Machine<'w> {
 
     /// The phase.
     pub fn phase(&self) -> Phase {
-        self.common().phase
+        self.shared().phase
     }
 
     /// The capabilities declared on every request.
     pub fn caps(&self) -> ClientCapabilities {
-        self.common().caps
+        self.shared().caps
     }
 
     /// The limits.
@@ -387,17 +400,17 @@ impl<'w> Machine<'w> {
 
     /// Input rounds received so far in the current flow.
     pub fn round(&self) -> u32 {
-        self.common().ex.rounds
+        self.shared().ex.rounds
     }
 
     /// Number of input requests in the current round.
     pub fn input_count(&self) -> usize {
-        self.common().ex.input_count
+        self.shared().ex.input_count
     }
 
     /// Number of inputs answered in the current round.
     pub fn answered_count(&self) -> usize {
-        self.common().ex.answered
+        self.shared().ex.answered
     }
 
     /// The input request at `index` (server order): key token and request.
@@ -437,35 +450,35 @@ impl<'w> Machine<'w> {
 
     /// The last JSON-RPC id used (the call's ids count for its task).
     pub fn last_id(&self) -> Option<i64> {
-        self.common().ex.last_id
+        self.shared().ex.last_id
     }
 
     /// The id for the next request: the configured first id before any,
     /// else one past [`last_id`](Self::last_id);
     /// [`CallError::IdsExhausted`] once 2^53-1 is used.
     pub fn next_id(&self) -> Result<i64, CallError> {
-        self.common().ex.next_id(self.slot.first_id)
+        self.shared().ex.next_id(self.slot.first_id)
     }
 
     /// The id of the request in flight.
     pub fn in_flight_id(&self) -> Option<i64> {
-        self.common().ex.in_flight
+        self.shared().ex.in_flight
     }
 
     /// The terminal error, once [`Phase::Failed`].
     pub fn error(&self) -> Option<CallError> {
-        self.common().error
+        self.shared().error
     }
 
     /// The final result, found again in `fed` (the bytes whose feeding
     /// completed the request); `None` before completion or for other bytes.
     pub fn result<'b>(&self, fed: &'b [u8]) -> Option<&'b [u8]> {
-        self.common().result.and_then(|s| s.get(fed))
+        self.shared().result.and_then(|s| s.get(fed))
     }
 
     /// The final result's offset and length in the fed bytes, once done.
     pub fn result_span(&self) -> Option<(usize, usize)> {
-        self.common().result.map(|s| (s.offset, s.len))
+        self.shared().result.map(|s| (s.offset, s.len))
     }
 
     // ------------------------------------------------------------------- writing
