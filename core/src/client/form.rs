@@ -212,6 +212,11 @@ impl<'a> Options<'a> {
 
     /// The option values only (no title lookups).
     pub fn values(&self) -> impl Iterator<Item = JsonStr<'a>> + Clone + 'a {
+        self.value_iter()
+    }
+
+    /// [`Self::values`] as its concrete type (the schema checks name it).
+    pub(crate) fn value_iter(&self) -> OptionValues<'a> {
         let (elements, titled) = match self.src {
             OptionsSource::Plain(a) | OptionsSource::Legacy(a, _) => (a.iter(), false),
             OptionsSource::Titled(a) => (a.iter(), true),
@@ -234,7 +239,7 @@ impl<'a> Options<'a> {
 /// type with one `next`, which the duplicate and membership checks share
 /// (a chain of two filtered optional iterators was inlined into each).
 #[derive(Clone)]
-struct OptionValues<'a> {
+pub(crate) struct OptionValues<'a> {
     elements: Elements<'a>,
     /// `oneOf`/`anyOf` entries: the value is the entry's `const`.
     titled: bool,

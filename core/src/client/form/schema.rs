@@ -1,11 +1,12 @@
 //! Reading `requestedSchema`: the checks behind [`ElicitForm::parse`] and
 //! the errors they report.
 
+use super::OptionValues;
 use super::{
     ElicitForm, Field, FieldError, FieldKind, Number, Options, OptionsSource, StringFormat,
     MAX_ENUM_OPTIONS, MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
 };
-use crate::json::{Array, JsonStr, Object, Value};
+use crate::json::{Array, Elements, JsonStr, Members, Object, Value};
 
 impl<'a> ElicitForm<'a> {
     /// Checks `schema` against the restricted subset (see the module docs).
@@ -54,8 +55,8 @@ impl<'a> ElicitForm<'a> {
             }
             len = i + 1;
         }
-        let names = || properties.iter().map(|(k, _)| k);
-        if let Some(name) = find_duplicate(names) {
+        let names = Strings::Keys(properties.iter());
+        if let Some(name) = find_duplicate(names.clone()) {
             return Err(SchemaError {
                 property: Some(name),
                 kind: SchemaErrorKind::DuplicateProperty,
@@ -67,16 +68,12 @@ impl<'a> ElicitForm<'a> {
             }
             // Valid entries name distinct properties, so an error, if any,
             // shows within the first MAX_FORM_FIELDS + 1 entries.
-            let entries = || {
-                req.iter()
-                    .take(MAX_FORM_FIELDS + 1)
-                    .filter_map(|e| e.as_str())
-            };
+            let entries = Strings::Elements(req.iter(), MAX_FORM_FIELDS + 1);
             let at = |name, kind| SchemaError {
                 property: Some(name),
                 kind,
             };
-            if let Some(name) = find_missing(entries, names) {
+            if let Some(name) = find_missing(entries.clone(), names) {
                 return Err(at(name, SchemaErrorKind::UnknownRequired));
             }
             if let Some(name) = find_duplicate(entries) {
@@ -388,7 +385,7 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
         }
     }
     let options = Options { src, len };
-    match find_duplicate(|| options.values()) {
+    match find_duplicate(Strings::Options(options.value_iter())) {
         Some(v) => Err(SchemaErrorKind::DuplicateOption(v)),
         None => Ok(options),
     }
@@ -397,18 +394,48 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
 /// Strings compared per pass of the duplicate and membership checks.
 const BLOCK: usize = 32;
 
+/// A sequence of strings the duplicate and membership checks walk: one
+/// concrete type, so each check is compiled once (not once per kind of
+/// sequence).
+#[derive(Clone)]
+enum Strings<'a> {
+    /// An object's keys.
+    Keys(Members<'a>),
+    /// The string elements of an array (others skipped), at most this many
+    /// elements read.
+    Elements(Elements<'a>, usize),
+    /// An enum's option values.
+    Options(OptionValues<'a>),
+}
+
+impl<'a> Iterator for Strings<'a> {
+    type Item = JsonStr<'a>;
+    fn next(&mut self) -> Option<JsonStr<'a>> {
+        match self {
+            Strings::Keys(m) => m.next().map(|(k, _)| k),
+            Strings::Elements(e, left) => loop {
+                *left = left.checked_sub(1)?;
+                if let Some(s) = e.next()?.as_str() {
+                    return Some(s);
+                }
+            },
+            Strings::Options(o) => o.next(),
+        }
+    }
+}
+
 /// The first string of a sequence equal (decoded) to an earlier one.
-/// `make` recreates the sequence, which is walked once per [`BLOCK`]
-/// strings: `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
+/// The sequence is walked once per [`BLOCK`] strings (from a copy of
+/// `list`): `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
 /// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
-fn find_duplicate<'a, I>(make: impl Fn() -> I) -> Option<JsonStr<'a>>
-where
-    I: Iterator<Item = JsonStr<'a>>,
-{
+fn find_duplicate(list: Strings<'_>) -> Option<JsonStr<'_>> {
     let mut start = 0usize;
     loop {
-        let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
-        let mut it = make().skip(start);
+        let mut block: [Option<JsonStr<'_>>; BLOCK] = [None; BLOCK];
+        let mut it = list.clone();
+        if start > 0 {
+            it.nth(start - 1);
+        }
         let mut n = 0usize;
         while n < BLOCK {
             let Some(s) = it.next() else { break };
@@ -434,16 +461,16 @@ where
 
 /// The first string of `wanted` not equal (decoded) to any of `set`;
 /// `set` is walked once per [`BLOCK`] strings of `wanted`.
-fn find_missing<'a, 'b, W, S>(wanted: impl Fn() -> W, set: impl Fn() -> S) -> Option<JsonStr<'a>>
-where
-    W: Iterator<Item = JsonStr<'a>>,
-    S: Iterator<Item = JsonStr<'b>>,
-{
+fn find_missing<'a>(wanted: Strings<'a>, set: Strings<'_>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
         let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
         let mut n = 0usize;
-        for (slot, s) in block.iter_mut().zip(wanted().skip(start)) {
+        let mut it = wanted.clone();
+        if start > 0 {
+            it.nth(start - 1);
+        }
+        for (slot, s) in block.iter_mut().zip(it) {
             *slot = Some(s);
             n += 1;
         }
@@ -451,7 +478,7 @@ where
             return None;
         }
         let mut found = 0u32;
-        for s in set() {
+        for s in set.clone() {
             for (j, b) in block.iter().enumerate() {
                 if b.is_some_and(|b| b.eq_json_str(&s)) {
                     found |= 1u32 << j;
