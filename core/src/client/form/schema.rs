@@ -123,7 +123,7 @@ impl<'a> ElicitForm<'a> {
         } else if ty.eq_str("number") || ty.eq_str("integer") {
             k.number_kind(ty.eq_str("integer"))?
         } else if ty.eq_str("boolean") {
-            k.only(&[])?;
+            k.only(0)?;
             FieldKind::Boolean
         } else if ty.eq_str("array") {
             k.array_kind()?
@@ -169,48 +169,58 @@ struct Keywords<'a> {
     unique_items: bool,
     /// Run the quadratic checks (see `ElicitForm::read_field`).
     full: bool,
-    /// Keywords seen, in order, to refuse those that do not fit the type.
-    seen: [Option<JsonStr<'a>>; 8],
+    /// Type-specific keywords seen, in order, with their numbers, to refuse
+    /// those that do not fit the type.
+    seen: [Option<(JsonStr<'a>, usize)>; 8],
 }
 
-/// Type-specific keywords (those that must match the field's type).
-const SPECIFIC: [&str; 12] = [
-    "minLength",
-    "maxLength",
-    "format",
-    "enum",
-    "enumNames",
-    "oneOf",
-    "minimum",
-    "maximum",
-    "items",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
+// The numbers of the keywords a property schema reads (indexes into
+// `KNOWN`); those from `MIN_LENGTH` to `UNIQUE_ITEMS` are type-specific
+// (they must match the field's type).
+const TYPE: usize = 0;
+const TITLE: usize = 1;
+const DESCRIPTION: usize = 2;
+const DEFAULT: usize = 3;
+const MIN_LENGTH: usize = 5;
+const MAX_LENGTH: usize = 6;
+const FORMAT: usize = 7;
+const ENUM: usize = 8;
+const ENUM_NAMES: usize = 9;
+const ONE_OF: usize = 10;
+const MINIMUM: usize = 11;
+const MAXIMUM: usize = 12;
+const ITEMS: usize = 13;
+const MIN_ITEMS: usize = 14;
+const MAX_ITEMS: usize = 15;
+const UNIQUE_ITEMS: usize = 16;
+
+/// The bit of keyword number `k` in an `allowed` set of [`Keywords::only`].
+const fn bit(k: usize) -> u32 {
+    1 << k
+}
 
 impl<'a> Keywords<'a> {
     fn take(&mut self, key: JsonStr<'a>, v: Value<'a>) -> Result<(), SchemaErrorKind<'a>> {
-        let name = keyword_name(&key);
-        let wrong = SchemaErrorKind::WrongKeywordType(name);
+        let number = keyword(&key);
+        let wrong = SchemaErrorKind::WrongKeywordType(spelling(number));
         let count = |v: Value<'a>| v.as_u64().ok_or(wrong);
-        match name {
-            "type" => self.ty = Some(v),
-            "title" => self.title = Some(v.as_str().ok_or(wrong)?),
-            "description" => self.description = Some(v.as_str().ok_or(wrong)?),
-            "default" => self.default = Some(v),
-            "minLength" => self.min_length = Some(count(v)?),
-            "maxLength" => self.max_length = Some(count(v)?),
-            "minItems" => self.min_items = Some(count(v)?),
-            "maxItems" => self.max_items = Some(count(v)?),
-            "minimum" => self.minimum = Some(Number::from_json(v).ok_or(wrong)?),
-            "maximum" => self.maximum = Some(Number::from_json(v).ok_or(wrong)?),
-            "uniqueItems" => self.unique_items = v.as_bool().ok_or(wrong)?,
-            "enum" => self.enum_values = Some(v.as_array().ok_or(wrong)?),
-            "enumNames" => self.enum_names = Some(v.as_array().ok_or(wrong)?),
-            "oneOf" => self.one_of = Some(v.as_array().ok_or(wrong)?),
-            "items" => self.items = Some(v.as_object().ok_or(wrong)?),
-            "format" => {
+        match number {
+            Some(TYPE) => self.ty = Some(v),
+            Some(TITLE) => self.title = Some(v.as_str().ok_or(wrong)?),
+            Some(DESCRIPTION) => self.description = Some(v.as_str().ok_or(wrong)?),
+            Some(DEFAULT) => self.default = Some(v),
+            Some(MIN_LENGTH) => self.min_length = Some(count(v)?),
+            Some(MAX_LENGTH) => self.max_length = Some(count(v)?),
+            Some(MIN_ITEMS) => self.min_items = Some(count(v)?),
+            Some(MAX_ITEMS) => self.max_items = Some(count(v)?),
+            Some(MINIMUM) => self.minimum = Some(Number::from_json(v).ok_or(wrong)?),
+            Some(MAXIMUM) => self.maximum = Some(Number::from_json(v).ok_or(wrong)?),
+            Some(UNIQUE_ITEMS) => self.unique_items = v.as_bool().ok_or(wrong)?,
+            Some(ENUM) => self.enum_values = Some(v.as_array().ok_or(wrong)?),
+            Some(ENUM_NAMES) => self.enum_names = Some(v.as_array().ok_or(wrong)?),
+            Some(ONE_OF) => self.one_of = Some(v.as_array().ok_or(wrong)?),
+            Some(ITEMS) => self.items = Some(v.as_object().ok_or(wrong)?),
+            Some(FORMAT) => {
                 let f = v.as_str().ok_or(wrong)?;
                 self.format = Some(if f.eq_str("email") {
                     StringFormat::Email
@@ -227,11 +237,11 @@ impl<'a> Keywords<'a> {
             _ if is_annotation(&key) => return Ok(()),
             _ => return Err(SchemaErrorKind::UnsupportedKeyword(key)),
         }
-        if SPECIFIC.contains(&name) {
+        if let Some(k @ MIN_LENGTH..=UNIQUE_ITEMS) = number {
             // At most 8 type-specific keywords can apply to one type; a
             // ninth is surely misplaced and is reported by `only`.
             if let Some(slot) = self.seen.iter_mut().find(|s| s.is_none()) {
-                *slot = Some(key);
+                *slot = Some((key, k));
             } else {
                 return Err(SchemaErrorKind::UnsupportedKeyword(key));
             }
@@ -239,10 +249,11 @@ impl<'a> Keywords<'a> {
         Ok(())
     }
 
-    /// Refuses every type-specific keyword not in `allowed`.
-    fn only(&self, allowed: &[&str]) -> Result<(), SchemaErrorKind<'a>> {
-        for key in self.seen.iter().flatten() {
-            if !allowed.iter().any(|a| key.eq_str(a)) {
+    /// Refuses every type-specific keyword not in `allowed` (their
+    /// [`bit`]s).
+    fn only(&self, allowed: u32) -> Result<(), SchemaErrorKind<'a>> {
+        for (key, k) in self.seen.iter().flatten() {
+            if allowed & bit(*k) == 0 {
                 return Err(SchemaErrorKind::UnsupportedKeyword(*key));
             }
         }
@@ -251,7 +262,7 @@ impl<'a> Keywords<'a> {
 
     fn string_kind(&self) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
         if let (Some(values), names) = (self.enum_values, self.enum_names) {
-            self.only(&["enum", "enumNames"])?;
+            self.only(bit(ENUM) | bit(ENUM_NAMES))?;
             let src = match names {
                 Some(n) => OptionsSource::Legacy(values, n),
                 None => OptionsSource::Plain(values),
@@ -261,12 +272,12 @@ impl<'a> Keywords<'a> {
             });
         }
         if let Some(one_of) = self.one_of {
-            self.only(&["oneOf"])?;
+            self.only(bit(ONE_OF))?;
             return Ok(FieldKind::SingleSelect {
                 options: read_options(OptionsSource::Titled(one_of), self.full)?,
             });
         }
-        self.only(&["minLength", "maxLength", "format"])?;
+        self.only(bit(MIN_LENGTH) | bit(MAX_LENGTH) | bit(FORMAT))?;
         bounds_in_order(self.min_length, self.max_length, "minLength")?;
         Ok(FieldKind::Text {
             min_length: self.min_length,
@@ -276,7 +287,7 @@ impl<'a> Keywords<'a> {
     }
 
     fn number_kind(&self, integer: bool) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
-        self.only(&["minimum", "maximum"])?;
+        self.only(bit(MINIMUM) | bit(MAXIMUM))?;
         if let (Some(lo), Some(hi)) = (self.minimum, self.maximum) {
             if lo > hi {
                 return Err(SchemaErrorKind::InconsistentBounds("minimum"));
@@ -290,7 +301,7 @@ impl<'a> Keywords<'a> {
     }
 
     fn array_kind(&self) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
-        self.only(&["items", "minItems", "maxItems", "uniqueItems"])?;
+        self.only(bit(ITEMS) | bit(MIN_ITEMS) | bit(MAX_ITEMS) | bit(UNIQUE_ITEMS))?;
         let items = self.items.ok_or(SchemaErrorKind::MissingItems)?;
         if self.full {
             check_keywords(items)?;
@@ -526,30 +537,43 @@ fn is_annotation(k: &JsonStr<'_>) -> bool {
         }
 }
 
+/// The keywords with a static spelling (for error values), in the order of
+/// their numbers (`TYPE`, ...).
+const KNOWN: [&str; 19] = [
+    "type",
+    "title",
+    "description",
+    "default",
+    "$schema",
+    "minLength",
+    "maxLength",
+    "format",
+    "enum",
+    "enumNames",
+    "oneOf",
+    "minimum",
+    "maximum",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "anyOf",
+    "const",
+];
+
+/// The number of a known keyword (its index in `KNOWN`).
+fn keyword(k: &JsonStr<'_>) -> Option<usize> {
+    KNOWN.iter().position(|n| k.eq_str(n))
+}
+
+/// The static spelling of a keyword number, or `""`.
+fn spelling(number: Option<usize>) -> &'static str {
+    number.and_then(|i| KNOWN.get(i)).copied().unwrap_or("")
+}
+
 /// The static spelling of a known keyword (for error values), or `""`.
 fn keyword_name(k: &JsonStr<'_>) -> &'static str {
-    const KNOWN: [&str; 19] = [
-        "type",
-        "title",
-        "description",
-        "default",
-        "$schema",
-        "minLength",
-        "maxLength",
-        "format",
-        "enum",
-        "enumNames",
-        "oneOf",
-        "anyOf",
-        "minimum",
-        "maximum",
-        "items",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "const",
-    ];
-    KNOWN.iter().find(|n| k.eq_str(n)).copied().unwrap_or("")
+    spelling(keyword(k))
 }
 
 /// A schema outside the restricted subset.
