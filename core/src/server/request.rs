@@ -736,6 +736,17 @@ fn collect<'a, const N: usize>(
     fields: [Option<Field>; N],
 ) -> Kinded<'a, [Option<Value<'a>>; N]> {
     let mut found = [None; N];
+    collect_into(obj, &fields, &mut found)?;
+    Ok(found)
+}
+
+/// The body of [`collect`], one copy shared by every `N`: entry `i` of `found`
+/// (as long as `fields`, all `None`) receives the member `fields[i]`.
+fn collect_into<'a>(
+    obj: Object<'a>,
+    fields: &[Option<Field>],
+    found: &mut [Option<Value<'a>>],
+) -> Kinded<'a, ()> {
     for (k, v) in obj.iter() {
         let hit = fields
             .iter()
@@ -747,7 +758,7 @@ fn collect<'a, const N: usize>(
             }
         }
     }
-    Ok(found)
+    Ok(())
 }
 
 fn as_string<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<JsonStr<'a>>> {
