@@ -189,6 +189,26 @@ fn once<'a>(
     found.map_err(|_| ShapeError::Duplicate(name))
 }
 
+/// An optional string member (see [`once`]): absent is `None`, present it
+/// must be a string.
+fn optional_str<'a>(
+    found: Result<Option<Value<'a>>, crate::json::Error>,
+    name: &'static str,
+) -> Result<Option<JsonStr<'a>>, ShapeError> {
+    match once(found, name)? {
+        None => Ok(None),
+        Some(v) => v.as_str().map(Some).ok_or(ShapeError::BadMember(name)),
+    }
+}
+
+/// A required string member (see [`once`]).
+fn required_str<'a>(
+    found: Result<Option<Value<'a>>, crate::json::Error>,
+    name: &'static str,
+) -> Result<JsonStr<'a>, ShapeError> {
+    optional_str(found, name)?.ok_or(ShapeError::BadMember(name))
+}
+
 /// Reads an `ElicitResult`: `action` (accept, decline, cancel) and an
 /// optional `content` object.
 pub fn read_elicit_result(o: Object<'_>) -> Result<(ElicitAction, Option<Object<'_>>), ShapeError> {
@@ -240,20 +260,15 @@ pub fn read_sampling_result(o: Object<'_>) -> Result<SamplingResult<'_>, ShapeEr
     // One walk for the four members; checked in the order they are listed.
     let [role, model, content, stop_reason] =
         o.get_unique_many(["role", "model", "content", "stopReason"]);
-    let role = once(role, "role")?
-        .and_then(|r| r.as_str())
-        .filter(|r| r.eq_str("assistant") || r.eq_str("user"))
-        .ok_or(ShapeError::BadMember("role"))?;
-    let model = once(model, "model")?
-        .and_then(|m| m.as_str())
-        .ok_or(ShapeError::BadMember("model"))?;
+    let role = required_str(role, "role")?;
+    if !(role.eq_str("assistant") || role.eq_str("user")) {
+        return Err(ShapeError::BadMember("role"));
+    }
+    let model = required_str(model, "model")?;
     let content = once(content, "content")?
         .filter(|c| c.as_object().is_some() || c.as_array().is_some())
         .ok_or(ShapeError::BadMember("content"))?;
-    let stop_reason = match once(stop_reason, "stopReason")? {
-        None => None,
-        Some(s) => Some(s.as_str().ok_or(ShapeError::BadMember("stopReason"))?),
-    };
+    let stop_reason = optional_str(stop_reason, "stopReason")?;
     Ok(SamplingResult {
         role,
         content,
@@ -277,13 +292,8 @@ pub struct RootEntry<'a> {
 pub fn read_root_entry(v: Value<'_>) -> Result<RootEntry<'_>, ShapeError> {
     let o = v.as_object().ok_or(ShapeError::BadMember("roots"))?;
     let [uri, name] = o.get_unique_many(["uri", "name"]);
-    let uri = once(uri, "uri")?
-        .and_then(|u| u.as_str())
-        .ok_or(ShapeError::BadMember("uri"))?;
-    let name = match once(name, "name")? {
-        None => None,
-        Some(n) => Some(n.as_str().ok_or(ShapeError::BadMember("name"))?),
-    };
+    let uri = required_str(uri, "uri")?;
+    let name = optional_str(name, "name")?;
     Ok(RootEntry { uri, name })
 }
 
