@@ -202,40 +202,91 @@ const fn bit(k: usize) -> u32 {
 impl<'a> Keywords<'a> {
     fn take(&mut self, key: JsonStr<'a>, v: Value<'a>) -> Result<(), SchemaErrorKind<'a>> {
         let number = keyword(&key);
-        let wrong = SchemaErrorKind::WrongKeywordType(spelling(number));
-        let count = |v: Value<'a>| v.as_u64().ok_or(wrong);
-        match number {
-            Some(TYPE) => self.ty = Some(v),
-            Some(TITLE) => self.title = Some(v.as_str().ok_or(wrong)?),
-            Some(DESCRIPTION) => self.description = Some(v.as_str().ok_or(wrong)?),
-            Some(DEFAULT) => self.default = Some(v),
-            Some(MIN_LENGTH) => self.min_length = Some(count(v)?),
-            Some(MAX_LENGTH) => self.max_length = Some(count(v)?),
-            Some(MIN_ITEMS) => self.min_items = Some(count(v)?),
-            Some(MAX_ITEMS) => self.max_items = Some(count(v)?),
-            Some(MINIMUM) => self.minimum = Some(Number::from_json(v).ok_or(wrong)?),
-            Some(MAXIMUM) => self.maximum = Some(Number::from_json(v).ok_or(wrong)?),
-            Some(UNIQUE_ITEMS) => self.unique_items = v.as_bool().ok_or(wrong)?,
-            Some(ENUM) => self.enum_values = Some(v.as_array().ok_or(wrong)?),
-            Some(ENUM_NAMES) => self.enum_names = Some(v.as_array().ok_or(wrong)?),
-            Some(ONE_OF) => self.one_of = Some(v.as_array().ok_or(wrong)?),
-            Some(ITEMS) => self.items = Some(v.as_object().ok_or(wrong)?),
-            Some(FORMAT) => {
-                let f = v.as_str().ok_or(wrong)?;
-                self.format = Some(if f.eq_str("email") {
-                    StringFormat::Email
-                } else if f.eq_str("uri") {
-                    StringFormat::Uri
-                } else if f.eq_str("date") {
-                    StringFormat::Date
-                } else if f.eq_str("date-time") {
-                    StringFormat::DateTime
-                } else {
-                    return Err(SchemaErrorKind::UnknownFormat);
-                });
+        // Whether the value has the keyword's type; the error is made once,
+        // below, not at each keyword.
+        let typed = match number {
+            Some(TYPE) => {
+                self.ty = Some(v);
+                true
             }
+            Some(TITLE) => {
+                self.title = v.as_str();
+                self.title.is_some()
+            }
+            Some(DESCRIPTION) => {
+                self.description = v.as_str();
+                self.description.is_some()
+            }
+            Some(DEFAULT) => {
+                self.default = Some(v);
+                true
+            }
+            Some(MIN_LENGTH) => {
+                self.min_length = v.as_u64();
+                self.min_length.is_some()
+            }
+            Some(MAX_LENGTH) => {
+                self.max_length = v.as_u64();
+                self.max_length.is_some()
+            }
+            Some(MIN_ITEMS) => {
+                self.min_items = v.as_u64();
+                self.min_items.is_some()
+            }
+            Some(MAX_ITEMS) => {
+                self.max_items = v.as_u64();
+                self.max_items.is_some()
+            }
+            Some(MINIMUM) => {
+                self.minimum = Number::from_json(v);
+                self.minimum.is_some()
+            }
+            Some(MAXIMUM) => {
+                self.maximum = Number::from_json(v);
+                self.maximum.is_some()
+            }
+            Some(UNIQUE_ITEMS) => {
+                self.unique_items = v.as_bool() == Some(true);
+                v.as_bool().is_some()
+            }
+            Some(ENUM) => {
+                self.enum_values = v.as_array();
+                self.enum_values.is_some()
+            }
+            Some(ENUM_NAMES) => {
+                self.enum_names = v.as_array();
+                self.enum_names.is_some()
+            }
+            Some(ONE_OF) => {
+                self.one_of = v.as_array();
+                self.one_of.is_some()
+            }
+            Some(ITEMS) => {
+                self.items = v.as_object();
+                self.items.is_some()
+            }
+            Some(FORMAT) => match v.as_str() {
+                None => false,
+                Some(f) => {
+                    self.format = Some(if f.eq_str("email") {
+                        StringFormat::Email
+                    } else if f.eq_str("uri") {
+                        StringFormat::Uri
+                    } else if f.eq_str("date") {
+                        StringFormat::Date
+                    } else if f.eq_str("date-time") {
+                        StringFormat::DateTime
+                    } else {
+                        return Err(SchemaErrorKind::UnknownFormat);
+                    });
+                    true
+                }
+            },
             _ if is_annotation(&key) => return Ok(()),
             _ => return Err(SchemaErrorKind::UnsupportedKeyword(key)),
+        };
+        if !typed {
+            return Err(SchemaErrorKind::WrongKeywordType(spelling(number)));
         }
         if let Some(k @ MIN_LENGTH..=UNIQUE_ITEMS) = number {
             // At most 8 type-specific keywords can apply to one type; a
@@ -308,15 +359,15 @@ impl<'a> Keywords<'a> {
         }
         let mut src = None;
         for (k, v) in items.iter() {
-            let wrong = SchemaErrorKind::WrongKeywordType(keyword_name(&k));
+            let wrong = SchemaErrorKind::WrongKeywordType;
             if k.eq_str("type") {
                 if !v.as_str().is_some_and(|t| t.eq_str("string")) {
                     return Err(SchemaErrorKind::UnsupportedType);
                 }
             } else if k.eq_str("enum") && src.is_none() {
-                src = Some(OptionsSource::Plain(v.as_array().ok_or(wrong)?));
+                src = Some(OptionsSource::Plain(v.as_array().ok_or(wrong("enum"))?));
             } else if k.eq_str("anyOf") && src.is_none() {
-                src = Some(OptionsSource::Titled(v.as_array().ok_or(wrong)?));
+                src = Some(OptionsSource::Titled(v.as_array().ok_or(wrong("anyOf"))?));
             } else if !is_annotation(&k) {
                 return Err(SchemaErrorKind::UnsupportedKeyword(k));
             }
