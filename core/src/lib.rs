@@ -107,11 +107,15 @@ macro_rules! variant_names {
             $(#[$m])*
             pub const fn name(&self) -> &'static core::ffi::CStr {
                 match self {
-                    $($t::$v { .. } => match core::ffi::CStr::from_bytes_with_nul(
-                        concat!(stringify!($v), "\0").as_bytes(),
-                    ) {
-                        Ok(c) => c,
-                        Err(_) => c"",
+                    // `const`: the C string is made at compile time, not
+                    // checked for its NUL at each call.
+                    $($t::$v { .. } => const {
+                        match core::ffi::CStr::from_bytes_with_nul(
+                            concat!(stringify!($v), "\0").as_bytes(),
+                        ) {
+                            Ok(c) => c,
+                            Err(_) => c"",
+                        }
                     },)+
                 }
             }

@@ -212,16 +212,16 @@ impl<'a> Options<'a> {
 
     /// The option values only (no title lookups).
     pub fn values(&self) -> impl Iterator<Item = JsonStr<'a>> + Clone + 'a {
-        let (plain, titled) = match self.src {
-            OptionsSource::Plain(a) | OptionsSource::Legacy(a, _) => (Some(a.iter()), None),
-            OptionsSource::Titled(a) => (None, Some(a.iter())),
+        self.value_iter()
+    }
+
+    /// [`Self::values`] as its concrete type (the schema checks name it).
+    pub(crate) fn value_iter(&self) -> OptionValues<'a> {
+        let (elements, titled) = match self.src {
+            OptionsSource::Plain(a) | OptionsSource::Legacy(a, _) => (a.iter(), false),
+            OptionsSource::Titled(a) => (a.iter(), true),
         };
-        let plain = plain.into_iter().flatten().filter_map(|v| v.as_str());
-        let titled = titled
-            .into_iter()
-            .flatten()
-            .filter_map(|v| v.as_object()?.get("const")?.as_str());
-        plain.chain(titled)
+        OptionValues { elements, titled }
     }
 
     /// Whether `value` is one of the option values.
@@ -232,6 +232,32 @@ impl<'a> Options<'a> {
     /// Whether the JSON string `value` is one of the option values.
     pub fn contains_json(&self, value: &JsonStr<'_>) -> bool {
         self.values().any(|v| v.eq_json_str(value))
+    }
+}
+
+/// Iterator over the option values ([`Options::values`]): one concrete
+/// type with one `next`, which the duplicate and membership checks share
+/// (a chain of two filtered optional iterators was inlined into each).
+#[derive(Clone)]
+pub(crate) struct OptionValues<'a> {
+    elements: Elements<'a>,
+    /// `oneOf`/`anyOf` entries: the value is the entry's `const`.
+    titled: bool,
+}
+
+impl<'a> Iterator for OptionValues<'a> {
+    type Item = JsonStr<'a>;
+    fn next(&mut self) -> Option<JsonStr<'a>> {
+        loop {
+            let v = self.elements.next()?;
+            let value = match self.titled {
+                true => v.as_object().and_then(|o| o.get("const")),
+                false => Some(v),
+            };
+            if let Some(s) = value.and_then(|v| v.as_str()) {
+                return Some(s);
+            }
+        }
     }
 }
 

@@ -63,13 +63,18 @@ fn encode_groups(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-/// Encodes the final 1 or 2 bytes (no padding).
+/// Encodes the final 1 or 2 bytes (no padding) through [`encode_groups`]:
+/// the bytes zero-padded to a group, of whose characters the first 2 or 3
+/// are the tail's (one character map in the image, not one per tail
+/// character).
 fn encode_tail(src: &[u8], dst: &mut [u8]) {
-    match (src, dst) {
-        (&[a], [w, x]) => (*w, *x) = (sym(a >> 2), sym(a << 4)),
-        (&[a, b], [w, x, y]) => (*w, *x, *y) = (sym(a >> 2), sym((a << 4) | (b >> 4)), sym(b << 2)),
-        _ => {}
+    let mut group = [0u8; 3];
+    let mut chars = [0u8; 4];
+    if let Some(g) = group.get_mut(..src.len()) {
+        crate::bytes::copy(g, src);
     }
+    encode_groups(&group, &mut chars);
+    crate::bytes::copy(dst, chars.get(..dst.len()).unwrap_or(&[]));
 }
 
 /// Decodes whole groups (`src.len()` a multiple of 4, at most 64) into
@@ -188,21 +193,19 @@ pub(crate) fn decode(src: &[u8], dst: &mut [u8]) -> Option<usize> {
     for (chunk, out) in groups.chunks(64).zip(dst_groups.chunks_mut(BLOCK)) {
         bad |= decode_groups(chunk, out);
     }
-    match (tail, dst_tail) {
-        (&[], []) => {}
-        (&[a, b], [x]) => {
-            let (a, b) = (val(a), val(b));
-            // The low 4 bits of `b` belong to no byte: they must be zero.
-            bad |= a | b | (mask(b & 0x0F != 0) & 0x80);
-            *x = (a << 2) | (b >> 4);
+    // The 2 or 3 final characters, padded with `A` (sextet 0) to a group
+    // and decoded as one: the byte after the tail's must then be zero, or
+    // the last character has bits that belong to no byte (its low 4 or 2).
+    if !tail.is_empty() {
+        let mut group = *b"AAAA";
+        let mut bytes = [0u8; 3];
+        if let Some(g) = group.get_mut(..tail.len()) {
+            crate::bytes::copy(g, tail);
         }
-        (&[a, b, c], [x, y]) => {
-            let (a, b, c) = (val(a), val(b), val(c));
-            // The low 2 bits of `c` belong to no byte: they must be zero.
-            bad |= a | b | c | (mask(c & 0x03 != 0) & 0x80);
-            (*x, *y) = ((a << 2) | (b >> 4), (b << 4) | (c >> 2));
-        }
-        _ => return None,
+        bad |= decode_groups(&group, &mut bytes);
+        let (head, rest) = bytes.split_at_checked(dst_tail.len())?;
+        bad |= mask(rest.first() != Some(&0)) & 0x80;
+        crate::bytes::copy(dst_tail, head);
     }
     if bad & 0x80 != 0 {
         return None;

@@ -304,20 +304,22 @@ impl Field {
 
     /// The member's name on the wire.
     pub const fn wire_name(self) -> &'static str {
+        // The C names' bytes (see `c_text`): each name is in the image once.
+        use crate::wire::c_text;
         match self {
-            Field::Params => "params",
-            Field::Meta => "_meta",
+            Field::Params => const { c_text(c"params") },
+            Field::Meta => const { c_text(c"_meta") },
             Field::ProtocolVersion => META_PROTOCOL_VERSION,
             Field::ClientCapabilities => META_CLIENT_CAPABILITIES,
             Field::ClientInfo => META_CLIENT_INFO,
             Field::RelatedTask => META_RELATED_TASK,
-            Field::Name => "name",
-            Field::Uri => "uri",
-            Field::Arguments => "arguments",
-            Field::Task => "task",
-            Field::InputResponses => "inputResponses",
-            Field::RequestState => "requestState",
-            Field::TaskId => "taskId",
+            Field::Name => const { c_text(c"name") },
+            Field::Uri => const { c_text(c"uri") },
+            Field::Arguments => const { c_text(c"arguments") },
+            Field::Task => const { c_text(c"task") },
+            Field::InputResponses => const { c_text(c"inputResponses") },
+            Field::RequestState => const { c_text(c"requestState") },
+            Field::TaskId => const { c_text(c"taskId") },
         }
     }
 }
@@ -736,6 +738,17 @@ fn collect<'a, const N: usize>(
     fields: [Option<Field>; N],
 ) -> Kinded<'a, [Option<Value<'a>>; N]> {
     let mut found = [None; N];
+    collect_into(obj, &fields, &mut found)?;
+    Ok(found)
+}
+
+/// The body of [`collect`], one copy shared by every `N`: entry `i` of `found`
+/// (as long as `fields`, all `None`) receives the member `fields[i]`.
+fn collect_into<'a>(
+    obj: Object<'a>,
+    fields: &[Option<Field>],
+    found: &mut [Option<Value<'a>>],
+) -> Kinded<'a, ()> {
     for (k, v) in obj.iter() {
         let hit = fields
             .iter()
@@ -747,7 +760,7 @@ fn collect<'a, const N: usize>(
             }
         }
     }
-    Ok(found)
+    Ok(())
 }
 
 fn as_string<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<JsonStr<'a>>> {

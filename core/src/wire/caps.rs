@@ -128,10 +128,9 @@ impl ClientCapabilities {
             let [form, url] = e.get_unique_many(["form", "url"]);
             let form = form.map_err(|_| Violation::BadMeta)?;
             let url = url.map_err(|_| Violation::BadMeta)?;
-            for v in [form, url].into_iter().flatten() {
-                if v.as_object().is_none() {
-                    return Err(Violation::BadMeta);
-                }
+            let not_object = |v: Option<Value<'_>>| v.is_some_and(|v| v.as_object().is_none());
+            if not_object(form) || not_object(url) {
+                return Err(Violation::BadMeta);
             }
             caps.elicitation_form = form.is_some() || (form.is_none() && url.is_none());
             caps.elicitation_url = url.is_some();

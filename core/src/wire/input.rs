@@ -125,31 +125,23 @@ impl<'a> InputRequest<'a> {
             None => None,
             Some(p) => Some(p.as_object().ok_or(Violation::BadInputRequest)?),
         };
-        let field = |r: Result<Option<Value<'a>>, crate::json::Error>| {
-            r.map_err(|_| Violation::BadInputRequest)
-        };
-        let string = |r| -> Result<JsonStr<'a>, Violation> {
-            field(r)?
-                .and_then(|v| v.as_str())
-                .ok_or(Violation::BadInputRequest)
-        };
         if method.eq_str("elicitation/create") {
             let p = params.ok_or(Violation::BadInputRequest)?;
             let [mode, message, url, schema] =
                 p.get_unique_many(["mode", "message", "url", "requestedSchema"]);
-            let mode = match field(mode)? {
+            let mode = match member(mode)? {
                 None => None,
                 Some(m) => Some(m.as_str().ok_or(Violation::BadElicitationMode)?),
             };
             match mode {
                 Some(m) if m.eq_str("url") => Ok(InputRequest::ElicitUrl {
-                    message: string(message)?,
-                    url: string(url)?,
+                    message: required_str(message)?,
+                    url: required_str(url)?,
                 }),
                 Some(m) if !m.eq_str("form") => Err(Violation::BadElicitationMode),
                 _ => Ok(InputRequest::ElicitForm {
-                    message: string(message)?,
-                    requested_schema: field(schema)?
+                    message: required_str(message)?,
+                    requested_schema: member(schema)?
                         .and_then(|s| s.as_object())
                         .ok_or(Violation::BadInputRequest)?,
                 }),
@@ -216,27 +208,18 @@ impl<'a> InputRequest<'a> {
             "tools",
             "includeContext",
         ]);
-        let field = |r: Result<Option<Value<'a>>, crate::json::Error>| {
-            r.map_err(|_| Violation::BadInputRequest)
-        };
-        field(messages)?
+        member(messages)?
             .and_then(|m| m.as_array())
             .ok_or(Violation::BadInputRequest)?;
-        let max_tokens = field(max_tokens)?
+        let max_tokens = member(max_tokens)?
             .and_then(|m| m.as_u64())
             .ok_or(Violation::BadInputRequest)?;
-        let system_prompt = match field(system_prompt)? {
-            None => None,
-            Some(s) => Some(s.as_str().ok_or(Violation::BadInputRequest)?),
-        };
-        let has_tools = match field(tools)? {
+        let system_prompt = optional_str(system_prompt)?;
+        let has_tools = match member(tools)? {
             None => false,
             Some(t) => !t.as_array().ok_or(Violation::BadInputRequest)?.is_empty(),
         };
-        let wants_context = match field(include_context)? {
-            None => false,
-            Some(c) => !c.as_str().ok_or(Violation::BadInputRequest)?.eq_str("none"),
-        };
+        let wants_context = optional_str(include_context)?.is_some_and(|c| !c.eq_str("none"));
         Ok(InputRequest::Sampling {
             params: p,
             system_prompt,
@@ -245,6 +228,32 @@ impl<'a> InputRequest<'a> {
             wants_context,
         })
     }
+}
+
+/// What `get_unique_many` found for a member of an input request: a
+/// duplicate is [`Violation::BadInputRequest`]. This and the two below are
+/// shared by every member read, not repeated inline at each.
+fn member(
+    found: Result<Option<Value<'_>>, crate::json::Error>,
+) -> Result<Option<Value<'_>>, Violation> {
+    found.map_err(|_| Violation::BadInputRequest)
+}
+
+/// An optional string member (see [`member`]).
+fn optional_str(
+    found: Result<Option<Value<'_>>, crate::json::Error>,
+) -> Result<Option<JsonStr<'_>>, Violation> {
+    match member(found)? {
+        None => Ok(None),
+        Some(v) => v.as_str().map(Some).ok_or(Violation::BadInputRequest),
+    }
+}
+
+/// A required string member (see [`member`]).
+fn required_str(
+    found: Result<Option<Value<'_>>, crate::json::Error>,
+) -> Result<JsonStr<'_>, Violation> {
+    optional_str(found)?.ok_or(Violation::BadInputRequest)
 }
 
 /// How many of its first requests an [`InputRequests`] keeps as validation

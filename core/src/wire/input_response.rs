@@ -176,33 +176,48 @@ impl core::error::Error for ShapeError {}
 
 /// A member that must appear at most once.
 fn unique<'a>(o: Object<'a>, name: &'static str) -> Result<Option<Value<'a>>, ShapeError> {
-    o.get_unique(name).map_err(|_| ShapeError::Duplicate(name))
+    once(o.get_unique(name), name)
 }
 
-/// [`unique`] for several names in one walk of `o`: entry `i` is what
-/// `unique(o, names[i])` returns.
-fn unique_many<'a, const N: usize>(
-    o: Object<'a>,
-    names: [&'static str; N],
-) -> [Result<Option<Value<'a>>, ShapeError>; N] {
-    let found = o.get_unique_many(names);
-    core::array::from_fn(|i| match (found.get(i), names.get(i)) {
-        (Some(Ok(v)), _) => Ok(*v),
-        (Some(Err(_)), Some(name)) => Err(ShapeError::Duplicate(name)),
-        // Not reached: both arrays have N entries.
-        _ => Ok(None),
-    })
+/// What [`Object::get_unique`] (or an entry of `get_unique_many`) found
+/// for `name`, its duplicate named: one small function for every member,
+/// not a mapping of the whole array per key count.
+fn once<'a>(
+    found: Result<Option<Value<'a>>, crate::json::Error>,
+    name: &'static str,
+) -> Result<Option<Value<'a>>, ShapeError> {
+    found.map_err(|_| ShapeError::Duplicate(name))
+}
+
+/// An optional string member (see [`once`]): absent is `None`, present it
+/// must be a string.
+fn optional_str<'a>(
+    found: Result<Option<Value<'a>>, crate::json::Error>,
+    name: &'static str,
+) -> Result<Option<JsonStr<'a>>, ShapeError> {
+    match once(found, name)? {
+        None => Ok(None),
+        Some(v) => v.as_str().map(Some).ok_or(ShapeError::BadMember(name)),
+    }
+}
+
+/// A required string member (see [`once`]).
+fn required_str<'a>(
+    found: Result<Option<Value<'a>>, crate::json::Error>,
+    name: &'static str,
+) -> Result<JsonStr<'a>, ShapeError> {
+    optional_str(found, name)?.ok_or(ShapeError::BadMember(name))
 }
 
 /// Reads an `ElicitResult`: `action` (accept, decline, cancel) and an
 /// optional `content` object.
 pub fn read_elicit_result(o: Object<'_>) -> Result<(ElicitAction, Option<Object<'_>>), ShapeError> {
-    let [action, content] = unique_many(o, ["action", "content"]);
-    let action = action?
+    let [action, content] = o.get_unique_many(["action", "content"]);
+    let action = once(action, "action")?
         .and_then(|a| a.as_str())
         .and_then(|a| ElicitAction::parse(&a))
         .ok_or(ShapeError::BadMember("action"))?;
-    let content = match content? {
+    let content = match once(content, "content")? {
         None => None,
         Some(c) => Some(c.as_object().ok_or(ShapeError::BadMember("content"))?),
     };
@@ -244,21 +259,16 @@ impl<'a> SamplingResult<'a> {
 pub fn read_sampling_result(o: Object<'_>) -> Result<SamplingResult<'_>, ShapeError> {
     // One walk for the four members; checked in the order they are listed.
     let [role, model, content, stop_reason] =
-        unique_many(o, ["role", "model", "content", "stopReason"]);
-    let role = role?
-        .and_then(|r| r.as_str())
-        .filter(|r| r.eq_str("assistant") || r.eq_str("user"))
-        .ok_or(ShapeError::BadMember("role"))?;
-    let model = model?
-        .and_then(|m| m.as_str())
-        .ok_or(ShapeError::BadMember("model"))?;
-    let content = content?
+        o.get_unique_many(["role", "model", "content", "stopReason"]);
+    let role = required_str(role, "role")?;
+    if !(role.eq_str("assistant") || role.eq_str("user")) {
+        return Err(ShapeError::BadMember("role"));
+    }
+    let model = required_str(model, "model")?;
+    let content = once(content, "content")?
         .filter(|c| c.as_object().is_some() || c.as_array().is_some())
         .ok_or(ShapeError::BadMember("content"))?;
-    let stop_reason = match stop_reason? {
-        None => None,
-        Some(s) => Some(s.as_str().ok_or(ShapeError::BadMember("stopReason"))?),
-    };
+    let stop_reason = optional_str(stop_reason, "stopReason")?;
     Ok(SamplingResult {
         role,
         content,
@@ -281,14 +291,9 @@ pub struct RootEntry<'a> {
 /// string `name`, each at most once.
 pub fn read_root_entry(v: Value<'_>) -> Result<RootEntry<'_>, ShapeError> {
     let o = v.as_object().ok_or(ShapeError::BadMember("roots"))?;
-    let [uri, name] = unique_many(o, ["uri", "name"]);
-    let uri = uri?
-        .and_then(|u| u.as_str())
-        .ok_or(ShapeError::BadMember("uri"))?;
-    let name = match name? {
-        None => None,
-        Some(n) => Some(n.as_str().ok_or(ShapeError::BadMember("name"))?),
-    };
+    let [uri, name] = o.get_unique_many(["uri", "name"]);
+    let uri = required_str(uri, "uri")?;
+    let name = optional_str(name, "name")?;
     Ok(RootEntry { uri, name })
 }
 

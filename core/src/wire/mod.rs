@@ -30,11 +30,21 @@ use crate::json::ParseLimits;
 /// The protocol revision this crate implements.
 pub const PROTOCOL_VERSION: &str = "2026-07-28";
 /// `_meta` key carrying the protocol revision of a request.
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_PROTOCOL_VERSION: &str = c_text(c"io.modelcontextprotocol/protocolVersion");
 /// `_meta` key carrying the client's capabilities for one request.
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_CLIENT_CAPABILITIES: &str = c_text(c"io.modelcontextprotocol/clientCapabilities");
 /// `_meta` key carrying the client's name and version.
-pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub const META_CLIENT_INFO: &str = c_text(c"io.modelcontextprotocol/clientInfo");
+
+/// The text of a static C string, made at compile time. A name given to C
+/// as well (`server::Field::c_name`) is declared this way so that its `&str`
+/// is the C string's bytes without the NUL: one copy in the image.
+pub(crate) const fn c_text(c: &'static core::ffi::CStr) -> &'static str {
+    match c.to_str() {
+        Ok(s) => s,
+        Err(_) => "",
+    }
+}
 /// Extension identifier of the Tasks extension.
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 

@@ -24,7 +24,7 @@ use crate::json::{JsonStr, Object, Value};
 
 /// `_meta` key that ties a request to a task (seed dialect,
 /// `tasks/input_response`).
-pub const META_RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+pub const META_RELATED_TASK: &str = super::c_text(c"io.modelcontextprotocol/related-task");
 
 /// Which task protocol a client speaks with a server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use super::number::i64_text;
 use super::{ElicitForm, Field, FieldKind, FieldValue, Fields, Number, Options, StringFormat};
 use crate::bytes;
-use crate::json::{Array, JsonStr, Kind, Members, Object, Value};
+use crate::json::{Array, Chars, JsonStr, Kind, Members, Object, Value};
 
 /// Why one field's answer is not acceptable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,12 +179,11 @@ enum Text<'v> {
 }
 
 impl Text<'_> {
-    fn chars(&self) -> impl Iterator<Item = char> + Clone + '_ {
-        let (s, j) = match self {
-            Text::Str(s) => (Some(s.chars()), None),
-            Text::Json(j) => (None, Some(j.chars())),
-        };
-        s.into_iter().flatten().chain(j.into_iter().flatten())
+    fn chars(&self) -> TextChars<'_> {
+        match self {
+            Text::Str(s) => TextChars::Str(s.chars()),
+            Text::Json(j) => TextChars::Json(j.chars()),
+        }
     }
 
     fn is_option(&self, options: &Options<'_>) -> bool {
@@ -196,6 +195,25 @@ impl Text<'_> {
 
     fn same(&self, other: &Text<'_>) -> bool {
         self.chars().eq(other.chars())
+    }
+}
+
+/// The characters of a [`Text`]. One concrete type, not a chain of two
+/// optional iterators: every checker below is then compiled once, and
+/// stepping it is one small `match`, not a chain's inlined at each use.
+#[derive(Clone)]
+enum TextChars<'v> {
+    Str(core::str::Chars<'v>),
+    Json(Chars<'v>),
+}
+
+impl Iterator for TextChars<'_> {
+    type Item = char;
+    fn next(&mut self) -> Option<char> {
+        match self {
+            TextChars::Str(c) => c.next(),
+            TextChars::Json(c) => c.next(),
+        }
     }
 }
 
@@ -468,29 +486,29 @@ impl<'n> Iterator for ContentErrors<'n> {
 /// domain of two or more non-empty dot-separated labels, without white
 /// space or control characters.
 pub fn is_email(s: &str) -> bool {
-    email(s.chars())
+    email(Text::Str(s).chars())
 }
 
 /// Whether `s` is an RFC 3986 URI: `scheme ":" ...` with a scheme of
 /// `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` and only URI characters
 /// after it (`%` followed by two hex digits).
 pub fn is_uri(s: &str) -> bool {
-    uri(s.chars())
+    uri(Text::Str(s).chars())
 }
 
 /// Whether `s` is an RFC 3339 `full-date` naming a real day.
 pub fn is_date(s: &str) -> bool {
-    date(s.chars())
+    date(Text::Str(s).chars())
 }
 
 /// Whether `s` is an RFC 3339 `date-time`: full-date, `T`, `HH:MM:SS`
 /// with an optional fraction, then `Z` or `+HH:MM` / `-HH:MM` (`t` and `z`
 /// in either case).
 pub fn is_date_time(s: &str) -> bool {
-    date_time(s.chars())
+    date_time(Text::Str(s).chars())
 }
 
-fn email(chars: impl Iterator<Item = char>) -> bool {
+fn email(chars: TextChars<'_>) -> bool {
     let (mut ats, mut local, mut label, mut dots) = (0, 0, 0, 0);
     for c in chars {
         if c.is_whitespace() || c.is_control() {
@@ -516,7 +534,7 @@ fn email(chars: impl Iterator<Item = char>) -> bool {
     ats == 1 && local > 0 && dots > 0 && label > 0
 }
 
-fn uri(chars: impl Iterator<Item = char>) -> bool {
+fn uri(chars: TextChars<'_>) -> bool {
     let mut it = chars;
     if !it.next().is_some_and(|c| c.is_ascii_alphabetic()) {
         return false;
@@ -543,7 +561,7 @@ fn uri(chars: impl Iterator<Item = char>) -> bool {
 }
 
 /// Reads exactly `n` ASCII digits as a number.
-fn digits(it: &mut impl Iterator<Item = char>, n: usize) -> Option<u32> {
+fn digits(it: &mut TextChars<'_>, n: usize) -> Option<u32> {
     let mut v = 0u32;
     for _ in 0..n {
         // At most 4 digits: no overflow.
@@ -554,12 +572,12 @@ fn digits(it: &mut impl Iterator<Item = char>, n: usize) -> Option<u32> {
     Some(v)
 }
 
-fn expect(it: &mut impl Iterator<Item = char>, want: &[char]) -> Option<()> {
+fn expect(it: &mut TextChars<'_>, want: &[char]) -> Option<()> {
     it.next().filter(|c| want.contains(c)).map(|_| ())
 }
 
 /// Reads `YYYY-MM-DD` and checks the day exists.
-fn full_date(it: &mut impl Iterator<Item = char>) -> Option<()> {
+fn full_date(it: &mut TextChars<'_>) -> Option<()> {
     let y = digits(it, 4)?;
     expect(it, &['-'])?;
     let m = digits(it, 2)?;
@@ -577,20 +595,23 @@ fn full_date(it: &mut impl Iterator<Item = char>) -> Option<()> {
 }
 
 /// Reads `HH:MM` with HH ≤ 23 and MM ≤ 59.
-fn hour_minute(it: &mut impl Iterator<Item = char>) -> Option<()> {
+fn hour_minute(it: &mut TextChars<'_>) -> Option<()> {
     let h = digits(it, 2)?;
     expect(it, &[':'])?;
     let m = digits(it, 2)?;
     (h <= 23 && m <= 59).then_some(())
 }
 
-fn date(chars: impl Iterator<Item = char>) -> bool {
+fn date(chars: TextChars<'_>) -> bool {
     let mut it = chars;
     full_date(&mut it).is_some() && it.next().is_none()
 }
 
-fn date_time(chars: impl Iterator<Item = char>) -> bool {
-    let mut it = chars.peekable();
+fn date_time(chars: TextChars<'_>) -> bool {
+    let mut it = chars;
+    // The next character without taking it (a clone of the position; no
+    // `Peekable`, which would compile every reader above a second time).
+    let peek = |it: &TextChars<'_>| it.clone().next();
     let parsed = (|| {
         full_date(&mut it)?;
         expect(&mut it, &['T', 't'])?;
@@ -598,11 +619,10 @@ fn date_time(chars: impl Iterator<Item = char>) -> bool {
         expect(&mut it, &[':'])?;
         // 60 is a leap second, which RFC 3339's grammar allows.
         (digits(&mut it, 2)? <= 60).then_some(())?;
-        // `peek` then `next`: `Peekable::next_if` keeps an assertion.
-        if it.peek() == Some(&'.') {
+        if peek(&it) == Some('.') {
             it.next();
             digits(&mut it, 1)?;
-            while it.peek().is_some_and(char::is_ascii_digit) {
+            while peek(&it).is_some_and(|c| c.is_ascii_digit()) {
                 it.next();
             }
         }

@@ -1,11 +1,12 @@
 //! Reading `requestedSchema`: the checks behind [`ElicitForm::parse`] and
 //! the errors they report.
 
+use super::OptionValues;
 use super::{
     ElicitForm, Field, FieldError, FieldKind, Number, Options, OptionsSource, StringFormat,
     MAX_ENUM_OPTIONS, MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
 };
-use crate::json::{Array, JsonStr, Object, Value};
+use crate::json::{Array, Elements, JsonStr, Members, Object, Value};
 
 impl<'a> ElicitForm<'a> {
     /// Checks `schema` against the restricted subset (see the module docs).
@@ -54,8 +55,8 @@ impl<'a> ElicitForm<'a> {
             }
             len = i + 1;
         }
-        let names = || properties.iter().map(|(k, _)| k);
-        if let Some(name) = find_duplicate(names) {
+        let names = Strings::Keys(properties.iter());
+        if let Some(name) = find_duplicate(names.clone()) {
             return Err(SchemaError {
                 property: Some(name),
                 kind: SchemaErrorKind::DuplicateProperty,
@@ -67,16 +68,12 @@ impl<'a> ElicitForm<'a> {
             }
             // Valid entries name distinct properties, so an error, if any,
             // shows within the first MAX_FORM_FIELDS + 1 entries.
-            let entries = || {
-                req.iter()
-                    .take(MAX_FORM_FIELDS + 1)
-                    .filter_map(|e| e.as_str())
-            };
+            let entries = Strings::Elements(req.iter(), MAX_FORM_FIELDS + 1);
             let at = |name, kind| SchemaError {
                 property: Some(name),
                 kind,
             };
-            if let Some(name) = find_missing(entries, names) {
+            if let Some(name) = find_missing(entries.clone(), names) {
                 return Err(at(name, SchemaErrorKind::UnknownRequired));
             }
             if let Some(name) = find_duplicate(entries) {
@@ -126,7 +123,7 @@ impl<'a> ElicitForm<'a> {
         } else if ty.eq_str("number") || ty.eq_str("integer") {
             k.number_kind(ty.eq_str("integer"))?
         } else if ty.eq_str("boolean") {
-            k.only(&[])?;
+            k.only(0)?;
             FieldKind::Boolean
         } else if ty.eq_str("array") {
             k.array_kind()?
@@ -172,69 +169,130 @@ struct Keywords<'a> {
     unique_items: bool,
     /// Run the quadratic checks (see `ElicitForm::read_field`).
     full: bool,
-    /// Keywords seen, in order, to refuse those that do not fit the type.
-    seen: [Option<JsonStr<'a>>; 8],
+    /// Type-specific keywords seen, in order, with their numbers, to refuse
+    /// those that do not fit the type.
+    seen: [Option<(JsonStr<'a>, usize)>; 8],
 }
 
-/// Type-specific keywords (those that must match the field's type).
-const SPECIFIC: [&str; 12] = [
-    "minLength",
-    "maxLength",
-    "format",
-    "enum",
-    "enumNames",
-    "oneOf",
-    "minimum",
-    "maximum",
-    "items",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
+// The numbers of the keywords a property schema reads (indexes into
+// `KNOWN`); those from `MIN_LENGTH` to `UNIQUE_ITEMS` are type-specific
+// (they must match the field's type).
+const TYPE: usize = 0;
+const TITLE: usize = 1;
+const DESCRIPTION: usize = 2;
+const DEFAULT: usize = 3;
+const MIN_LENGTH: usize = 5;
+const MAX_LENGTH: usize = 6;
+const FORMAT: usize = 7;
+const ENUM: usize = 8;
+const ENUM_NAMES: usize = 9;
+const ONE_OF: usize = 10;
+const MINIMUM: usize = 11;
+const MAXIMUM: usize = 12;
+const ITEMS: usize = 13;
+const MIN_ITEMS: usize = 14;
+const MAX_ITEMS: usize = 15;
+const UNIQUE_ITEMS: usize = 16;
+
+/// The bit of keyword number `k` in an `allowed` set of [`Keywords::only`].
+const fn bit(k: usize) -> u32 {
+    1 << k
+}
 
 impl<'a> Keywords<'a> {
     fn take(&mut self, key: JsonStr<'a>, v: Value<'a>) -> Result<(), SchemaErrorKind<'a>> {
-        let name = keyword_name(&key);
-        let wrong = SchemaErrorKind::WrongKeywordType(name);
-        let count = |v: Value<'a>| v.as_u64().ok_or(wrong);
-        match name {
-            "type" => self.ty = Some(v),
-            "title" => self.title = Some(v.as_str().ok_or(wrong)?),
-            "description" => self.description = Some(v.as_str().ok_or(wrong)?),
-            "default" => self.default = Some(v),
-            "minLength" => self.min_length = Some(count(v)?),
-            "maxLength" => self.max_length = Some(count(v)?),
-            "minItems" => self.min_items = Some(count(v)?),
-            "maxItems" => self.max_items = Some(count(v)?),
-            "minimum" => self.minimum = Some(Number::from_json(v).ok_or(wrong)?),
-            "maximum" => self.maximum = Some(Number::from_json(v).ok_or(wrong)?),
-            "uniqueItems" => self.unique_items = v.as_bool().ok_or(wrong)?,
-            "enum" => self.enum_values = Some(v.as_array().ok_or(wrong)?),
-            "enumNames" => self.enum_names = Some(v.as_array().ok_or(wrong)?),
-            "oneOf" => self.one_of = Some(v.as_array().ok_or(wrong)?),
-            "items" => self.items = Some(v.as_object().ok_or(wrong)?),
-            "format" => {
-                let f = v.as_str().ok_or(wrong)?;
-                self.format = Some(if f.eq_str("email") {
-                    StringFormat::Email
-                } else if f.eq_str("uri") {
-                    StringFormat::Uri
-                } else if f.eq_str("date") {
-                    StringFormat::Date
-                } else if f.eq_str("date-time") {
-                    StringFormat::DateTime
-                } else {
-                    return Err(SchemaErrorKind::UnknownFormat);
-                });
+        let number = keyword(&key);
+        // Whether the value has the keyword's type; the error is made once,
+        // below, not at each keyword.
+        let typed = match number {
+            Some(TYPE) => {
+                self.ty = Some(v);
+                true
             }
+            Some(TITLE) => {
+                self.title = v.as_str();
+                self.title.is_some()
+            }
+            Some(DESCRIPTION) => {
+                self.description = v.as_str();
+                self.description.is_some()
+            }
+            Some(DEFAULT) => {
+                self.default = Some(v);
+                true
+            }
+            Some(MIN_LENGTH) => {
+                self.min_length = v.as_u64();
+                self.min_length.is_some()
+            }
+            Some(MAX_LENGTH) => {
+                self.max_length = v.as_u64();
+                self.max_length.is_some()
+            }
+            Some(MIN_ITEMS) => {
+                self.min_items = v.as_u64();
+                self.min_items.is_some()
+            }
+            Some(MAX_ITEMS) => {
+                self.max_items = v.as_u64();
+                self.max_items.is_some()
+            }
+            Some(MINIMUM) => {
+                self.minimum = Number::from_json(v);
+                self.minimum.is_some()
+            }
+            Some(MAXIMUM) => {
+                self.maximum = Number::from_json(v);
+                self.maximum.is_some()
+            }
+            Some(UNIQUE_ITEMS) => {
+                self.unique_items = v.as_bool() == Some(true);
+                v.as_bool().is_some()
+            }
+            Some(ENUM) => {
+                self.enum_values = v.as_array();
+                self.enum_values.is_some()
+            }
+            Some(ENUM_NAMES) => {
+                self.enum_names = v.as_array();
+                self.enum_names.is_some()
+            }
+            Some(ONE_OF) => {
+                self.one_of = v.as_array();
+                self.one_of.is_some()
+            }
+            Some(ITEMS) => {
+                self.items = v.as_object();
+                self.items.is_some()
+            }
+            Some(FORMAT) => match v.as_str() {
+                None => false,
+                Some(f) => {
+                    self.format = Some(if f.eq_str("email") {
+                        StringFormat::Email
+                    } else if f.eq_str("uri") {
+                        StringFormat::Uri
+                    } else if f.eq_str("date") {
+                        StringFormat::Date
+                    } else if f.eq_str("date-time") {
+                        StringFormat::DateTime
+                    } else {
+                        return Err(SchemaErrorKind::UnknownFormat);
+                    });
+                    true
+                }
+            },
             _ if is_annotation(&key) => return Ok(()),
             _ => return Err(SchemaErrorKind::UnsupportedKeyword(key)),
+        };
+        if !typed {
+            return Err(SchemaErrorKind::WrongKeywordType(spelling(number)));
         }
-        if SPECIFIC.contains(&name) {
+        if let Some(k @ MIN_LENGTH..=UNIQUE_ITEMS) = number {
             // At most 8 type-specific keywords can apply to one type; a
             // ninth is surely misplaced and is reported by `only`.
             if let Some(slot) = self.seen.iter_mut().find(|s| s.is_none()) {
-                *slot = Some(key);
+                *slot = Some((key, k));
             } else {
                 return Err(SchemaErrorKind::UnsupportedKeyword(key));
             }
@@ -242,10 +300,11 @@ impl<'a> Keywords<'a> {
         Ok(())
     }
 
-    /// Refuses every type-specific keyword not in `allowed`.
-    fn only(&self, allowed: &[&str]) -> Result<(), SchemaErrorKind<'a>> {
-        for key in self.seen.iter().flatten() {
-            if !allowed.iter().any(|a| key.eq_str(a)) {
+    /// Refuses every type-specific keyword not in `allowed` (their
+    /// [`bit`]s).
+    fn only(&self, allowed: u32) -> Result<(), SchemaErrorKind<'a>> {
+        for (key, k) in self.seen.iter().flatten() {
+            if allowed & bit(*k) == 0 {
                 return Err(SchemaErrorKind::UnsupportedKeyword(*key));
             }
         }
@@ -254,7 +313,7 @@ impl<'a> Keywords<'a> {
 
     fn string_kind(&self) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
         if let (Some(values), names) = (self.enum_values, self.enum_names) {
-            self.only(&["enum", "enumNames"])?;
+            self.only(bit(ENUM) | bit(ENUM_NAMES))?;
             let src = match names {
                 Some(n) => OptionsSource::Legacy(values, n),
                 None => OptionsSource::Plain(values),
@@ -264,12 +323,12 @@ impl<'a> Keywords<'a> {
             });
         }
         if let Some(one_of) = self.one_of {
-            self.only(&["oneOf"])?;
+            self.only(bit(ONE_OF))?;
             return Ok(FieldKind::SingleSelect {
                 options: read_options(OptionsSource::Titled(one_of), self.full)?,
             });
         }
-        self.only(&["minLength", "maxLength", "format"])?;
+        self.only(bit(MIN_LENGTH) | bit(MAX_LENGTH) | bit(FORMAT))?;
         bounds_in_order(self.min_length, self.max_length, "minLength")?;
         Ok(FieldKind::Text {
             min_length: self.min_length,
@@ -279,7 +338,7 @@ impl<'a> Keywords<'a> {
     }
 
     fn number_kind(&self, integer: bool) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
-        self.only(&["minimum", "maximum"])?;
+        self.only(bit(MINIMUM) | bit(MAXIMUM))?;
         if let (Some(lo), Some(hi)) = (self.minimum, self.maximum) {
             if lo > hi {
                 return Err(SchemaErrorKind::InconsistentBounds("minimum"));
@@ -293,22 +352,22 @@ impl<'a> Keywords<'a> {
     }
 
     fn array_kind(&self) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
-        self.only(&["items", "minItems", "maxItems", "uniqueItems"])?;
+        self.only(bit(ITEMS) | bit(MIN_ITEMS) | bit(MAX_ITEMS) | bit(UNIQUE_ITEMS))?;
         let items = self.items.ok_or(SchemaErrorKind::MissingItems)?;
         if self.full {
             check_keywords(items)?;
         }
         let mut src = None;
         for (k, v) in items.iter() {
-            let wrong = SchemaErrorKind::WrongKeywordType(keyword_name(&k));
+            let wrong = SchemaErrorKind::WrongKeywordType;
             if k.eq_str("type") {
                 if !v.as_str().is_some_and(|t| t.eq_str("string")) {
                     return Err(SchemaErrorKind::UnsupportedType);
                 }
             } else if k.eq_str("enum") && src.is_none() {
-                src = Some(OptionsSource::Plain(v.as_array().ok_or(wrong)?));
+                src = Some(OptionsSource::Plain(v.as_array().ok_or(wrong("enum"))?));
             } else if k.eq_str("anyOf") && src.is_none() {
-                src = Some(OptionsSource::Titled(v.as_array().ok_or(wrong)?));
+                src = Some(OptionsSource::Titled(v.as_array().ok_or(wrong("anyOf"))?));
             } else if !is_annotation(&k) {
                 return Err(SchemaErrorKind::UnsupportedKeyword(k));
             }
@@ -388,7 +447,7 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
         }
     }
     let options = Options { src, len };
-    match find_duplicate(|| options.values()) {
+    match find_duplicate(Strings::Options(options.value_iter())) {
         Some(v) => Err(SchemaErrorKind::DuplicateOption(v)),
         None => Ok(options),
     }
@@ -397,18 +456,48 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
 /// Strings compared per pass of the duplicate and membership checks.
 const BLOCK: usize = 32;
 
+/// A sequence of strings the duplicate and membership checks walk: one
+/// concrete type, so each check is compiled once (not once per kind of
+/// sequence).
+#[derive(Clone)]
+enum Strings<'a> {
+    /// An object's keys.
+    Keys(Members<'a>),
+    /// The string elements of an array (others skipped), at most this many
+    /// elements read.
+    Elements(Elements<'a>, usize),
+    /// An enum's option values.
+    Options(OptionValues<'a>),
+}
+
+impl<'a> Iterator for Strings<'a> {
+    type Item = JsonStr<'a>;
+    fn next(&mut self) -> Option<JsonStr<'a>> {
+        match self {
+            Strings::Keys(m) => m.next().map(|(k, _)| k),
+            Strings::Elements(e, left) => loop {
+                *left = left.checked_sub(1)?;
+                if let Some(s) = e.next()?.as_str() {
+                    return Some(s);
+                }
+            },
+            Strings::Options(o) => o.next(),
+        }
+    }
+}
+
 /// The first string of a sequence equal (decoded) to an earlier one.
-/// `make` recreates the sequence, which is walked once per [`BLOCK`]
-/// strings: `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
+/// The sequence is walked once per [`BLOCK`] strings (from a copy of
+/// `list`): `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
 /// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
-fn find_duplicate<'a, I>(make: impl Fn() -> I) -> Option<JsonStr<'a>>
-where
-    I: Iterator<Item = JsonStr<'a>>,
-{
+fn find_duplicate(list: Strings<'_>) -> Option<JsonStr<'_>> {
     let mut start = 0usize;
     loop {
-        let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
-        let mut it = make().skip(start);
+        let mut block: [Option<JsonStr<'_>>; BLOCK] = [None; BLOCK];
+        let mut it = list.clone();
+        if start > 0 {
+            it.nth(start - 1);
+        }
         let mut n = 0usize;
         while n < BLOCK {
             let Some(s) = it.next() else { break };
@@ -434,16 +523,16 @@ where
 
 /// The first string of `wanted` not equal (decoded) to any of `set`;
 /// `set` is walked once per [`BLOCK`] strings of `wanted`.
-fn find_missing<'a, 'b, W, S>(wanted: impl Fn() -> W, set: impl Fn() -> S) -> Option<JsonStr<'a>>
-where
-    W: Iterator<Item = JsonStr<'a>>,
-    S: Iterator<Item = JsonStr<'b>>,
-{
+fn find_missing<'a>(wanted: Strings<'a>, set: Strings<'_>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
         let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
         let mut n = 0usize;
-        for (slot, s) in block.iter_mut().zip(wanted().skip(start)) {
+        let mut it = wanted.clone();
+        if start > 0 {
+            it.nth(start - 1);
+        }
+        for (slot, s) in block.iter_mut().zip(it) {
             *slot = Some(s);
             n += 1;
         }
@@ -451,7 +540,7 @@ where
             return None;
         }
         let mut found = 0u32;
-        for s in set() {
+        for s in set.clone() {
             for (j, b) in block.iter().enumerate() {
                 if b.is_some_and(|b| b.eq_json_str(&s)) {
                     found |= 1u32 << j;
@@ -499,30 +588,43 @@ fn is_annotation(k: &JsonStr<'_>) -> bool {
         }
 }
 
+/// The keywords with a static spelling (for error values), in the order of
+/// their numbers (`TYPE`, ...).
+const KNOWN: [&str; 19] = [
+    "type",
+    "title",
+    "description",
+    "default",
+    "$schema",
+    "minLength",
+    "maxLength",
+    "format",
+    "enum",
+    "enumNames",
+    "oneOf",
+    "minimum",
+    "maximum",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "anyOf",
+    "const",
+];
+
+/// The number of a known keyword (its index in `KNOWN`).
+fn keyword(k: &JsonStr<'_>) -> Option<usize> {
+    KNOWN.iter().position(|n| k.eq_str(n))
+}
+
+/// The static spelling of a keyword number, or `""`.
+fn spelling(number: Option<usize>) -> &'static str {
+    number.and_then(|i| KNOWN.get(i)).copied().unwrap_or("")
+}
+
 /// The static spelling of a known keyword (for error values), or `""`.
 fn keyword_name(k: &JsonStr<'_>) -> &'static str {
-    const KNOWN: [&str; 19] = [
-        "type",
-        "title",
-        "description",
-        "default",
-        "$schema",
-        "minLength",
-        "maxLength",
-        "format",
-        "enum",
-        "enumNames",
-        "oneOf",
-        "anyOf",
-        "minimum",
-        "maximum",
-        "items",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "const",
-    ];
-    KNOWN.iter().find(|n| k.eq_str(n)).copied().unwrap_or("")
+    spelling(keyword(k))
 }
 
 /// A schema outside the restricted subset.
