@@ -398,7 +398,13 @@ fn scan_value(
     };
     let mut i = skip_ws(b, i);
     let value_start = i;
+    // Whether a member's key comes first (one call site of `scan_key`, so
+    // it is inlined without a second copy).
+    let mut key = false;
     'value: loop {
+        if key {
+            i = scan_key(b, i)?;
+        }
         // Expecting a value at `i` (whitespace already skipped).
         match at(b, i) {
             open @ (b'{' | b'[') => {
@@ -413,12 +419,9 @@ fn scan_value(
                 if at(b, i) == close {
                     stack.depth -= 1;
                     i += 1;
-                } else if is_object {
-                    rec.open(b, open_at, stack.depth - 1);
-                    i = scan_key(b, i)?;
-                    continue 'value;
                 } else {
                     rec.open(b, open_at, stack.depth - 1);
+                    key = is_object;
                     continue 'value;
                 }
             }
@@ -439,9 +442,7 @@ fn scan_value(
             match at(b, i) {
                 b',' => {
                     i = skip_ws(b, i + 1);
-                    if in_object {
-                        i = scan_key(b, i)?;
-                    }
+                    key = in_object;
                     continue 'value;
                 }
                 b'}' if in_object => {
@@ -461,6 +462,7 @@ fn scan_value(
 }
 
 /// Scans `"key" :` at `i` and returns the offset of the member's value.
+#[inline(always)]
 fn scan_key(b: &[u8], i: usize) -> Result<usize, Error> {
     if at(b, i) != b'"' {
         return Err(end_or(b, i, ErrorKind::UnexpectedByte));
@@ -754,7 +756,12 @@ fn skip_string(b: &[u8], i: usize) -> (usize, bool) {
     let mut escaped = false;
     loop {
         if let Some(w) = word_at(b, j) {
-            let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
+            // Quotes and backslashes, one `& !w` for both (as in
+            // `string_mask`: the XORs keep each byte's high bit).
+            let m = ((w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
+                | (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES))
+                & !w
+                & HIGHS;
             if m == 0 {
                 j += 8;
                 continue;
