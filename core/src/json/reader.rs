@@ -55,7 +55,9 @@ const SPACES: u64 = ONES * 0x20;
 /// The eight bytes at `i` as a little-endian word, if there are eight.
 #[inline]
 fn word_at(b: &[u8], i: usize) -> Option<u64> {
-    let chunk: [u8; 8] = b.get(i..i.checked_add(8)?)?.try_into().ok()?;
+    // A wrapped end is below the start, an empty range `get` refuses: two
+    // comparisons, no overflow check.
+    let chunk: [u8; 8] = b.get(i..i.wrapping_add(8))?.try_into().ok()?;
     Some(u64::from_le_bytes(chunk))
 }
 
