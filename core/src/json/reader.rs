@@ -1815,7 +1815,7 @@ mod scan_tests {
                 let thirds: &[u8] = if lead >= 0xE0 {
                     &[0x20, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF]
                 } else {
-                    &[b'x']
+                    b"x"
                 };
                 for &b2 in thirds {
                     for pad in 0..9usize {
