@@ -55,7 +55,9 @@ const SPACES: u64 = ONES * 0x20;
 /// The eight bytes at `i` as a little-endian word, if there are eight.
 #[inline]
 fn word_at(b: &[u8], i: usize) -> Option<u64> {
-    let chunk: [u8; 8] = b.get(i..i.checked_add(8)?)?.try_into().ok()?;
+    // A wrapped end is below the start, an empty range `get` refuses: two
+    // comparisons, no overflow check.
+    let chunk: [u8; 8] = b.get(i..i.wrapping_add(8))?.try_into().ok()?;
     Some(u64::from_le_bytes(chunk))
 }
 
@@ -64,13 +66,6 @@ fn word_at(b: &[u8], i: usize) -> Option<u64> {
 fn eq_mask(w: u64, byte: u8) -> u64 {
     let x = w ^ (ONES * u64::from(byte));
     x.wrapping_sub(ONES) & !x & HIGHS
-}
-
-/// The high bit of each byte of `w` below `n`, for `n <= 0x80` (lowest one
-/// exact).
-#[inline]
-fn lt_mask(w: u64, n: u8) -> u64 {
-    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
 }
 
 /// Offset within the word of the byte a non-zero mask flags first.
@@ -101,48 +96,60 @@ fn hex4(b: &[u8], i: usize) -> Option<u16> {
     Some(v)
 }
 
+/// The high bit of each byte of `w` that a string scan must look at: a
+/// quote, a backslash, a control character (below 0x20) or a byte of a
+/// multi-byte UTF-8 sequence (0x80 and up); lowest one exact. One mask for
+/// the four: below the first such byte every byte is in 0x20..0x80 and is
+/// neither quote nor backslash, so no subtraction borrows and none of the
+/// terms sets a high bit there; at that byte one of them does (`x - 1`
+/// wraps for the byte a XOR zeroed, `w - 0x20` for a control character, `w`
+/// itself for a high byte).
+#[inline(always)]
+fn string_mask(w: u64) -> u64 {
+    ((w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
+        | (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES)
+        | w.wrapping_sub(SPACES)
+        | w)
+        & HIGHS
+}
+
 /// Scans a string starting at the opening quote `b[i] == b'"'`.
 /// Returns the offset just past the closing quote and whether it had escapes.
 ///
 /// Inlined fast path for the common string, printable ASCII without escapes
 /// that ends at least eight bytes before the input does: eight bytes a step
 /// until the first byte that is a quote, a backslash, a control character
-/// or not ASCII; a quote ends the string. Anything else is read again from
-/// the start by [`scan_string_full`].
+/// or not ASCII; a quote ends the string. Anything else goes on from that
+/// byte in [`scan_string_full`] (nothing before it needs another look).
 #[inline(always)]
 fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
     let mut j = i + 1;
     while let Some(w) = word_at(b, j) {
-        let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | lt_mask(w, 0x20) | (w & HIGHS);
+        let m = string_mask(w);
         if m == 0 {
             j += 8;
             continue;
         }
-        let k = j + first(m);
-        if at(b, k) == b'"' {
-            return Ok((k + 1, false));
+        j += first(m);
+        if at(b, j) == b'"' {
+            return Ok((j + 1, false));
         }
         break;
     }
-    scan_string_full(b, i)
+    scan_string_full(b, j)
 }
 
-/// [`scan_string`] for every string: escapes, UTF-8, the input's last bytes.
+/// [`scan_string`] for every string, from `j` inside it (every byte
+/// before `j` plain printable ASCII): escapes, UTF-8 (each multi-byte
+/// sequence checked where it stands, so the text is read once), the
+/// input's last bytes. Errors name the first fault in document order.
 #[inline(never)]
-fn scan_string_full(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
-    let start = i + 1;
-    let mut j = start;
+fn scan_string_full(b: &[u8], mut j: usize) -> Result<(usize, bool), Error> {
     let mut escaped = false;
-    // Whether a byte >= 0x80 occurred: only then is UTF-8 checked below.
-    let mut high = 0u64;
     loop {
-        // Eight plain bytes at a time: no quote, backslash or control
-        // character (bytes >= 0x80 are plain here; UTF-8 is checked below).
+        // Eight plain bytes at a time.
         if let Some(w) = word_at(b, j) {
-            // (Bytes past the string's end may set `high` too: that only
-            // costs a needless check of ASCII text.)
-            high |= w;
-            let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | lt_mask(w, 0x20);
+            let m = string_mask(w);
             if m == 0 {
                 j += 8;
                 continue;
@@ -154,7 +161,7 @@ fn scan_string_full(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
             None => return Err(Error::new(ErrorKind::UnexpectedEnd, j)),
         };
         match c {
-            b'"' => break,
+            b'"' => return Ok((j + 1, escaped)),
             b'\\' => {
                 escaped = true;
                 match at(b, j + 1) {
@@ -183,20 +190,39 @@ fn scan_string_full(b: &[u8], i: usize) -> Result<(usize, bool), Error> {
                 }
             }
             0x00..=0x1F => return Err(Error::new(ErrorKind::ControlCharacter, j)),
-            _ => {
-                high |= u64::from(c);
-                j += 1;
-            }
+            0x80.. => j += utf8_sequence(b, j, c)?,
+            _ => j += 1,
         }
     }
-    // Escapes are ASCII, so validating the raw bytes validates the text;
-    // ASCII-only text (no high bit seen) is valid UTF-8 as it stands.
-    if high & HIGHS != 0 {
-        if let Err(e) = core::str::from_utf8(sub(b, start, j)) {
-            return Err(Error::new(ErrorKind::InvalidUtf8, start + e.valid_up_to()));
+}
+
+/// The length of the UTF-8 sequence whose lead byte `c` (0x80 or above)
+/// is at `b[j]`, if it is a valid one (shortest form, no surrogate, at most
+/// U+10FFFF: the second byte's range depends on the lead, the others are
+/// continuation bytes). An input that ends inside it is
+/// [`ErrorKind::UnexpectedEnd`].
+fn utf8_sequence(b: &[u8], j: usize, c: u8) -> Result<usize, Error> {
+    let (len, lo, hi) = match c {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xE1..=0xEF => (3, 0x80, 0xBF),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        _ => return Err(Error::new(ErrorKind::InvalidUtf8, j)),
+    };
+    for k in 1..len {
+        let (lo, hi) = if k == 1 { (lo, hi) } else { (0x80, 0xBF) };
+        if !(lo..=hi).contains(&at(b, j + k)) {
+            return Err(if j + k >= b.len() {
+                Error::new(ErrorKind::UnexpectedEnd, b.len())
+            } else {
+                Error::new(ErrorKind::InvalidUtf8, j)
+            });
         }
     }
-    Ok((j + 1, escaped))
+    Ok(len)
 }
 
 fn scan_digits(b: &[u8], mut i: usize) -> usize {
@@ -374,7 +400,13 @@ fn scan_value(
     };
     let mut i = skip_ws(b, i);
     let value_start = i;
+    // Whether a member's key comes first (one call site of `scan_key`, so
+    // it is inlined without a second copy).
+    let mut key = false;
     'value: loop {
+        if key {
+            i = scan_key(b, i)?;
+        }
         // Expecting a value at `i` (whitespace already skipped).
         match at(b, i) {
             open @ (b'{' | b'[') => {
@@ -389,12 +421,9 @@ fn scan_value(
                 if at(b, i) == close {
                     stack.depth -= 1;
                     i += 1;
-                } else if is_object {
-                    rec.open(b, open_at, stack.depth - 1);
-                    i = scan_key(b, i)?;
-                    continue 'value;
                 } else {
                     rec.open(b, open_at, stack.depth - 1);
+                    key = is_object;
                     continue 'value;
                 }
             }
@@ -415,9 +444,7 @@ fn scan_value(
             match at(b, i) {
                 b',' => {
                     i = skip_ws(b, i + 1);
-                    if in_object {
-                        i = scan_key(b, i)?;
-                    }
+                    key = in_object;
                     continue 'value;
                 }
                 b'}' if in_object => {
@@ -437,6 +464,7 @@ fn scan_value(
 }
 
 /// Scans `"key" :` at `i` and returns the offset of the member's value.
+#[inline(always)]
 fn scan_key(b: &[u8], i: usize) -> Result<usize, Error> {
     if at(b, i) != b'"' {
         return Err(end_or(b, i, ErrorKind::UnexpectedByte));
@@ -730,7 +758,12 @@ fn skip_string(b: &[u8], i: usize) -> (usize, bool) {
     let mut escaped = false;
     loop {
         if let Some(w) = word_at(b, j) {
-            let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
+            // Quotes and backslashes, one `& !w` for both (as in
+            // `string_mask`: the XORs keep each byte's high bit).
+            let m = ((w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
+                | (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES))
+                & !w
+                & HIGHS;
             if m == 0 {
                 j += 8;
                 continue;
@@ -1770,6 +1803,61 @@ mod scan_tests {
         assert_eq!(seen, 8);
     }
 
+    /// A string's multi-byte sequences are checked where they stand, as
+    /// the library's UTF-8 check judges them: every lead byte with every
+    /// second and third byte, and four-byte sequences through each second
+    /// byte, at every alignment, cut short too.
+    #[test]
+    fn utf8_sequences_are_checked_in_place_as_the_library_does() {
+        let mut buf = std::vec::Vec::new();
+        for lead in 0x80..=0xFFu8 {
+            for b1 in 0..=255u8 {
+                let thirds: &[u8] = if lead >= 0xE0 {
+                    &[0x20, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF]
+                } else {
+                    b"x"
+                };
+                for &b2 in thirds {
+                    for pad in 0..9usize {
+                        buf.clear();
+                        buf.push(b'"');
+                        buf.resize(1 + pad, b'a');
+                        let seq = [lead, b1, b2, 0x80];
+                        let n = match lead {
+                            0xC0..=0xDF => 2,
+                            0xE0..=0xEF => 3,
+                            _ => 4,
+                        };
+                        buf.extend_from_slice(&seq[..n]);
+                        let text_ok = core::str::from_utf8(&buf[1..]).is_ok();
+                        buf.extend_from_slice(b"bc\"abcdefgh");
+                        let got = scan_string(&buf, 0);
+                        if text_ok {
+                            assert_eq!(got, Ok((1 + pad + n + 3, false)), "{buf:?}");
+                        } else {
+                            assert_eq!(
+                                got,
+                                Err(Error::new(ErrorKind::InvalidUtf8, 1 + pad)),
+                                "{buf:?}"
+                            );
+                        }
+                        // The input ends inside the sequence.
+                        let cut = &buf[..1 + pad + 1];
+                        assert_eq!(
+                            scan_string(cut, 0).unwrap_err().kind,
+                            if (0xC2..=0xF4).contains(&lead) {
+                                ErrorKind::UnexpectedEnd
+                            } else {
+                                ErrorKind::InvalidUtf8
+                            },
+                            "{cut:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// The inlined fast path answers exactly as the full scan, for every
     /// byte value at every position and alignment, whatever follows the
     /// string (quotes, high bytes, the end of the input mid-word).
@@ -1800,7 +1888,7 @@ mod scan_tests {
                             buf.extend_from_slice(tail);
                             assert_eq!(
                                 scan_string(&buf, lead),
-                                scan_string_full(&buf, lead),
+                                scan_string_full(&buf, lead + 1),
                                 "{buf:?}"
                             );
                             // Cut short: the input ends inside the string.
@@ -1811,7 +1899,7 @@ mod scan_tests {
                                 let b = &buf[..cut];
                                 assert_eq!(
                                     scan_string(b, lead),
-                                    scan_string_full(b, lead),
+                                    scan_string_full(b, lead + 1),
                                     "{b:?}"
                                 );
                             }
@@ -1836,7 +1924,7 @@ mod scan_tests {
                 let r = (x >> 33) as u8;
                 buf.push(if x >> 62 == 0 { r } else { b'a' + r % 26 });
             }
-            assert_eq!(scan_string(&buf, 0), scan_string_full(&buf, 0), "{buf:?}");
+            assert_eq!(scan_string(&buf, 0), scan_string_full(&buf, 1), "{buf:?}");
         }
     }
 }
