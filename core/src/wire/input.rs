@@ -167,7 +167,9 @@ impl<'a> InputRequest<'a> {
     /// (what `parse(v)?.kind()` returns), read with as few walks as the
     /// kind needs: `method`, and `params.mode` for an elicitation, each the
     /// first member of its name (parse checked that there is only one).
-    #[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::exchange
+    /// Test-only since the client's index takes each kind from the parse
+    /// it already has (`client::exchange`).
+    #[cfg(test)]
     pub(crate) fn kind_of_validated(v: Value<'a>) -> Option<InputKind> {
         let obj = v.as_object()?;
         let (mut method, mut params) = (None, None);
