@@ -214,20 +214,14 @@ impl Exchange {
         let Some(f) = self.facts(buf, layout, i) else {
             return Some((key, InputRequest::parse(at(e.value)?).ok()?));
         };
-        let (&[a0, a1, a2, a3, a4, a5, a6, a7], rest) = f.split_first_chunk::<8>()?;
-        let (&[b0, b1, b2, b3, b4, b5, b6, b7], rest) = rest.split_first_chunk::<8>()?;
-        let (&max_tokens, rest) = rest.split_first_chunk::<8>()?;
-        let a = at(span([a0, a1, a2, a3], [a4, a5, a6, a7])?)?;
-        let b = span([b0, b1, b2, b3], [b4, b5, b6, b7])?;
-        let flags = *rest.first()?;
+        let w = |n: usize| word(f, n);
+        let a = at(span(w(0)?, w(1)?)?)?;
+        let b = span(w(2)?, w(3)?)?;
+        let flags = *f.get(FACTS_ENTRY - 1)?;
         let req = match e.kind {
             InputKind::ElicitForm => InputRequest::ElicitForm {
                 message: a.as_str()?,
                 requested_schema: at(b)?.as_object()?,
-            },
-            InputKind::ElicitUrl => InputRequest::ElicitUrl {
-                message: a.as_str()?,
-                url: at(b)?.as_str()?,
             },
             InputKind::Sampling => InputRequest::Sampling {
                 params: a.as_object()?,
@@ -236,9 +230,13 @@ impl Exchange {
                     true => None,
                     false => Some(at(b)?.as_str()?),
                 },
-                max_tokens: u64::from_le_bytes(max_tokens),
+                max_tokens: u64::from(w(4)?) | u64::from(w(5)?) << 32,
                 has_tools: flags & 1 != 0,
                 wants_context: flags & 2 != 0,
+            },
+            InputKind::ElicitUrl => InputRequest::ElicitUrl {
+                message: a.as_str()?,
+                url: at(b)?.as_str()?,
             },
             InputKind::Roots => InputRequest::Roots,
         };
@@ -277,12 +275,11 @@ impl Exchange {
             .index
             .prefix(buf, at.checked_add(INDEX_ENTRY)?)
             .get(at..)?;
-        let (&[a0, a1, a2, a3, b0, b1, b2, b3], rest) = raw.split_first_chunk::<8>()?;
-        let (&[c0, c1, c2, c3, d0, d1, d2, d3], rest) = rest.split_first_chunk::<8>()?;
+        let w = |n: usize| word(raw, n);
         Some(Entry {
-            key: span([a0, a1, a2, a3], [b0, b1, b2, b3])?,
-            value: span([c0, c1, c2, c3], [d0, d1, d2, d3])?,
-            kind: kind_of(*rest.first()?)?,
+            key: span(w(0)?, w(1)?)?,
+            value: span(w(2)?, w(3)?)?,
+            kind: kind_of(*raw.get(INDEX_ENTRY - 1)?)?,
         })
     }
 
@@ -756,11 +753,26 @@ fn kind_of(code: u8) -> Option<InputKind> {
     .find(|k| *k as u8 == code)
 }
 
-/// A span recorded as u32 offset and length, as a range.
-fn span(o: [u8; 4], l: [u8; 4]) -> Option<core::ops::Range<usize>> {
-    let o = usize::try_from(u32::from_le_bytes(o)).ok()?;
-    let l = usize::try_from(u32::from_le_bytes(l)).ok()?;
-    Some(o..o.checked_add(l)?)
+/// The `n`th u32 (little endian) of a record.
+fn word(rec: &[u8], n: usize) -> Option<u32> {
+    let at = n.checked_mul(4)?;
+    let (&w, _) = rec.get(at..)?.split_first_chunk::<4>()?;
+    Some(u32::from_le_bytes(w))
+}
+
+/// A span recorded as offset and length, as a range.
+fn span(o: u32, l: u32) -> Option<core::ops::Range<usize>> {
+    let o = usize::try_from(o).ok()?;
+    Some(o..o.checked_add(usize::try_from(l).ok()?)?)
+}
+
+/// Writes `words` (little endian) then `last` into `rec`.
+fn put_record(rec: &mut [u8], words: &[u32], last: u8) -> Option<()> {
+    for (chunk, n) in rec.chunks_exact_mut(4).zip(words) {
+        crate::bytes::copy(chunk, &n.to_le_bytes());
+    }
+    *rec.last_mut()? = last;
+    Some(())
 }
 
 /// Writes the index of a validated `inputRequests` map into `dst`: for
@@ -774,29 +786,21 @@ fn write_index(dst: &mut [u8], spare: &mut [u8], reqs: &InputRequests<'_>) -> Op
     let base = obj.raw().as_ptr() as usize;
     // Address arithmetic only: members are sub-slices of `obj`; an empty
     // span (an absent member) is recorded as 0, 0.
-    let span_of = |s: &[u8]| -> Option<[u32; 2]> {
-        if s.is_empty() {
-            return Some([0, 0]);
-        }
-        let off = (s.as_ptr() as usize).checked_sub(base)?;
-        Some([u32::try_from(off).ok()?, u32::try_from(s.len()).ok()?])
+    let off = |s: &[u8]| match s.is_empty() {
+        true => Some(0),
+        false => u32::try_from((s.as_ptr() as usize).checked_sub(base)?).ok(),
     };
-    let put = |out: &mut [u8], fields: [[u32; 2]; 2]| {
-        for (chunk, n) in out.chunks_exact_mut(4).zip(fields.into_iter().flatten()) {
-            crate::bytes::copy(chunk, &n.to_le_bytes());
-        }
-    };
+    let len = |s: &[u8]| u32::try_from(s.len()).ok();
     let facts = spare.len() >= reqs.len().saturating_mul(FACTS_ENTRY);
-    // The requests as validation read them, in the map's order.
-    let mut requests = reqs.iter();
     for (i, (k, v)) in obj.iter().enumerate() {
-        let (_, req) = requests.next()?;
+        let req = reqs.request_at(i, v)?;
         let at = i.checked_mul(INDEX_ENTRY)?;
-        let slot = dst.get_mut(at..at.checked_add(INDEX_ENTRY)?)?;
-        let mut bytes = [0u8; INDEX_ENTRY];
-        put(&mut bytes, [span_of(k.raw_token())?, span_of(v.raw())?]);
-        *bytes.last_mut()? = req.kind() as u8;
-        crate::bytes::copy(slot, &bytes);
+        let (key, value) = (k.raw_token(), v.raw());
+        put_record(
+            dst.get_mut(at..at.checked_add(INDEX_ENTRY)?)?,
+            &[off(key)?, len(key)?, off(value)?, len(value)?],
+            req.kind() as u8,
+        )?;
         if !facts {
             continue;
         }
@@ -805,9 +809,6 @@ fn write_index(dst: &mut [u8], spare: &mut [u8], reqs: &InputRequests<'_>) -> Op
                 message,
                 requested_schema,
             } => (message.raw_token(), requested_schema.raw(), 0, 0),
-            InputRequest::ElicitUrl { message, url } => {
-                (message.raw_token(), url.raw_token(), 0, 0)
-            }
             InputRequest::Sampling {
                 params,
                 system_prompt,
@@ -820,16 +821,24 @@ fn write_index(dst: &mut [u8], spare: &mut [u8], reqs: &InputRequests<'_>) -> Op
                 max_tokens,
                 u8::from(has_tools) | u8::from(wants_context) << 1,
             ),
+            InputRequest::ElicitUrl { message, url } => {
+                (message.raw_token(), url.raw_token(), 0, 0)
+            }
             InputRequest::Roots => (&[], &[], 0, 0),
         };
-        let mut rec = [0u8; FACTS_ENTRY];
-        let (head, rest) = rec.split_at_mut(16);
-        put(head, [span_of(a)?, span_of(b)?]);
-        let (tokens, last) = rest.split_at_mut(8);
-        crate::bytes::copy(tokens, &max_tokens.to_le_bytes());
-        *last.first_mut()? = flags;
         let at = i.checked_mul(FACTS_ENTRY)?;
-        crate::bytes::copy(spare.get_mut(at..at.checked_add(FACTS_ENTRY)?)?, &rec);
+        put_record(
+            spare.get_mut(at..at.checked_add(FACTS_ENTRY)?)?,
+            &[
+                off(a)?,
+                len(a)?,
+                off(b)?,
+                len(b)?,
+                max_tokens as u32,
+                (max_tokens >> 32) as u32,
+            ],
+            flags,
+        )?;
     }
     Some(())
 }

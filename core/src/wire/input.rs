@@ -308,6 +308,16 @@ impl<'a> InputRequests<'a> {
         })
     }
 
+    /// Request `i`, whose value is `v` (the `i`th member of the map): as
+    /// validation read it when kept, else parsed again.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::exchange
+    pub(crate) fn request_at(&self, i: usize, v: Value<'a>) -> Option<InputRequest<'a>> {
+        match self.kept.get(i) {
+            Some(Some((_, req))) => Some(*req),
+            _ => InputRequest::parse(v).ok(),
+        }
+    }
+
     /// Number of requests.
     pub fn len(&self) -> usize {
         self.len
