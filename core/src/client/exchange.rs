@@ -216,27 +216,24 @@ impl Exchange {
         };
         let w = |n: usize| word(f, n);
         let a = at(span(w(0)?, w(1)?)?)?;
-        let b = span(w(2)?, w(3)?)?;
+        let b = at(span(w(2)?, w(3)?)?)?;
         let flags = *f.get(FACTS_ENTRY - 1)?;
         let req = match e.kind {
             InputKind::ElicitForm => InputRequest::ElicitForm {
                 message: a.as_str()?,
-                requested_schema: at(b)?.as_object()?,
-            },
-            InputKind::Sampling => InputRequest::Sampling {
-                params: a.as_object()?,
-                // An absent prompt is recorded as an empty span.
-                system_prompt: match b.is_empty() {
-                    true => None,
-                    false => Some(at(b)?.as_str()?),
-                },
-                max_tokens: u64::from(w(4)?) | u64::from(w(5)?) << 32,
-                has_tools: flags & 1 != 0,
-                wants_context: flags & 2 != 0,
+                requested_schema: b.as_object()?,
             },
             InputKind::ElicitUrl => InputRequest::ElicitUrl {
                 message: a.as_str()?,
-                url: at(b)?.as_str()?,
+                url: b.as_str()?,
+            },
+            InputKind::Sampling => InputRequest::Sampling {
+                params: a.as_object()?,
+                // An absent prompt is recorded as an empty span: no string.
+                system_prompt: b.as_str(),
+                max_tokens: u64::from(w(4)?) | u64::from(w(5)?) << 32,
+                has_tools: flags & 1 != 0,
+                wants_context: flags & 2 != 0,
             },
             InputKind::Roots => InputRequest::Roots,
         };
@@ -464,9 +461,9 @@ impl Exchange {
     pub fn index_of(&self, buf: &[u8], layout: &Layout, key: &str) -> Result<usize, CallError> {
         (0..self.input_count)
             .find(|&i| {
+                // Validated on receipt, like the spans `input_at` reads.
                 self.key_token(buf, layout, i)
-                    .and_then(|t| json::parse(t).ok())
-                    .and_then(|v| v.as_str())
+                    .and_then(|t| json::Value::of_validated(t).as_str())
                     .is_some_and(|k| k.eq_str(key))
             })
             .ok_or(CallError::UnknownKey)
