@@ -217,20 +217,22 @@ impl Exchange {
         let w = |n: usize| word(f, n);
         let a = at(span(w(0)?, w(1)?)?)?;
         let b = at(span(w(2)?, w(3)?)?)?;
+        // Each read once (a mismatched kind is `None`, never a wrong value).
+        let (a_str, b_str) = (a.as_str(), b.as_str());
         let flags = *f.get(FACTS_ENTRY - 1)?;
         let req = match e.kind {
             InputKind::ElicitForm => InputRequest::ElicitForm {
-                message: a.as_str()?,
+                message: a_str?,
                 requested_schema: b.as_object()?,
             },
             InputKind::ElicitUrl => InputRequest::ElicitUrl {
-                message: a.as_str()?,
-                url: b.as_str()?,
+                message: a_str?,
+                url: b_str?,
             },
             InputKind::Sampling => InputRequest::Sampling {
                 params: a.as_object()?,
                 // An absent prompt is recorded as an empty span: no string.
-                system_prompt: b.as_str(),
+                system_prompt: b_str,
                 max_tokens: u64::from(w(4)?) | u64::from(w(5)?) << 32,
                 has_tools: flags & 1 != 0,
                 wants_context: flags & 2 != 0,
