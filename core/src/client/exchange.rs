@@ -9,7 +9,10 @@
 //! is the raw `inputRequests` object, validated once on receipt; `index`
 //! holds one entry per input (`[key off, key len, value off, value len]` as
 //! u32 LE, then the kind byte) so later accesses read one entry instead of
-//! re-validating the whole map. Answers are stored as records
+//! re-validating the whole map. When the inputs region has room after the
+//! copy, a 25-byte facts record per input follows it there (the spans and
+//! values an `InputRequest` holds), so reading an input does not walk it
+//! again; without room inputs are parsed again. Answers are stored as records
 //! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
 
 use super::errors::{AnswerError, CallError, SaveInvariant, SaveRegion};
