@@ -9,7 +9,10 @@
 //! is the raw `inputRequests` object, validated once on receipt; `index`
 //! holds one entry per input (`[key off, key len, value off, value len]` as
 //! u32 LE, then the kind byte) so later accesses read one entry instead of
-//! re-validating the whole map. Answers are stored as records
+//! re-validating the whole map. When the inputs region has room after the
+//! copy, a 25-byte facts record per input follows it there (the spans and
+//! values an `InputRequest` holds), so reading an input does not walk it
+//! again; without room inputs are parsed again. Answers are stored as records
 //! `[index: u16 LE][len: u32 LE][answer JSON]` in the order they were given.
 
 use super::errors::{AnswerError, CallError, SaveInvariant, SaveRegion};
@@ -33,6 +36,15 @@ pub(crate) const ANSWER_HEADER: usize = 6;
 
 /// Bytes of one input's index entry: four u32 offsets/lengths and the kind.
 pub(crate) const INDEX_ENTRY: usize = 17;
+
+/// Bytes of one input's facts record, kept after the `inputRequests` copy
+/// in the spare room of the inputs region when all of them fit there: what
+/// an [`InputRequest`] holds besides its kind (two spans as u32 offset and
+/// length relative to the map, `maxTokens` as u64, the sampling flags), so
+/// that reading an input does not walk it again (a sampling request's
+/// conversation can be most of the message). Without room, inputs are read
+/// by parsing them again, as they were before facts existed.
+pub(crate) const FACTS_ENTRY: usize = 25;
 
 /// The largest `max_input_requests` a call accepts: the key-uniqueness check
 /// on receipt and the answer lookup are quadratic in the number of keys.
@@ -200,9 +212,54 @@ impl Exchange {
     ) -> Option<(JsonStr<'b>, InputRequest<'b>)> {
         let e = self.entry(buf, layout, i)?;
         let raw = layout.inputs.prefix(buf, self.inputs_len);
-        let key = json::Value::of_validated(raw.get(e.key.clone())?).as_str()?;
-        let value = json::Value::of_validated(raw.get(e.value.clone())?);
-        Some((key, InputRequest::parse(value).ok()?))
+        let at = |r: core::ops::Range<usize>| raw.get(r).map(json::Value::of_validated);
+        let key = at(e.key)?.as_str()?;
+        let Some(f) = self.facts(buf, layout, i) else {
+            return Some((key, InputRequest::parse(at(e.value)?).ok()?));
+        };
+        let w = |n: usize| word(f, n);
+        let a = at(span(w(0)?, w(1)?)?)?;
+        let b = at(span(w(2)?, w(3)?)?)?;
+        // Each read once (a mismatched kind is `None`, never a wrong value).
+        let (a_str, b_str) = (a.as_str(), b.as_str());
+        let flags = *f.get(FACTS_ENTRY - 1)?;
+        let req = match e.kind {
+            InputKind::ElicitForm => InputRequest::ElicitForm {
+                message: a_str?,
+                requested_schema: b.as_object()?,
+            },
+            InputKind::ElicitUrl => InputRequest::ElicitUrl {
+                message: a_str?,
+                url: b_str?,
+            },
+            InputKind::Sampling => InputRequest::Sampling {
+                params: a.as_object()?,
+                // An absent prompt is recorded as an empty span: no string.
+                system_prompt: b_str,
+                max_tokens: u64::from(w(4)?) | u64::from(w(5)?) << 32,
+                has_tools: flags & 1 != 0,
+                wants_context: flags & 2 != 0,
+            },
+            InputKind::Roots => InputRequest::Roots,
+        };
+        Some((key, req))
+    }
+
+    /// The facts record of input `i`, when the records of the round fit
+    /// after the `inputRequests` copy (see [`FACTS_ENTRY`]).
+    fn facts<'b>(&self, buf: &'b [u8], layout: &Layout, i: usize) -> Option<&'b [u8]> {
+        let end = self
+            .input_count
+            .checked_mul(FACTS_ENTRY)?
+            .checked_add(self.inputs_len)?;
+        if end > layout.inputs.len {
+            return None;
+        }
+        let at = i.checked_mul(FACTS_ENTRY)?.checked_add(self.inputs_len)?;
+        layout
+            .inputs
+            .prefix(buf, end)
+            .get(at..at.checked_add(FACTS_ENTRY)?)
     }
 
     /// The raw key token of input `i`.
@@ -220,17 +277,11 @@ impl Exchange {
             .index
             .prefix(buf, at.checked_add(INDEX_ENTRY)?)
             .get(at..)?;
-        let (&[a0, a1, a2, a3, b0, b1, b2, b3], rest) = raw.split_first_chunk::<8>()?;
-        let (&[c0, c1, c2, c3, d0, d1, d2, d3], rest) = rest.split_first_chunk::<8>()?;
-        let span = |o: [u8; 4], l: [u8; 4]| -> Option<core::ops::Range<usize>> {
-            let o = usize::try_from(u32::from_le_bytes(o)).ok()?;
-            let l = usize::try_from(u32::from_le_bytes(l)).ok()?;
-            Some(o..o.checked_add(l)?)
-        };
+        let w = |n: usize| word(raw, n);
         Some(Entry {
-            key: span([a0, a1, a2, a3], [b0, b1, b2, b3])?,
-            value: span([c0, c1, c2, c3], [d0, d1, d2, d3])?,
-            kind: kind_of(*rest.first()?)?,
+            key: span(w(0)?, w(1)?)?,
+            value: span(w(2)?, w(3)?)?,
+            kind: kind_of(*raw.get(INDEX_ENTRY - 1)?)?,
         })
     }
 
@@ -284,11 +335,16 @@ impl Exchange {
                 });
             }
             copy_into(layout.inputs.tail_mut(buf, 0), raw)?;
-            write_index(layout.index.tail_mut(buf, 0), reqs.raw()).ok_or(
-                CallError::WorkspaceTooSmall {
-                    needed: layout.total,
-                },
-            )?;
+            // The inputs region lies before the index region.
+            let (lo, hi) = buf.split_at_mut(layout.index.start.min(buf.len()));
+            write_index(
+                hi.get_mut(..layout.index.len).unwrap_or(&mut []),
+                layout.inputs.tail_mut(lo, raw.len()),
+                &reqs,
+            )
+            .ok_or(CallError::WorkspaceTooSmall {
+                needed: layout.total,
+            })?;
             self.inputs_len = raw.len();
             self.input_count = reqs.len();
         }
@@ -410,9 +466,9 @@ impl Exchange {
     pub fn index_of(&self, buf: &[u8], layout: &Layout, key: &str) -> Result<usize, CallError> {
         (0..self.input_count)
             .find(|&i| {
+                // Validated on receipt, like the spans `input_at` reads.
                 self.key_token(buf, layout, i)
-                    .and_then(|t| json::parse(t).ok())
-                    .and_then(|v| v.as_str())
+                    .and_then(|t| json::Value::of_validated(t).as_str())
                     .is_some_and(|k| k.eq_str(key))
             })
             .ok_or(CallError::UnknownKey)
@@ -569,6 +625,9 @@ impl Exchange {
         if self.inputs_len > 0 {
             // The inputs region lies before the index region.
             let (lo, hi) = buf.split_at_mut(layout.index.start.min(buf.len()));
+            // The copy, then the rest of its region (for the facts).
+            let copy_end = layout.inputs.start.saturating_add(self.inputs_len);
+            let (lo, spare) = lo.split_at_mut(copy_end.min(lo.len()));
             let raw = layout.inputs.prefix(lo, self.inputs_len);
             let v = json::parse_with(raw, &wire.json).map_err(|_| I::BadInputs)?;
             let reqs = InputRequests::parse(v, wire).map_err(|_| I::BadInputs)?;
@@ -579,7 +638,10 @@ impl Exchange {
                 return Err(I::UndeclaredInput);
             }
             let index = hi.get_mut(..layout.index.len).ok_or(I::BadInputs)?;
-            write_index(index, reqs.raw()).ok_or(I::BadInputs)?;
+            let spare = spare
+                .get_mut(..layout.inputs.len.saturating_sub(self.inputs_len))
+                .ok_or(I::BadInputs)?;
+            write_index(index, spare, &reqs).ok_or(I::BadInputs)?;
             self.input_count = reqs.len();
         }
         let buf: &[u8] = buf;
@@ -693,28 +755,92 @@ fn kind_of(code: u8) -> Option<InputKind> {
     .find(|k| *k as u8 == code)
 }
 
-/// Writes the index of a validated `inputRequests` object: for each member
-/// the key token's and the value's offset and length relative to the
-/// object's first byte, and the request kind. `None` if `dst` is too small
-/// or an entry does not read back (neither happens for a validated map).
-fn write_index(dst: &mut [u8], obj: Object<'_>) -> Option<()> {
+/// The `n`th u32 (little endian) of a record.
+fn word(rec: &[u8], n: usize) -> Option<u32> {
+    let at = n.checked_mul(4)?;
+    let (&w, _) = rec.get(at..)?.split_first_chunk::<4>()?;
+    Some(u32::from_le_bytes(w))
+}
+
+/// A span recorded as offset and length, as a range.
+fn span(o: u32, l: u32) -> Option<core::ops::Range<usize>> {
+    let o = usize::try_from(o).ok()?;
+    Some(o..o.checked_add(usize::try_from(l).ok()?)?)
+}
+
+/// Writes `words` (little endian) then `last` into `rec`.
+fn put_record(rec: &mut [u8], words: &[u32], last: u8) -> Option<()> {
+    for (chunk, n) in rec.chunks_exact_mut(4).zip(words) {
+        crate::bytes::copy(chunk, &n.to_le_bytes());
+    }
+    *rec.last_mut()? = last;
+    Some(())
+}
+
+/// Writes the index of a validated `inputRequests` map into `dst`: for
+/// each member the key token's and the value's offset and length relative
+/// to the object's first byte, and the request kind; and, when all of them
+/// fit in `spare` (the inputs region after the copy), each request's facts
+/// record ([`FACTS_ENTRY`]). `None` if `dst` is too small or an entry does
+/// not read back (neither happens for a validated map).
+fn write_index(dst: &mut [u8], spare: &mut [u8], reqs: &InputRequests<'_>) -> Option<()> {
+    let obj = reqs.raw();
     let base = obj.raw().as_ptr() as usize;
-    // Address arithmetic only: members are sub-slices of `obj`.
-    let off = |s: &[u8]| u32::try_from((s.as_ptr() as usize).checked_sub(base)?).ok();
+    // Address arithmetic only: members are sub-slices of `obj`; an empty
+    // span (an absent member) is recorded as 0, 0.
+    let off = |s: &[u8]| match s.is_empty() {
+        true => Some(0),
+        false => u32::try_from((s.as_ptr() as usize).checked_sub(base)?).ok(),
+    };
     let len = |s: &[u8]| u32::try_from(s.len()).ok();
+    let facts = spare.len() >= reqs.len().saturating_mul(FACTS_ENTRY);
     for (i, (k, v)) in obj.iter().enumerate() {
-        // The map was validated (every entry parsed) just before.
-        let kind = InputRequest::kind_of_validated(v)? as u8;
+        let req = reqs.request_at(i, v)?;
         let at = i.checked_mul(INDEX_ENTRY)?;
-        let slot = dst.get_mut(at..at.checked_add(INDEX_ENTRY)?)?;
-        let token = k.raw_token();
-        let mut bytes = [0u8; INDEX_ENTRY];
-        let fields = [off(token)?, len(token)?, off(v.raw())?, len(v.raw())?];
-        for (chunk, n) in bytes.chunks_exact_mut(4).zip(fields) {
-            crate::bytes::copy(chunk, &n.to_le_bytes());
+        let (key, value) = (k.raw_token(), v.raw());
+        put_record(
+            dst.get_mut(at..at.checked_add(INDEX_ENTRY)?)?,
+            &[off(key)?, len(key)?, off(value)?, len(value)?],
+            req.kind() as u8,
+        )?;
+        if !facts {
+            continue;
         }
-        *bytes.last_mut()? = kind;
-        crate::bytes::copy(slot, &bytes);
+        let (a, b, max_tokens, flags): (&[u8], &[u8], u64, u8) = match req {
+            InputRequest::ElicitForm {
+                message,
+                requested_schema,
+            } => (message.raw_token(), requested_schema.raw(), 0, 0),
+            InputRequest::Sampling {
+                params,
+                system_prompt,
+                max_tokens,
+                has_tools,
+                wants_context,
+            } => (
+                params.raw(),
+                system_prompt.map_or(&[][..], |s| s.raw_token()),
+                max_tokens,
+                u8::from(has_tools) | u8::from(wants_context) << 1,
+            ),
+            InputRequest::ElicitUrl { message, url } => {
+                (message.raw_token(), url.raw_token(), 0, 0)
+            }
+            InputRequest::Roots => (&[], &[], 0, 0),
+        };
+        let at = i.checked_mul(FACTS_ENTRY)?;
+        put_record(
+            spare.get_mut(at..at.checked_add(FACTS_ENTRY)?)?,
+            &[
+                off(a)?,
+                len(a)?,
+                off(b)?,
+                len(b)?,
+                max_tokens as u32,
+                (max_tokens >> 32) as u32,
+            ],
+            flags,
+        )?;
     }
     Some(())
 }

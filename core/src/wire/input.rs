@@ -159,7 +159,9 @@ impl<'a> InputRequest<'a> {
     /// (what `parse(v)?.kind()` returns), read with as few walks as the
     /// kind needs: `method`, and `params.mode` for an elicitation, each the
     /// first member of its name (parse checked that there is only one).
-    #[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::exchange
+    /// Test-only since the client's index takes each kind from the parse
+    /// it already has (`client::exchange`).
+    #[cfg(test)]
     pub(crate) fn kind_of_validated(v: Value<'a>) -> Option<InputKind> {
         let obj = v.as_object()?;
         let (mut method, mut params) = (None, None);
@@ -313,6 +315,16 @@ impl<'a> InputRequests<'a> {
             caps,
             kept,
         })
+    }
+
+    /// Request `i`, whose value is `v` (the `i`th member of the map): as
+    /// validation read it when kept, else parsed again.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::exchange
+    pub(crate) fn request_at(&self, i: usize, v: Value<'a>) -> Option<InputRequest<'a>> {
+        match self.kept.get(i) {
+            Some(Some((_, req))) => Some(*req),
+            _ => InputRequest::parse(v).ok(),
+        }
     }
 
     /// Number of requests.

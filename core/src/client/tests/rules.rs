@@ -932,3 +932,62 @@ fn max_request_bytes_bounds_every_request_at_the_limits() {
         "slack {slack}"
     );
 }
+
+/// An input reads the same whether its facts record fit after the
+/// `inputRequests` copy (read from the record) or not (parsed again), and
+/// the same as the wire parse of the received map; after a save and a
+/// restore too (the records are written again).
+#[test]
+fn an_input_reads_the_same_from_its_facts_record_as_parsed_again() {
+    let requests = concat!(
+        r#"{"f":{"method":"elicitation/create","params":{"message":"m\n","requestedSchema":{"type":"object"}}},"#,
+        r#""u":{"method":"elicitation/create","params":{"mode":"url","message":"open","url":"https://x.example/a"}},"#,
+        r#""s":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"systemPrompt":"be \"brief\"","maxTokens":5000000000,"tools":[{"name":"t"}],"includeContext":"thisServer"}},"#,
+        r#""p":{"method":"sampling/createMessage","params":{"maxTokens":7,"messages":[]}},"#,
+        r#""r":{"method":"roots/list"}}"#
+    );
+    let reply = input_required(1, requests);
+    let expected: Vec<_> = {
+        let v = crate::json::parse(requests.as_bytes()).unwrap();
+        crate::wire::InputRequests::parse(v, &crate::wire::WireLimits::default())
+            .unwrap()
+            .iter()
+            .map(|(k, r)| (k.raw_token().to_vec(), format!("{r:?}")))
+            .collect()
+    };
+    let caps = ClientCapabilities::ALL;
+    // Room for the records, and one byte short of it (the copy still fits).
+    let roomy = CallLimits::default();
+    let mut tight = CallLimits {
+        max_inputs_bytes: requests.len() + 5 * super::super::exchange::FACTS_ENTRY - 1,
+        ..CallLimits::default()
+    };
+    tight.wire.max_input_requests = 5;
+    for limits in [roomy, tight] {
+        let config = CallConfig {
+            limits,
+            ..tool_config(r#"{"name":"t"}"#, caps)
+        };
+        let mut h = Harness::new(&config);
+        leg(&mut h.call(), 1);
+        let mut call = h.call();
+        assert_eq!(call.feed(reply.as_bytes()), Ok(Event::InputRequired(5)));
+        let read = |call: &Call<'_>| -> Vec<_> {
+            (0..5)
+                .map(|i| {
+                    let (k, r) = call.input_at(i).unwrap();
+                    (k.raw_token().to_vec(), format!("{r:?}"))
+                })
+                .collect()
+        };
+        assert_eq!(read(&call), expected);
+        let mut saved = vec![0u8; 8192];
+        let n = call.save(&mut saved).unwrap();
+        let (mut st, mut buf) = (
+            CallSlot::default(),
+            vec![0xa5u8; Call::workspace_size(&limits)],
+        );
+        let restored = Call::restore(&mut st, &mut buf, &limits, &saved[..n]).unwrap();
+        assert_eq!(read(&restored), expected);
+    }
+}
