@@ -13,6 +13,7 @@ use crate::kit::{answers, Runner, Summary};
 
 /// `MRTR_OK`.
 const MRTR_OK: i32 = 0;
+const MRTR_ERR_BUFFER_TOO_SMALL: i32 = 10;
 
 extern "C" {
     /// `enum mrtr_status mrtr_json_validate(const uint8_t *json, size_t len,
@@ -408,16 +409,14 @@ impl CLeg {
         unsafe {
             if mrtr_call_progress(call, &mut progress) == MRTR_OK && progress.request_state.len > 0
             {
+                // The decoded length, as the Rust path counts it
+                // (`decoded_len`, no copy): the size query of the output
+                // convention (`out_len` 0 answers the size needed).
                 let state = progress.request_state;
                 let mut w = 0usize;
-                let st = mrtr_json_decode_string(
-                    state.ptr,
-                    state.len,
-                    text.as_mut_ptr(),
-                    text.len(),
-                    &mut w,
-                );
-                if st != MRTR_OK {
+                let st =
+                    mrtr_json_decode_string(state.ptr, state.len, std::ptr::null_mut(), 0, &mut w);
+                if st != MRTR_OK && st != MRTR_ERR_BUFFER_TOO_SMALL {
                     return None;
                 }
                 s.state_bytes = w;
