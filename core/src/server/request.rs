@@ -855,10 +855,11 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
     })
 }
 
-/// Validates `inputResponses` as a map: bounded entry count, bounded keys
-/// (checked before the uniqueness check, whose cost they bound), every entry
-/// an object (bare, or wrapped as `{"result": {..}}`), unique keys. What the
-/// entries say is judged only when the app looks a key up.
+/// Validates `inputResponses` as a map: bounded entry count, bounded keys,
+/// every entry an object (bare, or wrapped as `{"result": {..}}`). What the
+/// entries say is judged only when the app looks a key up. Its keys'
+/// uniqueness is left to the deep check of `params`, which covers this map
+/// ([`input_keys_unique`] gives that failure its own error when it comes).
 fn parse_input_responses<'a>(v: Value<'a>, limits: &WireLimits) -> Kinded<'a, InputResponses<'a>> {
     let obj = v
         .as_object()
@@ -874,11 +875,17 @@ fn parse_input_responses<'a>(v: Value<'a>, limits: &WireLimits) -> Kinded<'a, In
             return Err(RequestErrorKind::InputResponseNotAnObject);
         }
     }
-    InputResponses::parse(v, limits).map_err(|e| match e {
-        crate::wire::Violation::TooManyInputRequests => RequestErrorKind::TooManyInputResponses,
-        crate::wire::Violation::DuplicateInputKey => RequestErrorKind::DuplicateInputResponseKey,
-        _ => RequestErrorKind::Malformed(Field::InputResponses),
-    })
+    Ok(InputResponses::trusting_unique_keys(obj))
+}
+
+/// The uniqueness check of an `inputResponses` map on its own, run only
+/// when a later check of the request failed: a repeated answer key is
+/// reported before those, as [`RequestErrorKind::DuplicateInputResponseKey`].
+fn input_keys_unique<'a>(ir: Option<InputResponses<'a>>, limits: &WireLimits) -> Kinded<'a, ()> {
+    match ir.map(|ir| InputResponses::parse(ir.raw().as_value(), limits)) {
+        Some(Err(_)) => Err(RequestErrorKind::DuplicateInputResponseKey),
+        _ => Ok(()),
+    }
 }
 
 fn parse_request<'a>(
@@ -965,16 +972,20 @@ fn parse_request<'a>(
     if matches!(method, Method::TasksInputResponse | Method::TasksUpdate) {
         required(req.input_responses, Field::InputResponses)?;
     }
-    req.request_state = as_string(request_state, Field::RequestState)?;
+    let state = as_string(request_state, Field::RequestState);
     // A body that means two things is refused, at any depth (one pass).
-    p.as_value()
-        .check_unique_keys_deep()
-        .map_err(|e| match e.kind {
-            json::ErrorKind::TooManyMembers => {
-                RequestErrorKind::TooManyMembers { offset: e.offset }
-            }
-            _ => RequestErrorKind::RepeatedMember { offset: e.offset },
-        })?;
+    let deep = match state {
+        Ok(_) => p.as_value().check_unique_keys_deep(),
+        Err(_) => Ok(()),
+    };
+    if state.is_err() || deep.is_err() {
+        input_keys_unique(req.input_responses, limits)?;
+    }
+    req.request_state = state?;
+    deep.map_err(|e| match e.kind {
+        json::ErrorKind::TooManyMembers => RequestErrorKind::TooManyMembers { offset: e.offset },
+        _ => RequestErrorKind::RepeatedMember { offset: e.offset },
+    })?;
     Ok(req)
 }
 

@@ -329,6 +329,12 @@ impl<'a> InputResponses<'a> {
         Ok(InputResponses { obj })
     }
 
+    /// The map of a request whose every object was already checked for
+    /// repeated keys (the server's deep check of `params`).
+    pub(crate) fn trusting_unique_keys(obj: Object<'a>) -> Self {
+        InputResponses { obj }
+    }
+
     /// The raw map.
     pub fn raw(&self) -> Object<'a> {
         self.obj

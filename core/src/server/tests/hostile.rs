@@ -448,6 +448,40 @@ fn huge_and_duplicate_input_response_keys_are_refused() {
     );
 }
 
+/// The repeated-answer-key rule is enforced by the deep check of `params`
+/// (one pass) and reported with its own error, before a malformed
+/// `requestState` and before a member repeated elsewhere in `params`.
+#[test]
+fn duplicate_input_response_keys_are_refused_before_later_checks() {
+    let dup = r#""inputResponses":{"a":{"action":"cancel"},"a":{"action":"cancel"}}"#;
+    for rest in [
+        std::format!(r#""name":"x",{dup}"#),
+        std::format!(r#""name":"x",{dup},"requestState":1"#),
+        std::format!(r#""name":"x",{dup},"arguments":{{"b":1,"b":2}}"#),
+        std::format!(r#""name":"x","arguments":{{"b":1,"b":2}},{dup}"#),
+    ] {
+        check(
+            &call_with(&rest),
+            RequestErrorKind::DuplicateInputResponseKey,
+            ErrorCode::InvalidParams,
+            &invalid_params("Invalid params: duplicate inputResponses key"),
+        );
+    }
+    // A repeat inside one answer is a repeated member, as before.
+    let inner =
+        call_with(r#""name":"x","inputResponses":{"a":{"action":"cancel","action":"cancel"}}"#);
+    assert!(matches!(
+        refused(&inner).kind,
+        RequestErrorKind::RepeatedMember { .. }
+    ));
+    let state =
+        call_with(r#""name":"x","inputResponses":{"a":{"action":"cancel"}},"requestState":1"#);
+    assert_eq!(
+        refused(&state).kind,
+        RequestErrorKind::Malformed(Field::RequestState)
+    );
+}
+
 #[test]
 fn an_answer_of_the_wrong_kind_or_shape_under_a_needed_key_is_an_error() {
     let cases: [(&str, UnusableAnswer); 6] = [
