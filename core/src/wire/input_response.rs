@@ -331,6 +331,7 @@ impl<'a> InputResponses<'a> {
 
     /// The map of a request whose every object was already checked for
     /// repeated keys (the server's deep check of `params`).
+    #[cfg(feature = "server")]
     pub(crate) fn trusting_unique_keys(obj: Object<'a>) -> Self {
         InputResponses { obj }
     }
