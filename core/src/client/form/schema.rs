@@ -6,7 +6,7 @@ use super::{
     ElicitForm, Field, FieldError, FieldKind, Number, Options, OptionsSource, StringFormat,
     MAX_ENUM_OPTIONS, MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
 };
-use crate::json::{Array, Elements, JsonStr, Members, Object, Value};
+use crate::json::{Array, Elements, JsonStr, Object, Value};
 
 impl<'a> ElicitForm<'a> {
     /// Checks `schema` against the restricted subset (see the module docs).
@@ -45,18 +45,22 @@ impl<'a> ElicitForm<'a> {
             return Err(root(SchemaErrorKind::NotAnObjectSchema));
         }
         let properties = properties.ok_or(root(SchemaErrorKind::MissingProperties))?;
+        // One walk of the properties: their names, kept for the duplicate
+        // and `required` checks below (which then re-read no JSON).
+        let mut names: [Option<JsonStr<'a>>; MAX_FORM_FIELDS] = [None; MAX_FORM_FIELDS];
         let mut len = 0;
         for (i, (name, _)) in properties.iter().enumerate() {
-            if i >= MAX_FORM_FIELDS {
+            let Some(slot) = names.get_mut(i) else {
                 return Err(SchemaError {
                     property: Some(name),
                     kind: SchemaErrorKind::TooManyFields,
                 });
-            }
+            };
+            *slot = Some(name);
             len = i + 1;
         }
-        let names = Strings::Keys(properties.iter());
-        if let Some(name) = find_duplicate(names.clone()) {
+        let names = names.get(..len).unwrap_or(&[]);
+        if let Some(name) = find_duplicate(Strings::Names(names.iter())) {
             return Err(SchemaError {
                 property: Some(name),
                 kind: SchemaErrorKind::DuplicateProperty,
@@ -73,7 +77,7 @@ impl<'a> ElicitForm<'a> {
                 property: Some(name),
                 kind,
             };
-            if let Some(name) = find_missing(entries.clone(), names) {
+            if let Some(name) = find_missing(entries.clone(), Strings::Names(names.iter())) {
                 return Err(at(name, SchemaErrorKind::UnknownRequired));
             }
             if let Some(name) = find_duplicate(entries) {
@@ -460,21 +464,20 @@ const BLOCK: usize = 32;
 /// concrete type, so each check is compiled once (not once per kind of
 /// sequence).
 #[derive(Clone)]
-enum Strings<'a> {
-    /// An object's keys.
-    Keys(Members<'a>),
+enum Strings<'s, 'a> {
     /// The string elements of an array (others skipped), at most this many
     /// elements read.
     Elements(Elements<'a>, usize),
     /// An enum's option values.
     Options(OptionValues<'a>),
+    /// Strings already read (property names).
+    Names(core::slice::Iter<'s, Option<JsonStr<'a>>>),
 }
 
-impl<'a> Iterator for Strings<'a> {
+impl<'a> Iterator for Strings<'_, 'a> {
     type Item = JsonStr<'a>;
     fn next(&mut self) -> Option<JsonStr<'a>> {
         match self {
-            Strings::Keys(m) => m.next().map(|(k, _)| k),
             Strings::Elements(e, left) => loop {
                 *left = left.checked_sub(1)?;
                 if let Some(s) = e.next()?.as_str() {
@@ -482,6 +485,7 @@ impl<'a> Iterator for Strings<'a> {
                 }
             },
             Strings::Options(o) => o.next(),
+            Strings::Names(n) => n.next().copied().flatten(),
         }
     }
 }
@@ -490,10 +494,10 @@ impl<'a> Iterator for Strings<'a> {
 /// The sequence is walked once per [`BLOCK`] strings (from a copy of
 /// `list`): `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
 /// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
-fn find_duplicate(list: Strings<'_>) -> Option<JsonStr<'_>> {
+fn find_duplicate<'a>(list: Strings<'_, 'a>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
-        let mut block: [Option<JsonStr<'_>>; BLOCK] = [None; BLOCK];
+        let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
         let mut it = list.clone();
         if start > 0 {
             it.nth(start - 1);
@@ -523,7 +527,7 @@ fn find_duplicate(list: Strings<'_>) -> Option<JsonStr<'_>> {
 
 /// The first string of `wanted` not equal (decoded) to any of `set`;
 /// `set` is walked once per [`BLOCK`] strings of `wanted`.
-fn find_missing<'a>(wanted: Strings<'a>, set: Strings<'_>) -> Option<JsonStr<'a>> {
+fn find_missing<'a>(wanted: Strings<'_, 'a>, set: Strings<'_, '_>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
         let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
@@ -556,13 +560,16 @@ fn find_missing<'a>(wanted: Strings<'a>, set: Strings<'_>) -> Option<JsonStr<'a>
     }
 }
 
-/// Refuses duplicate keywords and objects with too many.
+/// Refuses duplicate keywords and objects with too many (one walk of the
+/// object: each key is compared with the earlier ones kept aside).
 fn check_keywords(obj: Object<'_>) -> Result<(), SchemaErrorKind<'_>> {
+    let mut seen: [Option<JsonStr<'_>>; MAX_SCHEMA_KEYWORDS] = [None; MAX_SCHEMA_KEYWORDS];
     for (i, (k, _)) in obj.iter().enumerate() {
-        if i >= MAX_SCHEMA_KEYWORDS {
+        let Some(slot) = seen.get_mut(i) else {
             return Err(SchemaErrorKind::TooManyKeywords);
-        }
-        if obj.iter().take(i).any(|(p, _)| p.eq_json_str(&k)) {
+        };
+        *slot = Some(k);
+        if seen.iter().take(i).flatten().any(|p| p.eq_json_str(&k)) {
             return Err(SchemaErrorKind::DuplicateKeyword(k));
         }
     }
