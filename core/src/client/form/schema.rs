@@ -494,6 +494,8 @@ impl<'a> Iterator for Strings<'_, 'a> {
 /// The sequence is walked once per [`BLOCK`] strings (from a copy of
 /// `list`): `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
 /// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
+/// A block the sequence ends in is the last pass (one walk for short
+/// lists), and each string is compared with the filled slots only.
 fn find_duplicate<'a>(list: Strings<'_, 'a>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
@@ -502,26 +504,22 @@ fn find_duplicate<'a>(list: Strings<'_, 'a>) -> Option<JsonStr<'a>> {
         if start > 0 {
             it.nth(start - 1);
         }
-        let mut n = 0usize;
-        while n < BLOCK {
-            let Some(s) = it.next() else { break };
-            if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
+        for n in 0..BLOCK {
+            // Ended inside the block: every pair has been compared.
+            let s = it.next()?;
+            if block.iter().take(n).flatten().any(|b| b.eq_json_str(&s)) {
                 return Some(s);
             }
             if let Some(slot) = block.get_mut(n) {
                 *slot = Some(s);
             }
-            n += 1;
-        }
-        if n == 0 {
-            return None;
         }
         for s in it {
             if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
                 return Some(s);
             }
         }
-        start = start.saturating_add(n);
+        start = start.saturating_add(BLOCK);
     }
 }
 
@@ -545,16 +543,20 @@ fn find_missing<'a>(wanted: Strings<'_, 'a>, set: Strings<'_, '_>) -> Option<Jso
         }
         let mut found = 0u32;
         for s in set.clone() {
-            for (j, b) in block.iter().enumerate() {
+            for (j, b) in block.iter().take(n).enumerate() {
                 if b.is_some_and(|b| b.eq_json_str(&s)) {
                     found |= 1u32 << j;
                 }
             }
         }
-        for (j, b) in block.iter().enumerate() {
+        for (j, b) in block.iter().take(n).enumerate() {
             if let (Some(b), false) = (b, found & (1u32 << j) != 0) {
                 return Some(*b);
             }
+        }
+        if n < BLOCK {
+            // `wanted` ended inside this block.
+            return None;
         }
         start = start.saturating_add(n);
     }
