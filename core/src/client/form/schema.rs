@@ -15,31 +15,43 @@ impl<'a> ElicitForm<'a> {
             property: None,
             kind,
         };
-        check_keywords(schema).map_err(root)?;
         let mut properties = None;
         let mut required = None;
         let mut is_object = false;
-        for (k, v) in schema.iter() {
-            if k.eq_str("type") {
-                is_object = v.as_str().is_some_and(|t| t.eq_str("object"));
-            } else if k.eq_str("properties") {
-                properties = Some(
-                    v.as_object()
-                        .ok_or(root(SchemaErrorKind::MissingProperties))?,
-                );
-            } else if k.eq_str("required") {
-                required = Some(v.as_array().ok_or(root(SchemaErrorKind::BadRequired))?);
-            } else if k.eq_str("additionalProperties") {
-                if v.as_bool().is_none() {
-                    return Err(root(SchemaErrorKind::UnsupportedKeyword(k)));
-                }
-            } else if k.eq_str("title") || k.eq_str("description") || k.eq_str("$schema") {
-                if v.as_str().is_none() {
-                    return Err(root(SchemaErrorKind::WrongKeywordType(keyword_name(&k))));
-                }
-            } else if !is_annotation(&k) {
-                return Err(root(SchemaErrorKind::UnsupportedKeyword(k)));
+        // One walk: the keyword checks of `check_keywords` (which come
+        // first) as each key is read, the first other error kept for after.
+        let mut seen = [None; MAX_SCHEMA_KEYWORDS];
+        let mut first = None;
+        for (i, (k, v)) in schema.iter().enumerate() {
+            add_keyword(&mut seen, i, k).map_err(root)?;
+            if first.is_some() {
+                continue;
             }
+            first = if k.eq_str("type") {
+                is_object = v.as_str().is_some_and(|t| t.eq_str("object"));
+                None
+            } else if k.eq_str("properties") {
+                properties = v.as_object();
+                properties
+                    .is_none()
+                    .then_some(SchemaErrorKind::MissingProperties)
+            } else if k.eq_str("required") {
+                required = v.as_array();
+                required.is_none().then_some(SchemaErrorKind::BadRequired)
+            } else if k.eq_str("additionalProperties") {
+                v.as_bool()
+                    .is_none()
+                    .then_some(SchemaErrorKind::UnsupportedKeyword(k))
+            } else if k.eq_str("title") || k.eq_str("description") || k.eq_str("$schema") {
+                v.as_str()
+                    .is_none()
+                    .then(|| SchemaErrorKind::WrongKeywordType(keyword_name(&k)))
+            } else {
+                (!is_annotation(&k)).then_some(SchemaErrorKind::UnsupportedKeyword(k))
+            };
+        }
+        if let Some(kind) = first {
+            return Err(root(kind));
         }
         if !is_object {
             return Err(root(SchemaErrorKind::NotAnObjectSchema));
@@ -565,15 +577,26 @@ fn find_missing<'a>(wanted: Strings<'_, 'a>, set: Strings<'_, '_>) -> Option<Jso
 /// Refuses duplicate keywords and objects with too many (one walk of the
 /// object: each key is compared with the earlier ones kept aside).
 fn check_keywords(obj: Object<'_>) -> Result<(), SchemaErrorKind<'_>> {
-    let mut seen: [Option<JsonStr<'_>>; MAX_SCHEMA_KEYWORDS] = [None; MAX_SCHEMA_KEYWORDS];
+    let mut seen = [None; MAX_SCHEMA_KEYWORDS];
     for (i, (k, _)) in obj.iter().enumerate() {
-        let Some(slot) = seen.get_mut(i) else {
-            return Err(SchemaErrorKind::TooManyKeywords);
-        };
-        *slot = Some(k);
-        if seen.iter().take(i).flatten().any(|p| p.eq_json_str(&k)) {
-            return Err(SchemaErrorKind::DuplicateKeyword(k));
-        }
+        add_keyword(&mut seen, i, k)?;
+    }
+    Ok(())
+}
+
+/// Keeps key number `i` of a schema object in `seen` (the keys before
+/// it); refuses it when it is one too many or equal to an earlier one.
+fn add_keyword<'a>(
+    seen: &mut [Option<JsonStr<'a>>; MAX_SCHEMA_KEYWORDS],
+    i: usize,
+    k: JsonStr<'a>,
+) -> Result<(), SchemaErrorKind<'a>> {
+    let Some(slot) = seen.get_mut(i) else {
+        return Err(SchemaErrorKind::TooManyKeywords);
+    };
+    *slot = Some(k);
+    if seen.iter().take(i).flatten().any(|p| p.eq_json_str(&k)) {
+        return Err(SchemaErrorKind::DuplicateKeyword(k));
     }
     Ok(())
 }
