@@ -446,8 +446,10 @@ impl<'n> Iterator for ContentErrors<'n> {
             let (mut count, mut first) = (0usize, None);
             for (k, v) in self.content.iter() {
                 if k.eq_json_str(&field.name) {
+                    if count == 0 {
+                        first = Some(v);
+                    }
                     count += 1;
-                    first = first.or(Some((k, v)));
                 }
             }
             self.matched = self.matched.saturating_add(count);
@@ -455,7 +457,7 @@ impl<'n> Iterator for ContentErrors<'n> {
                 (None, _) if field.required => FieldError::Missing,
                 (None, _) => continue,
                 (Some(_), 2..) => FieldError::DuplicateField,
-                (Some((_, v)), _) => match field.check_json(v) {
+                (Some(v), _) => match field.check_json(v) {
                     Ok(()) => continue,
                     Err(e) => e,
                 },

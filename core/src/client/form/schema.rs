@@ -6,7 +6,7 @@ use super::{
     ElicitForm, Field, FieldError, FieldKind, Number, Options, OptionsSource, StringFormat,
     MAX_ENUM_OPTIONS, MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
 };
-use crate::json::{Array, Elements, JsonStr, Object, Value};
+use crate::json::{Array, Elements, JsonStr, Members, Object, Value};
 
 impl<'a> ElicitForm<'a> {
     /// Checks `schema` against the restricted subset (see the module docs).
@@ -15,64 +15,48 @@ impl<'a> ElicitForm<'a> {
             property: None,
             kind,
         };
+        check_keywords(schema).map_err(root)?;
         let mut properties = None;
         let mut required = None;
         let mut is_object = false;
-        // One walk: the keyword checks of `check_keywords` (which come
-        // first) as each key is read, the first other error kept for after.
-        let mut seen = [None; MAX_SCHEMA_KEYWORDS];
-        let mut first = None;
-        for (i, (k, v)) in schema.iter().enumerate() {
-            add_keyword(&mut seen, i, k).map_err(root)?;
-            if first.is_some() {
-                continue;
-            }
-            first = if k.eq_str("type") {
+        for (k, v) in schema.iter() {
+            if k.eq_str("type") {
                 is_object = v.as_str().is_some_and(|t| t.eq_str("object"));
-                None
             } else if k.eq_str("properties") {
-                properties = v.as_object();
-                properties
-                    .is_none()
-                    .then_some(SchemaErrorKind::MissingProperties)
+                properties = Some(
+                    v.as_object()
+                        .ok_or(root(SchemaErrorKind::MissingProperties))?,
+                );
             } else if k.eq_str("required") {
-                required = v.as_array();
-                required.is_none().then_some(SchemaErrorKind::BadRequired)
+                required = Some(v.as_array().ok_or(root(SchemaErrorKind::BadRequired))?);
             } else if k.eq_str("additionalProperties") {
-                v.as_bool()
-                    .is_none()
-                    .then_some(SchemaErrorKind::UnsupportedKeyword(k))
+                if v.as_bool().is_none() {
+                    return Err(root(SchemaErrorKind::UnsupportedKeyword(k)));
+                }
             } else if k.eq_str("title") || k.eq_str("description") || k.eq_str("$schema") {
-                v.as_str()
-                    .is_none()
-                    .then(|| SchemaErrorKind::WrongKeywordType(keyword_name(&k)))
-            } else {
-                (!is_annotation(&k)).then_some(SchemaErrorKind::UnsupportedKeyword(k))
-            };
-        }
-        if let Some(kind) = first {
-            return Err(root(kind));
+                if v.as_str().is_none() {
+                    return Err(root(SchemaErrorKind::WrongKeywordType(keyword_name(&k))));
+                }
+            } else if !is_annotation(&k) {
+                return Err(root(SchemaErrorKind::UnsupportedKeyword(k)));
+            }
         }
         if !is_object {
             return Err(root(SchemaErrorKind::NotAnObjectSchema));
         }
         let properties = properties.ok_or(root(SchemaErrorKind::MissingProperties))?;
-        // One walk of the properties: their names, kept for the duplicate
-        // and `required` checks below (which then re-read no JSON).
-        let mut names: [Option<JsonStr<'a>>; MAX_FORM_FIELDS] = [None; MAX_FORM_FIELDS];
         let mut len = 0;
         for (i, (name, _)) in properties.iter().enumerate() {
-            let Some(slot) = names.get_mut(i) else {
+            if i >= MAX_FORM_FIELDS {
                 return Err(SchemaError {
                     property: Some(name),
                     kind: SchemaErrorKind::TooManyFields,
                 });
-            };
-            *slot = Some(name);
+            }
             len = i + 1;
         }
-        let names = names.get(..len).unwrap_or(&[]);
-        if let Some(name) = find_duplicate(Strings::Names(names.iter())) {
+        let names = Strings::Keys(properties.iter());
+        if let Some(name) = find_duplicate(names.clone()) {
             return Err(SchemaError {
                 property: Some(name),
                 kind: SchemaErrorKind::DuplicateProperty,
@@ -89,7 +73,7 @@ impl<'a> ElicitForm<'a> {
                 property: Some(name),
                 kind,
             };
-            if let Some(name) = find_missing(entries.clone(), Strings::Names(names.iter())) {
+            if let Some(name) = find_missing(entries.clone(), names) {
                 return Err(at(name, SchemaErrorKind::UnknownRequired));
             }
             if let Some(name) = find_duplicate(entries) {
@@ -476,20 +460,21 @@ const BLOCK: usize = 32;
 /// concrete type, so each check is compiled once (not once per kind of
 /// sequence).
 #[derive(Clone)]
-enum Strings<'s, 'a> {
+enum Strings<'a> {
+    /// An object's keys.
+    Keys(Members<'a>),
     /// The string elements of an array (others skipped), at most this many
     /// elements read.
     Elements(Elements<'a>, usize),
     /// An enum's option values.
     Options(OptionValues<'a>),
-    /// Strings already read (property names).
-    Names(core::slice::Iter<'s, Option<JsonStr<'a>>>),
 }
 
-impl<'a> Iterator for Strings<'_, 'a> {
+impl<'a> Iterator for Strings<'a> {
     type Item = JsonStr<'a>;
     fn next(&mut self) -> Option<JsonStr<'a>> {
         match self {
+            Strings::Keys(m) => m.next().map(|(k, _)| k),
             Strings::Elements(e, left) => loop {
                 *left = left.checked_sub(1)?;
                 if let Some(s) = e.next()?.as_str() {
@@ -497,7 +482,6 @@ impl<'a> Iterator for Strings<'_, 'a> {
                 }
             },
             Strings::Options(o) => o.next(),
-            Strings::Names(n) => n.next().copied().flatten(),
         }
     }
 }
@@ -508,7 +492,7 @@ impl<'a> Iterator for Strings<'_, 'a> {
 /// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
 /// A block the sequence ends in is the last pass (one walk for short
 /// lists), and each string is compared with the filled slots only.
-fn find_duplicate<'a>(list: Strings<'_, 'a>) -> Option<JsonStr<'a>> {
+fn find_duplicate<'a>(list: Strings<'a>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
         let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
@@ -516,15 +500,17 @@ fn find_duplicate<'a>(list: Strings<'_, 'a>) -> Option<JsonStr<'a>> {
         if start > 0 {
             it.nth(start - 1);
         }
-        for n in 0..BLOCK {
+        let mut n = 0usize;
+        while n < BLOCK {
             // Ended inside the block: every pair has been compared.
             let s = it.next()?;
-            if block.iter().take(n).flatten().any(|b| b.eq_json_str(&s)) {
+            if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
                 return Some(s);
             }
             if let Some(slot) = block.get_mut(n) {
                 *slot = Some(s);
             }
+            n += 1;
         }
         for s in it {
             if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
@@ -537,7 +523,7 @@ fn find_duplicate<'a>(list: Strings<'_, 'a>) -> Option<JsonStr<'a>> {
 
 /// The first string of `wanted` not equal (decoded) to any of `set`;
 /// `set` is walked once per [`BLOCK`] strings of `wanted`.
-fn find_missing<'a>(wanted: Strings<'_, 'a>, set: Strings<'_, '_>) -> Option<JsonStr<'a>> {
+fn find_missing<'a>(wanted: Strings<'a>, set: Strings<'_>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
         let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
@@ -577,26 +563,15 @@ fn find_missing<'a>(wanted: Strings<'_, 'a>, set: Strings<'_, '_>) -> Option<Jso
 /// Refuses duplicate keywords and objects with too many (one walk of the
 /// object: each key is compared with the earlier ones kept aside).
 fn check_keywords(obj: Object<'_>) -> Result<(), SchemaErrorKind<'_>> {
-    let mut seen = [None; MAX_SCHEMA_KEYWORDS];
+    let mut seen: [Option<JsonStr<'_>>; MAX_SCHEMA_KEYWORDS] = [None; MAX_SCHEMA_KEYWORDS];
     for (i, (k, _)) in obj.iter().enumerate() {
-        add_keyword(&mut seen, i, k)?;
-    }
-    Ok(())
-}
-
-/// Keeps key number `i` of a schema object in `seen` (the keys before
-/// it); refuses it when it is one too many or equal to an earlier one.
-fn add_keyword<'a>(
-    seen: &mut [Option<JsonStr<'a>>; MAX_SCHEMA_KEYWORDS],
-    i: usize,
-    k: JsonStr<'a>,
-) -> Result<(), SchemaErrorKind<'a>> {
-    let Some(slot) = seen.get_mut(i) else {
-        return Err(SchemaErrorKind::TooManyKeywords);
-    };
-    *slot = Some(k);
-    if seen.iter().take(i).flatten().any(|p| p.eq_json_str(&k)) {
-        return Err(SchemaErrorKind::DuplicateKeyword(k));
+        let Some(slot) = seen.get_mut(i) else {
+            return Err(SchemaErrorKind::TooManyKeywords);
+        };
+        *slot = Some(k);
+        if seen.iter().take(i).flatten().any(|p| p.eq_json_str(&k)) {
+            return Err(SchemaErrorKind::DuplicateKeyword(k));
+        }
     }
     Ok(())
 }
