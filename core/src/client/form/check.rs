@@ -441,14 +441,23 @@ impl<'n> Iterator for ContentErrors<'n> {
 
     fn next(&mut self) -> Option<ContentError<'n>> {
         for field in self.fields.by_ref() {
-            let named = |(k, _): &(JsonStr<'n>, Value<'n>)| k.eq_json_str(&field.name);
-            let count = self.content.iter().filter(named).count();
+            // One walk of the answer: how often the field is given, and
+            // its first value.
+            let (mut count, mut first) = (0usize, None);
+            for (k, v) in self.content.iter() {
+                if k.eq_json_str(&field.name) {
+                    if count == 0 {
+                        first = Some(v);
+                    }
+                    count += 1;
+                }
+            }
             self.matched = self.matched.saturating_add(count);
-            let error = match (self.content.iter().find(named), count) {
+            let error = match (first, count) {
                 (None, _) if field.required => FieldError::Missing,
                 (None, _) => continue,
                 (Some(_), 2..) => FieldError::DuplicateField,
-                (Some((_, v)), _) => match field.check_json(v) {
+                (Some(v), _) => match field.check_json(v) {
                     Ok(()) => continue,
                     Err(e) => e,
                 },

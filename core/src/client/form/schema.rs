@@ -490,17 +490,20 @@ impl<'a> Iterator for Strings<'a> {
 /// The sequence is walked once per [`BLOCK`] strings (from a copy of
 /// `list`): `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
 /// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
-fn find_duplicate(list: Strings<'_>) -> Option<JsonStr<'_>> {
+/// A block the sequence ends in is the last pass (one walk for short
+/// lists), and each string is compared with the filled slots only.
+fn find_duplicate<'a>(list: Strings<'a>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
-        let mut block: [Option<JsonStr<'_>>; BLOCK] = [None; BLOCK];
+        let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
         let mut it = list.clone();
         if start > 0 {
             it.nth(start - 1);
         }
         let mut n = 0usize;
         while n < BLOCK {
-            let Some(s) = it.next() else { break };
+            // Ended inside the block: every pair has been compared.
+            let s = it.next()?;
             if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
                 return Some(s);
             }
@@ -509,15 +512,12 @@ fn find_duplicate(list: Strings<'_>) -> Option<JsonStr<'_>> {
             }
             n += 1;
         }
-        if n == 0 {
-            return None;
-        }
         for s in it {
             if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
                 return Some(s);
             }
         }
-        start = start.saturating_add(n);
+        start = start.saturating_add(BLOCK);
     }
 }
 
@@ -541,28 +541,35 @@ fn find_missing<'a>(wanted: Strings<'a>, set: Strings<'_>) -> Option<JsonStr<'a>
         }
         let mut found = 0u32;
         for s in set.clone() {
-            for (j, b) in block.iter().enumerate() {
+            for (j, b) in block.iter().take(n).enumerate() {
                 if b.is_some_and(|b| b.eq_json_str(&s)) {
                     found |= 1u32 << j;
                 }
             }
         }
-        for (j, b) in block.iter().enumerate() {
+        for (j, b) in block.iter().take(n).enumerate() {
             if let (Some(b), false) = (b, found & (1u32 << j) != 0) {
                 return Some(*b);
             }
+        }
+        if n < BLOCK {
+            // `wanted` ended inside this block.
+            return None;
         }
         start = start.saturating_add(n);
     }
 }
 
-/// Refuses duplicate keywords and objects with too many.
+/// Refuses duplicate keywords and objects with too many (one walk of the
+/// object: each key is compared with the earlier ones kept aside).
 fn check_keywords(obj: Object<'_>) -> Result<(), SchemaErrorKind<'_>> {
+    let mut seen: [Option<JsonStr<'_>>; MAX_SCHEMA_KEYWORDS] = [None; MAX_SCHEMA_KEYWORDS];
     for (i, (k, _)) in obj.iter().enumerate() {
-        if i >= MAX_SCHEMA_KEYWORDS {
+        let Some(slot) = seen.get_mut(i) else {
             return Err(SchemaErrorKind::TooManyKeywords);
-        }
-        if obj.iter().take(i).any(|(p, _)| p.eq_json_str(&k)) {
+        };
+        *slot = Some(k);
+        if seen.iter().take(i).flatten().any(|p| p.eq_json_str(&k)) {
             return Err(SchemaErrorKind::DuplicateKeyword(k));
         }
     }
