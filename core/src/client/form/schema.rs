@@ -194,6 +194,12 @@ const MIN_ITEMS: usize = 14;
 const MAX_ITEMS: usize = 15;
 const UNIQUE_ITEMS: usize = 16;
 
+/// Stores a keyword's value read as its type; whether it had that type.
+fn put<T>(slot: &mut Option<T>, value: Option<T>) -> bool {
+    *slot = value;
+    slot.is_some()
+}
+
 /// The bit of keyword number `k` in an `allowed` set of [`Keywords::only`].
 const fn bit(k: usize) -> u32 {
     1 << k
@@ -205,66 +211,24 @@ impl<'a> Keywords<'a> {
         // Whether the value has the keyword's type; the error is made once,
         // below, not at each keyword.
         let typed = match number {
-            Some(TYPE) => {
-                self.ty = Some(v);
-                true
-            }
-            Some(TITLE) => {
-                self.title = v.as_str();
-                self.title.is_some()
-            }
-            Some(DESCRIPTION) => {
-                self.description = v.as_str();
-                self.description.is_some()
-            }
-            Some(DEFAULT) => {
-                self.default = Some(v);
-                true
-            }
-            Some(MIN_LENGTH) => {
-                self.min_length = v.as_u64();
-                self.min_length.is_some()
-            }
-            Some(MAX_LENGTH) => {
-                self.max_length = v.as_u64();
-                self.max_length.is_some()
-            }
-            Some(MIN_ITEMS) => {
-                self.min_items = v.as_u64();
-                self.min_items.is_some()
-            }
-            Some(MAX_ITEMS) => {
-                self.max_items = v.as_u64();
-                self.max_items.is_some()
-            }
-            Some(MINIMUM) => {
-                self.minimum = Number::from_json(v);
-                self.minimum.is_some()
-            }
-            Some(MAXIMUM) => {
-                self.maximum = Number::from_json(v);
-                self.maximum.is_some()
-            }
+            Some(TYPE) => put(&mut self.ty, Some(v)),
+            Some(TITLE) => put(&mut self.title, v.as_str()),
+            Some(DESCRIPTION) => put(&mut self.description, v.as_str()),
+            Some(DEFAULT) => put(&mut self.default, Some(v)),
+            Some(MIN_LENGTH) => put(&mut self.min_length, v.as_u64()),
+            Some(MAX_LENGTH) => put(&mut self.max_length, v.as_u64()),
+            Some(MIN_ITEMS) => put(&mut self.min_items, v.as_u64()),
+            Some(MAX_ITEMS) => put(&mut self.max_items, v.as_u64()),
+            Some(MINIMUM) => put(&mut self.minimum, Number::from_json(v)),
+            Some(MAXIMUM) => put(&mut self.maximum, Number::from_json(v)),
             Some(UNIQUE_ITEMS) => {
                 self.unique_items = v.as_bool() == Some(true);
                 v.as_bool().is_some()
             }
-            Some(ENUM) => {
-                self.enum_values = v.as_array();
-                self.enum_values.is_some()
-            }
-            Some(ENUM_NAMES) => {
-                self.enum_names = v.as_array();
-                self.enum_names.is_some()
-            }
-            Some(ONE_OF) => {
-                self.one_of = v.as_array();
-                self.one_of.is_some()
-            }
-            Some(ITEMS) => {
-                self.items = v.as_object();
-                self.items.is_some()
-            }
+            Some(ENUM) => put(&mut self.enum_values, v.as_array()),
+            Some(ENUM_NAMES) => put(&mut self.enum_names, v.as_array()),
+            Some(ONE_OF) => put(&mut self.one_of, v.as_array()),
+            Some(ITEMS) => put(&mut self.items, v.as_object()),
             Some(FORMAT) => match v.as_str() {
                 None => false,
                 Some(f) => {
