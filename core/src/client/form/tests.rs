@@ -1256,3 +1256,135 @@ fn integer_answers_are_read_as_their_exact_decimal_text() {
         assert_eq!(i64_text(v, &mut buf), want);
     }
 }
+
+#[test]
+fn schema_errors_are_reported_in_the_order_of_the_checks() {
+    let root = |schema: &'static str| {
+        let e = ElicitForm::parse(obj(schema)).unwrap_err();
+        (s(e.property), e.kind.name(), e.kind.keyword())
+    };
+    let some = |k: &'static str| Some(k.as_bytes());
+    // Top level: a duplicate or surplus keyword before any keyword's own
+    // error, then the first keyword error in document order, then the
+    // errors of the whole.
+    assert_eq!(
+        root(r#"{"$ref":1,"type":"object","properties":{},"type":"object"}"#),
+        (None, c"DuplicateKeyword", some("type"))
+    );
+    let many: Vec<String> = (0..MAX_SCHEMA_KEYWORDS)
+        .map(|i| std::format!(r#""x-{i}":0"#))
+        .collect();
+    let surplus = leak(std::format!(
+        r#"{{"$ref":1,"type":"object","properties":{{}},{}}}"#,
+        many.join(",")
+    ));
+    assert_eq!(root(surplus), (None, c"TooManyKeywords", None));
+    assert_eq!(
+        root(r#"{"required":1,"properties":[],"type":"object"}"#),
+        (None, c"BadRequired", None)
+    );
+    assert_eq!(
+        root(r#"{"type":"array","properties":{},"title":1,"description":2}"#),
+        (None, c"WrongKeywordType", some("title"))
+    );
+    assert_eq!(
+        root(r#"{"$schema":1,"type":"object","properties":{}}"#),
+        (None, c"WrongKeywordType", some("$schema"))
+    );
+    assert_eq!(
+        root(r#"{"type":"object","properties":{},"x-a":{},"$comment":[],"items":1}"#),
+        (None, c"UnsupportedKeyword", some("items"))
+    );
+    // Too many properties before a duplicate among them.
+    let mut props: Vec<String> = (0..MAX_FORM_FIELDS)
+        .map(|i| std::format!(r#""p{i}":{{"type":"boolean"}}"#))
+        .collect();
+    props.insert(1, r#""p0":{"type":"boolean"}"#.into());
+    let big = leak(std::format!(
+        r#"{{"type":"object","properties":{{{}}}}}"#,
+        props.join(",")
+    ));
+    assert_eq!(root(big), (Some("p63".into()), c"TooManyFields", None));
+    // `required`: a non-string entry anywhere, then an unknown name, then a
+    // name given twice, each before any field's own error.
+    assert_eq!(
+        root(r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["b",1]}"#),
+        (None, c"BadRequired", None)
+    );
+    assert_eq!(
+        root(r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a","a","b"]}"#),
+        (Some("b".into()), c"UnknownRequired", None)
+    );
+    assert_eq!(
+        root(r#"{"type":"object","properties":{"a":{"type":"x"}},"required":["a","\u0061"]}"#),
+        (Some("a".into()), c"DuplicateRequired", None)
+    );
+    // Only the first MAX_FORM_FIELDS + 1 entries are compared: an unknown
+    // name after them does not hide the duplicate within them.
+    let props: Vec<String> = (0..MAX_FORM_FIELDS)
+        .map(|i| std::format!(r#""p{i}":{{"type":"boolean"}}"#))
+        .collect();
+    let mut req: Vec<String> = (0..MAX_FORM_FIELDS)
+        .map(|i| std::format!(r#""p{i}""#))
+        .collect();
+    req.insert(1, r#""p0""#.into());
+    req.push(r#""zz""#.into());
+    let late = leak(std::format!(
+        r#"{{"type":"object","properties":{{{}}},"required":[{}]}}"#,
+        props.join(","),
+        req.join(",")
+    ));
+    assert_eq!(root(late), (Some("p0".into()), c"DuplicateRequired", None));
+    // The first field's error, in document order, once the whole is sound.
+    assert_eq!(
+        root(r#"{"type":"object","properties":{"a":{"type":"x"},"b":{}},"required":["b"]}"#),
+        (Some("a".into()), c"UnsupportedType", None)
+    );
+    // A property schema: a duplicate keyword before any keyword's own
+    // error, then the first keyword error, then the kind's.
+    let field = |schema: &str| {
+        let kind = one_err(schema);
+        (kind.name(), kind.keyword())
+    };
+    assert_eq!(
+        field(r#"{"title":1,"type":"string","type":"string"}"#),
+        (c"DuplicateKeyword", some("type"))
+    );
+    assert_eq!(
+        field(r#"{"minLength":"a","format":"bogus","type":"string"}"#),
+        (c"WrongKeywordType", some("minLength"))
+    );
+    assert_eq!(
+        field(r#"{"format":"bogus","minLength":"a","type":"string"}"#),
+        (c"UnknownFormat", None)
+    );
+    assert_eq!(
+        field(r#"{"format":1,"type":"string"}"#),
+        (c"WrongKeywordType", some("format"))
+    );
+    // Annotations take any value in a property schema.
+    assert!(one(r#"{"$schema":1,"x-y":[],"readOnly":"no","type":"boolean"}"#).is_ok());
+    assert!(one(r#"{"$schema":1,"x-y":[],"readOnly":"no","type":"string"}"#).is_ok());
+    assert_eq!(
+        field(r#"{"properties":{},"type":"string"}"#),
+        (c"UnsupportedKeyword", some("properties"))
+    );
+    // A keyword that does not fit the type: the first in document order,
+    // named as written.
+    assert_eq!(
+        field(r#"{"type":"number","m\u0061xLength":3,"minLength":1,"minimum":0}"#),
+        (c"UnsupportedKeyword", some("m\\u0061xLength"))
+    );
+    assert_eq!(
+        field(r#"{"minItems":1,"type":"string","enum":["a"]}"#),
+        (c"UnsupportedKeyword", some("minItems"))
+    );
+    // A ninth type-specific keyword cannot fit any type: refused where it
+    // stands, before the missing type is noticed.
+    assert_eq!(
+        field(
+            r#"{"minLength":1,"maxLength":2,"format":"email","enum":["a"],"enumNames":["A"],"oneOf":[],"minimum":1,"maximum":2,"items":{},"uniqueItems":true}"#
+        ),
+        (c"UnsupportedKeyword", some("items"))
+    );
+}
