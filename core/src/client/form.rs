@@ -413,7 +413,8 @@ impl<'a> Iterator for Fields<'a> {
         let index = self.index;
         self.index += 1;
         // Checked by `parse`, so this cannot fail.
-        self.form.read_field(index, name, v, false).ok()
+        let required = self.form.is_required(&name);
+        self.form.read_field(index, name, v, required, false).ok()
     }
 }
 

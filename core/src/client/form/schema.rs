@@ -6,77 +6,117 @@ use super::{
     ElicitForm, Field, FieldError, FieldKind, Number, Options, OptionsSource, StringFormat,
     MAX_ENUM_OPTIONS, MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
 };
-use crate::json::{Array, Elements, JsonStr, Members, Object, Value};
+use crate::json::{Array, JsonStr, Object, Value};
 
 impl<'a> ElicitForm<'a> {
     /// Checks `schema` against the restricted subset (see the module docs).
+    ///
+    /// Three walks: the top level's keywords, the property names (kept
+    /// aside, so `required` is checked against them without walking
+    /// `properties` again), then the property schemas. Each walk keeps the
+    /// first error it meets and reports the errors in the order the
+    /// checks rank them (duplicate and surplus keywords first, then each
+    /// keyword's own, then those of the whole).
     pub fn parse(schema: Object<'a>) -> Result<Self, SchemaError<'a>> {
         let root = |kind| SchemaError {
             property: None,
             kind,
         };
-        check_keywords(schema).map_err(root)?;
+        let at = |name, kind| SchemaError {
+            property: Some(name),
+            kind,
+        };
         let mut properties = None;
         let mut required = None;
         let mut is_object = false;
+        let mut keys = KeySet::new();
+        let mut first = None;
         for (k, v) in schema.iter() {
-            if k.eq_str("type") {
-                is_object = v.as_str().is_some_and(|t| t.eq_str("object"));
-            } else if k.eq_str("properties") {
-                properties = Some(
-                    v.as_object()
-                        .ok_or(root(SchemaErrorKind::MissingProperties))?,
-                );
-            } else if k.eq_str("required") {
-                required = Some(v.as_array().ok_or(root(SchemaErrorKind::BadRequired))?);
-            } else if k.eq_str("additionalProperties") {
-                if v.as_bool().is_none() {
-                    return Err(root(SchemaErrorKind::UnsupportedKeyword(k)));
-                }
-            } else if k.eq_str("title") || k.eq_str("description") || k.eq_str("$schema") {
-                if v.as_str().is_none() {
-                    return Err(root(SchemaErrorKind::WrongKeywordType(keyword_name(&k))));
-                }
-            } else if !is_annotation(&k) {
-                return Err(root(SchemaErrorKind::UnsupportedKeyword(k)));
+            keys.add(k).map_err(root)?;
+            if first.is_some() {
+                continue;
             }
+            let n = keyword(&k);
+            first = match n {
+                Some(TYPE) => {
+                    is_object = v.as_str().is_some_and(|t| t.eq_str("object"));
+                    None
+                }
+                Some(PROPERTIES) => {
+                    properties = v.as_object();
+                    properties
+                        .is_none()
+                        .then_some(SchemaErrorKind::MissingProperties)
+                }
+                Some(REQUIRED) => {
+                    required = v.as_array();
+                    required.is_none().then_some(SchemaErrorKind::BadRequired)
+                }
+                Some(ADDITIONAL_PROPERTIES) => v
+                    .as_bool()
+                    .is_none()
+                    .then_some(SchemaErrorKind::UnsupportedKeyword(k)),
+                Some(TITLE | DESCRIPTION | SCHEMA) => v
+                    .as_str()
+                    .is_none()
+                    .then_some(SchemaErrorKind::WrongKeywordType(spelling(n))),
+                _ if is_note(n, &k) => None,
+                _ => Some(SchemaErrorKind::UnsupportedKeyword(k)),
+            };
+        }
+        if let Some(kind) = first {
+            return Err(root(kind));
         }
         if !is_object {
             return Err(root(SchemaErrorKind::NotAnObjectSchema));
         }
         let properties = properties.ok_or(root(SchemaErrorKind::MissingProperties))?;
+        // The names, in order; a name equal to an earlier one is reported
+        // only if there are not too many.
+        let mut names: [Option<JsonStr<'a>>; MAX_FORM_FIELDS] = [None; MAX_FORM_FIELDS];
         let mut len = 0;
-        for (i, (name, _)) in properties.iter().enumerate() {
-            if i >= MAX_FORM_FIELDS {
-                return Err(SchemaError {
-                    property: Some(name),
-                    kind: SchemaErrorKind::TooManyFields,
-                });
-            }
-            len = i + 1;
-        }
-        let names = Strings::Keys(properties.iter());
-        if let Some(name) = find_duplicate(names.clone()) {
-            return Err(SchemaError {
-                property: Some(name),
-                kind: SchemaErrorKind::DuplicateProperty,
-            });
-        }
-        if let Some(req) = required {
-            if req.iter().any(|e| e.as_str().is_none()) {
-                return Err(root(SchemaErrorKind::BadRequired));
-            }
-            // Valid entries name distinct properties, so an error, if any,
-            // shows within the first MAX_FORM_FIELDS + 1 entries.
-            let entries = Strings::Elements(req.iter(), MAX_FORM_FIELDS + 1);
-            let at = |name, kind| SchemaError {
-                property: Some(name),
-                kind,
+        let mut duplicate = None;
+        for (name, _) in properties.iter() {
+            let Some(slot) = names.get_mut(len) else {
+                return Err(at(name, SchemaErrorKind::TooManyFields));
             };
-            if let Some(name) = find_missing(entries.clone(), names) {
+            *slot = Some(name);
+            if duplicate.is_none() && position(names.get(..len).unwrap_or(&[]), &name).is_some() {
+                duplicate = Some(name);
+            }
+            len += 1;
+        }
+        if let Some(name) = duplicate {
+            return Err(at(name, SchemaErrorKind::DuplicateProperty));
+        }
+        let names = names.get(..len).unwrap_or(&[]);
+        // Bit `i`: `required` names property `i`.
+        let mut listed = 0u64;
+        if let Some(req) = required {
+            let (mut missing, mut twice) = (None, None);
+            for (i, e) in req.iter().enumerate() {
+                let Some(name) = e.as_str() else {
+                    return Err(root(SchemaErrorKind::BadRequired));
+                };
+                // Valid entries name distinct properties, so an error, if
+                // any, shows within the first MAX_FORM_FIELDS + 1 entries.
+                if i > MAX_FORM_FIELDS || missing.is_some() {
+                    continue;
+                }
+                match position(names, &name) {
+                    None => missing = Some(name),
+                    Some(p) if listed & (1 << (p & 63)) != 0 => {
+                        if twice.is_none() {
+                            twice = Some(name);
+                        }
+                    }
+                    Some(p) => listed |= 1 << (p & 63),
+                }
+            }
+            if let Some(name) = missing {
                 return Err(at(name, SchemaErrorKind::UnknownRequired));
             }
-            if let Some(name) = find_duplicate(entries) {
+            if let Some(name) = twice {
                 return Err(at(name, SchemaErrorKind::DuplicateRequired));
             }
         }
@@ -86,37 +126,49 @@ impl<'a> ElicitForm<'a> {
             len,
         };
         for (index, (name, v)) in properties.iter().enumerate() {
-            form.read_field(index, name, v, true)
-                .map_err(|kind| SchemaError {
-                    property: Some(name),
-                    kind,
-                })?;
+            let required = listed & (1 << (index & 63)) != 0;
+            if let Err(kind) = form.read_field(index, name, v, required, true) {
+                return Err(at(name, kind));
+            }
         }
         Ok(form)
     }
 
-    /// Reads one property schema. `full` runs the checks whose cost grows
-    /// with the square of the options (duplicates) and the default check;
-    /// `parse` runs them once, later reads of the same bytes skip them.
+    /// Reads one property schema (`required`: whether `required` lists
+    /// it). `full` runs the checks whose cost grows with the square of the
+    /// options (duplicates) and the default check; `parse` runs them once,
+    /// later reads of the same bytes skip them.
     pub(super) fn read_field(
         &self,
         index: usize,
         name: JsonStr<'a>,
         v: Value<'a>,
+        required: bool,
         full: bool,
     ) -> Result<Field<'a>, SchemaErrorKind<'a>> {
         let obj = v.as_object().ok_or(SchemaErrorKind::NotASchemaObject)?;
-        if full {
-            check_keywords(obj)?;
-        }
         let mut k = Keywords {
+            values: [None; FIELD_KEYWORDS],
+            specific: 0,
+            obj,
             full,
-            ..Keywords::default()
         };
+        // One walk: a duplicate or surplus keyword is reported before any
+        // keyword's own error, which is kept until the walk ends.
+        let mut keys = KeySet::new();
+        let mut first = Ok(());
         for (key, val) in obj.iter() {
-            k.take(key, val)?;
+            if full {
+                keys.add(key)?;
+            }
+            if first.is_ok() {
+                first = k.take(key, val);
+            } else if !full {
+                break;
+            }
         }
-        let ty = k.ty.ok_or(SchemaErrorKind::MissingType)?;
+        first?;
+        let ty = k.values[TYPE].ok_or(SchemaErrorKind::MissingType)?;
         let ty = ty.as_str().ok_or(SchemaErrorKind::UnsupportedType)?;
         let kind = if ty.eq_str("string") {
             k.string_kind()?
@@ -130,16 +182,17 @@ impl<'a> ElicitForm<'a> {
         } else {
             return Err(SchemaErrorKind::UnsupportedType);
         };
+        let default = k.values[DEFAULT];
         let field = Field {
             name,
             index,
-            title: k.title,
-            description: k.description,
+            title: k.str(TITLE),
+            description: k.str(DESCRIPTION),
             kind,
-            default: k.default,
-            required: self.is_required(&name),
+            default,
+            required,
         };
-        if let (Some(d), true) = (k.default, full) {
+        if let (Some(d), true) = (default, full) {
             field
                 .check_json(d)
                 .map_err(SchemaErrorKind::InvalidDefault)?;
@@ -148,39 +201,84 @@ impl<'a> ElicitForm<'a> {
     }
 }
 
-/// The keywords of one property schema, gathered before deciding its kind.
-#[derive(Default)]
-struct Keywords<'a> {
-    ty: Option<Value<'a>>,
-    title: Option<JsonStr<'a>>,
-    description: Option<JsonStr<'a>>,
-    default: Option<Value<'a>>,
-    min_length: Option<u64>,
-    max_length: Option<u64>,
-    format: Option<StringFormat>,
-    enum_values: Option<Array<'a>>,
-    enum_names: Option<Array<'a>>,
-    one_of: Option<Array<'a>>,
-    minimum: Option<Number<'a>>,
-    maximum: Option<Number<'a>>,
-    items: Option<Object<'a>>,
-    min_items: Option<u64>,
-    max_items: Option<u64>,
-    unique_items: bool,
-    /// Run the quadratic checks (see `ElicitForm::read_field`).
-    full: bool,
-    /// Type-specific keywords seen, in order, with their numbers, to refuse
-    /// those that do not fit the type.
-    seen: [Option<(JsonStr<'a>, usize)>; 8],
+/// The JSON type a keyword's value must have (see [`KNOWN`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ty {
+    /// Any value (checked later, or not at all).
+    Any,
+    /// A string.
+    Str,
+    /// A non-negative integer.
+    Count,
+    /// A finite number.
+    Num,
+    /// `true` or `false`.
+    Bool,
+    /// An array.
+    List,
+    /// An object.
+    Map,
+    /// A string naming a known format.
+    Format,
+    /// An annotation: no effect on what a form accepts.
+    Note,
 }
 
-// The numbers of the keywords a property schema reads (indexes into
-// `KNOWN`); those from `MIN_LENGTH` to `UNIQUE_ITEMS` are type-specific
-// (they must match the field's type).
+impl Ty {
+    /// Whether `v` has this type.
+    fn fits(self, v: Value<'_>) -> bool {
+        match self {
+            Ty::Str | Ty::Format => v.as_str().is_some(),
+            Ty::Count => v.as_u64().is_some(),
+            Ty::Num => Number::from_json(v).is_some(),
+            Ty::Bool => v.as_bool().is_some(),
+            Ty::List => v.as_array().is_some(),
+            Ty::Map => v.as_object().is_some(),
+            Ty::Any | Ty::Note => true,
+        }
+    }
+}
+
+/// The keywords the reader knows, each with the type of its value; a
+/// keyword's number is its index. Those before `FIELD_KEYWORDS` are read
+/// from a property schema (their values kept in `Keywords::values`), those
+/// from `MIN_LENGTH` to `UNIQUE_ITEMS` being type-specific (they must fit
+/// the field's type); then the top level's own, then annotations.
+const KNOWN: [(&str, Ty); 26] = [
+    ("type", Ty::Any),
+    ("title", Ty::Str),
+    ("description", Ty::Str),
+    ("default", Ty::Any),
+    ("$schema", Ty::Note),
+    ("minLength", Ty::Count),
+    ("maxLength", Ty::Count),
+    ("format", Ty::Format),
+    ("enum", Ty::List),
+    ("enumNames", Ty::List),
+    ("oneOf", Ty::List),
+    ("minimum", Ty::Num),
+    ("maximum", Ty::Num),
+    ("items", Ty::Map),
+    ("minItems", Ty::Count),
+    ("maxItems", Ty::Count),
+    ("uniqueItems", Ty::Bool),
+    ("properties", Ty::Map),
+    ("required", Ty::List),
+    ("additionalProperties", Ty::Bool),
+    ("$id", Ty::Note),
+    ("$comment", Ty::Note),
+    ("examples", Ty::Note),
+    ("deprecated", Ty::Note),
+    ("readOnly", Ty::Note),
+    ("writeOnly", Ty::Note),
+];
+
+// Keyword numbers (indexes into `KNOWN`).
 const TYPE: usize = 0;
 const TITLE: usize = 1;
 const DESCRIPTION: usize = 2;
 const DEFAULT: usize = 3;
+const SCHEMA: usize = 4;
 const MIN_LENGTH: usize = 5;
 const MAX_LENGTH: usize = 6;
 const FORMAT: usize = 7;
@@ -193,90 +291,104 @@ const ITEMS: usize = 13;
 const MIN_ITEMS: usize = 14;
 const MAX_ITEMS: usize = 15;
 const UNIQUE_ITEMS: usize = 16;
+const PROPERTIES: usize = 17;
+const REQUIRED: usize = 18;
+const ADDITIONAL_PROPERTIES: usize = 19;
+/// The keywords a property schema reads: numbers below this one.
+const FIELD_KEYWORDS: usize = PROPERTIES;
 
-/// Stores a keyword's value read as its type; whether it had that type.
-fn put<T>(slot: &mut Option<T>, value: Option<T>) -> bool {
-    *slot = value;
-    slot.is_some()
+/// The keywords of one property schema, gathered before deciding its kind.
+struct Keywords<'a> {
+    /// Each keyword's value, by number, once it was found to fit its type.
+    values: [Option<Value<'a>>; FIELD_KEYWORDS],
+    /// The type-specific keywords seen (their [`bit`]s).
+    specific: u32,
+    /// The property schema (walked again to name a misplaced keyword).
+    obj: Object<'a>,
+    /// Run the quadratic checks (see `ElicitForm::read_field`).
+    full: bool,
 }
 
-/// The bit of keyword number `k` in an `allowed` set of [`Keywords::only`].
+/// The bit of keyword number `k` in a set of keywords.
 const fn bit(k: usize) -> u32 {
-    1 << k
+    1 << (k & 31)
+}
+
+/// The format a `format` value names.
+fn format_of(f: JsonStr<'_>) -> Option<StringFormat> {
+    [
+        ("email", StringFormat::Email),
+        ("uri", StringFormat::Uri),
+        ("date", StringFormat::Date),
+        ("date-time", StringFormat::DateTime),
+    ]
+    .into_iter()
+    .find_map(|(name, format)| f.eq_str(name).then_some(format))
 }
 
 impl<'a> Keywords<'a> {
     fn take(&mut self, key: JsonStr<'a>, v: Value<'a>) -> Result<(), SchemaErrorKind<'a>> {
         let number = keyword(&key);
-        // Whether the value has the keyword's type; the error is made once,
-        // below, not at each keyword.
-        let typed = match number {
-            Some(TYPE) => put(&mut self.ty, Some(v)),
-            Some(TITLE) => put(&mut self.title, v.as_str()),
-            Some(DESCRIPTION) => put(&mut self.description, v.as_str()),
-            Some(DEFAULT) => put(&mut self.default, Some(v)),
-            Some(MIN_LENGTH) => put(&mut self.min_length, v.as_u64()),
-            Some(MAX_LENGTH) => put(&mut self.max_length, v.as_u64()),
-            Some(MIN_ITEMS) => put(&mut self.min_items, v.as_u64()),
-            Some(MAX_ITEMS) => put(&mut self.max_items, v.as_u64()),
-            Some(MINIMUM) => put(&mut self.minimum, Number::from_json(v)),
-            Some(MAXIMUM) => put(&mut self.maximum, Number::from_json(v)),
-            Some(UNIQUE_ITEMS) => {
-                self.unique_items = v.as_bool() == Some(true);
-                v.as_bool().is_some()
-            }
-            Some(ENUM) => put(&mut self.enum_values, v.as_array()),
-            Some(ENUM_NAMES) => put(&mut self.enum_names, v.as_array()),
-            Some(ONE_OF) => put(&mut self.one_of, v.as_array()),
-            Some(ITEMS) => put(&mut self.items, v.as_object()),
-            Some(FORMAT) => match v.as_str() {
-                None => false,
-                Some(f) => {
-                    self.format = Some(if f.eq_str("email") {
-                        StringFormat::Email
-                    } else if f.eq_str("uri") {
-                        StringFormat::Uri
-                    } else if f.eq_str("date") {
-                        StringFormat::Date
-                    } else if f.eq_str("date-time") {
-                        StringFormat::DateTime
-                    } else {
-                        return Err(SchemaErrorKind::UnknownFormat);
-                    });
-                    true
-                }
-            },
-            _ if is_annotation(&key) => return Ok(()),
+        let (n, ty) = match number.and_then(|n| Some((n, KNOWN.get(n)?.1))) {
+            Some((_, Ty::Note)) => return Ok(()),
+            Some((n, ty)) if n < FIELD_KEYWORDS => (n, ty),
+            _ if is_note(number, &key) => return Ok(()),
             _ => return Err(SchemaErrorKind::UnsupportedKeyword(key)),
         };
-        if !typed {
+        if !ty.fits(v) {
             return Err(SchemaErrorKind::WrongKeywordType(spelling(number)));
         }
-        if let Some(k @ MIN_LENGTH..=UNIQUE_ITEMS) = number {
+        if ty == Ty::Format && v.as_str().and_then(format_of).is_none() {
+            return Err(SchemaErrorKind::UnknownFormat);
+        }
+        if let MIN_LENGTH..=UNIQUE_ITEMS = n {
             // At most 8 type-specific keywords can apply to one type; a
-            // ninth is surely misplaced and is reported by `only`.
-            if let Some(slot) = self.seen.iter_mut().find(|s| s.is_none()) {
-                *slot = Some((key, k));
-            } else {
+            // ninth is surely misplaced.
+            if self.specific.count_ones() >= 8 {
                 return Err(SchemaErrorKind::UnsupportedKeyword(key));
             }
+            self.specific |= bit(n);
+        }
+        if let Some(slot) = self.values.get_mut(n) {
+            *slot = Some(v);
         }
         Ok(())
+    }
+
+    fn str(&self, n: usize) -> Option<JsonStr<'a>> {
+        self.values.get(n).copied().flatten()?.as_str()
+    }
+
+    fn count(&self, n: usize) -> Option<u64> {
+        self.values.get(n).copied().flatten()?.as_u64()
+    }
+
+    fn list(&self, n: usize) -> Option<Array<'a>> {
+        self.values.get(n).copied().flatten()?.as_array()
+    }
+
+    fn number(&self, n: usize) -> Option<Number<'a>> {
+        Number::from_json(self.values.get(n).copied().flatten()?)
     }
 
     /// Refuses every type-specific keyword not in `allowed` (their
-    /// [`bit`]s).
+    /// [`bit`]s): the first such one in the schema is named.
     fn only(&self, allowed: u32) -> Result<(), SchemaErrorKind<'a>> {
-        for (key, k) in self.seen.iter().flatten() {
-            if allowed & bit(*k) == 0 {
-                return Err(SchemaErrorKind::UnsupportedKeyword(*key));
-            }
+        if self.specific & !allowed == 0 {
+            return Ok(());
         }
-        Ok(())
+        let misplaced = self.obj.iter().find(|(key, _)| {
+            keyword(key)
+                .is_some_and(|n| (MIN_LENGTH..=UNIQUE_ITEMS).contains(&n) && allowed & bit(n) == 0)
+        });
+        match misplaced {
+            Some((key, _)) => Err(SchemaErrorKind::UnsupportedKeyword(key)),
+            None => Ok(()),
+        }
     }
 
     fn string_kind(&self) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
-        if let (Some(values), names) = (self.enum_values, self.enum_names) {
+        if let (Some(values), names) = (self.list(ENUM), self.list(ENUM_NAMES)) {
             self.only(bit(ENUM) | bit(ENUM_NAMES))?;
             let src = match names {
                 Some(n) => OptionsSource::Legacy(values, n),
@@ -286,38 +398,46 @@ impl<'a> Keywords<'a> {
                 options: read_options(src, self.full)?,
             });
         }
-        if let Some(one_of) = self.one_of {
+        if let Some(one_of) = self.list(ONE_OF) {
             self.only(bit(ONE_OF))?;
             return Ok(FieldKind::SingleSelect {
                 options: read_options(OptionsSource::Titled(one_of), self.full)?,
             });
         }
         self.only(bit(MIN_LENGTH) | bit(MAX_LENGTH) | bit(FORMAT))?;
-        bounds_in_order(self.min_length, self.max_length, "minLength")?;
+        let (min_length, max_length) = (self.count(MIN_LENGTH), self.count(MAX_LENGTH));
+        bounds_in_order(min_length, max_length, "minLength")?;
         Ok(FieldKind::Text {
-            min_length: self.min_length,
-            max_length: self.max_length,
-            format: self.format,
+            min_length,
+            max_length,
+            format: self.str(FORMAT).and_then(format_of),
         })
     }
 
     fn number_kind(&self, integer: bool) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
         self.only(bit(MINIMUM) | bit(MAXIMUM))?;
-        if let (Some(lo), Some(hi)) = (self.minimum, self.maximum) {
+        let (minimum, maximum) = (self.number(MINIMUM), self.number(MAXIMUM));
+        if let (Some(lo), Some(hi)) = (minimum, maximum) {
             if lo > hi {
                 return Err(SchemaErrorKind::InconsistentBounds("minimum"));
             }
         }
         Ok(FieldKind::Number {
             integer,
-            minimum: self.minimum,
-            maximum: self.maximum,
+            minimum,
+            maximum,
         })
     }
 
     fn array_kind(&self) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
         self.only(bit(ITEMS) | bit(MIN_ITEMS) | bit(MAX_ITEMS) | bit(UNIQUE_ITEMS))?;
-        let items = self.items.ok_or(SchemaErrorKind::MissingItems)?;
+        let items = self
+            .values
+            .get(ITEMS)
+            .copied()
+            .flatten()
+            .and_then(|v| v.as_object())
+            .ok_or(SchemaErrorKind::MissingItems)?;
         if self.full {
             check_keywords(items)?;
         }
@@ -337,15 +457,16 @@ impl<'a> Keywords<'a> {
             }
         }
         let options = read_options(src.ok_or(SchemaErrorKind::MissingItems)?, self.full)?;
-        bounds_in_order(self.min_items, self.max_items, "minItems")?;
-        if self.min_items.is_some_and(|m| m > options.len as u64) {
+        let (min_items, max_items) = (self.count(MIN_ITEMS), self.count(MAX_ITEMS));
+        bounds_in_order(min_items, max_items, "minItems")?;
+        if min_items.is_some_and(|m| m > options.len as u64) {
             // More selections required than there are distinct options.
             return Err(SchemaErrorKind::InconsistentBounds("minItems"));
         }
         Ok(FieldKind::MultiSelect {
             options,
-            min_items: self.min_items,
-            max_items: self.max_items,
+            min_items,
+            max_items,
         })
     }
 }
@@ -411,52 +532,22 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
         }
     }
     let options = Options { src, len };
-    match find_duplicate(Strings::Options(options.value_iter())) {
+    match find_duplicate(options.value_iter()) {
         Some(v) => Err(SchemaErrorKind::DuplicateOption(v)),
         None => Ok(options),
     }
 }
 
-/// Strings compared per pass of the duplicate and membership checks.
+/// Strings compared per pass of the duplicate check.
 const BLOCK: usize = 32;
 
-/// A sequence of strings the duplicate and membership checks walk: one
-/// concrete type, so each check is compiled once (not once per kind of
-/// sequence).
-#[derive(Clone)]
-enum Strings<'a> {
-    /// An object's keys.
-    Keys(Members<'a>),
-    /// The string elements of an array (others skipped), at most this many
-    /// elements read.
-    Elements(Elements<'a>, usize),
-    /// An enum's option values.
-    Options(OptionValues<'a>),
-}
-
-impl<'a> Iterator for Strings<'a> {
-    type Item = JsonStr<'a>;
-    fn next(&mut self) -> Option<JsonStr<'a>> {
-        match self {
-            Strings::Keys(m) => m.next().map(|(k, _)| k),
-            Strings::Elements(e, left) => loop {
-                *left = left.checked_sub(1)?;
-                if let Some(s) = e.next()?.as_str() {
-                    return Some(s);
-                }
-            },
-            Strings::Options(o) => o.next(),
-        }
-    }
-}
-
-/// The first string of a sequence equal (decoded) to an earlier one.
-/// The sequence is walked once per [`BLOCK`] strings (from a copy of
+/// The first option value equal (decoded) to an earlier one.
+/// The values are walked once per [`BLOCK`] strings (from a copy of
 /// `list`): `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
 /// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
-/// A block the sequence ends in is the last pass (one walk for short
+/// A block the values end in is the last pass (one walk for short
 /// lists), and each string is compared with the filled slots only.
-fn find_duplicate<'a>(list: Strings<'a>) -> Option<JsonStr<'a>> {
+fn find_duplicate<'a>(list: OptionValues<'a>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
         let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
@@ -485,117 +576,77 @@ fn find_duplicate<'a>(list: Strings<'a>) -> Option<JsonStr<'a>> {
     }
 }
 
-/// The first string of `wanted` not equal (decoded) to any of `set`;
-/// `set` is walked once per [`BLOCK`] strings of `wanted`.
-fn find_missing<'a>(wanted: Strings<'a>, set: Strings<'_>) -> Option<JsonStr<'a>> {
-    let mut start = 0usize;
-    loop {
-        let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
-        let mut n = 0usize;
-        let mut it = wanted.clone();
-        if start > 0 {
-            it.nth(start - 1);
+/// Where `s` is in `list` (compared decoded), if it is.
+fn position(list: &[Option<JsonStr<'_>>], s: &JsonStr<'_>) -> Option<usize> {
+    list.iter()
+        .position(|p| p.is_some_and(|p| p.eq_json_str(s)))
+}
+
+/// The keywords of one schema object so far, to refuse duplicate keywords
+/// and objects with too many (each key is compared with the earlier ones
+/// kept aside, so one walk of the object checks it).
+struct KeySet<'a> {
+    seen: [Option<JsonStr<'a>>; MAX_SCHEMA_KEYWORDS],
+    len: usize,
+}
+
+impl<'a> KeySet<'a> {
+    fn new() -> Self {
+        KeySet {
+            seen: [None; MAX_SCHEMA_KEYWORDS],
+            len: 0,
         }
-        for (slot, s) in block.iter_mut().zip(it) {
-            *slot = Some(s);
-            n += 1;
+    }
+
+    /// Adds the next keyword of the object, refusing one too many or one
+    /// given before.
+    fn add(&mut self, k: JsonStr<'a>) -> Result<(), SchemaErrorKind<'a>> {
+        let earlier = self.seen.get(..self.len).unwrap_or(&[]);
+        let duplicate = position(earlier, &k).is_some();
+        let Some(slot) = self.seen.get_mut(self.len) else {
+            return Err(SchemaErrorKind::TooManyKeywords);
+        };
+        if duplicate {
+            return Err(SchemaErrorKind::DuplicateKeyword(k));
         }
-        if n == 0 {
-            return None;
-        }
-        let mut found = 0u32;
-        for s in set.clone() {
-            for (j, b) in block.iter().take(n).enumerate() {
-                if b.is_some_and(|b| b.eq_json_str(&s)) {
-                    found |= 1u32 << j;
-                }
-            }
-        }
-        for (j, b) in block.iter().take(n).enumerate() {
-            if let (Some(b), false) = (b, found & (1u32 << j) != 0) {
-                return Some(*b);
-            }
-        }
-        if n < BLOCK {
-            // `wanted` ended inside this block.
-            return None;
-        }
-        start = start.saturating_add(n);
+        *slot = Some(k);
+        self.len += 1;
+        Ok(())
     }
 }
 
 /// Refuses duplicate keywords and objects with too many (one walk of the
-/// object: each key is compared with the earlier ones kept aside).
+/// object).
 fn check_keywords(obj: Object<'_>) -> Result<(), SchemaErrorKind<'_>> {
-    let mut seen: [Option<JsonStr<'_>>; MAX_SCHEMA_KEYWORDS] = [None; MAX_SCHEMA_KEYWORDS];
-    for (i, (k, _)) in obj.iter().enumerate() {
-        let Some(slot) = seen.get_mut(i) else {
-            return Err(SchemaErrorKind::TooManyKeywords);
-        };
-        *slot = Some(k);
-        if seen.iter().take(i).flatten().any(|p| p.eq_json_str(&k)) {
-            return Err(SchemaErrorKind::DuplicateKeyword(k));
+    let mut keys = KeySet::new();
+    obj.iter().try_for_each(|(k, _)| keys.add(k))
+}
+
+/// Whether the keyword numbered `number` (from [`keyword`]), spelled `k`,
+/// is an annotation: no effect on what a form accepts.
+fn is_note(number: Option<usize>, k: &JsonStr<'_>) -> bool {
+    match number {
+        Some(n) => n == SCHEMA || KNOWN.get(n).is_some_and(|e| e.1 == Ty::Note),
+        None => {
+            let mut c = k.chars();
+            c.next() == Some('x') && c.next() == Some('-')
         }
     }
-    Ok(())
 }
 
 /// Keywords with no effect on what a form accepts.
 fn is_annotation(k: &JsonStr<'_>) -> bool {
-    [
-        "$schema",
-        "$id",
-        "$comment",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    ]
-    .iter()
-    .any(|a| k.eq_str(a))
-        || {
-            let mut c = k.chars();
-            c.next() == Some('x') && c.next() == Some('-')
-        }
+    is_note(keyword(k), k)
 }
-
-/// The keywords with a static spelling (for error values), in the order of
-/// their numbers (`TYPE`, ...).
-const KNOWN: [&str; 19] = [
-    "type",
-    "title",
-    "description",
-    "default",
-    "$schema",
-    "minLength",
-    "maxLength",
-    "format",
-    "enum",
-    "enumNames",
-    "oneOf",
-    "minimum",
-    "maximum",
-    "items",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "anyOf",
-    "const",
-];
 
 /// The number of a known keyword (its index in `KNOWN`).
 fn keyword(k: &JsonStr<'_>) -> Option<usize> {
-    KNOWN.iter().position(|n| k.eq_str(n))
+    KNOWN.iter().position(|n| k.eq_str(n.0))
 }
 
 /// The static spelling of a keyword number, or `""`.
 fn spelling(number: Option<usize>) -> &'static str {
-    number.and_then(|i| KNOWN.get(i)).copied().unwrap_or("")
-}
-
-/// The static spelling of a known keyword (for error values), or `""`.
-fn keyword_name(k: &JsonStr<'_>) -> &'static str {
-    spelling(keyword(k))
+    number.and_then(|i| KNOWN.get(i)).map_or("", |e| e.0)
 }
 
 /// A schema outside the restricted subset.
