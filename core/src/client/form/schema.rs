@@ -243,8 +243,9 @@ impl Ty {
 /// keyword's number is its index. Those before `FIELD_KEYWORDS` are read
 /// from a property schema (their values kept in `Keywords::values`), those
 /// from `MIN_LENGTH` to `UNIQUE_ITEMS` being type-specific (they must fit
-/// the field's type); then the top level's own, then annotations.
-const KNOWN: [(&str, Ty); 26] = [
+/// the field's type); then those the top level, `items` and the options
+/// read, then annotations.
+const KNOWN: [(&str, Ty); 28] = [
     ("type", Ty::Any),
     ("title", Ty::Str),
     ("description", Ty::Str),
@@ -265,6 +266,8 @@ const KNOWN: [(&str, Ty); 26] = [
     ("properties", Ty::Map),
     ("required", Ty::List),
     ("additionalProperties", Ty::Bool),
+    ("anyOf", Ty::List),
+    ("const", Ty::Any),
     ("$id", Ty::Note),
     ("$comment", Ty::Note),
     ("examples", Ty::Note),
@@ -294,6 +297,8 @@ const UNIQUE_ITEMS: usize = 16;
 const PROPERTIES: usize = 17;
 const REQUIRED: usize = 18;
 const ADDITIONAL_PROPERTIES: usize = 19;
+const ANY_OF: usize = 20;
+const CONST: usize = 21;
 /// The keywords a property schema reads: numbers below this one.
 const FIELD_KEYWORDS: usize = PROPERTIES;
 
@@ -443,17 +448,25 @@ impl<'a> Keywords<'a> {
         }
         let mut src = None;
         for (k, v) in items.iter() {
-            let wrong = SchemaErrorKind::WrongKeywordType;
-            if k.eq_str("type") {
-                if !v.as_str().is_some_and(|t| t.eq_str("string")) {
-                    return Err(SchemaErrorKind::UnsupportedType);
+            let n = keyword(&k);
+            match n {
+                Some(TYPE) => {
+                    if !v.as_str().is_some_and(|t| t.eq_str("string")) {
+                        return Err(SchemaErrorKind::UnsupportedType);
+                    }
                 }
-            } else if k.eq_str("enum") && src.is_none() {
-                src = Some(OptionsSource::Plain(v.as_array().ok_or(wrong("enum"))?));
-            } else if k.eq_str("anyOf") && src.is_none() {
-                src = Some(OptionsSource::Titled(v.as_array().ok_or(wrong("anyOf"))?));
-            } else if !is_annotation(&k) {
-                return Err(SchemaErrorKind::UnsupportedKeyword(k));
+                Some(list @ (ENUM | ANY_OF)) if src.is_none() => {
+                    let a = v
+                        .as_array()
+                        .ok_or(SchemaErrorKind::WrongKeywordType(spelling(n)))?;
+                    src = Some(if list == ENUM {
+                        OptionsSource::Plain(a)
+                    } else {
+                        OptionsSource::Titled(a)
+                    });
+                }
+                _ if is_note(n, &k) => {}
+                _ => return Err(SchemaErrorKind::UnsupportedKeyword(k)),
             }
         }
         let options = read_options(src.ok_or(SchemaErrorKind::MissingItems)?, self.full)?;
@@ -504,18 +517,17 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
         if let OptionsSource::Titled(_) = src {
             let o = v.as_object().ok_or(SchemaErrorKind::BadOption)?;
             check_keywords(o)?;
-            let (mut has_const, mut has_title) = (false, false);
+            // The bits of `const` and `title` seen.
+            let mut has = 0u32;
             for (k, val) in o.iter() {
-                let is_str = val.as_str().is_some();
-                if k.eq_str("const") && is_str {
-                    has_const = true;
-                } else if k.eq_str("title") && is_str {
-                    has_title = true;
-                } else if !is_annotation(&k) {
-                    return Err(SchemaErrorKind::BadOption);
+                let n = keyword(&k);
+                match n {
+                    Some(n @ (CONST | TITLE)) if val.as_str().is_some() => has |= bit(n),
+                    _ if is_note(n, &k) => {}
+                    _ => return Err(SchemaErrorKind::BadOption),
                 }
             }
-            if !(has_const && has_title) {
+            if has != bit(CONST) | bit(TITLE) {
                 return Err(SchemaErrorKind::BadOption);
             }
         } else if v.as_str().is_none() {
@@ -632,11 +644,6 @@ fn is_note(number: Option<usize>, k: &JsonStr<'_>) -> bool {
             c.next() == Some('x') && c.next() == Some('-')
         }
     }
-}
-
-/// Keywords with no effect on what a form accepts.
-fn is_annotation(k: &JsonStr<'_>) -> bool {
-    is_note(keyword(k), k)
 }
 
 /// The number of a known keyword (its index in `KNOWN`).

@@ -1379,6 +1379,39 @@ fn schema_errors_are_reported_in_the_order_of_the_checks() {
         field(r#"{"minItems":1,"type":"string","enum":["a"]}"#),
         (c"UnsupportedKeyword", some("minItems"))
     );
+    // `items` of an array: one list of options, read by the same keyword
+    // table; options exactly `const` and `title` strings (annotations
+    // aside).
+    let items = |items: &str| field(&std::format!(r#"{{"type":"array","items":{items}}}"#));
+    assert_eq!(
+        items(r#"{"type":"string","enum":["a"],"anyOf":[]}"#),
+        (c"UnsupportedKeyword", some("anyOf"))
+    );
+    assert_eq!(
+        items(r#"{"anyOf":{},"enum":["a"]}"#),
+        (c"WrongKeywordType", some("anyOf"))
+    );
+    assert_eq!(
+        items(r#"{"type":"number","enum":["a"]}"#),
+        (c"UnsupportedType", None)
+    );
+    assert_eq!(
+        items(r#"{"enum":["a"],"title":"t"}"#),
+        (c"UnsupportedKeyword", some("title"))
+    );
+    assert_eq!(
+        items(r#"{"anyOf":[{"const":"a","title":1}]}"#),
+        (c"BadOption", None)
+    );
+    assert_eq!(
+        items(r#"{"anyOf":[{"const":"a","title":"A","type":"string"}]}"#),
+        (c"BadOption", None)
+    );
+    assert_eq!(items(r#"{"anyOf":[{"const":"a"}]}"#), (c"BadOption", None));
+    assert!(one(
+        r#"{"type":"array","items":{"$comment":"c","anyOf":[{"x-i":1,"title":"A","const":"a"}]}}"#
+    )
+    .is_ok());
     // A ninth type-specific keyword cannot fit any type: refused where it
     // stands, before the missing type is noticed.
     assert_eq!(
