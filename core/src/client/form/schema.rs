@@ -222,6 +222,8 @@ enum Ty {
     Format,
     /// An annotation: no effect on what a form accepts.
     Note,
+    /// A keyword of the top level only (read by [`ElicitForm::parse`]).
+    Top,
 }
 
 impl Ty {
@@ -234,19 +236,23 @@ impl Ty {
             Ty::Bool => v.as_bool().is_some(),
             Ty::List => v.as_array().is_some(),
             Ty::Map => v.as_object().is_some(),
-            Ty::Any | Ty::Note => true,
+            Ty::Any | Ty::Note | Ty::Top => true,
         }
     }
 }
 
 /// The keywords the reader knows, each with the type of its value; a
 /// keyword's number is its index. Those before `FIELD_KEYWORDS` are read
-/// from a property schema (their values kept in `Keywords::values`), those
-/// from `MIN_LENGTH` to `UNIQUE_ITEMS` being type-specific (they must fit
-/// the field's type); then those the top level, `items` and the options
-/// read, then annotations.
+/// from a property schema (their values kept in `Keywords::values`) but
+/// the top level's own (`Ty::Top`), those from `MIN_LENGTH` to
+/// `UNIQUE_ITEMS` being type-specific (they must fit the field's type);
+/// then those `items` and the options read, then annotations. The most
+/// read come first (the table is searched in order).
 const KNOWN: [(&str, Ty); 28] = [
     ("type", Ty::Any),
+    ("properties", Ty::Top),
+    ("required", Ty::Top),
+    ("additionalProperties", Ty::Top),
     ("title", Ty::Str),
     ("description", Ty::Str),
     ("default", Ty::Any),
@@ -263,9 +269,6 @@ const KNOWN: [(&str, Ty); 28] = [
     ("minItems", Ty::Count),
     ("maxItems", Ty::Count),
     ("uniqueItems", Ty::Bool),
-    ("properties", Ty::Map),
-    ("required", Ty::List),
-    ("additionalProperties", Ty::Bool),
     ("anyOf", Ty::List),
     ("const", Ty::Any),
     ("$id", Ty::Note),
@@ -278,29 +281,29 @@ const KNOWN: [(&str, Ty); 28] = [
 
 // Keyword numbers (indexes into `KNOWN`).
 const TYPE: usize = 0;
-const TITLE: usize = 1;
-const DESCRIPTION: usize = 2;
-const DEFAULT: usize = 3;
-const SCHEMA: usize = 4;
-const MIN_LENGTH: usize = 5;
-const MAX_LENGTH: usize = 6;
-const FORMAT: usize = 7;
-const ENUM: usize = 8;
-const ENUM_NAMES: usize = 9;
-const ONE_OF: usize = 10;
-const MINIMUM: usize = 11;
-const MAXIMUM: usize = 12;
-const ITEMS: usize = 13;
-const MIN_ITEMS: usize = 14;
-const MAX_ITEMS: usize = 15;
-const UNIQUE_ITEMS: usize = 16;
-const PROPERTIES: usize = 17;
-const REQUIRED: usize = 18;
-const ADDITIONAL_PROPERTIES: usize = 19;
+const PROPERTIES: usize = 1;
+const REQUIRED: usize = 2;
+const ADDITIONAL_PROPERTIES: usize = 3;
+const TITLE: usize = 4;
+const DESCRIPTION: usize = 5;
+const DEFAULT: usize = 6;
+const SCHEMA: usize = 7;
+const MIN_LENGTH: usize = 8;
+const MAX_LENGTH: usize = 9;
+const FORMAT: usize = 10;
+const ENUM: usize = 11;
+const ENUM_NAMES: usize = 12;
+const ONE_OF: usize = 13;
+const MINIMUM: usize = 14;
+const MAXIMUM: usize = 15;
+const ITEMS: usize = 16;
+const MIN_ITEMS: usize = 17;
+const MAX_ITEMS: usize = 18;
+const UNIQUE_ITEMS: usize = 19;
 const ANY_OF: usize = 20;
 const CONST: usize = 21;
 /// The keywords a property schema reads: numbers below this one.
-const FIELD_KEYWORDS: usize = PROPERTIES;
+const FIELD_KEYWORDS: usize = ANY_OF;
 
 /// The keywords of one property schema, gathered before deciding its kind.
 struct Keywords<'a> {
@@ -336,7 +339,7 @@ impl<'a> Keywords<'a> {
         let number = keyword(&key);
         let (n, ty) = match number.and_then(|n| Some((n, KNOWN.get(n)?.1))) {
             Some((_, Ty::Note)) => return Ok(()),
-            Some((n, ty)) if n < FIELD_KEYWORDS => (n, ty),
+            Some((n, ty)) if n < FIELD_KEYWORDS && ty != Ty::Top => (n, ty),
             _ if is_note(number, &key) => return Ok(()),
             _ => return Err(SchemaErrorKind::UnsupportedKeyword(key)),
         };
