@@ -201,7 +201,7 @@ impl<'a> ElicitForm<'a> {
     }
 }
 
-/// The JSON type a keyword's value must have (see [`KNOWN`]).
+/// The JSON type a keyword's value must have (see [`TYPES`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Ty {
     /// Any value (checked later, or not at all).
@@ -241,42 +241,68 @@ impl Ty {
     }
 }
 
-/// The keywords the reader knows, each with the type of its value; a
-/// keyword's number is its index. Those before `FIELD_KEYWORDS` are read
+/// The keywords the reader knows (the type of a field's keyword's value is
+/// in [`TYPES`]); a keyword's number is its index. Those before
+/// `FIELD_KEYWORDS` are read
 /// from a property schema (their values kept in `Keywords::values`) but
 /// the top level's own (`Ty::Top`), those from `MIN_LENGTH` to
 /// `UNIQUE_ITEMS` being type-specific (they must fit the field's type);
 /// then those `items` and the options read, then annotations. The most
 /// read come first (the table is searched in order).
-const KNOWN: [(&str, Ty); 28] = [
-    ("type", Ty::Any),
-    ("properties", Ty::Top),
-    ("required", Ty::Top),
-    ("additionalProperties", Ty::Top),
-    ("title", Ty::Str),
-    ("description", Ty::Str),
-    ("default", Ty::Any),
-    ("$schema", Ty::Note),
-    ("minLength", Ty::Count),
-    ("maxLength", Ty::Count),
-    ("format", Ty::Format),
-    ("enum", Ty::List),
-    ("enumNames", Ty::List),
-    ("oneOf", Ty::List),
-    ("minimum", Ty::Num),
-    ("maximum", Ty::Num),
-    ("items", Ty::Map),
-    ("minItems", Ty::Count),
-    ("maxItems", Ty::Count),
-    ("uniqueItems", Ty::Bool),
-    ("anyOf", Ty::List),
-    ("const", Ty::Any),
-    ("$id", Ty::Note),
-    ("$comment", Ty::Note),
-    ("examples", Ty::Note),
-    ("deprecated", Ty::Note),
-    ("readOnly", Ty::Note),
-    ("writeOnly", Ty::Note),
+const KNOWN: [&str; 28] = [
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "title",
+    "description",
+    "default",
+    "$schema",
+    "minLength",
+    "maxLength",
+    "format",
+    "enum",
+    "enumNames",
+    "oneOf",
+    "minimum",
+    "maximum",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "anyOf",
+    "const",
+    "$id",
+    "$comment",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// The type of each keyword a property schema may have, by number (see
+/// [`KNOWN`]).
+const TYPES: [Ty; FIELD_KEYWORDS] = [
+    Ty::Any,
+    Ty::Top,
+    Ty::Top,
+    Ty::Top,
+    Ty::Str,
+    Ty::Str,
+    Ty::Any,
+    Ty::Note,
+    Ty::Count,
+    Ty::Count,
+    Ty::Format,
+    Ty::List,
+    Ty::List,
+    Ty::List,
+    Ty::Num,
+    Ty::Num,
+    Ty::Map,
+    Ty::Count,
+    Ty::Count,
+    Ty::Bool,
 ];
 
 // Keyword numbers (indexes into `KNOWN`).
@@ -337,9 +363,9 @@ fn format_of(f: JsonStr<'_>) -> Option<StringFormat> {
 impl<'a> Keywords<'a> {
     fn take(&mut self, key: JsonStr<'a>, v: Value<'a>) -> Result<(), SchemaErrorKind<'a>> {
         let number = keyword(&key);
-        let (n, ty) = match number.and_then(|n| Some((n, KNOWN.get(n)?.1))) {
+        let (n, ty) = match number.and_then(|n| Some((n, *TYPES.get(n)?))) {
             Some((_, Ty::Note)) => return Ok(()),
-            Some((n, ty)) if n < FIELD_KEYWORDS && ty != Ty::Top => (n, ty),
+            Some((n, ty)) if ty != Ty::Top => (n, ty),
             _ if is_note(number, &key) => return Ok(()),
             _ => return Err(SchemaErrorKind::UnsupportedKeyword(key)),
         };
@@ -641,7 +667,7 @@ fn check_keywords(obj: Object<'_>) -> Result<(), SchemaErrorKind<'_>> {
 /// is an annotation: no effect on what a form accepts.
 fn is_note(number: Option<usize>, k: &JsonStr<'_>) -> bool {
     match number {
-        Some(n) => n == SCHEMA || KNOWN.get(n).is_some_and(|e| e.1 == Ty::Note),
+        Some(n) => n == SCHEMA || n > CONST,
         None => {
             let mut c = k.chars();
             c.next() == Some('x') && c.next() == Some('-')
@@ -651,12 +677,12 @@ fn is_note(number: Option<usize>, k: &JsonStr<'_>) -> bool {
 
 /// The number of a known keyword (its index in `KNOWN`).
 fn keyword(k: &JsonStr<'_>) -> Option<usize> {
-    KNOWN.iter().position(|n| k.eq_str(n.0))
+    KNOWN.iter().position(|n| k.eq_str(n))
 }
 
 /// The static spelling of a keyword number, or `""`.
 fn spelling(number: Option<usize>) -> &'static str {
-    number.and_then(|i| KNOWN.get(i)).map_or("", |e| e.0)
+    number.and_then(|i| KNOWN.get(i)).copied().unwrap_or("")
 }
 
 /// A schema outside the restricted subset.
