@@ -157,15 +157,22 @@ unsafe fn in_array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T], mrtr_statu
     Ok(unsafe { core::slice::from_raw_parts(ptr, n) })
 }
 
-/// Checks an array of `n` `T` at `ptr`: non-NULL, aligned, and a byte
-/// range Rust can describe. Returns its length in bytes.
-fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
+/// Checks a pointer to `T`: non-NULL (`MRTR_ERR_NULL_POINTER`) and aligned
+/// for `T` (`MRTR_ERR_MISALIGNED`).
+fn check_ptr<T>(ptr: *const T) -> Result<(), mrtr_status> {
     if ptr.is_null() {
         return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
     }
     if !ptr.is_aligned() {
         return Err(mrtr_status::MRTR_ERR_MISALIGNED);
     }
+    Ok(())
+}
+
+/// Checks an array of `n` `T` at `ptr`: non-NULL, aligned, and a byte
+/// range Rust can describe. Returns its length in bytes.
+fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
+    check_ptr(ptr)?;
     let bytes = n
         .checked_mul(core::mem::size_of::<T>())
         .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
@@ -179,12 +186,7 @@ fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
 /// When not NULL, `ptr` must point to a readable `T` (every bit pattern
 /// valid) that nothing writes to during `'a`.
 unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
-    if ptr.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    if !ptr.is_aligned() {
-        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-    }
+    check_ptr(ptr)?;
     // SAFETY: non-NULL and aligned (checked); readable and unchanging for
     // `'a` by the caller's contract.
     Ok(unsafe { &*ptr })
@@ -196,8 +198,12 @@ unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
 /// As [`in_bytes`] for `s.ptr` and `s.len`.
 unsafe fn in_str<'a>(s: mrtr_str) -> Result<&'a str, mrtr_status> {
     // SAFETY: forwarded contract of `in_bytes`.
-    let bytes = unsafe { in_bytes(s.ptr.cast::<u8>(), s.len) }?;
-    core::str::from_utf8(bytes).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
+    utf8(unsafe { in_bytes(s.ptr.cast::<u8>(), s.len) }?)
+}
+
+/// Reads checked bytes as UTF-8 (`MRTR_ERR_INVALID_UTF8` otherwise).
+fn utf8(b: &[u8]) -> Result<&str, mrtr_status> {
+    core::str::from_utf8(b).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
 }
 
 /// A checked out-param: non-NULL and aligned. Writing consumes it, so an
@@ -214,12 +220,9 @@ impl<'a, T: Copy> Out<'a, T> {
     /// When not NULL, `ptr` must be valid for a write of one `T` during `'a`
     /// (it may point to uninitialised memory).
     unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
-        let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
-        if !ptr.as_ptr().is_aligned() {
-            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-        }
+        check_ptr(ptr.cast_const())?;
         Ok(Out {
-            ptr,
+            ptr: NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?,
             _borrow: PhantomData,
         })
     }
@@ -509,10 +512,7 @@ impl Args {
     // Only the server and seal functions use it so far.
     #[cfg_attr(not(any(feature = "server", feature = "seal")), allow(dead_code))]
     pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
-        match body(&mut Args::free()) {
-            Ok(()) => mrtr_status::MRTR_OK,
-            Err(s) => s,
-        }
+        crate::status::status_of(body(&mut Args::free()))
     }
 
     /// Whether `s` (a workspace placed after the checks) overlaps any
@@ -649,8 +649,6 @@ impl Args {
     ///
     /// # Safety
     /// As [`in_bytes`].
-    // Only the seal functions take bytes this way.
-    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
     pub(crate) unsafe fn bytes_opt<'a>(
         &mut self,
         ptr: *const u8,
@@ -669,8 +667,7 @@ impl Args {
     /// As [`in_str`].
     pub(crate) unsafe fn str<'a>(&mut self, s: mrtr_str) -> Result<&'a str, mrtr_status> {
         // SAFETY: forwarded contract.
-        let b = unsafe { self.bytes(s.ptr.cast::<u8>(), s.len) }?;
-        core::str::from_utf8(b).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
+        utf8(unsafe { self.bytes(s.ptr.cast::<u8>(), s.len) }?)
     }
 
     /// An optional input string whose NULL `ptr` means none: `None` for
@@ -684,11 +681,10 @@ impl Args {
         &mut self,
         s: mrtr_str,
     ) -> Result<Option<&'a str>, mrtr_status> {
-        if s.ptr.is_null() && s.len == 0 {
-            return Ok(None);
-        }
         // SAFETY: forwarded contract.
-        unsafe { self.str(s) }.map(Some)
+        unsafe { self.bytes_opt(s.ptr.cast::<u8>(), s.len) }?
+            .map(utf8)
+            .transpose()
     }
 
     /// An input struct (see [`in_ref`]).
@@ -839,7 +835,6 @@ impl Args {
 
 /// Runs the body of an exported function without an object: a fresh
 /// collector, and the body's result as the status it returns.
-#[cfg(feature = "client")]
 pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
     crate::status::status_of(body(&mut Args::free()))
 }

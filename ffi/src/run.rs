@@ -415,57 +415,45 @@ pub unsafe extern "C" fn mrtr_run(
     buf_len: usize,
     out_event: *mut mrtr_event,
 ) -> mrtr_status {
-    // SAFETY: forwarded contract.
-    status_of_result(unsafe { run(call, cb, user, buf, buf_len, out_event) })
-}
-
-/// # Safety
-/// As [`mrtr_run`].
-unsafe fn run(
-    call: *mut mrtr_call,
-    cb: *const mrtr_run_callbacks,
-    user: *mut c_void,
-    buf: *mut u8,
-    buf_len: usize,
-    out_event: *mut mrtr_event,
-) -> Result<(), mrtr_status> {
-    // SAFETY: caller contract (live handle); every pointer is checked as
-    // it is taken: the event and the buffer lie outside the workspace and
-    // apart, the callbacks outside both.
-    let (out_event, cb, transport, needed) = unsafe {
-        with_call(call, |_, a| {
-            let out_event = a.out(out_event)?;
-            let cb = *a.reference(cb)?;
-            let transport = cb.transport.ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
-            a.out_raw(buf, buf_len)?;
-            let needed = a.out_opt(cb.out_needed)?;
-            Ok((out_event, cb, transport, needed))
-        })
-    }?;
-    let mut need = 0usize;
-    // SAFETY: forwarded contract; every pointer was checked above.
-    let res = unsafe { drive(call, &cb, transport, user, buf, buf_len, &mut need) };
-    match res {
-        Ok((last, st)) => {
-            out_event.write(last);
-            let why = match last.kind {
-                mrtr_event_kind::MRTR_EVENT_RPC_ERROR => c"RpcError",
-                mrtr_event_kind::MRTR_EVENT_TASK_FAILED => c"TaskFailed",
-                mrtr_event_kind::MRTR_EVENT_TASK_CANCELLED => c"TaskCancelled",
-                _ => c"",
-            };
-            if st != mrtr_status::MRTR_OK {
-                // SAFETY: caller contract (live handle).
-                unsafe { note_reason(call, why) };
+    status_of_result((|| {
+        // SAFETY: caller contract (live handle); every pointer is checked as
+        // it is taken: the event and the buffer lie outside the workspace and
+        // apart, the callbacks outside both.
+        let (out_event, cb, transport, needed) = unsafe {
+            with_call(call, |_, a| {
+                let out_event = a.out(out_event)?;
+                let cb = *a.reference(cb)?;
+                let transport = cb.transport.ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
+                a.out_raw(buf, buf_len)?;
+                let needed = a.out_opt(cb.out_needed)?;
+                Ok((out_event, cb, transport, needed))
+            })
+        }?;
+        let mut need = 0usize;
+        // SAFETY: forwarded contract; every pointer was checked above.
+        let res = unsafe { drive(call, &cb, transport, user, buf, buf_len, &mut need) };
+        match res {
+            Ok((last, st)) => {
+                out_event.write(last);
+                let why = match last.kind {
+                    mrtr_event_kind::MRTR_EVENT_RPC_ERROR => c"RpcError",
+                    mrtr_event_kind::MRTR_EVENT_TASK_FAILED => c"TaskFailed",
+                    mrtr_event_kind::MRTR_EVENT_TASK_CANCELLED => c"TaskCancelled",
+                    _ => c"",
+                };
+                if st != mrtr_status::MRTR_OK {
+                    // SAFETY: caller contract (live handle).
+                    unsafe { note_reason(call, why) };
+                }
+                result_of(st)
             }
-            result_of(st)
+            Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL) => {
+                needed.put(need);
+                Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL)
+            }
+            Err(e) => Err(e),
         }
-        Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL) => {
-            needed.put(need);
-            Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL)
-        }
-        Err(e) => Err(e),
-    }
+    })())
 }
 
 /// The loop of [`mrtr_run`]: returns the last message's event and the
