@@ -366,6 +366,7 @@ pub(crate) struct List<'a, T> {
 #[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
 impl<'a, T: Views> List<'a, T> {
     /// The number of items.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn len(&self) -> usize {
         self.items.len()
     }
@@ -432,6 +433,7 @@ impl Args {
     }
 
     /// The cause noted so far ([`Args::refuse`]); empty when none was.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) fn noted(&self) -> &'static CStr {
         self.reason
     }
@@ -462,6 +464,7 @@ impl Args {
     /// the cause's name ([`Args::reason`]), unless a pointer was refused
     /// ([`Args::pointer_refused`]: then nothing is written, and the status
     /// alone says it). Returns `r`.
+    #[cfg_attr(not(any(feature = "client", feature = "seal")), allow(dead_code))]
     pub(crate) fn tell(
         &self,
         r: Result<(), mrtr_status>,
@@ -481,6 +484,7 @@ impl Args {
     ///
     /// # Safety
     /// `out_reason` must be NULL or valid for a write of a `const char *`.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) unsafe fn told(
         &mut self,
         out_reason: *mut *const core::ffi::c_char,

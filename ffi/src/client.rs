@@ -17,7 +17,7 @@ use mrtr_core::wire::{
     ClientCapabilities, ElicitAction, InputKind, InputRequest, Root, TaskDialect, TaskStatus,
 };
 
-use crate::abi::{finish_output, Args, Out, Take, Views};
+use crate::abi::{Args, Out, Take, Views};
 use crate::mrtr_status;
 use crate::types::{mrtr_span, mrtr_str};
 
@@ -615,22 +615,7 @@ pub(crate) fn input_text(
     let s = text_of(key, &req, field)
         .map_err(|s| a.refuse(s, c"UnknownField"))?
         .ok_or_else(|| a.refuse(none, c"NoSuchText"))?;
-    decode_json_str(&s, out, out_written)
-}
-
-/// Decodes a validated JSON string into `out` (the `out, out_len,
-/// out_written` convention).
-pub(crate) fn decode_json_str(
-    s: &JsonStr<'_>,
-    out: &mut [u8],
-    out_written: Out<'_, usize>,
-) -> Result<(), mrtr_status> {
-    let needed = s.decoded_len();
-    if out.len() < needed {
-        return finish_output(Err(mrtr_core::json::BufferTooSmall { needed }), out_written);
-    }
-    let n = s.unescape_into(out).map_err(mrtr_status::from)?.len();
-    finish_output(Ok(n), out_written)
+    crate::json::decode_json_str(&s, out, out_written)
 }
 
 /// `mrtr_call_answer_roots`: runs `f` on the roots, checked, on the stack.

@@ -17,7 +17,7 @@ use mrtr_core::client::form::{
 use mrtr_core::json::{self, JsonStr, ParseLimits};
 
 use crate::abi::{run, Args, Out, Put, Take, Views};
-use crate::client::decode_json_str;
+use crate::json::decode_json_str;
 use crate::mrtr_status::{self, *};
 use crate::types::{c_enum, mrtr_str, same};
 

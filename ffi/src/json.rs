@@ -2,9 +2,9 @@
 //! reader, and quote a string as a JSON string literal (the piece a C app
 //! needs most when it builds tool arguments by hand).
 
-use mrtr_core::json::{self, ParseLimits, Writer};
+use mrtr_core::json::{self, JsonStr, ParseLimits, Writer};
 
-use crate::abi::{finish_output, run, Put};
+use crate::abi::{finish_output, run, Out, Put};
 use crate::mrtr_status;
 use crate::types::mrtr_str;
 
@@ -106,16 +106,24 @@ pub unsafe extern "C" fn mrtr_json_decode_string(
                 a.out_buf(out, out_len)?,
             )
         };
-        let s = json::parse(input)?
-            .as_str()
-            .ok_or(mrtr_status::MRTR_ERR_JSON)?;
-        let needed = s.decoded_len();
-        if out.len() < needed {
-            return finish_output(Err(json::BufferTooSmall { needed }), out_written);
-        }
-        let n = s.unescape_into(out)?.len();
-        finish_output(Ok(n), out_written)
+        let s = json::parse(input)?.as_str();
+        decode_json_str(&s.ok_or(mrtr_status::MRTR_ERR_JSON)?, out, out_written)
     })
+}
+
+/// Decodes a validated JSON string into `out` (the `out, out_len,
+/// out_written` convention).
+pub(crate) fn decode_json_str(
+    s: &JsonStr<'_>,
+    out: &mut [u8],
+    out_written: Out<'_, usize>,
+) -> Result<(), mrtr_status> {
+    let needed = s.decoded_len();
+    if out.len() < needed {
+        return finish_output(Err(json::BufferTooSmall { needed }), out_written);
+    }
+    let n = s.unescape_into(out).map_err(mrtr_status::from)?.len();
+    finish_output(Ok(n), out_written)
 }
 
 #[cfg(test)]
