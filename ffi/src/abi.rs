@@ -220,9 +220,12 @@ impl<'a, T: Copy> Out<'a, T> {
     /// When not NULL, `ptr` must be valid for a write of one `T` during `'a`
     /// (it may point to uninitialised memory).
     unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
-        check_ptr(ptr.cast_const())?;
+        let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
+        if !ptr.as_ptr().is_aligned() {
+            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+        }
         Ok(Out {
-            ptr: NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?,
+            ptr,
             _borrow: PhantomData,
         })
     }
@@ -653,6 +656,8 @@ impl Args {
     ///
     /// # Safety
     /// As [`in_bytes`].
+    // Only the seal functions take bytes this way.
+    #[cfg_attr(not(feature = "seal"), allow(dead_code))]
     pub(crate) unsafe fn bytes_opt<'a>(
         &mut self,
         ptr: *const u8,
@@ -685,10 +690,11 @@ impl Args {
         &mut self,
         s: mrtr_str,
     ) -> Result<Option<&'a str>, mrtr_status> {
+        if s.ptr.is_null() && s.len == 0 {
+            return Ok(None);
+        }
         // SAFETY: forwarded contract.
-        unsafe { self.bytes_opt(s.ptr.cast::<u8>(), s.len) }?
-            .map(utf8)
-            .transpose()
+        unsafe { self.str(s) }.map(Some)
     }
 
     /// An input struct (see [`in_ref`]).
