@@ -461,51 +461,47 @@ pub struct mrtr_failure {
 }
 
 /// The status an exported function returns for a core error.
-pub(crate) fn status_of(e: &CallError) -> mrtr_status {
-    use mrtr_status as S;
-    use CallError as E;
-    match *e {
-        E::BadParams(ParamsError::NotJson(j)) => j.into(),
-        E::BadSave(
-            SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
-        ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
-        E::BadLimits | E::NotInitialized | E::BadParams(_) | E::BadSave(_) => {
-            S::MRTR_ERR_INVALID_ARGUMENT
+impl From<CallError> for mrtr_status {
+    fn from(e: CallError) -> mrtr_status {
+        use mrtr_status as S;
+        use CallError as E;
+        match e {
+            E::BadParams(ParamsError::NotJson(j)) => j.into(),
+            E::BadSave(
+                SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
+            ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
+            E::BadLimits | E::NotInitialized | E::BadParams(_) | E::BadSave(_) => {
+                S::MRTR_ERR_INVALID_ARGUMENT
+            }
+            E::IdNotFresh { .. } | E::IdOutOfRange(_) => S::MRTR_ERR_INVALID_ARGUMENT,
+            E::WorkspaceTooSmall { .. } => S::MRTR_ERR_WORKSPACE_TOO_SMALL,
+            E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } | E::IdsExhausted => {
+                S::MRTR_ERR_LIMIT_EXCEEDED
+            }
+            E::InputsTooLarge { .. } | E::StateTooLarge { .. } => S::MRTR_ERR_LIMIT_EXCEEDED,
+            E::WrongState(_) | E::AlreadyAnswered { .. } | E::NotATask => S::MRTR_ERR_WRONG_STATE,
+            E::BufferTooSmall { .. } => S::MRTR_ERR_BUFFER_TOO_SMALL,
+            E::Unanswered { .. } => S::MRTR_ERR_UNANSWERED_INPUT,
+            E::UnknownKey => S::MRTR_ERR_NOT_FOUND,
+            E::BadAnswer {
+                error: AnswerError::NotJson(j),
+                ..
+            } => j.into(),
+            E::BadAnswer { .. } => S::MRTR_ERR_INVALID_VALUE,
+            E::Malformed(w) => w.into(),
+            E::Protocol(v) => v.into(),
+            E::TooManyRounds { .. } | E::TooManyStateOnlyRounds { .. } | E::TooManyPolls { .. } => {
+                S::MRTR_ERR_ROUND_CAP
+            }
+            E::AnsweredWithError { .. } => S::MRTR_ERR_ABORTED,
         }
-        E::IdNotFresh { .. } | E::IdOutOfRange(_) => S::MRTR_ERR_INVALID_ARGUMENT,
-        E::WorkspaceTooSmall { .. } => S::MRTR_ERR_WORKSPACE_TOO_SMALL,
-        E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } | E::IdsExhausted => {
-            S::MRTR_ERR_LIMIT_EXCEEDED
-        }
-        E::InputsTooLarge { .. } | E::StateTooLarge { .. } => S::MRTR_ERR_LIMIT_EXCEEDED,
-        E::WrongState(_) | E::AlreadyAnswered { .. } | E::NotATask => S::MRTR_ERR_WRONG_STATE,
-        E::BufferTooSmall { .. } => S::MRTR_ERR_BUFFER_TOO_SMALL,
-        E::Unanswered { .. } => S::MRTR_ERR_UNANSWERED_INPUT,
-        E::UnknownKey => S::MRTR_ERR_NOT_FOUND,
-        E::BadAnswer {
-            error: AnswerError::NotJson(j),
-            ..
-        } => j.into(),
-        E::BadAnswer { .. } => S::MRTR_ERR_INVALID_VALUE,
-        E::Malformed(w) => w.into(),
-        E::Protocol(v) => v.into(),
-        E::TooManyRounds { .. } | E::TooManyStateOnlyRounds { .. } | E::TooManyPolls { .. } => {
-            S::MRTR_ERR_ROUND_CAP
-        }
-        E::AnsweredWithError { .. } => S::MRTR_ERR_ABORTED,
     }
 }
 
 impl crate::abi::Args {
     /// The status of the core's refusal `e`, its name noted as the cause.
     pub(crate) fn refused(&mut self, e: CallError) -> mrtr_status {
-        self.refuse(status_of(&e), e.name())
-    }
-}
-
-impl From<CallError> for mrtr_status {
-    fn from(e: CallError) -> mrtr_status {
-        status_of(&e)
+        self.refuse(e.into(), e.name())
     }
 }
 
@@ -518,7 +514,7 @@ pub(crate) fn failure_of(e: &CallError) -> Option<mrtr_failure> {
         _ => f.kind.name(),
     };
     Some(mrtr_failure {
-        status: status_of(e),
+        status: (*e).into(),
         kind: f.kind.into(),
         reason: reason.as_ptr(),
         offset: f.offset,
@@ -785,7 +781,7 @@ mod tests {
     #[test]
     fn every_call_error_has_its_status() {
         for (e, s) in every_error() {
-            assert_eq!(status_of(&e), s, "{e:?}");
+            assert_eq!(mrtr_status::from(e), s, "{e:?}");
         }
     }
 
