@@ -157,15 +157,22 @@ unsafe fn in_array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T], mrtr_statu
     Ok(unsafe { core::slice::from_raw_parts(ptr, n) })
 }
 
-/// Checks an array of `n` `T` at `ptr`: non-NULL, aligned, and a byte
-/// range Rust can describe. Returns its length in bytes.
-fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
+/// Checks a pointer to `T`: non-NULL (`MRTR_ERR_NULL_POINTER`) and aligned
+/// for `T` (`MRTR_ERR_MISALIGNED`).
+fn check_ptr<T>(ptr: *const T) -> Result<(), mrtr_status> {
     if ptr.is_null() {
         return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
     }
     if !ptr.is_aligned() {
         return Err(mrtr_status::MRTR_ERR_MISALIGNED);
     }
+    Ok(())
+}
+
+/// Checks an array of `n` `T` at `ptr`: non-NULL, aligned, and a byte
+/// range Rust can describe. Returns its length in bytes.
+fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
+    check_ptr(ptr)?;
     let bytes = n
         .checked_mul(core::mem::size_of::<T>())
         .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
@@ -179,12 +186,7 @@ fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
 /// When not NULL, `ptr` must point to a readable `T` (every bit pattern
 /// valid) that nothing writes to during `'a`.
 unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
-    if ptr.is_null() {
-        return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
-    }
-    if !ptr.is_aligned() {
-        return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-    }
+    check_ptr(ptr)?;
     // SAFETY: non-NULL and aligned (checked); readable and unchanging for
     // `'a` by the caller's contract.
     Ok(unsafe { &*ptr })
@@ -196,8 +198,12 @@ unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
 /// As [`in_bytes`] for `s.ptr` and `s.len`.
 unsafe fn in_str<'a>(s: mrtr_str) -> Result<&'a str, mrtr_status> {
     // SAFETY: forwarded contract of `in_bytes`.
-    let bytes = unsafe { in_bytes(s.ptr.cast::<u8>(), s.len) }?;
-    core::str::from_utf8(bytes).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
+    utf8(unsafe { in_bytes(s.ptr.cast::<u8>(), s.len) }?)
+}
+
+/// Reads checked bytes as UTF-8 (`MRTR_ERR_INVALID_UTF8` otherwise).
+fn utf8(b: &[u8]) -> Result<&str, mrtr_status> {
+    core::str::from_utf8(b).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
 }
 
 /// A checked out-param: non-NULL and aligned. Writing consumes it, so an
@@ -363,6 +369,7 @@ pub(crate) struct List<'a, T> {
 #[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
 impl<'a, T: Views> List<'a, T> {
     /// The number of items.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn len(&self) -> usize {
         self.items.len()
     }
@@ -429,6 +436,7 @@ impl Args {
     }
 
     /// The cause noted so far ([`Args::refuse`]); empty when none was.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) fn noted(&self) -> &'static CStr {
         self.reason
     }
@@ -459,6 +467,7 @@ impl Args {
     /// the cause's name ([`Args::reason`]), unless a pointer was refused
     /// ([`Args::pointer_refused`]: then nothing is written, and the status
     /// alone says it). Returns `r`.
+    #[cfg_attr(not(any(feature = "client", feature = "seal")), allow(dead_code))]
     pub(crate) fn tell(
         &self,
         r: Result<(), mrtr_status>,
@@ -478,6 +487,7 @@ impl Args {
     ///
     /// # Safety
     /// `out_reason` must be NULL or valid for a write of a `const char *`.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) unsafe fn told(
         &mut self,
         out_reason: *mut *const core::ffi::c_char,
@@ -509,10 +519,7 @@ impl Args {
     // Only the server and seal functions use it so far.
     #[cfg_attr(not(any(feature = "server", feature = "seal")), allow(dead_code))]
     pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
-        match body(&mut Args::free()) {
-            Ok(()) => mrtr_status::MRTR_OK,
-            Err(s) => s,
-        }
+        crate::status::status_of(body(&mut Args::free()))
     }
 
     /// Whether `s` (a workspace placed after the checks) overlaps any
@@ -669,8 +676,7 @@ impl Args {
     /// As [`in_str`].
     pub(crate) unsafe fn str<'a>(&mut self, s: mrtr_str) -> Result<&'a str, mrtr_status> {
         // SAFETY: forwarded contract.
-        let b = unsafe { self.bytes(s.ptr.cast::<u8>(), s.len) }?;
-        core::str::from_utf8(b).map_err(|_| mrtr_status::MRTR_ERR_INVALID_UTF8)
+        utf8(unsafe { self.bytes(s.ptr.cast::<u8>(), s.len) }?)
     }
 
     /// An optional input string whose NULL `ptr` means none: `None` for
@@ -839,7 +845,6 @@ impl Args {
 
 /// Runs the body of an exported function without an object: a fresh
 /// collector, and the body's result as the status it returns.
-#[cfg(feature = "client")]
 pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
     crate::status::status_of(body(&mut Args::free()))
 }

@@ -17,7 +17,7 @@ use mrtr_core::wire::{
     ClientCapabilities, ElicitAction, InputKind, InputRequest, Root, TaskDialect, TaskStatus,
 };
 
-use crate::abi::{finish_output, Args, Out, Take, Views};
+use crate::abi::{Args, Out, Take, Views};
 use crate::mrtr_status;
 use crate::types::{mrtr_span, mrtr_str};
 
@@ -461,51 +461,47 @@ pub struct mrtr_failure {
 }
 
 /// The status an exported function returns for a core error.
-pub(crate) fn status_of(e: &CallError) -> mrtr_status {
-    use mrtr_status as S;
-    use CallError as E;
-    match *e {
-        E::BadParams(ParamsError::NotJson(j)) => j.into(),
-        E::BadSave(
-            SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
-        ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
-        E::BadLimits | E::NotInitialized | E::BadParams(_) | E::BadSave(_) => {
-            S::MRTR_ERR_INVALID_ARGUMENT
+impl From<CallError> for mrtr_status {
+    fn from(e: CallError) -> mrtr_status {
+        use mrtr_status as S;
+        use CallError as E;
+        match e {
+            E::BadParams(ParamsError::NotJson(j)) => j.into(),
+            E::BadSave(
+                SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
+            ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
+            E::BadLimits | E::NotInitialized | E::BadParams(_) | E::BadSave(_) => {
+                S::MRTR_ERR_INVALID_ARGUMENT
+            }
+            E::IdNotFresh { .. } | E::IdOutOfRange(_) => S::MRTR_ERR_INVALID_ARGUMENT,
+            E::WorkspaceTooSmall { .. } => S::MRTR_ERR_WORKSPACE_TOO_SMALL,
+            E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } | E::IdsExhausted => {
+                S::MRTR_ERR_LIMIT_EXCEEDED
+            }
+            E::InputsTooLarge { .. } | E::StateTooLarge { .. } => S::MRTR_ERR_LIMIT_EXCEEDED,
+            E::WrongState(_) | E::AlreadyAnswered { .. } | E::NotATask => S::MRTR_ERR_WRONG_STATE,
+            E::BufferTooSmall { .. } => S::MRTR_ERR_BUFFER_TOO_SMALL,
+            E::Unanswered { .. } => S::MRTR_ERR_UNANSWERED_INPUT,
+            E::UnknownKey => S::MRTR_ERR_NOT_FOUND,
+            E::BadAnswer {
+                error: AnswerError::NotJson(j),
+                ..
+            } => j.into(),
+            E::BadAnswer { .. } => S::MRTR_ERR_INVALID_VALUE,
+            E::Malformed(w) => w.into(),
+            E::Protocol(v) => v.into(),
+            E::TooManyRounds { .. } | E::TooManyStateOnlyRounds { .. } | E::TooManyPolls { .. } => {
+                S::MRTR_ERR_ROUND_CAP
+            }
+            E::AnsweredWithError { .. } => S::MRTR_ERR_ABORTED,
         }
-        E::IdNotFresh { .. } | E::IdOutOfRange(_) => S::MRTR_ERR_INVALID_ARGUMENT,
-        E::WorkspaceTooSmall { .. } => S::MRTR_ERR_WORKSPACE_TOO_SMALL,
-        E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } | E::IdsExhausted => {
-            S::MRTR_ERR_LIMIT_EXCEEDED
-        }
-        E::InputsTooLarge { .. } | E::StateTooLarge { .. } => S::MRTR_ERR_LIMIT_EXCEEDED,
-        E::WrongState(_) | E::AlreadyAnswered { .. } | E::NotATask => S::MRTR_ERR_WRONG_STATE,
-        E::BufferTooSmall { .. } => S::MRTR_ERR_BUFFER_TOO_SMALL,
-        E::Unanswered { .. } => S::MRTR_ERR_UNANSWERED_INPUT,
-        E::UnknownKey => S::MRTR_ERR_NOT_FOUND,
-        E::BadAnswer {
-            error: AnswerError::NotJson(j),
-            ..
-        } => j.into(),
-        E::BadAnswer { .. } => S::MRTR_ERR_INVALID_VALUE,
-        E::Malformed(w) => w.into(),
-        E::Protocol(v) => v.into(),
-        E::TooManyRounds { .. } | E::TooManyStateOnlyRounds { .. } | E::TooManyPolls { .. } => {
-            S::MRTR_ERR_ROUND_CAP
-        }
-        E::AnsweredWithError { .. } => S::MRTR_ERR_ABORTED,
     }
 }
 
 impl crate::abi::Args {
     /// The status of the core's refusal `e`, its name noted as the cause.
     pub(crate) fn refused(&mut self, e: CallError) -> mrtr_status {
-        self.refuse(status_of(&e), e.name())
-    }
-}
-
-impl From<CallError> for mrtr_status {
-    fn from(e: CallError) -> mrtr_status {
-        status_of(&e)
+        self.refuse(e.into(), e.name())
     }
 }
 
@@ -518,7 +514,7 @@ pub(crate) fn failure_of(e: &CallError) -> Option<mrtr_failure> {
         _ => f.kind.name(),
     };
     Some(mrtr_failure {
-        status: status_of(e),
+        status: (*e).into(),
         kind: f.kind.into(),
         reason: reason.as_ptr(),
         offset: f.offset,
@@ -615,22 +611,7 @@ pub(crate) fn input_text(
     let s = text_of(key, &req, field)
         .map_err(|s| a.refuse(s, c"UnknownField"))?
         .ok_or_else(|| a.refuse(none, c"NoSuchText"))?;
-    decode_json_str(&s, out, out_written)
-}
-
-/// Decodes a validated JSON string into `out` (the `out, out_len,
-/// out_written` convention).
-pub(crate) fn decode_json_str(
-    s: &JsonStr<'_>,
-    out: &mut [u8],
-    out_written: Out<'_, usize>,
-) -> Result<(), mrtr_status> {
-    let needed = s.decoded_len();
-    if out.len() < needed {
-        return finish_output(Err(mrtr_core::json::BufferTooSmall { needed }), out_written);
-    }
-    let n = s.unescape_into(out).map_err(mrtr_status::from)?.len();
-    finish_output(Ok(n), out_written)
+    crate::json::decode_json_str(&s, out, out_written)
 }
 
 /// `mrtr_call_answer_roots`: runs `f` on the roots, checked, on the stack.
@@ -800,7 +781,7 @@ mod tests {
     #[test]
     fn every_call_error_has_its_status() {
         for (e, s) in every_error() {
-            assert_eq!(status_of(&e), s, "{e:?}");
+            assert_eq!(mrtr_status::from(e), s, "{e:?}");
         }
     }
 

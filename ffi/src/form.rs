@@ -8,16 +8,16 @@
 
 #![allow(non_camel_case_types)]
 
-use core::ffi::c_char;
+use core::ffi::{c_char, CStr};
 
 use mrtr_core::client::form::{
     ContentError, ContentWriter, ElicitForm, FieldError, FieldValue, FieldValueKind, FormError,
     WriteError, MAX_FORM_FIELDS,
 };
-use mrtr_core::json::{self, ParseLimits};
+use mrtr_core::json::{self, JsonStr, ParseLimits};
 
-use crate::abi::{run, Args, Put, Take, Views};
-use crate::client::decode_json_str;
+use crate::abi::{run, Args, Out, Put, Take, Views};
+use crate::json::decode_json_str;
 use crate::mrtr_status::{self, *};
 use crate::types::{c_enum, mrtr_str, same};
 
@@ -443,19 +443,8 @@ pub unsafe extern "C" fn mrtr_form_validate(
             Some(Err(ContentError { field, error })) => (Some(field), error),
             None => (None, FieldError::WrongType),
         };
-        let mut escaped = 0;
-        let detail = mrtr_form_error {
-            field: mrtr_str::json(field, &mut escaped, 1),
-            field_escaped: escaped != 0,
-            field_index: field
-                .and_then(|f| form.field_json(&f))
-                .map_or(usize::MAX, |f| f.index),
-            error: mrtr_field_error::of(error.code()),
-            bound: error.bound(),
-            reason: field.map_or(c"NotAnObject", |_| error.name()).as_ptr(),
-        };
-        out_error.put(detail);
-        Err(MRTR_ERR_INVALID_VALUE)
+        let reason = field.map_or(c"NotAnObject", |_| error.name());
+        Err(report(error, reason, field_of(&form, field), out_error))
     })
 }
 
@@ -572,8 +561,12 @@ pub unsafe extern "C" fn mrtr_form_write_content(
                 }
                 _ => return Err(MRTR_ERR_INVALID_ARGUMENT),
             };
-            w.set(name, value)
-                .map_err(|e| refused(&form, &e, name, out_error.take()))?;
+            w.set(name, value).map_err(|e| {
+                let error = e.field_error().unwrap_or(FieldError::WrongType);
+                let index = form.field(name).map_or(usize::MAX, |f| f.index);
+                let field = (mrtr_str::from_str(name), false, index);
+                report(error, error.name(), field, out_error.take())
+            })?;
         }
         match w.finish() {
             Ok(len) => out_written.done(len),
@@ -586,14 +579,13 @@ pub unsafe extern "C" fn mrtr_form_write_content(
                     WriteError::MissingRequired(f) => Some(f),
                     _ => None,
                 };
-                let mut escaped = 0;
-                let field = missing.map_or(mrtr_str::EMPTY, |f| {
-                    mrtr_str::json(Some(f), &mut escaped, 1)
-                });
-                let index = missing
-                    .and_then(|f| form.field_json(&f))
-                    .map_or(usize::MAX, |f| f.index);
-                Err(report(&e, field, escaped != 0, index, out_error))
+                let error = e.field_error().unwrap_or(FieldError::WrongType);
+                Err(report(
+                    error,
+                    error.name(),
+                    field_of(&form, missing),
+                    out_error,
+                ))
             }
         }
     })
@@ -602,40 +594,33 @@ pub unsafe extern "C" fn mrtr_form_write_content(
 /// Most choices one multi-select answer may carry.
 pub const MRTR_FORM_MAX_CHOICES: usize = 64;
 
-/// The error record of a value the writer refused (`name` as the caller
-/// gave it).
-fn refused(
-    form: &ElicitForm<'_>,
-    e: &WriteError<'_>,
-    name: &str,
-    out_error: Option<crate::abi::Out<'_, mrtr_form_error>>,
-) -> mrtr_status {
-    let index = form.field(name).map_or(usize::MAX, |f| f.index);
-    report(
-        e,
-        mrtr_str::of_bytes(name.as_bytes()),
-        false,
-        index,
-        out_error,
-    )
+/// A field as an error record names it, from its JSON string: the text
+/// (its escaped form and `true` when it has escapes; empty for none) and its
+/// index (`usize::MAX` when none or unknown).
+fn field_of(form: &ElicitForm<'_>, f: Option<JsonStr<'_>>) -> (mrtr_str, bool, usize) {
+    let mut escaped = 0;
+    let index = f
+        .and_then(|f| form.field_json(&f))
+        .map_or(usize::MAX, |f| f.index);
+    (mrtr_str::json(f, &mut escaped, 1), escaped != 0, index)
 }
 
-/// Writes the detail of a writer's refusal; `MRTR_ERR_INVALID_VALUE`.
+/// Writes the record of a refused value (`error`, named `reason`, of the
+/// field given as [`field_of`] gives it) to `out_error`;
+/// `MRTR_ERR_INVALID_VALUE`.
 fn report(
-    e: &WriteError<'_>,
-    field: mrtr_str,
-    field_escaped: bool,
-    field_index: usize,
-    out_error: Option<crate::abi::Out<'_, mrtr_form_error>>,
+    error: FieldError,
+    reason: &'static CStr,
+    (field, field_escaped, field_index): (mrtr_str, bool, usize),
+    out_error: Option<Out<'_, mrtr_form_error>>,
 ) -> mrtr_status {
-    let error = e.field_error().unwrap_or(FieldError::WrongType);
     out_error.put(mrtr_form_error {
         field,
         field_escaped,
         field_index,
         error: mrtr_field_error::of(error.code()),
         bound: error.bound(),
-        reason: error.name().as_ptr(),
+        reason: reason.as_ptr(),
     });
     MRTR_ERR_INVALID_VALUE
 }

@@ -2,11 +2,10 @@
 //! reader, and quote a string as a JSON string literal (the piece a C app
 //! needs most when it builds tool arguments by hand).
 
-use mrtr_core::json::{self, ParseLimits, Writer};
+use mrtr_core::json::{self, JsonStr, ParseLimits, Writer};
 
-use crate::abi::{finish_output, Args};
+use crate::abi::{finish_output, run, Out, Put};
 use crate::mrtr_status;
-use crate::status::status_of;
 use crate::types::mrtr_str;
 
 /// The depth `mrtr_json_validate` allows with `max_depth` 0 (the outermost
@@ -37,42 +36,24 @@ pub unsafe extern "C" fn mrtr_json_validate(
     max_depth: usize,
     error_offset: *mut usize,
 ) -> mrtr_status {
-    // SAFETY: forwarded from this function's contract.
-    status_of(unsafe { validate(json, len, max_depth, error_offset) })
-}
-
-/// # Safety
-/// As [`mrtr_json_validate`].
-unsafe fn validate(
-    json: *const u8,
-    len: usize,
-    max_depth: usize,
-    error_offset: *mut usize,
-) -> Result<(), mrtr_status> {
-    let mut a = Args::free();
-    // SAFETY: `error_offset` is NULL or writable (caller contract).
-    let error_offset = unsafe { a.out_opt(error_offset) }?;
-    // SAFETY: `json` is readable for `len` bytes (caller contract).
-    let input = unsafe { a.bytes(json, len) }?;
-    let max_depth = match max_depth {
-        0 => MRTR_JSON_DEFAULT_MAX_DEPTH,
-        d if d <= MRTR_JSON_MAX_DEPTH => d,
-        _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
-    };
-    let limits = ParseLimits {
-        max_depth,
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    run(|a| unsafe {
+        let (error_offset, input) = (a.out_opt(error_offset)?, a.bytes(json, len)?);
+        let max_depth = match max_depth {
+            0 => MRTR_JSON_DEFAULT_MAX_DEPTH,
+            d if d <= MRTR_JSON_MAX_DEPTH => d,
+            _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
+        };
         // The caller chose `len`; `in_bytes` has bounded it by isize::MAX.
-        max_bytes: usize::MAX,
-    };
-    match json::parse_with(input, &limits) {
-        Ok(_) => Ok(()),
-        Err(e) => {
-            if let Some(out) = error_offset {
-                out.write(e.offset);
-            }
-            Err(e.into())
-        }
-    }
+        let limits = ParseLimits {
+            max_depth,
+            max_bytes: usize::MAX,
+        };
+        json::parse_with(input, &limits).map(drop).map_err(|e| {
+            error_offset.put(e.offset);
+            e.into()
+        })
+    })
 }
 
 /// Writes `text` as a JSON string literal into `out` (the output convention),
@@ -90,25 +71,13 @@ pub unsafe extern "C" fn mrtr_json_write_string(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    // SAFETY: forwarded from this function's contract.
-    status_of(unsafe { write_string(text, out, out_len, out_written) })
-}
-
-/// # Safety
-/// As [`mrtr_json_write_string`].
-unsafe fn write_string(
-    text: mrtr_str,
-    out: *mut u8,
-    out_len: usize,
-    out_written: *mut usize,
-) -> Result<(), mrtr_status> {
-    let mut a = Args::free();
     // SAFETY: caller contract; every pointer is checked as it is taken.
-    let (out_written, text, out) =
-        unsafe { (a.out(out_written)?, a.str(text)?, a.out_buf(out, out_len)?) };
-    let mut w = Writer::new(out);
-    w.str(text);
-    finish_output(w.finish(), out_written)
+    run(|a| unsafe {
+        let (out_written, text) = (a.out(out_written)?, a.str(text)?);
+        let mut w = Writer::new(a.out_buf(out, out_len)?);
+        w.str(text);
+        finish_output(w.finish(), out_written)
+    })
 }
 
 /// Decodes one JSON string literal (quotes included, as event spans give
@@ -128,8 +97,7 @@ pub unsafe extern "C" fn mrtr_json_decode_string(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    status_of((|| {
-        let mut a = Args::free();
+    run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out_written, input, out) = unsafe {
             (
@@ -138,16 +106,24 @@ pub unsafe extern "C" fn mrtr_json_decode_string(
                 a.out_buf(out, out_len)?,
             )
         };
-        let s = json::parse(input)?
-            .as_str()
-            .ok_or(mrtr_status::MRTR_ERR_JSON)?;
-        let needed = s.decoded_len();
-        if out.len() < needed {
-            return finish_output(Err(json::BufferTooSmall { needed }), out_written);
-        }
-        let n = s.unescape_into(out)?.len();
-        finish_output(Ok(n), out_written)
-    })())
+        let s = json::parse(input)?.as_str();
+        decode_json_str(&s.ok_or(mrtr_status::MRTR_ERR_JSON)?, out, out_written)
+    })
+}
+
+/// Decodes a validated JSON string into `out` (the `out, out_len,
+/// out_written` convention).
+pub(crate) fn decode_json_str(
+    s: &JsonStr<'_>,
+    out: &mut [u8],
+    out_written: Out<'_, usize>,
+) -> Result<(), mrtr_status> {
+    let needed = s.decoded_len();
+    if out.len() < needed {
+        return finish_output(Err(json::BufferTooSmall { needed }), out_written);
+    }
+    let n = s.unescape_into(out).map_err(mrtr_status::from)?.len();
+    finish_output(Ok(n), out_written)
 }
 
 #[cfg(test)]

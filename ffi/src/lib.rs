@@ -49,7 +49,6 @@ pub mod info;
 pub mod json;
 #[cfg(all(test, feature = "client", feature = "server", feature = "seal"))]
 mod layout;
-#[cfg(any(feature = "client", feature = "server"))]
 #[cfg(any(feature = "client", feature = "seal"))]
 pub mod object;
 #[cfg(feature = "client")]

@@ -250,6 +250,7 @@ pub(crate) unsafe fn attach<'a, T>(
 ///
 /// # Safety
 /// As [`attach`].
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
 pub(crate) unsafe fn refusal(handle: *const u8, magic: u64) -> Option<&'static core::ffi::CStr> {
     match check_handle(handle) {
         Err(mrtr_status::MRTR_ERR_NULL_POINTER) => return Some(c"Null"),

@@ -13,12 +13,10 @@ use mrtr_core::client::Machine;
 
 use crate::abi::{Args, Put, Span};
 use crate::call::{mrtr_call, mrtr_call_input_at, note_reason, with_call, CallHandle};
-use crate::client::{
-    machine_event, mrtr_event, mrtr_event_kind, mrtr_input, mrtr_input_kind, status_of,
-};
+use crate::client::{machine_event, mrtr_event, mrtr_event_kind, mrtr_input, mrtr_input_kind};
 use crate::mrtr_status;
 use crate::object::{self, magic, record_size};
-use crate::status::status_of as status_of_result;
+use crate::status::status_of;
 
 /// A reply (UI callback, `mrtr_runner_answered`): answered through `mrtr_call_answer_*`.
 pub const MRTR_CB_ANSWERED: i32 = 0;
@@ -243,7 +241,7 @@ pub unsafe extern "C" fn mrtr_runner_init(
     };
     // SAFETY: caller contract (live call; `runner` lent for the run); the
     // runner's memory is checked against the call's before it is written.
-    status_of_result(unsafe {
+    status_of(unsafe {
         with_call(call, |m, a| {
             let runner_value = Runner::new(m, &config).map_err(|e| run_refused(a, e))?;
             let value = Bound {
@@ -279,7 +277,7 @@ pub unsafe extern "C" fn mrtr_runner_next(
     out_step: *mut mrtr_step,
 ) -> mrtr_status {
     // SAFETY: caller contract; every pointer goes through `a`.
-    status_of_result(unsafe {
+    status_of(unsafe {
         with_runner(runner, call, |r, m, a| {
             let out_step = a.out(out_step)?;
             let out = a.out_buf(out, out_len)?;
@@ -344,7 +342,7 @@ pub unsafe extern "C" fn mrtr_runner_received(
     out_again: *mut bool,
 ) -> mrtr_status {
     // SAFETY: caller contract; every pointer goes through `a`.
-    status_of_result(unsafe {
+    status_of(unsafe {
         with_runner(runner, call, |r, m, a| {
             let msg = a.bytes(msg, len)?;
             let out_event = a.out(out_event)?;
@@ -379,7 +377,7 @@ pub unsafe extern "C" fn mrtr_runner_answered(
         _ => Reply::Abort,
     };
     // SAFETY: caller contract.
-    status_of_result(unsafe {
+    status_of(unsafe {
         with_runner(runner, call, |r, m, a| {
             r.answered(m, index, reply).map_err(|e| run_refused(a, e))
         })
@@ -415,57 +413,45 @@ pub unsafe extern "C" fn mrtr_run(
     buf_len: usize,
     out_event: *mut mrtr_event,
 ) -> mrtr_status {
-    // SAFETY: forwarded contract.
-    status_of_result(unsafe { run(call, cb, user, buf, buf_len, out_event) })
-}
-
-/// # Safety
-/// As [`mrtr_run`].
-unsafe fn run(
-    call: *mut mrtr_call,
-    cb: *const mrtr_run_callbacks,
-    user: *mut c_void,
-    buf: *mut u8,
-    buf_len: usize,
-    out_event: *mut mrtr_event,
-) -> Result<(), mrtr_status> {
-    // SAFETY: caller contract (live handle); every pointer is checked as
-    // it is taken: the event and the buffer lie outside the workspace and
-    // apart, the callbacks outside both.
-    let (out_event, cb, transport, needed) = unsafe {
-        with_call(call, |_, a| {
-            let out_event = a.out(out_event)?;
-            let cb = *a.reference(cb)?;
-            let transport = cb.transport.ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
-            a.out_raw(buf, buf_len)?;
-            let needed = a.out_opt(cb.out_needed)?;
-            Ok((out_event, cb, transport, needed))
-        })
-    }?;
-    let mut need = 0usize;
-    // SAFETY: forwarded contract; every pointer was checked above.
-    let res = unsafe { drive(call, &cb, transport, user, buf, buf_len, &mut need) };
-    match res {
-        Ok((last, st)) => {
-            out_event.write(last);
-            let why = match last.kind {
-                mrtr_event_kind::MRTR_EVENT_RPC_ERROR => c"RpcError",
-                mrtr_event_kind::MRTR_EVENT_TASK_FAILED => c"TaskFailed",
-                mrtr_event_kind::MRTR_EVENT_TASK_CANCELLED => c"TaskCancelled",
-                _ => c"",
-            };
-            if st != mrtr_status::MRTR_OK {
-                // SAFETY: caller contract (live handle).
-                unsafe { note_reason(call, why) };
+    status_of((|| {
+        // SAFETY: caller contract (live handle); every pointer is checked as
+        // it is taken: the event and the buffer lie outside the workspace and
+        // apart, the callbacks outside both.
+        let (out_event, cb, transport, needed) = unsafe {
+            with_call(call, |_, a| {
+                let out_event = a.out(out_event)?;
+                let cb = *a.reference(cb)?;
+                let transport = cb.transport.ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
+                a.out_raw(buf, buf_len)?;
+                let needed = a.out_opt(cb.out_needed)?;
+                Ok((out_event, cb, transport, needed))
+            })
+        }?;
+        let mut need = 0usize;
+        // SAFETY: forwarded contract; every pointer was checked above.
+        let res = unsafe { drive(call, &cb, transport, user, buf, buf_len, &mut need) };
+        match res {
+            Ok((last, st)) => {
+                out_event.write(last);
+                let why = match last.kind {
+                    mrtr_event_kind::MRTR_EVENT_RPC_ERROR => c"RpcError",
+                    mrtr_event_kind::MRTR_EVENT_TASK_FAILED => c"TaskFailed",
+                    mrtr_event_kind::MRTR_EVENT_TASK_CANCELLED => c"TaskCancelled",
+                    _ => c"",
+                };
+                if st != mrtr_status::MRTR_OK {
+                    // SAFETY: caller contract (live handle).
+                    unsafe { note_reason(call, why) };
+                }
+                result_of(st)
             }
-            result_of(st)
+            Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL) => {
+                needed.put(need);
+                Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL)
+            }
+            Err(e) => Err(e),
         }
-        Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL) => {
-            needed.put(need);
-            Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL)
-        }
-        Err(e) => Err(e),
-    }
+    })())
 }
 
 /// The loop of [`mrtr_run`]: returns the last message's event and the
@@ -534,7 +520,7 @@ fn run_refused(a: &mut Args, e: RunError) -> mrtr_status {
 /// The status of a run error.
 fn run_status(e: &RunError) -> mrtr_status {
     match e {
-        RunError::Call(e) => status_of(e),
+        RunError::Call(e) => (*e).into(),
         RunError::BadConfig | RunError::BadLength => mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
         RunError::NotRunnable(_) => mrtr_status::MRTR_ERR_WRONG_STATE,
         RunError::TooManyUnrelated => mrtr_status::MRTR_ERR_LIMIT_EXCEEDED,

@@ -19,9 +19,14 @@ pub struct mrtr_str {
 impl mrtr_str {
     /// A `mrtr_str` viewing a Rust string (for Rust callers and tests).
     pub const fn from_str(s: &str) -> mrtr_str {
+        mrtr_str::of_bytes(s.as_bytes())
+    }
+
+    /// A view of bytes known to be UTF-8 (JSON text the core validated).
+    pub(crate) const fn of_bytes(b: &[u8]) -> mrtr_str {
         mrtr_str {
-            ptr: s.as_ptr().cast(),
-            len: s.len(),
+            ptr: b.as_ptr().cast(),
+            len: b.len(),
         }
     }
 }
@@ -94,14 +99,6 @@ impl mrtr_span {
 
 #[cfg(any(feature = "client", feature = "server"))]
 impl mrtr_str {
-    /// A view of bytes known to be UTF-8 (JSON text the core validated).
-    pub(crate) fn of_bytes(b: &[u8]) -> mrtr_str {
-        mrtr_str {
-            ptr: b.as_ptr().cast(),
-            len: b.len(),
-        }
-    }
-
     /// The empty string (NULL pointer, length 0).
     pub(crate) const EMPTY: mrtr_str = mrtr_str {
         ptr: core::ptr::null(),
