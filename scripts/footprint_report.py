@@ -40,7 +40,7 @@ BUILD_DOC = {
     "call": "Call state machine (init, write_request, feed, input_at, answer)",
     "client": "whole client module but the UI helpers (Call + resend/feed_copy/save/restore, Task, roots, http, sse)",
     "ui": "client + the UI helpers behind their own features (form, url)",
-    "server": "server-side wire vocabulary (parse request, caps, inputResponses, error writers)",
+    "server": "server request reader (ServerRequest::parse_indexed and its error response) and the server-side wire vocabulary (parse request, caps, inputResponses, error writers)",
     "seal": "Sealer::new, seal, unseal, binding_digest (+ json::parse of arguments)",
     "full": "client + server + seal",
     "full+ui": "full + the UI helpers",

@@ -279,7 +279,8 @@ mod ui {
 
 #[cfg(feature = "server")]
 mod server {
-    use mrtr_core::json::Writer;
+    use mrtr_core::json::{IndexSlot, Writer};
+    use mrtr_core::server::{Incoming, MetaPolicy, ServerRequest};
     use mrtr_core::wire::reply::{
         write_error_response, write_invalid_request_state, write_missing_capability,
         write_unsupported_version,
@@ -305,6 +306,28 @@ mod server {
         let responses = InputResponses::parse(params.get("inputResponses")?, limits).ok()?;
         let kind = responses.get(key)?.kind()? as u8;
         Some(kind + caps.ok()?.sampling as u8)
+    }
+
+    /// `ServerRequest::parse_indexed`, the server's reader of a request
+    /// (envelope, `_meta`, the method's params, `inputResponses`, the deep
+    /// repeated-member check): the kind of the answer under `key`, or the
+    /// length of the error response written for a refused message.
+    #[no_mangle]
+    pub fn mrtr_fp_server_request(
+        bytes: &[u8],
+        limits: &WireLimits,
+        slots: &mut [IndexSlot],
+        key: &str,
+        out: &mut [u8],
+    ) -> Option<usize> {
+        match ServerRequest::parse_indexed(bytes, limits, MetaPolicy::Required, slots) {
+            Ok(Incoming::Request(r)) => {
+                let kind = r.input_responses?.get(key)?.kind()? as usize;
+                Some(kind + r.method.code() as usize)
+            }
+            Ok(_) => Some(0),
+            Err(e) => e.write(out).ok(),
+        }
     }
 
     /// Writes the protocol's error responses.
