@@ -227,13 +227,8 @@ impl Flavor for CallFields {
 /// A call: its slot and its workspace.
 pub type Call<'w> = FlowView<'w, CallFields>;
 
-/// Checks the caller's params; returns whether they ask for a (seed) task
-/// and their `_meta` object if they have one (found by the same walk, so
-/// the render does not look it up again).
-fn check_params(
-    params: Object<'_>,
-    method: CallMethod,
-) -> Result<(bool, Option<Object<'_>>), ParamsError> {
+/// Checks the caller's params; returns whether they ask for a (seed) task.
+fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsError> {
     // One walk of the params for the five members, checked in this order.
     let [responses, state, meta, target, task] = params.get_unique_many([
         "inputResponses",
@@ -246,11 +241,11 @@ fn check_params(
     if !matches!(responses, Ok(None)) || !matches!(state, Ok(None)) {
         return Err(ParamsError::Reserved);
     }
-    let meta = match meta {
-        Ok(None) => None,
-        Ok(Some(m)) => Some(m.as_object().ok_or(ParamsError::BadMeta)?),
-        Err(_) => return Err(ParamsError::BadMeta),
-    };
+    match meta {
+        Ok(None) => {}
+        Ok(Some(m)) if m.as_object().is_some() => {}
+        _ => return Err(ParamsError::BadMeta),
+    }
     match target {
         Ok(Some(v)) if v.as_str().is_some() => {}
         _ => return Err(ParamsError::MissingTarget),
@@ -268,7 +263,7 @@ fn check_params(
             json::ErrorKind::TooManyMembers => ParamsError::TooManyMembers,
             _ => ParamsError::RepeatedMember,
         })?;
-    Ok((seed_task, meta))
+    Ok(seed_task)
 }
 
 /// Whether a `_meta` key is one the call writes itself.
@@ -278,18 +273,16 @@ fn is_owned_meta_key(k: &JsonStr<'_>) -> bool {
         || k.eq_str(META_CLIENT_INFO)
 }
 
-/// Renders `{"_meta":{..},<caller members>}`; `meta` is the params' own
-/// `_meta` object (as [`check_params`] found it).
+/// Renders `{"_meta":{..},<caller members>}`.
 fn render_params(
     w: &mut Writer<'_>,
     params: Object<'_>,
-    meta: Option<Object<'_>>,
     caps: &ClientCapabilities,
     info: Option<&ClientInfo<'_>>,
 ) {
     w.raw(b"{\"_meta\":{");
     write_request_meta_members(w, caps, info);
-    if let Some(meta) = meta {
+    if let Some(meta) = params.get("_meta").and_then(|m| m.as_object()) {
         for (k, v) in meta.iter() {
             if !is_owned_meta_key(&k) {
                 w.byte(b',').json_str_raw(&k).byte(b':').raw(v.raw());
@@ -320,16 +313,9 @@ impl<'w> Call<'w> {
         let params = doc
             .as_object()
             .ok_or(CallError::BadParams(ParamsError::NotAnObject))?;
-        let (seed_task, meta) =
-            check_params(params, config.method).map_err(CallError::BadParams)?;
+        let seed_task = check_params(params, config.method).map_err(CallError::BadParams)?;
         let mut w = Writer::new(layout.head.tail_mut(buf, 0));
-        render_params(
-            &mut w,
-            params,
-            meta,
-            &config.caps,
-            config.client_info.as_ref(),
-        );
+        render_params(&mut w, params, &config.caps, config.client_info.as_ref());
         let params_len = w.finish().map_err(|e| CallError::ParamsTooLarge {
             needed: e.needed,
             limit: limits.max_params_bytes,
@@ -590,7 +576,7 @@ impl<'w> Call<'w> {
             .and_then(|m| m.as_object())
             .ok_or(bad_head)?;
         persist::check_meta_version(meta)?;
-        let (seed_task, _) = checked.map_err(|_| bad_head)?;
+        let seed_task = checked.map_err(|_| bad_head)?;
         let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
         let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
         // A call's request in flight with inputs in the round is the retry

@@ -133,34 +133,24 @@ impl<'a> InputResponse<'a> {
 
     /// Classifies the response by its required fields.
     ///
-    /// One walk of the members: each of `action`, `roots`, `role`,
-    /// `content` and `model` is read at its first occurrence (as
-    /// [`Object::get`] would), then the kinds are tried in that order.
+    /// `action` and `roots` are read at their first occurrence (as
+    /// [`Object::get`] does); the three sampling members, which need only
+    /// be present, are looked up in one walk.
     pub fn kind(&self) -> Option<ResponseKind> {
-        let (mut action, mut roots) = (None, None);
-        // Bit 0 `role`, bit 1 `content`, bit 2 `model`: present at all.
-        let mut sampling = 0u8;
-        for (k, v) in self.value.iter() {
-            if k.eq_str("action") {
-                action = action.or(Some(v));
-            } else if k.eq_str("roots") {
-                roots = roots.or(Some(v));
-            } else if k.eq_str("role") {
-                sampling |= 1;
-            } else if k.eq_str("content") {
-                sampling |= 2;
-            } else if k.eq_str("model") {
-                sampling |= 4;
-            }
-        }
-        if action
+        let o = self.value;
+        if o.get("action")
             .and_then(|a| a.as_str())
             .is_some_and(|a| ElicitAction::parse(&a).is_some())
         {
             Some(ResponseKind::Elicit)
-        } else if roots.is_some_and(|r| r.as_array().is_some()) {
+        } else if o.get("roots").is_some_and(|r| r.as_array().is_some()) {
             Some(ResponseKind::Roots)
-        } else if sampling == 7 {
+        } else if o
+            .get_unique_many(["role", "content", "model"])
+            .iter()
+            // Present at all (a repeated one is present too).
+            .all(|found| !matches!(found, Ok(None)))
+        {
             Some(ResponseKind::Sampling)
         } else {
             None
