@@ -254,40 +254,6 @@ impl ClientInfo<'_> {
     }
 }
 
-/// Length of [`META_HEAD`]: the two keys and the version, each quoted
-/// (six quotes), two colons and a comma.
-const META_HEAD_LEN: usize = super::META_PROTOCOL_VERSION.len()
-    + super::PROTOCOL_VERSION.len()
-    + super::META_CLIENT_CAPABILITIES.len()
-    + 9;
-
-/// `"<protocolVersion key>":"<version>","<clientCapabilities key>":`,
-/// made at compile time from the three constants (none needs an escape).
-const META_HEAD: [u8; META_HEAD_LEN] = {
-    let parts: [&[u8]; 7] = [
-        b"\"",
-        super::META_PROTOCOL_VERSION.as_bytes(),
-        b"\":\"",
-        super::PROTOCOL_VERSION.as_bytes(),
-        b"\",\"",
-        super::META_CLIENT_CAPABILITIES.as_bytes(),
-        b"\":",
-    ];
-    let mut out = [0u8; META_HEAD_LEN];
-    let (mut p, mut n) = (0, 0);
-    while p < parts.len() {
-        let mut i = 0;
-        while i < parts[p].len() {
-            out[n] = parts[p][i];
-            n += 1;
-            i += 1;
-        }
-        p += 1;
-    }
-    assert!(n == META_HEAD_LEN);
-    out
-};
-
 /// Writes the `_meta` members MRTR requires on every request (without the
 /// surrounding braces): protocol version, capabilities and, when given,
 /// client info.
@@ -296,9 +262,10 @@ pub fn write_request_meta_members(
     caps: &ClientCapabilities,
     info: Option<&ClientInfo<'_>>,
 ) {
-    // The constant head in one copy (it needs no escapes), not three
-    // strings scanned for escapes on every leg.
-    w.raw(&META_HEAD);
+    w.key(super::META_PROTOCOL_VERSION)
+        .str(super::PROTOCOL_VERSION)
+        .byte(b',')
+        .key(super::META_CLIENT_CAPABILITIES);
     caps.write(w);
     if let Some(info) = info {
         w.byte(b',').key(super::META_CLIENT_INFO);
@@ -309,23 +276,6 @@ pub fn write_request_meta_members(
 #[cfg(test)]
 mod tests {
     use super::ClientCapabilities as C;
-
-    #[test]
-    fn request_meta_head_is_the_version_and_capabilities_keys_written_as_json() {
-        use crate::json::Writer;
-        let mut buf = [0u8; 256];
-        let mut w = Writer::new(&mut buf);
-        w.key(crate::wire::META_PROTOCOL_VERSION)
-            .str(crate::wire::PROTOCOL_VERSION)
-            .byte(b',')
-            .key(crate::wire::META_CLIENT_CAPABILITIES);
-        let n = w.finish().unwrap();
-        assert_eq!(&super::META_HEAD[..], &buf[..n]);
-        assert_eq!(
-            &super::META_HEAD[..],
-            br#""io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":"#
-        );
-    }
 
     #[test]
     fn sampling_tools_implies_sampling() {
