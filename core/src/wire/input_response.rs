@@ -132,6 +132,10 @@ impl<'a> InputResponse<'a> {
     }
 
     /// Classifies the response by its required fields.
+    ///
+    /// `action` and `roots` are read at their first occurrence (as
+    /// [`Object::get`] does); the three sampling members, which need only
+    /// be present, are looked up in one walk.
     pub fn kind(&self) -> Option<ResponseKind> {
         let o = self.value;
         if o.get("action")
@@ -141,7 +145,11 @@ impl<'a> InputResponse<'a> {
             Some(ResponseKind::Elicit)
         } else if o.get("roots").is_some_and(|r| r.as_array().is_some()) {
             Some(ResponseKind::Roots)
-        } else if o.get("role").is_some() && o.get("content").is_some() && o.get("model").is_some()
+        } else if o
+            .get_unique_many(["role", "content", "model"])
+            .iter()
+            // Present at all (a repeated one is present too).
+            .all(|found| !matches!(found, Ok(None)))
         {
             Some(ResponseKind::Sampling)
         } else {

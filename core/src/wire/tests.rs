@@ -462,6 +462,41 @@ fn input_responses_accept_bare_and_wrapped() {
 }
 
 #[test]
+fn response_kind_reads_each_member_at_its_first_occurrence_elicit_then_roots_then_sampling() {
+    let kind = |doc: &[u8]| {
+        let wrapped = [br#"{"k":"#.as_slice(), doc, b"}"].concat();
+        let v = crate::json::parse(&wrapped).unwrap();
+        let r = InputResponses::parse(v, &WireLimits::default()).unwrap();
+        r.get("k").unwrap().kind()
+    };
+    // The first `action` decides: a later valid one does not count.
+    assert_eq!(kind(br#"{"action":"maybe","action":"accept"}"#), None);
+    assert_eq!(
+        kind(br#"{"action":"cancel","action":"maybe"}"#),
+        Some(ResponseKind::Elicit)
+    );
+    // Elicit is tried before roots, roots before sampling.
+    assert_eq!(
+        kind(br#"{"roots":[],"role":"user","content":{},"model":"m","action":"decline"}"#),
+        Some(ResponseKind::Elicit)
+    );
+    assert_eq!(
+        kind(br#"{"role":"user","content":{},"model":"m","roots":[]}"#),
+        Some(ResponseKind::Roots)
+    );
+    // `roots` must be an array at its first occurrence.
+    assert_eq!(kind(br#"{"roots":{},"roots":[]}"#), None);
+    // Sampling needs all three of role, content, model (any values).
+    assert_eq!(
+        kind(br#"{"model":1,"content":2,"role":3}"#),
+        Some(ResponseKind::Sampling)
+    );
+    assert_eq!(kind(br#"{"role":"user","content":{},"role":"x"}"#), None);
+    assert_eq!(kind(br#"{"action":"accept0"}"#), None);
+    assert_eq!(kind(br#"{}"#), None);
+}
+
+#[test]
 fn wire_errors_display_specific_messages() {
     use crate::json::{Error as JsonError, ErrorKind};
     use core::error::Error as _;
