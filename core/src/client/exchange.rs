@@ -770,8 +770,11 @@ fn span(o: u32, l: u32) -> Option<core::ops::Range<usize>> {
 
 /// Writes `words` (little endian) then `last` into `rec`.
 fn put_record(rec: &mut [u8], words: &[u32], last: u8) -> Option<()> {
-    for (chunk, n) in rec.chunks_exact_mut(4).zip(words) {
-        crate::bytes::copy(chunk, &n.to_le_bytes());
+    // Fixed-size chunks: a zip over `chunks_exact_mut(4)` is an out-of-line
+    // `Zip::new` dividing by a runtime chunk size (a panic site).
+    let (chunks, _) = rec.as_chunks_mut::<4>();
+    for (chunk, n) in chunks.iter_mut().zip(words) {
+        *chunk = n.to_le_bytes();
     }
     *rec.last_mut()? = last;
     Some(())
