@@ -514,14 +514,6 @@ impl Args {
         Args::new(Span::of_one(core::ptr::null::<u8>()))
     }
 
-    /// Runs the body of a function without an object on a fresh collector
-    /// and turns its result into the status it returns.
-    // Only the server and seal functions use it so far.
-    #[cfg_attr(not(any(feature = "server", feature = "seal")), allow(dead_code))]
-    pub(crate) fn run(body: impl FnOnce(&mut Args) -> Result<(), mrtr_status>) -> mrtr_status {
-        crate::status::status_of(body(&mut Args::free()))
-    }
-
     /// Whether `s` (a workspace placed after the checks) overlaps any
     /// argument taken, the strings of the lists included.
     // Only the objects (client, seal) place workspaces.

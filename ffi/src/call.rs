@@ -40,7 +40,7 @@ use mrtr_core::client::{
 use mrtr_core::json::BufferTooSmall;
 use mrtr_core::wire::{ClientInfo, ElicitAction, TaskDialect};
 
-use crate::abi::{finish_output, Args, Out, Put};
+use crate::abi::{finish_output, run, Args, Out, Put};
 use crate::client::{
     caps_from_bits, failure_of, input_text, input_view, machine_event, mrtr_event, mrtr_failure,
     mrtr_flow, mrtr_input, mrtr_phase, mrtr_root, mrtr_task_dialect, mrtr_task_request, with_roots,
@@ -459,7 +459,7 @@ pub unsafe extern "C" fn mrtr_call_check(
     call: *const mrtr_call,
     out_reason: *mut *const c_char,
 ) -> mrtr_status {
-    crate::abi::run(|a| {
+    run(|a| {
         // SAFETY: caller contract.
         let why = unsafe { a.out_opt(out_reason) }?;
         // SAFETY: caller contract; the record is only read.

@@ -16,7 +16,7 @@ use mrtr_core::seal::{
     SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
-use crate::abi::{finish_output, Args};
+use crate::abi::{finish_output, run, Args};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::object::{self, magic, Obj};
@@ -311,7 +311,7 @@ pub unsafe extern "C" fn mrtr_binding_digest(
     out: *mut u8,
     out_reason: *mut *const c_char,
 ) -> mrtr_status {
-    Args::run(|a| {
+    run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken
         // (`out` with its length of 32: NULL and overlaps refused).
         let why = unsafe { a.out_opt(out_reason) }?;
@@ -352,7 +352,7 @@ pub unsafe extern "C" fn mrtr_binding_digest(
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mrtr_principal_digest(principal: mrtr_bytes, out: *mut u8) -> mrtr_status {
-    Args::run(|a| {
+    run(|a| {
         // SAFETY: caller contract; the pointer is checked as it is taken.
         let principal = unsafe { a.bytes(principal.ptr, principal.len) }?;
         if out.is_null() {

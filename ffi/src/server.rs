@@ -19,7 +19,7 @@ use mrtr_core::wire::{
     ClientCapabilities, Id, InputKind, InputResponses, ResponseKind, WireLimits, PROTOCOL_VERSION,
 };
 
-use crate::abi::{finish_output, Args, Out, Take, Views};
+use crate::abi::{finish_output, run, Args, Out, Take, Views};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::types::{c_enum, mrtr_http_header, mrtr_str, same};
@@ -262,7 +262,7 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
     out: *mut mrtr_server_request,
     out_error: *mut mrtr_server_error,
 ) -> mrtr_status {
-    Args::run(|a| {
+    run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out, out_error, bytes) =
             unsafe { (a.out(out)?, a.out_opt(out_error)?, a.bytes(msg, len)?) };
@@ -319,7 +319,7 @@ pub unsafe extern "C" fn mrtr_server_write_request_error(
     out_len: usize,
     out_written: *mut usize,
 ) -> mrtr_status {
-    Args::run(|a| {
+    run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out_written, bytes) = unsafe { (a.out(out_written)?, a.bytes(msg, len)?) };
         // SAFETY: as above.
@@ -424,7 +424,7 @@ pub unsafe extern "C" fn mrtr_server_input_response(
     out: *mut mrtr_server_answer,
     out_error: *mut mrtr_answer_error,
 ) -> mrtr_status {
-    Args::run(|a| {
+    run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out, out_error) = unsafe { (a.out(out)?, a.out_opt(out_error)?) };
         // SAFETY: as above.
@@ -494,7 +494,7 @@ pub unsafe extern "C" fn mrtr_server_root_at(
     index: usize,
     out: *mut mrtr_server_root,
 ) -> mrtr_status {
-    Args::run(|a| {
+    run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken.
         let (out, map, key) = unsafe { (a.out(out)?, a.str(input_responses)?, a.str(key)?) };
         let roots = roots_answer(responses_of(map)?, key)
@@ -603,7 +603,7 @@ pub unsafe extern "C" fn mrtr_server_write_input_required(
     out_written: *mut usize,
     out_error: *mut mrtr_build_error,
 ) -> mrtr_status {
-    Args::run(|a| {
+    run(|a| {
         // SAFETY: caller contract; every pointer is checked as it is taken:
         // the struct, the id's token, the state, the related task, the spec
         // array and every string of every spec (one list), then the output.
@@ -717,7 +717,7 @@ unsafe fn reply<'x, T>(
     take: impl FnOnce(&mut Args) -> Result<T, S>,
     write: impl FnOnce(Option<Id<'x>>, T, &mut [u8]) -> Written,
 ) -> S {
-    Args::run(|a| {
+    run(|a| {
         if required && id.is_null() {
             return Err(S::MRTR_ERR_NULL_POINTER);
         }
@@ -970,7 +970,7 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
     n: usize,
     out_error: *mut mrtr_param_header_error,
 ) -> mrtr_status {
-    Args::run(|a| {
+    run(|a| {
         // SAFETY: caller contract; each pointer is checked as it is taken,
         // every header's name and value included (one list).
         let (out_error, schema) = unsafe { (a.out_opt(out_error)?, a.str(input_schema)?) };
