@@ -67,7 +67,7 @@
 //! the connection is broken; an app that multiplexes many requests over one
 //! stream routes by id before feeding.
 
-use super::exchange::{self, Exchange, Incoming, Layout, ResultSpan};
+use super::exchange::{self, Exchange, Incoming, ResultSpan};
 use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
 use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Writer};
@@ -306,21 +306,8 @@ impl<'w> Call<'w> {
         buf: &'w mut [u8],
         config: &CallConfig<'_>,
     ) -> Result<Self, CallError> {
-        let layout = config.limits.layout_in(buf.len())?;
-        Self::init_laid_out(state, buf, config, layout)
-    }
-
-    /// [`Call::init`] with the workspace's layout already derived (by the
-    /// machine, which checked `buf` against it): the layout is derived once
-    /// per init, and `state` is written in place. `layout` must be
-    /// `config.limits.layout_in(buf.len())`. On error `state` is unchanged.
-    pub(crate) fn init_laid_out(
-        state: &'w mut CallSlot,
-        buf: &'w mut [u8],
-        config: &CallConfig<'_>,
-        layout: Layout,
-    ) -> Result<Self, CallError> {
         let limits = config.limits;
+        let layout = limits.layout_in(buf.len())?;
         let doc = json::parse_with(config.params, &limits.wire.json)
             .map_err(|e| CallError::BadParams(ParamsError::NotJson(e)))?;
         let params = doc

@@ -239,10 +239,10 @@ impl<'w> Machine<'w> {
                     limits,
                 };
                 if let Inner::Call(st) = &mut slot.inner {
-                    Call::init_laid_out(st, buf, &cfg, layout)?;
+                    Call::init(st, buf, &cfg)?;
                 } else {
                     let mut st = CallSlot::default();
-                    Call::init_laid_out(&mut st, buf, &cfg, layout)?;
+                    Call::init(&mut st, buf, &cfg)?;
                     slot.inner = Inner::Call(st);
                 }
             }
@@ -260,10 +260,10 @@ impl<'w> Machine<'w> {
                     poll_ms,
                 };
                 if let Inner::Task(st) = &mut slot.inner {
-                    Task::init_with(st, buf, &cfg, layout, None, None)?;
+                    Task::init_with(st, buf, &cfg, None, None)?;
                 } else {
                     let mut st = TaskSlot::default();
-                    Task::init_with(&mut st, buf, &cfg, layout, None, None)?;
+                    Task::init_with(&mut st, buf, &cfg, None, None)?;
                     slot.inner = Inner::Task(st);
                 }
             }
@@ -584,14 +584,7 @@ impl<'w> Machine<'w> {
                 poll_ms,
             };
             let mut st = TaskSlot::default();
-            Task::init_with(
-                &mut st,
-                self.buf,
-                &cfg,
-                self.layout,
-                Some(meta_len),
-                call.sh.ex.last_id,
-            )?;
+            Task::init_with(&mut st, self.buf, &cfg, Some(meta_len), call.sh.ex.last_id)?;
             Ok(st)
         });
         match result {

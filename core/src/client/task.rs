@@ -32,7 +32,7 @@
 
 use super::errors::{CallError, ParamsError, SaveInvariant};
 use super::events::{Phase, RpcError, TaskHandoff, Unrelated};
-use super::exchange::{self, Exchange, Incoming, Layout, ResultSpan};
+use super::exchange::{self, Exchange, Incoming, ResultSpan};
 use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
 use super::limits::CallLimits;
 use super::persist::{self};
@@ -292,25 +292,23 @@ impl<'w> Task<'w> {
         buf: &'w mut [u8],
         config: &TaskConfig<'_>,
     ) -> Result<Self, CallError> {
-        let layout = config.limits.layout_in(buf.len())?;
-        Self::init_with(state, buf, config, layout, None, None)
+        Self::init_with(state, buf, config, None, None)
     }
 
     /// [`Task::init`] for a task that continues a call in place: with
     /// `meta = Some(n)` the head already holds the call's own `_meta`
     /// members at offset 1 (`n` bytes, moved there by the machine), so the
     /// task declares byte for byte what the call declared; ids continue
-    /// after `last_id`. `layout` must be `config.limits.layout_in(buf.len())`
-    /// (derived once by the caller). On error `state` is unchanged.
+    /// after `last_id`. On error `state` is unchanged.
     pub(crate) fn init_with(
         state: &'w mut TaskSlot,
         buf: &'w mut [u8],
         config: &TaskConfig<'_>,
-        layout: Layout,
         meta: Option<usize>,
         last_id: Option<i64>,
     ) -> Result<Self, CallError> {
         let limits = config.limits;
+        let layout = limits.layout_in(buf.len())?;
         if config.dialect == TaskDialect::Extension && !config.caps.tasks {
             return Err(CallError::BadParams(ParamsError::TasksNotDeclared));
         }
