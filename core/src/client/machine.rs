@@ -226,9 +226,9 @@ impl<'w> Machine<'w> {
         let first_id = check_id_range(config.first_id)?;
         // The flow's slot is initialized in place when the slot already
         // holds one of its kind (a fresh `MachineSlot::default()` holds a
-        // call), so no slot is built and then copied; the layout derived
-        // above is handed down. A flow's init leaves its slot unchanged on
-        // error, so `slot` is unchanged on error either way.
+        // call), so no slot is built and then copied. A flow's init leaves
+        // its slot unchanged on error, so `slot` is unchanged on error
+        // either way.
         match config.start {
             Start::Call { method, params } => {
                 let cfg = CallConfig {
