@@ -21,6 +21,7 @@
 
 use core::ffi::CStr;
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
 use crate::mrtr_status;
@@ -389,6 +390,46 @@ impl<'a, T: Views> List<'a, T> {
     }
 }
 
+/// The spans of the arguments of one kind taken so far: at most
+/// [`MAX_ARGS`], only the first `n` written. Every exported function builds
+/// an [`Args`], so its arrays are not filled up front (that was about 25
+/// stores on every call).
+struct Spans {
+    items: [MaybeUninit<Span>; MAX_ARGS],
+    /// Items written, at most `MAX_ARGS` (only [`Spans::push`] raises it).
+    n: usize,
+}
+
+impl Spans {
+    const fn new() -> Self {
+        Spans {
+            items: [const { MaybeUninit::uninit() }; MAX_ARGS],
+            n: 0,
+        }
+    }
+
+    /// The spans taken, in order.
+    fn as_slice(&self) -> &[Span] {
+        let n = self.n.min(MAX_ARGS);
+        // SAFETY: the first `n` items were written by `push` (`n` only
+        // grows there, after the write, and never past `MAX_ARGS`);
+        // `MaybeUninit<Span>` has the layout of `Span`.
+        unsafe { core::slice::from_raw_parts(self.items.as_ptr().cast::<Span>(), n) }
+    }
+
+    /// Appends `s` (`MRTR_ERR_INTERNAL` past [`MAX_ARGS`]: a function takes
+    /// more arguments than the bound, a bug caught by the tests).
+    fn push(&mut self, s: Span) -> Result<(), mrtr_status> {
+        let slot = self
+            .items
+            .get_mut(self.n)
+            .ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
+        slot.write(s);
+        self.n += 1;
+        Ok(())
+    }
+}
+
 /// The pointer arguments of one exported function, checked as they are
 /// taken: the only way a function body gets at a caller's pointer, so a
 /// forgotten check cannot happen. Every argument is refused
@@ -398,11 +439,9 @@ impl<'a, T: Views> List<'a, T> {
 /// other (two strings may share bytes).
 pub(crate) struct Args {
     ws: Span,
-    reads: [Span; MAX_ARGS],
-    writes: [Span; MAX_ARGS],
+    reads: Spans,
+    writes: Spans,
     lists: [Option<ListSpan>; MAX_LISTS],
-    n_reads: usize,
-    n_writes: usize,
     n_lists: usize,
     /// The name of the cause of the failure being returned, once noted
     /// (see [`Args::refuse`]); empty until then.
@@ -413,14 +452,11 @@ impl Args {
     /// The arguments of a function working on the object whose workspace
     /// is `ws` (an empty span for functions without one).
     pub(crate) fn new(ws: Span) -> Self {
-        let none = Span::of_one(core::ptr::null::<u8>());
         Args {
             ws,
-            reads: [none; MAX_ARGS],
-            writes: [none; MAX_ARGS],
+            reads: Spans::new(),
+            writes: Spans::new(),
             lists: [None; MAX_LISTS],
-            n_reads: 0,
-            n_writes: 0,
             n_lists: 0,
             reason: c"",
         }
@@ -519,8 +555,8 @@ impl Args {
     // Only the objects (client, seal) place workspaces.
     #[cfg_attr(not(any(feature = "client", feature = "seal")), allow(dead_code))]
     pub(crate) fn clashes(&self, s: Span) -> bool {
-        let r = self.reads.iter().take(self.n_reads);
-        let w = self.writes.iter().take(self.n_writes);
+        let r = self.reads.as_slice().iter();
+        let w = self.writes.as_slice().iter();
         r.chain(w).any(|a| a.overlaps(s)) || self.in_lists(s)
     }
 
@@ -550,12 +586,7 @@ impl Args {
 
     /// Refuses an input that overlaps the workspace or an output.
     fn check_read(&self, s: Span) -> Result<(), mrtr_status> {
-        let clash = s.overlaps(self.ws)
-            || self
-                .writes
-                .iter()
-                .take(self.n_writes)
-                .any(|w| w.overlaps(s));
+        let clash = s.overlaps(self.ws) || self.writes.as_slice().iter().any(|w| w.overlaps(s));
         if clash {
             return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
         }
@@ -564,20 +595,14 @@ impl Args {
 
     fn claim(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
         let overlap = self.check_read(s).is_err()
-            || write
-                && (self.reads.iter().take(self.n_reads).any(|r| r.overlaps(s))
-                    || self.in_lists(s));
+            || write && (self.reads.as_slice().iter().any(|r| r.overlaps(s)) || self.in_lists(s));
         if overlap {
             return Err(self.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, c"Overlap"));
         }
-        let (list, n) = if write {
-            (&mut self.writes, &mut self.n_writes)
-        } else {
-            (&mut self.reads, &mut self.n_reads)
-        };
-        *list.get_mut(*n).ok_or(mrtr_status::MRTR_ERR_INTERNAL)? = s;
-        *n = n.saturating_add(1);
-        Ok(())
+        match write {
+            true => self.writes.push(s),
+            false => self.reads.push(s),
+        }
     }
 
     /// A required out-param (non-NULL, aligned for `T`).

@@ -184,6 +184,20 @@ impl<'w, F: Flavor> FlowView<'w, F> {
         Ok(FlowView { st, buf })
     }
 
+    /// [`FlowView::attach`] for the machine, which checked the workspace
+    /// against the same limits when it attached (a flow's slot and its
+    /// machine's slot hold the same limits): the layout is not derived a
+    /// second time on every call through a machine.
+    pub(crate) fn attach_laid_out(
+        st: &'w mut Slot<F>,
+        buf: &'w mut [u8],
+    ) -> Result<Self, CallError> {
+        if st.sh.magic != F::MAGIC {
+            return Err(CallError::NotInitialized);
+        }
+        Ok(FlowView { st, buf })
+    }
+
     pub(crate) fn layout(&self) -> Layout {
         self.st.limits.layout().unwrap_or_default()
     }

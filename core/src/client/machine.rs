@@ -195,11 +195,11 @@ macro_rules! with_view {
     ($self:ident, $v:ident => $body:expr) => {
         match &mut $self.slot.inner {
             Inner::Call(st) => {
-                let mut $v = Call::attach(st, $self.buf)?;
+                let mut $v = Call::attach_laid_out(st, $self.buf)?;
                 $body
             }
             Inner::Task(st) => {
-                let mut $v = Task::attach(st, $self.buf)?;
+                let mut $v = Task::attach_laid_out(st, $self.buf)?;
                 $body
             }
         }
@@ -224,7 +224,12 @@ impl<'w> Machine<'w> {
         let limits = config.limits;
         let layout = limits.layout_in(buf.len())?;
         let first_id = check_id_range(config.first_id)?;
-        let inner = match config.start {
+        // The flow's slot is initialized in place when the slot already
+        // holds one of its kind (a fresh `MachineSlot::default()` holds a
+        // call), so no slot is built and then copied. A flow's init leaves
+        // its slot unchanged on error, so `slot` is unchanged on error
+        // either way.
+        match config.start {
             Start::Call { method, params } => {
                 let cfg = CallConfig {
                     method,
@@ -233,9 +238,13 @@ impl<'w> Machine<'w> {
                     client_info: config.client_info,
                     limits,
                 };
-                let mut st = CallSlot::default();
-                Call::init(&mut st, buf, &cfg)?;
-                Inner::Call(st)
+                if let Inner::Call(st) = &mut slot.inner {
+                    Call::init(st, buf, &cfg)?;
+                } else {
+                    let mut st = CallSlot::default();
+                    Call::init(&mut st, buf, &cfg)?;
+                    slot.inner = Inner::Call(st);
+                }
             }
             Start::Task {
                 dialect,
@@ -250,17 +259,18 @@ impl<'w> Machine<'w> {
                     limits,
                     poll_ms,
                 };
-                let mut st = TaskSlot::default();
-                Task::init(&mut st, buf, &cfg)?;
-                Inner::Task(st)
+                if let Inner::Task(st) = &mut slot.inner {
+                    Task::init_with(st, buf, &cfg, None, None)?;
+                } else {
+                    let mut st = TaskSlot::default();
+                    Task::init_with(&mut st, buf, &cfg, None, None)?;
+                    slot.inner = Inner::Task(st);
+                }
             }
-        };
-        *slot = MachineSlot {
-            magic: MACHINE_MAGIC,
-            limits,
-            first_id,
-            inner,
-        };
+        }
+        slot.magic = MACHINE_MAGIC;
+        slot.limits = limits;
+        slot.first_id = first_id;
         Ok(Machine { slot, buf, layout })
     }
 
@@ -507,7 +517,7 @@ impl<'w> Machine<'w> {
     pub fn write_cancel(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         match &mut self.slot.inner {
             Inner::Call(_) => Err(CallError::NotATask),
-            Inner::Task(st) => Task::attach(st, self.buf)?.write_cancel(id, out),
+            Inner::Task(st) => Task::attach_laid_out(st, self.buf)?.write_cancel(id, out),
         }
     }
 
@@ -536,12 +546,12 @@ impl<'w> Machine<'w> {
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<MachineEvent<'a>, CallError> {
         let (ev, handoff) = match &mut self.slot.inner {
             Inner::Task(st) => {
-                return Task::attach(st, self.buf)?
+                return Task::attach_laid_out(st, self.buf)?
                     .feed(bytes)
                     .map(MachineEvent::Task)
             }
             Inner::Call(st) => {
-                let ev = Call::attach(st, self.buf)?.feed(bytes)?;
+                let ev = Call::attach_laid_out(st, self.buf)?.feed(bytes)?;
                 match ev {
                     Event::TaskCreated(h) => (ev, Some(h)),
                     _ => (ev, None),

@@ -299,7 +299,7 @@ impl<'w> Task<'w> {
     /// `meta = Some(n)` the head already holds the call's own `_meta`
     /// members at offset 1 (`n` bytes, moved there by the machine), so the
     /// task declares byte for byte what the call declared; ids continue
-    /// after `last_id`.
+    /// after `last_id`. On error `state` is unchanged.
     pub(crate) fn init_with(
         state: &'w mut TaskSlot,
         buf: &'w mut [u8],

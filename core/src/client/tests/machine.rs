@@ -407,3 +407,52 @@ fn a_task_id_token_is_one_json_string() {
     assert_eq!(TaskIdRef::token(r#""a" "b""#), None);
     assert_eq!(TaskIdRef::token("1"), None);
 }
+
+#[test]
+fn init_in_place_leaves_a_live_slot_unchanged_on_error_and_keeps_nothing_of_it() {
+    use crate::client::call::ParamsError;
+    let call = call_config(r#"{"name":"x"}"#);
+    let task = MachineConfig {
+        start: Start::Task {
+            dialect: TaskDialect::Extension,
+            task_id: TaskIdRef::Text("t-1"),
+            poll_ms: None,
+        },
+        ..call_config("")
+    };
+    let mut o = Owned::new(&call);
+    let mut out = [0u8; 1024];
+    o.m().write_request(7, &mut out).unwrap();
+    assert_eq!(o.m().phase(), Phase::Sent);
+    let before = o.slot.clone();
+    // A failed init of either flow over a live call leaves it as it was.
+    assert_eq!(
+        Machine::init(&mut o.slot, &mut o.buf, &call_config(r#"{"name":1}"#)).map(|_| ()),
+        Err(CallError::BadParams(ParamsError::MissingTarget))
+    );
+    assert_eq!(o.slot, before);
+    let empty_id = MachineConfig {
+        start: Start::Task {
+            dialect: TaskDialect::Extension,
+            task_id: TaskIdRef::Text(""),
+            poll_ms: None,
+        },
+        ..task
+    };
+    assert_eq!(
+        Machine::init(&mut o.slot, &mut o.buf, &empty_id).map(|_| ()),
+        Err(CallError::BadParams(ParamsError::BadTaskId))
+    );
+    assert_eq!(o.slot, before);
+    // A live call initialized again (in place), as a task, then as a call:
+    // each time the slot is exactly a fresh machine's.
+    Machine::init(&mut o.slot, &mut o.buf, &call).unwrap();
+    assert_eq!(o.slot, Owned::new(&call).slot);
+    Machine::init(&mut o.slot, &mut o.buf, &task).unwrap();
+    assert_eq!(o.slot, Owned::new(&task).slot);
+    assert_eq!(o.m().flow(), Flow::Task);
+    Machine::init(&mut o.slot, &mut o.buf, &call).unwrap();
+    assert_eq!(o.slot, Owned::new(&call).slot);
+    assert_eq!(o.m().flow(), Flow::Call);
+    assert_eq!(o.m().phase(), Phase::Ready);
+}
