@@ -706,6 +706,72 @@ fn a_key_repeated_at_any_depth_is_found_in_one_pass() {
 }
 
 #[test]
+fn keys_hash_equally_however_escaped_at_any_length() {
+    // The key hash reads an unescaped key four bytes at a time and an
+    // escaped one character by character: every length around a word
+    // boundary, the escape at the start, in a word, at the end, and a
+    // character of two, three and four UTF-8 bytes.
+    let texts = [
+        "",
+        "a",
+        "ab",
+        "abc",
+        "abcd",
+        "abcde",
+        "abcdefg",
+        "abcdefgh",
+        "abcdefghi",
+    ];
+    for t in texts {
+        for at in 0..t.len() {
+            let escaped = std::format!("{}\\u{:04x}{}", &t[..at], t.as_bytes()[at], &t[at + 1..]);
+            for (first, second) in [(t, escaped.as_str()), (escaped.as_str(), t)] {
+                let doc = std::format!(r#"{{"{first}":1,"x":2,"{second}":3}}"#);
+                let v = parse(doc.as_bytes()).unwrap();
+                assert_eq!(
+                    v.check_unique_keys_deep().map_err(|e| (e.kind, e.offset)),
+                    Err((ErrorKind::DuplicateKey, doc.len() - 2)),
+                    "{doc}"
+                );
+                let o = v.as_object().unwrap();
+                assert_eq!(
+                    o.check_unique_keys(usize::MAX).map_err(|e| e.kind),
+                    Err(ErrorKind::DuplicateKey),
+                    "{doc}"
+                );
+            }
+        }
+    }
+    for escaped in [
+        r"ab\u00e9",
+        r"abc\u00e9",
+        r"a\u20acb",
+        r"abc\ud83d\ude00xyz",
+    ] {
+        let decoded = parse(std::format!("\"{escaped}\"").as_bytes())
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .chars()
+            .collect::<std::string::String>();
+        let doc = std::format!(r#"{{"{decoded}":1,"{escaped}":2}}"#);
+        let v = parse(doc.as_bytes()).unwrap();
+        assert_eq!(
+            v.check_unique_keys_deep().map_err(|e| (e.kind, e.offset)),
+            Err((ErrorKind::DuplicateKey, doc.len() - 2)),
+            "{doc}"
+        );
+        // One byte apart in the text: no duplicate.
+        let doc = std::format!(r#"{{"{decoded}x":1,"{escaped}":2}}"#);
+        assert_eq!(
+            parse(doc.as_bytes()).unwrap().check_unique_keys_deep(),
+            Ok(()),
+            "{doc}"
+        );
+    }
+}
+
+#[test]
 fn objects_past_the_key_stack_or_the_depth_are_checked_on_their_own() {
     let limits = ParseLimits {
         max_depth: MAX_DEPTH_LIMIT,
