@@ -210,8 +210,34 @@ pub(crate) unsafe fn attach<'a, T>(
     handle: *const u8,
     magic: u64,
 ) -> Result<Obj<'a, T>, mrtr_status> {
-    check_handle(handle)?;
+    let head = record_size::<T>();
+    // SAFETY: forwarded contract.
+    let region_len = unsafe { check_header(handle, magic, head) }?;
     let rec = handle.cast::<Record<T>>().cast_mut();
+    // SAFETY: the header names a live object of this type at this address
+    // (caller contract for a matching header), so the record holds a valid
+    // `T`; the caller lends the workspace for `'a`.
+    let rec = unsafe { &mut *rec };
+    Ok(Obj {
+        rec,
+        region_ptr: handle.cast_mut().wrapping_add(head),
+        region_len,
+        // No overflow: `check_header` checked `head + region_len`.
+        span: Span::of(handle, head + region_len),
+    })
+}
+
+/// The checks of [`attach`] that do not depend on the object's type (one
+/// copy for every type): the header words of the record at `handle`, whose
+/// record takes `head` bytes, name a live object of `magic` there with a
+/// region that fits the address space. Returns the region's length.
+///
+/// # Safety
+/// As [`attach`].
+unsafe fn check_header(handle: *const u8, magic: u64, head: usize) -> Result<usize, mrtr_status> {
+    check_handle(handle)?;
+    // Every `Record<T>` starts with the same three header words (`repr(C)`).
+    let rec = handle.cast::<Record<()>>();
     // SAFETY: `rec` is non-NULL and aligned; the caller guarantees the
     // header words are readable. Plain integer reads through raw pointers,
     // no reference to the (possibly foreign) value is created.
@@ -225,21 +251,11 @@ pub(crate) unsafe fn attach<'a, T>(
     if m != magic || addr != handle as usize {
         return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
     }
-    let head = record_size::<T>();
     let len = head
         .checked_add(region_len)
         .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
     check_range(handle as usize, len)?;
-    // SAFETY: the header names a live object of this type at this address
-    // (caller contract for a matching header), so the record holds a valid
-    // `T`; the caller lends the workspace for `'a`.
-    let rec = unsafe { &mut *rec };
-    Ok(Obj {
-        rec,
-        region_ptr: handle.cast_mut().wrapping_add(head),
-        region_len,
-        span: Span::of(handle, len),
-    })
+    Ok(region_len)
 }
 
 /// Why [`attach`] refuses `handle` as an object of `magic`, as a static
