@@ -100,24 +100,22 @@
 extern crate std;
 
 /// Declares `name()` on an enum: each variant's identifier as a static C
-/// string, written once (the C API's `reason` fields and logs).
+/// string, written once (the C API's `reason` fields and logs). The names
+/// are packed in one string, each variant keeping its offset
+/// ([`names`](crate::names)).
 macro_rules! variant_names {
     ($(#[$m:meta])* $t:ident: $($v:ident)+) => {
         impl $t {
             $(#[$m])*
             pub const fn name(&self) -> &'static core::ffi::CStr {
-                match self {
-                    // `const`: the C string is made at compile time, not
-                    // checked for its NUL at each call.
+                const NAMES: &str = concat!($(stringify!($v), "\0"),+);
+                // `const`: each offset is found at compile time.
+                let at = match self {
                     $($t::$v { .. } => const {
-                        match core::ffi::CStr::from_bytes_with_nul(
-                            concat!(stringify!($v), "\0").as_bytes(),
-                        ) {
-                            Ok(c) => c,
-                            Err(_) => c"",
-                        }
+                        $crate::names::offset(NAMES, concat!(stringify!($v), "\0"))
                     },)+
-                }
+                };
+                $crate::names::at(NAMES, at)
             }
         }
     };
@@ -127,6 +125,7 @@ mod bytes;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod json;
+pub mod names;
 pub mod param_headers;
 #[cfg(feature = "seal")]
 pub mod seal;
