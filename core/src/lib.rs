@@ -99,23 +99,32 @@
 #[cfg(test)]
 extern crate std;
 
+/// The body of a `name()` function: `packed_name!(self, Enum: A B C; Enum::D(d)
+/// => d.name())` gives each listed variant's identifier as a static C
+/// string, and each arm after the `;` the name it returns (a detail's). The
+/// identifiers are packed in one string, each variant keeping its offset
+/// ([`names`](crate::names)), and the offsets are found at compile time.
+macro_rules! packed_name {
+    ($s:expr, $t:ident: $($v:ident)+ $(; $($(#[$dm:meta])* $d:pat => $e:expr),+ $(,)?)?) => {{
+        const NAMES: &str = concat!($(stringify!($v), "\0"),+);
+        let at = match $s {
+            $($t::$v { .. } => const {
+                $crate::names::offset(NAMES, concat!(stringify!($v), "\0"))
+            },)+
+            $($($(#[$dm])* $d => return $e,)+)?
+        };
+        $crate::names::at(NAMES, at)
+    }};
+}
+
 /// Declares `name()` on an enum: each variant's identifier as a static C
-/// string, written once (the C API's `reason` fields and logs). The names
-/// are packed in one string, each variant keeping its offset
-/// ([`names`](crate::names)).
+/// string, written once (the C API's `reason` fields and logs).
 macro_rules! variant_names {
     ($(#[$m:meta])* $t:ident: $($v:ident)+) => {
         impl $t {
             $(#[$m])*
             pub const fn name(&self) -> &'static core::ffi::CStr {
-                const NAMES: &str = concat!($(stringify!($v), "\0"),+);
-                // `const`: each offset is found at compile time.
-                let at = match self {
-                    $($t::$v { .. } => const {
-                        $crate::names::offset(NAMES, concat!(stringify!($v), "\0"))
-                    },)+
-                };
-                $crate::names::at(NAMES, at)
+                packed_name!(self, $t: $($v)+)
             }
         }
     };

@@ -13,7 +13,10 @@ use core::ffi::CStr;
 /// bytes, hence the C string, are the same.
 pub const fn offset(packed: &str, name: &str) -> u16 {
     let (p, n) = (packed.as_bytes(), name.as_bytes());
-    assert!(!n.is_empty() && n[n.len() - 1] == 0, "a packed name ends with its NUL");
+    assert!(
+        !n.is_empty() && n[n.len() - 1] == 0,
+        "a packed name ends with its NUL"
+    );
     let mut i = 0;
     while i + n.len() <= p.len() {
         let mut j = 0;

@@ -84,21 +84,11 @@ pub enum BuildError {
 impl BuildError {
     /// The variant's name for logs (`"EmptyKey"`, ...), NUL-terminated for C.
     pub fn name(&self) -> &'static CStr {
-        match self {
-            BuildError::MissingCapability { .. } => c"MissingCapability",
-            BuildError::EmptyKey => c"EmptyKey",
-            BuildError::KeyTooLong { .. } => c"KeyTooLong",
-            BuildError::DuplicateKey => c"DuplicateKey",
-            BuildError::TooManyRequests { .. } => c"TooManyRequests",
-            BuildError::InvalidSchema => c"InvalidSchema",
-            BuildError::InvalidUrl => c"InvalidUrl",
-            BuildError::InvalidSamplingParams => c"InvalidSamplingParams",
-            BuildError::Empty => c"Empty",
-            BuildError::MethodNotAllowed => c"MethodNotAllowed",
-            BuildError::StatusNotInputRequired => c"StatusNotInputRequired",
-            BuildError::InvalidTask => c"InvalidTask",
-            BuildError::BufferTooSmall { .. } => c"BufferTooSmall",
-        }
+        packed_name!(self, BuildError:
+            MissingCapability EmptyKey KeyTooLong DuplicateKey TooManyRequests InvalidSchema
+            InvalidUrl InvalidSamplingParams Empty MethodNotAllowed StatusNotInputRequired
+            InvalidTask BufferTooSmall
+        )
     }
 
     /// Whether the refused input itself is at fault (its key, schema, URL
