@@ -208,7 +208,7 @@ impl<'a> UrlConsent<'a> {
             if c == '\\' {
                 return Err(UrlError::Backslash { offset });
             }
-            if c == ' ' || c.is_whitespace() || c.is_control() || is_invisible(c) {
+            if c == ' ' || bytes::is_white_space(c) || c.is_control() || is_invisible(c) {
                 return Err(UrlError::ForbiddenCharacter { offset });
             }
         }

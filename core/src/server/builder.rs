@@ -8,6 +8,7 @@
 use core::ffi::CStr;
 use core::fmt;
 
+use crate::bytes;
 use crate::json::{self, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
 use crate::wire::task::META_RELATED_TASK;
@@ -392,7 +393,9 @@ fn url_is_plausible(url: &str) -> bool {
     starts_alpha
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
         && !rest.is_empty()
-        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !url
+            .chars()
+            .any(|c| bytes::is_white_space(c) || c.is_control())
 }
 
 /// Builds `{"jsonrpc":"2.0","id":..,"result":{"resultType":"input_required",

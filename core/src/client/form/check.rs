@@ -506,7 +506,7 @@ pub fn is_date_time(s: &str) -> bool {
 fn email(chars: TextChars<'_>) -> bool {
     let (mut ats, mut local, mut label, mut dots) = (0, 0, 0, 0);
     for c in chars {
-        if c.is_whitespace() || c.is_control() {
+        if bytes::is_white_space(c) || c.is_control() {
             return false;
         }
         if c == '@' {
