@@ -22,6 +22,27 @@ pub(crate) fn copy(dst: &mut [u8], src: &[u8]) -> usize {
     n
 }
 
+/// Whether `c` has Unicode's White_Space property: `char::is_whitespace`
+/// written as a list. The library's version looks characters above ASCII
+/// up in a 256-byte table of the whole Unicode data; White_Space is 25
+/// characters, fixed since Unicode 6.2 (the test compares every `char`).
+pub(crate) const fn is_white_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}'..='\u{d}'
+            | ' '
+            | '\u{85}'
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
+}
+
 /// Moves `s[i]` to index `at` (`at <= i`) and the elements from `at` on
 /// up by one: `s[at..=i].rotate_right(1)` without the library's `memmove`
 /// call (about 1.6 KB of code on Cortex-M, where nothing else needs it).
@@ -146,6 +167,15 @@ impl<'s> Iterator for SplitByte<'s> {
 mod tests {
     use super::*;
     use std::vec::Vec;
+
+    #[test]
+    fn white_space_is_the_unicode_property() {
+        for c in (0..=0x10_ffff).filter_map(char::from_u32) {
+            assert_eq!(is_white_space(c), c.is_whitespace(), "U+{:04X}", c as u32);
+        }
+        assert!(is_white_space('\u{3000}'));
+        assert!(!is_white_space('\u{200b}'));
+    }
 
     #[test]
     fn helpers_match_the_str_methods() {

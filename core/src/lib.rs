@@ -99,6 +99,24 @@
 #[cfg(test)]
 extern crate std;
 
+/// The body of a `name()` function: `packed_name!(self, Enum: A B C; Enum::D(d)
+/// => d.name())` gives each listed variant's identifier as a static C
+/// string, and each arm after the `;` the name it returns (a detail's). The
+/// identifiers are packed in one string, each variant keeping its offset
+/// ([`names`](crate::names)), and the offsets are found at compile time.
+macro_rules! packed_name {
+    ($s:expr, $t:ident: $($v:ident)+ $(; $($(#[$dm:meta])* $d:pat => $e:expr),+ $(,)?)?) => {{
+        const NAMES: &str = concat!($(stringify!($v), "\0"),+);
+        let at = match $s {
+            $($t::$v { .. } => const {
+                $crate::names::offset(NAMES, concat!(stringify!($v), "\0"))
+            },)+
+            $($($(#[$dm])* $d => return $e,)+)?
+        };
+        $crate::names::at(NAMES, at)
+    }};
+}
+
 /// Declares `name()` on an enum: each variant's identifier as a static C
 /// string, written once (the C API's `reason` fields and logs).
 macro_rules! variant_names {
@@ -106,18 +124,7 @@ macro_rules! variant_names {
         impl $t {
             $(#[$m])*
             pub const fn name(&self) -> &'static core::ffi::CStr {
-                match self {
-                    // `const`: the C string is made at compile time, not
-                    // checked for its NUL at each call.
-                    $($t::$v { .. } => const {
-                        match core::ffi::CStr::from_bytes_with_nul(
-                            concat!(stringify!($v), "\0").as_bytes(),
-                        ) {
-                            Ok(c) => c,
-                            Err(_) => c"",
-                        }
-                    },)+
-                }
+                packed_name!(self, $t: $($v)+)
             }
         }
     };
@@ -127,6 +134,7 @@ mod bytes;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod json;
+pub mod names;
 pub mod param_headers;
 #[cfg(feature = "seal")]
 pub mod seal;

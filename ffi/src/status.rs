@@ -9,8 +9,8 @@
 
 use core::ffi::{c_char, CStr};
 
-use mrtr_core::json;
 use mrtr_core::wire::{Violation, WireError};
+use mrtr_core::{json, names};
 
 /// The result of every fallible function: `MRTR_OK` (0), or an error. The
 /// codes come in decades (caller misuse, memory or limits, the peer's bytes,
@@ -81,15 +81,6 @@ pub enum mrtr_status {
     MRTR_ERR_INTERNAL = 99,
 }
 
-/// A name as a static C string (`concat!` adds the NUL); called in
-/// constant contexts only, so the check runs at compile time.
-pub(crate) const fn c_name(s: &'static str) -> &'static CStr {
-    match CStr::from_bytes_with_nul(s.as_bytes()) {
-        Ok(c) => c,
-        Err(_) => panic!("a status name holds a NUL"),
-    }
-}
-
 /// Declares the list of every status and its name function, from the
 /// variant names alone.
 macro_rules! statuses {
@@ -100,10 +91,16 @@ macro_rules! statuses {
             [$(mrtr_status::$v),+];
 
         impl mrtr_status {
-            /// The status's C name, as a static NUL-terminated string.
+            /// The status's C name, as a static NUL-terminated string: the
+            /// names are packed in one string, each status keeping its
+            /// offset, found at compile time ([`mrtr_core::names`]).
             pub fn name(self) -> &'static CStr {
-                match self {
-                    $(mrtr_status::$v => const { c_name(concat!(stringify!($v), "\0")) },)+
+                const NAMES: &str = concat!($(stringify!($v), "\0"),+);
+                const AT: [u16; ALL_STATUSES.len()] =
+                    [$(names::offset(NAMES, concat!(stringify!($v), "\0"))),+];
+                match status_index(self as i32).and_then(|i| AT.get(i)) {
+                    Some(&at) => names::at(NAMES, at),
+                    None => UNKNOWN_STATUS,
                 }
             }
         }
@@ -128,13 +125,18 @@ impl mrtr_status {
     /// what keeps [`mrtr_status_str`] sound: a C caller can pass any `int`,
     /// and an out-of-range Rust enum value would be undefined behaviour.
     pub fn from_raw(raw: i32) -> Option<mrtr_status> {
-        ALL_STATUSES.iter().copied().find(|s| *s as i32 == raw)
+        status_index(raw).and_then(|i| ALL_STATUSES.get(i).copied())
     }
 
     /// Whether this is `MRTR_OK`.
     pub fn is_ok(self) -> bool {
         self == mrtr_status::MRTR_OK
     }
+}
+
+/// The position in [`ALL_STATUSES`] of the status with this numeric value.
+fn status_index(raw: i32) -> Option<usize> {
+    ALL_STATUSES.iter().position(|s| *s as i32 == raw)
 }
 
 /// Returns the name of a status (`"MRTR_OK"`, ...; `"MRTR_UNKNOWN_STATUS"`

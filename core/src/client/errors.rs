@@ -456,17 +456,10 @@ impl FailureKind {
     /// The kind's name, NUL-terminated for C logs: the [`CallError`]
     /// variant it stands for (the wire error class for the first three).
     pub const fn name(self) -> &'static CStr {
-        match self {
-            FailureKind::Json => c"Json",
-            FailureKind::Envelope => c"Envelope",
-            FailureKind::Protocol => c"Protocol",
-            FailureKind::InputsTooLarge => c"InputsTooLarge",
-            FailureKind::StateTooLarge => c"StateTooLarge",
-            FailureKind::TooManyRounds => c"TooManyRounds",
-            FailureKind::TooManyStateOnlyRounds => c"TooManyStateOnlyRounds",
-            FailureKind::TooManyPolls => c"TooManyPolls",
-            FailureKind::AnsweredWithError => c"AnsweredWithError",
-        }
+        packed_name!(self, FailureKind:
+            Json Envelope Protocol InputsTooLarge StateTooLarge TooManyRounds
+            TooManyStateOnlyRounds TooManyPolls AnsweredWithError
+        )
     }
 }
 
@@ -724,18 +717,10 @@ impl core::error::Error for CallError {
 impl ParamsError {
     /// The variant's name, NUL-terminated for C (`"MissingTarget"`).
     pub const fn name(&self) -> &'static CStr {
-        match self {
-            ParamsError::NotJson(_) => c"NotJson",
-            ParamsError::NotAnObject => c"NotAnObject",
-            ParamsError::Reserved => c"Reserved",
-            ParamsError::MissingTarget => c"MissingTarget",
-            ParamsError::BadMeta => c"BadMeta",
-            ParamsError::BadTask => c"BadTask",
-            ParamsError::BadTaskId => c"BadTaskId",
-            ParamsError::TasksNotDeclared => c"TasksNotDeclared",
-            ParamsError::RepeatedMember => c"RepeatedMember",
-            ParamsError::TooManyMembers => c"TooManyMembers",
-        }
+        packed_name!(self, ParamsError:
+            NotJson NotAnObject Reserved MissingTarget BadMeta BadTask BadTaskId TasksNotDeclared
+            RepeatedMember TooManyMembers
+        )
     }
 }
 
@@ -749,33 +734,17 @@ impl CallError {
     /// status's causes it met. Stable across releases of the same major
     /// version.
     pub const fn name(&self) -> &'static CStr {
-        match self {
+        packed_name!(self, CallError:
+            BadLimits WorkspaceTooSmall NotInitialized ParamsTooLarge WrongState IdNotFresh
+            IdOutOfRange IdsExhausted BufferTooSmall Unanswered UnknownKey AlreadyAnswered
+            AnswersTooLarge InputsTooLarge StateTooLarge TooManyRounds TooManyStateOnlyRounds
+            TooManyPolls AnsweredWithError NotATask;
             CallError::BadParams(p) => p.name(),
-            CallError::BadLimits => c"BadLimits",
-            CallError::WorkspaceTooSmall { .. } => c"WorkspaceTooSmall",
-            CallError::NotInitialized => c"NotInitialized",
-            CallError::ParamsTooLarge { .. } => c"ParamsTooLarge",
-            CallError::WrongState(_) => c"WrongState",
-            CallError::IdNotFresh { .. } => c"IdNotFresh",
-            CallError::IdOutOfRange(_) => c"IdOutOfRange",
-            CallError::IdsExhausted => c"IdsExhausted",
-            CallError::BufferTooSmall { .. } => c"BufferTooSmall",
-            CallError::Unanswered { .. } => c"Unanswered",
-            CallError::UnknownKey => c"UnknownKey",
-            CallError::AlreadyAnswered { .. } => c"AlreadyAnswered",
             CallError::BadAnswer { error, .. } => error.name(),
-            CallError::AnswersTooLarge { .. } => c"AnswersTooLarge",
             CallError::Malformed(w) => w.name(),
             CallError::Protocol(v) => v.name(),
-            CallError::InputsTooLarge { .. } => c"InputsTooLarge",
-            CallError::StateTooLarge { .. } => c"StateTooLarge",
-            CallError::TooManyRounds { .. } => c"TooManyRounds",
-            CallError::TooManyStateOnlyRounds { .. } => c"TooManyStateOnlyRounds",
-            CallError::TooManyPolls { .. } => c"TooManyPolls",
-            CallError::AnsweredWithError { .. } => c"AnsweredWithError",
             CallError::BadSave(e) => e.name(),
-            CallError::NotATask => c"NotATask",
-        }
+        )
     }
 }
 
@@ -784,20 +753,12 @@ impl AnswerError {
     /// (`"ContentRequired"`), or for a form's refusal the name of the
     /// form's field error (`"NotAnOption"`, `"Missing"`, ...).
     pub const fn name(&self) -> &'static CStr {
-        match self {
-            AnswerError::NotJson(_) => c"NotJson",
-            AnswerError::NotAnObject => c"NotAnObject",
-            AnswerError::Wrapped => c"Wrapped",
-            AnswerError::UnknownShape => c"UnknownShape",
-            AnswerError::KindMismatch { .. } => c"KindMismatch",
-            AnswerError::ContentRequired => c"ContentRequired",
-            AnswerError::ContentNotAllowed => c"ContentNotAllowed",
-            AnswerError::Duplicate { .. } => c"Duplicate",
-            AnswerError::BadMember { .. } => c"BadMember",
+        packed_name!(self, AnswerError:
+            NotJson NotAnObject Wrapped UnknownShape KindMismatch ContentRequired
+            ContentNotAllowed Duplicate BadMember BadRoot;
             #[cfg(feature = "form")]
             AnswerError::FormContent { error } => error.name(),
-            AnswerError::BadRoot { .. } => c"BadRoot",
-        }
+        )
     }
 }
 
@@ -806,12 +767,10 @@ impl SaveError {
     /// `"Version"`, `"WrongKind"`, or the broken [`SaveInvariant`]'s
     /// ([`SaveInvariant::name`]).
     pub const fn name(&self) -> &'static CStr {
-        match self {
-            SaveError::Decode => c"Decode",
-            SaveError::Version(_) => c"Version",
-            SaveError::WrongKind => c"WrongKind",
+        packed_name!(self, SaveError:
+            Decode Version WrongKind;
             SaveError::Invariant(i) => i.name(),
-        }
+        )
     }
 }
 

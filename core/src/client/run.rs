@@ -123,16 +123,10 @@ impl<E> RunError<E> {
     /// The cause's name, NUL-terminated for C: the variant, or for a
     /// refusal of the machine the [`CallError::name`] (`"AlreadyAnswered"`).
     pub const fn name(&self) -> &'static core::ffi::CStr {
-        match self {
+        packed_name!(self, RunError:
+            BadConfig BadLength NotRunnable TooManyUnrelated Aborted Unanswered Transport;
             RunError::Call(e) => e.name(),
-            RunError::BadConfig => c"BadConfig",
-            RunError::BadLength => c"BadLength",
-            RunError::NotRunnable(_) => c"NotRunnable",
-            RunError::TooManyUnrelated => c"TooManyUnrelated",
-            RunError::Aborted => c"Aborted",
-            RunError::Unanswered { .. } => c"Unanswered",
-            RunError::Transport(_) => c"Transport",
-        }
+        )
     }
 }
 

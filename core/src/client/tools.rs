@@ -208,12 +208,10 @@ impl ToolListError {
     /// The cause's name, NUL-terminated for C: `"NotAList"`, `"TooMany"`,
     /// `"Tool"` (a malformed tool), or the JSON error's kind (`"TooDeep"`).
     pub const fn name(&self) -> &'static core::ffi::CStr {
-        match self {
+        packed_name!(self, ToolListError:
+            NotAList TooMany Tool;
             ToolListError::Json(e) => e.kind.name(),
-            ToolListError::NotAList => c"NotAList",
-            ToolListError::TooMany => c"TooMany",
-            ToolListError::Tool { .. } => c"Tool",
-        }
+        )
     }
 }
 

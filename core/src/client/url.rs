@@ -131,20 +131,10 @@ pub enum UrlError {
 impl UrlError {
     /// The variant's name (`"Backslash"`), for logs; the C API's `reason`.
     pub const fn name(self) -> &'static core::ffi::CStr {
-        match self {
-            UrlError::Empty => c"Empty",
-            UrlError::ForbiddenCharacter { .. } => c"ForbiddenCharacter",
-            UrlError::Backslash { .. } => c"Backslash",
-            UrlError::MissingScheme => c"MissingScheme",
-            UrlError::BadScheme => c"BadScheme",
-            UrlError::MissingAuthority => c"MissingAuthority",
-            UrlError::EmptyHost => c"EmptyHost",
-            UrlError::BadHost { .. } => c"BadHost",
-            UrlError::AmbiguousIpv4 => c"AmbiguousIpv4",
-            UrlError::BadIpLiteral => c"BadIpLiteral",
-            UrlError::BadPort => c"BadPort",
-            UrlError::BadPercentEncoding { .. } => c"BadPercentEncoding",
-        }
+        packed_name!(self, UrlError:
+            Empty ForbiddenCharacter Backslash MissingScheme BadScheme MissingAuthority EmptyHost
+            BadHost AmbiguousIpv4 BadIpLiteral BadPort BadPercentEncoding
+        )
     }
 
     /// The byte offset of the offending character, when the cause names
@@ -218,7 +208,7 @@ impl<'a> UrlConsent<'a> {
             if c == '\\' {
                 return Err(UrlError::Backslash { offset });
             }
-            if c == ' ' || c.is_whitespace() || c.is_control() || is_invisible(c) {
+            if c == ' ' || bytes::is_white_space(c) || c.is_control() || is_invisible(c) {
                 return Err(UrlError::ForbiddenCharacter { offset });
             }
         }

@@ -8,6 +8,7 @@
 use core::ffi::CStr;
 use core::fmt;
 
+use crate::bytes;
 use crate::json::{self, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
 use crate::wire::task::META_RELATED_TASK;
@@ -84,21 +85,11 @@ pub enum BuildError {
 impl BuildError {
     /// The variant's name for logs (`"EmptyKey"`, ...), NUL-terminated for C.
     pub fn name(&self) -> &'static CStr {
-        match self {
-            BuildError::MissingCapability { .. } => c"MissingCapability",
-            BuildError::EmptyKey => c"EmptyKey",
-            BuildError::KeyTooLong { .. } => c"KeyTooLong",
-            BuildError::DuplicateKey => c"DuplicateKey",
-            BuildError::TooManyRequests { .. } => c"TooManyRequests",
-            BuildError::InvalidSchema => c"InvalidSchema",
-            BuildError::InvalidUrl => c"InvalidUrl",
-            BuildError::InvalidSamplingParams => c"InvalidSamplingParams",
-            BuildError::Empty => c"Empty",
-            BuildError::MethodNotAllowed => c"MethodNotAllowed",
-            BuildError::StatusNotInputRequired => c"StatusNotInputRequired",
-            BuildError::InvalidTask => c"InvalidTask",
-            BuildError::BufferTooSmall { .. } => c"BufferTooSmall",
-        }
+        packed_name!(self, BuildError:
+            MissingCapability EmptyKey KeyTooLong DuplicateKey TooManyRequests InvalidSchema
+            InvalidUrl InvalidSamplingParams Empty MethodNotAllowed StatusNotInputRequired
+            InvalidTask BufferTooSmall
+        )
     }
 
     /// Whether the refused input itself is at fault (its key, schema, URL
@@ -402,7 +393,9 @@ fn url_is_plausible(url: &str) -> bool {
     starts_alpha
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
         && !rest.is_empty()
-        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !url
+            .chars()
+            .any(|c| bytes::is_white_space(c) || c.is_control())
 }
 
 /// Builds `{"jsonrpc":"2.0","id":..,"result":{"resultType":"input_required",

@@ -382,20 +382,13 @@ impl RequestErrorKind<'_> {
     /// (`"TooDeep"`, `"BadVersion"`).
     pub fn name(&self) -> &'static CStr {
         use RequestErrorKind as K;
-        match self {
+        packed_name!(self, K:
+            Missing Malformed Duplicate UnsupportedProtocolVersion TooManyInputResponses
+            InputResponseKeyTooLong DuplicateInputResponseKey InputResponseNotAnObject
+            RepeatedMember TooManyMembers;
             K::Json(j) => j.kind.name(),
             K::Envelope(e) => e.name(),
-            K::Missing(_) => c"Missing",
-            K::Malformed(_) => c"Malformed",
-            K::Duplicate(_) => c"Duplicate",
-            K::UnsupportedProtocolVersion { .. } => c"UnsupportedProtocolVersion",
-            K::TooManyInputResponses => c"TooManyInputResponses",
-            K::InputResponseKeyTooLong => c"InputResponseKeyTooLong",
-            K::DuplicateInputResponseKey => c"DuplicateInputResponseKey",
-            K::InputResponseNotAnObject => c"InputResponseNotAnObject",
-            K::RepeatedMember { .. } => c"RepeatedMember",
-            K::TooManyMembers { .. } => c"TooManyMembers",
-        }
+        )
     }
 
     /// The member the error is about, when it names one.

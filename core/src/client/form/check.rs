@@ -61,25 +61,11 @@ impl FieldError {
     /// The variant's name (`"TooShort"`), for logs; the C API's `reason`.
     pub const fn name(self) -> &'static core::ffi::CStr {
         use FieldError as E;
-        match self {
-            E::Missing => c"Missing",
-            E::WrongType => c"WrongType",
-            E::TooShort { .. } => c"TooShort",
-            E::TooLong { .. } => c"TooLong",
-            E::BelowMinimum => c"BelowMinimum",
-            E::AboveMaximum => c"AboveMaximum",
-            E::NotAnInteger => c"NotAnInteger",
-            E::BadEmail => c"BadEmail",
-            E::BadUri => c"BadUri",
-            E::BadDate => c"BadDate",
-            E::BadDateTime => c"BadDateTime",
-            E::NotAnOption => c"NotAnOption",
-            E::TooFewItems { .. } => c"TooFewItems",
-            E::TooManyItems { .. } => c"TooManyItems",
-            E::DuplicateItem => c"DuplicateItem",
-            E::UnknownField => c"UnknownField",
-            E::DuplicateField => c"DuplicateField",
-        }
+        packed_name!(self, E:
+            Missing WrongType TooShort TooLong BelowMinimum AboveMaximum NotAnInteger BadEmail
+            BadUri BadDate BadDateTime NotAnOption TooFewItems TooManyItems DuplicateItem
+            UnknownField DuplicateField
+        )
     }
 
     /// The error's number in the C API (`mrtr_field_error`): 1 for
@@ -520,7 +506,7 @@ pub fn is_date_time(s: &str) -> bool {
 fn email(chars: TextChars<'_>) -> bool {
     let (mut ats, mut local, mut label, mut dots) = (0, 0, 0, 0);
     for c in chars {
-        if c.is_whitespace() || c.is_control() {
+        if bytes::is_white_space(c) || c.is_control() {
             return false;
         }
         if c == '@' {

@@ -777,33 +777,13 @@ impl<'a> SchemaErrorKind<'a> {
     /// The variant's name (`"UnsupportedKeyword"`), for logs; the C API's
     /// `reason`.
     pub const fn name(&self) -> &'static core::ffi::CStr {
-        use SchemaErrorKind::*;
-        match self {
-            NotAnObjectSchema => c"NotAnObjectSchema",
-            MissingProperties => c"MissingProperties",
-            TooManyFields => c"TooManyFields",
-            DuplicateProperty => c"DuplicateProperty",
-            TooManyKeywords => c"TooManyKeywords",
-            DuplicateKeyword(_) => c"DuplicateKeyword",
-            UnsupportedKeyword(_) => c"UnsupportedKeyword",
-            NotASchemaObject => c"NotASchemaObject",
-            MissingType => c"MissingType",
-            UnsupportedType => c"UnsupportedType",
-            UnknownFormat => c"UnknownFormat",
-            WrongKeywordType(_) => c"WrongKeywordType",
-            InconsistentBounds(_) => c"InconsistentBounds",
-            MissingItems => c"MissingItems",
-            EmptyOptions => c"EmptyOptions",
-            TooManyOptions => c"TooManyOptions",
-            NonStringOption => c"NonStringOption",
-            BadOption => c"BadOption",
-            DuplicateOption(_) => c"DuplicateOption",
-            EnumNamesMismatch => c"EnumNamesMismatch",
-            BadRequired => c"BadRequired",
-            UnknownRequired => c"UnknownRequired",
-            DuplicateRequired => c"DuplicateRequired",
-            InvalidDefault(_) => c"InvalidDefault",
-        }
+        packed_name!(self, SchemaErrorKind:
+            NotAnObjectSchema MissingProperties TooManyFields DuplicateProperty TooManyKeywords
+            DuplicateKeyword UnsupportedKeyword NotASchemaObject MissingType UnsupportedType
+            UnknownFormat WrongKeywordType InconsistentBounds MissingItems EmptyOptions
+            TooManyOptions NonStringOption BadOption DuplicateOption EnumNamesMismatch BadRequired
+            UnknownRequired DuplicateRequired InvalidDefault
+        )
     }
 
     /// The keyword or option value the error names, as the schema wrote
