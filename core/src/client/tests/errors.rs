@@ -440,3 +440,110 @@ fn call_error_names_the_answer_and_save_cause_not_the_wrapper() {
         "TrailingCharacters"
     );
 }
+
+/// The client's errors take their names from packed tables (one string per
+/// enum, a name found by its offset, `crate::names`): each name is still
+/// its variant's identifier, byte for byte, including names that end
+/// another name in the same table.
+#[test]
+fn packed_client_error_names_are_the_variant_names() {
+    use crate::client::call::{SaveInvariant as I, SaveRegion};
+    use crate::client::errors::FailureKind as K;
+    use std::format;
+    // The identifier Debug prints before any fields.
+    fn check(name: &core::ffi::CStr, debug: std::string::String) {
+        let ident: std::string::String = debug
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        assert_eq!(name.to_str(), Ok(ident.as_str()), "{debug}");
+    }
+    let kinds = [
+        K::Json,
+        K::Envelope,
+        K::Protocol,
+        K::InputsTooLarge,
+        K::StateTooLarge,
+        K::TooManyRounds,
+        K::TooManyStateOnlyRounds,
+        K::TooManyPolls,
+        K::AnsweredWithError,
+    ];
+    for k in kinds {
+        check(k.name(), format!("{k:?}"));
+    }
+    let params = [
+        ParamsError::NotJson(JSON_ERROR),
+        ParamsError::NotAnObject,
+        ParamsError::Reserved,
+        ParamsError::MissingTarget,
+        ParamsError::BadMeta,
+        ParamsError::BadTask,
+        ParamsError::BadTaskId,
+        ParamsError::TasksNotDeclared,
+        ParamsError::RepeatedMember,
+        ParamsError::TooManyMembers,
+    ];
+    for p in params {
+        check(p.name(), format!("{p:?}"));
+    }
+    let invariants = [
+        I::UnknownPhase(9),
+        I::UnknownVariant(9),
+        I::UnknownNextRequest(9),
+        I::TooLarge {
+            region: SaveRegion::Head,
+            len: 2,
+            limit: 1,
+        },
+        I::BadHead,
+        I::ProtocolVersion,
+        I::TasksNotDeclared,
+        I::BadInputs,
+        I::UndeclaredInput,
+        I::BadRequestState,
+        I::BadAnswerRecord,
+        I::AnswerKeyNotAsked { index: 1 },
+        I::DuplicateAnswer { index: 1 },
+        I::BadAnswer {
+            index: 1,
+            error: AnswerError::Wrapped,
+        },
+        I::TooManyRounds {
+            rounds: 2,
+            limit: 1,
+        },
+        I::TooManyStateOnlyRounds { count: 2, limit: 1 },
+        I::TooManyPolls { polls: 2, limit: 1 },
+        I::RoundNotCounted,
+        I::StateOnlyWithInputs,
+        I::IdOutOfRange(-1),
+        I::SentWithoutRequest,
+        I::InFlightNotLast,
+        I::InFlightOutsideSent,
+        I::PartlyAnswered {
+            answered: 1,
+            inputs: 2,
+        },
+        I::AnsweringWithoutInputs,
+        I::AnsweringOtherRequest,
+        I::RespondWithoutInputs,
+        I::CancelNotSent,
+    ];
+    for i in invariants {
+        check(i.name(), format!("{i:?}"));
+    }
+    // A name that ends a longer one is found inside it: the same C string.
+    assert_eq!(
+        I::TooLarge {
+            region: SaveRegion::Head,
+            len: 2,
+            limit: 1
+        }
+        .name(),
+        c"TooLarge"
+    );
+    assert_eq!(SaveError::Version(9).name(), c"Version");
+    assert_eq!(CallError::IdsExhausted.name(), c"IdsExhausted");
+    assert_eq!(CallError::NotATask.name(), c"NotATask");
+}
