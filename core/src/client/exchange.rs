@@ -50,10 +50,14 @@ pub(crate) const FACTS_ENTRY: usize = 25;
 /// on receipt and the answer lookup are quadratic in the number of keys.
 pub const MAX_INPUT_REQUESTS_LIMIT: usize = 256;
 
-/// One region of the workspace.
+/// One region of the workspace. (`pub` in this private module only
+/// because a flow's sealed, hidden `render` takes the layout: it cannot be
+/// named outside the crate.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Region {
+pub struct Region {
+    /// Its first byte's offset in the workspace.
     pub start: usize,
+    /// Its length in bytes.
     pub len: usize,
 }
 
@@ -78,14 +82,20 @@ impl Region {
     }
 }
 
-/// The five regions of a workspace.
+/// The five regions of a workspace (`pub` as [`Region`] is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Layout {
+pub struct Layout {
+    /// The fixed request part.
     pub head: Region,
+    /// The `inputRequests` copy (and its facts records).
     pub inputs: Region,
+    /// One index entry per input.
     pub index: Region,
+    /// The `requestState` token.
     pub state: Region,
+    /// The answers.
     pub answers: Region,
+    /// Bytes of workspace the regions need.
     pub total: usize,
 }
 
