@@ -93,10 +93,8 @@ pub struct Layout {
     pub index: Region,
     /// The `requestState` token.
     pub state: Region,
-    /// The answers.
+    /// The answers (the last region: it ends where the regions do).
     pub answers: Region,
-    /// Bytes of workspace the regions need.
-    pub total: usize,
 }
 
 impl Layout {
@@ -134,9 +132,9 @@ impl Layout {
         let Some(answers_start) = state_start.checked_add(state) else {
             return None;
         };
-        let Some(total) = answers_start.checked_add(answers) else {
+        if answers_start.checked_add(answers).is_none() {
             return None;
-        };
+        }
         Some(Layout {
             head: Region {
                 start: 0,
@@ -158,8 +156,12 @@ impl Layout {
                 start: answers_start,
                 len: answers,
             },
-            total,
         })
+    }
+
+    /// Bytes of workspace the regions need (`new` checked the sum).
+    pub const fn total(&self) -> usize {
+        self.answers.start.saturating_add(self.answers.len)
     }
 }
 
@@ -353,7 +355,7 @@ impl Exchange {
                 &reqs,
             )
             .ok_or(CallError::WorkspaceTooSmall {
-                needed: layout.total,
+                needed: layout.total(),
             })?;
             self.inputs_len = raw.len();
             self.input_count = reqs.len();
