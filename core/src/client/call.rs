@@ -67,7 +67,7 @@
 //! the connection is broken; an app that multiplexes many requests over one
 //! stream routes by id before feeding.
 
-use super::exchange::{self, Exchange, Incoming, ResultSpan};
+use super::exchange::{self, Exchange, Incoming, Layout, ResultSpan};
 use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
 use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Writer};
@@ -193,8 +193,13 @@ impl super::flow::sealed::Sealed for CallFields {}
 impl Flavor for CallFields {
     const MAGIC: u32 = CALL_MAGIC;
 
-    fn render(slot: &CallSlot, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        let layout = slot.limits.layout().unwrap_or_default();
+    fn render(
+        slot: &CallSlot,
+        buf: &[u8],
+        layout: &Layout,
+        id: i64,
+        out: &mut [u8],
+    ) -> Result<usize, CallError> {
         let ex = &slot.sh.ex;
         let mut w = Writer::new(out);
         write_request_head(&mut w, &Id::Number(id), slot.f.method.as_str());
@@ -203,9 +208,9 @@ impl Flavor for CallFields {
         w.raw(params.get(..params.len().saturating_sub(1)).unwrap_or(&[]));
         if ex.input_count > 0 {
             w.raw(b",\"inputResponses\":");
-            ex.write_responses(&mut w, buf, &layout);
+            ex.write_responses(&mut w, buf, layout);
         }
-        if let Some(s) = ex.request_state(buf, &layout) {
+        if let Some(s) = ex.request_state(buf, layout) {
             w.raw(b",\"requestState\":").raw(s);
         }
         w.raw(b"}}");
@@ -330,7 +335,11 @@ impl<'w> Call<'w> {
                 state_only: 0,
             },
         };
-        Ok(Call { st: state, buf })
+        Ok(Call {
+            st: state,
+            buf,
+            layout,
+        })
     }
 
     // ----------------------------------------------------------------- accessors
@@ -352,7 +361,7 @@ impl<'w> Call<'w> {
 
     /// The params as sent on every leg (rendered at init).
     pub fn params(&self) -> &[u8] {
-        self.layout().head.prefix(self.buf, self.st.f.params_len)
+        self.layout.head.prefix(self.buf, self.st.f.params_len)
     }
 
     // ------------------------------------------------------------------- writing
@@ -496,13 +505,13 @@ impl<'w> Call<'w> {
                 if let Err(e) = self.st.sh.ex.count_round(&limits) {
                     return Err(self.fail(e));
                 }
-                let layout = self.layout();
+                let layout = &self.layout;
                 let caps = self.st.sh.caps;
                 match ir.input_requests {
                     Some(reqs) => {
                         if let Err(e) = self.st.sh.ex.take_round(
                             self.buf,
-                            &layout,
+                            layout,
                             &limits,
                             &caps,
                             Some(reqs),
@@ -522,7 +531,7 @@ impl<'w> Call<'w> {
                         }
                         if let Err(e) = self.st.sh.ex.take_round(
                             self.buf,
-                            &layout,
+                            layout,
                             &limits,
                             &caps,
                             None,
@@ -607,6 +616,10 @@ impl<'w> Call<'w> {
                 state_only: s.state_only,
             },
         };
-        Ok(Call { st: state, buf })
+        Ok(Call {
+            st: state,
+            buf,
+            layout,
+        })
     }
 }

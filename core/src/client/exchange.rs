@@ -50,10 +50,14 @@ pub(crate) const FACTS_ENTRY: usize = 25;
 /// on receipt and the answer lookup are quadratic in the number of keys.
 pub const MAX_INPUT_REQUESTS_LIMIT: usize = 256;
 
-/// One region of the workspace.
+/// One region of the workspace. (`pub` in this private module only
+/// because a flow's sealed, hidden `render` takes the layout: it cannot be
+/// named outside the crate.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Region {
+pub struct Region {
+    /// Its first byte's offset in the workspace.
     pub start: usize,
+    /// Its length in bytes.
     pub len: usize,
 }
 
@@ -78,15 +82,19 @@ impl Region {
     }
 }
 
-/// The five regions of a workspace.
+/// The five regions of a workspace (`pub` as [`Region`] is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Layout {
+pub struct Layout {
+    /// The fixed request part.
     pub head: Region,
+    /// The `inputRequests` copy (and its facts records).
     pub inputs: Region,
+    /// One index entry per input.
     pub index: Region,
+    /// The `requestState` token.
     pub state: Region,
+    /// The answers (the last region: it ends where the regions do).
     pub answers: Region,
-    pub total: usize,
 }
 
 impl Layout {
@@ -124,9 +132,9 @@ impl Layout {
         let Some(answers_start) = state_start.checked_add(state) else {
             return None;
         };
-        let Some(total) = answers_start.checked_add(answers) else {
+        if answers_start.checked_add(answers).is_none() {
             return None;
-        };
+        }
         Some(Layout {
             head: Region {
                 start: 0,
@@ -148,8 +156,12 @@ impl Layout {
                 start: answers_start,
                 len: answers,
             },
-            total,
         })
+    }
+
+    /// Bytes of workspace the regions need (`new` checked the sum).
+    pub const fn total(&self) -> usize {
+        self.answers.start.saturating_add(self.answers.len)
     }
 }
 
@@ -343,7 +355,7 @@ impl Exchange {
                 &reqs,
             )
             .ok_or(CallError::WorkspaceTooSmall {
-                needed: layout.total,
+                needed: layout.total(),
             })?;
             self.inputs_len = raw.len();
             self.input_count = reqs.len();

@@ -9,7 +9,7 @@ use super::events::{Answer, Phase};
 use super::exchange::{Exchange, Layout, ResultSpan};
 use super::limits::CallLimits;
 use super::persist::{self, Saved};
-use crate::json::{JsonStr, ParseLimits};
+use crate::json::JsonStr;
 use crate::wire::{ClientCapabilities, InputRequest};
 
 /// The fields every flow's slot has, in that slot.
@@ -56,24 +56,12 @@ impl Default for Shared {
     }
 }
 
-/// A slot's shared part with its layout and JSON limits, read without a
-/// view (for [`super::machine::Machine`]'s `&self` accessors).
+/// A slot's shared part with its layout, read without a view (for
+/// [`super::machine::Machine`]'s `&self` accessors).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Common<'s> {
     pub ex: &'s Exchange,
     pub layout: Layout,
-    pub json: ParseLimits,
-}
-
-impl<'s> Common<'s> {
-    pub fn of<F>(st: &'s Slot<F>) -> Self {
-        let sh = &st.sh;
-        Common {
-            ex: &sh.ex,
-            layout: st.limits.layout().unwrap_or_default(),
-            json: st.limits.wire.json,
-        }
-    }
 }
 
 pub(crate) mod sealed {
@@ -99,7 +87,13 @@ pub trait Flavor: sealed::Sealed + Sized {
     const MAGIC: u32;
     /// Renders the request `write_request` sends next (or `resend` again).
     #[doc(hidden)]
-    fn render(slot: &Slot<Self>, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError>;
+    fn render(
+        slot: &Slot<Self>,
+        buf: &[u8],
+        layout: &Layout,
+        id: i64,
+        out: &mut [u8],
+    ) -> Result<usize, CallError>;
     /// Called when a request from `write_request` went out.
     #[doc(hidden)]
     fn on_written(slot: &mut Slot<Self>) {
@@ -124,15 +118,16 @@ pub struct SaveFields {
     pub head_len: usize,
 }
 
-/// Saves a slot with its workspace `buf` into `out` (in `Ready`, `Sent` or
-/// `Answering`); returns the length or the size needed.
+/// Saves a slot with its workspace `buf` (laid out as `layout`) into `out`
+/// (in `Ready`, `Sent` or `Answering`); returns the length or the size
+/// needed.
 pub(crate) fn save_slot<F: Flavor>(
     slot: &Slot<F>,
     buf: &[u8],
+    layout: &Layout,
     out: &mut [u8],
 ) -> Result<usize, CallError> {
     let phase = persist::phase_code(slot.sh.phase).ok_or(CallError::WrongState(slot.sh.phase))?;
-    let layout = slot.limits.layout().unwrap_or_default();
     let ex = &slot.sh.ex;
     let own = F::save_fields(slot);
     let saved = Saved {
@@ -158,12 +153,97 @@ pub(crate) fn save_slot<F: Flavor>(
     persist::save(&saved, out)
 }
 
+/// What a view does, on the slot with its workspace `buf` laid out as
+/// `layout`: a [`FlowView`] passes its own layout, a
+/// [`Machine`](super::machine::Machine) the one it derived (no view, so no
+/// copy of the layout per call).
+impl<F: Flavor> Slot<F> {
+    /// [`FlowView::write_request`].
+    pub(crate) fn write_request(
+        &mut self,
+        buf: &[u8],
+        layout: &Layout,
+        id: i64,
+        out: &mut [u8],
+    ) -> Result<usize, CallError> {
+        match self.sh.phase {
+            Phase::Ready => {}
+            Phase::Answering => {
+                let index = self.sh.ex.first_unanswered(buf, layout).unwrap_or(0);
+                return Err(CallError::Unanswered { index });
+            }
+            p => return Err(CallError::WrongState(p)),
+        }
+        self.sh.ex.check_id(id)?;
+        let n = F::render(self, buf, layout, id, out)?;
+        F::on_written(self);
+        let sh = &mut self.sh;
+        sh.ex.sent(id);
+        sh.phase = Phase::Sent;
+        Ok(n)
+    }
+
+    /// [`FlowView::resend`].
+    pub(crate) fn resend(
+        &mut self,
+        buf: &[u8],
+        layout: &Layout,
+        id: i64,
+        out: &mut [u8],
+    ) -> Result<usize, CallError> {
+        if self.sh.phase != Phase::Sent {
+            return Err(CallError::WrongState(self.sh.phase));
+        }
+        self.sh.ex.check_id(id)?;
+        let n = F::render(self, buf, layout, id, out)?;
+        self.sh.ex.sent(id);
+        Ok(n)
+    }
+
+    /// [`FlowView::answer_at`].
+    pub(crate) fn answer_at(
+        &mut self,
+        buf: &mut [u8],
+        layout: &Layout,
+        index: usize,
+        answer: Answer<'_>,
+    ) -> Result<(), CallError> {
+        if self.sh.phase != Phase::Answering {
+            return Err(CallError::WrongState(self.sh.phase));
+        }
+        let limits = self.limits.ex();
+        if let Answer::Error { code } = answer {
+            self.sh.ex.open_input(buf, layout, index)?;
+            self.fail(CallError::AnsweredWithError { index, code });
+            return Ok(());
+        }
+        let sh = &mut self.sh;
+        sh.ex.store_answer(buf, layout, &limits, index, &answer)?;
+        if sh.ex.all_answered() {
+            sh.phase = Phase::Ready;
+        }
+        Ok(())
+    }
+
+    /// Ends the flow with `e` (`Failed`) and returns it.
+    pub(crate) fn fail(&mut self, e: CallError) -> CallError {
+        let sh = &mut self.sh;
+        sh.phase = Phase::Failed;
+        sh.error = Some(e);
+        sh.ex.in_flight = None;
+        e
+    }
+}
+
 /// A view of one flow: its slot and its workspace. Use it as
 /// [`Call`](super::Call) or [`Task`](super::Task).
 #[derive(Debug)]
 pub struct FlowView<'w, F> {
     pub(crate) st: &'w mut Slot<F>,
     pub(crate) buf: &'w mut [u8],
+    /// The workspace's layout under the slot's limits, derived once when
+    /// the view is made (`init`, `restore`, `attach`), not on every use.
+    pub(crate) layout: Layout,
 }
 
 impl<'w, F: Flavor> FlowView<'w, F> {
@@ -180,26 +260,23 @@ impl<'w, F: Flavor> FlowView<'w, F> {
         if st.sh.magic != F::MAGIC {
             return Err(CallError::NotInitialized);
         }
-        st.limits.layout_in(buf.len())?;
-        Ok(FlowView { st, buf })
+        let layout = st.limits.layout_in(buf.len())?;
+        Ok(FlowView { st, buf, layout })
     }
 
-    /// [`FlowView::attach`] for the machine, which checked the workspace
-    /// against the same limits when it attached (a flow's slot and its
-    /// machine's slot hold the same limits): the layout is not derived a
-    /// second time on every call through a machine.
+    /// [`FlowView::attach`] for the machine, which derived `layout` when it
+    /// attached, checking the workspace against the same limits (a flow's
+    /// slot and its machine's slot hold the same limits): the layout is not
+    /// derived a second time on every call through a machine.
     pub(crate) fn attach_laid_out(
         st: &'w mut Slot<F>,
         buf: &'w mut [u8],
+        layout: Layout,
     ) -> Result<Self, CallError> {
         if st.sh.magic != F::MAGIC {
             return Err(CallError::NotInitialized);
         }
-        Ok(FlowView { st, buf })
-    }
-
-    pub(crate) fn layout(&self) -> Layout {
-        self.st.limits.layout().unwrap_or_default()
+        Ok(FlowView { st, buf, layout })
     }
 
     fn sh(&self) -> &Shared {
@@ -232,7 +309,7 @@ impl<'w, F: Flavor> FlowView<'w, F> {
     /// (for logs and audits).
     pub fn inputs_json(&self) -> Option<&[u8]> {
         let ex = &self.sh().ex;
-        (ex.input_count > 0).then(|| self.layout().inputs.prefix(self.buf, ex.inputs_len))
+        (ex.input_count > 0).then(|| self.layout.inputs.prefix(self.buf, ex.inputs_len))
     }
 
     /// Number of input requests in the current round.
@@ -242,17 +319,17 @@ impl<'w, F: Flavor> FlowView<'w, F> {
 
     /// The input request at `index` (server order).
     pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
-        self.sh().ex.input_at(self.buf, &self.layout(), index)
+        self.sh().ex.input_at(self.buf, &self.layout, index)
     }
 
     /// The index of the input whose key decodes to `key`.
     pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
-        self.sh().ex.index_of(self.buf, &self.layout(), key)
+        self.sh().ex.index_of(self.buf, &self.layout, key)
     }
 
     /// The stored answer to input `index`, as it will be sent.
     pub fn answer_json(&self, index: usize) -> Option<&[u8]> {
-        self.sh().ex.answer_of(self.buf, &self.layout(), index)
+        self.sh().ex.answer_of(self.buf, &self.layout, index)
     }
 
     /// Number of inputs answered in the current round.
@@ -262,7 +339,7 @@ impl<'w, F: Flavor> FlowView<'w, F> {
 
     /// The `requestState` the next request echoes, as its raw token.
     pub fn request_state(&self) -> Option<&[u8]> {
-        self.sh().ex.request_state(self.buf, &self.layout())
+        self.sh().ex.request_state(self.buf, &self.layout)
     }
 
     /// The last JSON-RPC id used.
@@ -305,38 +382,14 @@ impl<'w, F: Flavor> FlowView<'w, F> {
     /// `Ready` -> `Sent`. In `Answering` this fails with
     /// [`CallError::Unanswered`] naming the first unanswered input.
     pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        match self.sh().phase {
-            Phase::Ready => {}
-            Phase::Answering => {
-                let index = self
-                    .sh()
-                    .ex
-                    .first_unanswered(self.buf, &self.layout())
-                    .unwrap_or(0);
-                return Err(CallError::Unanswered { index });
-            }
-            p => return Err(CallError::WrongState(p)),
-        }
-        self.sh().ex.check_id(id)?;
-        let n = F::render(self.st, self.buf, id, out)?;
-        F::on_written(self.st);
-        let sh = &mut self.st.sh;
-        sh.ex.sent(id);
-        sh.phase = Phase::Sent;
-        Ok(n)
+        self.st.write_request(self.buf, &self.layout, id, out)
     }
 
     /// After a transport failure: writes the request in flight again with a
     /// fresh `id` (answers and state kept). A late response to the old id is
     /// then unrelated. Only in `Sent`.
     pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        if self.sh().phase != Phase::Sent {
-            return Err(CallError::WrongState(self.sh().phase));
-        }
-        self.sh().ex.check_id(id)?;
-        let n = F::render(self.st, self.buf, id, out)?;
-        self.st.sh.ex.sent(id);
-        Ok(n)
+        self.st.resend(self.buf, &self.layout, id, out)
     }
 
     // ------------------------------------------------------------------ answering
@@ -352,32 +405,12 @@ impl<'w, F: Flavor> FlowView<'w, F> {
     /// flow `Ready` to send them. [`Answer::Error`] ends the flow locally
     /// (`Failed` with [`CallError::AnsweredWithError`]) and is `Ok`.
     pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
-        if self.sh().phase != Phase::Answering {
-            return Err(CallError::WrongState(self.sh().phase));
-        }
-        let layout = self.layout();
-        let limits = self.st.limits.ex();
-        if let Answer::Error { code } = answer {
-            self.sh().ex.open_input(self.buf, &layout, index)?;
-            self.fail(CallError::AnsweredWithError { index, code });
-            return Ok(());
-        }
-        let sh = &mut self.st.sh;
-        sh.ex
-            .store_answer(self.buf, &layout, &limits, index, &answer)?;
-        if sh.ex.all_answered() {
-            sh.phase = Phase::Ready;
-        }
-        Ok(())
+        self.st.answer_at(self.buf, &self.layout, index, answer)
     }
 
     /// Ends the flow with `e` (`Failed`) and returns it.
     pub(crate) fn fail(&mut self, e: CallError) -> CallError {
-        let sh = &mut self.st.sh;
-        sh.phase = Phase::Failed;
-        sh.error = Some(e);
-        sh.ex.in_flight = None;
-        e
+        self.st.fail(e)
     }
 
     /// Ends the flow (`Done`).
@@ -394,6 +427,6 @@ impl<'w, F: Flavor> FlowView<'w, F> {
     /// After a restore in `Sent` the response to the old request is lost
     /// with the old process: call [`resend`](Self::resend).
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
-        save_slot(self.st, self.buf, out)
+        save_slot(self.st, self.buf, &self.layout, out)
     }
 }

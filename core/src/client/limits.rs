@@ -197,7 +197,7 @@ impl CallLimits {
     /// `static` workspace at compile time from `const` limits.
     pub const fn workspace_size(&self) -> usize {
         match self.layout() {
-            Ok(layout) => layout.total,
+            Ok(layout) => layout.total(),
             Err(_) => usize::MAX,
         }
     }
@@ -206,8 +206,8 @@ impl CallLimits {
     /// [`CallError::BadLimits`] or [`CallError::WorkspaceTooSmall`].
     pub(crate) const fn layout_in(&self, buf_len: usize) -> Result<Layout, CallError> {
         match self.layout() {
-            Ok(layout) if buf_len < layout.total => Err(CallError::WorkspaceTooSmall {
-                needed: layout.total,
+            Ok(layout) if buf_len < layout.total() => Err(CallError::WorkspaceTooSmall {
+                needed: layout.total(),
             }),
             other => other,
         }

@@ -26,7 +26,7 @@ use super::call::{
 };
 use super::events::{EventKind, EventRecord};
 use super::exchange::Layout;
-use super::flow::{save_slot, Common, Shared};
+use super::flow::{save_slot, Common, Flavor, Shared, Slot};
 use super::persist;
 use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};
@@ -190,20 +190,31 @@ pub struct Machine<'w> {
     layout: Layout,
 }
 
-/// Runs `$body` with `$v` bound to the flow's view.
-macro_rules! with_view {
+/// Runs `$body` with `$v` bound to the flow's live slot (its magic
+/// checked, as [`Call::attach_laid_out`] does), for what a slot does with
+/// the machine's workspace and layout.
+macro_rules! with_slot {
     ($self:ident, $v:ident => $body:expr) => {
         match &mut $self.slot.inner {
             Inner::Call(st) => {
-                let mut $v = Call::attach_laid_out(st, $self.buf)?;
+                let $v = live(st)?;
                 $body
             }
             Inner::Task(st) => {
-                let mut $v = Task::attach_laid_out(st, $self.buf)?;
+                let $v = live(st)?;
                 $body
             }
         }
     };
+}
+
+/// The slot if it is a live flow of its kind ([`CallError::NotInitialized`]
+/// otherwise).
+fn live<F: Flavor>(st: &mut Slot<F>) -> Result<&mut Slot<F>, CallError> {
+    if st.sh.magic != F::MAGIC {
+        return Err(CallError::NotInitialized);
+    }
+    Ok(st)
 }
 
 impl<'w> Machine<'w> {
@@ -330,7 +341,6 @@ impl<'w> Machine<'w> {
         Common {
             ex: &self.shared().ex,
             layout: self.layout,
-            json: self.slot.limits.wire.json,
         }
     }
 
@@ -388,7 +398,7 @@ impl<'w> Machine<'w> {
     pub fn task_id(&self) -> Option<&[u8]> {
         match &self.slot.inner {
             Inner::Call(_) => None,
-            Inner::Task(st) => Some(st.task_id(self.buf)),
+            Inner::Task(st) => Some(st.task_id(self.buf, &self.layout)),
         }
     }
 
@@ -497,7 +507,7 @@ impl<'w> Machine<'w> {
     /// [`task_request`](Self::task_request) names) and returns its length.
     /// `Ready` -> `Sent`; in `Answering`, [`CallError::Unanswered`].
     pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        with_view!(self, v => v.write_request(id, out))
+        with_slot!(self, st => st.write_request(self.buf, &self.layout, id, out))
     }
 
     /// [`write_request`](Self::write_request) with [`next_id`](Self::next_id).
@@ -509,7 +519,7 @@ impl<'w> Machine<'w> {
     /// After a transport failure (`Sent`): the request in flight again with
     /// a fresh `id`.
     pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        with_view!(self, v => v.resend(id, out))
+        with_slot!(self, st => st.resend(self.buf, &self.layout, id, out))
     }
 
     /// Writes `tasks/cancel` (task flow, in `Ready`, `Sent` or
@@ -517,7 +527,9 @@ impl<'w> Machine<'w> {
     pub fn write_cancel(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         match &mut self.slot.inner {
             Inner::Call(_) => Err(CallError::NotATask),
-            Inner::Task(st) => Task::attach_laid_out(st, self.buf)?.write_cancel(id, out),
+            Inner::Task(st) => {
+                Task::attach_laid_out(st, self.buf, self.layout)?.write_cancel(id, out)
+            }
         }
     }
 
@@ -534,7 +546,7 @@ impl<'w> Machine<'w> {
     /// answer makes the machine `Ready`. [`Answer::Error`] ends it locally
     /// ([`Phase::Failed`], [`CallError::AnsweredWithError`]) and is `Ok`.
     pub fn answer_at(&mut self, index: usize, answer: Answer<'_>) -> Result<(), CallError> {
-        with_view!(self, v => v.answer_at(index, answer))
+        with_slot!(self, st => st.answer_at(self.buf, &self.layout, index, answer))
     }
 
     // -------------------------------------------------------------------- feeding
@@ -546,12 +558,12 @@ impl<'w> Machine<'w> {
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<MachineEvent<'a>, CallError> {
         let (ev, handoff) = match &mut self.slot.inner {
             Inner::Task(st) => {
-                return Task::attach_laid_out(st, self.buf)?
+                return Task::attach_laid_out(st, self.buf, self.layout)?
                     .feed(bytes)
                     .map(MachineEvent::Task)
             }
             Inner::Call(st) => {
-                let ev = Call::attach_laid_out(st, self.buf)?.feed(bytes)?;
+                let ev = Call::attach_laid_out(st, self.buf, self.layout)?.feed(bytes)?;
                 match ev {
                     Event::TaskCreated(h) => (ev, Some(h)),
                     _ => (ev, None),
@@ -574,7 +586,7 @@ impl<'w> Machine<'w> {
         let Inner::Call(call) = &mut self.slot.inner else {
             return Ok(());
         };
-        let result = move_meta_to_task_head(call, self.buf).and_then(|meta_len| {
+        let result = move_meta_to_task_head(call, self.buf, &self.layout).and_then(|meta_len| {
             let cfg = TaskConfig {
                 dialect,
                 task_id: TaskIdRef::Token(task_id),
@@ -606,8 +618,8 @@ impl<'w> Machine<'w> {
     /// record of its flow; returns its length or the size needed.
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
         match &self.slot.inner {
-            Inner::Call(st) => save_slot(st, self.buf, out),
-            Inner::Task(st) => save_slot(st, self.buf, out),
+            Inner::Call(st) => save_slot(st, self.buf, &self.layout, out),
+            Inner::Task(st) => save_slot(st, self.buf, &self.layout, out),
         }
     }
 }
@@ -615,17 +627,20 @@ impl<'w> Machine<'w> {
 /// The `_meta` members the call wrote itself (protocol version,
 /// capabilities, client info) are the first members of its rendered params
 /// `{"_meta":{M,...},...}`. Moves `M` to offset 1 of the head, where a
-/// task's `{M}` starts, and returns its length.
-fn move_meta_to_task_head(call: &CallSlot, buf: &mut [u8]) -> Result<usize, CallError> {
+/// task's `{M}` starts, and returns its length (`layout`: the workspace's).
+fn move_meta_to_task_head(
+    call: &CallSlot,
+    buf: &mut [u8],
+    layout: &Layout,
+) -> Result<usize, CallError> {
     const PREFIX: &[u8] = b"{\"_meta\":{";
-    let c = Common::of(call);
-    let head = c.layout.head;
+    let head = layout.head;
     let params = head.prefix(buf, call.f.params_len);
     let broken = CallError::NotInitialized;
     if !params.starts_with(PREFIX) {
         return Err(broken);
     }
-    let doc = json::parse_with(params, &c.json).map_err(|_| broken)?;
+    let doc = json::parse_with(params, &call.limits.wire.json).map_err(|_| broken)?;
     let meta = doc
         .as_object()
         .and_then(|o| o.get("_meta"))

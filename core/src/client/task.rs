@@ -32,7 +32,7 @@
 
 use super::errors::{CallError, ParamsError, SaveInvariant};
 use super::events::{Phase, RpcError, TaskHandoff, Unrelated};
-use super::exchange::{self, Exchange, Incoming, ResultSpan};
+use super::exchange::{self, Exchange, Incoming, Layout, ResultSpan};
 use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
 use super::limits::CallLimits;
 use super::persist::{self};
@@ -203,9 +203,9 @@ impl Default for TaskFields {
 pub type TaskSlot = Slot<TaskFields>;
 
 impl Slot<TaskFields> {
-    /// The task id token as sent, read from the workspace `buf`.
-    pub(crate) fn task_id<'b>(&self, buf: &'b [u8]) -> &'b [u8] {
-        let layout = self.limits.layout().unwrap_or_default();
+    /// The task id token as sent, read from the workspace `buf` (laid out
+    /// as `layout`).
+    pub(crate) fn task_id<'b>(&self, buf: &'b [u8], layout: &Layout) -> &'b [u8] {
         let head = layout
             .head
             .prefix(buf, self.f.meta_len.saturating_add(self.f.id_len));
@@ -215,11 +215,11 @@ impl Slot<TaskFields> {
     pub(crate) fn render_kind(
         &self,
         buf: &[u8],
+        layout: &Layout,
         kind: TaskRequest,
         id: i64,
         out: &mut [u8],
     ) -> Result<usize, CallError> {
-        let layout = self.limits.layout().unwrap_or_default();
         let head = layout
             .head
             .prefix(buf, self.f.meta_len.saturating_add(self.f.id_len));
@@ -242,8 +242,8 @@ impl Slot<TaskFields> {
         }
         if kind == TaskRequest::Respond {
             w.raw(b",\"inputResponses\":");
-            self.sh.ex.write_responses(&mut w, buf, &layout);
-            if let (true, Some(s)) = (seed, self.sh.ex.request_state(buf, &layout)) {
+            self.sh.ex.write_responses(&mut w, buf, layout);
+            if let (true, Some(s)) = (seed, self.sh.ex.request_state(buf, layout)) {
                 w.raw(b",\"requestState\":").raw(s);
             }
         }
@@ -258,8 +258,14 @@ impl super::flow::sealed::Sealed for TaskFields {}
 impl Flavor for TaskFields {
     const MAGIC: u32 = TASK_MAGIC;
 
-    fn render(slot: &TaskSlot, buf: &[u8], id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        slot.render_kind(buf, slot.f.next, id, out)
+    fn render(
+        slot: &TaskSlot,
+        buf: &[u8],
+        layout: &Layout,
+        id: i64,
+        out: &mut [u8],
+    ) -> Result<usize, CallError> {
+        slot.render_kind(buf, layout, slot.f.next, id, out)
     }
 
     fn on_written(slot: &mut TaskSlot) {
@@ -366,7 +372,11 @@ impl<'w> Task<'w> {
                 poll_ms: limits.poll_interval(config.poll_ms),
             },
         };
-        Ok(Task { st: state, buf })
+        Ok(Task {
+            st: state,
+            buf,
+            layout,
+        })
     }
 
     // ----------------------------------------------------------------- accessors
@@ -384,7 +394,7 @@ impl<'w> Task<'w> {
 
     /// The task id token as sent.
     pub fn task_id(&self) -> &[u8] {
-        self.st.task_id(self.buf)
+        self.st.task_id(self.buf, &self.layout)
     }
 
     /// The current poll interval in milliseconds.
@@ -417,7 +427,7 @@ impl<'w> Task<'w> {
         self.st.sh.ex.check_id(id)?;
         let n = self
             .st
-            .render_kind(self.buf, TaskRequest::Cancel, id, out)?;
+            .render_kind(self.buf, &self.layout, TaskRequest::Cancel, id, out)?;
         self.st.sh.ex.sent(id);
         self.st.f.next = TaskRequest::Cancel;
         self.st.sh.phase = Phase::Sent;
@@ -456,13 +466,13 @@ impl<'w> Task<'w> {
         state: Option<JsonStr<'_>>,
     ) -> Result<TaskEvent<'static>, CallError> {
         let limits = self.st.limits.ex();
-        let layout = self.layout();
+        let layout = &self.layout;
         let caps = self.st.sh.caps;
         let taken = self.st.sh.ex.count_round(&limits).and_then(|()| {
             self.st
                 .sh
                 .ex
-                .take_round(self.buf, &layout, &limits, &caps, Some(reqs), state)
+                .take_round(self.buf, layout, &limits, &caps, Some(reqs), state)
         });
         if let Err(e) = taken {
             return Err(self.fail(e));
@@ -700,6 +710,10 @@ impl<'w> Task<'w> {
                 poll_ms: limits.poll_interval(Some(s.poll_ms)),
             },
         };
-        Ok(Task { st: state, buf })
+        Ok(Task {
+            st: state,
+            buf,
+            layout,
+        })
     }
 }
