@@ -473,6 +473,7 @@ impl From<CallError> for mrtr_status {
             E::BadLimits | E::NotInitialized | E::BadParams(_) | E::BadSave(_) => {
                 S::MRTR_ERR_INVALID_ARGUMENT
             }
+            E::TasksNotBuilt => S::MRTR_ERR_INVALID_ARGUMENT,
             E::IdNotFresh { .. } | E::IdOutOfRange(_) => S::MRTR_ERR_INVALID_ARGUMENT,
             E::WorkspaceTooSmall { .. } => S::MRTR_ERR_WORKSPACE_TOO_SMALL,
             E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } | E::IdsExhausted => {

@@ -303,6 +303,15 @@ fn render_params(
     w.byte(b'}');
 }
 
+/// Whether params `Call::init` accepts ask for a task (the seed dialect's
+/// `task` member); `false` for params it refuses.
+pub(crate) fn asks_for_task(method: CallMethod, params: &[u8], limits: &CallLimits) -> bool {
+    let doc = json::parse_with(params, &limits.wire.json);
+    doc.ok()
+        .and_then(|d| d.as_object().map(|p| check_params(p, method) == Ok(true)))
+        .unwrap_or(false)
+}
+
 impl<'w> Call<'w> {
     /// Starts a call: checks the limits and the workspace size, validates and
     /// renders the params into the workspace. On error `state` is unchanged.

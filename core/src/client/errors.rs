@@ -424,6 +424,10 @@ pub enum CallError {
     BadSave(SaveError),
     /// A task operation (`tasks/cancel`) on a machine in the call flow.
     NotATask,
+    /// A task, a call declaring the Tasks extension, or the save of either,
+    /// given to a [`Machine`](super::Machine) built without the `tasks`
+    /// feature.
+    TasksNotBuilt,
 }
 
 /// Why a call or task ended in [`Phase::Failed`]: the class of its
@@ -697,6 +701,7 @@ impl core::fmt::Display for CallError {
             }
             CallError::BadSave(e) => write!(f, "bad save: {e}"),
             CallError::NotATask => f.write_str("not a task: the machine is in the call flow"),
+            CallError::TasksNotBuilt => f.write_str("tasks are not built in (the `tasks` feature)"),
         }
     }
 }
@@ -738,7 +743,7 @@ impl CallError {
             BadLimits WorkspaceTooSmall NotInitialized ParamsTooLarge WrongState IdNotFresh
             IdOutOfRange IdsExhausted BufferTooSmall Unanswered UnknownKey AlreadyAnswered
             AnswersTooLarge InputsTooLarge StateTooLarge TooManyRounds TooManyStateOnlyRounds
-            TooManyPolls AnsweredWithError NotATask;
+            TooManyPolls AnsweredWithError NotATask TasksNotBuilt;
             CallError::BadParams(p) => p.name(),
             CallError::BadAnswer { error, .. } => error.name(),
             CallError::Malformed(w) => w.name(),

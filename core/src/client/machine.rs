@@ -21,8 +21,8 @@
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
-    Phase,
+    asks_for_task, check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod,
+    CallSlot, Event, Phase,
 };
 use super::events::{EventKind, EventRecord};
 use super::exchange::Layout;
@@ -100,7 +100,42 @@ pub enum Flow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Inner {
     Call(CallSlot),
-    Task(TaskSlot),
+    Task(TaskSlot, Tasks),
+}
+
+/// What the task flow's variant carries beside its slot: a unit value in a
+/// build with the `tasks` feature, an uninhabited type without it, so that
+/// no [`Inner::Task`] can be made there and the compiler drops every task
+/// arm below (and the task flow's code with them).
+#[cfg(feature = "tasks")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Tasks;
+
+/// See the `tasks` build's [`Tasks`].
+#[cfg(not(feature = "tasks"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tasks {}
+
+/// Whether a machine started with `config` may follow a task: a task
+/// start, a call declaring the Tasks extension, or a call whose params ask
+/// for a task (the seed dialect's `task` member).
+fn wants_tasks(config: &MachineConfig<'_>) -> bool {
+    config.caps.tasks
+        || match config.start {
+            Start::Task { .. } => true,
+            Start::Call { method, params } => asks_for_task(method, params, &config.limits),
+        }
+}
+
+impl Tasks {
+    /// The value [`Inner::Task`] needs, or [`CallError::TasksNotBuilt`] in a
+    /// build without the `tasks` feature.
+    fn built() -> Result<Tasks, CallError> {
+        #[cfg(feature = "tasks")]
+        return Ok(Tasks);
+        #[cfg(not(feature = "tasks"))]
+        return Err(CallError::TasksNotBuilt);
+    }
 }
 
 const MACHINE_MAGIC: u32 = 0x4D52_4D31; // "MRM1"
@@ -200,7 +235,7 @@ macro_rules! with_slot {
                 let $v = live(st)?;
                 $body
             }
-            Inner::Task(st) => {
+            Inner::Task(st, _) => {
                 let $v = live(st)?;
                 $body
             }
@@ -240,6 +275,9 @@ impl<'w> Machine<'w> {
         // call), so no slot is built and then copied. A flow's init leaves
         // its slot unchanged on error, so `slot` is unchanged on error
         // either way.
+        if !cfg!(feature = "tasks") && wants_tasks(config) {
+            return Err(CallError::TasksNotBuilt);
+        }
         match config.start {
             Start::Call { method, params } => {
                 let cfg = CallConfig {
@@ -270,12 +308,13 @@ impl<'w> Machine<'w> {
                     limits,
                     poll_ms,
                 };
-                if let Inner::Task(st) = &mut slot.inner {
+                let tasks = Tasks::built()?;
+                if let Inner::Task(st, _) = &mut slot.inner {
                     Task::init_with(st, buf, &cfg, None, None)?;
                 } else {
                     let mut st = TaskSlot::default();
                     Task::init_with(&mut st, buf, &cfg, None, None)?;
-                    slot.inner = Inner::Task(st);
+                    slot.inner = Inner::Task(st, tasks);
                 }
             }
         }
@@ -311,12 +350,16 @@ impl<'w> Machine<'w> {
             persist::KIND_CALL => {
                 let mut st = CallSlot::default();
                 Call::restore(&mut st, buf, limits, saved)?;
+                if !cfg!(feature = "tasks") && (st.sh.caps.tasks || st.f.seed_task) {
+                    return Err(CallError::TasksNotBuilt);
+                }
                 Inner::Call(st)
             }
             _ => {
+                let tasks = Tasks::built()?;
                 let mut st = TaskSlot::default();
                 Task::restore(&mut st, buf, limits, saved)?;
-                Inner::Task(st)
+                Inner::Task(st, tasks)
             }
         };
         *slot = MachineSlot {
@@ -333,7 +376,7 @@ impl<'w> Machine<'w> {
     fn shared(&self) -> &Shared {
         match &self.slot.inner {
             Inner::Call(st) => &st.sh,
-            Inner::Task(st) => &st.sh,
+            Inner::Task(st, _) => &st.sh,
         }
     }
 
@@ -350,7 +393,7 @@ impl<'w> Machine<'w> {
     pub fn flow(&self) -> Flow {
         match self.slot.inner {
             Inner::Call(_) => Flow::Call,
-            Inner::Task(_) => Flow::Task,
+            Inner::Task(_, _) => Flow::Task,
         }
     }
 
@@ -373,7 +416,7 @@ impl<'w> Machine<'w> {
     pub fn method(&self) -> Option<CallMethod> {
         match &self.slot.inner {
             Inner::Call(st) => Some(st.f.method),
-            Inner::Task(_) => None,
+            Inner::Task(_, _) => None,
         }
     }
 
@@ -381,7 +424,7 @@ impl<'w> Machine<'w> {
     pub fn dialect(&self) -> Option<TaskDialect> {
         match &self.slot.inner {
             Inner::Call(_) => None,
-            Inner::Task(st) => Some(st.f.dialect),
+            Inner::Task(st, _) => Some(st.f.dialect),
         }
     }
 
@@ -390,7 +433,7 @@ impl<'w> Machine<'w> {
     pub fn task_request(&self) -> Option<TaskRequest> {
         match &self.slot.inner {
             Inner::Call(_) => None,
-            Inner::Task(st) => Some(st.f.next),
+            Inner::Task(st, _) => Some(st.f.next),
         }
     }
 
@@ -398,7 +441,7 @@ impl<'w> Machine<'w> {
     pub fn task_id(&self) -> Option<&[u8]> {
         match &self.slot.inner {
             Inner::Call(_) => None,
-            Inner::Task(st) => Some(st.task_id(self.buf, &self.layout)),
+            Inner::Task(st, _) => Some(st.task_id(self.buf, &self.layout)),
         }
     }
 
@@ -406,7 +449,7 @@ impl<'w> Machine<'w> {
     pub fn poll_ms(&self) -> u64 {
         match &self.slot.inner {
             Inner::Call(_) => 0,
-            Inner::Task(st) => st.f.poll_ms,
+            Inner::Task(st, _) => st.f.poll_ms,
         }
     }
 
@@ -414,7 +457,7 @@ impl<'w> Machine<'w> {
     pub fn polls(&self) -> u32 {
         match &self.slot.inner {
             Inner::Call(_) => 0,
-            Inner::Task(st) => st.f.polls,
+            Inner::Task(st, _) => st.f.polls,
         }
     }
 
@@ -527,7 +570,7 @@ impl<'w> Machine<'w> {
     pub fn write_cancel(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
         match &mut self.slot.inner {
             Inner::Call(_) => Err(CallError::NotATask),
-            Inner::Task(st) => {
+            Inner::Task(st, _) => {
                 Task::attach_laid_out(st, self.buf, self.layout)?.write_cancel(id, out)
             }
         }
@@ -557,7 +600,7 @@ impl<'w> Machine<'w> {
     /// its first `tasks/get`.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<MachineEvent<'a>, CallError> {
         let (ev, handoff) = match &mut self.slot.inner {
-            Inner::Task(st) => {
+            Inner::Task(st, _) => {
                 return Task::attach_laid_out(st, self.buf, self.layout)?
                     .feed(bytes)
                     .map(MachineEvent::Task)
@@ -586,7 +629,8 @@ impl<'w> Machine<'w> {
         let Inner::Call(call) = &mut self.slot.inner else {
             return Ok(());
         };
-        let result = move_meta_to_task_head(call, self.buf, &self.layout).and_then(|meta_len| {
+        let result = Tasks::built().and_then(|tasks| {
+            let meta_len = move_meta_to_task_head(call, self.buf, &self.layout)?;
             let cfg = TaskConfig {
                 dialect,
                 task_id: TaskIdRef::Token(task_id),
@@ -597,11 +641,11 @@ impl<'w> Machine<'w> {
             };
             let mut st = TaskSlot::default();
             Task::init_with(&mut st, self.buf, &cfg, Some(meta_len), call.sh.ex.last_id)?;
-            Ok(st)
+            Ok((st, tasks))
         });
         match result {
-            Ok(st) => {
-                self.slot.inner = Inner::Task(st);
+            Ok((st, tasks)) => {
+                self.slot.inner = Inner::Task(st, tasks);
                 Ok(())
             }
             Err(e) => {
@@ -619,7 +663,7 @@ impl<'w> Machine<'w> {
     pub fn save(&self, out: &mut [u8]) -> Result<usize, CallError> {
         match &self.slot.inner {
             Inner::Call(st) => save_slot(st, self.buf, &self.layout, out),
-            Inner::Task(st) => save_slot(st, self.buf, &self.layout, out),
+            Inner::Task(st, _) => save_slot(st, self.buf, &self.layout, out),
         }
     }
 }

@@ -10,12 +10,17 @@ use std::vec::Vec;
 
 mod errors;
 mod flows;
+// The machine and run tests drive calls that declare the Tasks extension.
+#[cfg(feature = "tasks")]
 mod machine;
 mod persist;
 mod props;
 mod rules;
+#[cfg(feature = "tasks")]
 mod run;
 mod tasks;
+#[cfg(not(feature = "tasks"))]
+mod without_tasks;
 
 /// The client info of the spec's examples.
 pub(super) const EXAMPLE_CLIENT: ClientInfo<'static> = ClientInfo {

@@ -1,0 +1,120 @@
+//! A machine built without the `tasks` feature: it refuses, with
+//! [`CallError::TasksNotBuilt`] and its slot unchanged, everything that
+//! could follow a task, and runs every other call as before.
+
+use super::*;
+use crate::client::machine::{Flow, Machine, MachineConfig, MachineEvent, MachineSlot, Start};
+use crate::client::task::TaskIdRef;
+use crate::client::{CallError, Event, Phase};
+use crate::wire::{TaskDialect, Violation};
+
+const TASKS: ClientCapabilities = ClientCapabilities {
+    tasks: true,
+    ..FORM
+};
+
+fn config(params: &str, caps: ClientCapabilities) -> MachineConfig<'_> {
+    MachineConfig {
+        caps,
+        client_info: Some(EXAMPLE_CLIENT),
+        ..MachineConfig::call(CallMethod::ToolsCall, params.as_bytes())
+    }
+}
+
+/// Inits a machine on a fresh slot and workspace; returns the result and
+/// whether the slot is still the default one.
+fn init(config: &MachineConfig<'_>) -> (Result<Flow, CallError>, bool) {
+    let mut slot = MachineSlot::default();
+    let mut buf = vec![0u8; Machine::workspace_size(&config.limits)];
+    let r = Machine::init(&mut slot, &mut buf, config).map(|m| m.flow());
+    (r, slot == MachineSlot::default())
+}
+
+#[test]
+fn without_tasks_a_task_start_the_tasks_capability_and_a_task_param_are_refused() {
+    let task = MachineConfig {
+        start: Start::Task {
+            dialect: TaskDialect::Extension,
+            task_id: TaskIdRef::Text("t-1"),
+            poll_ms: None,
+        },
+        ..config("", FORM)
+    };
+    assert_eq!(init(&task), (Err(CallError::TasksNotBuilt), true));
+    assert_eq!(
+        init(&config(r#"{"name":"t"}"#, TASKS)),
+        (Err(CallError::TasksNotBuilt), true)
+    );
+    assert_eq!(
+        init(&config(r#"{"name":"t","task":{"ttl":1000}}"#, FORM)),
+        (Err(CallError::TasksNotBuilt), true)
+    );
+    // Params the call refuses anyway keep their own error.
+    assert!(matches!(
+        init(&config(r#"{"name":"t","task":7}"#, FORM)).0,
+        Err(CallError::BadParams(_))
+    ));
+    assert_eq!(
+        init(&config(r#"{"name":"t"}"#, FORM)),
+        (Ok(Flow::Call), false)
+    );
+}
+
+#[test]
+fn without_tasks_a_call_runs_and_a_task_result_is_an_undeclared_capability() {
+    let cfg = config(r#"{"name":"t"}"#, FORM);
+    let mut slot = MachineSlot::default();
+    let mut buf = vec![0u8; Machine::workspace_size(&cfg.limits)];
+    let mut m = Machine::init(&mut slot, &mut buf, &cfg).unwrap();
+    let mut out = vec![0u8; 4096];
+    m.write_next(&mut out).unwrap();
+    let done = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+    assert_eq!(
+        m.feed(done),
+        Ok(MachineEvent::Call(Event::Complete(br#"{"content":[]}"#)))
+    );
+    assert_eq!(m.phase(), Phase::Done);
+
+    let mut slot = MachineSlot::default();
+    let mut m = Machine::init(&mut slot, &mut buf, &cfg).unwrap();
+    m.write_next(&mut out).unwrap();
+    let created = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t","status":"working","createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":null}}"#;
+    assert_eq!(
+        m.feed(created),
+        Err(CallError::Protocol(Violation::UndeclaredCapability))
+    );
+    assert_eq!((m.flow(), m.phase()), (Flow::Call, Phase::Failed));
+}
+
+#[test]
+fn without_tasks_saves_that_could_follow_a_task_do_not_restore() {
+    let limits = CallLimits::default();
+    let mut out = vec![0u8; 1 << 16];
+    let restore = |saved: &[u8]| {
+        let mut slot = MachineSlot::default();
+        let mut buf = vec![0u8; Machine::workspace_size(&limits)];
+        let r = Machine::restore(&mut slot, &mut buf, &limits, saved).map(|m| m.flow());
+        (r, slot == MachineSlot::default())
+    };
+    // A task's save.
+    let mut th = TaskHarness::new(&TaskConfig {
+        caps: TASKS,
+        client_info: None,
+        ..TaskConfig::new(TaskDialect::Extension, "t-1")
+    });
+    let n = th.task().save(&mut out).unwrap();
+    assert_eq!(restore(&out[..n]), (Err(CallError::TasksNotBuilt), true));
+    // Calls that declare the Tasks extension or ask for a task.
+    for (params, caps) in [
+        (r#"{"name":"t"}"#, TASKS),
+        (r#"{"name":"t","task":{}}"#, FORM),
+    ] {
+        let mut h = Harness::new(&tool_config(params, caps));
+        let n = h.call().save(&mut out).unwrap();
+        assert_eq!(restore(&out[..n]), (Err(CallError::TasksNotBuilt), true));
+    }
+    // Any other call's save restores.
+    let mut h = Harness::new(&tool_config(r#"{"name":"t"}"#, FORM));
+    let n = h.call().save(&mut out).unwrap();
+    assert_eq!(restore(&out[..n]), (Ok(Flow::Call), false));
+}
