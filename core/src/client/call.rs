@@ -303,13 +303,14 @@ fn render_params(
     w.byte(b'}');
 }
 
-/// Whether params `Call::init` accepts ask for a task (the seed dialect's
-/// `task` member); `false` for params it refuses.
-pub(crate) fn asks_for_task(method: CallMethod, params: &[u8], limits: &CallLimits) -> bool {
-    let doc = json::parse_with(params, &limits.wire.json);
-    doc.ok()
-        .and_then(|d| d.as_object().map(|p| check_params(p, method) == Ok(true)))
-        .unwrap_or(false)
+/// Refuses, in a build without the `tasks` feature, a call that could
+/// become a task: one that declares the Tasks extension or whose params ask
+/// for a task (the seed dialect's `task` member).
+fn check_tasks_built(seed_task: bool, caps: &ClientCapabilities) -> Result<(), CallError> {
+    if !cfg!(feature = "tasks") && (seed_task || caps.tasks) {
+        return Err(CallError::TasksNotBuilt);
+    }
+    Ok(())
 }
 
 impl<'w> Call<'w> {
@@ -328,6 +329,7 @@ impl<'w> Call<'w> {
             .as_object()
             .ok_or(CallError::BadParams(ParamsError::NotAnObject))?;
         let seed_task = check_params(params, config.method).map_err(CallError::BadParams)?;
+        check_tasks_built(seed_task, &config.caps)?;
         let mut w = Writer::new(layout.head.tail_mut(buf, 0));
         render_params(&mut w, params, &config.caps, config.client_info.as_ref());
         let params_len = w.finish().map_err(|e| CallError::ParamsTooLarge {
@@ -461,7 +463,7 @@ impl<'w> Call<'w> {
         match outcome {
             ResultOutcome::Complete(_) => {
                 let obj = result;
-                if self.st.f.seed_task {
+                if cfg!(feature = "tasks") && self.st.f.seed_task {
                     match created_task(obj, TaskDialect::Seed) {
                         Err(v) => return Err(self.fail(CallError::Protocol(v))),
                         Ok(Some(task)) => {
@@ -492,7 +494,7 @@ impl<'w> Call<'w> {
             }
             ResultOutcome::Task(_) => {
                 let obj = result;
-                if !self.st.sh.caps.tasks {
+                if !cfg!(feature = "tasks") || !self.st.sh.caps.tasks {
                     return Err(self.fail(CallError::Protocol(Violation::UndeclaredCapability)));
                 }
                 match created_task(obj, TaskDialect::Extension) {
@@ -596,6 +598,7 @@ impl<'w> Call<'w> {
         persist::check_meta_version(meta)?;
         let seed_task = checked.map_err(|_| bad_head)?;
         let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
+        check_tasks_built(seed_task, &caps)?;
         let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
         // A call's request in flight with inputs in the round is the retry
         // that carries their answers.

@@ -424,9 +424,10 @@ pub enum CallError {
     BadSave(SaveError),
     /// A task operation (`tasks/cancel`) on a machine in the call flow.
     NotATask,
-    /// A task, a call declaring the Tasks extension, or the save of either,
-    /// given to a [`Machine`](super::Machine) built without the `tasks`
-    /// feature.
+    /// In a build without the `tasks` feature: a call that could become a
+    /// task (it declares the Tasks extension, or its params ask for a task
+    /// with the seed dialect's `task` member), its save, or a
+    /// [`Machine`](super::Machine) started or restored as a task.
     TasksNotBuilt,
 }
 

@@ -21,8 +21,8 @@
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    asks_for_task, check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod,
-    CallSlot, Event, Phase,
+    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
+    Phase,
 };
 use super::events::{EventKind, EventRecord};
 use super::exchange::Layout;
@@ -115,17 +115,6 @@ struct Tasks;
 #[cfg(not(feature = "tasks"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tasks {}
-
-/// Whether a machine started with `config` may follow a task: a task
-/// start, a call declaring the Tasks extension, or a call whose params ask
-/// for a task (the seed dialect's `task` member).
-fn wants_tasks(config: &MachineConfig<'_>) -> bool {
-    config.caps.tasks
-        || match config.start {
-            Start::Task { .. } => true,
-            Start::Call { method, params } => asks_for_task(method, params, &config.limits),
-        }
-}
 
 impl Tasks {
     /// The value [`Inner::Task`] needs, or [`CallError::TasksNotBuilt`] in a
@@ -275,9 +264,6 @@ impl<'w> Machine<'w> {
         // call), so no slot is built and then copied. A flow's init leaves
         // its slot unchanged on error, so `slot` is unchanged on error
         // either way.
-        if !cfg!(feature = "tasks") && wants_tasks(config) {
-            return Err(CallError::TasksNotBuilt);
-        }
         match config.start {
             Start::Call { method, params } => {
                 let cfg = CallConfig {
@@ -350,9 +336,6 @@ impl<'w> Machine<'w> {
             persist::KIND_CALL => {
                 let mut st = CallSlot::default();
                 Call::restore(&mut st, buf, limits, saved)?;
-                if !cfg!(feature = "tasks") && (st.sh.caps.tasks || st.f.seed_task) {
-                    return Err(CallError::TasksNotBuilt);
-                }
                 Inner::Call(st)
             }
             _ => {

@@ -13,6 +13,13 @@ use crate::wire::{
 use std::format;
 use std::string::ToString;
 
+/// Every capability this build can declare: the Tasks extension only with
+/// the `tasks` feature (with it, `ClientCapabilities::ALL`).
+const ALL_BUILT: ClientCapabilities = ClientCapabilities {
+    tasks: cfg!(feature = "tasks"),
+    ..ClientCapabilities::ALL
+};
+
 const ONE_FORM: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}}}}"#;
 
 /// A call with `caps` whose first leg (id 1) is in flight.
@@ -138,6 +145,17 @@ fn a_task_result_needs_the_tasks_extension_declared() {
         tasks: true,
         ..FORM
     };
+    if !cfg!(feature = "tasks") {
+        // A build without tasks cannot declare them.
+        let config = tool_config(r#"{"name":"t"}"#, caps);
+        let mut st = CallSlot::default();
+        let mut buf = vec![0u8; Call::workspace_size(&config.limits)];
+        assert_eq!(
+            Call::init(&mut st, &mut buf, &config).err(),
+            Some(CallError::TasksNotBuilt)
+        );
+        return;
+    }
     let mut h = sent(caps);
     let mut call = h.call();
     let Ok(Event::TaskCreated(handoff)) = call.feed(created) else {
@@ -339,7 +357,7 @@ fn a_malformed_response_to_our_id_ends_the_call_with_the_wire_error() {
         ),
     ];
     for (bytes, err) in cases {
-        let mut h = sent(ClientCapabilities::ALL);
+        let mut h = sent(ALL_BUILT);
         let mut call = h.call();
         let expected = match err {
             WireError::Protocol(v) => CallError::Protocol(v),
@@ -419,7 +437,7 @@ fn every_key_must_be_answered_before_the_retry() {
 
 #[test]
 fn answering_a_key_not_asked_twice_or_with_the_wrong_kind_is_an_error() {
-    let mut h = sent(ClientCapabilities::ALL);
+    let mut h = sent(ALL_BUILT);
     let mut call = h.call();
     let msg = input_required(
         1,
@@ -777,7 +795,7 @@ fn limits_refuse_a_depth_over_the_reader_maximum() {
 #[test]
 fn a_form_accept_is_checked_against_its_schema_in_the_core() {
     use crate::client::form::FieldError;
-    let mut h = sent(ClientCapabilities::ALL);
+    let mut h = sent(ALL_BUILT);
     let mut call = h.call();
     let msg = input_required(
         1,
@@ -955,7 +973,7 @@ fn an_input_reads_the_same_from_its_facts_record_as_parsed_again() {
             .map(|(k, r)| (k.raw_token().to_vec(), format!("{r:?}")))
             .collect()
     };
-    let caps = ClientCapabilities::ALL;
+    let caps = ALL_BUILT;
     // Room for the records, and one byte short of it (the copy still fits).
     let roomy = CallLimits::default();
     let mut tight = CallLimits {

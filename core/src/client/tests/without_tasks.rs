@@ -104,17 +104,45 @@ fn without_tasks_saves_that_could_follow_a_task_do_not_restore() {
     });
     let n = th.task().save(&mut out).unwrap();
     assert_eq!(restore(&out[..n]), (Err(CallError::TasksNotBuilt), true));
-    // Calls that declare the Tasks extension or ask for a task.
-    for (params, caps) in [
-        (r#"{"name":"t"}"#, TASKS),
-        (r#"{"name":"t","task":{}}"#, FORM),
-    ] {
-        let mut h = Harness::new(&tool_config(params, caps));
-        let n = h.call().save(&mut out).unwrap();
-        assert_eq!(restore(&out[..n]), (Err(CallError::TasksNotBuilt), true));
-    }
-    // Any other call's save restores.
+    // Any other call's save restores, and one of a call that declares the
+    // Tasks extension or asks for a task (as a build with tasks writes it:
+    // the same bytes with another head) does not.
+    let form = |task: &str| {
+        std::format!(
+            r#"{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"elicitation":{{"form":{{}}}}{task}}},"io.modelcontextprotocol/clientInfo":{{"name":"ExampleClient","version":"1.0.0"}}}},"name":"t""#
+        )
+    };
+    let head = std::format!("{}}}", form(""));
     let mut h = Harness::new(&tool_config(r#"{"name":"t"}"#, FORM));
     let n = h.call().save(&mut out).unwrap();
+    assert_eq!(out[..n], save_of(&head));
     assert_eq!(restore(&out[..n]), (Ok(Flow::Call), false));
+    let declares = std::format!(
+        "{}}}",
+        form(r#","extensions":{"io.modelcontextprotocol/tasks":{}}"#)
+    );
+    let asks = std::format!(r#"{},"task":{{}}}}"#, form(""));
+    for head in [declares, asks] {
+        assert_eq!(
+            restore(&save_of(&head)),
+            (Err(CallError::TasksNotBuilt), true)
+        );
+    }
+}
+
+/// The save of a call in `Ready` that has sent nothing, whose head (the
+/// params it renders) is `head`: the saved-call format's bytes.
+fn save_of(head: &str) -> Vec<u8> {
+    let mut v = b"MRTR\x01\x01\x01\x01".to_vec();
+    v.extend([0u8; 9]);
+    // The head's length, a postcard varint.
+    let mut n = head.len();
+    while n >= 0x80 {
+        v.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    v.push(n as u8);
+    v.extend(head.as_bytes());
+    v.extend([0u8; 3]);
+    v
 }
