@@ -94,6 +94,19 @@ int memcmp(const void *a, const void *b, size_t n) {
 
 int bcmp(const void *a, const void *b, size_t n) { return memcmp(a, b, n); }
 
+/* The ARM EABI's copy and clear helpers, which the Rust code calls: here
+ * the loops above, so the library's own word-copying versions (about 1.5 KiB
+ * of flash) are not linked. `__aeabi_memclr` takes (dst, n). */
+void __aeabi_memcpy(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+void __aeabi_memcpy4(void *dst, const void *src, size_t n) __attribute__((alias("__aeabi_memcpy")));
+void __aeabi_memcpy8(void *dst, const void *src, size_t n) __attribute__((alias("__aeabi_memcpy")));
+void __aeabi_memmove(void *dst, const void *src, size_t n) { memmove(dst, src, n); }
+void __aeabi_memmove4(void *dst, const void *src, size_t n) __attribute__((alias("__aeabi_memmove")));
+void __aeabi_memmove8(void *dst, const void *src, size_t n) __attribute__((alias("__aeabi_memmove")));
+void __aeabi_memclr(void *dst, size_t n) { memset(dst, 0, n); }
+void __aeabi_memclr4(void *dst, size_t n) __attribute__((alias("__aeabi_memclr")));
+void __aeabi_memclr8(void *dst, size_t n) __attribute__((alias("__aeabi_memclr")));
+
 size_t strlen(const char *s) {
     size_t n = 0;
     while (s[n]) {
