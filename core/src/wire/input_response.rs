@@ -117,8 +117,10 @@ impl<'a> InputResponse<'a> {
     pub fn parse(v: Value<'a>) -> Option<Self> {
         let obj = v.as_object()?;
         let mut it = obj.iter();
-        if let (Some((k, inner)), None) = (it.next(), it.next()) {
-            if k.eq_str("result") {
+        // The second member is looked for only after a first one named
+        // `result`: a bare answer's walk stops at its first member.
+        if let Some((k, inner)) = it.next() {
+            if k.eq_str("result") && it.next().is_none() {
                 return Some(InputResponse {
                     value: inner.as_object()?,
                     wrapped: true,

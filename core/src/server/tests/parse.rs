@@ -423,3 +423,25 @@ fn any_answer_reads_typed_or_by_shape_and_tells_unknown_kinds_apart() {
     );
     assert_eq!(any_answer(None, "f", None), Ok(None));
 }
+
+/// Only a lone `result` member is the SEP draft's wrapping: a `result`
+/// beside other members, or after another member, is part of a bare
+/// answer, and a lone `result` that is not an object is no answer. (The
+/// retry parse looks for a second member only after a first `result`.)
+#[test]
+fn input_response_is_wrapped_only_by_a_lone_result_member() {
+    use crate::wire::InputResponse;
+    fn read(doc: &[u8]) -> Option<(&[u8], bool)> {
+        let v = crate::json::parse(doc).unwrap();
+        InputResponse::parse(v).map(|r| (r.value.raw(), r.wrapped))
+    }
+    let roots = &br#"{"roots":[]}"#[..];
+    assert_eq!(read(br#"{"result":{"roots":[]}}"#), Some((roots, true)));
+    let beside = &br#"{"result":{"roots":[]},"x":1}"#[..];
+    assert_eq!(read(beside), Some((beside, false)));
+    let after = &br#"{"x":1,"result":{"roots":[]}}"#[..];
+    assert_eq!(read(after), Some((after, false)));
+    assert_eq!(read(br#"{"result":[]}"#), None);
+    assert_eq!(read(br#"{}"#), Some((&b"{}"[..], false)));
+    assert_eq!(read(br#"[]"#), None);
+}
