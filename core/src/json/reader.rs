@@ -1324,6 +1324,23 @@ impl<'a> Object<'a> {
     /// value, which made the check quadratic in the *bytes* of the object,
     /// not just in its member count: ~46x the validation cost on a 1 MiB map.)
     pub fn check_unique_keys(&self, max_members: usize) -> Result<usize, Error> {
+        self.check_unique_keys_visit(max_members, &mut |_, _| {})
+    }
+
+    /// [`Object::check_unique_keys`], handing each member it walks to
+    /// `visit` on the way, in document order: the check's own walk is the
+    /// only one, where a check followed by a walk of the members reads
+    /// them twice. Every member up to the check's end is visited (none
+    /// past `max_members`), also when the check then fails: a caller that
+    /// reads the members in `visit` keeps its own errors and reports them
+    /// only when the check succeeds, so the check's errors come first as
+    /// they would after a separate check. `visit` is a `dyn` so that
+    /// there is one body of the check in an image.
+    pub(crate) fn check_unique_keys_visit(
+        &self,
+        max_members: usize,
+        visit: &mut dyn FnMut(JsonStr<'a>, Value<'a>),
+    ) -> Result<usize, Error> {
         // Each key as its offset in the object with a hash of its decoded
         // text (16 bytes, so a block holds many): keys are compared only
         // when their hashes agree, read again from their offsets.
@@ -1342,6 +1359,7 @@ impl<'a> Object<'a> {
                 }
                 *slot = (self.key_offset(&k), k.text_hash());
                 len += 1;
+                visit(k, v);
             }
             if len == 0 {
                 return match over_limit {

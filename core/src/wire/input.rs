@@ -282,32 +282,44 @@ pub struct InputRequests<'a> {
 
 impl<'a> InputRequests<'a> {
     /// Validates an `inputRequests` value.
+    ///
+    /// One walk of the map: the key check's (uniqueness, count) reads each
+    /// entry as it passes. Its errors come first, then the first entry's
+    /// in document order, as a check followed by a walk would give.
     pub fn parse(v: Value<'a>, limits: &WireLimits) -> Result<Self, Violation> {
         let obj = v.as_object().ok_or(Violation::BadInputRequests)?;
+        let mut caps = ClientCapabilities::default();
+        let mut kept = [None; INPUT_REQUESTS_KEPT];
+        let mut i = 0usize;
+        let mut entry_error = None;
         let len = obj
-            .check_unique_keys(limits.max_input_requests)
+            .check_unique_keys_visit(limits.max_input_requests, &mut |k, v| {
+                if entry_error.is_some() {
+                    return;
+                }
+                match Self::entry(k, v, limits) {
+                    Ok(req) => {
+                        if let Some(slot) = kept.get_mut(i) {
+                            *slot = Some((k, req));
+                        }
+                        let c = req.required_capabilities();
+                        caps.elicitation_form |= c.elicitation_form;
+                        caps.elicitation_url |= c.elicitation_url;
+                        caps.sampling |= c.sampling;
+                        caps.sampling_tools |= c.sampling_tools;
+                        caps.sampling_context |= c.sampling_context;
+                        caps.roots |= c.roots;
+                    }
+                    Err(e) => entry_error = Some(e),
+                }
+                i += 1;
+            })
             .map_err(|e| match e.kind {
                 crate::json::ErrorKind::TooManyMembers => Violation::TooManyInputRequests,
                 _ => Violation::DuplicateInputKey,
             })?;
-        let mut caps = ClientCapabilities::default();
-        let mut kept = [None; INPUT_REQUESTS_KEPT];
-        for (i, (k, v)) in obj.iter().enumerate() {
-            let n = k.decoded_len();
-            if n == 0 || n > limits.max_key_bytes {
-                return Err(Violation::BadInputKey);
-            }
-            let req = InputRequest::parse(v)?;
-            if let Some(slot) = kept.get_mut(i) {
-                *slot = Some((k, req));
-            }
-            let c = req.required_capabilities();
-            caps.elicitation_form |= c.elicitation_form;
-            caps.elicitation_url |= c.elicitation_url;
-            caps.sampling |= c.sampling;
-            caps.sampling_tools |= c.sampling_tools;
-            caps.sampling_context |= c.sampling_context;
-            caps.roots |= c.roots;
+        if let Some(e) = entry_error {
+            return Err(e);
         }
         Ok(InputRequests {
             obj,
@@ -315,6 +327,19 @@ impl<'a> InputRequests<'a> {
             caps,
             kept,
         })
+    }
+
+    /// One entry of the map: its key's length, then its request.
+    fn entry(
+        k: JsonStr<'a>,
+        v: Value<'a>,
+        limits: &WireLimits,
+    ) -> Result<InputRequest<'a>, Violation> {
+        let n = k.decoded_len();
+        if n == 0 || n > limits.max_key_bytes {
+            return Err(Violation::BadInputKey);
+        }
+        InputRequest::parse(v)
     }
 
     /// Request `i`, whose value is `v` (the `i`th member of the map): as

@@ -443,6 +443,81 @@ fn error_emitters() {
 }
 
 #[test]
+fn input_requests_key_check_errors_come_before_entry_errors() {
+    // One walk reads the entries while it checks the keys: a bad entry
+    // before a repeated key, or before the member past the limit, still
+    // fails the check; the first bad entry in document order wins when
+    // the keys are fine; an entry past a check's block of keys counts.
+    let limits = WireLimits {
+        max_input_requests: 3,
+        ..WireLimits::default()
+    };
+    let case = |reqs: &str, limits: &WireLimits| {
+        let v = crate::json::parse(reqs.as_bytes()).unwrap();
+        InputRequests::parse(v, limits).map(|r| r.len())
+    };
+    let roots = r#"{"method":"roots/list"}"#;
+    let ping = r#"{"method":"ping"}"#;
+    let url = r#"{"method":"elicitation/create","params":{"mode":"url","message":"m"}}"#;
+    assert_eq!(
+        case(
+            &std::format!(r#"{{"a":{ping},"b":{roots},"a":{roots}}}"#),
+            &limits
+        ),
+        Err(Violation::DuplicateInputKey)
+    );
+    assert_eq!(
+        case(
+            &std::format!(r#"{{"":{roots},"a":{ping},"b":{roots},"c":{roots}}}"#),
+            &limits
+        ),
+        Err(Violation::TooManyInputRequests)
+    );
+    assert_eq!(
+        case(
+            &std::format!(r#"{{"a":{url},"b":{ping},"c":{roots}}}"#),
+            &limits
+        ),
+        Err(Violation::BadInputRequest)
+    );
+    assert_eq!(
+        case(
+            &std::format!(r#"{{"a":{roots},"":{url},"c":{ping}}}"#),
+            &limits
+        ),
+        Err(Violation::BadInputKey)
+    );
+    assert_eq!(
+        case(
+            &std::format!(r#"{{"a":{roots},"b":{roots},"c":{roots}}}"#),
+            &limits
+        ),
+        Ok(3)
+    );
+    let keys = |n: usize, last: &str| {
+        let mut body: std::vec::Vec<std::string::String> =
+            (0..n).map(|i| std::format!(r#""k{i}":{roots}"#)).collect();
+        body.push(std::format!(r#""last":{last}"#));
+        std::format!("{{{}}}", body.join(","))
+    };
+    let defaults = WireLimits::default();
+    let past_block = crate::json::UNIQUE_KEYS_BLOCK + 5;
+    assert_eq!(
+        case(&keys(past_block, ping), &defaults),
+        Err(Violation::UnknownInputMethod)
+    );
+    assert_eq!(
+        case(&keys(past_block, roots), &defaults),
+        Ok(past_block + 1)
+    );
+    let dup_after_block = keys(past_block, ping).replace(r#""last""#, r#""k3""#);
+    assert_eq!(
+        case(&dup_after_block, &defaults),
+        Err(Violation::DuplicateInputKey)
+    );
+}
+
+#[test]
 fn input_responses_accept_bare_and_wrapped() {
     let doc = br#"{"a":{"action":"accept","content":{"x":1}},"b":{"result":{"roots":[]}},"c":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"},"d":5}"#;
     let v = crate::json::parse(doc).unwrap();
