@@ -280,6 +280,49 @@ pub struct InputRequests<'a> {
     kept: [Option<(JsonStr<'a>, InputRequest<'a>)>; INPUT_REQUESTS_KEPT],
 }
 
+/// What [`InputRequests::parse`] gathers from the entries as the key
+/// check walks them: the union of their capabilities, the first
+/// [`INPUT_REQUESTS_KEPT`], how many were read, and the first error (no
+/// entry is read after it).
+struct EntriesRead<'a> {
+    caps: ClientCapabilities,
+    kept: [Option<(JsonStr<'a>, InputRequest<'a>)>; INPUT_REQUESTS_KEPT],
+    next: usize,
+    error: Option<Violation>,
+}
+
+impl<'a> EntriesRead<'a> {
+    /// Reads the entry `k: v`: its key's length, then its request.
+    fn entry(&mut self, k: JsonStr<'a>, v: Value<'a>, limits: &WireLimits) {
+        if self.error.is_some() {
+            return;
+        }
+        let n = k.decoded_len();
+        let req = if n == 0 || n > limits.max_key_bytes {
+            Err(Violation::BadInputKey)
+        } else {
+            InputRequest::parse(v)
+        };
+        match req {
+            Ok(req) => {
+                if let Some(slot) = self.kept.get_mut(self.next) {
+                    *slot = Some((k, req));
+                }
+                let c = req.required_capabilities();
+                let caps = &mut self.caps;
+                caps.elicitation_form |= c.elicitation_form;
+                caps.elicitation_url |= c.elicitation_url;
+                caps.sampling |= c.sampling;
+                caps.sampling_tools |= c.sampling_tools;
+                caps.sampling_context |= c.sampling_context;
+                caps.roots |= c.roots;
+            }
+            Err(e) => self.error = Some(e),
+        }
+        self.next += 1;
+    }
+}
+
 impl<'a> InputRequests<'a> {
     /// Validates an `inputRequests` value.
     ///
@@ -288,58 +331,31 @@ impl<'a> InputRequests<'a> {
     /// in document order, as a check followed by a walk would give.
     pub fn parse(v: Value<'a>, limits: &WireLimits) -> Result<Self, Violation> {
         let obj = v.as_object().ok_or(Violation::BadInputRequests)?;
-        let mut caps = ClientCapabilities::default();
-        let mut kept = [None; INPUT_REQUESTS_KEPT];
-        let mut i = 0usize;
-        let mut entry_error = None;
+        let mut read = EntriesRead {
+            caps: ClientCapabilities::default(),
+            kept: [None; INPUT_REQUESTS_KEPT],
+            next: 0,
+            error: None,
+        };
+        // The closure holds `read` as one reference (its fields captured
+        // one by one would be a pointer each to pass).
         let len = obj
             .check_unique_keys_visit(limits.max_input_requests, &mut |k, v| {
-                if entry_error.is_some() {
-                    return;
-                }
-                match Self::entry(k, v, limits) {
-                    Ok(req) => {
-                        if let Some(slot) = kept.get_mut(i) {
-                            *slot = Some((k, req));
-                        }
-                        let c = req.required_capabilities();
-                        caps.elicitation_form |= c.elicitation_form;
-                        caps.elicitation_url |= c.elicitation_url;
-                        caps.sampling |= c.sampling;
-                        caps.sampling_tools |= c.sampling_tools;
-                        caps.sampling_context |= c.sampling_context;
-                        caps.roots |= c.roots;
-                    }
-                    Err(e) => entry_error = Some(e),
-                }
-                i += 1;
+                read.entry(k, v, limits)
             })
             .map_err(|e| match e.kind {
                 crate::json::ErrorKind::TooManyMembers => Violation::TooManyInputRequests,
                 _ => Violation::DuplicateInputKey,
             })?;
-        if let Some(e) = entry_error {
+        if let Some(e) = read.error {
             return Err(e);
         }
         Ok(InputRequests {
             obj,
             len,
-            caps,
-            kept,
+            caps: read.caps,
+            kept: read.kept,
         })
-    }
-
-    /// One entry of the map: its key's length, then its request.
-    fn entry(
-        k: JsonStr<'a>,
-        v: Value<'a>,
-        limits: &WireLimits,
-    ) -> Result<InputRequest<'a>, Violation> {
-        let n = k.decoded_len();
-        if n == 0 || n > limits.max_key_bytes {
-            return Err(Violation::BadInputKey);
-        }
-        InputRequest::parse(v)
     }
 
     /// Request `i`, whose value is `v` (the `i`th member of the map): as
