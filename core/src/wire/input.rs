@@ -329,6 +329,7 @@ impl<'a> InputRequests<'a> {
     /// One walk of the map: the key check's (uniqueness, count) reads each
     /// entry as it passes. Its errors come first, then the first entry's
     /// in document order, as a check followed by a walk would give.
+    #[inline(never)]
     pub fn parse(v: Value<'a>, limits: &WireLimits) -> Result<Self, Violation> {
         let obj = v.as_object().ok_or(Violation::BadInputRequests)?;
         let mut read = EntriesRead {
