@@ -948,3 +948,45 @@ fn the_repeat_checks_block_sort_orders_like_the_library_sort() {
         }
     }
 }
+
+proptest::proptest! {
+    #[test]
+    fn unique_key_check_visit_gives_what_a_check_then_a_walk_gives(
+        keys in proptest::collection::vec(0u8..40, 0..70),
+        escape in proptest::collection::vec(proptest::bool::ANY, 70),
+        max in 0usize..80,
+    ) {
+        // check_unique_keys_visit returns exactly what check_unique_keys
+        // returns, and hands `visit` a prefix of what iter() walks, in
+        // order: every member when the check passes; on an error, none
+        // past the limit and the repeated member itself for a duplicate.
+        let members: std::vec::Vec<std::string::String> = keys
+            .iter()
+            .zip(escape.iter())
+            .enumerate()
+            .map(|(i, (k, e))| {
+                let key = if *e { std::format!("\\u00{:02x}{k}", b'k') } else { std::format!("k{k}") };
+                std::format!("\"{key}\":[{i}]")
+            })
+            .collect();
+        let doc = std::format!("{{{}}}", members.join(","));
+        let obj = parse(doc.as_bytes()).unwrap().as_object().unwrap();
+        let mut seen = std::vec::Vec::new();
+        let got = obj.check_unique_keys_visit(max, &mut |k, v| seen.push((k, v.raw())));
+        proptest::prop_assert_eq!(got, obj.check_unique_keys(max));
+        let walked: std::vec::Vec<_> = obj.iter().map(|(k, v)| (k, v.raw())).collect();
+        proptest::prop_assert_eq!(&seen[..], &walked[..seen.len()]);
+        match got {
+            Ok(n) => proptest::prop_assert_eq!((seen.len(), n), (walked.len(), walked.len())),
+            Err(e) => {
+                proptest::prop_assert!(seen.len() <= max);
+                if e.kind == ErrorKind::DuplicateKey {
+                    let base = obj.raw().as_ptr() as usize;
+                    proptest::prop_assert!(seen
+                        .iter()
+                        .any(|(_, v)| v.as_ptr() as usize - base == e.offset));
+                }
+            }
+        }
+    }
+}
