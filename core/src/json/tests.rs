@@ -592,6 +592,26 @@ fn unique_keys_reference(obj: &Object<'_>, max: usize) -> Result<usize, Error> {
     Ok(n)
 }
 
+/// An object whose member `i` is keyed `k<keys[i]>` (its `k` escaped as
+/// `\u006b` where `escape[i]`) with the value `[i]`: keys from a small
+/// alphabet, so some repeat, some spelled differently.
+fn keyed_object(keys: &[u8], escape: &[bool]) -> std::string::String {
+    let members: std::vec::Vec<std::string::String> = keys
+        .iter()
+        .zip(escape.iter())
+        .enumerate()
+        .map(|(i, (k, e))| {
+            let key = if *e {
+                std::format!("\\u00{:02x}{k}", b'k')
+            } else {
+                std::format!("k{k}")
+            };
+            std::format!("\"{key}\":[{i}]")
+        })
+        .collect();
+    std::format!("{{{}}}", members.join(","))
+}
+
 proptest::proptest! {
     #[test]
     fn unique_key_check_in_blocks_matches_the_pairwise_check(
@@ -601,16 +621,7 @@ proptest::proptest! {
     ) {
         // Keys from a small alphabet so duplicates (some spelled with
         // escapes) land in the same block, across blocks, and past the limit.
-        let members: std::vec::Vec<std::string::String> = keys
-            .iter()
-            .zip(escape.iter())
-            .enumerate()
-            .map(|(i, (k, e))| {
-                let key = if *e { std::format!("\\u00{:02x}{k}", b'k') } else { std::format!("k{k}") };
-                std::format!("\"{key}\":[{i}]")
-            })
-            .collect();
-        let doc = std::format!("{{{}}}", members.join(","));
+        let doc = keyed_object(&keys, &escape);
         let obj = parse(doc.as_bytes()).unwrap().as_object().unwrap();
         proptest::prop_assert_eq!(obj.check_unique_keys(max), unique_keys_reference(&obj, max));
     }
@@ -960,16 +971,7 @@ proptest::proptest! {
         // returns, and hands `visit` a prefix of what iter() walks, in
         // order: every member when the check passes; on an error, none
         // past the limit and the repeated member itself for a duplicate.
-        let members: std::vec::Vec<std::string::String> = keys
-            .iter()
-            .zip(escape.iter())
-            .enumerate()
-            .map(|(i, (k, e))| {
-                let key = if *e { std::format!("\\u00{:02x}{k}", b'k') } else { std::format!("k{k}") };
-                std::format!("\"{key}\":[{i}]")
-            })
-            .collect();
-        let doc = std::format!("{{{}}}", members.join(","));
+        let doc = keyed_object(&keys, &escape);
         let obj = parse(doc.as_bytes()).unwrap().as_object().unwrap();
         let mut seen = std::vec::Vec::new();
         let got = obj.check_unique_keys_visit(max, &mut |k, v| seen.push((k, v.raw())));
