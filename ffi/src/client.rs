@@ -470,10 +470,11 @@ impl From<CallError> for mrtr_status {
             E::BadSave(
                 SaveError::Version(_) | SaveError::Invariant(SaveInvariant::ProtocolVersion),
             ) => S::MRTR_ERR_UNSUPPORTED_VERSION,
-            E::BadLimits | E::NotInitialized | E::BadParams(_) | E::BadSave(_) => {
-                S::MRTR_ERR_INVALID_ARGUMENT
-            }
-            E::TasksNotBuilt => S::MRTR_ERR_INVALID_ARGUMENT,
+            E::BadLimits
+            | E::NotInitialized
+            | E::BadParams(_)
+            | E::BadSave(_)
+            | E::TasksNotBuilt => S::MRTR_ERR_INVALID_ARGUMENT,
             E::IdNotFresh { .. } | E::IdOutOfRange(_) => S::MRTR_ERR_INVALID_ARGUMENT,
             E::WorkspaceTooSmall { .. } => S::MRTR_ERR_WORKSPACE_TOO_SMALL,
             E::ParamsTooLarge { .. } | E::AnswersTooLarge { .. } | E::IdsExhausted => {
