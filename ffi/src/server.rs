@@ -722,17 +722,34 @@ unsafe fn reply<'x, T>(
             return Err(S::MRTR_ERR_NULL_POINTER);
         }
         let taken = take(a)?;
-        // SAFETY: caller contract; every pointer is checked as it is taken.
-        let (out_written, id) = unsafe { (a.out(out_written)?, a.reference_opt(id)?) };
         // SAFETY: caller contract.
-        let id = unsafe { id.map(|r| r.read(a)).transpose() }?.flatten();
-        if required && id.is_none() {
-            return Err(S::MRTR_ERR_INVALID_ARGUMENT);
-        }
-        // SAFETY: caller contract; overlaps with every argument refused.
-        let out = unsafe { a.out_buf(out, out_len) }?;
+        let (id, out, out_written) =
+            unsafe { frame(a, (id, required), (out, out_len, out_written)) }?;
         finish_output(write(id, taken, out)?, out_written)
     })
+}
+
+/// The part of [`reply`] after its inputs, one body for every writer (not
+/// generic): `out_written`, the id and its token (`MRTR_ID_NONE` refused
+/// when `required`), then the output buffer, in that order.
+///
+/// # Safety
+/// As [`reply`].
+unsafe fn frame<'x, 'o>(
+    a: &mut Args,
+    (id, required): (*const mrtr_request_id, bool),
+    (out, out_len, out_written): (*mut u8, usize, *mut usize),
+) -> Result<(Option<Id<'x>>, &'o mut [u8], Out<'o, usize>), S> {
+    // SAFETY: caller contract; every pointer is checked as it is taken.
+    let (out_written, id) = unsafe { (a.out(out_written)?, a.reference_opt(id)?) };
+    // SAFETY: caller contract.
+    let id = unsafe { id.map(|r| r.read(a)).transpose() }?.flatten();
+    if required && id.is_none() {
+        return Err(S::MRTR_ERR_INVALID_ARGUMENT);
+    }
+    // SAFETY: caller contract; overlaps with every argument refused.
+    let out = unsafe { a.out_buf(out, out_len) }?;
+    Ok((id, out, out_written))
 }
 
 /// The id of a writer that requires one (`reply` refused none already).
