@@ -562,19 +562,26 @@ impl Views for mrtr_input_spec {
 
     fn read<'a>(&self, t: &mut Take<'_, 'a>) -> Result<Self::Read<'a>, S> {
         use InputKind as K;
-        let kinds = [K::ElicitForm, K::ElicitUrl, K::Sampling, K::Roots];
-        let kind = kinds.into_iter().find(|k| *k as u32 == self.kind);
-        Ok(match kind.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)? {
-            k @ K::ElicitForm => (
-                k,
-                t.str(self.key)?,
-                t.str(self.message)?,
-                t.str(self.requested_schema)?,
-            ),
-            k @ K::ElicitUrl => (k, t.str(self.key)?, t.str(self.message)?, t.str(self.url)?),
-            k @ K::Sampling => (k, t.str(self.key)?, t.str(self.params)?, ""),
-            k @ K::Roots => (k, t.str(self.key)?, "", ""),
-        })
+        // Per kind (`kind - 1`): the two strings it uses after the key, as
+        // indexes into `strs` (0: none, read as the empty string, which
+        // takes nothing and overlaps nothing).
+        const USES: [(InputKind, usize, usize); 4] = [
+            (K::ElicitForm, 1, 2),
+            (K::ElicitUrl, 1, 3),
+            (K::Sampling, 4, 0),
+            (K::Roots, 0, 0),
+        ];
+        let strs = [
+            mrtr_str::EMPTY,
+            self.message,
+            self.requested_schema,
+            self.url,
+            self.params,
+        ];
+        let uses = USES.get((self.kind as usize).wrapping_sub(1)).copied();
+        let (kind, x, y) = uses.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
+        let s = |i: usize| strs.get(i).copied().unwrap_or(mrtr_str::EMPTY);
+        Ok((kind, t.str(self.key)?, t.str(s(x))?, t.str(s(y))?))
     }
 }
 
