@@ -551,11 +551,12 @@ mod properties {
             prop_assert_eq!(serde_json::from_slice::<String>(&buf[..n]).unwrap(), text);
         }
 
-        /// `str` and `str_chars` spell every string byte for byte as
-        /// serde_json does: short escapes where JSON has them, `\u00xx`
-        /// for the other control characters, everything else as UTF-8.
+        /// `str`, `str_chars` and `str_parts` spell every string byte for
+        /// byte as serde_json does: short escapes where JSON has them,
+        /// `\u00xx` for the other control characters, everything else as
+        /// UTF-8.
         #[test]
-        fn writer_escapes_as_serde_json(s in "\\PC{0,24}", ctl in prop::collection::vec((0usize..30, 0u8..0x20), 0..6)) {
+        fn writer_escapes_as_serde_json(s in "\\PC{0,24}", ctl in prop::collection::vec((0usize..30, 0u8..0x20), 0..6), split in 0usize..40) {
             let mut text = s.clone();
             for (at, c) in ctl {
                 let at = (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
@@ -570,6 +571,13 @@ mod properties {
             prop_assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), expected.as_str());
             let mut w = Writer::new(&mut buf);
             w.str_chars(text.chars());
+            let n = w.finish().unwrap();
+            prop_assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), expected.as_str());
+            // In parts, split at any char boundary: the same one string.
+            let cut = (0..=split.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let (a, b) = text.split_at(cut);
+            let mut w = Writer::new(&mut buf);
+            w.str_parts(&[a, "", b]);
             let n = w.finish().unwrap();
             prop_assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), expected.as_str());
         }

@@ -97,6 +97,23 @@ impl<'a> Writer<'a> {
     /// included) as UTF-8.
     pub fn str(&mut self, s: &str) -> &mut Self {
         self.byte(b'"');
+        self.escaped(s);
+        self.byte(b'"')
+    }
+
+    /// Appends one quoted JSON string made of `parts` in order, each
+    /// escaped as [`Writer::str`] escapes (a message naming a caller's
+    /// value, without a staging copy).
+    pub fn str_parts(&mut self, parts: &[&str]) -> &mut Self {
+        self.byte(b'"');
+        for p in parts {
+            self.escaped(p);
+        }
+        self.byte(b'"')
+    }
+
+    /// Appends the inside of the JSON string `s` (no quotes).
+    fn escaped(&mut self, s: &str) {
         // Copy the runs between bytes that need an escape in one go (those
         // bytes are all ASCII, so a run never splits a UTF-8 sequence);
         // most strings are a single run.
@@ -110,7 +127,6 @@ impl<'a> Writer<'a> {
             }
         }
         self.raw(bytes.get(run..).unwrap_or(&[]));
-        self.byte(b'"')
     }
 
     /// Appends a string given as decoded characters.

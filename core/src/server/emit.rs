@@ -8,7 +8,7 @@ use core::fmt;
 use crate::json::{self, BufferTooSmall, JsonStr, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
 use crate::wire::reply::{self as wire_error, write_error_response};
-use crate::wire::{ClientCapabilities, ErrorCode, Id, ResponseKind};
+use crate::wire::{ClientCapabilities, ErrorCode, Id};
 
 use super::answer::UnusableAnswer;
 
@@ -265,33 +265,27 @@ pub fn write_answer_error(
     key: &str,
     err: &UnusableAnswer,
 ) -> Result<usize, BufferTooSmall> {
-    let suffix = match (err, err.expected()) {
-        (UnusableAnswer::WrongKind { .. }, ResponseKind::Elicit) => {
-            "\"] is not an elicitation result"
-        }
-        (UnusableAnswer::WrongKind { .. }, ResponseKind::Sampling) => {
-            "\"] is not a sampling result"
-        }
-        (UnusableAnswer::WrongKind { .. }, ResponseKind::Roots) => "\"] is not a roots result",
-        (UnusableAnswer::Malformed { .. }, ResponseKind::Elicit) => {
-            "\"] is a malformed elicitation result"
-        }
-        (UnusableAnswer::Malformed { .. }, ResponseKind::Sampling) => {
-            "\"] is a malformed sampling result"
-        }
-        (UnusableAnswer::Malformed { .. }, ResponseKind::Roots) => {
-            "\"] is a malformed roots result"
-        }
-    };
+    // What is wrong, by cause (wrong kind, malformed) and expected kind
+    // (its number less one).
+    const WORDS: [[&str; 3]; 2] = [
+        [
+            "\"] is not an elicitation result",
+            "\"] is not a sampling result",
+            "\"] is not a roots result",
+        ],
+        [
+            "\"] is a malformed elicitation result",
+            "\"] is a malformed sampling result",
+            "\"] is a malformed roots result",
+        ],
+    ];
+    let row = WORDS.get((err.number() as usize).wrapping_sub(1));
+    let kind = (err.expected() as usize).wrapping_sub(1);
+    let words = row.and_then(|r| r.get(kind)).copied().unwrap_or("");
     let mut w = Writer::new(out);
     write_error_open(&mut w, Some(id), err.code());
-    w.str_chars(
-        "Invalid params: inputResponses[\""
-            .chars()
-            .chain(key.chars())
-            .chain(suffix.chars()),
-    )
-    .raw(b"}}");
+    w.str_parts(&["Invalid params: inputResponses[\"", key, words])
+        .raw(b"}}");
     done(w)
 }
 

@@ -401,3 +401,55 @@ fn an_envelope_error_shows_its_text_not_its_debug_form() {
         "-32600 Invalid Request (jsonrpc is missing or not \"2.0\")"
     );
 }
+
+/// Each unusable answer's `-32602` names its key (escaped as any JSON
+/// string) and says, in words, what is wrong with it: exact bytes for the
+/// six kind and cause pairs.
+#[test]
+fn answer_error_messages_name_the_key_and_the_kind_exactly() {
+    use crate::wire::ResponseKind::{Elicit, Roots, Sampling};
+    let id = Id::Number(7);
+    let head = std::format!(
+        r#"{{"jsonrpc":"2.0","id":7,"error":{{"code":-32602,"message":"Invalid params: inputResponses[\"k\"ey{}\n\"] "#,
+        '\u{e9}'
+    );
+    let cases = [
+        (
+            UnusableAnswer::WrongKind {
+                expected: Elicit,
+                found: Roots,
+            },
+            "is not an elicitation result",
+        ),
+        (
+            UnusableAnswer::WrongKind {
+                expected: Sampling,
+                found: Elicit,
+            },
+            "is not a sampling result",
+        ),
+        (
+            UnusableAnswer::WrongKind {
+                expected: Roots,
+                found: Sampling,
+            },
+            "is not a roots result",
+        ),
+        (
+            UnusableAnswer::Malformed { expected: Elicit },
+            "is a malformed elicitation result",
+        ),
+        (
+            UnusableAnswer::Malformed { expected: Sampling },
+            "is a malformed sampling result",
+        ),
+        (
+            UnusableAnswer::Malformed { expected: Roots },
+            "is a malformed roots result",
+        ),
+    ];
+    for (e, words) in cases {
+        let got = emit(|o| write_answer_error(o, &id, "k\"ey\u{e9}\n", &e));
+        assert_eq!(got, std::format!("{head}{words}\"}}}}"));
+    }
+}
