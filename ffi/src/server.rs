@@ -270,18 +270,18 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
         // A skip index on the stack (256 B on 32-bit targets); the views
         // point into `msg`, never into the slots.
         let mut slots = [IndexSlot::EMPTY; SERVER_INDEX_SLOTS];
-        let view = match ServerRequest::parse_indexed(bytes, &limits(), policy, &mut slots) {
-            Ok(Incoming::Request(req)) => request_view(&req),
-            Ok(Incoming::Notification(n)) => mrtr_server_request {
+        match ServerRequest::parse_indexed(bytes, &limits(), policy, &mut slots) {
+            Ok(Incoming::Request(req)) => out.write(request_view(&req)),
+            Ok(Incoming::Notification(n)) => out.write(mrtr_server_request {
                 kind: mrtr_incoming_kind::MRTR_INCOMING_NOTIFICATION,
                 method_json: token(Some(n.method)),
                 params: raw(n.params),
                 ..Default::default()
-            },
-            Ok(Incoming::Response) => mrtr_server_request {
+            }),
+            Ok(Incoming::Response) => out.write(mrtr_server_request {
                 kind: mrtr_incoming_kind::MRTR_INCOMING_RESPONSE,
                 ..Default::default()
-            },
+            }),
             Err(e) => {
                 let reason = e.kind.name();
                 if let Some(o) = out_error {
@@ -294,8 +294,7 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
                 }
                 return Err(request_error_status(&e.kind));
             }
-        };
-        out.write(view);
+        }
         Ok(())
     })
 }
