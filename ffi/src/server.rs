@@ -442,28 +442,40 @@ pub unsafe extern "C" fn mrtr_server_input_response(
             }
             S::MRTR_ERR_PROTOCOL_VIOLATION
         })?;
-        let mut v = mrtr_server_answer::default();
-        if let Some(f) = found {
-            (v.result, v.wrapped) = (mrtr_str::of_bytes(f.result), f.wrapped);
-            let kind = match f.answer {
-                AnyAnswer::Elicit(e) => {
-                    (v.action, v.content) = (e.action as u32, raw(e.content));
-                    ResponseKind::Elicit
-                }
-                AnyAnswer::Sampling(s) => {
-                    (v.role, v.model) = (token(Some(s.role)), token(Some(s.model)));
-                    (v.stop_reason, v.text) = (token(s.stop_reason), token(s.text()));
-                    v.content = mrtr_str::of_bytes(s.content.raw());
-                    ResponseKind::Sampling
-                }
-                AnyAnswer::Roots(r) => {
-                    v.root_count = r.len();
-                    ResponseKind::Roots
-                }
-            };
-            v.kind = mrtr_answer_kind::of(kind as u32);
+        let Some(f) = found else {
+            out.write(mrtr_server_answer::default());
+            return Ok(());
+        };
+        let (result, wrapped) = (mrtr_str::of_bytes(f.result), f.wrapped);
+        // Each kind's view is written where it is built.
+        match f.answer {
+            AnyAnswer::Elicit(e) => out.write(mrtr_server_answer {
+                kind: mrtr_answer_kind::of(ResponseKind::Elicit as u32),
+                action: e.action as u32,
+                content: raw(e.content),
+                result,
+                wrapped,
+                ..Default::default()
+            }),
+            AnyAnswer::Sampling(s) => out.write(mrtr_server_answer {
+                kind: mrtr_answer_kind::of(ResponseKind::Sampling as u32),
+                content: mrtr_str::of_bytes(s.content.raw()),
+                role: token(Some(s.role)),
+                model: token(Some(s.model)),
+                stop_reason: token(s.stop_reason),
+                text: token(s.text()),
+                result,
+                wrapped,
+                ..Default::default()
+            }),
+            AnyAnswer::Roots(r) => out.write(mrtr_server_answer {
+                kind: mrtr_answer_kind::of(ResponseKind::Roots as u32),
+                root_count: r.len(),
+                result,
+                wrapped,
+                ..Default::default()
+            }),
         }
-        out.write(v);
         Ok(())
     })
 }
