@@ -384,14 +384,21 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
 /// (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`), something after it,
 /// and no whitespace or control characters anywhere. (Clients vet the URL
 /// again before showing it; this catches server bugs early.)
-fn url_is_plausible(url: &str) -> bool {
+///
+/// The scheme is checked byte by byte: every byte of a non-ASCII character
+/// is outside the ASCII classes, so a character fails exactly when one of
+/// its bytes does.
+pub(super) fn url_is_plausible(url: &str) -> bool {
     let Some((scheme, rest)) = url.split_once(':') else {
         return false;
     };
-    let mut chars = scheme.chars();
-    let starts_alpha = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
-    starts_alpha
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    let Some((first, tail)) = scheme.as_bytes().split_first() else {
+        return false;
+    };
+    first.is_ascii_alphabetic()
+        && tail
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
         && !rest.is_empty()
         && !url
             .chars()

@@ -360,3 +360,63 @@ fn only_the_mrtr_methods_may_be_answered_with_input_required() {
 }
 
 use std::vec::Vec;
+
+/// The URL check reads the scheme byte by byte and decides as the check by
+/// characters did (the reference below), non-ASCII schemes included.
+#[test]
+fn url_scheme_check_by_bytes_decides_as_by_characters() {
+    fn by_chars(url: &str) -> bool {
+        let Some((scheme, rest)) = url.split_once(':') else {
+            return false;
+        };
+        let mut chars = scheme.chars();
+        let starts_alpha = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+        starts_alpha
+            && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            && !rest.is_empty()
+            && !url
+                .chars()
+                .any(|c| crate::bytes::is_white_space(c) || c.is_control())
+    }
+    let pieces = [
+        "",
+        "a",
+        "Z",
+        "9",
+        "+",
+        "-",
+        ".",
+        ":",
+        "/",
+        " ",
+        "\n",
+        "\u{85}",
+        "\u{a0}",
+        "\u{e9}",
+        "\u{3000}",
+        "\u{1f600}",
+        "x",
+    ];
+    let mut checked = 0;
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                for d in pieces {
+                    let url = std::format!("{a}{b}{c}{d}");
+                    assert_eq!(
+                        crate::server::builder::url_is_plausible(&url),
+                        by_chars(&url),
+                        "{url:?}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 17 * 17 * 17 * 17);
+    assert!(crate::server::builder::url_is_plausible(
+        "https://example.com"
+    ));
+    assert!(crate::server::builder::url_is_plausible("a+b-c.d:x"));
+    assert!(!crate::server::builder::url_is_plausible("h\u{e9}:x"));
+}
