@@ -291,38 +291,13 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
         message: &str,
         requested_schema: &[u8],
     ) -> Result<(), BuildError> {
-        self.check_key(key)?;
-        let schema_limits = ParseLimits {
-            max_depth: self.raw_limits.max_depth.saturating_sub(1),
-            ..self.raw_limits
-        };
-        let schema = json::parse_with(requested_schema, &schema_limits)
-            .ok()
-            .and_then(|v| v.as_object())
-            .ok_or(BuildError::InvalidSchema)?;
-        let is_object_type = schema
-            .get_unique("type")
-            .ok()
-            .flatten()
-            .and_then(|t| t.as_str())
-            .is_some_and(|t| t.eq_str("object"));
-        let has_properties = schema
-            .get_unique("properties")
-            .ok()
-            .flatten()
-            .is_some_and(|p| p.as_object().is_some());
-        if !(is_object_type && has_properties) {
-            return Err(BuildError::InvalidSchema);
-        }
-        self.check_caps(&InputKind::ElicitForm.required_capability())?;
-        self.open_entry(key, InputKind::ElicitForm);
-        self.w
-            .raw(b",\"params\":{\"mode\":\"form\",\"message\":")
-            .str(message)
-            .raw(b",\"requestedSchema\":")
-            .raw(schema.raw())
-            .raw(b"}}");
-        Ok(())
+        self.add(
+            key,
+            &Ask::Form {
+                message,
+                requested_schema,
+            },
+        )
     }
 
     pub(super) fn elicit_url(
@@ -331,45 +306,109 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
         message: &str,
         url: &str,
     ) -> Result<(), BuildError> {
-        self.check_key(key)?;
-        if !url_is_plausible(url) {
-            return Err(BuildError::InvalidUrl);
-        }
-        self.check_caps(&InputKind::ElicitUrl.required_capability())?;
-        self.open_entry(key, InputKind::ElicitUrl);
-        self.w
-            .raw(b",\"params\":{\"mode\":\"url\",\"message\":")
-            .str(message)
-            .raw(b",\"url\":")
-            .str(url)
-            .raw(b"}}");
-        Ok(())
+        self.add(key, &Ask::Url { message, url })
     }
 
     pub(super) fn sampling(&mut self, key: &'k str, params: &[u8]) -> Result<(), BuildError> {
-        self.check_key(key)?;
-        let obj = json::parse_with(params, &self.raw_limits)
-            .ok()
-            .and_then(|v| v.as_object())
-            .ok_or(BuildError::InvalidSamplingParams)?;
-        let request = InputRequest::parse_sampling_params(obj)
-            .map_err(|_| BuildError::InvalidSamplingParams)?;
-        // tools -> sampling.tools, includeContext other than none -> sampling.context
-        self.check_caps(&request.required_capabilities())?;
-        self.open_entry(key, InputKind::Sampling);
-        self.w.raw(b",\"params\":").raw(obj.raw()).byte(b'}');
-        Ok(())
+        self.add(key, &Ask::Sampling { params })
     }
 
     pub(super) fn roots(&mut self, key: &'k str) -> Result<(), BuildError> {
+        self.add(key, &Ask::Roots)
+    }
+
+    /// Adds one input request: the key checked, then what is asked (form
+    /// schema, URL, sampling params), then the capabilities it needs; the
+    /// entry is written only when all pass. One body for every kind.
+    fn add(&mut self, key: &'k str, ask: &Ask<'_>) -> Result<(), BuildError> {
         self.check_key(key)?;
-        self.check_caps(&InputKind::Roots.required_capability())?;
-        self.open_entry(key, InputKind::Roots);
-        // `params` is optional for `roots/list`, but the official Go SDK
-        // (v1.7.0) decodes each input request's `params` as a JSON value and
-        // fails the whole call without one: write the empty object every
-        // SDK reads.
-        self.w.raw(b",\"params\":{}}");
+        // The kind, what it needs, and the raw JSON it copies (form schema,
+        // sampling params) as read.
+        let (kind, needed, raw) = match *ask {
+            Ask::Form {
+                requested_schema, ..
+            } => {
+                let schema_limits = ParseLimits {
+                    max_depth: self.raw_limits.max_depth.saturating_sub(1),
+                    ..self.raw_limits
+                };
+                let schema = json::parse_with(requested_schema, &schema_limits)
+                    .ok()
+                    .and_then(|v| v.as_object())
+                    .ok_or(BuildError::InvalidSchema)?;
+                let is_object_type = schema
+                    .get_unique("type")
+                    .ok()
+                    .flatten()
+                    .and_then(|t| t.as_str())
+                    .is_some_and(|t| t.eq_str("object"));
+                let has_properties = schema
+                    .get_unique("properties")
+                    .ok()
+                    .flatten()
+                    .is_some_and(|p| p.as_object().is_some());
+                if !(is_object_type && has_properties) {
+                    return Err(BuildError::InvalidSchema);
+                }
+                let kind = InputKind::ElicitForm;
+                (kind, kind.required_capability(), schema.raw())
+            }
+            Ask::Url { url, .. } => {
+                if !url_is_plausible(url) {
+                    return Err(BuildError::InvalidUrl);
+                }
+                let kind = InputKind::ElicitUrl;
+                (kind, kind.required_capability(), &[][..])
+            }
+            Ask::Sampling { params } => {
+                let obj = json::parse_with(params, &self.raw_limits)
+                    .ok()
+                    .and_then(|v| v.as_object())
+                    .ok_or(BuildError::InvalidSamplingParams)?;
+                let request = InputRequest::parse_sampling_params(obj)
+                    .map_err(|_| BuildError::InvalidSamplingParams)?;
+                // tools -> sampling.tools, includeContext other than none ->
+                // sampling.context
+                (
+                    InputKind::Sampling,
+                    request.required_capabilities(),
+                    obj.raw(),
+                )
+            }
+            Ask::Roots => {
+                let kind = InputKind::Roots;
+                (kind, kind.required_capability(), &[][..])
+            }
+        };
+        self.check_caps(&needed)?;
+        self.open_entry(key, kind);
+        let w = &mut self.w;
+        match *ask {
+            Ask::Form { message, .. } => {
+                w.raw(b",\"params\":{\"mode\":\"form\",\"message\":")
+                    .str(message)
+                    .raw(b",\"requestedSchema\":")
+                    .raw(raw)
+                    .raw(b"}}");
+            }
+            Ask::Url { message, url } => {
+                w.raw(b",\"params\":{\"mode\":\"url\",\"message\":")
+                    .str(message)
+                    .raw(b",\"url\":")
+                    .str(url)
+                    .raw(b"}}");
+            }
+            Ask::Sampling { .. } => {
+                w.raw(b",\"params\":").raw(raw).byte(b'}');
+            }
+            // `params` is optional for `roots/list`, but the official Go SDK
+            // (v1.7.0) decodes each input request's `params` as a JSON value
+            // and fails the whole call without one: write the empty object
+            // every SDK reads.
+            Ask::Roots => {
+                w.raw(b",\"params\":{}}");
+            }
+        }
         Ok(())
     }
 
@@ -378,6 +417,22 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
             .finish()
             .map_err(|e| BuildError::BufferTooSmall { needed: e.needed })
     }
+}
+
+/// One input request as the builders are given it.
+#[derive(Clone, Copy)]
+enum Ask<'a> {
+    /// A form: the message and the raw `requestedSchema`.
+    Form {
+        message: &'a str,
+        requested_schema: &'a [u8],
+    },
+    /// A URL to open: the message and the URL.
+    Url { message: &'a str, url: &'a str },
+    /// An LLM completion: the raw `CreateMessageRequestParams`.
+    Sampling { params: &'a [u8] },
+    /// The client's roots.
+    Roots,
 }
 
 /// A light check of a URL handed to URL-mode elicitation: an RFC 3986 scheme

@@ -420,3 +420,81 @@ fn url_scheme_check_by_bytes_decides_as_by_characters() {
     assert!(crate::server::builder::url_is_plausible("a+b-c.d:x"));
     assert!(!crate::server::builder::url_is_plausible("h\u{e9}:x"));
 }
+
+/// Every kind checks its key first, then what it asks (schema, URL,
+/// sampling params), then the client's capabilities: with all three wrong
+/// the key's error wins, with the key right the content's.
+#[test]
+fn each_request_is_checked_key_then_content_then_capabilities() {
+    let none = ClientCapabilities::default();
+    let bad: [(
+        &str,
+        fn(&mut InputRequiredBuilder<'_, '_>, &'static str) -> Result<(), BuildError>,
+        BuildError,
+    ); 3] = [
+        (
+            "form",
+            |b, k| b.elicit_form(k, "m", b"{}").map(drop),
+            BuildError::InvalidSchema,
+        ),
+        (
+            "url",
+            |b, k| b.elicit_url(k, "m", "no scheme").map(drop),
+            BuildError::InvalidUrl,
+        ),
+        (
+            "sampling",
+            |b, k| b.sampling(k, b"{}").map(drop),
+            BuildError::InvalidSamplingParams,
+        ),
+    ];
+    for (what, ask, content) in bad {
+        assert_eq!(
+            build(none, |b| ask(b, "")),
+            Err(BuildError::EmptyKey),
+            "{what}"
+        );
+        assert_eq!(build(none, |b| ask(b, "k")), Err(content), "{what}");
+    }
+    let good: [fn(&mut InputRequiredBuilder<'_, '_>) -> Result<(), BuildError>; 4] = [
+        |b| b.elicit_form("", "m", SCHEMA.as_bytes()).map(drop),
+        |b| b.elicit_url("", "m", "https://x").map(drop),
+        |b| b.sampling("", SAMPLING.as_bytes()).map(drop),
+        |b| b.roots("").map(drop),
+    ];
+    for ask in good {
+        assert_eq!(build(none, ask), Err(BuildError::EmptyKey));
+    }
+    let missing = |c: ClientCapabilities| Err(BuildError::MissingCapability { missing: c });
+    let form = ClientCapabilities {
+        elicitation_form: true,
+        ..Default::default()
+    };
+    let url = ClientCapabilities {
+        elicitation_url: true,
+        ..Default::default()
+    };
+    let sampling = ClientCapabilities {
+        sampling: true,
+        ..Default::default()
+    };
+    let roots = ClientCapabilities {
+        roots: true,
+        ..Default::default()
+    };
+    assert_eq!(
+        build(none, |b| b
+            .elicit_form("k", "m", SCHEMA.as_bytes())
+            .map(drop)),
+        missing(form)
+    );
+    assert_eq!(
+        build(none, |b| b.elicit_url("k", "m", "https://x").map(drop)),
+        missing(url)
+    );
+    assert_eq!(
+        build(none, |b| b.sampling("k", SAMPLING.as_bytes()).map(drop)),
+        missing(sampling)
+    );
+    assert_eq!(build(none, |b| b.roots("k").map(drop)), missing(roots));
+}
