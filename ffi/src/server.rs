@@ -747,6 +747,9 @@ unsafe fn reply<'x, T>(
     })
 }
 
+/// What [`frame`] hands a writer: the id, the output buffer, `out_written`.
+type Framed<'x, 'o> = (Option<Id<'x>>, &'o mut [u8], Out<'o, usize>);
+
 /// The part of [`reply`] after its inputs, one body for every writer (not
 /// generic): `out_written`, the id and its token (`MRTR_ID_NONE` refused
 /// when `required`), then the output buffer, in that order.
@@ -757,7 +760,7 @@ unsafe fn frame<'x, 'o>(
     a: &mut Args,
     (id, required): (*const mrtr_request_id, bool),
     (out, out_len, out_written): (*mut u8, usize, *mut usize),
-) -> Result<(Option<Id<'x>>, &'o mut [u8], Out<'o, usize>), S> {
+) -> Result<Framed<'x, 'o>, S> {
     // SAFETY: caller contract; every pointer is checked as it is taken.
     let (out_written, id) = unsafe { (a.out(out_written)?, a.reference_opt(id)?) };
     // SAFETY: caller contract.

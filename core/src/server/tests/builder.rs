@@ -421,17 +421,19 @@ fn url_scheme_check_by_bytes_decides_as_by_characters() {
     assert!(!crate::server::builder::url_is_plausible("h\u{e9}:x"));
 }
 
+/// One request asked of a builder, under a given key.
+type AskKeyed = fn(&mut InputRequiredBuilder<'_, '_>, &'static str) -> Result<(), BuildError>;
+
+/// One request asked of a builder.
+type Ask = fn(&mut InputRequiredBuilder<'_, '_>) -> Result<(), BuildError>;
+
 /// Every kind checks its key first, then what it asks (schema, URL,
 /// sampling params), then the client's capabilities: with all three wrong
 /// the key's error wins, with the key right the content's.
 #[test]
 fn each_request_is_checked_key_then_content_then_capabilities() {
     let none = ClientCapabilities::default();
-    let bad: [(
-        &str,
-        fn(&mut InputRequiredBuilder<'_, '_>, &'static str) -> Result<(), BuildError>,
-        BuildError,
-    ); 3] = [
+    let bad: [(&str, AskKeyed, BuildError); 3] = [
         (
             "form",
             |b, k| b.elicit_form(k, "m", b"{}").map(drop),
@@ -456,7 +458,7 @@ fn each_request_is_checked_key_then_content_then_capabilities() {
         );
         assert_eq!(build(none, |b| ask(b, "k")), Err(content), "{what}");
     }
-    let good: [fn(&mut InputRequiredBuilder<'_, '_>) -> Result<(), BuildError>; 4] = [
+    let good: [Ask; 4] = [
         |b| b.elicit_form("", "m", SCHEMA.as_bytes()).map(drop),
         |b| b.elicit_url("", "m", "https://x").map(drop),
         |b| b.sampling("", SAMPLING.as_bytes()).map(drop),
