@@ -725,19 +725,10 @@ type Kinded<'a, T> = Result<T, RequestErrorKind<'a>>;
 /// The members of `obj` named by `fields`, found in one walk of the object
 /// (one walk matters: each walk re-skips every value, and params can be a
 /// megabyte of answers). `None` entries of `fields` are not read, so a
-/// duplicate of a member the method does not use is not an error.
-fn collect<'a, const N: usize>(
-    obj: Object<'a>,
-    fields: [Option<Field>; N],
-) -> Kinded<'a, [Option<Value<'a>>; N]> {
-    let mut found = [None; N];
-    collect_into(obj, &fields, &mut found)?;
-    Ok(found)
-}
-
-/// The body of [`collect`], one copy shared by every `N`: entry `i` of `found`
-/// (as long as `fields`, all `None`) receives the member `fields[i]`.
-fn collect_into<'a>(
+/// duplicate of a member the method does not use is not an error. Entry `i`
+/// of `found` (as long as `fields`, all `None`) receives the member
+/// `fields[i]`; it is the caller's, so the members are not copied out.
+fn collect<'a>(
     obj: Object<'a>,
     fields: &[Option<Field>],
     found: &mut [Option<Value<'a>>],
@@ -781,15 +772,18 @@ fn required<'a, T>(v: Option<T>, field: Field) -> Kinded<'a, T> {
 }
 
 fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMeta<'a>> {
-    let [version, caps, info, related] = collect(
+    let mut found = [None; 4];
+    collect(
         raw,
-        [
+        &[
             Some(Field::ProtocolVersion),
             Some(Field::ClientCapabilities),
             Some(Field::ClientInfo),
             Some(Field::RelatedTask),
         ],
+        &mut found,
     )?;
+    let [version, caps, info, related] = found;
     // The revision first: another revision may shape everything else
     // differently, and the client needs -32022 to downgrade.
     let protocol_version = as_string(version, Field::ProtocolVersion)?;
@@ -919,9 +913,10 @@ fn parse_request<'a>(
     );
     let answers = method.carries_answers() || matches!(method, Method::TasksUpdate);
     let read = |yes: bool, f: Field| yes.then_some(f);
-    let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = collect(
+    let mut found = [None; 8];
+    collect(
         p,
-        [
+        &[
             Some(Field::Meta),
             read(named, Field::Name),
             read(addressed, Field::Uri),
@@ -931,7 +926,9 @@ fn parse_request<'a>(
             read(method.carries_answers(), Field::RequestState),
             read(by_task_id, Field::TaskId),
         ],
+        &mut found,
     )?;
+    let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = found;
     req.meta = match as_object(meta, Field::Meta)? {
         None if needs_meta => return Err(RequestErrorKind::Missing(Field::Meta)),
         None => None,
