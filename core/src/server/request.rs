@@ -808,11 +808,11 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
     let client_info = match as_object(info, Field::ClientInfo)? {
         None => None,
         Some(o) => {
-            let bad = |_| RequestErrorKind::Malformed(Field::ClientInfo);
-            // One walk for both members.
-            let [name, version] = o.get_unique_many(["name", "version"]);
-            let name = name.map_err(bad)?.and_then(|v| v.as_str());
-            let version = version.map_err(bad)?.and_then(|v| v.as_str());
+            // One walk for both members; each must be a unique string (any
+            // fault is the same error).
+            let [name, version] = o
+                .get_unique_many(["name", "version"])
+                .map(|found| found.ok().flatten().and_then(|v| v.as_str()));
             match (name, version) {
                 (Some(name), Some(version)) => Some(DeclaredClientInfo {
                     name,
@@ -827,7 +827,8 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
         None => None,
         Some(o) => Some(
             o.get_unique("taskId")
-                .map_err(|_| RequestErrorKind::Malformed(Field::RelatedTask))?
+                .ok()
+                .flatten()
                 .and_then(|v| v.as_str())
                 .ok_or(RequestErrorKind::Malformed(Field::RelatedTask))?,
         ),
