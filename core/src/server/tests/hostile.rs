@@ -810,3 +810,45 @@ fn a_member_is_judged_only_by_the_methods_that_read_it() {
         }
     }
 }
+
+#[test]
+fn client_info_and_the_related_task_hold_unique_strings_or_are_malformed() {
+    let with_meta = |member: &str| {
+        std::format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},{member}}},"name":"x"}}}}"#
+        )
+    };
+    for info in [
+        r#"{"name":"a","name":"b","version":"1"}"#,
+        r#"{"name":"a","version":"1","version":"1"}"#,
+        r#"{"name":1,"version":"1"}"#,
+        r#"{"name":"a","version":null}"#,
+        r#"{"version":"1"}"#,
+    ] {
+        let bytes = with_meta(&std::format!(
+            r#""io.modelcontextprotocol/clientInfo":{info}"#
+        ));
+        assert_eq!(
+            refused(bytes.as_bytes()).kind,
+            RequestErrorKind::Malformed(Field::ClientInfo),
+            "{info}"
+        );
+    }
+    for related in [r#"{"taskId":"t","taskId":"u"}"#, r#"{"taskId":5}"#, "{}"] {
+        let bytes = with_meta(&std::format!(
+            r#""io.modelcontextprotocol/related-task":{related}"#
+        ));
+        assert_eq!(
+            refused(bytes.as_bytes()).kind,
+            RequestErrorKind::Malformed(Field::RelatedTask),
+            "{related}"
+        );
+    }
+    let ok = with_meta(
+        r#""io.modelcontextprotocol/clientInfo":{"version":"1","title":"T","name":"a"},"io.modelcontextprotocol/related-task":{"taskId":"t"}"#,
+    );
+    let meta = request(ok.as_bytes()).meta.unwrap();
+    let info = meta.client_info.unwrap();
+    assert!(info.name.eq_str("a") && info.version.eq_str("1"));
+    assert!(meta.related_task.unwrap().eq_str("t"));
+}
