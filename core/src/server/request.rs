@@ -616,31 +616,12 @@ impl<'a> ServerRequest<'a> {
                     kind: RequestErrorKind::Json(e),
                 })
             }
-            Err(WireError::Envelope(EnvelopeError::BadParams)) => {
-                // JSON-RPC allows array params; MCP does not. A request
-                // whose id is readable gets -32602, not -32600.
-                let (id, id_present) = envelope_id(bytes, limits);
-                let kind = match (id, id_present) {
-                    (Some(_), _) => RequestErrorKind::Malformed(Field::Params),
-                    (None, true) => RequestErrorKind::Envelope(EnvelopeError::BadId),
-                    (None, false) => RequestErrorKind::Envelope(EnvelopeError::BadParams),
-                };
-                return Err(ServerRequestError { id, kind });
-            }
-            Err(WireError::Envelope(e)) => {
-                return Err(ServerRequestError {
-                    id: envelope_id(bytes, limits).0,
-                    kind: RequestErrorKind::Envelope(e),
-                })
-            }
             // A response whose result is not an object: a response all the
             // same, and a server answers no response.
             Err(WireError::Protocol(Violation::ResultNotObject)) => return Ok(Incoming::Response),
+            Err(WireError::Envelope(e)) => return Err(envelope_error(bytes, limits, e)),
             Err(WireError::Protocol(_)) => {
-                return Err(ServerRequestError {
-                    id: envelope_id(bytes, limits).0,
-                    kind: RequestErrorKind::Envelope(EnvelopeError::NotAnObject),
-                })
+                return Err(envelope_error(bytes, limits, EnvelopeError::NotAnObject))
             }
         };
         match msg {
@@ -694,6 +675,23 @@ impl<'a> ServerRequest<'a> {
             .map(Some)
             .map_err(|e| BufferTooSmall { needed: e.offset })
     }
+}
+
+/// The error for a message whose envelope is broken (`e`), with its id
+/// when that is readable. JSON-RPC allows array params; MCP does not: a
+/// request whose id is readable gets `-32602`, not `-32600`.
+fn envelope_error<'a>(
+    bytes: &'a [u8],
+    limits: &WireLimits,
+    e: EnvelopeError,
+) -> ServerRequestError<'a> {
+    let (id, id_present) = envelope_id(bytes, limits);
+    let kind = match (e, id, id_present) {
+        (EnvelopeError::BadParams, Some(_), _) => RequestErrorKind::Malformed(Field::Params),
+        (EnvelopeError::BadParams, None, true) => RequestErrorKind::Envelope(EnvelopeError::BadId),
+        (e, _, _) => RequestErrorKind::Envelope(e),
+    };
+    ServerRequestError { id, kind }
 }
 
 /// Reads the id of a message whose envelope is broken, when it is a unique
