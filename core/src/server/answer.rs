@@ -312,34 +312,27 @@ pub fn any_answer<'a>(
         },
         kind_known: false,
     };
-    let Some(entry) = responses.and_then(|r| r.get(key)) else {
-        // Absent, or present but not a result object: the typed readers tell.
-        match expected {
-            Some(ResponseKind::Elicit) => {
-                elicit_answer(responses, key).map_err(known).map(|_| ())?
-            }
-            Some(ResponseKind::Sampling) => {
-                sampling_answer(responses, key).map_err(known).map(|_| ())?
-            }
-            Some(ResponseKind::Roots) => roots_answer(responses, key).map_err(known).map(|_| ())?,
-            None if responses.is_some_and(|r| r.raw().get(key).is_some()) => return Err(unknown),
-            None => {}
+    let entry = responses.and_then(|r| r.get(key));
+    let kind = match (expected, entry) {
+        (Some(kind), _) => kind,
+        (None, Some(entry)) => entry.kind().ok_or(unknown)?,
+        // Present but not a result object: of no kind at all.
+        (None, None) if responses.is_some_and(|r| r.raw().get(key).is_some()) => {
+            return Err(unknown)
         }
-        return Ok(None);
+        (None, None) => return Ok(None),
     };
-    let kind = expected.or(entry.kind()).ok_or(unknown)?;
+    // Each kind's reader once. With no entry (absent, or present but not a
+    // result object) it finds nothing or tells what is wrong.
     let answer = match kind {
-        ResponseKind::Elicit => elicit_answer(responses, key)
-            .map_err(known)?
-            .map(AnyAnswer::Elicit),
-        ResponseKind::Sampling => sampling_answer(responses, key)
-            .map_err(known)?
-            .map(AnyAnswer::Sampling),
-        ResponseKind::Roots => roots_answer(responses, key)
-            .map_err(known)?
-            .map(AnyAnswer::Roots),
-    };
-    Ok(answer.map(|answer| FoundAnswer {
+        ResponseKind::Elicit => elicit_answer(responses, key).map(|a| a.map(AnyAnswer::Elicit)),
+        ResponseKind::Sampling => {
+            sampling_answer(responses, key).map(|a| a.map(AnyAnswer::Sampling))
+        }
+        ResponseKind::Roots => roots_answer(responses, key).map(|a| a.map(AnyAnswer::Roots)),
+    }
+    .map_err(known)?;
+    Ok(answer.zip(entry).map(|(answer, entry)| FoundAnswer {
         answer,
         result: entry.value.raw(),
         wrapped: entry.wrapped,

@@ -616,31 +616,12 @@ impl<'a> ServerRequest<'a> {
                     kind: RequestErrorKind::Json(e),
                 })
             }
-            Err(WireError::Envelope(EnvelopeError::BadParams)) => {
-                // JSON-RPC allows array params; MCP does not. A request
-                // whose id is readable gets -32602, not -32600.
-                let (id, id_present) = envelope_id(bytes, limits);
-                let kind = match (id, id_present) {
-                    (Some(_), _) => RequestErrorKind::Malformed(Field::Params),
-                    (None, true) => RequestErrorKind::Envelope(EnvelopeError::BadId),
-                    (None, false) => RequestErrorKind::Envelope(EnvelopeError::BadParams),
-                };
-                return Err(ServerRequestError { id, kind });
-            }
-            Err(WireError::Envelope(e)) => {
-                return Err(ServerRequestError {
-                    id: envelope_id(bytes, limits).0,
-                    kind: RequestErrorKind::Envelope(e),
-                })
-            }
             // A response whose result is not an object: a response all the
             // same, and a server answers no response.
             Err(WireError::Protocol(Violation::ResultNotObject)) => return Ok(Incoming::Response),
+            Err(WireError::Envelope(e)) => return Err(envelope_error(bytes, limits, e)),
             Err(WireError::Protocol(_)) => {
-                return Err(ServerRequestError {
-                    id: envelope_id(bytes, limits).0,
-                    kind: RequestErrorKind::Envelope(EnvelopeError::NotAnObject),
-                })
+                return Err(envelope_error(bytes, limits, EnvelopeError::NotAnObject))
             }
         };
         match msg {
@@ -696,6 +677,23 @@ impl<'a> ServerRequest<'a> {
     }
 }
 
+/// The error for a message whose envelope is broken (`e`), with its id
+/// when that is readable. JSON-RPC allows array params; MCP does not: a
+/// request whose id is readable gets `-32602`, not `-32600`.
+fn envelope_error<'a>(
+    bytes: &'a [u8],
+    limits: &WireLimits,
+    e: EnvelopeError,
+) -> ServerRequestError<'a> {
+    let (id, id_present) = envelope_id(bytes, limits);
+    let kind = match (e, id, id_present) {
+        (EnvelopeError::BadParams, Some(_), _) => RequestErrorKind::Malformed(Field::Params),
+        (EnvelopeError::BadParams, None, true) => RequestErrorKind::Envelope(EnvelopeError::BadId),
+        (e, _, _) => RequestErrorKind::Envelope(e),
+    };
+    ServerRequestError { id, kind }
+}
+
 /// Reads the id of a message whose envelope is broken, when it is a unique
 /// string or integer, so the error answer can name it; also whether an `id`
 /// member is there at all.
@@ -725,19 +723,10 @@ type Kinded<'a, T> = Result<T, RequestErrorKind<'a>>;
 /// The members of `obj` named by `fields`, found in one walk of the object
 /// (one walk matters: each walk re-skips every value, and params can be a
 /// megabyte of answers). `None` entries of `fields` are not read, so a
-/// duplicate of a member the method does not use is not an error.
-fn collect<'a, const N: usize>(
-    obj: Object<'a>,
-    fields: [Option<Field>; N],
-) -> Kinded<'a, [Option<Value<'a>>; N]> {
-    let mut found = [None; N];
-    collect_into(obj, &fields, &mut found)?;
-    Ok(found)
-}
-
-/// The body of [`collect`], one copy shared by every `N`: entry `i` of `found`
-/// (as long as `fields`, all `None`) receives the member `fields[i]`.
-fn collect_into<'a>(
+/// duplicate of a member the method does not use is not an error. Entry `i`
+/// of `found` (as long as `fields`, all `None`) receives the member
+/// `fields[i]`; it is the caller's, so the members are not copied out.
+fn collect<'a>(
     obj: Object<'a>,
     fields: &[Option<Field>],
     found: &mut [Option<Value<'a>>],
@@ -781,15 +770,18 @@ fn required<'a, T>(v: Option<T>, field: Field) -> Kinded<'a, T> {
 }
 
 fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMeta<'a>> {
-    let [version, caps, info, related] = collect(
+    let mut found = [None; 4];
+    collect(
         raw,
-        [
+        &[
             Some(Field::ProtocolVersion),
             Some(Field::ClientCapabilities),
             Some(Field::ClientInfo),
             Some(Field::RelatedTask),
         ],
+        &mut found,
     )?;
+    let [version, caps, info, related] = found;
     // The revision first: another revision may shape everything else
     // differently, and the client needs -32022 to downgrade.
     let protocol_version = as_string(version, Field::ProtocolVersion)?;
@@ -814,11 +806,11 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
     let client_info = match as_object(info, Field::ClientInfo)? {
         None => None,
         Some(o) => {
-            let bad = |_| RequestErrorKind::Malformed(Field::ClientInfo);
-            // One walk for both members.
-            let [name, version] = o.get_unique_many(["name", "version"]);
-            let name = name.map_err(bad)?.and_then(|v| v.as_str());
-            let version = version.map_err(bad)?.and_then(|v| v.as_str());
+            // One walk for both members; each must be a unique string (any
+            // fault is the same error).
+            let [name, version] = o
+                .get_unique_many(["name", "version"])
+                .map(|found| found.ok().flatten().and_then(|v| v.as_str()));
             match (name, version) {
                 (Some(name), Some(version)) => Some(DeclaredClientInfo {
                     name,
@@ -833,7 +825,8 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
         None => None,
         Some(o) => Some(
             o.get_unique("taskId")
-                .map_err(|_| RequestErrorKind::Malformed(Field::RelatedTask))?
+                .ok()
+                .flatten()
                 .and_then(|v| v.as_str())
                 .ok_or(RequestErrorKind::Malformed(Field::RelatedTask))?,
         ),
@@ -919,9 +912,10 @@ fn parse_request<'a>(
     );
     let answers = method.carries_answers() || matches!(method, Method::TasksUpdate);
     let read = |yes: bool, f: Field| yes.then_some(f);
-    let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = collect(
+    let mut found = [None; 8];
+    collect(
         p,
-        [
+        &[
             Some(Field::Meta),
             read(named, Field::Name),
             read(addressed, Field::Uri),
@@ -931,7 +925,9 @@ fn parse_request<'a>(
             read(method.carries_answers(), Field::RequestState),
             read(by_task_id, Field::TaskId),
         ],
+        &mut found,
     )?;
+    let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = found;
     req.meta = match as_object(meta, Field::Meta)? {
         None if needs_meta => return Err(RequestErrorKind::Missing(Field::Meta)),
         None => None,

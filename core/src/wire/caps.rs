@@ -2,7 +2,7 @@
 
 use super::error::Violation;
 use super::TASKS_EXTENSION;
-use crate::json::{self, Object, Value, Writer};
+use crate::json::{Object, Writer};
 
 /// A capability's member of [`ClientCapabilities`], for its bit table.
 type Member = fn(&mut ClientCapabilities) -> &mut bool;
@@ -110,29 +110,19 @@ impl ClientCapabilities {
         let mut caps = ClientCapabilities::default();
         // One walk of the object for the four members (a walk per member
         // re-skipped every value: a quarter of a retry request's parse).
-        let sub = |found: Result<Option<Value<'a>>, json::Error>| -> Result<Option<Object<'a>>, Violation> {
-            match found.map_err(|_| Violation::BadMeta)? {
-                None => Ok(None),
-                Some(v) => v.as_object().map(Some).ok_or(Violation::BadMeta),
-            }
-        };
-        let [elicitation, sampling, roots, extensions] =
-            obj.get_unique_many(["elicitation", "sampling", "roots", "extensions"]);
-        let (elicitation, sampling, roots, extensions) = (
-            sub(elicitation)?,
-            sub(sampling)?,
-            sub(roots)?,
-            sub(extensions)?,
-        );
+        let mut top = [None; 4];
+        objects_named(
+            obj,
+            &["elicitation", "sampling", "roots", "extensions"],
+            &mut top,
+        )?;
+        let [elicitation, sampling, roots, extensions] = top;
         if let Some(e) = elicitation {
-            let [form, url] = e.get_unique_many(["form", "url"]);
-            let form = form.map_err(|_| Violation::BadMeta)?;
-            let url = url.map_err(|_| Violation::BadMeta)?;
-            let not_object = |v: Option<Value<'_>>| v.is_some_and(|v| v.as_object().is_none());
-            if not_object(form) || not_object(url) {
-                return Err(Violation::BadMeta);
-            }
-            caps.elicitation_form = form.is_some() || (form.is_none() && url.is_none());
+            let mut modes = [None; 2];
+            objects_named(e, &["form", "url"], &mut modes)?;
+            let [form, url] = modes;
+            // No mode named is form mode (earlier revisions).
+            caps.elicitation_form = form.is_some() || url.is_none();
             caps.elicitation_url = url.is_some();
         }
         if let Some(s) = sampling {
@@ -226,6 +216,29 @@ impl ClientCapabilities {
         }
         w.byte(b'}');
     }
+}
+
+/// The members of `obj` named `keys`, found in one walk: entry `i` of
+/// `found` (as long as `keys`, all `None`) receives the object named
+/// `keys[i]`. A named member that is repeated or not an object is a
+/// [`Violation::BadMeta`].
+fn objects_named<'a>(
+    obj: Object<'a>,
+    keys: &[&str],
+    found: &mut [Option<Object<'a>>],
+) -> Result<(), Violation> {
+    for (k, v) in obj.iter() {
+        let hit = keys.iter().zip(found.iter_mut()).find(|(n, _)| k.eq_str(n));
+        if let Some((_, slot)) = hit {
+            if slot
+                .replace(v.as_object().ok_or(Violation::BadMeta)?)
+                .is_some()
+            {
+                return Err(Violation::BadMeta);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The client's self-description sent as `io.modelcontextprotocol/clientInfo`.
@@ -358,6 +371,24 @@ mod tests {
             assert_eq!(C::from_bits(bit), Some(caps));
             assert_eq!(caps.bits(), bit);
         }
+    }
+
+    #[test]
+    fn named_members_are_unique_objects_and_others_are_ignored() {
+        use super::{objects_named, Violation};
+        use crate::json;
+        fn read(text: &str) -> Result<[Option<&[u8]>; 2], Violation> {
+            let v = json::parse(text.as_bytes()).unwrap();
+            let mut found = [None; 2];
+            objects_named(v.as_object().unwrap(), &["a", "b"], &mut found)
+                .map(|()| found.map(|o| o.map(|o| o.raw())))
+        }
+        let ok = read(r#"{"x":1,"b":{"k":2},"x":[]}"#).unwrap();
+        assert_eq!(ok, [None, Some(&br#"{"k":2}"#[..])]);
+        assert_eq!(read(r#"{"a":{},"b":{}}"#).unwrap(), [Some(&b"{}"[..]); 2]);
+        assert_eq!(read(r#"{"b":{},"a":{},"b":{}}"#), Err(Violation::BadMeta));
+        assert_eq!(read(r#"{"a":{},"b":"x"}"#), Err(Violation::BadMeta));
+        assert_eq!(read(r#"{"a":null}"#), Err(Violation::BadMeta));
     }
 
     #[test]

@@ -717,3 +717,138 @@ fn an_object_in_params_too_large_for_the_repeat_check_is_invalid_params() {
         invalid_params("Invalid params: an object has too many members in params")
     );
 }
+
+#[test]
+fn a_member_is_judged_only_by_the_methods_that_read_it() {
+    // Each method with the params it needs, and the members it reads: a
+    // member it reads, sent twice, is `Duplicate(member)` at once; one it
+    // does not read is carried, and only the deep check refuses it.
+    let related = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/related-task":{"taskId":"t1"}}"#;
+    let with_meta = std::format!(r#""_meta":{}"#, meta("{}"));
+    let cases: [(&str, String, &[Field]); 9] = [
+        (
+            "tools/call",
+            std::format!(r#"{with_meta},"name":"t""#),
+            &[
+                Field::Name,
+                Field::Arguments,
+                Field::Task,
+                Field::InputResponses,
+                Field::RequestState,
+            ],
+        ),
+        (
+            "prompts/get",
+            std::format!(r#"{with_meta},"name":"p""#),
+            &[
+                Field::Name,
+                Field::Arguments,
+                Field::Task,
+                Field::InputResponses,
+                Field::RequestState,
+            ],
+        ),
+        (
+            "resources/read",
+            std::format!(r#"{with_meta},"uri":"u""#),
+            &[
+                Field::Uri,
+                Field::Task,
+                Field::InputResponses,
+                Field::RequestState,
+            ],
+        ),
+        ("tasks/get", r#""taskId":"t1""#.into(), &[Field::TaskId]),
+        ("tasks/cancel", r#""taskId":"t1""#.into(), &[Field::TaskId]),
+        (
+            "tasks/result",
+            r#""taskId":"t1""#.into(),
+            &[Field::TaskId, Field::InputResponses, Field::RequestState],
+        ),
+        (
+            "tasks/update",
+            r#""taskId":"t1","inputResponses":{}"#.into(),
+            &[Field::TaskId, Field::InputResponses],
+        ),
+        (
+            "tasks/input_response",
+            std::format!(r#""_meta":{related},"inputResponses":{{}}"#),
+            &[Field::InputResponses, Field::RequestState],
+        ),
+        ("ping", String::new(), &[]),
+    ];
+    let members = [
+        (Field::Meta, "{}"),
+        (Field::Name, r#""s""#),
+        (Field::Uri, r#""s""#),
+        (Field::Arguments, "{}"),
+        (Field::Task, "{}"),
+        (Field::InputResponses, "{}"),
+        (Field::RequestState, r#""s""#),
+        (Field::TaskId, r#""s""#),
+    ];
+    for (method, base, reads) in cases {
+        let sep = if base.is_empty() { "" } else { "," };
+        request(
+            std::format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{base}}}}}"#)
+                .as_bytes(),
+        );
+        for (field, value) in members {
+            let name = field.wire_name();
+            let bytes = std::format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{base}{sep}"{name}":{value},"{name}":{value}}}}}"#
+            );
+            let kind = refused(bytes.as_bytes()).kind;
+            if field == Field::Meta || reads.contains(&field) {
+                assert_eq!(kind, RequestErrorKind::Duplicate(field), "{method} {name}");
+            } else {
+                assert!(
+                    matches!(kind, RequestErrorKind::RepeatedMember { .. }),
+                    "{method} {name}: {kind:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn client_info_and_the_related_task_hold_unique_strings_or_are_malformed() {
+    let with_meta = |member: &str| {
+        std::format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},{member}}},"name":"x"}}}}"#
+        )
+    };
+    for info in [
+        r#"{"name":"a","name":"b","version":"1"}"#,
+        r#"{"name":"a","version":"1","version":"1"}"#,
+        r#"{"name":1,"version":"1"}"#,
+        r#"{"name":"a","version":null}"#,
+        r#"{"version":"1"}"#,
+    ] {
+        let bytes = with_meta(&std::format!(
+            r#""io.modelcontextprotocol/clientInfo":{info}"#
+        ));
+        assert_eq!(
+            refused(bytes.as_bytes()).kind,
+            RequestErrorKind::Malformed(Field::ClientInfo),
+            "{info}"
+        );
+    }
+    for related in [r#"{"taskId":"t","taskId":"u"}"#, r#"{"taskId":5}"#, "{}"] {
+        let bytes = with_meta(&std::format!(
+            r#""io.modelcontextprotocol/related-task":{related}"#
+        ));
+        assert_eq!(
+            refused(bytes.as_bytes()).kind,
+            RequestErrorKind::Malformed(Field::RelatedTask),
+            "{related}"
+        );
+    }
+    let ok = with_meta(
+        r#""io.modelcontextprotocol/clientInfo":{"version":"1","title":"T","name":"a"},"io.modelcontextprotocol/related-task":{"taskId":"t"}"#,
+    );
+    let meta = request(ok.as_bytes()).meta.unwrap();
+    let info = meta.client_info.unwrap();
+    assert!(info.name.eq_str("a") && info.version.eq_str("1"));
+    assert!(meta.related_task.unwrap().eq_str("t"));
+}

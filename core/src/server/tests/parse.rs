@@ -422,6 +422,30 @@ fn any_answer_reads_typed_or_by_shape_and_tells_unknown_kinds_apart() {
         Ok(None)
     );
     assert_eq!(any_answer(None, "f", None), Ok(None));
+    // Present but no result object (a map read on its own, where entries
+    // are judged only on lookup): of no kind untyped, malformed typed.
+    let raw = crate::json::parse(br#"{"n":[1],"r":{"result":5}}"#).unwrap();
+    let map = Some(crate::wire::InputResponses::parse(raw, &WireLimits::default()).unwrap());
+    for key in ["n", "r"] {
+        assert_eq!(
+            any_answer(map, key, None),
+            Err(AnyAnswerError {
+                error: UnusableAnswer::Malformed {
+                    expected: ResponseKind::Elicit
+                },
+                kind_known: false
+            })
+        );
+        assert_eq!(
+            any_answer(map, key, Some(ResponseKind::Roots)),
+            Err(AnyAnswerError {
+                error: UnusableAnswer::Malformed {
+                    expected: ResponseKind::Roots
+                },
+                kind_known: true
+            })
+        );
+    }
 }
 
 /// Only a lone `result` member is the SEP draft's wrapping: a `result`
