@@ -203,11 +203,16 @@ impl<'a> Options<'a> {
 
     /// The options in schema order.
     pub fn iter(&self) -> OptionsIter<'a> {
-        OptionsIter(match self.src {
-            OptionsSource::Plain(a) => OptionsCursor::Plain(a.iter()),
-            OptionsSource::Titled(a) => OptionsCursor::Titled(a.iter()),
-            OptionsSource::Legacy(v, n) => OptionsCursor::Legacy(v.iter(), n.iter()),
-        })
+        let (values, titled, names) = match self.src {
+            OptionsSource::Plain(a) => (a.iter(), false, None),
+            OptionsSource::Titled(a) => (a.iter(), true, None),
+            OptionsSource::Legacy(v, n) => (v.iter(), false, Some(n.iter())),
+        };
+        OptionsIter {
+            values,
+            titled,
+            names,
+        }
     }
 
     /// The option values only (no title lookups).
@@ -261,37 +266,38 @@ impl<'a> Iterator for OptionValues<'a> {
     }
 }
 
-/// Iterator over [`Options`].
+/// Iterator over [`Options`]: one walk of the values (`enum`, or the
+/// `oneOf`/`anyOf` entries), with `enumNames` alongside when given.
 #[derive(Debug, Clone)]
-pub struct OptionsIter<'a>(OptionsCursor<'a>);
-
-#[derive(Debug, Clone)]
-enum OptionsCursor<'a> {
-    Plain(Elements<'a>),
-    Titled(Elements<'a>),
-    Legacy(Elements<'a>, Elements<'a>),
+pub struct OptionsIter<'a> {
+    values: Elements<'a>,
+    /// `oneOf`/`anyOf` entries: the value is the entry's `const`, the
+    /// title its `title`.
+    titled: bool,
+    /// Legacy `enumNames`: the titles, in step with `values`.
+    names: Option<Elements<'a>>,
 }
 
 impl<'a> Iterator for OptionsIter<'a> {
     type Item = EnumOption<'a>;
     fn next(&mut self) -> Option<EnumOption<'a>> {
-        match &mut self.0 {
-            OptionsCursor::Plain(it) => Some(EnumOption {
-                value: it.next()?.as_str()?,
-                title: None,
-            }),
-            OptionsCursor::Titled(it) => {
-                let o = it.next()?.as_object()?;
-                Some(EnumOption {
-                    value: o.get("const")?.as_str()?,
-                    title: o.get("title").and_then(|t| t.as_str()),
-                })
-            }
-            OptionsCursor::Legacy(v, n) => Some(EnumOption {
-                value: v.next()?.as_str()?,
-                title: n.next().and_then(|t| t.as_str()),
-            }),
+        let v = self.values.next()?;
+        if self.titled {
+            let o = v.as_object()?;
+            return Some(EnumOption {
+                value: o.get("const")?.as_str()?,
+                title: o.get("title").and_then(|t| t.as_str()),
+            });
         }
+        let value = v.as_str()?;
+        Some(EnumOption {
+            value,
+            title: self
+                .names
+                .as_mut()
+                .and_then(|n| n.next())
+                .and_then(|t| t.as_str()),
+        })
     }
 }
 
