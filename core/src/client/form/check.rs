@@ -4,7 +4,7 @@
 use super::number::i64_text;
 use super::{ElicitForm, Field, FieldKind, FieldValue, Fields, Number, Options, StringFormat};
 use crate::bytes;
-use crate::json::{Array, Chars, JsonStr, Kind, Members, Object, Value};
+use crate::json::{Array, Chars, Elements, JsonStr, Kind, Members, Object, Value};
 
 /// Why one field's answer is not acceptable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -338,44 +338,44 @@ impl Field<'_> {
 /// Checks each selection (a string, an option, not chosen before) and
 /// returns how many there are. Selections before a duplicate are distinct
 /// options, so the scan for earlier equal ones is bounded by the option
-/// count.
+/// count. Typed and JSON selections share one loop (one [`Choices`] type).
 fn check_choices(a: &Answer<'_>, options: &Options<'_>) -> Result<u64, FieldError> {
-    let mut n = 0usize;
-    match a {
-        Answer::Strs(s) => {
-            for (i, t) in s.iter().map(|s| Text::Str(s)).enumerate() {
-                check_choice(&t, options, s.iter().take(i).map(|p| Text::Str(p)))?;
-                n = i + 1;
-            }
-        }
-        Answer::Array(arr) => {
-            for (i, v) in arr.iter().enumerate() {
-                let t = Text::Json(v.as_str().ok_or(FieldError::WrongType)?);
-                let earlier = arr
-                    .iter()
-                    .take(i)
-                    .filter_map(|p| p.as_str().map(Text::Json));
-                check_choice(&t, options, earlier)?;
-                n = i + 1;
-            }
-        }
+    let all = match a {
+        Answer::Strs(s) => Choices::Strs(s.iter()),
+        Answer::Array(arr) => Choices::Json(arr.iter()),
         _ => return Err(FieldError::WrongType),
+    };
+    let mut n = 0usize;
+    for (i, t) in all.clone().enumerate() {
+        let t = t.ok_or(FieldError::WrongType)?;
+        if !t.is_option(options) {
+            return Err(FieldError::NotAnOption);
+        }
+        // The earlier selections are all strings (checked above).
+        if all.clone().take(i).flatten().any(|p| p.same(&t)) {
+            return Err(FieldError::DuplicateItem);
+        }
+        n = i + 1;
     }
     Ok(n as u64)
 }
 
-fn check_choice<'t>(
-    t: &Text<'_>,
-    options: &Options<'_>,
-    mut earlier: impl Iterator<Item = Text<'t>>,
-) -> Result<(), FieldError> {
-    if !t.is_option(options) {
-        return Err(FieldError::NotAnOption);
+/// The selections of a multi-select answer, typed or JSON: each a text, or
+/// `None` for a JSON element that is not a string.
+#[derive(Clone)]
+enum Choices<'v> {
+    Strs(core::slice::Iter<'v, &'v str>),
+    Json(Elements<'v>),
+}
+
+impl<'v> Iterator for Choices<'v> {
+    type Item = Option<Text<'v>>;
+    fn next(&mut self) -> Option<Option<Text<'v>>> {
+        match self {
+            Choices::Strs(it) => it.next().map(|s| Some(Text::Str(s))),
+            Choices::Json(it) => it.next().map(|v| v.as_str().map(Text::Json)),
+        }
     }
-    if earlier.any(|p| p.same(t)) {
-        return Err(FieldError::DuplicateItem);
-    }
-    Ok(())
 }
 
 impl<'a> ElicitForm<'a> {
