@@ -457,6 +457,41 @@ fn top_level_errors() {
 }
 
 #[test]
+fn a_keyword_past_the_limit_is_too_many_even_when_repeated() {
+    use SchemaErrorKind::*;
+    // 32 keywords fill the set; a 33rd is refused as one too many, also
+    // when it repeats an earlier one; a repeat within the limit is named.
+    let many: Vec<String> = (1..MAX_SCHEMA_KEYWORDS)
+        .map(|i| std::format!(r#""x-{i}":0"#))
+        .collect();
+    let field = |extra: &str| std::format!(r#"{{"type":"string",{}{extra}}}"#, many.join(","));
+    assert!(one(&field("")).is_ok());
+    assert_eq!(one_err(&field(r#","type":"string""#)), TooManyKeywords);
+    assert_eq!(one_err(&field(r#","x-9":1"#)), TooManyKeywords);
+    let e = one_err(r#"{"type":"string","x-1":0,"x-1":1}"#);
+    assert!(matches!(e, DuplicateKeyword(k) if k.eq_str("x-1")));
+}
+
+#[test]
+fn options_filling_exactly_one_duplicate_block_are_all_compared() {
+    use SchemaErrorKind::*;
+    let opts = |vals: &[String]| -> String {
+        let quoted: Vec<String> = vals.iter().map(|v| std::format!("\"{v}\"")).collect();
+        std::format!(r#"{{"type":"string","enum":[{}]}}"#, quoted.join(","))
+    };
+    // 32 options: one block, filled exactly.
+    let vals: Vec<String> = (0..32).map(|i| std::format!("o{i}")).collect();
+    assert!(one(&opts(&vals)).is_ok());
+    let mut v = vals.clone();
+    v[31] = v[0].clone();
+    assert!(matches!(one_err(&opts(&v)), DuplicateOption(d) if d.eq_str("o0")));
+    // 33: the last compared with the full first block.
+    let mut v = vals.clone();
+    v.push(vals[7].clone());
+    assert!(matches!(one_err(&opts(&v)), DuplicateOption(d) if d.eq_str("o7")));
+}
+
+#[test]
 fn schema_errors_display_the_property_and_keyword() {
     let e = one(r##"{"$ref":"#/x"}"##).unwrap_err();
     assert_eq!(
