@@ -90,8 +90,9 @@ impl<'a> ElicitForm<'a> {
             return Err(at(name, SchemaErrorKind::DuplicateProperty));
         }
         let names = names.get(..len).unwrap_or(&[]);
-        // Bit `i`: `required` names property `i`.
-        let mut listed = 0u64;
+        // `listed[i]`: `required` names property `i` (bytes, not the bits
+        // of a u64: no 64-bit shifts on 32-bit targets).
+        let mut listed = [false; MAX_FORM_FIELDS];
         if let Some(req) = required {
             let (mut missing, mut twice) = (None, None);
             for (i, e) in req.iter().enumerate() {
@@ -105,12 +106,16 @@ impl<'a> ElicitForm<'a> {
                 }
                 match position(names, &name) {
                     None => missing = Some(name),
-                    Some(p) if listed & (1 << (p & 63)) != 0 => {
+                    Some(p) if listed.get(p) == Some(&true) => {
                         if twice.is_none() {
                             twice = Some(name);
                         }
                     }
-                    Some(p) => listed |= 1 << (p & 63),
+                    Some(p) => {
+                        if let Some(l) = listed.get_mut(p) {
+                            *l = true;
+                        }
+                    }
                 }
             }
             if let Some(name) = missing {
@@ -126,7 +131,7 @@ impl<'a> ElicitForm<'a> {
             len,
         };
         for (index, (name, v)) in properties.iter().enumerate() {
-            let required = listed & (1 << (index & 63)) != 0;
+            let required = listed.get(index) == Some(&true);
             if let Err(kind) = form.read_field(index, name, v, required, true) {
                 return Err(at(name, kind));
             }
