@@ -579,12 +579,15 @@ fn full_date(it: &mut TextChars<'_>) -> Option<()> {
     expect(it, &['-'])?;
     let d = digits(it, 2)?;
     let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    if !(1..=12).contains(&m) {
+        return None;
+    }
+    // Bit `m` of `LONG_MONTHS`: month `m` has 31 days (1, 3, 5, 7, 8, 10,
+    // 12); the others but February 30 (arithmetic, not a table).
+    const LONG_MONTHS: u32 = 0b1_0101_1010_1010;
     let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
+        2 => 28 + u32::from(leap),
+        _ => 30 + ((LONG_MONTHS >> m) & 1),
     };
     (1..=days).contains(&d).then_some(())
 }

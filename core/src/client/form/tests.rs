@@ -457,6 +457,30 @@ fn top_level_errors() {
 }
 
 #[test]
+fn dates_name_a_real_day_of_every_month() {
+    // Every month 00..=13 and day 00..=32 of a common year, a leap year,
+    // a century and a 400-year leap year, against the calendar's lengths.
+    for y in [2026u32, 2024, 1900, 2000] {
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        for m in 0u32..=13 {
+            let days = match m {
+                1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+                4 | 6 | 9 | 11 => 30,
+                2 if leap => 29,
+                2 => 28,
+                _ => 0,
+            };
+            for d in 0u32..=32 {
+                let text = std::format!("{y:04}-{m:02}-{d:02}");
+                assert_eq!(is_date(&text), (1..=days).contains(&d), "{text}");
+                let dt = std::format!("{text}T12:00:00Z");
+                assert_eq!(is_date_time(&dt), (1..=days).contains(&d), "{dt}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_keyword_past_the_limit_is_too_many_even_when_repeated() {
     use SchemaErrorKind::*;
     // 32 keywords fill the set; a 33rd is refused as one too many, also
