@@ -172,11 +172,13 @@ impl Text<'_> {
         }
     }
 
+    /// Whether the text is one of the option values (one walk of the
+    /// values for both kinds of text).
     fn is_option(&self, options: &Options<'_>) -> bool {
-        match self {
-            Text::Str(s) => options.contains(s),
-            Text::Json(j) => options.contains_json(j),
-        }
+        options.value_iter().any(|v| match self {
+            Text::Str(s) => v.eq_str(s),
+            Text::Json(j) => v.eq_json_str(j),
+        })
     }
 
     fn same(&self, other: &Text<'_>) -> bool {
