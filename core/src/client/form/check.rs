@@ -405,9 +405,10 @@ impl<'a> ElicitForm<'a> {
             fields: form.fields(),
             form,
             content,
-            unknown: Some(content.iter()),
+            unknown: content.iter(),
             matched: 0,
             unknown_started: false,
+            all_named: false,
         }
     }
 }
@@ -418,10 +419,12 @@ pub struct ContentErrors<'n> {
     form: ElicitForm<'n>,
     fields: Fields<'n>,
     content: Object<'n>,
-    unknown: Option<Members<'n>>,
+    unknown: Members<'n>,
     /// Answer members that named a field (duplicates included).
     matched: usize,
     unknown_started: bool,
+    /// Every answer member named a field (no unknown ones to look for).
+    all_named: bool,
 }
 
 impl<'n> Iterator for ContentErrors<'n> {
@@ -457,13 +460,14 @@ impl<'n> Iterator for ContentErrors<'n> {
         }
         if !self.unknown_started {
             self.unknown_started = true;
-            if self.matched == self.content.len() {
-                // Every member is a field: skip the per-member lookups,
-                // which re-read the schema.
-                self.unknown = None;
-            }
+            // Every member is a field: skip the per-member lookups, which
+            // re-read the schema.
+            self.all_named = self.matched == self.content.len();
         }
-        for (k, _) in self.unknown.iter_mut().flatten() {
+        if self.all_named {
+            return None;
+        }
+        for (k, _) in self.unknown.by_ref() {
             if !self.form.has_property(&k) {
                 return Some(ContentError {
                     field: k,
