@@ -550,18 +550,20 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
         }
         if let OptionsSource::Titled(_) = src {
             let o = v.as_object().ok_or(SchemaErrorKind::BadOption)?;
-            check_keywords(o)?;
-            // The bits of `const` and `title` seen.
-            let mut has = 0u32;
+            // One walk: a duplicate or surplus keyword first, then (kept
+            // until the walk ends) anything but string `const`, `title`
+            // and annotations. The bits of `const` and `title` seen.
+            let (mut keys, mut has, mut bad) = (KeySet::new(), 0u32, false);
             for (k, val) in o.iter() {
+                keys.add(k)?;
                 let n = keyword(&k);
                 match n {
                     Some(n @ (CONST | TITLE)) if val.as_str().is_some() => has |= bit(n),
                     _ if is_note(n, &k) => {}
-                    _ => return Err(SchemaErrorKind::BadOption),
+                    _ => bad = true,
                 }
             }
-            if has != bit(CONST) | bit(TITLE) {
+            if bad || has != bit(CONST) | bit(TITLE) {
                 return Err(SchemaErrorKind::BadOption);
             }
         } else if v.as_str().is_none() {

@@ -481,6 +481,22 @@ fn dates_name_a_real_day_of_every_month() {
 }
 
 #[test]
+fn an_option_reports_a_repeated_keyword_before_a_foreign_one() {
+    use SchemaErrorKind::*;
+    // The foreign `x` comes first, the repeated `const` later: the
+    // repeat wins; without it, the option is bad.
+    let e = one_err(r#"{"type":"string","oneOf":[{"x":1,"const":"a","title":"A","const":"b"}]}"#);
+    assert!(matches!(e, DuplicateKeyword(k) if k.eq_str("const")));
+    let e = one_err(r#"{"type":"string","oneOf":[{"x":1,"const":"a","title":"A"}]}"#);
+    assert_eq!(e, BadOption);
+    let e = one_err(r#"{"type":"string","oneOf":[{"const":"a","title":1}]}"#);
+    assert_eq!(e, BadOption);
+    let e = one_err(r#"{"type":"string","oneOf":[{"const":"a","x-note":1}]}"#);
+    assert_eq!(e, BadOption);
+    assert!(one(r#"{"type":"string","oneOf":[{"x-note":1,"const":"a","title":"A"}]}"#).is_ok());
+}
+
+#[test]
 fn a_keyword_past_the_limit_is_too_many_even_when_repeated() {
     use SchemaErrorKind::*;
     // 32 keywords fill the set; a 33rd is refused as one too many, also
