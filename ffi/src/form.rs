@@ -632,9 +632,7 @@ pub const MRTR_FORM_MAX_CHOICES: usize = 64;
 /// index (`usize::MAX` when none or unknown).
 fn field_of(form: &ElicitForm<'_>, f: Option<JsonStr<'_>>) -> (mrtr_str, bool, usize) {
     let mut escaped = 0;
-    let index = f
-        .and_then(|f| form.field_json(&f))
-        .map_or(usize::MAX, |f| f.index);
+    let index = f.and_then(|f| form.index_json(&f)).unwrap_or(usize::MAX);
     (mrtr_str::json(f, &mut escaped, 1), escaped != 0, index)
 }
 

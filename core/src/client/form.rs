@@ -381,10 +381,19 @@ impl<'a> ElicitForm<'a> {
         self.fields().find(|f| f.name.eq_json_str(name))
     }
 
-    /// Whether the schema defines a property `name` (without reading its
-    /// schema: cheap enough to run for every member of a hostile answer).
+    /// The index of the field whose name equals the JSON string `name`
+    /// (as `field_json(name)`'s, without reading any property's schema:
+    /// cheap enough to run for every member of a hostile answer).
+    pub fn index_json(&self, name: &JsonStr<'_>) -> Option<usize> {
+        self.properties
+            .iter()
+            .position(|(n, _)| n.eq_json_str(name))
+    }
+
+    /// Whether the schema defines a property `name` (see
+    /// [`Self::index_json`]).
     fn has_property(&self, name: &JsonStr<'_>) -> bool {
-        self.properties.iter().any(|(n, _)| n.eq_json_str(name))
+        self.index_json(name).is_some()
     }
 
     fn is_required(&self, name: &JsonStr<'_>) -> bool {

@@ -497,6 +497,26 @@ fn an_option_reports_a_repeated_keyword_before_a_foreign_one() {
 }
 
 #[test]
+fn index_json_is_the_fields_index_without_reading_schemas() {
+    let f = form(
+        r#"{"type":"object","properties":{"a":{"type":"string"},"b\u00e9":{"type":"boolean"},"c":{"type":"number"}}}"#,
+    );
+    let name = |j: &'static str| json::parse(j.as_bytes()).unwrap().as_str().unwrap();
+    for (j, index) in [
+        (r#""a""#, 0),
+        (r#""bé""#, 1),
+        (r#""b\u00e9""#, 1),
+        (r#""c""#, 2),
+    ] {
+        let n = name(j);
+        assert_eq!(f.index_json(&n), Some(index), "{j}");
+        assert_eq!(f.field_json(&n).map(|f| f.index), Some(index), "{j}");
+    }
+    assert_eq!(f.index_json(&name(r#""d""#)), None);
+    assert_eq!(f.index_json(&name(r#""A""#)), None);
+}
+
+#[test]
 fn a_keyword_past_the_limit_is_too_many_even_when_repeated() {
     use SchemaErrorKind::*;
     // 32 keywords fill the set; a 33rd is refused as one too many, also
