@@ -11,8 +11,8 @@
 use core::ffi::{c_char, CStr};
 
 use mrtr_core::client::form::{
-    ContentError, ContentWriter, ElicitForm, FieldError, FieldValue, FieldValueKind, FormError,
-    WriteError, MAX_FORM_FIELDS,
+    ContentError, ContentWriter, ElicitForm, FieldError, FieldKind, FieldValue, FieldValueKind,
+    FormError, Number, WriteError, MAX_FORM_FIELDS,
 };
 use mrtr_core::json::{self, JsonStr, ParseLimits};
 
@@ -302,36 +302,69 @@ pub unsafe extern "C" fn mrtr_form_field_at(
     run(|a| unsafe {
         let (out, form) = (a.out(out)?, form_of(a, schema)?);
         let f = form.field_at(index).ok_or(MRTR_ERR_NOT_FOUND)?;
-        let ((min_length, max_length), (min_items, max_items)) =
-            (f.kind.length_bounds(), f.kind.item_bounds());
-        let (minimum, maximum) = f.kind.number_bounds();
-        let default = f.default.map(|d| d.raw());
         let mut escaped = 0;
-        out.done(mrtr_form_field {
+        let mut c = mrtr_form_field {
             name: mrtr_str::json(Some(f.name), &mut escaped, MRTR_FORM_TEXT_NAME),
             title: mrtr_str::json(f.title, &mut escaped, MRTR_FORM_TEXT_TITLE),
             description: mrtr_str::json(f.description, &mut escaped, MRTR_FORM_TEXT_DESCRIPTION),
             escaped,
             index: f.index,
             kind: mrtr_field_kind::of(f.kind.code()),
-            format: mrtr_string_format::of(f.kind.format().map_or(0, |f| f as u32)),
+            format: mrtr_string_format::MRTR_FORMAT_NONE,
             required: f.required,
-            has_min_length: min_length.is_some(),
-            has_max_length: max_length.is_some(),
-            has_minimum: minimum.is_some(),
-            has_maximum: maximum.is_some(),
-            has_min_items: min_items.is_some(),
-            has_max_items: max_items.is_some(),
-            min_length: min_length.unwrap_or(0),
-            max_length: max_length.unwrap_or(0),
-            min_items: min_items.unwrap_or(0),
-            max_items: max_items.unwrap_or(0),
-            option_count: f.kind.options().map_or(0, |o| o.len()),
-            default_json: default.map_or(mrtr_str::EMPTY, mrtr_str::of_bytes),
-            minimum_json: mrtr_str::opt(minimum.map(|n| n.as_str())),
-            maximum_json: mrtr_str::opt(maximum.map(|n| n.as_str())),
-        })
+            has_min_length: false,
+            has_max_length: false,
+            has_minimum: false,
+            has_maximum: false,
+            has_min_items: false,
+            has_max_items: false,
+            min_length: 0,
+            max_length: 0,
+            min_items: 0,
+            max_items: 0,
+            option_count: 0,
+            default_json: f
+                .default
+                .map_or(mrtr_str::EMPTY, |d| mrtr_str::of_bytes(d.raw())),
+            minimum_json: mrtr_str::EMPTY,
+            maximum_json: mrtr_str::EMPTY,
+        };
+        // One match on the kind: each kind sets its own members.
+        match f.kind {
+            FieldKind::Text {
+                min_length,
+                max_length,
+                format,
+            } => {
+                (c.has_min_length, c.min_length) = (min_length.is_some(), min_length.unwrap_or(0));
+                (c.has_max_length, c.max_length) = (max_length.is_some(), max_length.unwrap_or(0));
+                c.format = mrtr_string_format::of(format.map_or(0, |f| f as u32));
+            }
+            FieldKind::Number {
+                minimum, maximum, ..
+            } => {
+                (c.has_minimum, c.minimum_json) = (minimum.is_some(), bound(minimum));
+                (c.has_maximum, c.maximum_json) = (maximum.is_some(), bound(maximum));
+            }
+            FieldKind::Boolean => {}
+            FieldKind::SingleSelect { options } => c.option_count = options.len(),
+            FieldKind::MultiSelect {
+                options,
+                min_items,
+                max_items,
+            } => {
+                c.option_count = options.len();
+                (c.has_min_items, c.min_items) = (min_items.is_some(), min_items.unwrap_or(0));
+                (c.has_max_items, c.max_items) = (max_items.is_some(), max_items.unwrap_or(0));
+            }
+        }
+        out.done(c)
     })
+}
+
+/// A number bound's exact text; empty when absent.
+fn bound(n: Option<Number<'_>>) -> mrtr_str {
+    mrtr_str::opt(n.map(|n| n.as_str()))
 }
 
 /// Writes option `option` of select field `field` to `*out`.
@@ -599,9 +632,7 @@ pub const MRTR_FORM_MAX_CHOICES: usize = 64;
 /// index (`usize::MAX` when none or unknown).
 fn field_of(form: &ElicitForm<'_>, f: Option<JsonStr<'_>>) -> (mrtr_str, bool, usize) {
     let mut escaped = 0;
-    let index = f
-        .and_then(|f| form.field_json(&f))
-        .map_or(usize::MAX, |f| f.index);
+    let index = f.and_then(|f| form.index_json(&f)).unwrap_or(usize::MAX);
     (mrtr_str::json(f, &mut escaped, 1), escaped != 0, index)
 }
 

@@ -203,11 +203,16 @@ impl<'a> Options<'a> {
 
     /// The options in schema order.
     pub fn iter(&self) -> OptionsIter<'a> {
-        OptionsIter(match self.src {
-            OptionsSource::Plain(a) => OptionsCursor::Plain(a.iter()),
-            OptionsSource::Titled(a) => OptionsCursor::Titled(a.iter()),
-            OptionsSource::Legacy(v, n) => OptionsCursor::Legacy(v.iter(), n.iter()),
-        })
+        let (values, titled, names) = match self.src {
+            OptionsSource::Plain(a) => (a.iter(), false, None),
+            OptionsSource::Titled(a) => (a.iter(), true, None),
+            OptionsSource::Legacy(v, n) => (v.iter(), false, Some(n.iter())),
+        };
+        OptionsIter {
+            values,
+            titled,
+            names,
+        }
     }
 
     /// The option values only (no title lookups).
@@ -261,37 +266,38 @@ impl<'a> Iterator for OptionValues<'a> {
     }
 }
 
-/// Iterator over [`Options`].
+/// Iterator over [`Options`]: one walk of the values (`enum`, or the
+/// `oneOf`/`anyOf` entries), with `enumNames` alongside when given.
 #[derive(Debug, Clone)]
-pub struct OptionsIter<'a>(OptionsCursor<'a>);
-
-#[derive(Debug, Clone)]
-enum OptionsCursor<'a> {
-    Plain(Elements<'a>),
-    Titled(Elements<'a>),
-    Legacy(Elements<'a>, Elements<'a>),
+pub struct OptionsIter<'a> {
+    values: Elements<'a>,
+    /// `oneOf`/`anyOf` entries: the value is the entry's `const`, the
+    /// title its `title`.
+    titled: bool,
+    /// Legacy `enumNames`: the titles, in step with `values`.
+    names: Option<Elements<'a>>,
 }
 
 impl<'a> Iterator for OptionsIter<'a> {
     type Item = EnumOption<'a>;
     fn next(&mut self) -> Option<EnumOption<'a>> {
-        match &mut self.0 {
-            OptionsCursor::Plain(it) => Some(EnumOption {
-                value: it.next()?.as_str()?,
-                title: None,
-            }),
-            OptionsCursor::Titled(it) => {
-                let o = it.next()?.as_object()?;
-                Some(EnumOption {
-                    value: o.get("const")?.as_str()?,
-                    title: o.get("title").and_then(|t| t.as_str()),
-                })
-            }
-            OptionsCursor::Legacy(v, n) => Some(EnumOption {
-                value: v.next()?.as_str()?,
-                title: n.next().and_then(|t| t.as_str()),
-            }),
+        let v = self.values.next()?;
+        if self.titled {
+            let o = v.as_object()?;
+            return Some(EnumOption {
+                value: o.get("const")?.as_str()?,
+                title: o.get("title").and_then(|t| t.as_str()),
+            });
         }
+        let value = v.as_str()?;
+        Some(EnumOption {
+            value,
+            title: self
+                .names
+                .as_mut()
+                .and_then(|n| n.next())
+                .and_then(|t| t.as_str()),
+        })
     }
 }
 
@@ -350,7 +356,12 @@ impl<'a> ElicitForm<'a> {
     /// Option `option` of select field `field`; `None` when there is no
     /// such field, it is not a select, or it has no such option.
     pub fn option_at(&self, field: usize, option: usize) -> Option<EnumOption<'a>> {
-        self.field_at(field)?.kind.options()?.iter().nth(option)
+        match self.field_at(field)?.kind {
+            FieldKind::SingleSelect { options } | FieldKind::MultiSelect { options, .. } => {
+                options.iter().nth(option)
+            }
+            _ => None,
+        }
     }
 
     /// Reads a schema from its JSON bytes (default parse limits): JSON, an
@@ -375,10 +386,19 @@ impl<'a> ElicitForm<'a> {
         self.fields().find(|f| f.name.eq_json_str(name))
     }
 
-    /// Whether the schema defines a property `name` (without reading its
-    /// schema: cheap enough to run for every member of a hostile answer).
+    /// The index of the field whose name equals the JSON string `name`
+    /// (as `field_json(name)`'s, without reading any property's schema:
+    /// cheap enough to run for every member of a hostile answer).
+    pub fn index_json(&self, name: &JsonStr<'_>) -> Option<usize> {
+        self.properties
+            .iter()
+            .position(|(n, _)| n.eq_json_str(name))
+    }
+
+    /// Whether the schema defines a property `name` (see
+    /// [`Self::index_json`]).
     fn has_property(&self, name: &JsonStr<'_>) -> bool {
-        self.properties.iter().any(|(n, _)| n.eq_json_str(name))
+        self.index_json(name).is_some()
     }
 
     fn is_required(&self, name: &JsonStr<'_>) -> bool {

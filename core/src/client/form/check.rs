@@ -4,7 +4,7 @@
 use super::number::i64_text;
 use super::{ElicitForm, Field, FieldKind, FieldValue, Fields, Number, Options, StringFormat};
 use crate::bytes;
-use crate::json::{Array, Chars, JsonStr, Kind, Members, Object, Value};
+use crate::json::{Array, Chars, Elements, JsonStr, Kind, Members, Object, Value};
 
 /// Why one field's answer is not acceptable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,11 +172,13 @@ impl Text<'_> {
         }
     }
 
+    /// Whether the text is one of the option values (one walk of the
+    /// values for both kinds of text).
     fn is_option(&self, options: &Options<'_>) -> bool {
-        match self {
-            Text::Str(s) => options.contains(s),
-            Text::Json(j) => options.contains_json(j),
-        }
+        options.value_iter().any(|v| match self {
+            Text::Str(s) => v.eq_str(s),
+            Text::Json(j) => v.eq_json_str(j),
+        })
     }
 
     fn same(&self, other: &Text<'_>) -> bool {
@@ -338,44 +340,44 @@ impl Field<'_> {
 /// Checks each selection (a string, an option, not chosen before) and
 /// returns how many there are. Selections before a duplicate are distinct
 /// options, so the scan for earlier equal ones is bounded by the option
-/// count.
+/// count. Typed and JSON selections share one loop (one [`Choices`] type).
 fn check_choices(a: &Answer<'_>, options: &Options<'_>) -> Result<u64, FieldError> {
-    let mut n = 0usize;
-    match a {
-        Answer::Strs(s) => {
-            for (i, t) in s.iter().map(|s| Text::Str(s)).enumerate() {
-                check_choice(&t, options, s.iter().take(i).map(|p| Text::Str(p)))?;
-                n = i + 1;
-            }
-        }
-        Answer::Array(arr) => {
-            for (i, v) in arr.iter().enumerate() {
-                let t = Text::Json(v.as_str().ok_or(FieldError::WrongType)?);
-                let earlier = arr
-                    .iter()
-                    .take(i)
-                    .filter_map(|p| p.as_str().map(Text::Json));
-                check_choice(&t, options, earlier)?;
-                n = i + 1;
-            }
-        }
+    let all = match a {
+        Answer::Strs(s) => Choices::Strs(s.iter()),
+        Answer::Array(arr) => Choices::Json(arr.iter()),
         _ => return Err(FieldError::WrongType),
+    };
+    let mut n = 0usize;
+    for (i, t) in all.clone().enumerate() {
+        let t = t.ok_or(FieldError::WrongType)?;
+        if !t.is_option(options) {
+            return Err(FieldError::NotAnOption);
+        }
+        // The earlier selections are all strings (checked above).
+        if all.clone().take(i).flatten().any(|p| p.same(&t)) {
+            return Err(FieldError::DuplicateItem);
+        }
+        n = i + 1;
     }
     Ok(n as u64)
 }
 
-fn check_choice<'t>(
-    t: &Text<'_>,
-    options: &Options<'_>,
-    mut earlier: impl Iterator<Item = Text<'t>>,
-) -> Result<(), FieldError> {
-    if !t.is_option(options) {
-        return Err(FieldError::NotAnOption);
+/// The selections of a multi-select answer, typed or JSON: each a text, or
+/// `None` for a JSON element that is not a string.
+#[derive(Clone)]
+enum Choices<'v> {
+    Strs(core::slice::Iter<'v, &'v str>),
+    Json(Elements<'v>),
+}
+
+impl<'v> Iterator for Choices<'v> {
+    type Item = Option<Text<'v>>;
+    fn next(&mut self) -> Option<Option<Text<'v>>> {
+        match self {
+            Choices::Strs(it) => it.next().map(|s| Some(Text::Str(s))),
+            Choices::Json(it) => it.next().map(|v| v.as_str().map(Text::Json)),
+        }
     }
-    if earlier.any(|p| p.same(t)) {
-        return Err(FieldError::DuplicateItem);
-    }
-    Ok(())
 }
 
 impl<'a> ElicitForm<'a> {
@@ -403,9 +405,10 @@ impl<'a> ElicitForm<'a> {
             fields: form.fields(),
             form,
             content,
-            unknown: Some(content.iter()),
+            unknown: content.iter(),
             matched: 0,
             unknown_started: false,
+            all_named: false,
         }
     }
 }
@@ -416,10 +419,12 @@ pub struct ContentErrors<'n> {
     form: ElicitForm<'n>,
     fields: Fields<'n>,
     content: Object<'n>,
-    unknown: Option<Members<'n>>,
+    unknown: Members<'n>,
     /// Answer members that named a field (duplicates included).
     matched: usize,
     unknown_started: bool,
+    /// Every answer member named a field (no unknown ones to look for).
+    all_named: bool,
 }
 
 impl<'n> Iterator for ContentErrors<'n> {
@@ -455,13 +460,14 @@ impl<'n> Iterator for ContentErrors<'n> {
         }
         if !self.unknown_started {
             self.unknown_started = true;
-            if self.matched == self.content.len() {
-                // Every member is a field: skip the per-member lookups,
-                // which re-read the schema.
-                self.unknown = None;
-            }
+            // Every member is a field: skip the per-member lookups, which
+            // re-read the schema.
+            self.all_named = self.matched == self.content.len();
         }
-        for (k, _) in self.unknown.iter_mut().flatten() {
+        if self.all_named {
+            return None;
+        }
+        for (k, _) in self.unknown.by_ref() {
             if !self.form.has_property(&k) {
                 return Some(ContentError {
                     field: k,
@@ -579,12 +585,15 @@ fn full_date(it: &mut TextChars<'_>) -> Option<()> {
     expect(it, &['-'])?;
     let d = digits(it, 2)?;
     let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    if !(1..=12).contains(&m) {
+        return None;
+    }
+    // Bit `m` of `LONG_MONTHS`: month `m` has 31 days (1, 3, 5, 7, 8, 10,
+    // 12); the others but February 30 (arithmetic, not a table).
+    const LONG_MONTHS: u32 = 0b1_0101_1010_1010;
     let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
+        2 => 28 + u32::from(leap),
+        _ => 30 + ((LONG_MONTHS >> m) & 1),
     };
     (1..=days).contains(&d).then_some(())
 }

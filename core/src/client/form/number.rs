@@ -110,11 +110,13 @@ impl<'t> Decimal<'t> {
             .unwrap_or(mantissa.len());
         // Leading zeros (of the integer part and then the fraction) and
         // trailing zeros carry no value.
-        let mut lead = 0i64;
+        // Counted in `usize` (no 64-bit arithmetic per digit on 32-bit
+        // targets), widened once at the end.
+        let mut lead = 0usize;
         let mut first = None;
         let mut last = 0usize;
-        let mut count = 0i64;
-        let mut seen = 0i64;
+        let mut count = 0usize;
+        let mut seen = 0usize;
         for (i, &c) in mantissa.iter().enumerate() {
             if c == b'.' {
                 continue;
@@ -155,13 +157,13 @@ impl<'t> Decimal<'t> {
         if e_neg {
             e = -e;
         }
-        let int_len = i64::try_from(int_len).unwrap_or(EXP_LIMIT).min(EXP_LIMIT);
+        let wide = |n: usize| i64::try_from(n).unwrap_or(EXP_LIMIT).min(EXP_LIMIT);
         Decimal {
             neg,
             text: mantissa.get(..=last).unwrap_or(&[]),
             first,
-            digits: count - lead,
-            exp: e + int_len - lead,
+            digits: wide(count - lead),
+            exp: e + wide(int_len) - wide(lead),
         }
     }
 

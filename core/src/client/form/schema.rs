@@ -90,8 +90,9 @@ impl<'a> ElicitForm<'a> {
             return Err(at(name, SchemaErrorKind::DuplicateProperty));
         }
         let names = names.get(..len).unwrap_or(&[]);
-        // Bit `i`: `required` names property `i`.
-        let mut listed = 0u64;
+        // `listed[i]`: `required` names property `i` (bytes, not the bits
+        // of a u64: no 64-bit shifts on 32-bit targets).
+        let mut listed = [false; MAX_FORM_FIELDS];
         if let Some(req) = required {
             let (mut missing, mut twice) = (None, None);
             for (i, e) in req.iter().enumerate() {
@@ -105,12 +106,16 @@ impl<'a> ElicitForm<'a> {
                 }
                 match position(names, &name) {
                     None => missing = Some(name),
-                    Some(p) if listed & (1 << (p & 63)) != 0 => {
+                    Some(p) if listed.get(p) == Some(&true) => {
                         if twice.is_none() {
                             twice = Some(name);
                         }
                     }
-                    Some(p) => listed |= 1 << (p & 63),
+                    Some(p) => {
+                        if let Some(l) = listed.get_mut(p) {
+                            *l = true;
+                        }
+                    }
                 }
             }
             if let Some(name) = missing {
@@ -126,7 +131,7 @@ impl<'a> ElicitForm<'a> {
             len,
         };
         for (index, (name, v)) in properties.iter().enumerate() {
-            let required = listed & (1 << (index & 63)) != 0;
+            let required = listed.get(index) == Some(&true);
             if let Err(kind) = form.read_field(index, name, v, required, true) {
                 return Err(at(name, kind));
             }
@@ -545,18 +550,20 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
         }
         if let OptionsSource::Titled(_) = src {
             let o = v.as_object().ok_or(SchemaErrorKind::BadOption)?;
-            check_keywords(o)?;
-            // The bits of `const` and `title` seen.
-            let mut has = 0u32;
+            // One walk: a duplicate or surplus keyword first, then (kept
+            // until the walk ends) anything but string `const`, `title`
+            // and annotations. The bits of `const` and `title` seen.
+            let (mut keys, mut has, mut bad) = (KeySet::new(), 0u32, false);
             for (k, val) in o.iter() {
+                keys.add(k)?;
                 let n = keyword(&k);
                 match n {
                     Some(n @ (CONST | TITLE)) if val.as_str().is_some() => has |= bit(n),
                     _ if is_note(n, &k) => {}
-                    _ => return Err(SchemaErrorKind::BadOption),
+                    _ => bad = true,
                 }
             }
-            if has != bit(CONST) | bit(TITLE) {
+            if bad || has != bit(CONST) | bit(TITLE) {
                 return Err(SchemaErrorKind::BadOption);
             }
         } else if v.as_str().is_none() {
@@ -579,39 +586,30 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
     }
 }
 
-/// Strings compared per pass of the duplicate check.
-const BLOCK: usize = 32;
+/// Strings compared per pass of the duplicate check (one [`KeySet`]).
+const BLOCK: usize = MAX_SCHEMA_KEYWORDS;
 
 /// The first option value equal (decoded) to an earlier one.
 /// The values are walked once per [`BLOCK`] strings (from a copy of
-/// `list`): `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the
-/// `n^2 / 2` walks a naive scan of a span makes (each walk re-reads JSON).
-/// A block the values end in is the last pass (one walk for short
-/// lists), and each string is compared with the filled slots only.
+/// `list`), kept in a [`KeySet`]: `n / 32` walks and `n^2 / 2` cheap
+/// comparisons, instead of the `n^2 / 2` walks a naive scan of a span
+/// makes (each walk re-reads JSON). A pass that does not fill its block is
+/// the last (one walk for short lists): every pair has been compared.
 fn find_duplicate<'a>(list: OptionValues<'a>) -> Option<JsonStr<'a>> {
     let mut start = 0usize;
     loop {
-        let mut block: [Option<JsonStr<'a>>; BLOCK] = [None; BLOCK];
+        let mut block = KeySet::new();
         let mut it = list.clone();
         if start > 0 {
             it.nth(start - 1);
         }
-        let mut n = 0usize;
-        while n < BLOCK {
-            // Ended inside the block: every pair has been compared.
-            let s = it.next()?;
-            if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
-                return Some(s);
-            }
-            if let Some(slot) = block.get_mut(n) {
-                *slot = Some(s);
-            }
-            n += 1;
-        }
         for s in it {
-            if block.iter().flatten().any(|b| b.eq_json_str(&s)) {
+            if block.seen_or_keep(s) {
                 return Some(s);
             }
+        }
+        if block.len < BLOCK {
+            return None;
         }
         start = start.saturating_add(BLOCK);
     }
@@ -642,17 +640,26 @@ impl<'a> KeySet<'a> {
     /// Adds the next keyword of the object, refusing one too many or one
     /// given before.
     fn add(&mut self, k: JsonStr<'a>) -> Result<(), SchemaErrorKind<'a>> {
-        let earlier = self.seen.get(..self.len).unwrap_or(&[]);
-        let duplicate = position(earlier, &k).is_some();
-        let Some(slot) = self.seen.get_mut(self.len) else {
-            return Err(SchemaErrorKind::TooManyKeywords);
-        };
-        if duplicate {
-            return Err(SchemaErrorKind::DuplicateKeyword(k));
+        let full = self.len >= MAX_SCHEMA_KEYWORDS;
+        match (full, self.seen_or_keep(k)) {
+            (true, _) => Err(SchemaErrorKind::TooManyKeywords),
+            (false, true) => Err(SchemaErrorKind::DuplicateKeyword(k)),
+            (false, false) => Ok(()),
         }
-        *slot = Some(k);
-        self.len += 1;
-        Ok(())
+    }
+
+    /// Whether a string equal (decoded) to `k` is kept; if not, keeps `k`
+    /// when there is room.
+    fn seen_or_keep(&mut self, k: JsonStr<'a>) -> bool {
+        let earlier = self.seen.get(..self.len).unwrap_or(&[]);
+        if position(earlier, &k).is_some() {
+            return true;
+        }
+        if let Some(slot) = self.seen.get_mut(self.len) {
+            *slot = Some(k);
+            self.len += 1;
+        }
+        false
     }
 }
 

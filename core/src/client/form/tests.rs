@@ -457,6 +457,101 @@ fn top_level_errors() {
 }
 
 #[test]
+fn dates_name_a_real_day_of_every_month() {
+    // Every month 00..=13 and day 00..=32 of a common year, a leap year,
+    // a century and a 400-year leap year, against the calendar's lengths.
+    for y in [2026u32, 2024, 1900, 2000] {
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        for m in 0u32..=13 {
+            let days = match m {
+                1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+                4 | 6 | 9 | 11 => 30,
+                2 if leap => 29,
+                2 => 28,
+                _ => 0,
+            };
+            for d in 0u32..=32 {
+                let text = std::format!("{y:04}-{m:02}-{d:02}");
+                assert_eq!(is_date(&text), (1..=days).contains(&d), "{text}");
+                let dt = std::format!("{text}T12:00:00Z");
+                assert_eq!(is_date_time(&dt), (1..=days).contains(&d), "{dt}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_option_reports_a_repeated_keyword_before_a_foreign_one() {
+    use SchemaErrorKind::*;
+    // The foreign `x` comes first, the repeated `const` later: the
+    // repeat wins; without it, the option is bad.
+    let e = one_err(r#"{"type":"string","oneOf":[{"x":1,"const":"a","title":"A","const":"b"}]}"#);
+    assert!(matches!(e, DuplicateKeyword(k) if k.eq_str("const")));
+    let e = one_err(r#"{"type":"string","oneOf":[{"x":1,"const":"a","title":"A"}]}"#);
+    assert_eq!(e, BadOption);
+    let e = one_err(r#"{"type":"string","oneOf":[{"const":"a","title":1}]}"#);
+    assert_eq!(e, BadOption);
+    let e = one_err(r#"{"type":"string","oneOf":[{"const":"a","x-note":1}]}"#);
+    assert_eq!(e, BadOption);
+    assert!(one(r#"{"type":"string","oneOf":[{"x-note":1,"const":"a","title":"A"}]}"#).is_ok());
+}
+
+#[test]
+fn index_json_is_the_fields_index_without_reading_schemas() {
+    let f = form(
+        r#"{"type":"object","properties":{"a":{"type":"string"},"b\u00e9":{"type":"boolean"},"c":{"type":"number"}}}"#,
+    );
+    let name = |j: &'static str| json::parse(j.as_bytes()).unwrap().as_str().unwrap();
+    for (j, index) in [
+        (r#""a""#, 0),
+        (r#""bé""#, 1),
+        (r#""b\u00e9""#, 1),
+        (r#""c""#, 2),
+    ] {
+        let n = name(j);
+        assert_eq!(f.index_json(&n), Some(index), "{j}");
+        assert_eq!(f.field_json(&n).map(|f| f.index), Some(index), "{j}");
+    }
+    assert_eq!(f.index_json(&name(r#""d""#)), None);
+    assert_eq!(f.index_json(&name(r#""A""#)), None);
+}
+
+#[test]
+fn a_keyword_past_the_limit_is_too_many_even_when_repeated() {
+    use SchemaErrorKind::*;
+    // 32 keywords fill the set; a 33rd is refused as one too many, also
+    // when it repeats an earlier one; a repeat within the limit is named.
+    let many: Vec<String> = (1..MAX_SCHEMA_KEYWORDS)
+        .map(|i| std::format!(r#""x-{i}":0"#))
+        .collect();
+    let field = |extra: &str| std::format!(r#"{{"type":"string",{}{extra}}}"#, many.join(","));
+    assert!(one(&field("")).is_ok());
+    assert_eq!(one_err(&field(r#","type":"string""#)), TooManyKeywords);
+    assert_eq!(one_err(&field(r#","x-9":1"#)), TooManyKeywords);
+    let e = one_err(r#"{"type":"string","x-1":0,"x-1":1}"#);
+    assert!(matches!(e, DuplicateKeyword(k) if k.eq_str("x-1")));
+}
+
+#[test]
+fn options_filling_exactly_one_duplicate_block_are_all_compared() {
+    use SchemaErrorKind::*;
+    let opts = |vals: &[String]| -> String {
+        let quoted: Vec<String> = vals.iter().map(|v| std::format!("\"{v}\"")).collect();
+        std::format!(r#"{{"type":"string","enum":[{}]}}"#, quoted.join(","))
+    };
+    // 32 options: one block, filled exactly.
+    let vals: Vec<String> = (0..32).map(|i| std::format!("o{i}")).collect();
+    assert!(one(&opts(&vals)).is_ok());
+    let mut v = vals.clone();
+    v[31] = v[0].clone();
+    assert!(matches!(one_err(&opts(&v)), DuplicateOption(d) if d.eq_str("o0")));
+    // 33: the last compared with the full first block.
+    let mut v = vals.clone();
+    v.push(vals[7].clone());
+    assert!(matches!(one_err(&opts(&v)), DuplicateOption(d) if d.eq_str("o7")));
+}
+
+#[test]
 fn schema_errors_display_the_property_and_keyword() {
     let e = one(r##"{"$ref":"#/x"}"##).unwrap_err();
     assert_eq!(
