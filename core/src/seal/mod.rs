@@ -941,24 +941,26 @@ impl Sealer {
             });
         }
         // Every key is checked, and the key ids compared, before `slot` is
-        // touched; the ids are derived again when the ring is filled.
+        // touched; the keys are derived again when the ring is filled.
         let mut ids = [[0u8; KID_BYTES]; MAX_KEYS];
+        let mut siv_key = [0u8; 32];
         for (index, input) in keys.iter().enumerate() {
-            let kid = derive_key(input, index)?.kid;
+            let key = derive_key(input, index)?;
             let earlier = ids.get(..index).unwrap_or(&[]);
-            if let Some(earlier) = earlier.iter().position(|k| *k == kid) {
+            if let Some(earlier) = earlier.iter().position(|k| *k == key.kid) {
                 return Err(KeyError::DuplicateKeyId { index, earlier });
             }
             if let Some(id) = ids.get_mut(index) {
-                *id = kid;
+                *id = key.kid;
+            }
+            if index == 0 {
+                siv_key = key.siv;
             }
         }
-        let Some(first) = keys.first() else {
-            return Err(KeyError::NoKeys);
-        };
-        let sealing = derive_key(first, 0)?;
         // HMAC takes keys of any length: this cannot fail.
-        let Ok(siv_mac) = <Hmac<Sha256> as KeyInit>::new_from_slice(&sealing.siv) else {
+        let keyed = <Hmac<Sha256> as KeyInit>::new_from_slice(&siv_key);
+        siv_key.zeroize();
+        let Ok(siv_mac) = keyed else {
             return Err(KeyError::NoKeys);
         };
         // The sealer is written where it will live: an empty ring and a
@@ -985,8 +987,7 @@ impl Sealer {
             crate::bytes::copy(dst, audience);
         }
         // Cannot fail: at most MAX_KEYS keys, each checked above.
-        let _ = sealer.keys.push(sealing);
-        for (index, input) in keys.iter().enumerate().skip(1) {
+        for (index, input) in keys.iter().enumerate() {
             if let Ok(key) = derive_key(input, index) {
                 let _ = sealer.keys.push(key);
             }
