@@ -244,7 +244,8 @@ pub unsafe extern "C" fn mrtr_sealer_init(
             // SAFETY: caller contract.
             let audience = unsafe { a.str(audience) }?;
             let config = SealConfig::or_defaults(ttl_seconds, skew_seconds, max_token);
-            let sealer = Sealer::new(keys, audience.as_bytes(), config).map_err(|e| {
+            let mut slot = None;
+            Sealer::new_in(&mut slot, keys, audience.as_bytes(), config).map_err(|e| {
                 let st = if e.is_about_keys() {
                     S::MRTR_ERR_KEY_ERROR
                 } else {
@@ -252,6 +253,7 @@ pub unsafe extern "C" fn mrtr_sealer_init(
                 };
                 a.refuse(st, e.name())
             })?;
+            let sealer = slot.ok_or(S::MRTR_ERR_INTERNAL)?;
             let ws = mem.cast::<u8>();
             // SAFETY: caller contract; overlaps refused.
             let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &a) }?;
