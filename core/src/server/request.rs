@@ -996,7 +996,6 @@ pub fn write_request_error(
     let (prefix, field) = err.message_parts();
     let mut w = crate::json::Writer::new(out);
     super::emit::write_error_open(&mut w, err.id.as_ref(), err.code());
-    w.str_chars(prefix.chars().chain(field.unwrap_or("").chars()))
-        .raw(b"}}");
+    w.str_parts(&[prefix, field.unwrap_or("")]).raw(b"}}");
     super::emit::done(w)
 }
