@@ -516,40 +516,35 @@ impl<'w> Call<'w> {
                 if let Err(e) = self.st.sh.ex.count_round(&limits) {
                     return Err(self.fail(e));
                 }
-                let layout = &self.layout;
-                let caps = self.st.sh.caps;
-                match ir.input_requests {
+                let reqs = ir.input_requests.as_ref();
+                // A round without questions is state-only: capped before
+                // anything of it is kept.
+                if reqs.is_none() {
+                    self.st.f.state_only = self.st.f.state_only.saturating_add(1);
+                    if self.st.f.state_only > self.st.limits.max_state_only_rounds {
+                        let limit = self.st.limits.max_state_only_rounds;
+                        return Err(self.fail(CallError::TooManyStateOnlyRounds { limit }));
+                    }
+                }
+                let sh = &mut self.st.sh;
+                let taken = sh.ex.take_round(
+                    self.buf,
+                    &self.layout,
+                    &limits,
+                    &sh.caps,
+                    reqs,
+                    ir.request_state,
+                );
+                if let Err(e) = taken {
+                    return Err(self.fail(e));
+                }
+                match reqs {
                     Some(reqs) => {
-                        if let Err(e) = self.st.sh.ex.take_round(
-                            self.buf,
-                            layout,
-                            &limits,
-                            &caps,
-                            Some(reqs),
-                            ir.request_state,
-                        ) {
-                            return Err(self.fail(e));
-                        }
                         self.st.f.state_only = 0;
                         self.st.sh.phase = Phase::Answering;
                         Ok((Event::InputRequired(reqs.len()), 0))
                     }
                     None => {
-                        self.st.f.state_only = self.st.f.state_only.saturating_add(1);
-                        if self.st.f.state_only > self.st.limits.max_state_only_rounds {
-                            let limit = self.st.limits.max_state_only_rounds;
-                            return Err(self.fail(CallError::TooManyStateOnlyRounds { limit }));
-                        }
-                        if let Err(e) = self.st.sh.ex.take_round(
-                            self.buf,
-                            layout,
-                            &limits,
-                            &caps,
-                            None,
-                            ir.request_state,
-                        ) {
-                            return Err(self.fail(e));
-                        }
                         self.st.sh.phase = Phase::Ready;
                         let ms = self.st.limits.backoff_ms(self.st.f.state_only);
                         Ok((Event::RetryAfter(ms), 0))

@@ -331,7 +331,7 @@ impl Exchange {
         layout: &Layout,
         limits: &ExLimits,
         caps: &ClientCapabilities,
-        requests: Option<InputRequests<'_>>,
+        requests: Option<&InputRequests<'_>>,
         state: Option<JsonStr<'_>>,
     ) -> Result<(), CallError> {
         self.clear_round();
@@ -352,7 +352,7 @@ impl Exchange {
             write_index(
                 hi.get_mut(..layout.index.len).unwrap_or(&mut []),
                 layout.inputs.tail_mut(lo, raw.len()),
-                &reqs,
+                reqs,
             )
             .ok_or(CallError::WorkspaceTooSmall {
                 needed: layout.total(),
