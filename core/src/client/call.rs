@@ -321,26 +321,48 @@ impl<'w> Call<'w> {
         buf: &'w mut [u8],
         config: &CallConfig<'_>,
     ) -> Result<Self, CallError> {
-        let limits = config.limits;
-        let layout = limits.layout_in(buf.len())?;
-        let doc = json::parse_with(config.params, &limits.wire.json)
+        let layout = config.limits.layout_in(buf.len())?;
+        Self::start(
+            state,
+            buf,
+            layout,
+            (config.method, config.params),
+            &config.caps,
+            config.client_info.as_ref(),
+            &config.limits,
+        )
+    }
+
+    /// [`Call::init`] in a workspace laid out as `layout` under `limits`
+    /// (a [`Machine`](super::Machine) derived it already): the config's
+    /// parts by reference, nothing of it copied but into `state`.
+    pub(crate) fn start(
+        state: &'w mut CallSlot,
+        buf: &'w mut [u8],
+        layout: Layout,
+        (method, params): (CallMethod, &[u8]),
+        caps: &ClientCapabilities,
+        client_info: Option<&ClientInfo<'_>>,
+        limits: &CallLimits,
+    ) -> Result<Self, CallError> {
+        let doc = json::parse_with(params, &limits.wire.json)
             .map_err(|e| CallError::BadParams(ParamsError::NotJson(e)))?;
         let params = doc
             .as_object()
             .ok_or(CallError::BadParams(ParamsError::NotAnObject))?;
-        let seed_task = check_params(params, config.method).map_err(CallError::BadParams)?;
-        check_tasks_built(seed_task, &config.caps)?;
+        let seed_task = check_params(params, method).map_err(CallError::BadParams)?;
+        check_tasks_built(seed_task, caps)?;
         let mut w = Writer::new(layout.head.tail_mut(buf, 0));
-        render_params(&mut w, params, &config.caps, config.client_info.as_ref());
+        render_params(&mut w, params, caps, client_info);
         let params_len = w.finish().map_err(|e| CallError::ParamsTooLarge {
             needed: e.needed,
             limit: limits.max_params_bytes,
         })?;
         *state = CallSlot {
-            sh: Shared::ready(CALL_MAGIC, config.caps, Exchange::default()),
-            limits,
+            sh: Shared::ready(CALL_MAGIC, *caps, Exchange::default()),
+            limits: *limits,
             f: CallFields {
-                method: config.method,
+                method,
                 seed_task,
                 params_len,
                 state_only: 0,

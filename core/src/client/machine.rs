@@ -21,7 +21,7 @@
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
+    check_id_range, Answer, Call, CallError, CallLimits, CallMethod, CallSlot, Event,
     Phase,
 };
 use super::events::{EventKind, EventRecord};
@@ -39,7 +39,7 @@ use crate::wire::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Start<'a> {
     /// A call: the method and the caller's params object (see
-    /// [`CallConfig::params`]).
+    /// [`CallConfig::params`](super::CallConfig::params)).
     Call {
         /// The method.
         method: CallMethod,
@@ -256,7 +256,7 @@ impl<'w> Machine<'w> {
         buf: &'w mut [u8],
         config: &MachineConfig<'_>,
     ) -> Result<Self, CallError> {
-        let limits = config.limits;
+        let limits = &config.limits;
         let layout = limits.layout_in(buf.len())?;
         let first_id = check_id_range(config.first_id)?;
         // The flow's slot is initialized in place when the slot already
@@ -266,18 +266,23 @@ impl<'w> Machine<'w> {
         // either way.
         match config.start {
             Start::Call { method, params } => {
-                let cfg = CallConfig {
-                    method,
-                    params,
-                    caps: config.caps,
-                    client_info: config.client_info,
-                    limits,
+                let start = |st, buf| {
+                    Call::start(
+                        st,
+                        buf,
+                        layout,
+                        (method, params),
+                        &config.caps,
+                        config.client_info.as_ref(),
+                        limits,
+                    )
+                    .map(|_| ())
                 };
                 if let Inner::Call(st) = &mut slot.inner {
-                    Call::init(st, buf, &cfg)?;
+                    start(st, buf)?;
                 } else {
                     let mut st = CallSlot::default();
-                    Call::init(&mut st, buf, &cfg)?;
+                    start(&mut st, buf)?;
                     slot.inner = Inner::Call(st);
                 }
             }
@@ -291,7 +296,7 @@ impl<'w> Machine<'w> {
                     task_id,
                     caps: config.caps,
                     client_info: config.client_info,
-                    limits,
+                    limits: *limits,
                     poll_ms,
                 };
                 let tasks = Tasks::built()?;
@@ -305,7 +310,7 @@ impl<'w> Machine<'w> {
             }
         }
         slot.magic = MACHINE_MAGIC;
-        slot.limits = limits;
+        slot.limits = *limits;
         slot.first_id = first_id;
         Ok(Machine { slot, buf, layout })
     }
