@@ -587,24 +587,18 @@ impl<'w> Machine<'w> {
     /// task, the machine follows it in place: [`Flow::Task`], `Ready` for
     /// its first `tasks/get`.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<MachineEvent<'a>, CallError> {
-        let (ev, handoff) = match &mut self.slot.inner {
-            Inner::Task(st, _) => {
-                return Task::attach_laid_out(st, self.buf, self.layout)?
-                    .feed(bytes)
-                    .map(MachineEvent::Task)
-            }
+        match &mut self.slot.inner {
+            Inner::Task(st, _) => Task::attach_laid_out(st, self.buf, self.layout)?
+                .feed(bytes)
+                .map(MachineEvent::Task),
             Inner::Call(st) => {
                 let ev = Call::attach_laid_out(st, self.buf, self.layout)?.feed(bytes)?;
-                match ev {
-                    Event::TaskCreated(h) => (ev, Some(h)),
-                    _ => (ev, None),
+                if let Event::TaskCreated(h) = &ev {
+                    self.follow(h.dialect, h.task.task_id, h.task.poll_interval_ms)?;
                 }
+                Ok(MachineEvent::Call(ev))
             }
-        };
-        if let Some(h) = handoff {
-            self.follow(h.dialect, h.task.task_id, h.task.poll_interval_ms)?;
         }
-        Ok(MachineEvent::Call(ev))
     }
 
     /// Turns the (done) call into its task, in the same workspace.
