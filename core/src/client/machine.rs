@@ -538,7 +538,7 @@ impl<'w> Machine<'w> {
     /// [`task_request`](Self::task_request) names) and returns its length.
     /// `Ready` -> `Sent`; in `Answering`, [`CallError::Unanswered`].
     pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        with_slot!(self, st => st.write_request(self.buf, &self.layout, id, out))
+        self.send(id, out, false)
     }
 
     /// [`write_request`](Self::write_request) with [`next_id`](Self::next_id).
@@ -550,7 +550,13 @@ impl<'w> Machine<'w> {
     /// After a transport failure (`Sent`): the request in flight again with
     /// a fresh `id`.
     pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        with_slot!(self, st => st.resend(self.buf, &self.layout, id, out))
+        self.send(id, out, true)
+    }
+
+    /// [`write_request`](Self::write_request) (`again` false) or
+    /// [`resend`](Self::resend) (`again` true): one body for both.
+    pub(crate) fn send(&mut self, id: i64, out: &mut [u8], again: bool) -> Result<usize, CallError> {
+        with_slot!(self, st => st.send(self.buf, &self.layout, id, out, again))
     }
 
     /// Writes `tasks/cancel` (task flow, in `Ready`, `Sent` or
