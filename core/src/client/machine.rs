@@ -21,8 +21,7 @@
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    check_id_range, Answer, Call, CallError, CallLimits, CallMethod, CallSlot, Event,
-    Phase,
+    check_id_range, Answer, Call, CallError, CallLimits, CallMethod, CallSlot, Event, Phase,
 };
 use super::events::{EventKind, EventRecord};
 use super::exchange::Layout;
@@ -555,7 +554,12 @@ impl<'w> Machine<'w> {
 
     /// [`write_request`](Self::write_request) (`again` false) or
     /// [`resend`](Self::resend) (`again` true): one body for both.
-    pub(crate) fn send(&mut self, id: i64, out: &mut [u8], again: bool) -> Result<usize, CallError> {
+    pub(crate) fn send(
+        &mut self,
+        id: i64,
+        out: &mut [u8],
+        again: bool,
+    ) -> Result<usize, CallError> {
         with_slot!(self, st => st.send(self.buf, &self.layout, id, out, again))
     }
 
