@@ -428,10 +428,21 @@ pub unsafe extern "C" fn mrtr_run(
             })
         }?;
         let mut need = 0usize;
+        let mut last = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
         // SAFETY: forwarded contract; every pointer was checked above.
-        let res = unsafe { drive(call, &cb, transport, user, buf, buf_len, &mut need) };
+        let res = unsafe {
+            drive(
+                call,
+                &cb,
+                transport,
+                user,
+                (buf, buf_len),
+                &mut need,
+                &mut last,
+            )
+        };
         match res {
-            Ok((last, st)) => {
+            Ok(st) => {
                 out_event.write(last);
                 let why = match last.kind {
                     mrtr_event_kind::MRTR_EVENT_RPC_ERROR => c"RpcError",
@@ -454,9 +465,10 @@ pub unsafe extern "C" fn mrtr_run(
     })())
 }
 
-/// The loop of [`mrtr_run`]: returns the last message's event and the
-/// `DONE` step's status, or the first error (with `MRTR_ERR_BUFFER_TOO_SMALL`,
-/// the buffer length needed in `*need`).
+/// The loop of [`mrtr_run`]: returns the `DONE` step's status, the last
+/// message's event in `*last`, or the first error (with
+/// `MRTR_ERR_BUFFER_TOO_SMALL`, the buffer length needed in `*need`; `*last`
+/// is then of no use).
 ///
 /// # Safety
 /// As [`mrtr_run`], every pointer checked.
@@ -465,16 +477,15 @@ unsafe fn drive(
     cb: &mrtr_run_callbacks,
     transport: TransportFn,
     user: *mut c_void,
-    buf: *mut u8,
-    buf_len: usize,
+    (buf, buf_len): (*mut u8, usize),
     need: &mut usize,
-) -> Result<(mrtr_event, mrtr_status), mrtr_status> {
+    last: &mut mrtr_event,
+) -> Result<mrtr_status, mrtr_status> {
     let mut r = mrtr_runner { _opaque: [0; 14] };
     let r = &raw mut r;
     // SAFETY: `r` is this frame's; the call is live (caller contract).
     let st = unsafe { mrtr_runner_init(r, call, cb.first_id, cb.id_step, cb.max_unrelated) };
     result_of(st)?;
-    let mut last = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
     loop {
         let mut step = mrtr_step::of(mrtr_step_kind::MRTR_STEP_DONE);
         // SAFETY: `buf` was checked against the call; nothing borrows it.
@@ -486,8 +497,17 @@ unsafe fn drive(
         match step.kind {
             mrtr_step_kind::MRTR_STEP_SEND => {
                 // SAFETY: caller contract (transport, buffer, live handle).
-                last =
-                    unsafe { exchange(r, call, transport, user, (buf, buf_len), step.len, need) }?;
+                unsafe {
+                    exchange(
+                        r,
+                        call,
+                        transport,
+                        user,
+                        (buf, buf_len, step.len),
+                        need,
+                        last,
+                    )
+                }?;
             }
             mrtr_step_kind::MRTR_STEP_ASK => {
                 // SAFETY: caller contract (live handle, callbacks).
@@ -499,7 +519,7 @@ unsafe fn drive(
                     unsafe { sleep(user, step.wait_ms) };
                 }
             }
-            mrtr_step_kind::MRTR_STEP_DONE => return Ok((last, step.status)),
+            mrtr_step_kind::MRTR_STEP_DONE => return Ok(step.status),
         }
     }
 }
@@ -529,9 +549,9 @@ fn run_status(e: &RunError) -> mrtr_status {
     }
 }
 
-/// Sends the request at the start of `buf` (`n` bytes) and passes what
-/// comes back to the runner until it is not unrelated; returns the event
-/// (spans into `buf`).
+/// Sends the request at the start of `buf` (its first `n` of `buf_len`
+/// bytes) and passes what comes back to the runner until it is not
+/// unrelated; that event (spans into `buf`) goes to `*ev`.
 ///
 /// # Safety
 /// As `mrtr_run`; `n <= buf_len`; `r` a live runner of `call`.
@@ -540,10 +560,10 @@ unsafe fn exchange(
     call: *mut mrtr_call,
     transport: TransportFn,
     user: *mut c_void,
-    (buf, buf_len): (*mut u8, usize),
-    n: usize,
+    (buf, buf_len, n): (*mut u8, usize, usize),
     need: &mut usize,
-) -> Result<mrtr_event, mrtr_status> {
+    ev: &mut mrtr_event,
+) -> Result<(), mrtr_status> {
     let resp = buf.wrapping_add(n);
     let cap = buf_len.saturating_sub(n);
     let (mut req, mut req_len) = (buf.cast_const(), n);
@@ -565,13 +585,13 @@ unsafe fn exchange(
             unsafe { note_reason(call, c"MessageTooLarge") };
             return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
         }
-        let mut ev = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
         let mut again = false;
         // SAFETY: `resp[..resp_len]` lies within `buf` (checked length).
-        let st = unsafe { mrtr_runner_received(r, call, resp, resp_len, &mut ev, &mut again) };
+        let st = unsafe { mrtr_runner_received(r, call, resp, resp_len, ev, &mut again) };
         result_of(st)?;
         if !again {
-            return Ok(ev.shifted(n));
+            ev.shift(n);
+            return Ok(());
         }
     }
 }
