@@ -276,22 +276,86 @@ pub unsafe extern "C" fn mrtr_runner_next(
     out_len: usize,
     out_step: *mut mrtr_step,
 ) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        runner_step(
+            runner,
+            call,
+            Op::Next {
+                out,
+                out_len,
+                out_step,
+            },
+        )
+    }
+}
+
+/// What a runner step export asks of [`runner_step`].
+enum Op {
+    /// `mrtr_runner_next`.
+    Next {
+        out: *mut u8,
+        out_len: usize,
+        out_step: *mut mrtr_step,
+    },
+    /// `mrtr_runner_received`.
+    Received {
+        msg: *const u8,
+        len: usize,
+        out_event: *mut mrtr_event,
+        out_again: *mut bool,
+    },
+    /// `mrtr_runner_answered`.
+    Answered { index: usize, reply: Reply },
+}
+
+/// The one body of the runner's step exports: the runner and its call
+/// attached once, then the step `op` names.
+///
+/// # Safety
+/// As the export `op` names.
+unsafe fn runner_step(runner: *mut mrtr_runner, call: *mut mrtr_call, op: Op) -> mrtr_status {
     // SAFETY: caller contract; every pointer goes through `a`.
     status_of(unsafe {
-        with_runner(runner, call, |r, m, a| {
-            let out_step = a.out(out_step)?;
-            let out = a.out_buf(out, out_len)?;
-            let step = match r.next(m, out) {
-                Err(RunError::Call(mrtr_core::client::CallError::BufferTooSmall { needed })) => {
-                    let mut s = mrtr_step::of(mrtr_step_kind::MRTR_STEP_SEND);
-                    s.len = needed;
-                    out_step.write(s);
-                    return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
-                }
-                step => step.map_err(|e| run_refused(a, e))?,
-            };
-            out_step.write(step_of(step));
-            Ok(())
+        with_runner(runner, call, |r, m, a| match op {
+            Op::Next {
+                out,
+                out_len,
+                out_step,
+            } => {
+                let out_step = a.out(out_step)?;
+                let out = a.out_buf(out, out_len)?;
+                let step = match r.next(m, out) {
+                    Err(RunError::Call(mrtr_core::client::CallError::BufferTooSmall {
+                        needed,
+                    })) => {
+                        let mut s = mrtr_step::of(mrtr_step_kind::MRTR_STEP_SEND);
+                        s.len = needed;
+                        out_step.write(s);
+                        return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
+                    }
+                    step => step.map_err(|e| run_refused(a, e))?,
+                };
+                out_step.write(step_of(step));
+                Ok(())
+            }
+            Op::Received {
+                msg,
+                len,
+                out_event,
+                out_again,
+            } => {
+                let msg = a.bytes(msg, len)?;
+                let out_event = a.out(out_event)?;
+                let out_again = a.out(out_again)?;
+                let (ev, again) = r.received(m, msg).map_err(|e| run_refused(a, e))?;
+                out_event.write(machine_event(msg, &ev));
+                out_again.write(again);
+                Ok(())
+            }
+            Op::Answered { index, reply } => {
+                r.answered(m, index, reply).map_err(|e| run_refused(a, e))
+            }
         })
     })
 }
@@ -341,18 +405,19 @@ pub unsafe extern "C" fn mrtr_runner_received(
     out_event: *mut mrtr_event,
     out_again: *mut bool,
 ) -> mrtr_status {
-    // SAFETY: caller contract; every pointer goes through `a`.
-    status_of(unsafe {
-        with_runner(runner, call, |r, m, a| {
-            let msg = a.bytes(msg, len)?;
-            let out_event = a.out(out_event)?;
-            let out_again = a.out(out_again)?;
-            let (ev, again) = r.received(m, msg).map_err(|e| run_refused(a, e))?;
-            out_event.write(machine_event(msg, &ev));
-            out_again.write(again);
-            Ok(())
-        })
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        runner_step(
+            runner,
+            call,
+            Op::Received {
+                msg,
+                len,
+                out_event,
+                out_again,
+            },
+        )
+    }
 }
 
 /// Reports what the app did about input `index` after `ASK`: `reply` is a
@@ -376,12 +441,8 @@ pub unsafe extern "C" fn mrtr_runner_answered(
         MRTR_CB_CANCEL => Reply::Cancel,
         _ => Reply::Abort,
     };
-    // SAFETY: caller contract.
-    status_of(unsafe {
-        with_runner(runner, call, |r, m, a| {
-            r.answered(m, index, reply).map_err(|e| run_refused(a, e))
-        })
-    })
+    // SAFETY: forwarded contract.
+    unsafe { runner_step(runner, call, Op::Answered { index, reply }) }
 }
 
 /// Runs `call` to its end over the `mrtr_runner_*` steps: each request is
