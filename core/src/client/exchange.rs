@@ -486,17 +486,17 @@ impl Exchange {
             .ok_or(CallError::UnknownKey)
     }
 
-    /// Validates and stores the answer to input `index` (not `Answer::Error`,
-    /// which ends the machine and is handled by its owner).
+    /// Validates and stores the answer to input `index` of `kind`, which
+    /// [`Self::open_input`] found unanswered (not `Answer::Error`, which
+    /// ends the machine and is handled by its owner).
     pub fn store_answer(
         &mut self,
         buf: &mut [u8],
         layout: &Layout,
         limits: &ExLimits,
-        index: usize,
+        (index, kind): (usize, InputKind),
         answer: &Answer<'_>,
     ) -> Result<(), CallError> {
-        let kind = self.open_input(buf, layout, index)?;
         #[cfg(feature = "form")]
         if kind == InputKind::ElicitForm {
             self.check_form_answer(buf, layout, index, answer, &limits.wire.json)

@@ -222,13 +222,13 @@ impl<F: Flavor> Slot<F> {
             return Err(CallError::WrongState(self.sh.phase));
         }
         let limits = self.limits.ex();
+        let kind = self.sh.ex.open_input(buf, layout, index)?;
         if let Answer::Error { code } = answer {
-            self.sh.ex.open_input(buf, layout, index)?;
             self.fail(CallError::AnsweredWithError { index, code });
             return Ok(());
         }
         let sh = &mut self.sh;
-        sh.ex.store_answer(buf, layout, &limits, index, &answer)?;
+        sh.ex.store_answer(buf, layout, &limits, (index, kind), &answer)?;
         if sh.ex.all_answered() {
             sh.phase = Phase::Ready;
         }
