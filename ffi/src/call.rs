@@ -619,7 +619,7 @@ unsafe fn start(
             first_id,
         };
         let mut refusal = None;
-        let placed = place(ws, len, args, &limits, out_needed, out_call, |s, r| {
+        let placed = place(ws, len, args, &config.limits, out_needed, out_call, |s, r| {
             let started = Machine::init(s, r, &config).map(|_| ());
             refusal = started.err();
             started
