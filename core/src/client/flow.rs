@@ -228,7 +228,8 @@ impl<F: Flavor> Slot<F> {
             return Ok(());
         }
         let sh = &mut self.sh;
-        sh.ex.store_answer(buf, layout, &limits, (index, kind), &answer)?;
+        sh.ex
+            .store_answer(buf, layout, &limits, (index, kind), &answer)?;
         if sh.ex.all_answered() {
             sh.phase = Phase::Ready;
         }
