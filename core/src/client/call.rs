@@ -272,7 +272,7 @@ fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsEr
 }
 
 /// Whether a `_meta` key is one the call writes itself.
-fn is_owned_meta_key(k: &JsonStr<'_>) -> bool {
+pub(crate) fn is_owned_meta_key(k: &JsonStr<'_>) -> bool {
     k.eq_str(META_PROTOCOL_VERSION)
         || k.eq_str(META_CLIENT_CAPABILITIES)
         || k.eq_str(META_CLIENT_INFO)

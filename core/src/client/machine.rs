@@ -21,7 +21,8 @@
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    check_id_range, Answer, Call, CallError, CallLimits, CallMethod, CallSlot, Event, Phase,
+    check_id_range, is_owned_meta_key, Answer, Call, CallError, CallLimits, CallMethod, CallSlot,
+    Event, Phase,
 };
 use super::events::{EventKind, EventRecord};
 use super::exchange::Layout;
@@ -29,10 +30,7 @@ use super::flow::{save_slot, Common, Flavor, Shared, Slot};
 use super::persist;
 use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};
-use crate::wire::{
-    ClientCapabilities, ClientInfo, InputRequest, TaskDialect, META_CLIENT_CAPABILITIES,
-    META_CLIENT_INFO, META_PROTOCOL_VERSION,
-};
+use crate::wire::{ClientCapabilities, ClientInfo, InputRequest, TaskDialect};
 
 /// How a machine starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -685,10 +683,7 @@ fn move_meta_to_task_head(
     let base = params.as_ptr() as usize;
     let mut end = PREFIX.len();
     for (k, v) in meta.iter() {
-        let owned = k.eq_str(META_PROTOCOL_VERSION)
-            || k.eq_str(META_CLIENT_CAPABILITIES)
-            || k.eq_str(META_CLIENT_INFO);
-        if !owned {
+        if !is_owned_meta_key(&k) {
             break;
         }
         let raw = v.raw();
