@@ -618,8 +618,8 @@ unsafe fn start(
             limits,
             first_id,
         };
-        let mut refusal = None;
-        let placed = place(ws, len, args, &limits, out_needed, out_call, |s, r| {
+        let (mut refusal, limits) = (None, &config.limits);
+        let placed = place(ws, len, args, limits, out_needed, out_call, |s, r| {
             let started = Machine::init(s, r, &config).map(|_| ());
             refusal = started.err();
             started

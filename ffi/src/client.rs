@@ -367,18 +367,17 @@ impl mrtr_event {
         }
     }
 
-    /// The same event with every span moved `by` bytes (the fed message
+    /// Moves every span of the event `by` bytes, in place (the fed message
     /// sat `by` bytes into a larger buffer).
-    pub(crate) fn shifted(mut self, by: usize) -> mrtr_event {
+    pub(crate) fn shift(&mut self, by: usize) {
         for s in [
             &mut self.result,
             &mut self.error_message,
             &mut self.error_data,
+            &mut self.task_id,
         ] {
             *s = s.shifted(by);
         }
-        self.task_id = self.task_id.shifted(by);
-        self
     }
 }
 

@@ -276,22 +276,86 @@ pub unsafe extern "C" fn mrtr_runner_next(
     out_len: usize,
     out_step: *mut mrtr_step,
 ) -> mrtr_status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        runner_step(
+            runner,
+            call,
+            Op::Next {
+                out,
+                out_len,
+                out_step,
+            },
+        )
+    }
+}
+
+/// What a runner step export asks of [`runner_step`].
+enum Op {
+    /// `mrtr_runner_next`.
+    Next {
+        out: *mut u8,
+        out_len: usize,
+        out_step: *mut mrtr_step,
+    },
+    /// `mrtr_runner_received`.
+    Received {
+        msg: *const u8,
+        len: usize,
+        out_event: *mut mrtr_event,
+        out_again: *mut bool,
+    },
+    /// `mrtr_runner_answered`.
+    Answered { index: usize, reply: Reply },
+}
+
+/// The one body of the runner's step exports: the runner and its call
+/// attached once, then the step `op` names.
+///
+/// # Safety
+/// As the export `op` names.
+unsafe fn runner_step(runner: *mut mrtr_runner, call: *mut mrtr_call, op: Op) -> mrtr_status {
     // SAFETY: caller contract; every pointer goes through `a`.
     status_of(unsafe {
-        with_runner(runner, call, |r, m, a| {
-            let out_step = a.out(out_step)?;
-            let out = a.out_buf(out, out_len)?;
-            let step = match r.next(m, out) {
-                Err(RunError::Call(mrtr_core::client::CallError::BufferTooSmall { needed })) => {
-                    let mut s = mrtr_step::of(mrtr_step_kind::MRTR_STEP_SEND);
-                    s.len = needed;
-                    out_step.write(s);
-                    return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
-                }
-                step => step.map_err(|e| run_refused(a, e))?,
-            };
-            out_step.write(step_of(step));
-            Ok(())
+        with_runner(runner, call, |r, m, a| match op {
+            Op::Next {
+                out,
+                out_len,
+                out_step,
+            } => {
+                let out_step = a.out(out_step)?;
+                let out = a.out_buf(out, out_len)?;
+                let step = match r.next(m, out) {
+                    Err(RunError::Call(mrtr_core::client::CallError::BufferTooSmall {
+                        needed,
+                    })) => {
+                        let mut s = mrtr_step::of(mrtr_step_kind::MRTR_STEP_SEND);
+                        s.len = needed;
+                        out_step.write(s);
+                        return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
+                    }
+                    step => step.map_err(|e| run_refused(a, e))?,
+                };
+                out_step.write(step_of(step));
+                Ok(())
+            }
+            Op::Received {
+                msg,
+                len,
+                out_event,
+                out_again,
+            } => {
+                let msg = a.bytes(msg, len)?;
+                let out_event = a.out(out_event)?;
+                let out_again = a.out(out_again)?;
+                let (ev, again) = r.received(m, msg).map_err(|e| run_refused(a, e))?;
+                out_event.write(machine_event(msg, &ev));
+                out_again.write(again);
+                Ok(())
+            }
+            Op::Answered { index, reply } => {
+                r.answered(m, index, reply).map_err(|e| run_refused(a, e))
+            }
         })
     })
 }
@@ -341,18 +405,19 @@ pub unsafe extern "C" fn mrtr_runner_received(
     out_event: *mut mrtr_event,
     out_again: *mut bool,
 ) -> mrtr_status {
-    // SAFETY: caller contract; every pointer goes through `a`.
-    status_of(unsafe {
-        with_runner(runner, call, |r, m, a| {
-            let msg = a.bytes(msg, len)?;
-            let out_event = a.out(out_event)?;
-            let out_again = a.out(out_again)?;
-            let (ev, again) = r.received(m, msg).map_err(|e| run_refused(a, e))?;
-            out_event.write(machine_event(msg, &ev));
-            out_again.write(again);
-            Ok(())
-        })
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        runner_step(
+            runner,
+            call,
+            Op::Received {
+                msg,
+                len,
+                out_event,
+                out_again,
+            },
+        )
+    }
 }
 
 /// Reports what the app did about input `index` after `ASK`: `reply` is a
@@ -376,12 +441,8 @@ pub unsafe extern "C" fn mrtr_runner_answered(
         MRTR_CB_CANCEL => Reply::Cancel,
         _ => Reply::Abort,
     };
-    // SAFETY: caller contract.
-    status_of(unsafe {
-        with_runner(runner, call, |r, m, a| {
-            r.answered(m, index, reply).map_err(|e| run_refused(a, e))
-        })
-    })
+    // SAFETY: forwarded contract.
+    unsafe { runner_step(runner, call, Op::Answered { index, reply }) }
 }
 
 /// Runs `call` to its end over the `mrtr_runner_*` steps: each request is
@@ -428,10 +489,21 @@ pub unsafe extern "C" fn mrtr_run(
             })
         }?;
         let mut need = 0usize;
+        let mut last = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
         // SAFETY: forwarded contract; every pointer was checked above.
-        let res = unsafe { drive(call, &cb, transport, user, buf, buf_len, &mut need) };
+        let res = unsafe {
+            drive(
+                call,
+                &cb,
+                transport,
+                user,
+                (buf, buf_len),
+                &mut need,
+                &mut last,
+            )
+        };
         match res {
-            Ok((last, st)) => {
+            Ok(st) => {
                 out_event.write(last);
                 let why = match last.kind {
                     mrtr_event_kind::MRTR_EVENT_RPC_ERROR => c"RpcError",
@@ -454,9 +526,10 @@ pub unsafe extern "C" fn mrtr_run(
     })())
 }
 
-/// The loop of [`mrtr_run`]: returns the last message's event and the
-/// `DONE` step's status, or the first error (with `MRTR_ERR_BUFFER_TOO_SMALL`,
-/// the buffer length needed in `*need`).
+/// The loop of [`mrtr_run`]: returns the `DONE` step's status, the last
+/// message's event in `*last`, or the first error (with
+/// `MRTR_ERR_BUFFER_TOO_SMALL`, the buffer length needed in `*need`; `*last`
+/// is then of no use).
 ///
 /// # Safety
 /// As [`mrtr_run`], every pointer checked.
@@ -465,16 +538,15 @@ unsafe fn drive(
     cb: &mrtr_run_callbacks,
     transport: TransportFn,
     user: *mut c_void,
-    buf: *mut u8,
-    buf_len: usize,
+    (buf, buf_len): (*mut u8, usize),
     need: &mut usize,
-) -> Result<(mrtr_event, mrtr_status), mrtr_status> {
+    last: &mut mrtr_event,
+) -> Result<mrtr_status, mrtr_status> {
     let mut r = mrtr_runner { _opaque: [0; 14] };
     let r = &raw mut r;
     // SAFETY: `r` is this frame's; the call is live (caller contract).
     let st = unsafe { mrtr_runner_init(r, call, cb.first_id, cb.id_step, cb.max_unrelated) };
     result_of(st)?;
-    let mut last = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
     loop {
         let mut step = mrtr_step::of(mrtr_step_kind::MRTR_STEP_DONE);
         // SAFETY: `buf` was checked against the call; nothing borrows it.
@@ -486,8 +558,17 @@ unsafe fn drive(
         match step.kind {
             mrtr_step_kind::MRTR_STEP_SEND => {
                 // SAFETY: caller contract (transport, buffer, live handle).
-                last =
-                    unsafe { exchange(r, call, transport, user, (buf, buf_len), step.len, need) }?;
+                unsafe {
+                    exchange(
+                        r,
+                        call,
+                        transport,
+                        user,
+                        (buf, buf_len, step.len),
+                        need,
+                        last,
+                    )
+                }?;
             }
             mrtr_step_kind::MRTR_STEP_ASK => {
                 // SAFETY: caller contract (live handle, callbacks).
@@ -499,7 +580,7 @@ unsafe fn drive(
                     unsafe { sleep(user, step.wait_ms) };
                 }
             }
-            mrtr_step_kind::MRTR_STEP_DONE => return Ok((last, step.status)),
+            mrtr_step_kind::MRTR_STEP_DONE => return Ok(step.status),
         }
     }
 }
@@ -529,9 +610,9 @@ fn run_status(e: &RunError) -> mrtr_status {
     }
 }
 
-/// Sends the request at the start of `buf` (`n` bytes) and passes what
-/// comes back to the runner until it is not unrelated; returns the event
-/// (spans into `buf`).
+/// Sends the request at the start of `buf` (its first `n` of `buf_len`
+/// bytes) and passes what comes back to the runner until it is not
+/// unrelated; that event (spans into `buf`) goes to `*ev`.
 ///
 /// # Safety
 /// As `mrtr_run`; `n <= buf_len`; `r` a live runner of `call`.
@@ -540,10 +621,10 @@ unsafe fn exchange(
     call: *mut mrtr_call,
     transport: TransportFn,
     user: *mut c_void,
-    (buf, buf_len): (*mut u8, usize),
-    n: usize,
+    (buf, buf_len, n): (*mut u8, usize, usize),
     need: &mut usize,
-) -> Result<mrtr_event, mrtr_status> {
+    ev: &mut mrtr_event,
+) -> Result<(), mrtr_status> {
     let resp = buf.wrapping_add(n);
     let cap = buf_len.saturating_sub(n);
     let (mut req, mut req_len) = (buf.cast_const(), n);
@@ -565,13 +646,13 @@ unsafe fn exchange(
             unsafe { note_reason(call, c"MessageTooLarge") };
             return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
         }
-        let mut ev = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
         let mut again = false;
         // SAFETY: `resp[..resp_len]` lies within `buf` (checked length).
-        let st = unsafe { mrtr_runner_received(r, call, resp, resp_len, &mut ev, &mut again) };
+        let st = unsafe { mrtr_runner_received(r, call, resp, resp_len, ev, &mut again) };
         result_of(st)?;
         if !again {
-            return Ok(ev.shifted(n));
+            ev.shift(n);
+            return Ok(());
         }
     }
 }

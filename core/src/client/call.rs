@@ -272,7 +272,7 @@ fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsEr
 }
 
 /// Whether a `_meta` key is one the call writes itself.
-fn is_owned_meta_key(k: &JsonStr<'_>) -> bool {
+pub(crate) fn is_owned_meta_key(k: &JsonStr<'_>) -> bool {
     k.eq_str(META_PROTOCOL_VERSION)
         || k.eq_str(META_CLIENT_CAPABILITIES)
         || k.eq_str(META_CLIENT_INFO)
@@ -321,26 +321,48 @@ impl<'w> Call<'w> {
         buf: &'w mut [u8],
         config: &CallConfig<'_>,
     ) -> Result<Self, CallError> {
-        let limits = config.limits;
-        let layout = limits.layout_in(buf.len())?;
-        let doc = json::parse_with(config.params, &limits.wire.json)
+        let layout = config.limits.layout_in(buf.len())?;
+        Self::start(
+            state,
+            buf,
+            layout,
+            (config.method, config.params),
+            &config.caps,
+            config.client_info.as_ref(),
+            &config.limits,
+        )
+    }
+
+    /// [`Call::init`] in a workspace laid out as `layout` under `limits`
+    /// (a [`Machine`](super::Machine) derived it already): the config's
+    /// parts by reference, nothing of it copied but into `state`.
+    pub(crate) fn start(
+        state: &'w mut CallSlot,
+        buf: &'w mut [u8],
+        layout: Layout,
+        (method, params): (CallMethod, &[u8]),
+        caps: &ClientCapabilities,
+        client_info: Option<&ClientInfo<'_>>,
+        limits: &CallLimits,
+    ) -> Result<Self, CallError> {
+        let doc = json::parse_with(params, &limits.wire.json)
             .map_err(|e| CallError::BadParams(ParamsError::NotJson(e)))?;
         let params = doc
             .as_object()
             .ok_or(CallError::BadParams(ParamsError::NotAnObject))?;
-        let seed_task = check_params(params, config.method).map_err(CallError::BadParams)?;
-        check_tasks_built(seed_task, &config.caps)?;
+        let seed_task = check_params(params, method).map_err(CallError::BadParams)?;
+        check_tasks_built(seed_task, caps)?;
         let mut w = Writer::new(layout.head.tail_mut(buf, 0));
-        render_params(&mut w, params, &config.caps, config.client_info.as_ref());
+        render_params(&mut w, params, caps, client_info);
         let params_len = w.finish().map_err(|e| CallError::ParamsTooLarge {
             needed: e.needed,
             limit: limits.max_params_bytes,
         })?;
         *state = CallSlot {
-            sh: Shared::ready(CALL_MAGIC, config.caps, Exchange::default()),
-            limits,
+            sh: Shared::ready(CALL_MAGIC, *caps, Exchange::default()),
+            limits: *limits,
             f: CallFields {
-                method: config.method,
+                method,
                 seed_task,
                 params_len,
                 state_only: 0,
@@ -516,40 +538,35 @@ impl<'w> Call<'w> {
                 if let Err(e) = self.st.sh.ex.count_round(&limits) {
                     return Err(self.fail(e));
                 }
-                let layout = &self.layout;
-                let caps = self.st.sh.caps;
-                match ir.input_requests {
+                let reqs = ir.input_requests.as_ref();
+                // A round without questions is state-only: capped before
+                // anything of it is kept.
+                if reqs.is_none() {
+                    self.st.f.state_only = self.st.f.state_only.saturating_add(1);
+                    if self.st.f.state_only > self.st.limits.max_state_only_rounds {
+                        let limit = self.st.limits.max_state_only_rounds;
+                        return Err(self.fail(CallError::TooManyStateOnlyRounds { limit }));
+                    }
+                }
+                let sh = &mut self.st.sh;
+                let taken = sh.ex.take_round(
+                    self.buf,
+                    &self.layout,
+                    &limits,
+                    &sh.caps,
+                    reqs,
+                    ir.request_state,
+                );
+                if let Err(e) = taken {
+                    return Err(self.fail(e));
+                }
+                match reqs {
                     Some(reqs) => {
-                        if let Err(e) = self.st.sh.ex.take_round(
-                            self.buf,
-                            layout,
-                            &limits,
-                            &caps,
-                            Some(reqs),
-                            ir.request_state,
-                        ) {
-                            return Err(self.fail(e));
-                        }
                         self.st.f.state_only = 0;
                         self.st.sh.phase = Phase::Answering;
                         Ok((Event::InputRequired(reqs.len()), 0))
                     }
                     None => {
-                        self.st.f.state_only = self.st.f.state_only.saturating_add(1);
-                        if self.st.f.state_only > self.st.limits.max_state_only_rounds {
-                            let limit = self.st.limits.max_state_only_rounds;
-                            return Err(self.fail(CallError::TooManyStateOnlyRounds { limit }));
-                        }
-                        if let Err(e) = self.st.sh.ex.take_round(
-                            self.buf,
-                            layout,
-                            &limits,
-                            &caps,
-                            None,
-                            ir.request_state,
-                        ) {
-                            return Err(self.fail(e));
-                        }
                         self.st.sh.phase = Phase::Ready;
                         let ms = self.st.limits.backoff_ms(self.st.f.state_only);
                         Ok((Event::RetryAfter(ms), 0))

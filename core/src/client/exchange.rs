@@ -331,7 +331,7 @@ impl Exchange {
         layout: &Layout,
         limits: &ExLimits,
         caps: &ClientCapabilities,
-        requests: Option<InputRequests<'_>>,
+        requests: Option<&InputRequests<'_>>,
         state: Option<JsonStr<'_>>,
     ) -> Result<(), CallError> {
         self.clear_round();
@@ -352,7 +352,7 @@ impl Exchange {
             write_index(
                 hi.get_mut(..layout.index.len).unwrap_or(&mut []),
                 layout.inputs.tail_mut(lo, raw.len()),
-                &reqs,
+                reqs,
             )
             .ok_or(CallError::WorkspaceTooSmall {
                 needed: layout.total(),
@@ -486,17 +486,17 @@ impl Exchange {
             .ok_or(CallError::UnknownKey)
     }
 
-    /// Validates and stores the answer to input `index` (not `Answer::Error`,
-    /// which ends the machine and is handled by its owner).
+    /// Validates and stores the answer to input `index` of `kind`, which
+    /// [`Self::open_input`] found unanswered (not `Answer::Error`, which
+    /// ends the machine and is handled by its owner).
     pub fn store_answer(
         &mut self,
         buf: &mut [u8],
         layout: &Layout,
         limits: &ExLimits,
-        index: usize,
+        (index, kind): (usize, InputKind),
         answer: &Answer<'_>,
     ) -> Result<(), CallError> {
-        let kind = self.open_input(buf, layout, index)?;
         #[cfg(feature = "form")]
         if kind == InputKind::ElicitForm {
             self.check_form_answer(buf, layout, index, answer, &limits.wire.json)

@@ -166,21 +166,7 @@ impl<F: Flavor> Slot<F> {
         id: i64,
         out: &mut [u8],
     ) -> Result<usize, CallError> {
-        match self.sh.phase {
-            Phase::Ready => {}
-            Phase::Answering => {
-                let index = self.sh.ex.first_unanswered(buf, layout).unwrap_or(0);
-                return Err(CallError::Unanswered { index });
-            }
-            p => return Err(CallError::WrongState(p)),
-        }
-        self.sh.ex.check_id(id)?;
-        let n = F::render(self, buf, layout, id, out)?;
-        F::on_written(self);
-        let sh = &mut self.sh;
-        sh.ex.sent(id);
-        sh.phase = Phase::Sent;
-        Ok(n)
+        self.send(buf, layout, id, out, false)
     }
 
     /// [`FlowView::resend`].
@@ -191,12 +177,36 @@ impl<F: Flavor> Slot<F> {
         id: i64,
         out: &mut [u8],
     ) -> Result<usize, CallError> {
-        if self.sh.phase != Phase::Sent {
-            return Err(CallError::WrongState(self.sh.phase));
+        self.send(buf, layout, id, out, true)
+    }
+
+    /// Writes the next request (`Ready`, `again` false) or the request in
+    /// flight again (`Sent`, `again` true) with `id`: one body for both.
+    pub(crate) fn send(
+        &mut self,
+        buf: &[u8],
+        layout: &Layout,
+        id: i64,
+        out: &mut [u8],
+        again: bool,
+    ) -> Result<usize, CallError> {
+        match self.sh.phase {
+            Phase::Ready if !again => {}
+            Phase::Sent if again => {}
+            Phase::Answering if !again => {
+                let index = self.sh.ex.first_unanswered(buf, layout).unwrap_or(0);
+                return Err(CallError::Unanswered { index });
+            }
+            p => return Err(CallError::WrongState(p)),
         }
         self.sh.ex.check_id(id)?;
         let n = F::render(self, buf, layout, id, out)?;
-        self.sh.ex.sent(id);
+        if !again {
+            F::on_written(self);
+        }
+        let sh = &mut self.sh;
+        sh.ex.sent(id);
+        sh.phase = Phase::Sent;
         Ok(n)
     }
 
@@ -212,13 +222,14 @@ impl<F: Flavor> Slot<F> {
             return Err(CallError::WrongState(self.sh.phase));
         }
         let limits = self.limits.ex();
+        let kind = self.sh.ex.open_input(buf, layout, index)?;
         if let Answer::Error { code } = answer {
-            self.sh.ex.open_input(buf, layout, index)?;
             self.fail(CallError::AnsweredWithError { index, code });
             return Ok(());
         }
         let sh = &mut self.sh;
-        sh.ex.store_answer(buf, layout, &limits, index, &answer)?;
+        sh.ex
+            .store_answer(buf, layout, &limits, (index, kind), &answer)?;
         if sh.ex.all_answered() {
             sh.phase = Phase::Ready;
         }

@@ -21,8 +21,8 @@
 //! info, byte for byte) and its ids continue after the call's.
 
 use super::call::{
-    check_id_range, Answer, Call, CallConfig, CallError, CallLimits, CallMethod, CallSlot, Event,
-    Phase,
+    check_id_range, is_owned_meta_key, Answer, Call, CallError, CallLimits, CallMethod, CallSlot,
+    Event, Phase,
 };
 use super::events::{EventKind, EventRecord};
 use super::exchange::Layout;
@@ -30,16 +30,13 @@ use super::flow::{save_slot, Common, Flavor, Shared, Slot};
 use super::persist;
 use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};
-use crate::wire::{
-    ClientCapabilities, ClientInfo, InputRequest, TaskDialect, META_CLIENT_CAPABILITIES,
-    META_CLIENT_INFO, META_PROTOCOL_VERSION,
-};
+use crate::wire::{ClientCapabilities, ClientInfo, InputRequest, TaskDialect};
 
 /// How a machine starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Start<'a> {
     /// A call: the method and the caller's params object (see
-    /// [`CallConfig::params`]).
+    /// [`CallConfig::params`](super::CallConfig::params)).
     Call {
         /// The method.
         method: CallMethod,
@@ -256,7 +253,7 @@ impl<'w> Machine<'w> {
         buf: &'w mut [u8],
         config: &MachineConfig<'_>,
     ) -> Result<Self, CallError> {
-        let limits = config.limits;
+        let limits = &config.limits;
         let layout = limits.layout_in(buf.len())?;
         let first_id = check_id_range(config.first_id)?;
         // The flow's slot is initialized in place when the slot already
@@ -266,18 +263,23 @@ impl<'w> Machine<'w> {
         // either way.
         match config.start {
             Start::Call { method, params } => {
-                let cfg = CallConfig {
-                    method,
-                    params,
-                    caps: config.caps,
-                    client_info: config.client_info,
-                    limits,
+                let start = |st, buf| {
+                    Call::start(
+                        st,
+                        buf,
+                        layout,
+                        (method, params),
+                        &config.caps,
+                        config.client_info.as_ref(),
+                        limits,
+                    )
+                    .map(|_| ())
                 };
                 if let Inner::Call(st) = &mut slot.inner {
-                    Call::init(st, buf, &cfg)?;
+                    start(st, buf)?;
                 } else {
                     let mut st = CallSlot::default();
-                    Call::init(&mut st, buf, &cfg)?;
+                    start(&mut st, buf)?;
                     slot.inner = Inner::Call(st);
                 }
             }
@@ -291,7 +293,7 @@ impl<'w> Machine<'w> {
                     task_id,
                     caps: config.caps,
                     client_info: config.client_info,
-                    limits,
+                    limits: *limits,
                     poll_ms,
                 };
                 let tasks = Tasks::built()?;
@@ -305,7 +307,7 @@ impl<'w> Machine<'w> {
             }
         }
         slot.magic = MACHINE_MAGIC;
-        slot.limits = limits;
+        slot.limits = *limits;
         slot.first_id = first_id;
         Ok(Machine { slot, buf, layout })
     }
@@ -533,7 +535,7 @@ impl<'w> Machine<'w> {
     /// [`task_request`](Self::task_request) names) and returns its length.
     /// `Ready` -> `Sent`; in `Answering`, [`CallError::Unanswered`].
     pub fn write_request(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        with_slot!(self, st => st.write_request(self.buf, &self.layout, id, out))
+        self.send(id, out, false)
     }
 
     /// [`write_request`](Self::write_request) with [`next_id`](Self::next_id).
@@ -545,7 +547,18 @@ impl<'w> Machine<'w> {
     /// After a transport failure (`Sent`): the request in flight again with
     /// a fresh `id`.
     pub fn resend(&mut self, id: i64, out: &mut [u8]) -> Result<usize, CallError> {
-        with_slot!(self, st => st.resend(self.buf, &self.layout, id, out))
+        self.send(id, out, true)
+    }
+
+    /// [`write_request`](Self::write_request) (`again` false) or
+    /// [`resend`](Self::resend) (`again` true): one body for both.
+    pub(crate) fn send(
+        &mut self,
+        id: i64,
+        out: &mut [u8],
+        again: bool,
+    ) -> Result<usize, CallError> {
+        with_slot!(self, st => st.send(self.buf, &self.layout, id, out, again))
     }
 
     /// Writes `tasks/cancel` (task flow, in `Ready`, `Sent` or
@@ -582,24 +595,18 @@ impl<'w> Machine<'w> {
     /// task, the machine follows it in place: [`Flow::Task`], `Ready` for
     /// its first `tasks/get`.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<MachineEvent<'a>, CallError> {
-        let (ev, handoff) = match &mut self.slot.inner {
-            Inner::Task(st, _) => {
-                return Task::attach_laid_out(st, self.buf, self.layout)?
-                    .feed(bytes)
-                    .map(MachineEvent::Task)
-            }
+        match &mut self.slot.inner {
+            Inner::Task(st, _) => Task::attach_laid_out(st, self.buf, self.layout)?
+                .feed(bytes)
+                .map(MachineEvent::Task),
             Inner::Call(st) => {
                 let ev = Call::attach_laid_out(st, self.buf, self.layout)?.feed(bytes)?;
-                match ev {
-                    Event::TaskCreated(h) => (ev, Some(h)),
-                    _ => (ev, None),
+                if let Event::TaskCreated(h) = &ev {
+                    self.follow(h.dialect, h.task.task_id, h.task.poll_interval_ms)?;
                 }
+                Ok(MachineEvent::Call(ev))
             }
-        };
-        if let Some(h) = handoff {
-            self.follow(h.dialect, h.task.task_id, h.task.poll_interval_ms)?;
         }
-        Ok(MachineEvent::Call(ev))
     }
 
     /// Turns the (done) call into its task, in the same workspace.
@@ -676,10 +683,7 @@ fn move_meta_to_task_head(
     let base = params.as_ptr() as usize;
     let mut end = PREFIX.len();
     for (k, v) in meta.iter() {
-        let owned = k.eq_str(META_PROTOCOL_VERSION)
-            || k.eq_str(META_CLIENT_CAPABILITIES)
-            || k.eq_str(META_CLIENT_INFO);
-        if !owned {
+        if !is_owned_meta_key(&k) {
             break;
         }
         let raw = v.raw();

@@ -214,11 +214,7 @@ impl Runner {
                 // Past 2^53-1 the ids are used up: an error before anything
                 // is written, never a wrapped or unsendable id.
                 let id = self.next_id?;
-                let len = if phase == Phase::Ready {
-                    m.write_request(id, out)?
-                } else {
-                    m.resend(id, out)?
-                };
+                let len = m.send(id, out, phase == Phase::Sent)?;
                 self.next_id = id_after(id, self.id_step);
                 self.unrelated = 0;
                 Ok(Step::Send { len })

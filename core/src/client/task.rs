@@ -472,7 +472,7 @@ impl<'w> Task<'w> {
             self.st
                 .sh
                 .ex
-                .take_round(self.buf, layout, &limits, &caps, Some(reqs), state)
+                .take_round(self.buf, layout, &limits, &caps, Some(&reqs), state)
         });
         if let Err(e) = taken {
             return Err(self.fail(e));

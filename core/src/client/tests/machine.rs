@@ -456,3 +456,39 @@ fn init_in_place_leaves_a_live_slot_unchanged_on_error_and_keeps_nothing_of_it()
     assert_eq!(o.m().flow(), Flow::Call);
     assert_eq!(o.m().phase(), Phase::Ready);
 }
+
+#[test]
+fn write_request_and_resend_share_one_body_each_with_its_own_phase() {
+    let mut o = Owned::new(&call_config(r#"{"name":"ls"}"#));
+    let mut m = o.m();
+    let mut out = [0u8; 2048];
+    // Ready: only a first write.
+    assert_eq!(
+        m.resend(7, &mut out),
+        Err(CallError::WrongState(Phase::Ready))
+    );
+    let n = m.write_request(7, &mut out).unwrap();
+    let first = String::from_utf8(out[..n].to_vec()).unwrap();
+    assert_eq!((m.phase(), m.in_flight_id()), (Phase::Sent, Some(7)));
+    // Sent: only a resend, the same request with the fresh id.
+    assert_eq!(
+        m.write_request(8, &mut out),
+        Err(CallError::WrongState(Phase::Sent))
+    );
+    let k = m.resend(8, &mut out).unwrap();
+    assert_eq!(&out[..k], first.replace("\"id\":7", "\"id\":8").as_bytes());
+    assert_eq!((m.phase(), m.in_flight_id()), (Phase::Sent, Some(8)));
+    // Answering: a write names the first unanswered input, a resend is
+    // out of place.
+    let ask = br#"{"jsonrpc":"2.0","id":8,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}}}}"#;
+    assert_eq!(m.feed(ask), Ok(MachineEvent::Call(Event::InputRequired(1))));
+    assert_eq!(
+        m.write_request(9, &mut out),
+        Err(CallError::Unanswered { index: 0 })
+    );
+    assert_eq!(
+        m.resend(9, &mut out),
+        Err(CallError::WrongState(Phase::Answering))
+    );
+    assert_eq!(m.last_id(), Some(8));
+}
