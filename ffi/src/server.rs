@@ -682,12 +682,8 @@ unsafe fn write_input_required(
     }
     let mut b = InputRequiredBuilder::new(out, &id, &caps);
     for (index, spec) in specs.iter().enumerate() {
-        let Err(e) = (match spec? {
-            (InputKind::ElicitForm, key, msg, schema) => b.elicit_form(key, msg, schema.as_bytes()),
-            (InputKind::ElicitUrl, key, msg, url) => b.elicit_url(key, msg, url),
-            (InputKind::Sampling, key, params, _) => b.sampling(key, params.as_bytes()),
-            (InputKind::Roots, key, _, _) => b.roots(key),
-        }) else {
+        let (kind, key, x, y) = spec?;
+        let Err(e) = b.input(kind, key, x, y) else {
             continue;
         };
         let (status, missing_caps) = match e {

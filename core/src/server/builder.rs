@@ -565,6 +565,34 @@ impl<'o, 'k> InputRequiredBuilder<'o, 'k> {
         Ok(self)
     }
 
+    /// Adds one input request of `kind` from its strings, the C ABI's form:
+    /// a form takes `message` and the raw `requestedSchema` (`a`, `b`), a
+    /// URL `message` and `url`, sampling the raw params (`a`; `b` unused),
+    /// roots nothing. Checks and errors as the method of that kind
+    /// ([`Self::elicit_form`], [`Self::elicit_url`], [`Self::sampling`],
+    /// [`Self::roots`]).
+    pub fn input(
+        &mut self,
+        kind: InputKind,
+        key: &'k str,
+        a: &str,
+        b: &str,
+    ) -> Result<&mut Self, BuildError> {
+        let ask = match kind {
+            InputKind::ElicitForm => Ask::Form {
+                message: a,
+                requested_schema: b.as_bytes(),
+            },
+            InputKind::ElicitUrl => Ask::Url { message: a, url: b },
+            InputKind::Sampling => Ask::Sampling {
+                params: a.as_bytes(),
+            },
+            InputKind::Roots => Ask::Roots,
+        };
+        self.inner.add(key, &ask)?;
+        Ok(self)
+    }
+
     /// Sets the `requestState` token (sealed by the app beforehand; written
     /// as a JSON string). A later call replaces an earlier one.
     pub fn request_state(&mut self, token: &'k str) -> &mut Self {
