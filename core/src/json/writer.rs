@@ -158,15 +158,17 @@ impl<'a> Writer<'a> {
     /// escape where JSON has one, else `\u00XX`. Byte-wise, so `str` needs
     /// no char encoding.
     fn escape(&mut self, b: u8) {
-        let short = match b {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'\n' => b'n',
-            b'\r' => b'r',
-            b'\t' => b't',
-            0x08 => b'b',
-            0x0c => b'f',
-            _ => 0,
+        // `"` and `\` escape as themselves; the control characters 0x08
+        // to 0x0d by this table (0: 0x0b has no short escape); the rest
+        // have none.
+        const SHORT: &[u8; 6] = b"btn\0fr";
+        let short = if b >= 0x20 {
+            b
+        } else {
+            SHORT
+                .get(usize::from(b).wrapping_sub(8))
+                .copied()
+                .unwrap_or(0)
         };
         if short != 0 {
             self.byte(b'\\').byte(short);
