@@ -265,26 +265,22 @@ pub fn write_answer_error(
     key: &str,
     err: &UnusableAnswer,
 ) -> Result<usize, BufferTooSmall> {
-    // What is wrong, by cause (wrong kind, malformed) and expected kind
-    // (its number less one).
-    const WORDS: [[&str; 3]; 2] = [
-        [
-            "\"] is not an elicitation result",
-            "\"] is not a sampling result",
-            "\"] is not a roots result",
-        ],
-        [
-            "\"] is a malformed elicitation result",
-            "\"] is a malformed sampling result",
-            "\"] is a malformed roots result",
-        ],
-    ];
-    let row = WORDS.get((err.number() as usize).wrapping_sub(1));
-    let kind = (err.expected() as usize).wrapping_sub(1);
-    let words = row.and_then(|r| r.get(kind)).copied().unwrap_or("");
+    // What is wrong, by cause (wrong kind, malformed), and the expected
+    // kind (its number less one): composed, so each word is stored once
+    // ("not an" before "elicitation").
+    const CAUSE: [&str; 2] = ["\"] is not a", "\"] is a malformed"];
+    const KIND: [&str; 3] = [" elicitation result", " sampling result", " roots result"];
+    let c = (err.number() as usize).wrapping_sub(1);
+    let k = (err.expected() as usize).wrapping_sub(1);
+    let n = if c == 0 && k == 0 { "n" } else { "" };
+    // Both or neither (no words for an error outside the tables).
+    let (cause, kind) = CAUSE
+        .get(c)
+        .zip(KIND.get(k))
+        .map_or(("", ""), |(c, k)| (*c, *k));
     let mut w = Writer::new(out);
     write_error_open(&mut w, Some(id), err.code());
-    w.str_parts(&["Invalid params: inputResponses[\"", key, words])
+    w.str_parts(&["Invalid params: inputResponses[\"", key, cause, n, kind])
         .raw(b"}}");
     done(w)
 }
