@@ -264,7 +264,8 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
         }
     }
 
-    /// Opens the entry `"key":{"method":"..."` (the map on first use).
+    /// Opens the entry `"key":{"method":"...","params":` (the map on first
+    /// use).
     fn open_entry(&mut self, key: &'k str, kind: InputKind) {
         if let Some(slot) = self.keys.get_mut(self.count) {
             *slot = key;
@@ -275,7 +276,11 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
             self.w.byte(b',');
         }
         self.count = self.count.saturating_add(1);
-        self.w.key(key).raw(b"{\"method\":").str(kind.method());
+        self.w
+            .key(key)
+            .raw(b"{\"method\":")
+            .str(kind.method())
+            .raw(b",\"params\":");
     }
 
     /// Closes the map if one was opened.
@@ -385,28 +390,28 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
         let w = &mut self.w;
         match *ask {
             Ask::Form { message, .. } => {
-                w.raw(b",\"params\":{\"mode\":\"form\",\"message\":")
+                w.raw(b"{\"mode\":\"form\",\"message\":")
                     .str(message)
                     .raw(b",\"requestedSchema\":")
                     .raw(raw)
                     .raw(b"}}");
             }
             Ask::Url { message, url } => {
-                w.raw(b",\"params\":{\"mode\":\"url\",\"message\":")
+                w.raw(b"{\"mode\":\"url\",\"message\":")
                     .str(message)
                     .raw(b",\"url\":")
                     .str(url)
                     .raw(b"}}");
             }
             Ask::Sampling { .. } => {
-                w.raw(b",\"params\":").raw(raw).byte(b'}');
+                w.raw(raw).byte(b'}');
             }
             // `params` is optional for `roots/list`, but the official Go SDK
             // (v1.7.0) decodes each input request's `params` as a JSON value
             // and fails the whole call without one: write the empty object
             // every SDK reads.
             Ask::Roots => {
-                w.raw(b",\"params\":{}}");
+                w.raw(b"{}}");
             }
         }
         Ok(())
