@@ -328,7 +328,7 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
     fn add(&mut self, key: &'k str, ask: &Ask<'_>) -> Result<(), BuildError> {
         self.check_key(key)?;
         // The kind, what it needs, and the raw JSON it copies (form schema,
-        // sampling params) as read.
+        // sampling params as read; the roots' empty `params`).
         let (kind, needed, raw) = match *ask {
             Ask::Form {
                 requested_schema, ..
@@ -380,40 +380,40 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
                     obj.raw(),
                 )
             }
+            // `params` is optional for `roots/list`, but the official Go SDK
+            // (v1.7.0) decodes each input request's `params` as a JSON value
+            // and fails the whole call without one: write the empty object
+            // every SDK reads.
             Ask::Roots => {
                 let kind = InputKind::Roots;
-                (kind, kind.required_capability(), &[][..])
+                (kind, kind.required_capability(), &b"{}"[..])
             }
         };
         self.check_caps(&needed)?;
         self.open_entry(key, kind);
         let w = &mut self.w;
+        // `params`, then the entry's closing brace.
         match *ask {
             Ask::Form { message, .. } => {
                 w.raw(b"{\"mode\":\"form\",\"message\":")
                     .str(message)
                     .raw(b",\"requestedSchema\":")
                     .raw(raw)
-                    .raw(b"}}");
+                    .byte(b'}');
             }
             Ask::Url { message, url } => {
                 w.raw(b"{\"mode\":\"url\",\"message\":")
                     .str(message)
                     .raw(b",\"url\":")
                     .str(url)
-                    .raw(b"}}");
+                    .byte(b'}');
             }
-            Ask::Sampling { .. } => {
-                w.raw(raw).byte(b'}');
-            }
-            // `params` is optional for `roots/list`, but the official Go SDK
-            // (v1.7.0) decodes each input request's `params` as a JSON value
-            // and fails the whole call without one: write the empty object
-            // every SDK reads.
-            Ask::Roots => {
-                w.raw(b"{}}");
+            // The sampling params as read, or the roots' `{}`.
+            Ask::Sampling { .. } | Ask::Roots => {
+                w.raw(raw);
             }
         }
+        w.byte(b'}');
         Ok(())
     }
 
