@@ -65,11 +65,21 @@ pub(crate) const APP_JSON_LIMITS: ParseLimits = ParseLimits {
 
 const RESULT_TYPE_COMPLETE: &[u8] = b"\"resultType\":\"complete\"";
 
-fn trim_ws(b: &[u8]) -> &[u8] {
+fn trim_ws(mut b: &[u8]) -> &[u8] {
     let is_ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
-    let start = b.iter().position(|c| !is_ws(c)).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !is_ws(c)).map_or(start, |e| e + 1);
-    b.get(start..end).unwrap_or(&[])
+    while let [c, rest @ ..] = b {
+        if !is_ws(c) {
+            break;
+        }
+        b = rest;
+    }
+    while let [rest @ .., c] = b {
+        if !is_ws(c) {
+            break;
+        }
+        b = rest;
+    }
+    b
 }
 
 /// Writes a complete result: `{"jsonrpc":"2.0","id":..,"result":{"resultType":
