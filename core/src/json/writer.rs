@@ -117,16 +117,19 @@ impl<'a> Writer<'a> {
         // Copy the runs between bytes that need an escape in one go (those
         // bytes are all ASCII, so a run never splits a UTF-8 sequence);
         // most strings are a single run.
-        let bytes = s.as_bytes();
-        let mut run = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            if needs_escape(b) {
-                self.raw(bytes.get(run..i).unwrap_or(&[]));
-                self.escape(b);
-                run = i + 1;
-            }
+        let mut rest = s.as_bytes();
+        while let Some(i) = rest.iter().position(|&b| needs_escape(b)) {
+            let Some((run, tail)) = rest.split_at_checked(i) else {
+                break;
+            };
+            let Some((&b, after)) = tail.split_first() else {
+                break;
+            };
+            self.raw(run);
+            self.escape(b);
+            rest = after;
         }
-        self.raw(bytes.get(run..).unwrap_or(&[]));
+        self.raw(rest);
     }
 
     /// Appends a string given as decoded characters.
