@@ -288,10 +288,22 @@ pub fn write_answer_error(
         .get(c)
         .zip(KIND.get(k))
         .map_or(("", ""), |(c, k)| (*c, *k));
+    let parts = ["Invalid params: inputResponses[\"", key, cause, n, kind];
+    write_error_parts(out, Some(id), err.code(), &parts)
+}
+
+/// Writes the error response `code` whose message is `parts` in order (one
+/// JSON string, each part escaped): the answer error and the request error
+/// both end here.
+pub(super) fn write_error_parts(
+    out: &mut [u8],
+    id: Option<&Id<'_>>,
+    code: ErrorCode,
+    parts: &[&str],
+) -> Result<usize, BufferTooSmall> {
     let mut w = Writer::new(out);
-    write_error_open(&mut w, Some(id), err.code());
-    w.str_parts(&["Invalid params: inputResponses[\"", key, cause, n, kind])
-        .raw(b"}}");
+    write_error_open(&mut w, id, code);
+    w.str_parts(parts).raw(b"}}");
     done(w)
 }
 
