@@ -7,7 +7,7 @@ use core::fmt;
 
 use crate::json::{self, BufferTooSmall, JsonStr, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
-use crate::wire::reply::{self as wire_error, write_error_response};
+use crate::wire::reply as wire_error;
 use crate::wire::{ClientCapabilities, ErrorCode, Id};
 
 use super::answer::UnusableAnswer;
@@ -261,9 +261,8 @@ pub fn write_unsupported_version(
 /// `requestState` that fails to unseal or verify, whatever the reason (log
 /// the reason, never send it).
 pub fn write_invalid_request_state(out: &mut [u8], id: &Id<'_>) -> Result<usize, BufferTooSmall> {
-    let mut w = Writer::new(out);
-    wire_error::write_invalid_request_state(&mut w, Some(id));
-    done(w)
+    let parts = [crate::wire::error::INVALID_REQUEST_STATE_MESSAGE];
+    write_error_parts(out, Some(id), ErrorCode::InvalidParams, &parts)
 }
 
 /// `-32602` for an answer the server cannot use ([`UnusableAnswer`]), naming
@@ -319,7 +318,5 @@ fn write_error(
     code: ErrorCode,
     message: &str,
 ) -> Result<usize, BufferTooSmall> {
-    let mut w = Writer::new(out);
-    write_error_response(&mut w, id, code.code(), message, None);
-    done(w)
+    write_error_parts(out, id, code, &[message])
 }
