@@ -573,26 +573,18 @@ impl Views for mrtr_input_spec {
 
     fn read<'a>(&self, t: &mut Take<'_, 'a>) -> Result<Self::Read<'a>, S> {
         use InputKind as K;
-        // Per kind (`kind - 1`): the two strings it uses after the key, as
-        // indexes into `strs` (0: none, read as the empty string, which
-        // takes nothing and overlaps nothing).
-        const USES: [(InputKind, usize, usize); 4] = [
-            (K::ElicitForm, 1, 2),
-            (K::ElicitUrl, 1, 3),
-            (K::Sampling, 4, 0),
-            (K::Roots, 0, 0),
-        ];
-        let strs = [
-            mrtr_str::EMPTY,
-            self.message,
-            self.requested_schema,
-            self.url,
-            self.params,
-        ];
-        let uses = USES.get((self.kind as usize).wrapping_sub(1)).copied();
-        let (kind, x, y) = uses.ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
-        let s = |i: usize| strs.get(i).copied().unwrap_or(mrtr_str::EMPTY);
-        Ok((kind, t.str(self.key)?, t.str(s(x))?, t.str(s(y))?))
+        // Per kind (the `mrtr_input_kind` numbers): the two strings it uses
+        // after the key (none: the empty string, which takes nothing and
+        // overlaps nothing).
+        let none = mrtr_str::EMPTY;
+        let (kind, x, y) = match self.kind {
+            1 => (K::ElicitForm, self.message, self.requested_schema),
+            2 => (K::ElicitUrl, self.message, self.url),
+            3 => (K::Sampling, self.params, none),
+            4 => (K::Roots, none, none),
+            _ => return Err(S::MRTR_ERR_INVALID_ARGUMENT),
+        };
+        Ok((kind, t.str(self.key)?, t.str(x)?, t.str(y)?))
     }
 }
 
@@ -682,12 +674,8 @@ unsafe fn write_input_required(
     }
     let mut b = InputRequiredBuilder::new(out, &id, &caps);
     for (index, spec) in specs.iter().enumerate() {
-        let Err(e) = (match spec? {
-            (InputKind::ElicitForm, key, msg, schema) => b.elicit_form(key, msg, schema.as_bytes()),
-            (InputKind::ElicitUrl, key, msg, url) => b.elicit_url(key, msg, url),
-            (InputKind::Sampling, key, params, _) => b.sampling(key, params.as_bytes()),
-            (InputKind::Roots, key, _, _) => b.roots(key),
-        }) else {
+        let (kind, key, x, y) = spec?;
+        let Err(e) = b.input(kind, key, x, y) else {
             continue;
         };
         let (status, missing_caps) = match e {
@@ -1058,6 +1046,21 @@ mod tests {
         }
         assert_eq!(M::of(0), M::MRTR_SERVER_METHOD_OTHER);
         assert_eq!(M::of(9), M::MRTR_SERVER_METHOD_OTHER);
+    }
+
+    /// `mrtr_input_spec.kind` is read as the `mrtr_input_kind` numbers
+    /// (the spec reader matches 1 to 4 by number).
+    #[cfg(feature = "client")]
+    #[test]
+    fn input_spec_kinds_are_the_c_input_kind_numbers() {
+        use crate::client::mrtr_input_kind as K;
+        let kinds = [
+            K::MRTR_INPUT_ELICIT_FORM,
+            K::MRTR_INPUT_ELICIT_URL,
+            K::MRTR_INPUT_SAMPLING,
+            K::MRTR_INPUT_ROOTS,
+        ];
+        assert_eq!(kinds.map(|k| k as u32), [1, 2, 3, 4]);
     }
 
     #[test]

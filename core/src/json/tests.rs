@@ -299,6 +299,43 @@ fn word_at_a_time_scanning_at_every_offset() {
 }
 
 #[test]
+fn writer_escapes_every_control_byte_exactly() {
+    // Every byte that needs an escape, and its exact escape: the five
+    // short control escapes, `\"` and `\\`, else `\u00XX` in lower case.
+    let mut expected = std::string::String::from("\"");
+    let mut input = std::string::String::new();
+    for b in 0u8..0x20 {
+        input.push(char::from(b));
+        let e = match b {
+            0x08 => "\\b".into(),
+            0x09 => "\\t".into(),
+            0x0a => "\\n".into(),
+            0x0c => "\\f".into(),
+            0x0d => "\\r".into(),
+            _ => std::format!("\\u{:04x}", b),
+        };
+        expected.push_str(&e);
+    }
+    input.push_str("\"\\ \u{7f}");
+    expected.push_str("\\\"\\\\ \u{7f}\"");
+    for write in [
+        |w: &mut Writer<'_>, s: &str| {
+            w.str(s);
+        },
+        |w: &mut Writer<'_>, s: &str| {
+            w.str_chars(s.chars());
+        },
+    ] {
+        let mut buf = [0u8; 256];
+        let mut w = Writer::new(&mut buf);
+        write(&mut w, &input);
+        let n = w.finish().unwrap();
+        assert_eq!(core::str::from_utf8(&buf[..n]).unwrap(), expected);
+    }
+    assert!(expected.contains("\\u000b\\f\\r\\u000e"));
+}
+
+#[test]
 fn writer_escapes_and_reports_needed_size() {
     let mut buf = [0u8; 64];
     let mut w = Writer::new(&mut buf);

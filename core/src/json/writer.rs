@@ -117,16 +117,19 @@ impl<'a> Writer<'a> {
         // Copy the runs between bytes that need an escape in one go (those
         // bytes are all ASCII, so a run never splits a UTF-8 sequence);
         // most strings are a single run.
-        let bytes = s.as_bytes();
-        let mut run = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            if needs_escape(b) {
-                self.raw(bytes.get(run..i).unwrap_or(&[]));
-                self.escape(b);
-                run = i + 1;
-            }
+        let mut rest = s.as_bytes();
+        while let Some(i) = rest.iter().position(|&b| needs_escape(b)) {
+            let Some((run, tail)) = rest.split_at_checked(i) else {
+                break;
+            };
+            let Some((&b, after)) = tail.split_first() else {
+                break;
+            };
+            self.raw(run);
+            self.escape(b);
+            rest = after;
         }
-        self.raw(bytes.get(run..).unwrap_or(&[]));
+        self.raw(rest);
     }
 
     /// Appends a string given as decoded characters.
@@ -158,15 +161,17 @@ impl<'a> Writer<'a> {
     /// escape where JSON has one, else `\u00XX`. Byte-wise, so `str` needs
     /// no char encoding.
     fn escape(&mut self, b: u8) {
-        let short = match b {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'\n' => b'n',
-            b'\r' => b'r',
-            b'\t' => b't',
-            0x08 => b'b',
-            0x0c => b'f',
-            _ => 0,
+        // `"` and `\` escape as themselves; the control characters 0x08
+        // to 0x0d by this table (0: 0x0b has no short escape); the rest
+        // have none.
+        const SHORT: &[u8; 6] = b"btn\0fr";
+        let short = if b >= 0x20 {
+            b
+        } else {
+            SHORT
+                .get(usize::from(b).wrapping_sub(8))
+                .copied()
+                .unwrap_or(0)
         };
         if short != 0 {
             self.byte(b'\\').byte(short);
@@ -181,29 +186,31 @@ impl<'a> Writer<'a> {
 
     /// Appends an unsigned integer.
     pub fn u64(&mut self, v: u64) -> &mut Self {
-        // Decimal digits by long division of the value's 32-bit halves by
-        // ten in 32-bit steps (a division by the constant ten is a multiply
-        // there): a 64-bit division is a call into the soft-division helper
-        // on 32-bit targets (about 900 bytes of code on Cortex-M).
+        // Decimal digits by binary long division by ten: shifts, compares
+        // and subtractions only. A 64-bit division is a call into the
+        // soft-division helper on 32-bit targets (about 900 bytes of code
+        // on Cortex-M), and dividing the 32-bit halves by ten took more code
+        // than this loop.
         let mut tmp = [0u8; 20];
         let mut i = tmp.len();
-        let mut hi = (v >> 32) as u32;
-        let mut lo = v as u32;
+        let mut n = v;
         loop {
-            // (hi, lo) / 10, remainder `r`: lo's 16-bit halves take the
-            // remainder of the half above, so no step exceeds 32 bits.
-            let mut r = hi % 10;
-            hi /= 10;
-            let upper = (r << 16) | (lo >> 16);
-            r = upper % 10;
-            let lower = (r << 16) | (lo & 0xffff);
-            r = lower % 10;
-            lo = ((upper / 10) << 16) | (lower / 10);
+            // `n`'s bits leave at the top as the quotient's enter at the
+            // bottom; `r` (below 20) is the running remainder.
+            let mut r = 0u32;
+            for _ in 0..64 {
+                r = (r << 1) | (n >> 63) as u32;
+                n <<= 1;
+                if r >= 10 {
+                    r -= 10;
+                    n |= 1;
+                }
+            }
             i -= 1;
             if let Some(d) = tmp.get_mut(i) {
                 *d = b'0' + r as u8;
             }
-            if (hi == 0 && lo == 0) || i == 0 {
+            if n == 0 || i == 0 {
                 break;
             }
         }

@@ -264,7 +264,8 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
         }
     }
 
-    /// Opens the entry `"key":{"method":"..."` (the map on first use).
+    /// Opens the entry `"key":{"method":"...","params":` (the map on first
+    /// use).
     fn open_entry(&mut self, key: &'k str, kind: InputKind) {
         if let Some(slot) = self.keys.get_mut(self.count) {
             *slot = key;
@@ -275,7 +276,11 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
             self.w.byte(b',');
         }
         self.count = self.count.saturating_add(1);
-        self.w.key(key).raw(b"{\"method\":").str(kind.method());
+        self.w
+            .key(key)
+            .raw(b"{\"method\":")
+            .str(kind.method())
+            .raw(b",\"params\":");
     }
 
     /// Closes the map if one was opened.
@@ -323,7 +328,7 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
     fn add(&mut self, key: &'k str, ask: &Ask<'_>) -> Result<(), BuildError> {
         self.check_key(key)?;
         // The kind, what it needs, and the raw JSON it copies (form schema,
-        // sampling params) as read.
+        // sampling params as read; the roots' empty `params`).
         let (kind, needed, raw) = match *ask {
             Ask::Form {
                 requested_schema, ..
@@ -375,40 +380,40 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
                     obj.raw(),
                 )
             }
-            Ask::Roots => {
-                let kind = InputKind::Roots;
-                (kind, kind.required_capability(), &[][..])
-            }
-        };
-        self.check_caps(&needed)?;
-        self.open_entry(key, kind);
-        let w = &mut self.w;
-        match *ask {
-            Ask::Form { message, .. } => {
-                w.raw(b",\"params\":{\"mode\":\"form\",\"message\":")
-                    .str(message)
-                    .raw(b",\"requestedSchema\":")
-                    .raw(raw)
-                    .raw(b"}}");
-            }
-            Ask::Url { message, url } => {
-                w.raw(b",\"params\":{\"mode\":\"url\",\"message\":")
-                    .str(message)
-                    .raw(b",\"url\":")
-                    .str(url)
-                    .raw(b"}}");
-            }
-            Ask::Sampling { .. } => {
-                w.raw(b",\"params\":").raw(raw).byte(b'}');
-            }
             // `params` is optional for `roots/list`, but the official Go SDK
             // (v1.7.0) decodes each input request's `params` as a JSON value
             // and fails the whole call without one: write the empty object
             // every SDK reads.
             Ask::Roots => {
-                w.raw(b",\"params\":{}}");
+                let kind = InputKind::Roots;
+                (kind, kind.required_capability(), &b"{}"[..])
+            }
+        };
+        self.check_caps(&needed)?;
+        self.open_entry(key, kind);
+        let w = &mut self.w;
+        // `params`, then the entry's closing brace.
+        match *ask {
+            Ask::Form { message, .. } => {
+                w.raw(b"{\"mode\":\"form\",\"message\":")
+                    .str(message)
+                    .raw(b",\"requestedSchema\":")
+                    .raw(raw)
+                    .byte(b'}');
+            }
+            Ask::Url { message, url } => {
+                w.raw(b"{\"mode\":\"url\",\"message\":")
+                    .str(message)
+                    .raw(b",\"url\":")
+                    .str(url)
+                    .byte(b'}');
+            }
+            // The sampling params as read, or the roots' `{}`.
+            Ask::Sampling { .. } | Ask::Roots => {
+                w.raw(raw);
             }
         }
+        w.byte(b'}');
         Ok(())
     }
 
@@ -562,6 +567,34 @@ impl<'o, 'k> InputRequiredBuilder<'o, 'k> {
     /// reads).
     pub fn roots(&mut self, key: &'k str) -> Result<&mut Self, BuildError> {
         self.inner.roots(key)?;
+        Ok(self)
+    }
+
+    /// Adds one input request of `kind` from its strings, the C ABI's form:
+    /// a form takes `message` and the raw `requestedSchema` (`a`, `b`), a
+    /// URL `message` and `url`, sampling the raw params (`a`; `b` unused),
+    /// roots nothing. Checks and errors as the method of that kind
+    /// ([`Self::elicit_form`], [`Self::elicit_url`], [`Self::sampling`],
+    /// [`Self::roots`]).
+    pub fn input(
+        &mut self,
+        kind: InputKind,
+        key: &'k str,
+        a: &str,
+        b: &str,
+    ) -> Result<&mut Self, BuildError> {
+        let ask = match kind {
+            InputKind::ElicitForm => Ask::Form {
+                message: a,
+                requested_schema: b.as_bytes(),
+            },
+            InputKind::ElicitUrl => Ask::Url { message: a, url: b },
+            InputKind::Sampling => Ask::Sampling {
+                params: a.as_bytes(),
+            },
+            InputKind::Roots => Ask::Roots,
+        };
+        self.inner.add(key, &ask)?;
         Ok(self)
     }
 

@@ -7,7 +7,7 @@ use core::fmt;
 
 use crate::json::{self, BufferTooSmall, JsonStr, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
-use crate::wire::reply::{self as wire_error, write_error_response};
+use crate::wire::reply as wire_error;
 use crate::wire::{ClientCapabilities, ErrorCode, Id};
 
 use super::answer::UnusableAnswer;
@@ -65,11 +65,21 @@ pub(crate) const APP_JSON_LIMITS: ParseLimits = ParseLimits {
 
 const RESULT_TYPE_COMPLETE: &[u8] = b"\"resultType\":\"complete\"";
 
-fn trim_ws(b: &[u8]) -> &[u8] {
+fn trim_ws(mut b: &[u8]) -> &[u8] {
     let is_ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
-    let start = b.iter().position(|c| !is_ws(c)).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !is_ws(c)).map_or(start, |e| e + 1);
-    b.get(start..end).unwrap_or(&[])
+    while let [c, rest @ ..] = b {
+        if !is_ws(c) {
+            break;
+        }
+        b = rest;
+    }
+    while let [rest @ .., c] = b {
+        if !is_ws(c) {
+            break;
+        }
+        b = rest;
+    }
+    b
 }
 
 /// Writes a complete result: `{"jsonrpc":"2.0","id":..,"result":{"resultType":
@@ -251,9 +261,8 @@ pub fn write_unsupported_version(
 /// `requestState` that fails to unseal or verify, whatever the reason (log
 /// the reason, never send it).
 pub fn write_invalid_request_state(out: &mut [u8], id: &Id<'_>) -> Result<usize, BufferTooSmall> {
-    let mut w = Writer::new(out);
-    wire_error::write_invalid_request_state(&mut w, Some(id));
-    done(w)
+    let parts = [crate::wire::error::INVALID_REQUEST_STATE_MESSAGE];
+    write_error_parts(out, Some(id), ErrorCode::InvalidParams, &parts)
 }
 
 /// `-32602` for an answer the server cannot use ([`UnusableAnswer`]), naming
@@ -265,27 +274,35 @@ pub fn write_answer_error(
     key: &str,
     err: &UnusableAnswer,
 ) -> Result<usize, BufferTooSmall> {
-    // What is wrong, by cause (wrong kind, malformed) and expected kind
-    // (its number less one).
-    const WORDS: [[&str; 3]; 2] = [
-        [
-            "\"] is not an elicitation result",
-            "\"] is not a sampling result",
-            "\"] is not a roots result",
-        ],
-        [
-            "\"] is a malformed elicitation result",
-            "\"] is a malformed sampling result",
-            "\"] is a malformed roots result",
-        ],
-    ];
-    let row = WORDS.get((err.number() as usize).wrapping_sub(1));
-    let kind = (err.expected() as usize).wrapping_sub(1);
-    let words = row.and_then(|r| r.get(kind)).copied().unwrap_or("");
+    // What is wrong, by cause (wrong kind, malformed), and the expected
+    // kind (its number less one): composed, so each word is stored once
+    // ("not an" before "elicitation").
+    const CAUSE: [&str; 2] = ["\"] is not a", "\"] is a malformed"];
+    const KIND: [&str; 3] = [" elicitation result", " sampling result", " roots result"];
+    let c = (err.number() as usize).wrapping_sub(1);
+    let k = (err.expected() as usize).wrapping_sub(1);
+    let n = if c == 0 && k == 0 { "n" } else { "" };
+    // Both or neither (no words for an error outside the tables).
+    let (cause, kind) = CAUSE
+        .get(c)
+        .zip(KIND.get(k))
+        .map_or(("", ""), |(c, k)| (*c, *k));
+    let parts = ["Invalid params: inputResponses[\"", key, cause, n, kind];
+    write_error_parts(out, Some(id), err.code(), &parts)
+}
+
+/// Writes the error response `code` whose message is `parts` in order (one
+/// JSON string, each part escaped): the answer error and the request error
+/// both end here.
+pub(super) fn write_error_parts(
+    out: &mut [u8],
+    id: Option<&Id<'_>>,
+    code: ErrorCode,
+    parts: &[&str],
+) -> Result<usize, BufferTooSmall> {
     let mut w = Writer::new(out);
-    write_error_open(&mut w, Some(id), err.code());
-    w.str_parts(&["Invalid params: inputResponses[\"", key, words])
-        .raw(b"}}");
+    write_error_open(&mut w, id, code);
+    w.str_parts(parts).raw(b"}}");
     done(w)
 }
 
@@ -301,7 +318,5 @@ fn write_error(
     code: ErrorCode,
     message: &str,
 ) -> Result<usize, BufferTooSmall> {
-    let mut w = Writer::new(out);
-    write_error_response(&mut w, id, code.code(), message, None);
-    done(w)
+    write_error_parts(out, id, code, &[message])
 }

@@ -994,8 +994,6 @@ pub fn write_request_error(
         );
     }
     let (prefix, field) = err.message_parts();
-    let mut w = crate::json::Writer::new(out);
-    super::emit::write_error_open(&mut w, err.id.as_ref(), err.code());
-    w.str_parts(&[prefix, field.unwrap_or("")]).raw(b"}}");
-    super::emit::done(w)
+    let parts = [prefix, field.unwrap_or("")];
+    super::emit::write_error_parts(out, err.id.as_ref(), err.code(), &parts)
 }

@@ -188,15 +188,24 @@ pub fn parse_message_indexed<'a>(
 /// Writes `{"jsonrpc":"2.0","id":ID,"method":METHOD,"params":` — the caller
 /// then writes the params object and closes with `}`.
 pub fn write_request_head(w: &mut Writer<'_>, id: &Id<'_>, method: &str) {
-    w.raw(b"{\"jsonrpc\":\"2.0\",\"id\":");
-    id.write(w);
-    w.raw(b",\"method\":").str(method).raw(b",\"params\":");
+    write_open(w, Some(id));
+    w.raw(b"\"method\":").str(method).raw(b",\"params\":");
 }
 
 /// Writes `{"jsonrpc":"2.0","id":ID,"result":` — the caller then writes the
 /// result object and closes with `}`.
 pub fn write_result_head(w: &mut Writer<'_>, id: &Id<'_>) {
-    w.raw(b"{\"jsonrpc\":\"2.0\",\"id\":");
-    id.write(w);
-    w.raw(b",\"result\":");
+    write_open(w, Some(id));
+    w.raw(b"\"result\":");
+}
+
+/// Writes `{"jsonrpc":"2.0",` and, with an `id`, `"id":ID,`: the opening
+/// every response shares (an error response may have no `id`).
+pub(crate) fn write_open(w: &mut Writer<'_>, id: Option<&Id<'_>>) {
+    w.raw(b"{\"jsonrpc\":\"2.0\",");
+    if let Some(id) = id {
+        w.raw(b"\"id\":");
+        id.write(w);
+        w.byte(b',');
+    }
 }

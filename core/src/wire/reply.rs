@@ -77,12 +77,7 @@ fn write_error_head(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: ErrorCode) {
 /// `id` member omitted when `None`); the caller writes the message string,
 /// optional `,"data":..` and `}}`.
 pub fn write_error_open(w: &mut Writer<'_>, id: Option<&Id<'_>>, code: i32) {
-    w.raw(b"{\"jsonrpc\":\"2.0\",");
-    if let Some(id) = id {
-        w.raw(b"\"id\":");
-        id.write(w);
-        w.byte(b',');
-    }
+    super::envelope::write_open(w, id);
     w.raw(b"\"error\":{\"code\":")
         .i64(i64::from(code))
         .raw(b",\"message\":");

@@ -500,3 +500,56 @@ fn each_request_is_checked_key_then_content_then_capabilities() {
     );
     assert_eq!(build(none, |b| b.roots("k").map(drop)), missing(roots));
 }
+
+/// `input` (the C ABI's form) writes and refuses exactly as the method of
+/// its kind: same bytes, same errors in the same order.
+#[test]
+fn input_by_kind_is_the_method_of_that_kind() {
+    use crate::wire::InputKind as K;
+    let all = ClientCapabilities {
+        elicitation_form: true,
+        elicitation_url: true,
+        sampling: true,
+        roots: true,
+        ..Default::default()
+    };
+    let none = ClientCapabilities::default();
+    for caps in [all, none, form_only()] {
+        for key in ["k", ""] {
+            // Good and bad content of every kind.
+            let cases: [(K, &str, &str, Ask); 8] = [
+                (K::ElicitForm, "m\n", SCHEMA, |b| {
+                    b.elicit_form("k", "m\n", SCHEMA.as_bytes()).map(drop)
+                }),
+                (K::ElicitForm, "m", "{}", |b| {
+                    b.elicit_form("k", "m", b"{}").map(drop)
+                }),
+                (K::ElicitUrl, "m\"", "https://x", |b| {
+                    b.elicit_url("k", "m\"", "https://x").map(drop)
+                }),
+                (K::ElicitUrl, "m", "no scheme", |b| {
+                    b.elicit_url("k", "m", "no scheme").map(drop)
+                }),
+                (K::Sampling, SAMPLING, "ignored", |b| {
+                    b.sampling("k", SAMPLING.as_bytes()).map(drop)
+                }),
+                (K::Sampling, "{}", "", |b| b.sampling("k", b"{}").map(drop)),
+                (K::Roots, "ignored", "ignored", |b| b.roots("k").map(drop)),
+                (K::Roots, "", "", |b| b.roots("k").map(drop)),
+            ];
+            for (kind, a, b2, method) in cases {
+                let by_input = build(caps, |b| b.input(kind, key, a, b2).map(drop));
+                if key == "k" {
+                    assert_eq!(by_input, build(caps, method), "{kind:?} {a}");
+                } else {
+                    assert_eq!(by_input, Err(BuildError::EmptyKey));
+                }
+            }
+        }
+    }
+    // One accepted form, exactly.
+    assert_eq!(
+        build(all, |b| b.input(K::Roots, "r", "x", "y").map(drop)).unwrap(),
+        r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list","params":{}}}}}"#
+    );
+}

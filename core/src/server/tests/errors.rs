@@ -105,6 +105,33 @@ fn a_complete_result_gets_result_type_complete_injected() {
     }
 }
 
+/// JSON whitespace (space, tab, newline, carriage return, nothing else)
+/// around the result and inside an object's braces is dropped; whitespace
+/// between members is kept as sent.
+#[test]
+fn a_complete_result_trims_exactly_json_whitespace() {
+    let id = num(3);
+    let head = r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","#;
+    assert_eq!(
+        emit(|o| write_complete(o, &id, b" \t\r\n\"a\":1 ,\t\"b\":2\n\r\t ")),
+        std::format!("{head}\"a\":1 ,\t\"b\":2}}}}")
+    );
+    assert_eq!(
+        emit(|o| write_complete(o, &id, b"\r\n{\t \"a\" : 1\n\r} \t")),
+        std::format!("{head}\"a\" : 1}}}}")
+    );
+    assert_eq!(
+        emit(|o| write_complete(o, &id, b"\t\r\n {\n\r\t }\t\r\n ")),
+        r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete"}}"#
+    );
+    // A form feed is not JSON whitespace: the members are malformed.
+    let mut buf = [0u8; 256];
+    assert!(matches!(
+        write_complete(&mut buf, &id, b"\x0c\"a\":1"),
+        Err(CompleteError::InvalidJson(_))
+    ));
+}
+
 #[test]
 fn a_complete_result_refuses_a_conflicting_result_type_and_broken_json() {
     let id = num(3);
