@@ -186,31 +186,29 @@ impl<'a> Writer<'a> {
 
     /// Appends an unsigned integer.
     pub fn u64(&mut self, v: u64) -> &mut Self {
-        // Decimal digits by binary long division by ten: shifts, compares
-        // and subtractions only. A 64-bit division is a call into the
-        // soft-division helper on 32-bit targets (about 900 bytes of code
-        // on Cortex-M), and dividing the 32-bit halves by ten took more code
-        // than this loop.
+        // Decimal digits by long division of the value's 32-bit halves by
+        // ten in 32-bit steps (a division by the constant ten is a multiply
+        // there): a 64-bit division is a call into the soft-division helper
+        // on 32-bit targets (about 900 bytes of code on Cortex-M).
         let mut tmp = [0u8; 20];
         let mut i = tmp.len();
-        let mut n = v;
+        let mut hi = (v >> 32) as u32;
+        let mut lo = v as u32;
         loop {
-            // `n`'s bits leave at the top as the quotient's enter at the
-            // bottom; `r` (below 20) is the running remainder.
-            let mut r = 0u32;
-            for _ in 0..64 {
-                r = (r << 1) | (n >> 63) as u32;
-                n <<= 1;
-                if r >= 10 {
-                    r -= 10;
-                    n |= 1;
-                }
-            }
+            // (hi, lo) / 10, remainder `r`: lo's 16-bit halves take the
+            // remainder of the half above, so no step exceeds 32 bits.
+            let mut r = hi % 10;
+            hi /= 10;
+            let upper = (r << 16) | (lo >> 16);
+            r = upper % 10;
+            let lower = (r << 16) | (lo & 0xffff);
+            r = lower % 10;
+            lo = ((upper / 10) << 16) | (lower / 10);
             i -= 1;
             if let Some(d) = tmp.get_mut(i) {
                 *d = b'0' + r as u8;
             }
-            if n == 0 || i == 0 {
+            if (hi == 0 && lo == 0) || i == 0 {
                 break;
             }
         }
