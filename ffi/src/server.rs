@@ -577,12 +577,12 @@ impl Views for mrtr_input_spec {
         // after the key (none: the empty string, which takes nothing and
         // overlaps nothing).
         let none = mrtr_str::EMPTY;
-        let (kind, x, y) = match self.kind {
-            1 => (K::ElicitForm, self.message, self.requested_schema),
-            2 => (K::ElicitUrl, self.message, self.url),
-            3 => (K::Sampling, self.params, none),
-            4 => (K::Roots, none, none),
-            _ => return Err(S::MRTR_ERR_INVALID_ARGUMENT),
+        let kind = K::from_code(self.kind).ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
+        let (x, y) = match kind {
+            K::ElicitForm => (self.message, self.requested_schema),
+            K::ElicitUrl => (self.message, self.url),
+            K::Sampling => (self.params, none),
+            K::Roots => (none, none),
         };
         Ok((kind, t.str(self.key)?, t.str(x)?, t.str(y)?))
     }

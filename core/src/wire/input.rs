@@ -20,6 +20,19 @@ pub enum InputKind {
 }
 
 impl InputKind {
+    /// The kind numbered `code` (its discriminant, the C `mrtr_input_kind`);
+    /// `None` otherwise.
+    pub fn from_code(code: u32) -> Option<InputKind> {
+        use InputKind as K;
+        Some(match code {
+            c if c == K::ElicitForm as u32 => K::ElicitForm,
+            c if c == K::ElicitUrl as u32 => K::ElicitUrl,
+            c if c == K::Sampling as u32 => K::Sampling,
+            c if c == K::Roots as u32 => K::Roots,
+            _ => return None,
+        })
+    }
+
     /// The JSON-RPC method that carries this kind.
     pub const fn method(self) -> &'static str {
         match self {

@@ -161,6 +161,23 @@ fn response_kinds_are_numbered_one_to_three() {
     assert_eq!(ResponseKind::from_code(4), None);
 }
 
+#[test]
+fn input_kinds_are_numbered_one_to_four() {
+    use crate::wire::InputKind;
+    for (code, k) in [
+        (1, InputKind::ElicitForm),
+        (2, InputKind::ElicitUrl),
+        (3, InputKind::Sampling),
+        (4, InputKind::Roots),
+    ] {
+        assert_eq!(k as u32, code);
+        assert_eq!(InputKind::from_code(code), Some(k));
+    }
+    assert_eq!(InputKind::from_code(0), None);
+    assert_eq!(InputKind::from_code(5), None);
+    assert_eq!(InputKind::from_code(u32::MAX), None);
+}
+
 const SCHEMA: &[u8] =
     br#"{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}"#;
 
