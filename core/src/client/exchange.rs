@@ -293,7 +293,7 @@ impl Exchange {
         Some(Entry {
             key: span(w(0)?, w(1)?)?,
             value: span(w(2)?, w(3)?)?,
-            kind: kind_of(*raw.get(INDEX_ENTRY - 1)?)?,
+            kind: InputKind::from_code(u32::from(*raw.get(INDEX_ENTRY - 1)?))?,
         })
     }
 
@@ -754,17 +754,6 @@ struct Entry {
     key: core::ops::Range<usize>,
     value: core::ops::Range<usize>,
     kind: InputKind,
-}
-
-fn kind_of(code: u8) -> Option<InputKind> {
-    [
-        InputKind::ElicitForm,
-        InputKind::ElicitUrl,
-        InputKind::Sampling,
-        InputKind::Roots,
-    ]
-    .into_iter()
-    .find(|k| *k as u8 == code)
 }
 
 /// The `n`th u32 (little endian) of a record.
