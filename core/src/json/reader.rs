@@ -190,6 +190,10 @@ fn scan_string_full(b: &[u8], mut j: usize) -> Result<(usize, bool), Error> {
                 }
             }
             0x00..=0x1F => return Err(Error::new(ErrorKind::ControlCharacter, j)),
+            // The common two-byte sequence (Latin, Greek, Cyrillic, ...)
+            // without the general check's table: what it accepts for such a
+            // lead byte.
+            0xC2..=0xDF if matches!(at(b, j + 1), 0x80..=0xBF) => j += 2,
             0x80.. => j += utf8_sequence(b, j, c)?,
             _ => j += 1,
         }

@@ -362,6 +362,24 @@ fn writer_escapes_and_reports_needed_size() {
     assert_eq!(&b2[..n], b"0 18446744073709551615 -9223372036854775808");
 }
 
+#[test]
+fn every_two_byte_string_is_judged_as_std_judges_it() {
+    // Each lead byte 0x80..=0xFF before each continuation-range byte and an
+    // ASCII one: the string is valid exactly when std says the two bytes are
+    // UTF-8, and otherwise the fault is the lead byte's (offset 1).
+    for lead in 0x80u8..=0xFF {
+        for next in (0x80u8..=0xFF).chain([b'a']) {
+            let doc = [b'"', lead, next, b'"'];
+            let want = match core::str::from_utf8(&[lead, next]) {
+                Ok(_) => Ok(4),
+                Err(_) => Err(Error::new(ErrorKind::InvalidUtf8, 1)),
+            };
+            let got = parse(&doc).map(|v| v.raw().len());
+            assert_eq!(got, want, "{lead:#x} {next:#x}");
+        }
+    }
+}
+
 proptest::proptest! {
     /// The integer writers spell every value as Rust's decimal formatting
     /// does (the 32-bit long division of `Writer::u64`, across the 32-bit
