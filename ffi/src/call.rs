@@ -1084,3 +1084,68 @@ pub unsafe extern "C" fn mrtr_call_failure(
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::ffi::CStr;
+    use std::vec;
+
+    /// `mrtr_call_init` restarting task `t1` in the extension dialect
+    /// (declaring the tasks capability): the status, the reason it names
+    /// and whether a handle came out.
+    fn restart_task() -> (mrtr_status, &'static str, bool) {
+        let mut reason: *const c_char = core::ptr::null();
+        let cfg = mrtr_call_config {
+            method: 0,
+            params: mrtr_str::from_str(""),
+            caps: crate::client::MRTR_CAP_TASKS,
+            client_name: mrtr_str::from_str(""),
+            client_version: mrtr_str::from_str(""),
+            flags: 0,
+            first_id: 0,
+            limits: core::ptr::null(),
+            out_needed: core::ptr::null_mut(),
+            out_reason: &mut reason,
+            task_dialect: mrtr_task_dialect::MRTR_TASK_DIALECT_EXTENSION as u32,
+            task_id: mrtr_str::from_str("t1"),
+            task_poll_ms: 0,
+        };
+        let mut size = 0usize;
+        // SAFETY: `size` is a live local; NULL limits select the defaults.
+        let st = unsafe { mrtr_call_workspace_size(core::ptr::null(), &mut size) };
+        assert_eq!(st, mrtr_status::MRTR_OK);
+        let mut ws = vec![0u64; size.div_ceil(8)];
+        let mut call: *mut mrtr_call = core::ptr::null_mut();
+        // SAFETY: `ws` is live and 8-aligned; every other pointer is to a
+        // live local outside it.
+        let st = unsafe { mrtr_call_init(ws.as_mut_ptr().cast(), size, &cfg, &mut call) };
+        let why = match reason.is_null() {
+            true => "",
+            // SAFETY: the library writes static NUL-terminated names.
+            false => unsafe { CStr::from_ptr(reason) }.to_str().unwrap_or("?"),
+        };
+        (st, why, !call.is_null())
+    }
+
+    #[cfg(feature = "tasks")]
+    #[test]
+    fn a_task_restarts_when_tasks_are_built() {
+        assert_eq!(restart_task(), (mrtr_status::MRTR_OK, "", true));
+    }
+
+    /// A library built without `tasks` (a device's) refuses to restart a
+    /// task, names why, and hands out no handle.
+    #[cfg(not(feature = "tasks"))]
+    #[test]
+    fn a_task_restart_is_refused_without_tasks() {
+        assert_eq!(
+            restart_task(),
+            (
+                mrtr_status::MRTR_ERR_INVALID_ARGUMENT,
+                "TasksNotBuilt",
+                false
+            )
+        );
+    }
+}
