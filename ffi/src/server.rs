@@ -10,7 +10,7 @@ use mrtr_core::json::{self, BufferTooSmall, IndexSlot, JsonStr, Object, Writer};
 use mrtr_core::param_headers::{check_param_header_list, Designations, ParamHeaderError};
 use mrtr_core::server::{
     any_answer, roots_answer, write_answer_error, write_complete, write_invalid_request_state,
-    write_missing_capability, write_request_error, write_unsupported_version, AnyAnswer,
+    write_missing_capability, write_request_error, write_unsupported_version, AnyAnswer, Ask,
     BuildError, CompleteError, Field, Incoming, InputRequiredBuilder, MetaPolicy, Method,
     RequestErrorKind, ServerRequest, UnusableAnswer, MAX_INPUT_REQUESTS_CAPACITY,
 };
@@ -568,23 +568,28 @@ pub struct mrtr_build_error {
 }
 
 impl Views for mrtr_input_spec {
-    /// The kind, the key and the two strings the kind uses.
-    type Read<'a> = (InputKind, &'a str, &'a str, &'a str);
+    /// The key and what is asked, with the strings its kind uses.
+    type Read<'a> = (&'a str, Ask<'a>);
 
     fn read<'a>(&self, t: &mut Take<'_, 'a>) -> Result<Self::Read<'a>, S> {
         use InputKind as K;
-        // Per kind (the `mrtr_input_kind` numbers): the two strings it uses
-        // after the key (none: the empty string, which takes nothing and
-        // overlaps nothing).
-        let none = mrtr_str::EMPTY;
         let kind = K::from_code(self.kind).ok_or(S::MRTR_ERR_INVALID_ARGUMENT)?;
-        let (x, y) = match kind {
-            K::ElicitForm => (self.message, self.requested_schema),
-            K::ElicitUrl => (self.message, self.url),
-            K::Sampling => (self.params, none),
-            K::Roots => (none, none),
+        let key = t.str(self.key)?;
+        let ask = match kind {
+            K::ElicitForm => Ask::Form {
+                message: t.str(self.message)?,
+                requested_schema: t.str(self.requested_schema)?.as_bytes(),
+            },
+            K::ElicitUrl => Ask::Url {
+                message: t.str(self.message)?,
+                url: t.str(self.url)?,
+            },
+            K::Sampling => Ask::Sampling {
+                params: t.str(self.params)?.as_bytes(),
+            },
+            K::Roots => Ask::Roots,
         };
-        Ok((kind, t.str(self.key)?, t.str(x)?, t.str(y)?))
+        Ok((key, ask))
     }
 }
 
@@ -674,8 +679,8 @@ unsafe fn write_input_required(
     }
     let mut b = InputRequiredBuilder::new(out, &id, &caps);
     for (index, spec) in specs.iter().enumerate() {
-        let (kind, key, x, y) = spec?;
-        let Err(e) = b.input(kind, key, x, y) else {
+        let (key, ask) = spec?;
+        let Err(e) = b.input(key, ask) else {
             continue;
         };
         let (status, missing_caps) = match e {

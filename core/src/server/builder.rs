@@ -424,20 +424,44 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
     }
 }
 
-/// One input request as the builders are given it.
-#[derive(Clone, Copy)]
-enum Ask<'a> {
-    /// A form: the message and the raw `requestedSchema`.
+/// One input request as a server states it, for
+/// [`InputRequiredBuilder::input`]: what is asked, with the strings its kind
+/// takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask<'a> {
+    /// A form (`elicitation/create`, mode `form`).
     Form {
+        /// What to tell the user.
         message: &'a str,
+        /// The restricted JSON Schema of the form, raw.
         requested_schema: &'a [u8],
     },
-    /// A URL to open: the message and the URL.
-    Url { message: &'a str, url: &'a str },
-    /// An LLM completion: the raw `CreateMessageRequestParams`.
-    Sampling { params: &'a [u8] },
-    /// The client's roots.
+    /// A URL the user is asked to open (`elicitation/create`, mode `url`).
+    Url {
+        /// Why the user should open it.
+        message: &'a str,
+        /// The URL.
+        url: &'a str,
+    },
+    /// An LLM completion (`sampling/createMessage`).
+    Sampling {
+        /// The raw `CreateMessageRequestParams` object.
+        params: &'a [u8],
+    },
+    /// The client's roots (`roots/list`).
     Roots,
+}
+
+impl Ask<'_> {
+    /// The kind of input request this asks for.
+    pub fn kind(&self) -> InputKind {
+        match self {
+            Ask::Form { .. } => InputKind::ElicitForm,
+            Ask::Url { .. } => InputKind::ElicitUrl,
+            Ask::Sampling { .. } => InputKind::Sampling,
+            Ask::Roots => InputKind::Roots,
+        }
+    }
 }
 
 /// A light check of a URL handed to URL-mode elicitation: an RFC 3986 scheme
@@ -570,30 +594,10 @@ impl<'o, 'k> InputRequiredBuilder<'o, 'k> {
         Ok(self)
     }
 
-    /// Adds one input request of `kind` from its strings, the C ABI's form:
-    /// a form takes `message` and the raw `requestedSchema` (`a`, `b`), a
-    /// URL `message` and `url`, sampling the raw params (`a`; `b` unused),
-    /// roots nothing. Checks and errors as the method of that kind
-    /// ([`Self::elicit_form`], [`Self::elicit_url`], [`Self::sampling`],
-    /// [`Self::roots`]).
-    pub fn input(
-        &mut self,
-        kind: InputKind,
-        key: &'k str,
-        a: &str,
-        b: &str,
-    ) -> Result<&mut Self, BuildError> {
-        let ask = match kind {
-            InputKind::ElicitForm => Ask::Form {
-                message: a,
-                requested_schema: b.as_bytes(),
-            },
-            InputKind::ElicitUrl => Ask::Url { message: a, url: b },
-            InputKind::Sampling => Ask::Sampling {
-                params: a.as_bytes(),
-            },
-            InputKind::Roots => Ask::Roots,
-        };
+    /// Adds one input request as `ask` states it (the C ABI's form): checks
+    /// and errors as the method of its kind ([`Self::elicit_form`],
+    /// [`Self::elicit_url`], [`Self::sampling`], [`Self::roots`]).
+    pub fn input(&mut self, key: &'k str, ask: Ask<'_>) -> Result<&mut Self, BuildError> {
         self.inner.add(key, &ask)?;
         Ok(self)
     }

@@ -31,7 +31,7 @@ pub use answer::{
     ElicitAnswer, FoundAnswer, RootEntry, RootsAnswer, SamplingAnswer, UnusableAnswer,
 };
 pub use builder::{
-    write_build_error, BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY,
+    write_build_error, Ask, BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY,
 };
 pub use emit::{
     write_answer_error, write_complete, write_header_mismatch, write_internal_error,

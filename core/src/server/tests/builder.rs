@@ -425,7 +425,7 @@ fn url_scheme_check_by_bytes_decides_as_by_characters() {
 type AskKeyed = fn(&mut InputRequiredBuilder<'_, '_>, &'static str) -> Result<(), BuildError>;
 
 /// One request asked of a builder.
-type Ask = fn(&mut InputRequiredBuilder<'_, '_>) -> Result<(), BuildError>;
+type ByMethod = fn(&mut InputRequiredBuilder<'_, '_>) -> Result<(), BuildError>;
 
 /// Every kind checks its key first, then what it asks (schema, URL,
 /// sampling params), then the client's capabilities: with all three wrong
@@ -458,7 +458,7 @@ fn each_request_is_checked_key_then_content_then_capabilities() {
         );
         assert_eq!(build(none, |b| ask(b, "k")), Err(content), "{what}");
     }
-    let good: [Ask; 4] = [
+    let good: [ByMethod; 4] = [
         |b| b.elicit_form("", "m", SCHEMA.as_bytes()).map(drop),
         |b| b.elicit_url("", "m", "https://x").map(drop),
         |b| b.sampling("", SAMPLING.as_bytes()).map(drop),
@@ -505,6 +505,7 @@ fn each_request_is_checked_key_then_content_then_capabilities() {
 /// its kind: same bytes, same errors in the same order.
 #[test]
 fn input_by_kind_is_the_method_of_that_kind() {
+    use crate::server::Ask as A;
     use crate::wire::InputKind as K;
     let all = ClientCapabilities {
         elicitation_form: true,
@@ -517,30 +518,56 @@ fn input_by_kind_is_the_method_of_that_kind() {
     for caps in [all, none, form_only()] {
         for key in ["k", ""] {
             // Good and bad content of every kind.
-            let cases: [(K, &str, &str, Ask); 8] = [
-                (K::ElicitForm, "m\n", SCHEMA, |b| {
-                    b.elicit_form("k", "m\n", SCHEMA.as_bytes()).map(drop)
+            let cases: [(A, K, ByMethod); 7] = [
+                (
+                    A::Form {
+                        message: "m\n",
+                        requested_schema: SCHEMA.as_bytes(),
+                    },
+                    K::ElicitForm,
+                    |b| b.elicit_form("k", "m\n", SCHEMA.as_bytes()).map(drop),
+                ),
+                (
+                    A::Form {
+                        message: "m",
+                        requested_schema: b"{}",
+                    },
+                    K::ElicitForm,
+                    |b| b.elicit_form("k", "m", b"{}").map(drop),
+                ),
+                (
+                    A::Url {
+                        message: "m\"",
+                        url: "https://x",
+                    },
+                    K::ElicitUrl,
+                    |b| b.elicit_url("k", "m\"", "https://x").map(drop),
+                ),
+                (
+                    A::Url {
+                        message: "m",
+                        url: "no scheme",
+                    },
+                    K::ElicitUrl,
+                    |b| b.elicit_url("k", "m", "no scheme").map(drop),
+                ),
+                (
+                    A::Sampling {
+                        params: SAMPLING.as_bytes(),
+                    },
+                    K::Sampling,
+                    |b| b.sampling("k", SAMPLING.as_bytes()).map(drop),
+                ),
+                (A::Sampling { params: b"{}" }, K::Sampling, |b| {
+                    b.sampling("k", b"{}").map(drop)
                 }),
-                (K::ElicitForm, "m", "{}", |b| {
-                    b.elicit_form("k", "m", b"{}").map(drop)
-                }),
-                (K::ElicitUrl, "m\"", "https://x", |b| {
-                    b.elicit_url("k", "m\"", "https://x").map(drop)
-                }),
-                (K::ElicitUrl, "m", "no scheme", |b| {
-                    b.elicit_url("k", "m", "no scheme").map(drop)
-                }),
-                (K::Sampling, SAMPLING, "ignored", |b| {
-                    b.sampling("k", SAMPLING.as_bytes()).map(drop)
-                }),
-                (K::Sampling, "{}", "", |b| b.sampling("k", b"{}").map(drop)),
-                (K::Roots, "ignored", "ignored", |b| b.roots("k").map(drop)),
-                (K::Roots, "", "", |b| b.roots("k").map(drop)),
+                (A::Roots, K::Roots, |b| b.roots("k").map(drop)),
             ];
-            for (kind, a, b2, method) in cases {
-                let by_input = build(caps, |b| b.input(kind, key, a, b2).map(drop));
+            for (ask, kind, method) in cases {
+                assert_eq!(ask.kind(), kind);
+                let by_input = build(caps, |b| b.input(key, ask).map(drop));
                 if key == "k" {
-                    assert_eq!(by_input, build(caps, method), "{kind:?} {a}");
+                    assert_eq!(by_input, build(caps, method), "{ask:?}");
                 } else {
                     assert_eq!(by_input, Err(BuildError::EmptyKey));
                 }
@@ -549,7 +576,7 @@ fn input_by_kind_is_the_method_of_that_kind() {
     }
     // One accepted form, exactly.
     assert_eq!(
-        build(all, |b| b.input(K::Roots, "r", "x", "y").map(drop)).unwrap(),
+        build(all, |b| b.input("r", A::Roots).map(drop)).unwrap(),
         r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list","params":{}}}}}"#
     );
 }
