@@ -1085,6 +1085,27 @@ pub unsafe extern "C" fn mrtr_call_failure(
     }
 }
 
+/// A config with every member zero, empty or NULL (no method, no task),
+/// for tests to fill in.
+#[cfg(test)]
+pub(crate) fn empty_config() -> mrtr_call_config {
+    mrtr_call_config {
+        method: 0,
+        params: mrtr_str::EMPTY,
+        caps: 0,
+        client_name: mrtr_str::EMPTY,
+        client_version: mrtr_str::EMPTY,
+        flags: 0,
+        first_id: 0,
+        limits: core::ptr::null(),
+        out_needed: core::ptr::null_mut(),
+        out_reason: core::ptr::null_mut(),
+        task_dialect: 0,
+        task_id: mrtr_str::EMPTY,
+        task_poll_ms: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1097,19 +1118,11 @@ mod tests {
     fn restart_task() -> (mrtr_status, &'static str, bool) {
         let mut reason: *const c_char = core::ptr::null();
         let cfg = mrtr_call_config {
-            method: 0,
-            params: mrtr_str::from_str(""),
             caps: crate::client::MRTR_CAP_TASKS,
-            client_name: mrtr_str::from_str(""),
-            client_version: mrtr_str::from_str(""),
-            flags: 0,
-            first_id: 0,
-            limits: core::ptr::null(),
-            out_needed: core::ptr::null_mut(),
             out_reason: &mut reason,
             task_dialect: mrtr_task_dialect::MRTR_TASK_DIALECT_EXTENSION as u32,
             task_id: mrtr_str::from_str("t1"),
-            task_poll_ms: 0,
+            ..empty_config()
         };
         let mut size = 0usize;
         // SAFETY: `size` is a live local; NULL limits select the defaults.

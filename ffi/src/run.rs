@@ -712,16 +712,7 @@ mod tests {
             method: mrtr_method::MRTR_METHOD_TOOLS_CALL as u32,
             params: mrtr_str::from_str(r#"{"name":"t"}"#),
             caps,
-            client_name: mrtr_str::from_str(""),
-            client_version: mrtr_str::from_str(""),
-            flags: 0,
-            first_id: 0,
-            limits: core::ptr::null(),
-            out_needed: core::ptr::null_mut(),
-            out_reason: core::ptr::null_mut(),
-            task_dialect: 0,
-            task_id: mrtr_str::from_str(""),
-            task_poll_ms: 0,
+            ..crate::call::empty_config()
         };
         let mut c = core::ptr::null_mut();
         // SAFETY: `ws` is live, 8-aligned and outlives the call's use.
