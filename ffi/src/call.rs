@@ -1085,24 +1085,29 @@ pub unsafe extern "C" fn mrtr_call_failure(
     }
 }
 
-/// A config with every member zero, empty or NULL (no method, no task),
-/// for tests to fill in.
+/// What the tests of this crate share.
 #[cfg(test)]
-pub(crate) fn empty_config() -> mrtr_call_config {
-    mrtr_call_config {
-        method: 0,
-        params: mrtr_str::EMPTY,
-        caps: 0,
-        client_name: mrtr_str::EMPTY,
-        client_version: mrtr_str::EMPTY,
-        flags: 0,
-        first_id: 0,
-        limits: core::ptr::null(),
-        out_needed: core::ptr::null_mut(),
-        out_reason: core::ptr::null_mut(),
-        task_dialect: 0,
-        task_id: mrtr_str::EMPTY,
-        task_poll_ms: 0,
+pub(crate) mod testing {
+    use super::*;
+
+    /// A config with every member zero, empty or NULL (no method, no task),
+    /// for tests to fill in.
+    pub(crate) fn empty_config() -> mrtr_call_config {
+        mrtr_call_config {
+            method: 0,
+            params: mrtr_str::EMPTY,
+            caps: 0,
+            client_name: mrtr_str::EMPTY,
+            client_version: mrtr_str::EMPTY,
+            flags: 0,
+            first_id: 0,
+            limits: core::ptr::null(),
+            out_needed: core::ptr::null_mut(),
+            out_reason: core::ptr::null_mut(),
+            task_dialect: 0,
+            task_id: mrtr_str::EMPTY,
+            task_poll_ms: 0,
+        }
     }
 }
 
@@ -1122,7 +1127,7 @@ mod tests {
             out_reason: &mut reason,
             task_dialect: mrtr_task_dialect::MRTR_TASK_DIALECT_EXTENSION as u32,
             task_id: mrtr_str::from_str("t1"),
-            ..empty_config()
+            ..testing::empty_config()
         };
         let mut size = 0usize;
         // SAFETY: `size` is a live local; NULL limits select the defaults.

@@ -712,7 +712,7 @@ mod tests {
             method: mrtr_method::MRTR_METHOD_TOOLS_CALL as u32,
             params: mrtr_str::from_str(r#"{"name":"t"}"#),
             caps,
-            ..crate::call::empty_config()
+            ..crate::call::testing::empty_config()
         };
         let mut c = core::ptr::null_mut();
         // SAFETY: `ws` is live, 8-aligned and outlives the call's use.
