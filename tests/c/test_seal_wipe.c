@@ -3,8 +3,9 @@
  * of ours builds a sealer, seals, unseals and wipes (from a frame 2 KiB
  * below its own); then, still on that thread, the dead stack below its
  * frame (everything the library's frames used) and the sealer's memory are
- * scanned for the key, the derived keys (K_enc, K_siv) and the XChaCha20
- * subkey of the token, pinned by the core test
+ * scanned for the key, the derived keys (K_enc, K_siv), the XChaCha20
+ * subkey of the token and its Poly1305 one-time key (r || s, and each half
+ * alone: a Poly1305 state keeps s as it is), pinned by the core test
  * `derived_keys_and_the_first_subkey_of_the_wipe_vector_are_pinned`
  * (core/src/seal/tests.rs) for the same inputs. The scan runs before the
  * thread exits, since the C library's thread exit reuses that stack. A
@@ -52,6 +53,10 @@ static const uint8_t SUBKEY[32] = {0x7e, 0x65, 0x8c, 0xc3, 0xfa, 0x44, 0x10, 0x5
                                    0x3a, 0x8d, 0x48, 0xf3, 0xd4, 0xf4, 0x37, 0x20, 0xb6, 0x42, 0xdc,
                                    0x4b, 0xa9, 0x01, 0x6c, 0x23, 0x5e, 0xa8, 0x8c, 0x9e, 0xf9};
 
+static const uint8_t POLY_KEY[32] = {
+    0x85, 0x93, 0x6d, 0xff, 0x02, 0x41, 0x76, 0x79, 0x73, 0x7a, 0xe0, 0x07, 0x5d, 0x33, 0x0b, 0x0a,
+    0xb2, 0x9c, 0x6d, 0x77, 0xc0, 0xc7, 0x82, 0x04, 0x8e, 0x7d, 0x49, 0x55, 0x58, 0xe5, 0x36, 0x8a};
+
 static uint8_t key[32];
 static uint8_t binding[32];
 static uint8_t nonce[24];
@@ -66,6 +71,7 @@ struct job {
     size_t enc_in_sealer, siv_in_sealer;
     /* Found in the dead stack below the worker's frame. */
     size_t key_left, enc_left, siv_left, subkey_left;
+    size_t poly_r_left, poly_s_left; /* a 16-byte half of the Poly1305 key */
     size_t scanned; /* bytes of dead stack scanned */
     size_t used;    /* of which not FILL any more */
     size_t low_fill; /* of the lowest UNTOUCHED_BYTES, still FILL */
@@ -81,15 +87,17 @@ static size_t count(const uint8_t *hay, size_t len, const uint8_t *pat, size_t p
     return n;
 }
 
-/* The control: copy the subkey into a frame that then dies. */
+/* The control: copy the subkey and the Poly1305 key into a frame that
+ * then dies. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static uint8_t leave_residue(void) {
-    volatile uint8_t frame[64];
+    volatile uint8_t frame[96];
     size_t i;
     for (i = 0; i < 32; i++) {
         frame[i + 16] = SUBKEY[i];
+        frame[i + 56] = POLY_KEY[i];
     }
     return frame[16];
 }
@@ -149,6 +157,8 @@ static void *worker(void *arg) {
     j->enc_left = count(j->stack, dead, K_ENC, 32);
     j->siv_left = count(j->stack, dead, K_SIV, 32);
     j->subkey_left = count(j->stack, dead, SUBKEY, 32);
+    j->poly_r_left = count(j->stack, dead, POLY_KEY, 16);
+    j->poly_s_left = count(j->stack, dead, POLY_KEY + 16, 16);
     for (i = 0; i < dead; i++) {
         j->used += j->stack[i] != FILL;
         j->low_fill += i < UNTOUCHED_BYTES && j->stack[i] == FILL;
@@ -229,11 +239,14 @@ static void test_no_key_material_survives_seal_unseal_and_wipe(void) {
     }
     memset(nonce, 0x5a, sizeof nonce);
 
-    /* Control: a dead frame's copy of the subkey is found. */
+    /* Control: a dead frame's copies of the subkey and the Poly1305 key
+     * are found. */
     memset(&j, 0, sizeof j);
     j.control = 1;
     CHECK(run_here(&j) == 0);
     CHECK_EQ_SIZE(j.subkey_left, 1);
+    CHECK_EQ_SIZE(j.poly_r_left, 1);
+    CHECK_EQ_SIZE(j.poly_s_left, 1);
 
     /* The real run. */
     memset(&j, 0, sizeof j);
@@ -248,12 +261,14 @@ static void test_no_key_material_survives_seal_unseal_and_wipe(void) {
     /* ...and are gone from it after the wipe... */
     CHECK_EQ_SIZE(count((const uint8_t *)j.mem, mrtr_sealer_size(), K_ENC, 32), 0);
     CHECK_EQ_SIZE(count((const uint8_t *)j.mem, mrtr_sealer_size(), K_SIV, 32), 0);
-    /* ...and no copy of the key, a derived key or the subkey is left on the
-     * stack the library ran on. */
+    /* ...and no copy of the key, a derived key, the subkey or either half of
+     * the Poly1305 key is left on the stack the library ran on. */
     CHECK_EQ_SIZE(j.key_left, 0);
     CHECK_EQ_SIZE(j.enc_left, 0);
     CHECK_EQ_SIZE(j.siv_left, 0);
     CHECK_EQ_SIZE(j.subkey_left, 0);
+    CHECK_EQ_SIZE(j.poly_r_left, 0);
+    CHECK_EQ_SIZE(j.poly_s_left, 0);
     /* The library did run on the scanned stack (the seal needs kilobytes),
      * and inside it: the lowest bytes were never reached. */
     CHECK(j.scanned > 8192 && j.used > 1024);

@@ -861,7 +861,22 @@ fn derived_keys_and_the_first_subkey_of_the_wipe_vector_are_pinned() {
         &k.enc.into(),
         &<[u8; 16]>::try_from(&bin[4..20]).unwrap().into(),
     );
-    let got = [hex(&k.kid), hex(&k.enc), hex(&k.siv), hex(&subkey)];
+    // The Poly1305 one-time key (r || s) of the token: the first 32 bytes
+    // of the XChaCha20 keystream under K_enc and the token's nonce (block
+    // 0; the message is encrypted from block 1).
+    let mut poly_key = [0u8; 32];
+    {
+        use chacha20::cipher::{KeyIvInit, StreamCipher};
+        let nonce = <[u8; 24]>::try_from(&bin[4..28]).unwrap();
+        chacha20::XChaCha20::new(&k.enc.into(), &nonce.into()).apply_keystream(&mut poly_key);
+    }
+    let got = [
+        hex(&k.kid),
+        hex(&k.enc),
+        hex(&k.siv),
+        hex(&subkey),
+        hex(&poly_key),
+    ];
     println!("{got:?}");
     assert_eq!(
         got,
@@ -870,6 +885,7 @@ fn derived_keys_and_the_first_subkey_of_the_wipe_vector_are_pinned() {
             "a580692c95fcc1e1b8a76fbcf3b86fc277677f4e8f11329b99a96d845d237cb6".to_string(),
             "825389c87d2fd5d872f61754a49711835123f6c85bdb0095c8d872ae969a2733".to_string(),
             "7e658cc3fa441059e85b9b3a8d48f3d4f43720b642dc4ba9016c235ea88c9ef9".to_string(),
+            "85936dff02417679737ae007d5330b0ab29c6d77c0c782048e7d495558e5368a".to_string(),
         ]
     );
 }
