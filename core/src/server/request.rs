@@ -769,7 +769,6 @@ fn required<'a, T>(v: Option<T>, field: Field) -> Kinded<'a, T> {
     v.ok_or(RequestErrorKind::Missing(field))
 }
 
-#[inline(never)]
 fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMeta<'a>> {
     let mut found = [None; 4];
     collect(
