@@ -889,6 +889,54 @@ pub(crate) fn finish_output(
 mod tests {
     use super::*;
 
+    /// Every pair of spans from edge starts and lengths (both ends of the
+    /// address space, neighbours, empty spans), the ranges `check_range`
+    /// accepts: `overlaps` says whether they share a byte, computed here
+    /// byte-range against byte-range in 128-bit arithmetic.
+    #[test]
+    fn spans_overlap_exactly_when_they_share_a_byte() {
+        let top = usize::MAX;
+        let starts = [
+            0,
+            1,
+            2,
+            7,
+            8,
+            9,
+            100,
+            top / 2,
+            top - 9,
+            top - 2,
+            top - 1,
+            top,
+        ];
+        let lens = [0, 1, 2, 3, 8, 9, 92, top / 2, top - 1, top];
+        let spans: std::vec::Vec<Span> = starts
+            .iter()
+            .flat_map(|&s| lens.iter().map(move |&l| Span::of(s as *const u8, l)))
+            .filter(|s| check_range(s.start, s.len).is_ok())
+            .collect();
+        assert!(spans.len() > 60);
+        let mut shared = 0;
+        for &a in &spans {
+            for &b in &spans {
+                let (a0, a1) = (a.start as u128, a.start as u128 + a.len as u128);
+                let (b0, b1) = (b.start as u128, b.start as u128 + b.len as u128);
+                let expected = a0.max(b0) < a1.min(b1);
+                assert_eq!(
+                    a.overlaps(b),
+                    expected,
+                    "{:?} {:?}",
+                    (a.start, a.len),
+                    (b.start, b.len)
+                );
+                shared += usize::from(expected);
+            }
+        }
+        // Both answers occur, many times.
+        assert!(shared > 500 && shared < spans.len() * spans.len() - 500);
+    }
+
     #[test]
     fn empty_input_accepts_null_and_dangling_pointers() {
         // SAFETY: len 0: nothing is read.
