@@ -24,14 +24,14 @@
 //!   own), terminal errors move to `Failed`, other bytes leave the call as it
 //!   was, and rounds and legs stay within the caps.
 
-use mrtr_core::client::call::{AnswerError, CallError, Event, Phase};
+use mrtr_core::client::call::{Event, Phase};
 use mrtr_core::client::{Call, CallConfig, CallLimits, CallMethod, CallSlot};
 use mrtr_core::json::Value;
 use mrtr_core::wire::{ClientCapabilities, WireLimits};
 
 use crate::oracle::{
-    check_round_members, decline, fixed_members, form_refuses, pick_id, request_parts, result_of,
-    round_of, valid_answer, wrong_answer, Expect,
+    answer_all, check_round_members, fixed_members, pick_id, request_parts, result_of, round_of,
+    Expect,
 };
 use crate::{segments, with_id, Choices, RESEND};
 
@@ -82,79 +82,6 @@ fn params(method: CallMethod, seed_task: bool) -> &'static [u8] {
         }
         (_, true) => br#"{"name":"echo","task":{"ttl":60000},"arguments":{}}"#,
     }
-}
-
-/// Answers every input of the round; `false` when the answers did not fit
-/// (the call then stays in `Answering` and the run ends).
-fn answer_all(call: &mut Call<'_>, ch: &mut Choices<'_>, expect: &mut Expect) -> bool {
-    let n = call.input_count();
-    let mut answers: Vec<Option<serde_json::Value>> = vec![None; n];
-    let start = ch.below(n);
-    for j in 0..n {
-        let i = (start + j) % n;
-        let (key, req) = call
-            .input_at(i)
-            .expect("every index below input_count reads");
-        let key = key.chars().collect::<String>();
-        let kind = req.kind();
-        if ch.byte() & 0x80 != 0 {
-            let before = call.answered_count();
-            let e = call.answer_at(i, wrong_answer(kind)).unwrap_err();
-            assert!(
-                matches!(e, CallError::BadAnswer { index, .. } if index == i),
-                "{e:?}"
-            );
-            assert_eq!(call.phase(), Phase::Answering);
-            assert_eq!(call.answered_count(), before);
-        }
-        let (mut answer, mut want) = valid_answer(kind, ch);
-        // A form accept the form does not take is refused by the core
-        // (the call unchanged); the user declines instead.
-        let refused = form_refuses(call.input_at(i).map(|(_, r)| r), &answer);
-        if refused {
-            let before = call.answered_count();
-            let e = call.answer_at(i, answer).unwrap_err();
-            assert!(
-                matches!(e, CallError::BadAnswer { index, error: AnswerError::FormContent { .. } } if index == i),
-                "{e:?}"
-            );
-            assert_eq!(call.phase(), Phase::Answering);
-            assert_eq!(call.answered_count(), before);
-            (answer, want) = decline();
-        }
-        let by_key = ch.flag();
-        let r = if by_key {
-            call.answer(&key, answer)
-        } else {
-            call.answer_at(i, answer)
-        };
-        match r {
-            Ok(()) => answers[i] = Some(want),
-            Err(CallError::AnswersTooLarge { needed, limit }) => {
-                assert!(needed > limit);
-                assert_eq!(call.phase(), Phase::Answering);
-                return false;
-            }
-            Err(e) => panic!("valid answer {answer:?} for {kind:?} refused: {e:?}"),
-        }
-        // Answering twice is refused and changes nothing.
-        if j == 0 && n > 1 {
-            let again = call.answer_at(i, answer);
-            assert_eq!(again, Err(CallError::AlreadyAnswered { index: i }));
-        }
-    }
-    assert_eq!(call.phase(), Phase::Ready, "every input answered");
-    let keys = expect
-        .responses
-        .take()
-        .expect("an answering round has keys");
-    expect.responses = Some(
-        keys.into_iter()
-            .zip(answers)
-            .map(|((k, _), a)| (k, a.expect("answered")))
-            .collect(),
-    );
-    true
 }
 
 /// The target.

@@ -3,7 +3,8 @@
 //! an emitted retry against what the server asked.
 
 use mrtr_core::client::call::MAX_SAFE_ID;
-use mrtr_core::client::Answer;
+use mrtr_core::client::call::{AnswerError, CallError, Phase};
+use mrtr_core::client::{Answer, Flavor, FlowView};
 use mrtr_core::json::{self, Kind, Object, Value};
 use mrtr_core::wire::{
     parse_message, ElicitAction, Id, InputKind, InputRequest, Message, Root, WireLimits,
@@ -295,4 +296,83 @@ pub fn fixed_members(params: Object<'_>) -> Vec<(Vec<u8>, Vec<u8>)> {
         .filter(|(k, _)| !k.eq_str("inputResponses") && !k.eq_str("requestState"))
         .map(|(k, v)| (k.raw_token().to_vec(), v.raw().to_vec()))
         .collect()
+}
+
+/// Answers every input of the round of a call or a task, in an order, by
+/// key or index and with refused answers first as `ch` picks; `false` when
+/// the answers did not fit (the flow then stays in `Answering` and the run
+/// ends).
+pub fn answer_all<F: Flavor>(
+    call: &mut FlowView<'_, F>,
+    ch: &mut Choices<'_>,
+    expect: &mut Expect,
+) -> bool {
+    let n = call.input_count();
+    let mut answers: Vec<Option<serde_json::Value>> = vec![None; n];
+    let start = ch.below(n);
+    for j in 0..n {
+        let i = (start + j) % n;
+        let (key, req) = call
+            .input_at(i)
+            .expect("every index below input_count reads");
+        let key = key.chars().collect::<String>();
+        let kind = req.kind();
+        if ch.byte() & 0x80 != 0 {
+            let before = call.answered_count();
+            let e = call.answer_at(i, wrong_answer(kind)).unwrap_err();
+            assert!(
+                matches!(e, CallError::BadAnswer { index, .. } if index == i),
+                "{e:?}"
+            );
+            assert_eq!(call.phase(), Phase::Answering);
+            assert_eq!(call.answered_count(), before);
+        }
+        let (mut answer, mut want) = valid_answer(kind, ch);
+        // A form accept the form does not take is refused by the core
+        // (the call unchanged); the user declines instead.
+        let refused = form_refuses(call.input_at(i).map(|(_, r)| r), &answer);
+        if refused {
+            let before = call.answered_count();
+            let e = call.answer_at(i, answer).unwrap_err();
+            assert!(
+                matches!(e, CallError::BadAnswer { index, error: AnswerError::FormContent { .. } } if index == i),
+                "{e:?}"
+            );
+            assert_eq!(call.phase(), Phase::Answering);
+            assert_eq!(call.answered_count(), before);
+            (answer, want) = decline();
+        }
+        let by_key = ch.flag();
+        let r = if by_key {
+            call.answer(&key, answer)
+        } else {
+            call.answer_at(i, answer)
+        };
+        match r {
+            Ok(()) => answers[i] = Some(want),
+            Err(CallError::AnswersTooLarge { needed, limit }) => {
+                assert!(needed > limit);
+                assert_eq!(call.phase(), Phase::Answering);
+                return false;
+            }
+            Err(e) => panic!("valid answer {answer:?} for {kind:?} refused: {e:?}"),
+        }
+        // Answering twice is refused and changes nothing.
+        if j == 0 && n > 1 {
+            let again = call.answer_at(i, answer);
+            assert_eq!(again, Err(CallError::AlreadyAnswered { index: i }));
+        }
+    }
+    assert_eq!(call.phase(), Phase::Ready, "every input answered");
+    let keys = expect
+        .responses
+        .take()
+        .expect("an answering round has keys");
+    expect.responses = Some(
+        keys.into_iter()
+            .zip(answers)
+            .map(|((k, _), a)| (k, a.expect("answered")))
+            .collect(),
+    );
+    true
 }

@@ -21,7 +21,7 @@
 //! message; the poll interval stays within its bounds; polls, rounds and
 //! requests stay within the caps.
 
-use mrtr_core::client::call::{AnswerError, CallError, Phase};
+use mrtr_core::client::call::Phase;
 use mrtr_core::client::task::{TaskIdRef, TaskRequest};
 use mrtr_core::client::{CallLimits, Task, TaskConfig, TaskEvent, TaskSlot};
 use mrtr_core::json::{self, Object};
@@ -29,8 +29,7 @@ use mrtr_core::wire::TaskDialect;
 
 use crate::client_feed::{caps_from, tight_wire};
 use crate::oracle::{
-    check_round_members, decline, form_refuses, pick_id, request_parts, result_of, round_of,
-    valid_answer, wrong_answer, Expect,
+    answer_all, check_round_members, pick_id, request_parts, result_of, round_of, Expect,
 };
 use crate::{segments, with_id, Choices, CANCEL, RESEND};
 
@@ -100,72 +99,6 @@ fn check_request(
         check_round_members(params, &Expect::default());
     }
     id
-}
-
-fn answer_all(task: &mut Task<'_>, ch: &mut Choices<'_>, expect: &mut Expect) -> bool {
-    let n = task.input_count();
-    let mut answers: Vec<Option<serde_json::Value>> = vec![None; n];
-    let start = ch.below(n);
-    for j in 0..n {
-        let i = (start + j) % n;
-        let (key, req) = task
-            .input_at(i)
-            .expect("every index below input_count reads");
-        let key = key.chars().collect::<String>();
-        let kind = req.kind();
-        if ch.byte() & 0x80 != 0 {
-            let before = task.answered_count();
-            let e = task.answer_at(i, wrong_answer(kind)).unwrap_err();
-            assert!(
-                matches!(e, CallError::BadAnswer { index, .. } if index == i),
-                "{e:?}"
-            );
-            assert_eq!(task.phase(), Phase::Answering);
-            assert_eq!(task.answered_count(), before);
-        }
-        let (mut answer, mut want) = valid_answer(kind, ch);
-        // A form accept the form does not take is refused by the core
-        // (the call unchanged); the user declines instead.
-        let refused = form_refuses(task.input_at(i).map(|(_, r)| r), &answer);
-        if refused {
-            let before = task.answered_count();
-            let e = task.answer_at(i, answer).unwrap_err();
-            assert!(
-                matches!(e, CallError::BadAnswer { index, error: AnswerError::FormContent { .. } } if index == i),
-                "{e:?}"
-            );
-            assert_eq!(task.phase(), Phase::Answering);
-            assert_eq!(task.answered_count(), before);
-            (answer, want) = decline();
-        }
-        let r = if ch.flag() {
-            task.answer(&key, answer)
-        } else {
-            task.answer_at(i, answer)
-        };
-        match r {
-            Ok(()) => answers[i] = Some(want),
-            Err(CallError::AnswersTooLarge { needed, limit }) => {
-                assert!(needed > limit);
-                assert_eq!(task.phase(), Phase::Answering);
-                return false;
-            }
-            Err(e) => panic!("valid answer {answer:?} for {kind:?} refused: {e:?}"),
-        }
-    }
-    assert_eq!(task.phase(), Phase::Ready, "every input answered");
-    assert_eq!(task.next_request(), TaskRequest::Respond);
-    let keys = expect
-        .responses
-        .take()
-        .expect("an answering round has keys");
-    expect.responses = Some(
-        keys.into_iter()
-            .zip(answers)
-            .map(|((k, _), a)| (k, a.expect("answered")))
-            .collect(),
-    );
-    true
 }
 
 /// The target.
@@ -254,6 +187,7 @@ pub fn run(data: &[u8]) {
                 if !answer_all(&mut task, &mut ch, &mut expect) {
                     break;
                 }
+                assert_eq!(task.next_request(), TaskRequest::Respond);
             }
             Phase::Sent => {
                 let Some(&msg) = msgs.get(next) else { break };
