@@ -5,7 +5,7 @@
  * frame (everything the library's frames used) and the sealer's memory are
  * scanned for the key, the derived keys (K_enc, K_siv), the XChaCha20
  * subkey of the token and its Poly1305 one-time key (r || s, and each half
- * alone: a Poly1305 state keeps s as it is), pinned by the core test
+ * alone: a Poly1305 state may keep s as plain bytes), pinned by the core test
  * `derived_keys_and_the_first_subkey_of_the_wipe_vector_are_pinned`
  * (core/src/seal/tests.rs) for the same inputs. The scan runs before the
  * thread exits, since the C library's thread exit reuses that stack. A
