@@ -412,15 +412,6 @@ static int to_size(jlong v, size_t *out) {
   return 0;
 }
 
-/* A jlong that must fit uint32_t. */
-static int to_u32(jlong v, uint32_t *out) {
-  if (v < 0 || v > (jlong)UINT32_MAX) {
-    return -1;
-  }
-  *out = (uint32_t)v;
-  return 0;
-}
-
 /* Runs a writer with the header's output convention into Java array `out`
  * (null: size query) and reports written/needed in written[0]. */
 #define OUT_BEGIN(env, out, written)                                                               \
@@ -448,35 +439,43 @@ static int to_u32(jlong v, uint32_t *out) {
 /* The long[] layouts the Kotlin side reads: generated from its Slots object. */
 #include "mrtr_jni_slots.h"
 
-static void limits_to_longs(const mrtr_call_limits *l, jlong *v) {
-  v[LIMITS_MAX_MESSAGE_BYTES] = (jlong)l->max_message_bytes;
-  v[LIMITS_MAX_DEPTH] = (jlong)l->max_depth;
-  v[LIMITS_MAX_INPUT_REQUESTS] = (jlong)l->max_input_requests;
-  v[LIMITS_MAX_KEY_BYTES] = (jlong)l->max_key_bytes;
-  v[LIMITS_MAX_PARAMS_BYTES] = (jlong)l->max_params_bytes;
-  v[LIMITS_MAX_INPUTS_BYTES] = (jlong)l->max_inputs_bytes;
-  v[LIMITS_MAX_STATE_BYTES] = (jlong)l->max_state_bytes;
-  v[LIMITS_MAX_ANSWERS_BYTES] = (jlong)l->max_answers_bytes;
-  v[LIMITS_MAX_ROUNDS] = (jlong)l->max_rounds;
-  v[LIMITS_MAX_STATE_ONLY_ROUNDS] = (jlong)l->max_state_only_rounds;
-  v[LIMITS_BACKOFF_INITIAL_MS] = (jlong)l->backoff_initial_ms;
-  v[LIMITS_BACKOFF_MAX_MS] = (jlong)l->backoff_max_ms;
-  v[LIMITS_MAX_POLLS] = (jlong)l->max_polls;
-  v[LIMITS_DEFAULT_POLL_MS] = (jlong)l->default_poll_ms;
-  v[LIMITS_MIN_POLL_MS] = (jlong)l->min_poll_ms;
-  v[LIMITS_MAX_POLL_MS] = (jlong)l->max_poll_ms;
-}
+/* Copies by the generated lists: `src` points at the C struct, `v` is its
+ * long[] image. A view is an offset/length pair into the pinned bytes `in`
+ * (VIEW_IN) or into the workspace `ws` (VIEW_WS); an mrtr_span is one already
+ * (SPAN_OUT). The conditions start with `0` and fail on the first view outside
+ * its bytes or the first long out of its member's range. */
+#define SCALAR_OUT(slot, m) v[slot] = (jlong)src->m;
+#define SCALAR_IN(slot, m) || to_unsigned(v[slot], &src->m, sizeof src->m) != 0
+#define SPAN_OUT(o, n, m)                                                                          \
+  v[o] = (jlong)src->m.offset;                                                                     \
+  v[n] = (jlong)src->m.len;
+#define VIEW_IN(o, n, m) || view_in(in, src->m.ptr, src->m.len, &v[o], &v[n]) != 0
+#define VIEW_WS(o, n, m) || ws_view(env, ws, src->m.ptr, src->m.len, &v[o], &v[n]) != 0
 
-static int to_u64(jlong v, uint64_t *out) {
-  if (v < 0) {
-    return 1;
+/* A jlong into an unsigned member `width` bytes wide (4 or 8): -1 when it
+ * is negative or does not fit. */
+static int to_unsigned(jlong v, void *out, size_t width) {
+  if (v < 0 || (width < 8 && ((uint64_t)v >> (8 * width)) != 0)) {
+    return -1;
   }
-  *out = (uint64_t)v;
+  if (width == sizeof(uint32_t)) {
+    uint32_t x = (uint32_t)v;
+    memcpy(out, &x, sizeof x);
+  } else if (width == sizeof(uint64_t)) {
+    uint64_t x = (uint64_t)v;
+    memcpy(out, &x, sizeof x);
+  } else {
+    return -1;
+  }
   return 0;
 }
 
+static void limits_to_longs(const mrtr_call_limits *src, jlong *v) {
+  MRTR_JNI_LIMITS_SCALARS(SCALAR_OUT)
+}
+
 /* Reads limits from a long[LIMITS_LEN]; NULL array: *has = 0 (defaults). */
-static jint limits_from_longs(JNIEnv *env, jlongArray arr, mrtr_call_limits *l, int *has) {
+static jint limits_from_longs(JNIEnv *env, jlongArray arr, mrtr_call_limits *src, int *has) {
   *has = 0;
   if (arr == NULL) {
     return MRTR_OK;
@@ -486,22 +485,7 @@ static jint limits_from_longs(JNIEnv *env, jlongArray arr, mrtr_call_limits *l, 
   }
   jlong v[LIMITS_LEN];
   (*env)->GetLongArrayRegion(env, arr, 0, LIMITS_LEN, v);
-  if (to_size(v[LIMITS_MAX_MESSAGE_BYTES], &l->max_message_bytes) ||
-      to_size(v[LIMITS_MAX_DEPTH], &l->max_depth) ||
-      to_size(v[LIMITS_MAX_INPUT_REQUESTS], &l->max_input_requests) ||
-      to_size(v[LIMITS_MAX_KEY_BYTES], &l->max_key_bytes) ||
-      to_size(v[LIMITS_MAX_PARAMS_BYTES], &l->max_params_bytes) ||
-      to_size(v[LIMITS_MAX_INPUTS_BYTES], &l->max_inputs_bytes) ||
-      to_size(v[LIMITS_MAX_STATE_BYTES], &l->max_state_bytes) ||
-      to_size(v[LIMITS_MAX_ANSWERS_BYTES], &l->max_answers_bytes) ||
-      to_u32(v[LIMITS_MAX_ROUNDS], &l->max_rounds) ||
-      to_u32(v[LIMITS_MAX_STATE_ONLY_ROUNDS], &l->max_state_only_rounds) ||
-      to_u32(v[LIMITS_BACKOFF_INITIAL_MS], &l->backoff_initial_ms) ||
-      to_u32(v[LIMITS_BACKOFF_MAX_MS], &l->backoff_max_ms) ||
-      to_u32(v[LIMITS_MAX_POLLS], &l->max_polls) ||
-      to_u64(v[LIMITS_DEFAULT_POLL_MS], &l->default_poll_ms) ||
-      to_u64(v[LIMITS_MIN_POLL_MS], &l->min_poll_ms) ||
-      to_u64(v[LIMITS_MAX_POLL_MS], &l->max_poll_ms)) {
+  if (0 MRTR_JNI_LIMITS_SCALARS(SCALAR_IN)) {
     return MRTR_ERR_INVALID_ARGUMENT;
   }
   *has = 1;
@@ -640,23 +624,9 @@ JNIEXPORT jint JNI_FN(callInit)(JNIEnv *env, jclass cls, jobject ws, jint method
 }
 
 
-static void event_to_longs(const mrtr_event *e, jlong *v) {
-  v[EVENT_KIND] = (jlong)e->kind;
-  v[EVENT_INPUT_COUNT] = (jlong)e->input_count;
-  v[EVENT_WAIT_MS] = (jlong)e->wait_ms;
-  v[EVENT_ERROR_CODE] = (jlong)e->error_code;
-  v[EVENT_RESULT_OFF] = (jlong)e->result.offset;
-  v[EVENT_RESULT_LEN] = (jlong)e->result.len;
-  v[EVENT_MESSAGE_OFF] = (jlong)e->error_message.offset;
-  v[EVENT_MESSAGE_LEN] = (jlong)e->error_message.len;
-  v[EVENT_DATA_OFF] = (jlong)e->error_data.offset;
-  v[EVENT_DATA_LEN] = (jlong)e->error_data.len;
-  v[EVENT_TASK_ID_OFF] = (jlong)e->task_id.offset;
-  v[EVENT_TASK_ID_LEN] = (jlong)e->task_id.len;
-  v[EVENT_TASK_DIALECT] = (jlong)e->task_dialect;
-  v[EVENT_TASK_STATUS] = (jlong)e->task_status;
-  v[EVENT_POLL_MS] = (jlong)e->task_poll_ms;
-  v[EVENT_HAS_POLL_MS] = (jlong)e->has_task_poll_ms;
+static void event_to_longs(const mrtr_event *src, jlong *v) {
+  MRTR_JNI_EVENT_SCALARS(SCALAR_OUT)
+  MRTR_JNI_EVENT_VIEWS(SPAN_OUT)
 }
 
 /* One JNI entry per C function of the call. */
@@ -774,12 +744,8 @@ JNIEXPORT jint JNI_FN(runnerNext)(JNIEnv *env, jclass cls, jobject ws, jobject r
   bytes_close(env, &o, st == MRTR_OK);
   if (st == MRTR_OK || st == MRTR_ERR_BUFFER_TOO_SMALL) {
     jlong v[STEP_LEN];
-    v[STEP_KIND] = (jlong)s.kind;
-    v[STEP_REQUEST_LEN] = (jlong)s.len;
-    v[STEP_INDEX] = (jlong)s.index;
-    v[STEP_INPUT_KIND] = (jlong)s.input_kind;
-    v[STEP_WAIT_MS] = (jlong)s.wait_ms;
-    v[STEP_STATUS] = (jlong)s.status;
+    const mrtr_step *src = &s;
+    MRTR_JNI_STEP_SCALARS(SCALAR_OUT)
     longs_put(env, step, v, STEP_LEN);
   }
   return st;
@@ -856,17 +822,9 @@ JNIEXPORT jint JNI_FN(callInputAt)(JNIEnv *env, jclass cls, jobject ws, jlong in
     return st;
   }
   jlong v[INPUT_LEN];
-  v[INPUT_KIND] = (jlong)in.kind;
-  v[INPUT_MAX_TOKENS] = (jlong)in.max_tokens;
-  v[INPUT_ESCAPED] = (jlong)in.escaped;
-  v[INPUT_HAS_TOOLS] = (jlong)in.has_tools;
-  v[INPUT_WANTS_CONTEXT] = (jlong)in.wants_context;
-  v[INPUT_HAS_SYSTEM_PROMPT] = (jlong)in.has_system_prompt;
-  v[INPUT_ANSWERED] = (jlong)in.answered;
-  if (ws_view(env, ws, in.requested_schema.ptr, in.requested_schema.len, &v[INPUT_SCHEMA_OFF],
-              &v[INPUT_SCHEMA_LEN]) != 0 ||
-      ws_view(env, ws, in.params.ptr, in.params.len, &v[INPUT_PARAMS_OFF],
-              &v[INPUT_PARAMS_LEN]) != 0) {
+  const mrtr_input *src = &in;
+  MRTR_JNI_INPUT_SCALARS(SCALAR_OUT)
+  if (0 MRTR_JNI_INPUT_VIEWS(VIEW_WS)) {
     return MRTR_ERR_INTERNAL;
   }
   longs_put(env, out, v, INPUT_LEN);
@@ -1071,13 +1029,8 @@ JNIEXPORT jint JNI_FN(callFailure)(JNIEnv *env, jclass cls, jobject ws, jlongArr
   st = (jint)mrtr_call_failure((const mrtr_call *)ws_object(env, ws), &f);
   if (st == MRTR_OK) {
     jlong v[FAILURE_LEN];
-    v[FAILURE_STATUS] = (jlong)f.status;
-    v[FAILURE_KIND] = (jlong)f.kind;
-    v[FAILURE_OFFSET] = (jlong)f.offset;
-    v[FAILURE_INDEX] = (jlong)f.index;
-    v[FAILURE_CODE] = (jlong)f.code;
-    v[FAILURE_NEEDED] = (jlong)f.needed;
-    v[FAILURE_LIMIT] = (jlong)f.limit;
+    const mrtr_failure *src = &f;
+    MRTR_JNI_FAILURE_SCALARS(SCALAR_OUT)
     longs_put(env, out, v, FAILURE_LEN);
     str_out(env, reason, f.reason);
   }
@@ -1115,23 +1068,9 @@ JNIEXPORT jint JNI_FN(callProgress)(JNIEnv *env, jclass cls, jobject ws, jlongAr
     return st;
   }
   jlong v[PROGRESS_LEN];
-  v[PROGRESS_PHASE] = (jlong)p.phase;
-  v[PROGRESS_FLOW] = (jlong)p.flow;
-  v[PROGRESS_TASK_REQUEST] = (jlong)p.task_request;
-  v[PROGRESS_TASK_DIALECT] = (jlong)p.task_dialect;
-  v[PROGRESS_ROUND] = (jlong)p.round;
-  v[PROGRESS_POLLS] = (jlong)p.polls;
-  v[PROGRESS_INPUT_COUNT] = (jlong)p.input_count;
-  v[PROGRESS_ANSWERED_COUNT] = (jlong)p.answered_count;
-  v[PROGRESS_LAST_ID] = (jlong)p.last_id;
-  v[PROGRESS_NEXT_ID] = (jlong)p.next_id;
-  v[PROGRESS_POLL_MS] = (jlong)p.poll_ms;
-  v[PROGRESS_HAS_LAST_ID] = (jlong)p.has_last_id;
-  v[PROGRESS_HAS_NEXT_ID] = (jlong)p.has_next_id;
-  if (ws_view(env, ws, p.request_state.ptr, p.request_state.len, &v[PROGRESS_STATE_OFF],
-              &v[PROGRESS_STATE_LEN]) != 0 ||
-      ws_view(env, ws, p.task_id.ptr, p.task_id.len, &v[PROGRESS_TASK_ID_OFF],
-              &v[PROGRESS_TASK_ID_LEN]) != 0) {
+  const mrtr_progress *src = &p;
+  MRTR_JNI_PROGRESS_SCALARS(SCALAR_OUT)
+  if (0 MRTR_JNI_PROGRESS_VIEWS(VIEW_WS)) {
     return MRTR_ERR_INTERNAL;
   }
   longs_put(env, out, v, PROGRESS_LEN);
@@ -1192,13 +1131,10 @@ JNIEXPORT jint JNI_FN(formParse)(JNIEnv *env, jclass cls, jbyteArray schema, jlo
   memset(&e, 0, sizeof e);
   st = (jint)mrtr_form_parse(str_of(&s), &n, &e);
   jlong v[SCHEMA_ERROR_LEN] = {0};
-  v[SCHEMA_ERROR_PROPERTY_ESCAPED] = (jlong)e.property_escaped;
-  v[SCHEMA_ERROR_DEFAULT_ERROR] = (jlong)e.default_error;
-  if (st == MRTR_ERR_INVALID_SCHEMA &&
-      (view_in(&s, e.property.ptr, e.property.len, &v[SCHEMA_ERROR_PROPERTY_OFF],
-               &v[SCHEMA_ERROR_PROPERTY_LEN]) ||
-       view_in(&s, e.keyword.ptr, e.keyword.len, &v[SCHEMA_ERROR_KEYWORD_OFF],
-               &v[SCHEMA_ERROR_KEYWORD_LEN]))) {
+  const mrtr_schema_error *src = &e;
+  const jbytes *in = &s;
+  MRTR_JNI_SCHEMA_ERROR_SCALARS(SCALAR_OUT)
+  if (st == MRTR_ERR_INVALID_SCHEMA && (0 MRTR_JNI_SCHEMA_ERROR_VIEWS(VIEW_IN))) {
     st = MRTR_ERR_INTERNAL;
   }
   bytes_close(env, &s, 0);
@@ -1237,28 +1173,10 @@ JNIEXPORT jint JNI_FN(formFieldAt)(JNIEnv *env, jclass cls, jbyteArray schema, j
   st = (jint)mrtr_form_field_at(str_of(&s), i, &f);
   jlong v[FIELD_LEN];
   if (st == MRTR_OK) {
-    v[FIELD_ESCAPED] = (jlong)f.escaped;
-    v[FIELD_INDEX] = (jlong)f.index;
-    v[FIELD_KIND] = (jlong)f.kind;
-    v[FIELD_FORMAT] = (jlong)f.format;
-    v[FIELD_REQUIRED] = (jlong)f.required;
-    v[FIELD_HAS_MIN_LENGTH] = (jlong)f.has_min_length;
-    v[FIELD_HAS_MAX_LENGTH] = (jlong)f.has_max_length;
-    v[FIELD_HAS_MINIMUM] = (jlong)f.has_minimum;
-    v[FIELD_HAS_MAXIMUM] = (jlong)f.has_maximum;
-    v[FIELD_HAS_MIN_ITEMS] = (jlong)f.has_min_items;
-    v[FIELD_HAS_MAX_ITEMS] = (jlong)f.has_max_items;
-    v[FIELD_MIN_LENGTH] = (jlong)f.min_length;
-    v[FIELD_MAX_LENGTH] = (jlong)f.max_length;
-    v[FIELD_MIN_ITEMS] = (jlong)f.min_items;
-    v[FIELD_MAX_ITEMS] = (jlong)f.max_items;
-    v[FIELD_OPTION_COUNT] = (jlong)f.option_count;
-    if (view_in(&s, f.default_json.ptr, f.default_json.len, &v[FIELD_DEFAULT_OFF],
-                &v[FIELD_DEFAULT_LEN]) != 0 ||
-        view_in(&s, f.minimum_json.ptr, f.minimum_json.len, &v[FIELD_MINIMUM_OFF],
-                &v[FIELD_MINIMUM_LEN]) != 0 ||
-        view_in(&s, f.maximum_json.ptr, f.maximum_json.len, &v[FIELD_MAXIMUM_OFF],
-                &v[FIELD_MAXIMUM_LEN]) != 0) {
+    const mrtr_form_field *src = &f;
+    const jbytes *in = &s;
+    MRTR_JNI_FIELD_SCALARS(SCALAR_OUT)
+    if (0 MRTR_JNI_FIELD_VIEWS(VIEW_IN)) {
       st = MRTR_ERR_INTERNAL;
     }
   }
@@ -1347,10 +1265,9 @@ JNIEXPORT jint JNI_FN(formValidate)(JNIEnv *env, jclass cls, jbyteArray schema,
   memset(&e, 0, sizeof e);
   st = (jint)mrtr_form_validate(str_of(&s), str_of(&c), &e);
   jlong v[FORM_ERROR_LEN] = {0};
-  v[FORM_ERROR_FIELD_ESCAPED] = (jlong)e.field_escaped;
+  const mrtr_form_error *src = &e;
+  MRTR_JNI_FORM_ERROR_SCALARS(SCALAR_OUT)
   v[FORM_ERROR_INDEX] = e.field_index == SIZE_MAX ? -1 : (jlong)e.field_index;
-  v[FORM_ERROR_ERROR] = (jlong)e.error;
-  v[FORM_ERROR_BOUND] = (jlong)e.bound;
   if (st == MRTR_ERR_INVALID_VALUE) {
     if (view_in(&s, e.field.ptr, e.field.len, &v[FORM_ERROR_FIELD_OFF],
                 &v[FORM_ERROR_FIELD_LEN]) == 0) {
@@ -1456,19 +1373,13 @@ JNIEXPORT jint JNI_FN(toolList)(JNIEnv *env, jclass cls, jbyteArray result, jlon
 /* The slots of one tool read with status `st` (views into `r`): TOOL_LEN
  * longs, zero unless `st` is MRTR_OK. Returns `st`, or MRTR_ERR_INTERNAL
  * for a view outside `r`. */
-static jint tool_slots(const jbytes *r, jint st, const mrtr_tool *t, jlong *v) {
+static jint tool_slots(const jbytes *in, jint st, const mrtr_tool *src, jlong *v) {
   memset(v, 0, sizeof(jlong) * TOOL_LEN);
   if (st != MRTR_OK) {
     return st;
   }
-  if (view_in(r, t->name.ptr, t->name.len, &v[TOOL_NAME_OFF], &v[TOOL_NAME_LEN]) != 0 ||
-      view_in(r, t->input_schema.ptr, t->input_schema.len, &v[TOOL_SCHEMA_OFF],
-              &v[TOOL_SCHEMA_LEN]) != 0) {
-    st = MRTR_ERR_INTERNAL;
-  }
-  v[TOOL_USABLE] = t->usable;
-  v[TOOL_DESIGNATIONS] = (jlong)t->designation_count;
-  return st;
+  MRTR_JNI_TOOL_SCALARS(SCALAR_OUT)
+  return 0 MRTR_JNI_TOOL_VIEWS(VIEW_IN) ? MRTR_ERR_INTERNAL : st;
 }
 
 /* int toolAt(byte[] result, long index, long[] out)
@@ -1498,6 +1409,15 @@ JNIEXPORT jint JNI_FN(toolAt)(JNIEnv *env, jclass cls, jbyteArray result, jlong 
   return st;
 }
 
+/* A cursor's long[] image and back (-1: a long out of its member's range). */
+static int cursor_read(const jlong *v, mrtr_tool_cursor *src) {
+  return 0 MRTR_JNI_TOOL_CURSOR_SCALARS(SCALAR_IN);
+}
+
+static void cursor_write(const mrtr_tool_cursor *src, jlong *v) {
+  MRTR_JNI_TOOL_CURSOR_SCALARS(SCALAR_OUT)
+}
+
 /* int toolNext(byte[] result, long[] cursor, long[] out)
  * cursor[TOOL_CURSOR_*]: an mrtr_tool_cursor (all 0 to start), updated.
  * MRTR_OK: out[TOOL_*] as toolAt. */
@@ -1513,13 +1433,10 @@ JNIEXPORT jint JNI_FN(toolNext)(JNIEnv *env, jclass cls, jbyteArray result, jlon
   }
   jlong c[TOOL_CURSOR_LEN];
   (*env)->GetLongArrayRegion(env, cursor, 0, TOOL_CURSOR_LEN, c);
-  if (c[TOOL_CURSOR_INDEX] < 0 || c[TOOL_CURSOR_OFFSET] < 0 || c[TOOL_CURSOR_PAGE_LEN] < 0) {
+  mrtr_tool_cursor at;
+  if (cursor_read(c, &at) != 0) {
     return MRTR_ERR_INVALID_ARGUMENT;
   }
-  mrtr_tool_cursor at;
-  at.index = (size_t)c[TOOL_CURSOR_INDEX];
-  at.offset = (size_t)c[TOOL_CURSOR_OFFSET];
-  at.page_len = (size_t)c[TOOL_CURSOR_PAGE_LEN];
   jbytes r;
   PIN_REQUIRED(env, result, &r);
   mrtr_tool t;
@@ -1528,9 +1445,7 @@ JNIEXPORT jint JNI_FN(toolNext)(JNIEnv *env, jclass cls, jbyteArray result, jlon
   jlong v[TOOL_LEN];
   st = tool_slots(&r, st, &t, v);
   bytes_close(env, &r, 0);
-  c[TOOL_CURSOR_INDEX] = (jlong)at.index;
-  c[TOOL_CURSOR_OFFSET] = (jlong)at.offset;
-  c[TOOL_CURSOR_PAGE_LEN] = (jlong)at.page_len;
+  cursor_write(&at, c);
   longs_put(env, cursor, c, TOOL_CURSOR_LEN);
   if (st == MRTR_OK) {
     longs_put(env, out, v, TOOL_LEN);
@@ -1664,21 +1579,12 @@ JNIEXPORT jint JNI_FN(urlConsent)(JNIEnv *env, jclass cls, jbyteArray url, jlong
   jlong v[URL_LEN];
   memset(v, 0, sizeof v);
   if (st == MRTR_OK) {
-    const mrtr_str parts[6] = {info.scheme, info.userinfo, info.host,
-                               info.path,   info.query,    info.fragment};
-    for (int k = 0; k < 6; k++) {
-      /* URL_<part>_OFF, URL_<part>_LEN pairs in part order, from URL_SCHEME_OFF. */
-      if (view_in(&u, parts[k].ptr, parts[k].len, &v[URL_SCHEME_OFF + 2 * k],
-                  &v[URL_SCHEME_OFF + 2 * k + 1]) != 0) {
-        st = MRTR_ERR_INTERNAL;
-      }
+    const mrtr_url_info *src = &info;
+    const jbytes *in = &u;
+    MRTR_JNI_URL_SCALARS(SCALAR_OUT)
+    if (0 MRTR_JNI_URL_VIEWS(VIEW_IN)) {
+      st = MRTR_ERR_INTERNAL;
     }
-    v[URL_WARNINGS] = (jlong)info.warnings;
-    v[URL_PORT] = (jlong)info.port;
-    v[URL_HAS_PORT] = (jlong)info.has_port;
-    v[URL_HAS_USERINFO] = (jlong)info.has_userinfo;
-    v[URL_HAS_QUERY] = (jlong)info.has_query;
-    v[URL_HAS_FRAGMENT] = (jlong)info.has_fragment;
   }
   bytes_close(env, &u, 0);
   if (st == MRTR_OK) {

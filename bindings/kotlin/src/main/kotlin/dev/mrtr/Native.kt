@@ -175,9 +175,18 @@ internal object Native {
 /**
  * The slots of the LongArray outputs of [Native], by name: the one declaration.
  * `jni/mrtr_jni_slots.h` is generated from it (scripts/gen-jni-slots, checked by the
- * header stage), so the C side cannot read a field from another slot.
+ * header stage): the slot numbers, and for each group the C struct it mirrors and the
+ * lists the glue copies by, so the C side cannot read a field from another slot.
+ *
+ * A group starts with `// PREFIX: struct mrtr_x` (after a `;`, the members that reach
+ * Kotlin another way); a slot named after its member (`PREFIX_MEMBER`, or the pair
+ * `PREFIX_MEMBER_OFF` / `_LEN` for a view) needs no note, else `// c: member`
+ * (`, by hand`: the glue converts it itself; `none`: no member). The generator
+ * refuses a member the struct does not have, a member of the struct no slot or note
+ * covers, and numbers that are not 0 until `PREFIX_LEN`.
  */
 internal object Slots {
+    // LIMITS: struct mrtr_call_limits
     const val LIMITS_MAX_MESSAGE_BYTES = 0
     const val LIMITS_MAX_DEPTH = 1
     const val LIMITS_MAX_INPUT_REQUESTS = 2
@@ -196,24 +205,26 @@ internal object Slots {
     const val LIMITS_MAX_POLL_MS = 15
     const val LIMITS_LEN = 16
 
+    // EVENT: struct mrtr_event
     const val EVENT_KIND = 0
     const val EVENT_INPUT_COUNT = 1
     const val EVENT_WAIT_MS = 2
     const val EVENT_ERROR_CODE = 3
     const val EVENT_RESULT_OFF = 4
     const val EVENT_RESULT_LEN = 5
-    const val EVENT_MESSAGE_OFF = 6
+    const val EVENT_MESSAGE_OFF = 6 // c: error_message
     const val EVENT_MESSAGE_LEN = 7
-    const val EVENT_DATA_OFF = 8
+    const val EVENT_DATA_OFF = 8 // c: error_data
     const val EVENT_DATA_LEN = 9
     const val EVENT_TASK_ID_OFF = 10
     const val EVENT_TASK_ID_LEN = 11
     const val EVENT_TASK_DIALECT = 12
     const val EVENT_TASK_STATUS = 13
-    const val EVENT_POLL_MS = 14
-    const val EVENT_HAS_POLL_MS = 15
+    const val EVENT_POLL_MS = 14 // c: task_poll_ms
+    const val EVENT_HAS_POLL_MS = 15 // c: has_task_poll_ms
     const val EVENT_LEN = 16
 
+    // INPUT: struct mrtr_input; by callInputText: key, message, url, system_prompt
     const val INPUT_KIND = 0
     const val INPUT_MAX_TOKENS = 1
     const val INPUT_ESCAPED = 2
@@ -221,12 +232,13 @@ internal object Slots {
     const val INPUT_WANTS_CONTEXT = 4
     const val INPUT_HAS_SYSTEM_PROMPT = 5
     const val INPUT_ANSWERED = 6
-    const val INPUT_SCHEMA_OFF = 7
+    const val INPUT_SCHEMA_OFF = 7 // c: requested_schema
     const val INPUT_SCHEMA_LEN = 8
     const val INPUT_PARAMS_OFF = 9
     const val INPUT_PARAMS_LEN = 10
     const val INPUT_LEN = 11
 
+    // FAILURE: struct mrtr_failure; as a String: reason
     const val FAILURE_STATUS = 0
     const val FAILURE_KIND = 1
     const val FAILURE_OFFSET = 2
@@ -236,6 +248,7 @@ internal object Slots {
     const val FAILURE_LIMIT = 6
     const val FAILURE_LEN = 7
 
+    // PROGRESS: struct mrtr_progress
     const val PROGRESS_PHASE = 0
     const val PROGRESS_FLOW = 1
     const val PROGRESS_TASK_REQUEST = 2
@@ -249,12 +262,13 @@ internal object Slots {
     const val PROGRESS_POLL_MS = 10
     const val PROGRESS_HAS_LAST_ID = 11
     const val PROGRESS_HAS_NEXT_ID = 12
-    const val PROGRESS_STATE_OFF = 13
+    const val PROGRESS_STATE_OFF = 13 // c: request_state
     const val PROGRESS_STATE_LEN = 14
     const val PROGRESS_TASK_ID_OFF = 15
     const val PROGRESS_TASK_ID_LEN = 16
     const val PROGRESS_LEN = 17
 
+    // SCHEMA_ERROR: struct mrtr_schema_error; as a String: reason
     const val SCHEMA_ERROR_PROPERTY_OFF = 0
     const val SCHEMA_ERROR_PROPERTY_LEN = 1
     const val SCHEMA_ERROR_PROPERTY_ESCAPED = 2
@@ -263,6 +277,7 @@ internal object Slots {
     const val SCHEMA_ERROR_DEFAULT_ERROR = 5
     const val SCHEMA_ERROR_LEN = 6
 
+    // FIELD: struct mrtr_form_field; by formText: name, title, description
     const val FIELD_ESCAPED = 0
     const val FIELD_INDEX = 1
     const val FIELD_KIND = 2
@@ -279,39 +294,47 @@ internal object Slots {
     const val FIELD_MIN_ITEMS = 13
     const val FIELD_MAX_ITEMS = 14
     const val FIELD_OPTION_COUNT = 15
-    const val FIELD_DEFAULT_OFF = 16
+    const val FIELD_DEFAULT_OFF = 16 // c: default_json
     const val FIELD_DEFAULT_LEN = 17
-    const val FIELD_MINIMUM_OFF = 18
+    const val FIELD_MINIMUM_OFF = 18 // c: minimum_json
     const val FIELD_MINIMUM_LEN = 19
-    const val FIELD_MAXIMUM_OFF = 20
+    const val FIELD_MAXIMUM_OFF = 20 // c: maximum_json
     const val FIELD_MAXIMUM_LEN = 21
     const val FIELD_LEN = 22
 
-    const val FORM_ERROR_SOURCE = 0
-    const val FORM_ERROR_FIELD_OFF = 1
+    // FORM_ERROR: struct mrtr_form_error; as a String: reason
+    const val FORM_ERROR_SOURCE = 0 // c: none (which input holds `field`: 0 the schema, 1 the content)
+    const val FORM_ERROR_FIELD_OFF = 1 // c: field, by hand
     const val FORM_ERROR_FIELD_LEN = 2
     const val FORM_ERROR_FIELD_ESCAPED = 3
-    const val FORM_ERROR_INDEX = 4
+    const val FORM_ERROR_INDEX = 4 // c: field_index, by hand (SIZE_MAX: -1)
     const val FORM_ERROR_ERROR = 5
     const val FORM_ERROR_BOUND = 6
     const val FORM_ERROR_LEN = 7
 
+    // TOOL_LIST: the out-parameters of mrtr_tool_list
     const val TOOL_LIST_COUNT = 0
     const val TOOL_LIST_HAS_CURSOR = 1
     const val TOOL_LIST_CURSOR_OFF = 2
     const val TOOL_LIST_CURSOR_LEN = 3
     const val TOOL_LIST_LEN = 4
+
+    // TOOL: struct mrtr_tool
     const val TOOL_NAME_OFF = 0
     const val TOOL_NAME_LEN = 1
-    const val TOOL_SCHEMA_OFF = 2
+    const val TOOL_SCHEMA_OFF = 2 // c: input_schema
     const val TOOL_SCHEMA_LEN = 3
     const val TOOL_USABLE = 4
-    const val TOOL_DESIGNATIONS = 5
+    const val TOOL_DESIGNATIONS = 5 // c: designation_count
     const val TOOL_LEN = 6
+
+    // TOOL_CURSOR: struct mrtr_tool_cursor
     const val TOOL_CURSOR_INDEX = 0
     const val TOOL_CURSOR_OFFSET = 1
     const val TOOL_CURSOR_PAGE_LEN = 2
     const val TOOL_CURSOR_LEN = 3
+
+    // URL: struct mrtr_url_info
     const val URL_SCHEME_OFF = 0
     const val URL_SCHEME_LEN = 1
     const val URL_USERINFO_OFF = 2
@@ -332,8 +355,9 @@ internal object Slots {
     const val URL_HAS_FRAGMENT = 17
     const val URL_LEN = 18
 
+    // STEP: struct mrtr_step
     const val STEP_KIND = 0
-    const val STEP_REQUEST_LEN = 1
+    const val STEP_REQUEST_LEN = 1 // c: len
     const val STEP_INDEX = 2
     const val STEP_INPUT_KIND = 3
     const val STEP_WAIT_MS = 4
