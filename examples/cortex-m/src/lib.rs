@@ -17,6 +17,9 @@
 #[cfg(test)]
 extern crate std;
 
+// The recorded messages live beside the core's client tests, which check
+// the same legs on the host.
+#[path = "../../../core/src/client/tests/work_item.rs"]
 pub mod recorded;
 
 use mrtr_core::client::{

@@ -123,76 +123,6 @@ fn github_login_and_capital_of_france_are_answered_in_one_round() {
     assert_eq!(call.result(b"other bytes"), None);
 }
 
-const WORK_ITEM_PARAMS: &str = r#"{"name": "update_work_item", "arguments": {"workItemId": 4522, "fields": { "System.State": "Resolved" }}}"#;
-
-const WORK_ITEM_ROUND_1: &str = r#"{
-  "jsonrpc": "2.0",
-  "id": 1,
-  "result": {
-    "resultType": "input_required",
-    "inputRequests": {
-      "resolution": {
-        "method": "elicitation/create",
-        "params": {
-          "message": "Resolving Bug #4522 requires a resolution. How was this bug resolved?",
-          "requestedSchema": {
-            "type": "object",
-            "properties": {
-              "resolution": {
-                "type": "string",
-                "enum": ["Fixed", "Won't Fix", "Duplicate", "By Design"],
-                "description": "Resolution type for this bug"
-              }
-            },
-            "required": ["resolution"]
-          }
-        }
-      }
-    }
-  }
-}"#;
-
-const WORK_ITEM_ROUND_2: &str = r#"{
-  "jsonrpc": "2.0",
-  "id": 2,
-  "result": {
-    "resultType": "input_required",
-    "inputRequests": {
-      "duplicate_of": {
-        "method": "elicitation/create",
-        "params": {
-          "message": "Since this is a duplicate, which work item is the original?",
-          "requestedSchema": {
-            "type": "object",
-            "properties": {
-              "duplicateOfId": {
-                "type": "number",
-                "description": "Work item ID of the original bug"
-              }
-            },
-            "required": ["duplicateOfId"]
-          }
-        }
-      }
-    },
-    "requestState": "eyJyZXNvbHV0aW9uIjoiRHVwbGljYXRlIn0..."
-  }
-}"#;
-
-const WORK_ITEM_DONE: &str = r#"{
-  "jsonrpc": "2.0",
-  "id": 3,
-  "result": {
-    "content": [
-      {
-        "type": "text",
-        "text": "Bug #4522 resolved as Duplicate of Bug #4301. State set to Resolved and duplicate link created."
-      }
-    ],
-    "isError": false
-  }
-}"#;
-
 /// The params the work-item call sends on every leg: `_meta` first, the
 /// caller's member values exactly as given.
 fn work_item_params_prefix() -> String {
@@ -204,7 +134,7 @@ fn work_item_params_prefix() -> String {
 
 #[test]
 fn the_work_item_takes_two_rounds_and_the_second_echoes_request_state() {
-    let mut h = Harness::new(&tool_config(WORK_ITEM_PARAMS, FORM));
+    let mut h = Harness::new(&tool_config(work_item::PARAMS, FORM));
     let mut call = h.call();
     let p = work_item_params_prefix();
     assert_eq!(
@@ -212,7 +142,7 @@ fn the_work_item_takes_two_rounds_and_the_second_echoes_request_state() {
         format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{p}}}}}"#)
     );
     assert_eq!(
-        call.feed(WORK_ITEM_ROUND_1.as_bytes()),
+        call.feed(work_item::ROUND_1.as_bytes()),
         Ok(Event::InputRequired(1))
     );
     assert_eq!(call.request_state(), None, "round 1 carries no state");
@@ -231,7 +161,7 @@ fn the_work_item_takes_two_rounds_and_the_second_echoes_request_state() {
         )
     );
     assert_eq!(
-        call.feed(WORK_ITEM_ROUND_2.as_bytes()),
+        call.feed(work_item::ROUND_2.as_bytes()),
         Ok(Event::InputRequired(1))
     );
     assert_eq!(call.round(), 2);
@@ -249,7 +179,7 @@ fn the_work_item_takes_two_rounds_and_the_second_echoes_request_state() {
             r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{p},"inputResponses":{{"duplicate_of":{{"action":"accept","content":{{"duplicateOfId":4301}}}}}},"requestState":"eyJyZXNvbHV0aW9uIjoiRHVwbGljYXRlIn0..."}}}}"#
         )
     );
-    let ev = call.feed(WORK_ITEM_DONE.as_bytes()).unwrap();
+    let ev = call.feed(work_item::DONE.as_bytes()).unwrap();
     let Event::Complete(result) = ev else {
         panic!("{ev:?}")
     };
@@ -258,11 +188,44 @@ fn the_work_item_takes_two_rounds_and_the_second_echoes_request_state() {
     assert_eq!(call.phase(), Phase::Done);
 }
 
+/// The recorded legs the Cortex-M example checks on the device (the file it
+/// includes) are the ones the call writes here, byte for byte.
+#[test]
+fn the_recorded_work_item_legs_are_the_bytes_the_call_writes() {
+    let mut h = Harness::new(&tool_config(work_item::PARAMS, FORM));
+    let mut call = h.call();
+    let answers = [
+        ("resolution", work_item::ANSWER_1),
+        ("duplicate_of", work_item::ANSWER_2),
+    ];
+    let rounds = [work_item::ROUND_1, work_item::ROUND_2];
+    for (n, (expected, reply)) in [work_item::LEG_1, work_item::LEG_2]
+        .into_iter()
+        .zip(rounds)
+        .enumerate()
+    {
+        assert_eq!(leg(&mut call, n as i64 + 1), expected, "leg {}", n + 1);
+        assert_eq!(call.feed(reply.as_bytes()), Ok(Event::InputRequired(1)));
+        let (key, content) = answers[n];
+        let answer = Answer::Elicit {
+            action: ElicitAction::Accept,
+            content: Some(content),
+        };
+        call.answer(key, answer).unwrap();
+    }
+    assert_eq!(call.request_state(), Some(work_item::STATE_TOKEN));
+    assert_eq!(leg(&mut call, 3), work_item::LEG_3);
+    assert_eq!(
+        call.feed(work_item::DONE.as_bytes()),
+        Ok(Event::Complete(work_item::DONE_RESULT.as_bytes()))
+    );
+}
+
 /// Runs the work-item flow under `limits`; the first error, if any.
 fn run_work_item(limits: CallLimits) -> Result<(), CallError> {
     let config = CallConfig {
         limits,
-        ..tool_config(WORK_ITEM_PARAMS, FORM)
+        ..tool_config(work_item::PARAMS, FORM)
     };
     let mut st = CallSlot::default();
     let mut buf = vec![0u8; Call::workspace_size(&limits)];
@@ -272,7 +235,7 @@ fn run_work_item(limits: CallLimits) -> Result<(), CallError> {
         ("resolution", br#"{"resolution":"Duplicate"}"#),
         ("duplicate_of", br#"{"duplicateOfId":4301}"#),
     ];
-    for (id, (reply, (key, content))) in [WORK_ITEM_ROUND_1, WORK_ITEM_ROUND_2]
+    for (id, (reply, (key, content))) in [work_item::ROUND_1, work_item::ROUND_2]
         .into_iter()
         .zip(answers)
         .enumerate()
@@ -286,7 +249,7 @@ fn run_work_item(limits: CallLimits) -> Result<(), CallError> {
         call.answer(key, answer)?;
     }
     call.write_request(3, &mut out)?;
-    match call.feed(WORK_ITEM_DONE.as_bytes())? {
+    match call.feed(work_item::DONE.as_bytes())? {
         Event::Complete(_) => Ok(()),
         other => panic!("{other:?}"),
     }
@@ -305,7 +268,7 @@ fn raw_inputs(reply: &str) -> usize {
 #[test]
 fn the_work_item_flow_fits_in_a_workspace_sized_to_its_high_water_marks() {
     let params = work_item_params_prefix().len() + 1;
-    let inputs = raw_inputs(WORK_ITEM_ROUND_1).max(raw_inputs(WORK_ITEM_ROUND_2));
+    let inputs = raw_inputs(work_item::ROUND_1).max(raw_inputs(work_item::ROUND_2));
     let state = r#""eyJyZXNvbHV0aW9uIjoiRHVwbGljYXRlIn0...""#.len();
     let answers = r#"{"action":"accept","content":{"resolution":"Duplicate"}}"#.len();
     let mut tight = CallLimits {

@@ -21,6 +21,7 @@ mod run;
 mod tasks;
 #[cfg(not(feature = "tasks"))]
 mod without_tasks;
+mod work_item;
 
 /// The client info of the spec's examples.
 pub(super) const EXAMPLE_CLIENT: ClientInfo<'static> = ClientInfo {

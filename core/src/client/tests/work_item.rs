@@ -1,7 +1,8 @@
 //! The SEP's "Real-World Example" (a work item resolved as a duplicate, two
 //! rounds, `requestState` in the second) as recorded server messages, and the
-//! exact bytes the client must emit for each leg. The same messages and
-//! expectations are in mrtr-core's client tests (`tests/flows.rs`).
+//! exact bytes the client must emit for each leg. One file for two readers:
+//! mrtr-core's client tests (`flows.rs`) and the Cortex-M example, which
+//! includes it as its module `recorded` (examples/cortex-m/src/lib.rs).
 
 /// The caller's params for `tools/call` (the SEP's, spacing kept: the call
 /// forwards member values byte for byte).
