@@ -18,6 +18,12 @@ use mrtr_core::client::{
 use mrtr_core::wire::{ClientCapabilities, ClientInfo, ElicitAction, Root};
 use std::process::ExitCode;
 
+// The SEP's work-item messages, as recorded for the core's client tests and
+// the Cortex-M example; this example reads only some of them.
+#[allow(dead_code)]
+#[path = "../src/client/tests/work_item.rs"]
+mod recorded;
+
 /// One answer the app gives.
 #[derive(Clone, Copy)]
 enum Reply {
@@ -102,69 +108,19 @@ const FLOWS: &[Flow] = &[
     },
     Flow {
         name: "SEP: work item (2 rounds)",
-        params: r#"{"name": "update_work_item", "arguments": {"workItemId": 4522, "fields": { "System.State": "Resolved" }}}"#,
+        params: recorded::PARAMS,
         caps: FORM,
         rounds: &[
             Round {
-                reply: r#"{
-  "jsonrpc": "2.0",
-  "id": 1,
-  "result": {
-    "resultType": "input_required",
-    "inputRequests": {
-      "resolution": {
-        "method": "elicitation/create",
-        "params": {
-          "message": "Resolving Bug #4522 requires a resolution. How was this bug resolved?",
-          "requestedSchema": {
-            "type": "object",
-            "properties": {
-              "resolution": {
-                "type": "string",
-                "enum": ["Fixed", "Won't Fix", "Duplicate", "By Design"],
-                "description": "Resolution type for this bug"
-              }
-            },
-            "required": ["resolution"]
-          }
-        }
-      }
-    }
-  }
-}"#,
+                reply: recorded::ROUND_1,
                 answers: &[("resolution", Reply::Accept(r#"{"resolution":"Duplicate"}"#))],
             },
             Round {
-                reply: r#"{
-  "jsonrpc": "2.0",
-  "id": 2,
-  "result": {
-    "resultType": "input_required",
-    "inputRequests": {
-      "duplicate_of": {
-        "method": "elicitation/create",
-        "params": {
-          "message": "Since this is a duplicate, which work item is the original?",
-          "requestedSchema": {
-            "type": "object",
-            "properties": {
-              "duplicateOfId": {
-                "type": "number",
-                "description": "Work item ID of the original bug"
-              }
-            },
-            "required": ["duplicateOfId"]
-          }
-        }
-      }
-    },
-    "requestState": "eyJyZXNvbHV0aW9uIjoiRHVwbGljYXRlIn0..."
-  }
-}"#,
+                reply: recorded::ROUND_2,
                 answers: &[("duplicate_of", Reply::Accept(r#"{"duplicateOfId":4301}"#))],
             },
         ],
-        done: r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Bug #4522 resolved as Duplicate of Bug #4301. State set to Resolved and duplicate link created."}],"isError":false}}"#,
+        done: recorded::DONE,
     },
     Flow {
         name: "SEP: rolling upgrade (2 rounds)",
