@@ -158,6 +158,28 @@ fun registerMisuseTests(t: Tests) {
         assertEquals(a, Native.callLimitsDefault(LongArray(3)))
         assertEquals(a, Native.callWorkspaceSize(LongArray(3), LongArray(1)))
         assertEquals(a, Native.callWorkspaceSize(LongArray(Native.LIMITS_LEN) { -1 }, LongArray(1)))
+        // The limits go out and come back through the same generated member lists: the
+        // defaults read back size the same workspace as no limits at all; each long is
+        // range-checked by its C member's width (-1 anywhere, 2^32 in a uint32_t member).
+        val defaults = LongArray(Native.LIMITS_LEN)
+        assertEquals(Status.OK.code, Native.callLimitsDefault(defaults))
+        val sized = LongArray(1)
+        val sizedDefault = LongArray(1)
+        assertEquals(Status.OK.code, Native.callWorkspaceSize(defaults, sized))
+        assertEquals(Status.OK.code, Native.callWorkspaceSize(null, sizedDefault))
+        assertEquals(sizedDefault[0], sized[0])
+        for (k in 0 until Native.LIMITS_LEN) {
+            val l = defaults.copyOf().also { it[k] = -1 }
+            assertEquals(a, Native.callWorkspaceSize(l, LongArray(1)), "limits slot $k = -1")
+        }
+        val u32 = listOf(
+            Slots.LIMITS_MAX_ROUNDS, Slots.LIMITS_MAX_STATE_ONLY_ROUNDS, Slots.LIMITS_BACKOFF_INITIAL_MS,
+            Slots.LIMITS_BACKOFF_MAX_MS, Slots.LIMITS_MAX_POLLS,
+        )
+        for (k in u32) {
+            val l = defaults.copyOf().also { it[k] = 1L shl 32 }
+            assertEquals(a, Native.callWorkspaceSize(l, LongArray(1)), "uint32_t limits slot $k = 2^32")
+        }
         // Buffers that are not mrtr workspaces: heap, foreign direct, and one holding another object.
         val heap = ByteBuffer.allocate(1 shl 16)
         val foreign = ByteBuffer.allocateDirect(1 shl 16)
