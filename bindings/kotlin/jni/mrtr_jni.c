@@ -403,14 +403,26 @@ static jint call_why(JNIEnv *env, const void *h, jint st, jobjectArray reason) {
   return st;
 }
 
-/* A jlong that must fit size_t (non-negative). */
-static int to_size(jlong v, size_t *out) {
-  if (v < 0 || (uint64_t)v > (uint64_t)SIZE_MAX) {
+/* A jlong into an unsigned member `width` bytes wide (4 or 8): -1 when it
+ * is negative or does not fit. */
+static int to_unsigned(jlong v, void *out, size_t width) {
+  if (v < 0 || (width < 8 && ((uint64_t)v >> (8 * width)) != 0)) {
     return -1;
   }
-  *out = (size_t)v;
+  if (width == sizeof(uint32_t)) {
+    uint32_t x = (uint32_t)v;
+    memcpy(out, &x, sizeof x);
+  } else if (width == sizeof(uint64_t)) {
+    uint64_t x = (uint64_t)v;
+    memcpy(out, &x, sizeof x);
+  } else {
+    return -1;
+  }
   return 0;
 }
+
+/* A jlong that must fit size_t (non-negative). */
+static int to_size(jlong v, size_t *out) { return to_unsigned(v, out, sizeof *out); }
 
 /* Runs a writer with the header's output convention into Java array `out`
  * (null: size query) and reports written/needed in written[0]. */
@@ -451,24 +463,6 @@ static int to_size(jlong v, size_t *out) {
   v[n] = (jlong)src->m.len;
 #define VIEW_IN(o, n, m) || view_in(in, src->m.ptr, src->m.len, &v[o], &v[n]) != 0
 #define VIEW_WS(o, n, m) || ws_view(env, ws, src->m.ptr, src->m.len, &v[o], &v[n]) != 0
-
-/* A jlong into an unsigned member `width` bytes wide (4 or 8): -1 when it
- * is negative or does not fit. */
-static int to_unsigned(jlong v, void *out, size_t width) {
-  if (v < 0 || (width < 8 && ((uint64_t)v >> (8 * width)) != 0)) {
-    return -1;
-  }
-  if (width == sizeof(uint32_t)) {
-    uint32_t x = (uint32_t)v;
-    memcpy(out, &x, sizeof x);
-  } else if (width == sizeof(uint64_t)) {
-    uint64_t x = (uint64_t)v;
-    memcpy(out, &x, sizeof x);
-  } else {
-    return -1;
-  }
-  return 0;
-}
 
 static void limits_to_longs(const mrtr_call_limits *src, jlong *v) {
   MRTR_JNI_LIMITS_SCALARS(SCALAR_OUT)
