@@ -1000,9 +1000,9 @@ pub const DEEP_OBJECTS: usize = 32;
 /// The most members [`Value::check_unique_keys_deep`] accepts in an object
 /// that it checks on its own (one whose keys do not fit the key stack):
 /// more is [`ErrorKind::TooManyMembers`]. It bounds the work of a hostile
-/// document: such a check costs about members² / [`UNIQUE_KEYS_BLOCK`]
-/// steps, so a megabyte of large objects stays within a few tens of
-/// validations of it.
+/// document: such a check costs about members² / (2 x 128) member steps
+/// (it takes the keys in blocks of 128), so a megabyte of large objects
+/// stays within a few validations of it.
 pub const DEEP_MAX_MEMBERS: usize = 1024;
 
 /// One open object of [`Value::check_unique_keys_deep`]: where it starts,
@@ -1044,7 +1044,7 @@ impl<'a> Value<'a> {
                 src: sub(b, start, end),
                 ix: ix.get(from..).unwrap_or(&[]),
             };
-            o.unique_keys_in_sorted_blocks(DEEP_MAX_MEMBERS)
+            o.unique_keys_large()
                 .map_err(|e| Error::new(e.kind, e.offset.saturating_add(start)))
         };
         let mut i = 0usize;
@@ -1122,7 +1122,9 @@ impl<'a> Value<'a> {
     }
 }
 
-/// How many keys [`Object::unique_keys_in_sorted_blocks`] sorts at once.
+/// How many keys [`Value::check_unique_keys_deep`] takes in a block when
+/// it checks a large object on its own ([`Object::check_unique_keys`]
+/// takes [`UNIQUE_KEYS_BLOCK`]).
 const SORTED_BLOCK: usize = 128;
 
 /// Sorts a block of (hash, offset) pairs in place by binary insertion:
@@ -1147,66 +1149,6 @@ pub(super) fn sort_block(block: &mut [(u32, usize)]) {
             }
         }
         crate::bytes::rotate_right_1(block, lo, i);
-    }
-}
-
-impl Object<'_> {
-    /// [`Object::check_unique_keys`] for a large object, as
-    /// [`Value::check_unique_keys_deep`] needs it: the keys are taken in
-    /// blocks of [`SORTED_BLOCK`] (hash and offset, on the stack), each
-    /// block sorted by hash, and every earlier key is looked up in it by
-    /// binary search, so an object of n members costs about
-    /// n² / (2 x [`SORTED_BLOCK`]) member steps and no pairwise hash
-    /// comparison. The error names a repeated member (the offset of a
-    /// later one's value) or the first member past `max_members`.
-    fn unique_keys_in_sorted_blocks(&self, max_members: usize) -> Result<(), Error> {
-        let mut block = [(0u32, 0usize); SORTED_BLOCK];
-        let mut members = self.iter();
-        let mut seen = 0usize;
-        let dup = |at: usize| {
-            let offset = self.member_at(at).map_or(at, |(_, v)| self.offset_of(v));
-            Err(Error::new(ErrorKind::DuplicateKey, offset))
-        };
-        loop {
-            let mut len = 0usize;
-            for slot in block.iter_mut() {
-                let Some((k, v)) = members.next() else { break };
-                if seen + len >= max_members {
-                    return Err(Error::new(ErrorKind::TooManyMembers, self.offset_of(v)));
-                }
-                *slot = (k.text_hash(), self.key_offset(&k));
-                len += 1;
-            }
-            let filled = block.get_mut(..len).unwrap_or(&mut []);
-            sort_block(filled);
-            let filled: &[(u32, usize)] = filled;
-            // Within the block: keys of equal hash are neighbours.
-            for (i, &(h, at)) in filled.iter().enumerate() {
-                let later = filled.get(i + 1..).unwrap_or(&[]);
-                for &(_, other) in later.iter().take_while(|(ho, _)| *ho == h) {
-                    if self.key_at(other).eq_json_str(&self.key_at(at)) {
-                        return dup(at.max(other));
-                    }
-                }
-            }
-            // Earlier keys, one walk, each looked up by its hash.
-            if seen > 0 {
-                for (prev, _) in self.iter().take(seen) {
-                    let h = prev.text_hash();
-                    let from = filled.partition_point(|&(x, _)| x < h);
-                    let same = filled.get(from..).unwrap_or(&[]);
-                    for &(_, at) in same.iter().take_while(|(x, _)| *x == h) {
-                        if prev.eq_json_str(&self.key_at(at)) {
-                            return dup(at);
-                        }
-                    }
-                }
-            }
-            seen += len;
-            if len < SORTED_BLOCK {
-                return Ok(());
-            }
-        }
     }
 }
 
@@ -1345,10 +1287,29 @@ impl<'a> Object<'a> {
         max_members: usize,
         visit: &mut dyn FnMut(JsonStr<'a>, Value<'a>),
     ) -> Result<usize, Error> {
-        // Each key as its offset in the object with a hash of its decoded
-        // text (16 bytes, so a block holds many): keys are compared only
-        // when their hashes agree, read again from their offsets.
-        let mut block: [(usize, u32); UNIQUE_KEYS_BLOCK] = [(0, 0); UNIQUE_KEYS_BLOCK];
+        let mut block = [(0u32, 0usize); UNIQUE_KEYS_BLOCK];
+        self.unique_keys_in_blocks(max_members, &mut block, visit)
+    }
+
+    /// The one body of the repeat checks of an object's keys
+    /// ([`Object::check_unique_keys_visit`], and
+    /// [`Value::check_unique_keys_deep`] for an object it checks on its
+    /// own), in blocks of `block.len()` keys: each key as a hash of its
+    /// decoded text and its offset, a block sorted by both, so that keys
+    /// of equal hash are neighbours in document order; every key of the
+    /// earlier blocks is looked up in it by binary search. Keys are
+    /// compared only when their hashes agree, read again from their
+    /// offsets. An object of n members costs about n² / (2 x the block
+    /// length) member steps. Visits every member up to the check's end
+    /// (none past `max_members`); the error names the first member, in
+    /// document order, equal to an earlier one (its value's offset), and
+    /// only then the first member past `max_members`.
+    fn unique_keys_in_blocks(
+        &self,
+        max_members: usize,
+        block: &mut [(u32, usize)],
+        visit: &mut dyn FnMut(JsonStr<'a>, Value<'a>),
+    ) -> Result<usize, Error> {
         let mut members = self.iter();
         let mut seen = 0usize; // members checked in earlier blocks
         loop {
@@ -1361,44 +1322,46 @@ impl<'a> Object<'a> {
                     over_limit = Some(v);
                     break;
                 }
-                *slot = (self.key_offset(&k), k.text_hash());
+                *slot = (k.text_hash(), self.key_offset(&k));
                 len += 1;
                 visit(k, v);
             }
-            if len == 0 {
-                return match over_limit {
-                    Some(v) => Err(Error::new(ErrorKind::TooManyMembers, self.offset_of(v))),
-                    None => Ok(seen),
-                };
-            }
-            let filled = block.get(..len).unwrap_or(&[]);
-            // The first member of the block equal to an earlier one: in the
-            // block (scanning in order) or in an earlier block (one walk).
-            let mut first_dup = filled.iter().enumerate().find_map(|(i, &(at, h))| {
-                let earlier = filled.get(..i).unwrap_or(&[]);
-                earlier
-                    .iter()
-                    .any(|&(o, ho)| ho == h && self.key_at(o).eq_json_str(&self.key_at(at)))
-                    .then_some((i, at))
-            });
-            if seen > 0 {
-                for (prev, _) in self.iter().take(seen) {
-                    let hp = prev.text_hash();
-                    let limit = first_dup.map_or(len, |(i, _)| i);
-                    let hit = filled
-                        .get(..limit)
-                        .unwrap_or(&[])
+            let filled = block.get_mut(..len).unwrap_or(&mut []);
+            sort_block(filled);
+            let filled: &[(u32, usize)] = filled;
+            // The least offset of a key equal to an earlier one: in the
+            // block (an earlier key of equal hash sorts just before it) or
+            // in an earlier block (one walk, each looked up by its hash).
+            let mut first_dup = usize::MAX;
+            for (i, &(h, at)) in filled.iter().enumerate() {
+                let before = filled.get(..i).unwrap_or(&[]);
+                // Read the key again only if an earlier one shares its hash.
+                if at < first_dup && before.last().is_some_and(|&(hb, _)| hb == h) {
+                    let key = self.key_at(at);
+                    if before
                         .iter()
-                        .enumerate()
-                        .find_map(|(i, &(at, h))| {
-                            (h == hp && prev.eq_json_str(&self.key_at(at))).then_some((i, at))
-                        });
-                    if hit.is_some() {
-                        first_dup = hit;
+                        .rev()
+                        .take_while(|&&(hb, _)| hb == h)
+                        .any(|&(_, o)| self.key_at(o).eq_json_str(&key))
+                    {
+                        first_dup = at;
                     }
                 }
             }
-            if let Some((_, at)) = first_dup {
+            for (prev, _) in self.iter().take(seen) {
+                let h = prev.text_hash();
+                let from = filled.partition_point(|&(x, _)| x < h);
+                let same = filled.get(from..).unwrap_or(&[]);
+                if let Some(&(_, at)) = same
+                    .iter()
+                    .take_while(|&&(x, _)| x == h)
+                    .find(|&&(_, at)| at < first_dup && prev.eq_json_str(&self.key_at(at)))
+                {
+                    first_dup = at;
+                }
+            }
+            if first_dup != usize::MAX {
+                let at = first_dup;
                 let offset = self.member_at(at).map_or(at, |(_, v)| self.offset_of(v));
                 return Err(Error::new(ErrorKind::DuplicateKey, offset));
             }
@@ -1406,10 +1369,21 @@ impl<'a> Object<'a> {
                 return Err(Error::new(ErrorKind::TooManyMembers, self.offset_of(v)));
             }
             seen += len;
-            if len < UNIQUE_KEYS_BLOCK {
+            if len == 0 || len < block.len() {
                 return Ok(seen);
             }
         }
+    }
+
+    /// [`Object::unique_keys_in_blocks`] for an object the deep check takes
+    /// on its own: blocks of [`SORTED_BLOCK`], up to [`DEEP_MAX_MEMBERS`].
+    /// Not inlined, so that its block is on the stack only while it runs
+    /// (the deep check's frame stays as deep as its key stack).
+    #[inline(never)]
+    fn unique_keys_large(&self) -> Result<(), Error> {
+        let mut block = [(0u32, 0usize); SORTED_BLOCK];
+        self.unique_keys_in_blocks(DEEP_MAX_MEMBERS, &mut block, &mut |_, _| {})
+            .map(|_| ())
     }
 
     /// The key whose opening quote is at `offset` (from [`Object::key_offset`]).
