@@ -986,9 +986,9 @@ impl<'a> Value<'a> {
 pub const UNIQUE_KEYS_BLOCK: usize = 40;
 
 /// How many keys of the open objects [`Value::check_unique_keys_deep`]
-/// holds at once (offset and hash each, 8 bytes, on the stack); an object
-/// whose keys do not fit is checked on its own with
-/// [`Object::check_unique_keys`] when it closes.
+/// holds at once (offset and hash, or offset and text length: 8 bytes
+/// each, on the stack); an object whose keys do not fit is checked on
+/// its own with [`Object::check_unique_keys`] when it closes.
 pub const DEEP_KEYS: usize = 128;
 
 /// How many nested objects [`Value::check_unique_keys_deep`] follows with
@@ -1005,13 +1005,22 @@ pub const DEEP_OBJECTS: usize = 32;
 /// stays within a few validations of it.
 pub const DEEP_MAX_MEMBERS: usize = 1024;
 
+/// How many keys of one object [`Value::check_unique_keys_deep`] tags with
+/// their text's length instead of its hash (a key is compared with the
+/// earlier ones of equal tag): the few keys of a short object cost less to
+/// compare than to hash. Past this count the earlier keys are hashed, and
+/// every later one is, as in a wide object.
+pub const DEEP_DIRECT_KEYS: usize = 8;
+
 /// One open object of [`Value::check_unique_keys_deep`]: where it starts,
-/// where its keys start on the key stack, and whether they overflowed it.
+/// where its keys start on the key stack, whether they overflowed it, and
+/// whether their entries hold hashes (else text lengths).
 #[derive(Clone, Copy, Default)]
 struct OpenObject {
     start: usize,
     base: usize,
     full: bool,
+    hashed: bool,
 }
 
 impl<'a> Value<'a> {
@@ -1022,8 +1031,9 @@ impl<'a> Value<'a> {
     ///
     /// Cost: one pass over the bytes. The keys of the open objects are
     /// held on a stack of [`DEEP_KEYS`] entries, so a key is compared only
-    /// with the earlier keys of its own object, by hash first; an object
-    /// whose keys do not fit, or nested deeper than [`DEEP_OBJECTS`]
+    /// with the earlier keys of its own object: directly while the object
+    /// has at most [`DEEP_DIRECT_KEYS`] keys, by hash first past that; an
+    /// object whose keys do not fit, or nested deeper than [`DEEP_OBJECTS`]
     /// objects, is checked with [`Object::check_unique_keys`] instead (its
     /// own pass, through the skip index when the value has one), and may
     /// have at most [`DEEP_MAX_MEMBERS`] members
@@ -1062,10 +1072,24 @@ impl<'a> Value<'a> {
                                     token: sub(b, i, end),
                                     escaped,
                                 };
-                                let h = key.text_hash();
+                                let direct = !top.hashed
+                                    && nkeys.saturating_sub(top.base) < DEEP_DIRECT_KEYS;
+                                if !direct && !top.hashed {
+                                    // Past the direct count: hash the earlier keys.
+                                    for e in keys.get_mut(top.base..nkeys).unwrap_or(&mut []) {
+                                        e.1 = key_token_at(b, e.0 as usize).text_hash();
+                                    }
+                                    top.hashed = true;
+                                }
+                                // The tag: the text's length (direct), else its
+                                // hash; equal texts have equal tags either way.
+                                let h = match direct {
+                                    true => u32::try_from(key.decoded_len()).unwrap_or(u32::MAX),
+                                    false => key.text_hash(),
+                                };
                                 let earlier = keys.get(top.base..nkeys).unwrap_or(&[]);
-                                let repeated = earlier.iter().any(|&(o, ho)| {
-                                    ho == h && key_token_at(b, o as usize).eq_json_str(&key)
+                                let repeated = earlier.iter().any(|&(o, t)| {
+                                    t == h && key_token_at(b, o as usize).eq_json_str(&key)
                                 });
                                 if repeated {
                                     return Err(Error::new(
@@ -1092,6 +1116,7 @@ impl<'a> Value<'a> {
                                 start: i,
                                 base: nkeys,
                                 full: false,
+                                hashed: false,
                             };
                             nopen += 1;
                         }

@@ -845,6 +845,65 @@ fn keys_hash_equally_however_escaped_at_any_length() {
     }
 }
 
+/// Around [`DEEP_DIRECT_KEYS`] (keys compared directly, then by hash once
+/// the object has more): in objects of 1 to 3 x that many keys, a repeat
+/// of any earlier key at any later position is found and named (the
+/// repeat's value), spelled plainly or escaped either way; keys of equal
+/// token length that differ, and a plain key beside an escaped different
+/// one, are no repeat.
+#[test]
+fn a_repeat_is_found_at_every_position_before_and_after_keys_are_hashed() {
+    // Distinct keys, most of the same token length, one longer, one with
+    // an escape of its own.
+    let name = |i: usize| -> std::string::String {
+        match i {
+            3 => "longer key".into(),
+            5 => r"k\u0035x".into(), // "k5x"
+            _ => std::format!("k{i}"),
+        }
+    };
+    // The same text spelled with its first character escaped.
+    let escaped = |t: &str| -> std::string::String {
+        match t.strip_prefix('k') {
+            Some(rest) => std::format!(r"\u006b{rest}"),
+            None => std::format!(r"\u{:04x}{}", t.as_bytes()[0], &t[1..]),
+        }
+    };
+    let deep = |s: &str| {
+        let v = parse(s.as_bytes()).unwrap();
+        v.check_unique_keys_deep().map_err(|e| (e.kind, e.offset))
+    };
+    for n in 1..=3 * DEEP_DIRECT_KEYS {
+        let names: std::vec::Vec<std::string::String> = (0..n).map(name).collect();
+        let object = |names: &[std::string::String]| {
+            let members: std::vec::Vec<std::string::String> = names
+                .iter()
+                .enumerate()
+                .map(|(i, k)| std::format!(r#""{k}":{i}"#))
+                .collect();
+            std::format!(r#"{{"outer":{{{}}}}}"#, members.join(","))
+        };
+        assert_eq!(deep(&object(&names)), Ok(()), "{n} keys");
+        // The same texts escaped: still distinct ("k5x" and "k5" too).
+        let all_escaped: std::vec::Vec<std::string::String> =
+            names.iter().map(|k| escaped(k)).collect();
+        assert_eq!(deep(&object(&all_escaped)), Ok(()), "{n} keys escaped");
+        for later in 1..n {
+            for earlier in 0..later {
+                let token = std::format!("\"{}\"", names[earlier]);
+                let text = std::format!("{}", parse(token.as_bytes()).unwrap().as_str().unwrap());
+                for spelling in [names[earlier].clone(), escaped(&text), text.clone()] {
+                    let mut keys = names.clone();
+                    keys[later] = spelling;
+                    let s = object(&keys);
+                    let value = s.find(&std::format!(r#"":{later}"#)).unwrap() + 2;
+                    assert_eq!(deep(&s), Err((ErrorKind::DuplicateKey, value)), "{s}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn objects_past_the_key_stack_or_the_depth_are_checked_on_their_own() {
     let limits = ParseLimits {
