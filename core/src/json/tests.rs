@@ -904,6 +904,58 @@ fn a_repeat_is_found_at_every_position_before_and_after_keys_are_hashed() {
     }
 }
 
+/// The repeat checks take keys in blocks sorted by hash, yet name the
+/// first member, in document order, equal to an earlier one: two repeats
+/// at every kind of place (the same block, later blocks, the earlier key in
+/// an earlier block), in objects checked by `check_unique_keys` and, past
+/// the key stack, by the deep check on their own.
+#[test]
+fn the_first_repeat_in_document_order_is_named_whatever_the_hash_order() {
+    let b = UNIQUE_KEYS_BLOCK;
+    for n in [12, b + 5, 3 * b, DEEP_KEYS + 40, 400] {
+        // (original of the first repeat, first repeat, original of the
+        // second, second repeat): first < second.
+        let cases = [
+            (1, 3, 0, 5),
+            (0, n - 2, 2, n - 1),
+            (b / 2, n - 3, 1, n - 1),
+            (0, n / 2, 3, n / 2 + 1),
+            (n / 3, n / 3 + 1, n - 3, n - 2),
+        ];
+        for (earlier1, first, earlier2, second) in cases {
+            let mut keys: std::vec::Vec<std::string::String> =
+                (0..n).map(|i| std::format!("key{i}")).collect();
+            // The later repeat's original comes first in the document.
+            let (e1, e2) = (earlier1.min(first - 1), earlier2.min(second - 1));
+            keys[second] = keys[e2].clone();
+            keys[first] = keys[e1].clone();
+            let members: std::vec::Vec<std::string::String> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| std::format!(r#""{k}":[{i}]"#))
+                .collect();
+            let object = std::format!("{{{}}}", members.join(","));
+            let value_of = |doc: &str| doc.find(&std::format!(r#"":[{first}]"#)).unwrap() + 2;
+            let o = parse(object.as_bytes()).unwrap();
+            assert_eq!(
+                o.as_object()
+                    .unwrap()
+                    .check_unique_keys(usize::MAX)
+                    .map_err(|e| (e.kind, e.offset)),
+                Err((ErrorKind::DuplicateKey, value_of(&object))),
+                "{n} keys, repeats at {first} and {second}"
+            );
+            let doc = std::format!(r#"{{"a":[{object}]}}"#);
+            let v = parse(doc.as_bytes()).unwrap();
+            assert_eq!(
+                v.check_unique_keys_deep().map_err(|e| (e.kind, e.offset)),
+                Err((ErrorKind::DuplicateKey, value_of(&doc))),
+                "deep: {n} keys, repeats at {first} and {second}"
+            );
+        }
+    }
+}
+
 #[test]
 fn objects_past_the_key_stack_or_the_depth_are_checked_on_their_own() {
     let limits = ParseLimits {
