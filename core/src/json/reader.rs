@@ -1002,7 +1002,7 @@ pub const DEEP_OBJECTS: usize = 32;
 /// more is [`ErrorKind::TooManyMembers`]. It bounds the work of a hostile
 /// document: such a check costs about members² / (2 x 128) member steps
 /// (it takes the keys in blocks of 128), so a megabyte of large objects
-/// stays within a few validations of it.
+/// stays within a few tens of validations of it.
 pub const DEEP_MAX_MEMBERS: usize = 1024;
 
 /// How many keys of one object [`Value::check_unique_keys_deep`] tags with
