@@ -14,16 +14,18 @@
 //!   serde_json) to the same value as its subtree; spans carry no outer
 //!   whitespace; keys, strings and integers decode as serde_json reads them;
 //!   `len`, `get`, `get_unique` and `check_unique_keys` agree with the
-//!   members;
+//!   members; `check_unique_keys_deep` on the document fails, with
+//!   `DuplicateKey`, exactly when an object anywhere in it repeats a key
+//!   (documents whose objects stay within `DEEP_MAX_MEMBERS` members);
 //! - a skip index changes nothing: `parse_indexed` (with 0 to 6 slots, so
 //!   some containers are recorded and some scanned, and with 64) and
 //!   `Value::with_index` give the same outcome and the same span for every
 //!   key and value of the tree.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use mrtr_core::json::{
-    self, ErrorKind, Kind, ParseLimits, Value, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT,
+    self, ErrorKind, Kind, ParseLimits, Value, DEEP_MAX_MEMBERS, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT,
 };
 
 use crate::oracle::to_serde;
@@ -49,6 +51,9 @@ pub fn run(data: &[u8]) {
         assert!(depth(v) <= DEFAULT_MAX_DEPTH);
     }
     check_index(data, &limits, ours);
+    if let Ok(v) = ours {
+        check_deep(v);
+    }
     let theirs = serde_json::from_slice::<serde_json::Value>(data);
     match (ours, theirs) {
         (Ok(v), Ok(t)) => {
@@ -137,9 +142,49 @@ fn depth(v: Value<'_>) -> usize {
 
 /// Checks `v` and every value under it. `comparable`: serde_json accepted
 /// the whole document, so every part must re-parse.
+/// `check_unique_keys_deep` on the whole document against [`repeats`].
+fn check_deep(v: Value<'_>) {
+    let (dup, most) = repeats(v);
+    if most <= DEEP_MAX_MEMBERS {
+        let deep = v.check_unique_keys_deep();
+        assert_eq!(deep.is_err(), dup, "check_unique_keys_deep");
+        if let Err(e) = deep {
+            assert_eq!(e.kind, ErrorKind::DuplicateKey);
+        }
+    }
+}
+
+/// Whether an object anywhere in `v` repeats a key (compared decoded), and
+/// the most members any object in it has: the reference for
+/// `check_unique_keys_deep`.
+fn repeats(v: Value<'_>) -> (bool, usize) {
+    match v.kind() {
+        Kind::Array => v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(repeats)
+            .fold((false, 0), |(a, m), (b, n)| (a || b, m.max(n))),
+        Kind::Object => {
+            let mut seen = HashSet::new();
+            let (mut dup, mut most, mut count) = (false, 0, 0);
+            for (k, val) in v.as_object().unwrap().iter() {
+                count += 1;
+                dup |= !seen.insert(k.chars().collect::<String>());
+                let (d, m) = repeats(val);
+                dup |= d;
+                most = most.max(m);
+            }
+            (dup, most.max(count))
+        }
+        _ => (false, 0),
+    }
+}
+
 fn check_spans(v: Value<'_>, comparable: bool) {
     let raw = v.raw();
     assert!(!raw.is_empty());
+
     assert!(!matches!(raw.first(), Some(b' ' | b'\t' | b'\n' | b'\r')));
     assert!(!matches!(raw.last(), Some(b' ' | b'\t' | b'\n' | b'\r')));
     // The span is a document of its own.
