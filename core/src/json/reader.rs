@@ -1072,20 +1072,19 @@ impl<'a> Value<'a> {
                                     token: sub(b, i, end),
                                     escaped,
                                 };
-                                let direct = !top.hashed
-                                    && nkeys.saturating_sub(top.base) < DEEP_DIRECT_KEYS;
-                                if !direct && !top.hashed {
+                                if !top.hashed && nkeys.saturating_sub(top.base) >= DEEP_DIRECT_KEYS
+                                {
                                     // Past the direct count: hash the earlier keys.
                                     for e in keys.get_mut(top.base..nkeys).unwrap_or(&mut []) {
                                         e.1 = key_token_at(b, e.0 as usize).text_hash();
                                     }
                                     top.hashed = true;
                                 }
-                                // The tag: the text's length (direct), else its
+                                // The tag: the text's length until then, else its
                                 // hash; equal texts have equal tags either way.
-                                let h = match direct {
-                                    true => u32::try_from(key.decoded_len()).unwrap_or(u32::MAX),
-                                    false => key.text_hash(),
+                                let h = match top.hashed {
+                                    false => u32::try_from(key.decoded_len()).unwrap_or(u32::MAX),
+                                    true => key.text_hash(),
                                 };
                                 let earlier = keys.get(top.base..nkeys).unwrap_or(&[]);
                                 let repeated = earlier.iter().any(|&(o, t)| {
