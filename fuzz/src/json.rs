@@ -22,7 +22,7 @@
 //!   `Value::with_index` give the same outcome and the same span for every
 //!   key and value of the tree.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use mrtr_core::json::{
     self, ErrorKind, Kind, ParseLimits, Value, DEEP_MAX_MEMBERS, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT,
@@ -51,14 +51,11 @@ pub fn run(data: &[u8]) {
         assert!(depth(v) <= DEFAULT_MAX_DEPTH);
     }
     check_index(data, &limits, ours);
-    if let Ok(v) = ours {
-        check_deep(v);
-    }
     let theirs = serde_json::from_slice::<serde_json::Value>(data);
     match (ours, theirs) {
         (Ok(v), Ok(t)) => {
             assert_eq!(to_serde(v), t, "trees differ");
-            check_spans(v, true);
+            check_deep(v, check_spans(v, true));
         }
         (Ok(v), Err(e)) => {
             let msg = e.to_string();
@@ -67,7 +64,7 @@ pub fn run(data: &[u8]) {
                     || (msg.starts_with("recursion limit exceeded") && depth(v) > 128),
                 "we accept, serde_json refuses ({msg})"
             );
-            check_spans(v, false);
+            check_deep(v, check_spans(v, false));
         }
         (Err(e), Ok(_)) => panic!("we refuse ({e}), serde_json accepts"),
         (Err(e), Err(_)) => {
@@ -140,11 +137,10 @@ fn depth(v: Value<'_>) -> usize {
     }
 }
 
-/// Checks `v` and every value under it. `comparable`: serde_json accepted
-/// the whole document, so every part must re-parse.
-/// `check_unique_keys_deep` on the whole document against [`repeats`].
-fn check_deep(v: Value<'_>) {
-    let (dup, most) = repeats(v);
+/// `check_unique_keys_deep` on the whole document against the reference
+/// [`check_spans`] returns: whether an object anywhere repeats a key
+/// (compared decoded), and the most members any object has.
+fn check_deep(v: Value<'_>, (dup, most): (bool, usize)) {
     if most <= DEEP_MAX_MEMBERS {
         let deep = v.check_unique_keys_deep();
         assert_eq!(deep.is_err(), dup, "check_unique_keys_deep");
@@ -154,34 +150,11 @@ fn check_deep(v: Value<'_>) {
     }
 }
 
-/// Whether an object anywhere in `v` repeats a key (compared decoded), and
-/// the most members any object in it has: the reference for
-/// `check_unique_keys_deep`.
-fn repeats(v: Value<'_>) -> (bool, usize) {
-    match v.kind() {
-        Kind::Array => v
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(repeats)
-            .fold((false, 0), |(a, m), (b, n)| (a || b, m.max(n))),
-        Kind::Object => {
-            let mut seen = HashSet::new();
-            let (mut dup, mut most, mut count) = (false, 0, 0);
-            for (k, val) in v.as_object().unwrap().iter() {
-                count += 1;
-                dup |= !seen.insert(k.chars().collect::<String>());
-                let (d, m) = repeats(val);
-                dup |= d;
-                most = most.max(m);
-            }
-            (dup, most.max(count))
-        }
-        _ => (false, 0),
-    }
-}
-
-fn check_spans(v: Value<'_>, comparable: bool) {
+/// Checks `v` and every value under it. `comparable`: serde_json accepted
+/// the whole document, so every part must re-parse. Returns whether an
+/// object anywhere in `v` repeats a key (compared decoded) and the most
+/// members any object in it has (the reference for [`check_deep`]).
+fn check_spans(v: Value<'_>, comparable: bool) -> (bool, usize) {
     let raw = v.raw();
     assert!(!raw.is_empty());
 
@@ -200,8 +173,11 @@ fn check_spans(v: Value<'_>, comparable: bool) {
     if comparable {
         let theirs: serde_json::Value = match serde_json::from_slice(raw) {
             Ok(t) => t,
-            // Within serde_json's depth only.
-            Err(e) if e.to_string().starts_with("recursion limit") => return,
+            // Within serde_json's depth only: below that, the reference
+            // for the deep check is still needed.
+            Err(e) if e.to_string().starts_with("recursion limit") => {
+                return check_spans(v, false);
+            }
             Err(e) => panic!("span does not re-parse with serde_json: {e}"),
         };
         assert_eq!(to_serde(v), theirs, "span re-parses to another value");
@@ -214,9 +190,10 @@ fn check_spans(v: Value<'_>, comparable: bool) {
             let a = v.as_array().unwrap();
             assert_eq!(a.len(), a.iter().count());
             assert_eq!(a.is_empty(), a.iter().next().is_none());
-            for e in a.iter() {
-                check_spans(e, comparable);
-            }
+            return a
+                .iter()
+                .map(|e| check_spans(e, comparable))
+                .fold((false, 0), |(a, m), (b, n)| (a || b, m.max(n)));
         }
         Kind::Object => {
             let o = v.as_object().unwrap();
@@ -227,7 +204,7 @@ fn check_spans(v: Value<'_>, comparable: bool) {
                 check_string(*k);
                 *seen.entry(k.chars().collect()).or_default() += 1;
             }
-            let dup = seen.values().any(|&n| n > 1);
+            let mut dup = seen.values().any(|&n| n > 1);
             assert_eq!(
                 o.check_unique_keys(usize::MAX).is_err(),
                 dup,
@@ -236,6 +213,7 @@ fn check_spans(v: Value<'_>, comparable: bool) {
             if !dup {
                 assert_eq!(o.check_unique_keys(members.len()), Ok(members.len()));
             }
+            let mut most = members.len();
             for (k, val) in &members {
                 let key: String = k.chars().collect();
                 let first = members.iter().find(|(k2, _)| k2.eq_json_str(k)).unwrap().1;
@@ -250,10 +228,14 @@ fn check_spans(v: Value<'_>, comparable: bool) {
                         assert!(seen[&key] > 1);
                     }
                 }
-                check_spans(*val, comparable);
+                let (d, m) = check_spans(*val, comparable);
+                dup |= d;
+                most = most.max(m);
             }
+            return (dup, most);
         }
     }
+    (false, 0)
 }
 
 fn check_string(s: json::JsonStr<'_>) {
