@@ -82,98 +82,69 @@ impl core::fmt::Display for Number<'_> {
 const EXP_LIMIT: i64 = 1 << 60;
 
 /// A number as `±0.d1 d2 … dn × 10^exp`, `d1` and `dn` non-zero (no
-/// digits for zero). The digits are the bytes of `text` from `first`,
-/// skipping the `.`, `digits` of them.
+/// digits for zero). The digits are the bytes of `text` but the `.`,
+/// `digits` of them.
 struct Decimal<'t> {
     neg: bool,
     text: &'t [u8],
-    first: usize,
     digits: i64,
     exp: i64,
 }
 
 impl<'t> Decimal<'t> {
-    /// Decomposes a checked JSON number.
+    /// Decomposes a checked JSON number (one walk of its bytes).
     fn of(b: &'t [u8]) -> Decimal<'t> {
-        let neg = b.first() == Some(&b'-');
-        let start = usize::from(neg);
-        let body = b.get(start..).unwrap_or(&[]);
-        let mantissa_len = body
-            .iter()
-            .position(|&c| c == b'e' || c == b'E')
-            .unwrap_or(body.len());
-        let mantissa = body.get(..mantissa_len).unwrap_or(&[]);
-        let exp_text = body.get(mantissa_len.saturating_add(1)..).unwrap_or(&[]);
-        let int_len = mantissa
-            .iter()
-            .position(|&c| c == b'.')
-            .unwrap_or(mantissa.len());
-        // Leading zeros (of the integer part and then the fraction) and
-        // trailing zeros carry no value.
         // Counted in `usize` (no 64-bit arithmetic per digit on 32-bit
-        // targets), widened once at the end.
-        let mut lead = 0usize;
-        let mut first = None;
-        let mut last = 0usize;
-        let mut count = 0usize;
-        let mut seen = 0usize;
-        for (i, &c) in mantissa.iter().enumerate() {
-            if c == b'.' {
-                continue;
-            }
-            seen += 1;
-            if c != b'0' {
-                if first.is_none() {
-                    first = Some(i);
-                    lead = seen - 1;
-                }
-                last = i;
-                count = seen;
-            }
-        }
-        let Some(first) = first else {
-            return Decimal {
-                neg,
-                text: &[],
-                first: 0,
-                digits: 0,
-                exp: 0,
-            };
-        };
-        let mut e = 0i64;
-        let mut e_neg = false;
-        for &c in exp_text {
+        // targets), widened once at the end. Leading zeros (of the integer
+        // part and then the fraction) and trailing zeros carry no value.
+        let mut seen = 0usize; // mantissa digits so far
+        let mut int_len = None; // mantissa digits before the point
+        let mut first = None; // index of the first non-zero digit
+        let (mut last, mut lead, mut count) = (0usize, 0usize, 0usize);
+        // The exponent: exact below `EXP_LIMIT`, then no longer grown
+        // (`EXP_LIMIT * 10 + 9` fits a `u64`), clamped at the end.
+        let (mut e, mut e_neg, mut in_exp) = (0u64, false, false);
+        for (i, &c) in b.iter().enumerate() {
             match c {
-                b'-' => e_neg = true,
+                b'e' | b'E' => {
+                    in_exp = true;
+                    int_len = int_len.or(Some(seen));
+                }
+                b'.' => int_len = Some(seen),
+                // A leading `-` is the mantissa's sign (`neg` below).
+                b'-' => e_neg = in_exp,
                 b'+' => {}
+                d if in_exp => {
+                    if e < EXP_LIMIT.unsigned_abs() {
+                        e = e * 10 + u64::from(d.wrapping_sub(b'0'));
+                    }
+                }
                 d => {
-                    e = e
-                        .saturating_mul(10)
-                        .saturating_add(i64::from(d.wrapping_sub(b'0')))
-                        .min(EXP_LIMIT)
+                    seen += 1;
+                    if d != b'0' {
+                        if first.is_none() {
+                            first = Some(i);
+                            lead = seen - 1;
+                        }
+                        last = i;
+                        count = seen;
+                    }
                 }
             }
-        }
-        if e_neg {
-            e = -e;
         }
         let wide = |n: usize| i64::try_from(n).unwrap_or(EXP_LIMIT).min(EXP_LIMIT);
+        let e = i64::try_from(e).unwrap_or(EXP_LIMIT).min(EXP_LIMIT);
         Decimal {
-            neg,
-            text: mantissa.get(..=last).unwrap_or(&[]),
-            first,
+            neg: b.first() == Some(&b'-'),
+            text: first.and_then(|f| b.get(f..=last)).unwrap_or(&[]),
             digits: wide(count - lead),
-            exp: e + wide(int_len) - wide(lead),
+            exp: if e_neg { -e } else { e } + wide(int_len.unwrap_or(seen)) - wide(lead),
         }
     }
 
     /// The significant digits, most significant first.
     fn digits(&self) -> impl Iterator<Item = u8> + '_ {
-        self.text
-            .iter()
-            .skip(self.first)
-            .copied()
-            .filter(|&c| c != b'.')
+        self.text.iter().copied().filter(|&c| c != b'.')
     }
 
     /// -1, 0 or 1.
