@@ -173,20 +173,15 @@ pub struct EnumOption<'a> {
     pub title: Option<JsonStr<'a>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum OptionsSource<'a> {
-    /// `enum: ["a", ...]`
-    Plain(Array<'a>),
-    /// `oneOf` / `anyOf`: `[{"const": "a", "title": "A"}, ...]`
-    Titled(Array<'a>),
-    /// `enum` with `enumNames`.
-    Legacy(Array<'a>, Array<'a>),
-}
-
 /// The options of an enum field (validated: non-empty, distinct strings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options<'a> {
-    src: OptionsSource<'a>,
+    /// `enum: ["a", ...]`, or when `titled` the `oneOf` / `anyOf` entries
+    /// `[{"const": "a", "title": "A"}, ...]`.
+    values: Array<'a>,
+    titled: bool,
+    /// `enumNames` beside `enum`.
+    names: Option<Array<'a>>,
     len: usize,
 }
 
@@ -203,15 +198,10 @@ impl<'a> Options<'a> {
 
     /// The options in schema order.
     pub fn iter(&self) -> OptionsIter<'a> {
-        let (values, titled, names) = match self.src {
-            OptionsSource::Plain(a) => (a.iter(), false, None),
-            OptionsSource::Titled(a) => (a.iter(), true, None),
-            OptionsSource::Legacy(v, n) => (v.iter(), false, Some(n.iter())),
-        };
         OptionsIter {
-            values,
-            titled,
-            names,
+            values: self.values.iter(),
+            titled: self.titled,
+            names: self.names.map(|n| n.iter()),
         }
     }
 
@@ -222,11 +212,11 @@ impl<'a> Options<'a> {
 
     /// [`Self::values`] as its concrete type (the schema checks name it).
     pub(crate) fn value_iter(&self) -> OptionValues<'a> {
-        let (elements, titled) = match self.src {
-            OptionsSource::Plain(a) | OptionsSource::Legacy(a, _) => (a.iter(), false),
-            OptionsSource::Titled(a) => (a.iter(), true),
-        };
-        OptionValues { elements, titled }
+        OptionValues(OptionsIter {
+            values: self.values.iter(),
+            titled: self.titled,
+            names: None,
+        })
     }
 
     /// Whether `value` is one of the option values.
@@ -240,29 +230,16 @@ impl<'a> Options<'a> {
     }
 }
 
-/// Iterator over the option values ([`Options::values`]): one concrete
-/// type with one `next`, which the duplicate and membership checks share
-/// (a chain of two filtered optional iterators was inlined into each).
+/// Iterator over the option values ([`Options::values`]): the walk of
+/// [`OptionsIter`] without the titles, which the duplicate and membership
+/// checks share.
 #[derive(Clone)]
-pub(crate) struct OptionValues<'a> {
-    elements: Elements<'a>,
-    /// `oneOf`/`anyOf` entries: the value is the entry's `const`.
-    titled: bool,
-}
+pub(crate) struct OptionValues<'a>(OptionsIter<'a>);
 
 impl<'a> Iterator for OptionValues<'a> {
     type Item = JsonStr<'a>;
     fn next(&mut self) -> Option<JsonStr<'a>> {
-        loop {
-            let v = self.elements.next()?;
-            let value = match self.titled {
-                true => v.as_object().and_then(|o| o.get("const")),
-                false => Some(v),
-            };
-            if let Some(s) = value.and_then(|v| v.as_str()) {
-                return Some(s);
-            }
-        }
+        self.0.next_option(false).map(|o| o.value)
     }
 }
 
@@ -278,15 +255,19 @@ pub struct OptionsIter<'a> {
     names: Option<Elements<'a>>,
 }
 
-impl<'a> Iterator for OptionsIter<'a> {
-    type Item = EnumOption<'a>;
-    fn next(&mut self) -> Option<EnumOption<'a>> {
+impl<'a> OptionsIter<'a> {
+    /// The next option; its title only when `titles` (the value checks
+    /// skip the lookup).
+    fn next_option(&mut self, titles: bool) -> Option<EnumOption<'a>> {
         let v = self.values.next()?;
         if self.titled {
             let o = v.as_object()?;
             return Some(EnumOption {
                 value: o.get("const")?.as_str()?,
-                title: o.get("title").and_then(|t| t.as_str()),
+                title: match titles {
+                    true => o.get("title").and_then(|t| t.as_str()),
+                    false => None,
+                },
             });
         }
         let value = v.as_str()?;
@@ -298,6 +279,13 @@ impl<'a> Iterator for OptionsIter<'a> {
                 .and_then(|n| n.next())
                 .and_then(|t| t.as_str()),
         })
+    }
+}
+
+impl<'a> Iterator for OptionsIter<'a> {
+    type Item = EnumOption<'a>;
+    fn next(&mut self) -> Option<EnumOption<'a>> {
+        self.next_option(true)
     }
 }
 

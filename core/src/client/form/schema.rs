@@ -3,7 +3,7 @@
 
 use super::OptionValues;
 use super::{
-    ElicitForm, Field, FieldError, FieldKind, Number, Options, OptionsSource, StringFormat,
+    ElicitForm, Field, FieldError, FieldKind, Number, Options, StringFormat,
     MAX_ENUM_OPTIONS, MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
 };
 use crate::json::{Array, JsonStr, Object, Value};
@@ -429,18 +429,14 @@ impl<'a> Keywords<'a> {
     fn string_kind(&self) -> Result<FieldKind<'a>, SchemaErrorKind<'a>> {
         if let (Some(values), names) = (self.list(ENUM), self.list(ENUM_NAMES)) {
             self.only(bit(ENUM) | bit(ENUM_NAMES))?;
-            let src = match names {
-                Some(n) => OptionsSource::Legacy(values, n),
-                None => OptionsSource::Plain(values),
-            };
             return Ok(FieldKind::SingleSelect {
-                options: read_options(src, self.full)?,
+                options: read_options(values, false, names, self.full)?,
             });
         }
         if let Some(one_of) = self.list(ONE_OF) {
             self.only(bit(ONE_OF))?;
             return Ok(FieldKind::SingleSelect {
-                options: read_options(OptionsSource::Titled(one_of), self.full)?,
+                options: read_options(one_of, true, None, self.full)?,
             });
         }
         self.only(bit(MIN_LENGTH) | bit(MAX_LENGTH) | bit(FORMAT))?;
@@ -493,17 +489,14 @@ impl<'a> Keywords<'a> {
                     let a = v
                         .as_array()
                         .ok_or(SchemaErrorKind::WrongKeywordType(spelling(n)))?;
-                    src = Some(if list == ENUM {
-                        OptionsSource::Plain(a)
-                    } else {
-                        OptionsSource::Titled(a)
-                    });
+                    src = Some((a, list != ENUM));
                 }
                 _ if is_note(n, &k) => {}
                 _ => return Err(SchemaErrorKind::UnsupportedKeyword(k)),
             }
         }
-        let options = read_options(src.ok_or(SchemaErrorKind::MissingItems)?, self.full)?;
+        let (values, titled) = src.ok_or(SchemaErrorKind::MissingItems)?;
+        let options = read_options(values, titled, None, self.full)?;
         let (min_items, max_items) = (self.count(MIN_ITEMS), self.count(MAX_ITEMS));
         bounds_in_order(min_items, max_items, "minItems")?;
         if min_items.is_some_and(|m| m > options.len as u64) {
@@ -531,24 +524,31 @@ fn bounds_in_order(
 
 /// Checks a list of options: 1..=MAX_ENUM_OPTIONS distinct strings, titled
 /// entries exactly `{const, title}` of strings, `enumNames` as long as
-/// `enum` and all strings.
-fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, SchemaErrorKind<'_>> {
-    let values = match src {
-        OptionsSource::Plain(a) | OptionsSource::Titled(a) | OptionsSource::Legacy(a, _) => a,
+/// `enum` and all strings (`titled`: `oneOf` / `anyOf` entries; `names`:
+/// `enumNames`).
+fn read_options<'a>(
+    values: Array<'a>,
+    titled: bool,
+    names: Option<Array<'a>>,
+    full: bool,
+) -> Result<Options<'a>, SchemaErrorKind<'a>> {
+    let mut options = Options {
+        values,
+        titled,
+        names,
+        len: 0,
     };
     if !full {
         // Checked once by `parse`; only the count is needed.
-        return Ok(Options {
-            src,
-            len: values.len(),
-        });
+        options.len = values.len();
+        return Ok(options);
     }
     let mut len = 0usize;
     for (i, v) in values.iter().enumerate() {
         if i >= MAX_ENUM_OPTIONS {
             return Err(SchemaErrorKind::TooManyOptions);
         }
-        if let OptionsSource::Titled(_) = src {
+        if titled {
             let o = v.as_object().ok_or(SchemaErrorKind::BadOption)?;
             // One walk: a duplicate or surplus keyword first, then (kept
             // until the walk ends) anything but string `const`, `title`
@@ -574,12 +574,12 @@ fn read_options(src: OptionsSource<'_>, full: bool) -> Result<Options<'_>, Schem
     if len == 0 {
         return Err(SchemaErrorKind::EmptyOptions);
     }
-    if let OptionsSource::Legacy(_, names) = src {
+    if let Some(names) = names {
         if names.len() != len || names.iter().any(|n| n.as_str().is_none()) {
             return Err(SchemaErrorKind::EnumNamesMismatch);
         }
     }
-    let options = Options { src, len };
+    options.len = len;
     match find_duplicate(options.value_iter()) {
         Some(v) => Err(SchemaErrorKind::DuplicateOption(v)),
         None => Ok(options),
