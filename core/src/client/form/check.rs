@@ -244,12 +244,19 @@ impl<'v> Answer<'v> {
 impl Field<'_> {
     /// Checks one JSON answer value against this field.
     pub fn check_json(&self, value: Value<'_>) -> Result<(), FieldError> {
-        self.check_answer(Answer::from_json(value))
+        self.kind.check_json(value)
     }
 
     /// Checks one typed answer value against this field.
     pub fn check(&self, value: &FieldValue<'_>) -> Result<(), FieldError> {
-        self.check_answer(Answer::from_value(value))
+        self.kind.check_answer(Answer::from_value(value))
+    }
+}
+
+impl FieldKind<'_> {
+    /// [`Field::check_json`] (the kind is all it reads).
+    pub(super) fn check_json(&self, value: Value<'_>) -> Result<(), FieldError> {
+        self.check_answer(Answer::from_json(value))
     }
 
     fn check_answer(&self, a: Answer<'_>) -> Result<(), FieldError> {
@@ -260,7 +267,7 @@ impl Field<'_> {
             }
             a => a,
         };
-        match (self.kind, a) {
+        match (*self, a) {
             (
                 FieldKind::Text {
                     min_length,

@@ -188,7 +188,10 @@ impl<'a> ElicitForm<'a> {
             return Err(SchemaErrorKind::UnsupportedType);
         };
         let default = k.values[DEFAULT];
-        let field = Field {
+        if let (Some(d), true) = (default, full) {
+            kind.check_json(d).map_err(SchemaErrorKind::InvalidDefault)?;
+        }
+        Ok(Field {
             name,
             index,
             title: k.str(TITLE),
@@ -196,13 +199,7 @@ impl<'a> ElicitForm<'a> {
             kind,
             default,
             required,
-        };
-        if let (Some(d), true) = (default, full) {
-            field
-                .check_json(d)
-                .map_err(SchemaErrorKind::InvalidDefault)?;
-        }
-        Ok(field)
+        })
     }
 }
 
