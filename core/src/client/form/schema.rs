@@ -175,17 +175,18 @@ impl<'a> ElicitForm<'a> {
         first?;
         let ty = k.values[TYPE].ok_or(SchemaErrorKind::MissingType)?;
         let ty = ty.as_str().ok_or(SchemaErrorKind::UnsupportedType)?;
-        let kind = if ty.eq_str("string") {
-            k.string_kind()?
-        } else if ty.eq_str("number") || ty.eq_str("integer") {
-            k.number_kind(ty.eq_str("integer"))?
-        } else if ty.eq_str("boolean") {
-            k.only(0)?;
-            FieldKind::Boolean
-        } else if ty.eq_str("array") {
-            k.array_kind()?
-        } else {
-            return Err(SchemaErrorKind::UnsupportedType);
+        let kind = match ["string", "number", "integer", "boolean", "array"]
+            .iter()
+            .position(|t| ty.eq_str(t))
+        {
+            Some(0) => k.string_kind()?,
+            Some(n @ (1 | 2)) => k.number_kind(n == 2)?,
+            Some(3) => {
+                k.only(0)?;
+                FieldKind::Boolean
+            }
+            Some(4) => k.array_kind()?,
+            _ => return Err(SchemaErrorKind::UnsupportedType),
         };
         let default = k.values[DEFAULT];
         if let (Some(d), true) = (default, full) {
