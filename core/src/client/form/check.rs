@@ -2,7 +2,10 @@
 //! small strict syntax checkers behind `format`.
 
 use super::number::i64_text;
-use super::{ElicitForm, Field, FieldKind, FieldValue, Fields, Number, Options, StringFormat};
+use super::{
+    ElicitForm, Field, FieldKind, FieldValue, Fields, Number, Options, StringFormat,
+    MAX_ENUM_OPTIONS,
+};
 use crate::bytes;
 use crate::json::{Array, Chars, Elements, JsonStr, Kind, Members, Object, Value};
 
@@ -172,17 +175,13 @@ impl Text<'_> {
         }
     }
 
-    /// Whether the text is one of the option values (one walk of the
-    /// values for both kinds of text).
-    fn is_option(&self, options: &Options<'_>) -> bool {
-        options.value_iter().any(|v| match self {
+    /// The index of the option value equal to the text, if any (one walk
+    /// of the values for both kinds of text).
+    fn option_index(&self, options: &Options<'_>) -> Option<usize> {
+        options.value_iter().position(|v| match self {
             Text::Str(s) => v.eq_str(s),
             Text::Json(j) => v.eq_json_str(j),
         })
-    }
-
-    fn same(&self, other: &Text<'_>) -> bool {
-        self.chars().eq(other.chars())
     }
 }
 
@@ -316,7 +315,7 @@ impl FieldKind<'_> {
             }
             (FieldKind::Boolean, Answer::Bool) => Ok(()),
             (FieldKind::SingleSelect { options }, Answer::Text(t)) => {
-                if t.is_option(&options) {
+                if t.option_index(&options).is_some() {
                     Ok(())
                 } else {
                     Err(FieldError::NotAnOption)
@@ -345,26 +344,32 @@ impl FieldKind<'_> {
 }
 
 /// Checks each selection (a string, an option, not chosen before) and
-/// returns how many there are. Selections before a duplicate are distinct
-/// options, so the scan for earlier equal ones is bounded by the option
-/// count. Typed and JSON selections share one loop (one [`Choices`] type).
+/// returns how many there are. The options are distinct, so two
+/// selections are equal exactly when they are the same option: one bit per
+/// option chosen so far finds a repeat (no scan of the earlier
+/// selections). Typed and JSON selections share one loop (one [`Choices`]
+/// type).
 fn check_choices(a: &Answer<'_>, options: &Options<'_>) -> Result<u64, FieldError> {
     let all = match a {
         Answer::Strs(s) => Choices::Strs(s.iter()),
         Answer::Array(arr) => Choices::Json(arr.iter()),
         _ => return Err(FieldError::WrongType),
     };
+    // Bit `i % 8` of byte `i / 8`: option `i` chosen (a parsed form has at
+    // most MAX_ENUM_OPTIONS options).
+    let mut chosen = [0u8; MAX_ENUM_OPTIONS / 8];
     let mut n = 0usize;
-    for (i, t) in all.clone().enumerate() {
+    for t in all {
         let t = t.ok_or(FieldError::WrongType)?;
-        if !t.is_option(options) {
-            return Err(FieldError::NotAnOption);
+        let i = t.option_index(options).ok_or(FieldError::NotAnOption)?;
+        if let Some(byte) = chosen.get_mut(i / 8) {
+            let bit = 1 << (i % 8);
+            if *byte & bit != 0 {
+                return Err(FieldError::DuplicateItem);
+            }
+            *byte |= bit;
         }
-        // The earlier selections are all strings (checked above).
-        if all.clone().take(i).flatten().any(|p| p.same(&t)) {
-            return Err(FieldError::DuplicateItem);
-        }
-        n = i + 1;
+        n += 1;
     }
     Ok(n as u64)
 }

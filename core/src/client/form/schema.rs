@@ -3,8 +3,8 @@
 
 use super::OptionValues;
 use super::{
-    ElicitForm, Field, FieldError, FieldKind, Number, Options, StringFormat,
-    MAX_ENUM_OPTIONS, MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
+    ElicitForm, Field, FieldError, FieldKind, Number, Options, StringFormat, MAX_ENUM_OPTIONS,
+    MAX_FORM_FIELDS, MAX_SCHEMA_KEYWORDS,
 };
 use crate::json::{Array, JsonStr, Object, Value};
 
@@ -190,7 +190,8 @@ impl<'a> ElicitForm<'a> {
         };
         let default = k.values[DEFAULT];
         if let (Some(d), true) = (default, full) {
-            kind.check_json(d).map_err(SchemaErrorKind::InvalidDefault)?;
+            kind.check_json(d)
+                .map_err(SchemaErrorKind::InvalidDefault)?;
         }
         Ok(Field {
             name,
