@@ -260,24 +260,20 @@ impl<'a> OptionsIter<'a> {
     /// skip the lookup).
     fn next_option(&mut self, titles: bool) -> Option<EnumOption<'a>> {
         let v = self.values.next()?;
-        if self.titled {
+        let (value, title) = if self.titled {
             let o = v.as_object()?;
-            return Some(EnumOption {
-                value: o.get("const")?.as_str()?,
-                title: match titles {
-                    true => o.get("title").and_then(|t| t.as_str()),
-                    false => None,
-                },
-            });
-        }
-        let value = v.as_str()?;
+            let value = o.get("const")?;
+            let title = match titles {
+                true => o.get("title"),
+                false => None,
+            };
+            (value, title)
+        } else {
+            (v, self.names.as_mut().and_then(|n| n.next()))
+        };
         Some(EnumOption {
-            value,
-            title: self
-                .names
-                .as_mut()
-                .and_then(|n| n.next())
-                .and_then(|t| t.as_str()),
+            value: value.as_str()?,
+            title: title.and_then(|t| t.as_str()),
         })
     }
 }
