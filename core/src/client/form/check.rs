@@ -266,7 +266,7 @@ impl FieldKind<'_> {
             }
             a => a,
         };
-        match (*self, a) {
+        match (self, a) {
             (
                 FieldKind::Text {
                     min_length,
@@ -282,6 +282,7 @@ impl FieldKind<'_> {
                 if let Some(max) = max_length.filter(|&m| n > m) {
                     return Err(FieldError::TooLong { max });
                 }
+                let format = *format;
                 let (ok, err) = match format {
                     None => (true, FieldError::WrongType),
                     Some(StringFormat::Email) => (email(t.chars()), FieldError::BadEmail),
@@ -303,7 +304,7 @@ impl FieldKind<'_> {
                 },
                 Answer::Number(n),
             ) => {
-                if integer && !n.is_integer() {
+                if *integer && !n.is_integer() {
                     Err(FieldError::NotAnInteger)
                 } else if minimum.is_some_and(|m| n < m) {
                     Err(FieldError::BelowMinimum)
@@ -315,7 +316,7 @@ impl FieldKind<'_> {
             }
             (FieldKind::Boolean, Answer::Bool) => Ok(()),
             (FieldKind::SingleSelect { options }, Answer::Text(t)) => {
-                if t.option_index(&options).is_some() {
+                if t.option_index(options).is_some() {
                     Ok(())
                 } else {
                     Err(FieldError::NotAnOption)
@@ -329,7 +330,7 @@ impl FieldKind<'_> {
                 },
                 a @ (Answer::Strs(_) | Answer::Array(_)),
             ) => {
-                let n = check_choices(&a, &options)?;
+                let n = check_choices(&a, options)?;
                 if let Some(min) = min_items.filter(|&m| n < m) {
                     return Err(FieldError::TooFewItems { min });
                 }
