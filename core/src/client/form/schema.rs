@@ -339,13 +339,18 @@ const FIELD_KEYWORDS: usize = ANY_OF;
 struct Keywords<'a> {
     /// Each keyword's value, by number, once it was found to fit its type.
     values: [Option<Value<'a>>; FIELD_KEYWORDS],
-    /// The type-specific keywords seen (their [`bit`]s).
+    /// The type-specific keywords seen (their [`bit`]s, 8 to 19) and, in
+    /// the low byte, how many (`COUNT_MASK`).
     specific: u32,
     /// The property schema (walked again to name a misplaced keyword).
     obj: Object<'a>,
     /// Run the quadratic checks (see `ElicitForm::read_field`).
     full: bool,
 }
+
+/// The low bits of `Keywords::specific`, below the bit of `MIN_LENGTH`:
+/// the count of type-specific keywords.
+const COUNT_MASK: u32 = bit(MIN_LENGTH) - 1;
 
 /// The bit of keyword number `k` in a set of keywords.
 const fn bit(k: usize) -> u32 {
@@ -382,10 +387,12 @@ impl<'a> Keywords<'a> {
         if let MIN_LENGTH..=UNIQUE_ITEMS = n {
             // At most 8 type-specific keywords can apply to one type; a
             // ninth is surely misplaced.
-            if self.specific.count_ones() >= 8 {
+            // (A count, not `count_ones`: no keyword comes twice, as
+            // `read_field` refuses a repeat before this.)
+            if self.specific & COUNT_MASK >= 8 {
                 return Err(SchemaErrorKind::UnsupportedKeyword(key));
             }
-            self.specific |= bit(n);
+            self.specific = (self.specific | bit(n)) + 1;
         }
         if let Some(slot) = self.values.get_mut(n) {
             *slot = Some(v);
@@ -412,14 +419,17 @@ impl<'a> Keywords<'a> {
     /// Refuses every type-specific keyword not in `allowed` (their
     /// [`bit`]s): the first such one in the schema is named.
     fn only(&self, allowed: u32) -> Result<(), SchemaErrorKind<'a>> {
-        if self.specific & !allowed == 0 {
+        // Every keyword of the schema was taken, so each type-specific one
+        // has its bit.
+        let misplaced = self.specific & !(allowed | COUNT_MASK);
+        if misplaced == 0 {
             return Ok(());
         }
-        let misplaced = self.obj.iter().find(|(key, _)| {
-            keyword(key)
-                .is_some_and(|n| (MIN_LENGTH..=UNIQUE_ITEMS).contains(&n) && allowed & bit(n) == 0)
-        });
-        match misplaced {
+        let first = self
+            .obj
+            .iter()
+            .find(|(key, _)| keyword(key).is_some_and(|n| misplaced & bit(n) != 0));
+        match first {
             Some((key, _)) => Err(SchemaErrorKind::UnsupportedKeyword(key)),
             None => Ok(()),
         }
