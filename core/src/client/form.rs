@@ -340,7 +340,7 @@ impl<'a> ElicitForm<'a> {
     /// Option `option` of select field `field`; `None` when there is no
     /// such field, it is not a select, or it has no such option.
     pub fn option_at(&self, field: usize, option: usize) -> Option<EnumOption<'a>> {
-        match self.field_at(field)?.kind {
+        match &self.field_at(field)?.kind {
             FieldKind::SingleSelect { options } | FieldKind::MultiSelect { options, .. } => {
                 options.iter().nth(option)
             }
