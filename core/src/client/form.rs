@@ -58,7 +58,10 @@ pub enum StringFormat {
 }
 
 /// What kind of input a field takes, with its constraints.
+// `repr(u32)`: the variant is a word of its own, not a niche in
+// `MultiSelect`'s `min_items` (which every match read as a 64-bit compare).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(u32)]
 pub enum FieldKind<'a> {
     /// Free text.
     Text {
