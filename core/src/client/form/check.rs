@@ -262,7 +262,8 @@ impl FieldKind<'_> {
         let mut buf = [0u8; 20];
         let a = match a {
             Answer::Integer(i) => {
-                Number::parse(i64_text(i, &mut buf)).map_or(Answer::Other, Answer::Number)
+                // Decimal digits: always in the number grammar.
+                Answer::Number(Number::of_checked(i64_text(i, &mut buf)))
             }
             a => a,
         };
