@@ -599,20 +599,18 @@ fn read_options<'a>(
 const BLOCK: usize = MAX_SCHEMA_KEYWORDS;
 
 /// The first option value equal (decoded) to an earlier one.
-/// The values are walked once per [`BLOCK`] strings (from a copy of
-/// `list`), kept in a [`KeySet`]: `n / 32` walks and `n^2 / 2` cheap
-/// comparisons, instead of the `n^2 / 2` walks a naive scan of a span
-/// makes (each walk re-reads JSON). A pass that does not fill its block is
-/// the last (one walk for short lists): every pair has been compared.
+/// The values are walked once per [`BLOCK`] strings (each walk from a copy
+/// of the list, which then steps past the block), kept in a [`KeySet`]:
+/// `n / 32` walks and `n^2 / 2` cheap comparisons, instead of the `n^2 / 2`
+/// walks a naive scan of a span makes (each walk re-reads JSON). A pass
+/// that does not fill its block is the last (one walk for short lists):
+/// every pair has been compared.
 fn find_duplicate<'a>(list: OptionValues<'a>) -> Option<JsonStr<'a>> {
-    let mut start = 0usize;
+    // The values from the current block on.
+    let mut rest = list;
     loop {
         let mut block = KeySet::new();
-        let mut it = list.clone();
-        if start > 0 {
-            it.nth(start - 1);
-        }
-        for s in it {
+        for s in rest.clone() {
             if block.seen_or_keep(s) {
                 return Some(s);
             }
@@ -620,7 +618,9 @@ fn find_duplicate<'a>(list: OptionValues<'a>) -> Option<JsonStr<'a>> {
         if block.len < BLOCK {
             return None;
         }
-        start = start.saturating_add(BLOCK);
+        for _ in 0..BLOCK {
+            rest.next();
+        }
     }
 }
 
