@@ -401,15 +401,15 @@ impl<'a> Keywords<'a> {
     }
 
     fn str(&self, n: usize) -> Option<JsonStr<'a>> {
-        self.values.get(n).copied().flatten()?.as_str()
+        self.values.get(n)?.as_ref()?.as_str()
     }
 
     fn count(&self, n: usize) -> Option<u64> {
-        self.values.get(n).copied().flatten()?.as_u64()
+        self.values.get(n)?.as_ref()?.as_u64()
     }
 
     fn list(&self, n: usize) -> Option<Array<'a>> {
-        self.values.get(n).copied().flatten()?.as_array()
+        self.values.get(n)?.as_ref()?.as_array()
     }
 
     fn number(&self, n: usize) -> Option<Number<'a>> {
