@@ -478,9 +478,7 @@ impl<'a> Keywords<'a> {
         let items = self
             .values
             .get(ITEMS)
-            .copied()
-            .flatten()
-            .and_then(|v| v.as_object())
+            .and_then(|v| v.as_ref()?.as_object())
             .ok_or(SchemaErrorKind::MissingItems)?;
         if self.full {
             check_keywords(items)?;
