@@ -359,14 +359,11 @@ const fn bit(k: usize) -> u32 {
 
 /// The format a `format` value names.
 fn format_of(f: JsonStr<'_>) -> Option<StringFormat> {
-    [
-        ("email", StringFormat::Email),
-        ("uri", StringFormat::Uri),
-        ("date", StringFormat::Date),
-        ("date-time", StringFormat::DateTime),
-    ]
-    .into_iter()
-    .find_map(|(name, format)| f.eq_str(name).then_some(format))
+    use StringFormat::*;
+    let i = ["email", "uri", "date", "date-time"]
+        .iter()
+        .position(|name| f.eq_str(name))?;
+    [Email, Uri, Date, DateTime].get(i).copied()
 }
 
 impl<'a> Keywords<'a> {
