@@ -103,19 +103,17 @@ impl<'t> Decimal<'t> {
         // targets), widened once at the end. Leading zeros (of the integer
         // part and then the fraction) and trailing zeros carry no value.
         let mut seen = 0usize; // mantissa digits so far
-        let mut int_len = None; // mantissa digits before the point
-        let mut first = None; // index of the first non-zero digit
-        let (mut last, mut lead, mut count) = (0usize, 0usize, 0usize);
+        let mut int_len = 0usize; // mantissa digits before the point
+                                  // The first and last non-zero digits' indexes, the digits before
+                                  // the first (`lead`) and up to the last (`count`; 0: none yet).
+        let (mut first, mut last, mut lead, mut count) = (0usize, 0usize, 0usize, 0usize);
         // The exponent: exact below `EXP_LIMIT`, then no longer grown
         // (`EXP_LIMIT * 10 + 9` fits a `u64`), clamped at the end.
-        let (mut e, mut e_neg, mut in_exp) = (0u64, false, false);
+        let (mut e, mut e_neg, mut in_exp, mut frac) = (0u64, false, false, false);
         for (i, &c) in b.iter().enumerate() {
             match c {
-                b'e' | b'E' => {
-                    in_exp = true;
-                    int_len = int_len.or(Some(seen));
-                }
-                b'.' => int_len = Some(seen),
+                b'e' | b'E' => in_exp = true,
+                b'.' => frac = true,
                 // A leading `-` is the mantissa's sign (`neg` below).
                 b'-' => e_neg = in_exp,
                 b'+' => {}
@@ -126,9 +124,12 @@ impl<'t> Decimal<'t> {
                 }
                 d => {
                     seen += 1;
+                    if !frac {
+                        int_len += 1;
+                    }
                     if d != b'0' {
-                        if first.is_none() {
-                            first = Some(i);
+                        if count == 0 {
+                            first = i;
                             lead = seen - 1;
                         }
                         last = i;
@@ -141,9 +142,12 @@ impl<'t> Decimal<'t> {
         let e = i64::try_from(e).unwrap_or(EXP_LIMIT).min(EXP_LIMIT);
         Decimal {
             neg: b.first() == Some(&b'-'),
-            text: first.and_then(|f| b.get(f..=last)).unwrap_or(&[]),
+            text: match count {
+                0 => &[],
+                _ => b.get(first..=last).unwrap_or(&[]),
+            },
             digits: wide(count - lead),
-            exp: if e_neg { -e } else { e } + wide(int_len.unwrap_or(seen)) - wide(lead),
+            exp: if e_neg { -e } else { e } + wide(int_len) - wide(lead),
         }
     }
 
