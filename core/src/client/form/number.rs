@@ -102,10 +102,10 @@ impl<'t> Decimal<'t> {
         // Counted in `usize` (no 64-bit arithmetic per digit on 32-bit
         // targets), widened once at the end. Leading zeros (of the integer
         // part and then the fraction) and trailing zeros carry no value.
-        let mut seen = 0usize; // mantissa digits so far
-        let mut int_len = 0usize; // mantissa digits before the point
-                                  // The first and last non-zero digits' indexes, the digits before
-                                  // the first (`lead`) and up to the last (`count`; 0: none yet).
+        // Mantissa digits so far, and those before the point.
+        let (mut seen, mut int_len) = (0usize, 0usize);
+        // The first and last non-zero digits' indexes, the digits before
+        // the first (`lead`) and up to the last (`count`; 0: none yet).
         let (mut first, mut last, mut lead, mut count) = (0usize, 0usize, 0usize, 0usize);
         // The exponent: exact below `EXP_LIMIT`, then no longer grown
         // (`EXP_LIMIT * 10 + 9` fits a `u64`), clamped at the end.
