@@ -215,26 +215,27 @@ pub(crate) struct Out<'a, T> {
 }
 
 impl<'a, T: Copy> Out<'a, T> {
-    /// Checks a required out-param.
+    /// Checks a required out-param alone, outside a collector (functions
+    /// take theirs through [`Args::out`], which checks the same).
     ///
     /// # Safety
     /// When not NULL, `ptr` must be valid for a write of one `T` during `'a`
     /// (it may point to uninitialised memory).
+    #[cfg(test)]
     unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
         let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
         if !ptr.as_ptr().is_aligned() {
             return Err(mrtr_status::MRTR_ERR_MISALIGNED);
         }
-        Ok(Out {
-            ptr,
-            _borrow: PhantomData,
-        })
+        // SAFETY: non-NULL and aligned (checked); the caller's contract.
+        Ok(unsafe { Out::at(ptr) })
     }
 
-    /// Checks an optional out-param: NULL means "not wanted".
+    /// Checks an optional out-param alone: NULL means "not wanted".
     ///
     /// # Safety
     /// As [`Out::required`].
+    #[cfg(test)]
     unsafe fn optional(ptr: *mut T) -> Result<Option<Self>, mrtr_status> {
         if ptr.is_null() {
             return Ok(None);
@@ -243,9 +244,16 @@ impl<'a, T: Copy> Out<'a, T> {
         unsafe { Out::required(ptr) }.map(Some)
     }
 
-    /// The bytes this out-param covers, for overlap checks.
-    fn span(&self) -> Span {
-        Span::of_one(self.ptr.as_ptr().cast_const())
+    /// The out-param at `ptr`, already checked.
+    ///
+    /// # Safety
+    /// `ptr` must be aligned for `T` and valid for a write of one `T`
+    /// during `'a` (it may point to uninitialised memory).
+    unsafe fn at(ptr: NonNull<T>) -> Self {
+        Out {
+            ptr,
+            _borrow: PhantomData,
+        }
     }
 
     /// Stores `value`.
@@ -610,11 +618,29 @@ impl Args {
     /// # Safety
     /// When not NULL, `p` must be valid for a write of one `T` during `'a`
     /// (it may point to uninitialised memory).
+    // Always inlined: every function takes out-params, and the checks are
+    // one body for every `T` ([`Args::claim_out`]).
+    #[inline(always)]
     pub(crate) unsafe fn out<'a, T: Copy>(&mut self, p: *mut T) -> Result<Out<'a, T>, mrtr_status> {
-        // SAFETY: forwarded contract.
-        let o = unsafe { Out::required(p) }?;
-        self.claim(o.span(), true)?;
-        Ok(o)
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        self.claim_out(p.cast(), size, align)?;
+        // SAFETY: `claim_out` checked `p` non-NULL and aligned for `T`; the
+        // caller's contract makes it valid for a write of one `T`.
+        Ok(unsafe { Out::at(NonNull::new_unchecked(p)) })
+    }
+
+    /// The checks of [`Args::out`], one body for every type: `p` non-NULL
+    /// (`MRTR_ERR_NULL_POINTER`), aligned to `align`, a power of two
+    /// (`MRTR_ERR_MISALIGNED`), and its `size` bytes claimed as an output.
+    #[inline(never)]
+    fn claim_out(&mut self, p: *mut u8, size: usize, align: usize) -> Result<(), mrtr_status> {
+        if p.is_null() {
+            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+        }
+        if p as usize & align.wrapping_sub(1) != 0 {
+            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+        }
+        self.claim(Span::of(p.cast_const(), size), true)
     }
 
     /// An in-out param: its value now, and the out-param to write it back
@@ -641,16 +667,16 @@ impl Args {
     ///
     /// # Safety
     /// As [`Args::out`].
+    #[inline(always)]
     pub(crate) unsafe fn out_opt<'a, T: Copy>(
         &mut self,
         p: *mut T,
     ) -> Result<Option<Out<'a, T>>, mrtr_status> {
-        // SAFETY: forwarded contract.
-        let o = unsafe { Out::optional(p) }?;
-        if let Some(o) = &o {
-            self.claim(o.span(), true)?;
+        if p.is_null() {
+            return Ok(None);
         }
-        Ok(o)
+        // SAFETY: forwarded contract.
+        unsafe { self.out(p) }.map(Some)
     }
 
     /// Input bytes (see [`in_bytes`]).
