@@ -398,12 +398,21 @@ impl<'a, T: Views> List<'a, T> {
     }
 }
 
+/// A non-empty span as the collector keeps it: its bounds `[start, end)`
+/// (`end` saturated, as in [`Span::overlaps`]), so that testing it against
+/// another span is two comparisons.
+#[derive(Clone, Copy)]
+struct Bounds {
+    start: usize,
+    end: usize,
+}
+
 /// The spans of the arguments of one kind taken so far: at most
 /// [`MAX_ARGS`], only the first `n` written. Every exported function builds
 /// an [`Args`], so its arrays are not filled up front (that was about 25
-/// stores on every call).
+/// stores on every call). Empty spans are not kept: they overlap nothing.
 struct Spans {
-    items: [MaybeUninit<Span>; MAX_ARGS],
+    items: [MaybeUninit<Bounds>; MAX_ARGS],
     /// Items written, at most `MAX_ARGS` (only [`Spans::push`] raises it).
     n: usize,
 }
@@ -416,23 +425,40 @@ impl Spans {
         }
     }
 
-    /// The spans taken, in order.
-    fn as_slice(&self) -> &[Span] {
+    /// The spans kept, in order.
+    fn as_slice(&self) -> &[Bounds] {
         let n = self.n.min(MAX_ARGS);
         // SAFETY: the first `n` items were written by `push` (`n` only
         // grows there, after the write, and never past `MAX_ARGS`);
-        // `MaybeUninit<Span>` has the layout of `Span`.
-        unsafe { core::slice::from_raw_parts(self.items.as_ptr().cast::<Span>(), n) }
+        // `MaybeUninit<Bounds>` has the layout of `Bounds`.
+        unsafe { core::slice::from_raw_parts(self.items.as_ptr().cast::<Bounds>(), n) }
     }
 
-    /// Appends `s` (`MRTR_ERR_INTERNAL` past [`MAX_ARGS`]: a function takes
+    /// Whether a span kept shares at least one byte with `s`.
+    fn hit(&self, s: Span) -> bool {
+        if s.len == 0 {
+            return false;
+        }
+        let end = s.start.saturating_add(s.len);
+        self.as_slice()
+            .iter()
+            .any(|b| b.start < end && s.start < b.end)
+    }
+
+    /// Keeps `s` (`MRTR_ERR_INTERNAL` past [`MAX_ARGS`]: a function takes
     /// more arguments than the bound, a bug caught by the tests).
     fn push(&mut self, s: Span) -> Result<(), mrtr_status> {
+        if s.len == 0 {
+            return Ok(());
+        }
         let slot = self
             .items
             .get_mut(self.n)
             .ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
-        slot.write(s);
+        slot.write(Bounds {
+            start: s.start,
+            end: s.start.saturating_add(s.len),
+        });
         self.n += 1;
         Ok(())
     }
@@ -563,9 +589,7 @@ impl Args {
     // Only the objects (client, seal) place workspaces.
     #[cfg_attr(not(any(feature = "client", feature = "seal")), allow(dead_code))]
     pub(crate) fn clashes(&self, s: Span) -> bool {
-        let r = self.reads.as_slice().iter();
-        let w = self.writes.as_slice().iter();
-        r.chain(w).any(|a| a.overlaps(s)) || self.in_lists(s)
+        self.reads.hit(s) || self.writes.hit(s) || self.in_lists(s)
     }
 
     /// Whether `s` overlaps a string of a list taken.
@@ -594,7 +618,7 @@ impl Args {
 
     /// Refuses an input that overlaps the workspace or an output.
     fn check_read(&self, s: Span) -> Result<(), mrtr_status> {
-        let clash = s.overlaps(self.ws) || self.writes.as_slice().iter().any(|w| w.overlaps(s));
+        let clash = s.overlaps(self.ws) || self.writes.hit(s);
         if clash {
             return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
         }
@@ -602,8 +626,8 @@ impl Args {
     }
 
     fn claim(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
-        let overlap = self.check_read(s).is_err()
-            || write && (self.reads.as_slice().iter().any(|r| r.overlaps(s)) || self.in_lists(s));
+        let overlap =
+            self.check_read(s).is_err() || write && (self.reads.hit(s) || self.in_lists(s));
         if overlap {
             return Err(self.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, c"Overlap"));
         }
