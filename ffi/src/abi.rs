@@ -181,18 +181,6 @@ fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
     Ok(bytes)
 }
 
-/// Borrows a caller's input struct: non-NULL and aligned.
-///
-/// # Safety
-/// When not NULL, `ptr` must point to a readable `T` (every bit pattern
-/// valid) that nothing writes to during `'a`.
-unsafe fn in_ref<'a, T>(ptr: *const T) -> Result<&'a T, mrtr_status> {
-    check_ptr(ptr)?;
-    // SAFETY: non-NULL and aligned (checked); readable and unchanging for
-    // `'a` by the caller's contract.
-    Ok(unsafe { &*ptr })
-}
-
 /// Borrows a caller's UTF-8 string.
 ///
 /// # Safety
@@ -398,19 +386,38 @@ impl<'a, T: Views> List<'a, T> {
     }
 }
 
-/// A non-empty span as the collector keeps it: its bounds `[start, end)`
-/// (`end` saturated, as in [`Span::overlaps`]), so that testing it against
-/// another span is two comparisons.
+/// A span as the collector keeps it: its bounds `[start, end)` (`end`
+/// saturated, as in [`Span::overlaps`]), `[0, 0)` when empty, so that
+/// testing two for a shared byte is two comparisons.
 #[derive(Clone, Copy)]
 struct Bounds {
     start: usize,
     end: usize,
 }
 
+impl Bounds {
+    /// The bounds of `s`.
+    fn of(s: Span) -> Bounds {
+        match s.len {
+            0 => Bounds { start: 0, end: 0 },
+            len => Bounds {
+                start: s.start,
+                end: s.start.saturating_add(len),
+            },
+        }
+    }
+
+    /// Whether the two share at least one byte (`[0, 0)` shares none:
+    /// no end is below 0).
+    fn meets(self, other: Bounds) -> bool {
+        self.start < other.end && other.start < self.end
+    }
+}
+
 /// The spans of the arguments of one kind taken so far: at most
 /// [`MAX_ARGS`], only the first `n` written. Every exported function builds
 /// an [`Args`], so its arrays are not filled up front (that was about 25
-/// stores on every call). Empty spans are not kept: they overlap nothing.
+/// stores on every call).
 struct Spans {
     items: [MaybeUninit<Bounds>; MAX_ARGS],
     /// Items written, at most `MAX_ARGS` (only [`Spans::push`] raises it).
@@ -425,7 +432,7 @@ impl Spans {
         }
     }
 
-    /// The spans kept, in order.
+    /// The spans taken, in order.
     fn as_slice(&self) -> &[Bounds] {
         let n = self.n.min(MAX_ARGS);
         // SAFETY: the first `n` items were written by `push` (`n` only
@@ -434,31 +441,19 @@ impl Spans {
         unsafe { core::slice::from_raw_parts(self.items.as_ptr().cast::<Bounds>(), n) }
     }
 
-    /// Whether a span kept shares at least one byte with `s`.
-    fn hit(&self, s: Span) -> bool {
-        if s.len == 0 {
-            return false;
-        }
-        let end = s.start.saturating_add(s.len);
-        self.as_slice()
-            .iter()
-            .any(|b| b.start < end && s.start < b.end)
+    /// Whether a span taken shares at least one byte with `b`.
+    fn hit(&self, b: Bounds) -> bool {
+        self.as_slice().iter().any(|t| t.meets(b))
     }
 
-    /// Keeps `s` (`MRTR_ERR_INTERNAL` past [`MAX_ARGS`]: a function takes
+    /// Appends `b` (`MRTR_ERR_INTERNAL` past [`MAX_ARGS`]: a function takes
     /// more arguments than the bound, a bug caught by the tests).
-    fn push(&mut self, s: Span) -> Result<(), mrtr_status> {
-        if s.len == 0 {
-            return Ok(());
-        }
+    fn push(&mut self, b: Bounds) -> Result<(), mrtr_status> {
         let slot = self
             .items
             .get_mut(self.n)
             .ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
-        slot.write(Bounds {
-            start: s.start,
-            end: s.start.saturating_add(s.len),
-        });
+        slot.write(b);
         self.n += 1;
         Ok(())
     }
@@ -472,7 +467,7 @@ impl Spans {
 /// caller-sized arrays ([`Args::list`]) included. Inputs may overlap each
 /// other (two strings may share bytes).
 pub(crate) struct Args {
-    ws: Span,
+    ws: Bounds,
     reads: Spans,
     writes: Spans,
     lists: [Option<ListSpan>; MAX_LISTS],
@@ -487,7 +482,7 @@ impl Args {
     /// is `ws` (an empty span for functions without one).
     pub(crate) fn new(ws: Span) -> Self {
         Args {
-            ws,
+            ws: Bounds::of(ws),
             reads: Spans::new(),
             writes: Spans::new(),
             lists: [None; MAX_LISTS],
@@ -589,7 +584,8 @@ impl Args {
     // Only the objects (client, seal) place workspaces.
     #[cfg_attr(not(any(feature = "client", feature = "seal")), allow(dead_code))]
     pub(crate) fn clashes(&self, s: Span) -> bool {
-        self.reads.hit(s) || self.writes.hit(s) || self.in_lists(s)
+        let b = Bounds::of(s);
+        self.reads.hit(b) || self.writes.hit(b) || self.in_lists(s)
     }
 
     /// Whether `s` overlaps a string of a list taken.
@@ -613,27 +609,31 @@ impl Args {
     /// Whether `s` overlaps the workspace or any argument taken.
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
     pub(crate) fn taken(&self, s: Span) -> bool {
-        s.overlaps(self.ws) || self.clashes(s)
+        self.ws.meets(Bounds::of(s)) || self.clashes(s)
     }
 
     /// Refuses an input that overlaps the workspace or an output.
     fn check_read(&self, s: Span) -> Result<(), mrtr_status> {
-        let clash = s.overlaps(self.ws) || self.writes.hit(s);
-        if clash {
+        if self.read_clash(Bounds::of(s)) {
             return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT);
         }
         Ok(())
     }
 
+    /// Whether an input at `b` would overlap the workspace or an output.
+    fn read_clash(&self, b: Bounds) -> bool {
+        self.ws.meets(b) || self.writes.hit(b)
+    }
+
     fn claim(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
-        let overlap =
-            self.check_read(s).is_err() || write && (self.reads.hit(s) || self.in_lists(s));
+        let b = Bounds::of(s);
+        let overlap = self.read_clash(b) || write && (self.reads.hit(b) || self.in_lists(s));
         if overlap {
             return Err(self.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, c"Overlap"));
         }
         match write {
-            true => self.writes.push(s),
-            false => self.reads.push(s),
+            true => self.writes.push(b),
+            false => self.reads.push(b),
         }
     }
 
@@ -764,21 +764,40 @@ impl Args {
         unsafe { self.str(s) }.map(Some)
     }
 
-    /// An input struct (see [`in_ref`]).
+    /// An input struct: non-NULL and aligned.
     ///
     /// # Safety
-    /// As [`in_ref`].
+    /// When not NULL, `p` must point to a readable `T` (every bit pattern
+    /// valid) that nothing writes to during `'a`.
+    // Always inlined, as `Args::out`: the checks are one body for every `T`.
+    #[inline(always)]
     pub(crate) unsafe fn reference<'a, T>(&mut self, p: *const T) -> Result<&'a T, mrtr_status> {
-        // SAFETY: forwarded contract.
-        let r = unsafe { in_ref(p) }?;
-        self.claim(Span::of_one(p), false)?;
-        Ok(r)
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        self.claim_in(p.cast(), size, align)?;
+        // SAFETY: `claim_in` checked `p` non-NULL and aligned for `T`; the
+        // caller's contract makes it readable and unchanging for `'a`.
+        Ok(unsafe { &*p })
+    }
+
+    /// The checks of [`Args::reference`], one body for every type: `p`
+    /// non-NULL (`MRTR_ERR_NULL_POINTER`), aligned to `align`, a power of
+    /// two (`MRTR_ERR_MISALIGNED`), and its `size` bytes claimed as an
+    /// input.
+    #[inline(never)]
+    fn claim_in(&mut self, p: *const u8, size: usize, align: usize) -> Result<(), mrtr_status> {
+        if p.is_null() {
+            return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
+        }
+        if p as usize & align.wrapping_sub(1) != 0 {
+            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+        }
+        self.claim(Span::of(p, size), false)
     }
 
     /// An optional input struct: NULL is `None`.
     ///
     /// # Safety
-    /// As [`in_ref`].
+    /// As [`Args::reference`].
     pub(crate) unsafe fn reference_opt<'a, T>(
         &mut self,
         p: *const T,
