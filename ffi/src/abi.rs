@@ -321,6 +321,12 @@ impl<'a> Take<'_, 'a> {
     }
 }
 
+/// Reads every item of a caller-sized array through one [`Take`]: the
+/// array's `n` items at `base` ([`visit`] for the item type). Stops at the
+/// first item that fails.
+#[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
+type Visit = unsafe fn(*const u8, usize, &mut Take<'_, '_>) -> Result<(), mrtr_status>;
+
 /// A caller-sized array taken by [`Args::list`], as the collector keeps
 /// it: enough to check a later argument against its strings.
 #[derive(Clone, Copy)]
@@ -328,32 +334,31 @@ impl<'a> Take<'_, 'a> {
 struct ListSpan {
     base: *const u8,
     n: usize,
-    /// Whether a string of the `n` items at `base` overlaps the span
-    /// ([`list_overlaps`] for the item type).
-    overlaps: unsafe fn(*const u8, usize, Span) -> bool,
+    /// Reads its items' strings ([`visit`] for the item type).
+    visit: Visit,
 }
 
-/// Whether a string that an item of the array of `n` `T` at `base` uses
-/// overlaps `s`. Only addresses are compared; no string is read.
+/// Reads every item of the array of `n` `T` at `base` through `take`, the
+/// one part of taking a list ([`Args::take_list`]) and of checking a span
+/// against it ([`Args::in_lists`]) that depends on the item type.
 ///
 /// # Safety
-/// `base` and `n` must be an array [`Args::list`] took during this call.
+/// `base` and `n` must be an array [`Args::list`] took (checked) during
+/// this call.
 #[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
-unsafe fn list_overlaps<T: Views>(base: *const u8, n: usize, s: Span) -> bool {
+unsafe fn visit<T: Views>(
+    base: *const u8,
+    n: usize,
+    take: &mut Take<'_, '_>,
+) -> Result<(), mrtr_status> {
     // SAFETY: caller contract: `Args::list` checked the array (non-NULL,
     // aligned, `n` items Rust can describe) and the caller lends it for the
     // whole call.
     let items = unsafe { core::slice::from_raw_parts(base.cast::<T>(), n) };
-    items.iter().any(|item| {
-        let mut hit = false;
-        let mut f = |v: mrtr_str| {
-            hit |= Span::of(v.ptr, v.len).overlaps(s);
-            Ok("")
-        };
-        // Every item read once already: this cannot fail.
-        let _ = item.read(&mut Take { f: &mut f });
-        hit
-    })
+    for item in items {
+        item.read(take)?;
+    }
+    Ok(())
 }
 
 /// A caller-sized array of items whose strings the collector checked
@@ -588,14 +593,28 @@ impl Args {
         self.reads.hit(b) || self.writes.hit(b) || self.in_lists(s)
     }
 
-    /// Whether `s` overlaps a string of a list taken.
+    /// Whether `s` overlaps a string of a list taken. Only addresses are
+    /// compared; no string is read.
     fn in_lists(&self, s: Span) -> bool {
-        self.lists
-            .iter()
-            .take(self.n_lists)
-            .flatten()
+        self.n_lists != 0 && self.lists_hit(s)
+    }
+
+    /// [`Args::in_lists`] once a list was taken (most functions take none).
+    #[inline(never)]
+    fn lists_hit(&self, s: Span) -> bool {
+        let mut hit = false;
+        let mut f = |v: mrtr_str| {
+            hit |= Span::of(v.ptr, v.len).overlaps(s);
+            Ok("")
+        };
+        let mut take = Take { f: &mut f };
+        for l in self.lists.iter().take(self.n_lists).flatten() {
+            // Every item was read once already, when the list was taken:
+            // this cannot fail.
             // SAFETY: every entry is an array `list` took during this call.
-            .any(|l| unsafe { (l.overlaps)(l.base, l.n, s) })
+            let _ = unsafe { (l.visit)(l.base, l.n, &mut take) };
+        }
+        hit
     }
 
     /// Claims a second object's workspace (a runner beside its call) as an
@@ -849,37 +868,50 @@ impl Args {
         }
         // SAFETY: forwarded contract.
         let items: &'a [T] = unsafe { self.array(ptr, n) }?;
-        for item in items {
-            let (mut range, mut overlap) = (false, false);
-            let mut f = |s: mrtr_str| {
-                // SAFETY: forwarded contract for each string of an item.
-                let t: &'a str = unsafe { in_str(s) }
-                    .inspect_err(|e| range = *e == mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
-                self.check_read(Span::of(t.as_ptr(), t.len()))
-                    .inspect_err(|_| overlap = true)?;
-                Ok(t)
+        // SAFETY: `items` was just taken; forwarded contract for its strings.
+        unsafe { self.take_list(items.as_ptr().cast(), items.len(), visit::<T>) }?;
+        Ok(List { items })
+    }
+
+    /// The part of [`Args::list`] after the array, one body for every item
+    /// type: every string of the `n` items at `base` (read by `visit`) as
+    /// [`Args::str`], then the array kept for the later checks.
+    ///
+    /// # Safety
+    /// As [`Args::list`]; `base` and `n` an array taken by [`Args::array`]
+    /// and `visit` its item type's [`visit`].
+    unsafe fn take_list(
+        &mut self,
+        base: *const u8,
+        n: usize,
+        visit: Visit,
+    ) -> Result<(), mrtr_status> {
+        let (mut range, mut overlap) = (false, false);
+        let mut f = |s: mrtr_str| {
+            // SAFETY: forwarded contract for each string of an item.
+            let t: &str = unsafe { in_str(s) }
+                .inspect_err(|e| range = *e == mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+            self.check_read(Span::of(t.as_ptr(), t.len()))
+                .inspect_err(|_| overlap = true)?;
+            Ok(t)
+        };
+        // SAFETY: forwarded contract.
+        let read = unsafe { visit(base, n, &mut Take { f: &mut f }) };
+        if let Err(e) = read {
+            let why = match (range, overlap) {
+                (true, _) => c"BadRange",
+                (_, true) => c"Overlap",
+                _ => c"",
             };
-            let read = item.read(&mut Take { f: &mut f });
-            if let Err(e) = read {
-                let why = match (range, overlap) {
-                    (true, _) => c"BadRange",
-                    (_, true) => c"Overlap",
-                    _ => c"",
-                };
-                return Err(self.refuse(e, why));
-            }
+            return Err(self.refuse(e, why));
         }
         let slot = self
             .lists
             .get_mut(self.n_lists)
             .ok_or(mrtr_status::MRTR_ERR_INTERNAL)?;
-        *slot = Some(ListSpan {
-            base: items.as_ptr().cast::<u8>(),
-            n: items.len(),
-            overlaps: list_overlaps::<T>,
-        });
+        *slot = Some(ListSpan { base, n, visit });
         self.n_lists += 1;
-        Ok(List { items })
+        Ok(())
     }
 
     /// An output array of `n` `T` (non-NULL, aligned; `n` may be 0), for
