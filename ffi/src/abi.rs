@@ -140,42 +140,20 @@ unsafe fn out_bytes<'a>(
     Ok(unsafe { core::slice::from_raw_parts_mut(ptr, len) })
 }
 
-/// Borrows a caller's array of `n` plain-data `T` (C structs whose every
-/// bit pattern is valid: integers and pointers only). `n == 0` is the empty
-/// array, whatever `ptr` is.
-///
-/// # Safety
-/// When `n > 0` and `ptr` is not NULL, `ptr` must point to `n` readable
-/// `T` that nothing writes to during `'a`.
-unsafe fn in_array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T], mrtr_status> {
-    if n == 0 {
-        return Ok(&[]);
-    }
-    check_array(ptr, n)?;
-    // SAFETY: non-NULL, aligned, `n * size_of::<T>()` fits in `isize` and
-    // does not wrap (checked above); the caller guarantees `n` readable,
-    // unchanging `T` whose every bit pattern is valid.
-    Ok(unsafe { core::slice::from_raw_parts(ptr, n) })
-}
-
-/// Checks a pointer to `T`: non-NULL (`MRTR_ERR_NULL_POINTER`) and aligned
-/// for `T` (`MRTR_ERR_MISALIGNED`).
-fn check_ptr<T>(ptr: *const T) -> Result<(), mrtr_status> {
+/// Checks an array of `n` items of `size` bytes, aligned to `align` (a
+/// power of two), at `ptr`: non-NULL (`MRTR_ERR_NULL_POINTER`), aligned
+/// (`MRTR_ERR_MISALIGNED`), and a byte range Rust can describe
+/// (`MRTR_ERR_INVALID_ARGUMENT`). Returns its length in bytes.
+#[inline(always)]
+fn check_array(ptr: *const u8, n: usize, size: usize, align: usize) -> Result<usize, mrtr_status> {
     if ptr.is_null() {
         return Err(mrtr_status::MRTR_ERR_NULL_POINTER);
     }
-    if !ptr.is_aligned() {
+    if ptr as usize & align.wrapping_sub(1) != 0 {
         return Err(mrtr_status::MRTR_ERR_MISALIGNED);
     }
-    Ok(())
-}
-
-/// Checks an array of `n` `T` at `ptr`: non-NULL, aligned, and a byte
-/// range Rust can describe. Returns its length in bytes.
-fn check_array<T>(ptr: *const T, n: usize) -> Result<usize, mrtr_status> {
-    check_ptr(ptr)?;
     let bytes = n
-        .checked_mul(core::mem::size_of::<T>())
+        .checked_mul(size)
         .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
     check_range(ptr as usize, bytes)?;
     Ok(bytes)
@@ -828,23 +806,50 @@ impl Args {
         unsafe { self.reference(p) }.map(Some)
     }
 
-    /// An input array of plain data (see [`in_array`]); an array whose
-    /// items point to strings is a [`Args::list`].
+    /// An input array of `n` plain-data `T` (C structs whose every bit
+    /// pattern is valid: integers and pointers only): `n == 0` is the empty
+    /// array, whatever `ptr` is; else non-NULL, aligned and a range Rust
+    /// can describe ([`check_array`]). An array whose items point to
+    /// strings is a [`Args::list`].
     ///
     /// # Safety
-    /// As [`in_array`].
+    /// When `n > 0` and `ptr` is not NULL, `ptr` must point to `n` readable
+    /// `T` that nothing writes to during `'a`.
+    // Always inlined: the checks are one body for every `T`.
+    #[inline(always)]
     pub(crate) unsafe fn array<'a, T>(
         &mut self,
         ptr: *const T,
         n: usize,
     ) -> Result<&'a [T], mrtr_status> {
-        // SAFETY: forwarded contract.
-        let a = self.ranged(unsafe { in_array(ptr, n) })?;
-        self.claim(
-            Span::of(a.as_ptr().cast::<u8>(), core::mem::size_of_val(a)),
-            false,
-        )?;
-        Ok(a)
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        self.claim_array(ptr.cast(), n, size, align)?;
+        if n == 0 {
+            return Ok(&[]);
+        }
+        // SAFETY: non-NULL, aligned, `n * size_of::<T>()` fits in `isize`
+        // and does not wrap (checked by `claim_array`); the caller
+        // guarantees `n` readable, unchanging `T` whose every bit pattern is
+        // valid.
+        Ok(unsafe { core::slice::from_raw_parts(ptr, n) })
+    }
+
+    /// The checks of [`Args::array`], one body for every type: nothing for
+    /// `n == 0`, else [`check_array`] (`"BadRange"` noted for a range Rust
+    /// cannot describe); then the array's bytes claimed as an input.
+    #[inline(never)]
+    fn claim_array(
+        &mut self,
+        ptr: *const u8,
+        n: usize,
+        size: usize,
+        align: usize,
+    ) -> Result<(), mrtr_status> {
+        let bytes = match n {
+            0 => 0,
+            _ => self.ranged(check_array(ptr, n, size, align))?,
+        };
+        self.claim(Span::of(ptr, bytes), false)
     }
 
     /// A caller-sized array of `n` items that point to strings: the array
@@ -854,7 +859,7 @@ impl Args {
     /// checked against every string of it too.
     ///
     /// # Safety
-    /// As [`in_array`]; every string the items use must be readable for
+    /// As [`Args::array`]; every string the items use must be readable for
     /// its length (NULL only when empty) and unchanged during `'a`.
     // Only the server and the client's roots answer take lists.
     #[cfg_attr(not(any(feature = "client", feature = "server")), allow(dead_code))]
@@ -926,7 +931,8 @@ impl Args {
         ptr: *mut T,
         n: usize,
     ) -> Result<*mut T, mrtr_status> {
-        let bytes = self.ranged(check_array(ptr.cast_const(), n))?;
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        let bytes = self.ranged(check_array(ptr.cast_const().cast(), n, size, align))?;
         self.claim(Span::of(ptr.cast_const().cast::<u8>(), bytes), true)?;
         Ok(ptr)
     }
