@@ -19,13 +19,40 @@
 //! - workspaces are checked for NULL, alignment and size (`crate::object`),
 //!   and against every argument taken (`Args::clashes`).
 
-use core::ffi::CStr;
+use core::ffi::{c_char, CStr};
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::ptr::NonNull;
 
 use crate::mrtr_status;
 use crate::types::mrtr_str;
+
+/// The cause noted for an argument that overlaps another (or the
+/// workspace). Kept behind a static: [`Args::pointer_refused`] knows it by
+/// its address, which every note of it shares.
+pub(crate) static OVERLAP: &CStr = c"Overlap";
+
+/// The cause noted for a length or range Rust cannot describe (see
+/// [`OVERLAP`]).
+static BAD_RANGE: &CStr = c"BadRange";
+
+/// The name of a cause, as C reads it (`out_reason`): a static
+/// NUL-terminated string, made only from a `&'static CStr`. One pointer
+/// (a `&CStr` is two words), and `Option<Why>` too.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Why(NonNull<c_char>);
+
+impl Why {
+    /// The name `s`.
+    pub(crate) fn of(s: &'static CStr) -> Why {
+        Why(NonNull::from(s).cast())
+    }
+
+    /// The name as C reads it.
+    pub(crate) fn as_ptr(self) -> *const c_char {
+        self.0.as_ptr()
+    }
+}
 
 /// The largest length a C caller may pass for one buffer: Rust slices (and
 /// C objects, via `ptrdiff_t`) cannot be larger than `isize::MAX` bytes.
@@ -456,8 +483,8 @@ pub(crate) struct Args {
     lists: [Option<ListSpan>; MAX_LISTS],
     n_lists: usize,
     /// The name of the cause of the failure being returned, once noted
-    /// (see [`Args::refuse`]); empty until then.
-    reason: &'static CStr,
+    /// (see [`Args::refuse`]); `None` until then.
+    reason: Option<Why>,
 }
 
 impl Args {
@@ -470,45 +497,49 @@ impl Args {
             writes: Spans::new(),
             lists: [None; MAX_LISTS],
             n_lists: 0,
-            reason: c"",
+            reason: None,
         }
     }
 
     /// Notes `why`, the name of the cause of the failure `status` about to
-    /// be returned (the first cause noted stands), and returns `status`.
+    /// be returned (the first cause noted stands; an empty `why` notes
+    /// nothing), and returns `status`.
     pub(crate) fn refuse(&mut self, status: mrtr_status, why: &'static CStr) -> mrtr_status {
-        if self.reason.is_empty() {
-            self.reason = why;
+        if self.reason.is_none() && !why.is_empty() {
+            self.reason = Some(Why::of(why));
         }
         status
     }
 
-    /// The cause noted so far ([`Args::refuse`]); empty when none was.
+    /// The cause noted so far ([`Args::refuse`]); `None` when none was.
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
-    pub(crate) fn noted(&self) -> &'static CStr {
+    pub(crate) fn noted(&self) -> Option<Why> {
         self.reason
     }
 
     /// The name of the cause of `status`, the failure the function returns:
     /// the cause noted ([`Args::refuse`]: a core error's name, `"Overlap"`,
     /// `"BadRange"`), else the status's own name (it has one cause there).
-    pub(crate) fn reason(&self, status: mrtr_status) -> &'static CStr {
-        if self.reason.is_empty() {
-            status.name()
-        } else {
-            self.reason
+    pub(crate) fn reason(&self, status: mrtr_status) -> Why {
+        match self.reason {
+            Some(why) => why,
+            None => Why::of(status.name()),
         }
     }
 
     /// Whether the failure `status` is a pointer the checks refused (NULL,
     /// misaligned, overlapping, a range C cannot describe): then no
-    /// out-param may be written, not even a record of why.
+    /// out-param may be written, not even a record of why. The last two
+    /// are known by the address of their noted name ([`OVERLAP`],
+    /// [`BAD_RANGE`]).
     pub(crate) fn pointer_refused(&self, status: mrtr_status) -> bool {
         matches!(
             status,
             mrtr_status::MRTR_ERR_NULL_POINTER | mrtr_status::MRTR_ERR_MISALIGNED
-        ) || self.reason == c"Overlap"
-            || self.reason == c"BadRange"
+        ) || {
+            let noted = self.reason.map_or(core::ptr::null(), Why::as_ptr);
+            noted == OVERLAP.as_ptr() || noted == BAD_RANGE.as_ptr()
+        }
     }
 
     /// Ends a function with an optional `out_reason`: on a failure it gets
@@ -551,7 +582,7 @@ impl Args {
     /// checks (a length C cannot describe, a wrapping range).
     fn ranged<T>(&mut self, r: Result<T, mrtr_status>) -> Result<T, mrtr_status> {
         r.map_err(|s| match s {
-            mrtr_status::MRTR_ERR_INVALID_ARGUMENT => self.refuse(s, c"BadRange"),
+            mrtr_status::MRTR_ERR_INVALID_ARGUMENT => self.refuse(s, BAD_RANGE),
             s => s,
         })
     }
@@ -626,7 +657,7 @@ impl Args {
         let b = Bounds::of(s);
         let overlap = self.read_clash(b) || write && (self.reads.hit(b) || self.in_lists(s));
         if overlap {
-            return Err(self.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, c"Overlap"));
+            return Err(self.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, OVERLAP));
         }
         match write {
             true => self.writes.push(b),
@@ -904,8 +935,8 @@ impl Args {
         let read = unsafe { visit(base, n, &mut Take { f: &mut f }) };
         if let Err(e) = read {
             let why = match (range, overlap) {
-                (true, _) => c"BadRange",
-                (_, true) => c"Overlap",
+                (true, _) => BAD_RANGE,
+                (_, true) => OVERLAP,
                 _ => c"",
             };
             return Err(self.refuse(e, why));

@@ -40,7 +40,7 @@ use mrtr_core::client::{
 use mrtr_core::json::BufferTooSmall;
 use mrtr_core::wire::{ClientInfo, ElicitAction, TaskDialect};
 
-use crate::abi::{finish_output, run, Args, Out, Put};
+use crate::abi::{finish_output, run, Args, Out, Put, Why, OVERLAP};
 use crate::client::{
     caps_from_bits, failure_of, input_text, input_view, machine_event, mrtr_event, mrtr_failure,
     mrtr_flow, mrtr_input, mrtr_phase, mrtr_root, mrtr_task_dialect, mrtr_task_request, with_roots,
@@ -242,7 +242,7 @@ pub(crate) unsafe fn with_call<P: CallHandle, R>(
     };
     match &r {
         Err(s) => obj.set_reason(args.reason(*s)),
-        Ok(_) if P::CLEARS => obj.set_reason(c""),
+        Ok(_) if P::CLEARS => obj.set_reason(Why::of(c"")),
         Ok(_) => {}
     }
     r
@@ -468,7 +468,7 @@ pub unsafe extern "C" fn mrtr_call_check(
                 why.put(obj.reason());
                 Ok(())
             }
-            Ok(_) => Err(a.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, c"Overlap")),
+            Ok(_) => Err(a.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, OVERLAP)),
             Err(s) => {
                 // SAFETY: caller contract.
                 let r = unsafe { object::refusal(call.cast(), magic::CALL) };
@@ -488,7 +488,7 @@ pub unsafe extern "C" fn mrtr_call_check(
 pub(crate) unsafe fn note_reason(call: *const mrtr_call, why: &'static CStr) {
     // SAFETY: forwarded contract.
     if let Ok(mut obj) = unsafe { object::attach::<MachineSlot>(call.cast(), magic::CALL) } {
-        obj.set_reason(why);
+        obj.set_reason(Why::of(why));
     }
 }
 
@@ -542,8 +542,9 @@ unsafe fn init(
         // Only a cause with a name of its own: init's `out_reason` says
         // nothing for a status with one cause.
         if let Err(st) = r {
-            if !args.noted().is_empty() && !args.pointer_refused(st) {
-                out_reason.put(args.noted().as_ptr());
+            match args.noted() {
+                Some(why) if !args.pointer_refused(st) => out_reason.put(why.as_ptr()),
+                _ => {}
             }
         }
         r

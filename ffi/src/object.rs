@@ -19,7 +19,7 @@
 use core::mem::{align_of, size_of};
 use core::ptr::addr_of;
 
-use crate::abi::{check_range, Args, Span, MAX_LEN};
+use crate::abi::{check_range, Args, Span, Why, MAX_LEN};
 use crate::mrtr_status;
 
 /// The alignment every mrtr workspace needs (`_init` functions return
@@ -94,7 +94,7 @@ impl<'a, T> Obj<'a, T> {
 
     /// Records the cause of the status a function on the object returns:
     /// `why` for a failure, empty for `MRTR_OK`.
-    pub(crate) fn set_reason(&mut self, why: &'static core::ffi::CStr) {
+    pub(crate) fn set_reason(&mut self, why: Why) {
         self.rec.reason = why.as_ptr();
     }
 
