@@ -190,6 +190,9 @@ fn policy_of(flags: u32) -> Result<MetaPolicy, S> {
     }
 }
 
+/// The view of an optional JSON string token (empty for none). Not
+/// inlined: a request view reads a dozen of them.
+#[inline(never)]
 fn token(s: Option<JsonStr<'_>>) -> mrtr_str {
     s.map_or(mrtr_str::EMPTY, |s| mrtr_str::of_bytes(s.raw_token()))
 }
