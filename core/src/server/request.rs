@@ -626,9 +626,27 @@ impl<'a> ServerRequest<'a> {
         };
         match msg {
             Message::Request { id, method, params } => {
-                parse_request(id, Method::from_name(method), params, limits, policy)
-                    .map(Incoming::Request)
-                    .map_err(|kind| ServerRequestError::new(id, kind))
+                // Read straight into the result: the request is large, and
+                // built apart it was copied into it member by member.
+                let mut out = Ok(Incoming::Request(ServerRequest {
+                    id,
+                    method: Method::from_name(method),
+                    params,
+                    meta: None,
+                    name: None,
+                    uri: None,
+                    arguments: None,
+                    task: None,
+                    input_responses: None,
+                    request_state: None,
+                    task_id: None,
+                }));
+                if let Ok(Incoming::Request(req)) = &mut out {
+                    if let Err(kind) = parse_request(req, limits, policy) {
+                        out = Err(ServerRequestError::new(id, kind));
+                    }
+                }
+                out
             }
             Message::Notification { method, params } => {
                 Ok(Incoming::Notification(ServerNotification {
@@ -875,31 +893,17 @@ fn input_keys_unique<'a>(ir: Option<InputResponses<'a>>, limits: &WireLimits) ->
 }
 
 fn parse_request<'a>(
-    id: Id<'a>,
-    method: Method<'a>,
-    params: Option<Object<'a>>,
+    req: &mut ServerRequest<'a>,
     limits: &WireLimits,
     policy: MetaPolicy,
-) -> Kinded<'a, ServerRequest<'a>> {
+) -> Kinded<'a, ()> {
+    let method = req.method;
     let needs_meta = method.requires_meta() && policy == MetaPolicy::Required;
-    let mut req = ServerRequest {
-        id,
-        method,
-        params,
-        meta: None,
-        name: None,
-        uri: None,
-        arguments: None,
-        task: None,
-        input_responses: None,
-        request_state: None,
-        task_id: None,
-    };
-    let Some(p) = params else {
+    let Some(p) = req.params else {
         // Every named method has required params; so do the core methods
         // when _meta is required.
         return match method {
-            Method::Other(_) if !needs_meta => Ok(req),
+            Method::Other(_) if !needs_meta => Ok(()),
             _ => Err(RequestErrorKind::Missing(Field::Params)),
         };
     };
@@ -975,7 +979,7 @@ fn parse_request<'a>(
         json::ErrorKind::TooManyMembers => RequestErrorKind::TooManyMembers { offset: e.offset },
         _ => RequestErrorKind::RepeatedMember { offset: e.offset },
     })?;
-    Ok(req)
+    Ok(())
 }
 
 /// The error response for a request that failed [`super::ServerRequest::parse`]:
