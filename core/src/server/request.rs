@@ -763,7 +763,7 @@ fn collect<'a>(
     Ok(())
 }
 
-fn as_string<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<JsonStr<'a>>> {
+fn as_string<'a>(v: &Option<Value<'a>>, field: Field) -> Kinded<'a, Option<JsonStr<'a>>> {
     match v {
         None => Ok(None),
         Some(v) => v
@@ -773,7 +773,7 @@ fn as_string<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<JsonSt
     }
 }
 
-fn as_object<'a>(v: Option<Value<'a>>, field: Field) -> Kinded<'a, Option<Object<'a>>> {
+fn as_object<'a>(v: &Option<Value<'a>>, field: Field) -> Kinded<'a, Option<Object<'a>>> {
     match v {
         None => Ok(None),
         Some(v) => v
@@ -799,7 +799,7 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
         ],
         &mut found,
     )?;
-    let [version, caps, info, related] = found;
+    let [version, caps, info, related] = &found;
     // The revision first: another revision may shape everything else
     // differently, and the client needs -32022 to downgrade.
     let protocol_version = as_string(version, Field::ProtocolVersion)?;
@@ -931,7 +931,7 @@ fn parse_request<'a>(
         ],
         &mut found,
     )?;
-    let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = found;
+    let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = &found;
     req.meta = match as_object(meta, Field::Meta)? {
         None if needs_meta => return Err(RequestErrorKind::Missing(Field::Meta)),
         None => None,
@@ -960,7 +960,7 @@ fn parse_request<'a>(
     }
     req.input_responses = match input_responses {
         None => None,
-        Some(v) => Some(parse_input_responses(v, limits)?),
+        Some(v) => Some(parse_input_responses(*v, limits)?),
     };
     if matches!(method, Method::TasksInputResponse | Method::TasksUpdate) {
         required(req.input_responses, Field::InputResponses)?;
