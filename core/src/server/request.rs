@@ -628,22 +628,23 @@ impl<'a> ServerRequest<'a> {
             Message::Request { id, method, params } => {
                 // Read straight into the result: the request is large, and
                 // built apart it was copied into it member by member.
-                let mut out = Ok(Incoming::Request(ServerRequest {
-                    id,
-                    method: Method::from_name(method),
-                    params,
-                    meta: None,
-                    name: None,
-                    uri: None,
-                    arguments: None,
-                    task: None,
-                    input_responses: None,
-                    request_state: None,
-                    task_id: None,
-                }));
+                let mut out: Result<_, ServerRequestError<'a>> =
+                    Ok(Incoming::Request(ServerRequest {
+                        id,
+                        method: Method::from_name(method),
+                        params,
+                        meta: None,
+                        name: None,
+                        uri: None,
+                        arguments: None,
+                        task: None,
+                        input_responses: None,
+                        request_state: None,
+                        task_id: None,
+                    }));
                 if let Ok(Incoming::Request(req)) = &mut out {
                     if let Err(kind) = parse_request(req, limits, policy) {
-                        out = Err(ServerRequestError::new(id, kind));
+                        return Err(ServerRequestError::new(id, kind));
                     }
                 }
                 out
@@ -787,7 +788,16 @@ fn required<'a, T>(v: Option<T>, field: Field) -> Kinded<'a, T> {
     v.ok_or(RequestErrorKind::Missing(field))
 }
 
-fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMeta<'a>> {
+/// Reads `_meta`, the object `raw`, into `meta` (`raw` already, every
+/// other member `None`) in place: built apart, the members were copied in
+/// one by one. The version is checked from a local, not read back from
+/// `meta` (a pointer into the result, taken for the check, kept the result
+/// from being built where it is returned: a copy on 64-bit hosts).
+fn parse_meta<'a>(
+    meta: &mut RequestMeta<'a>,
+    raw: Object<'a>,
+    required_keys: bool,
+) -> Kinded<'a, ()> {
     let mut found = [None; 4];
     collect(
         raw,
@@ -803,6 +813,7 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
     // The revision first: another revision may shape everything else
     // differently, and the client needs -32022 to downgrade.
     let protocol_version = as_string(version, Field::ProtocolVersion)?;
+    meta.protocol_version = protocol_version;
     match protocol_version {
         Some(v) if !v.eq_str(PROTOCOL_VERSION) => {
             return Err(RequestErrorKind::UnsupportedProtocolVersion { requested: v })
@@ -814,14 +825,15 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
     if caps_raw.is_none() && required_keys {
         return Err(RequestErrorKind::Missing(Field::ClientCapabilities));
     }
-    let client_capabilities = match caps_raw {
+    meta.client_capabilities_raw = caps_raw;
+    meta.client_capabilities = match caps_raw {
         None => None,
         Some(c) => Some(
             ClientCapabilities::parse(c)
                 .map_err(|_| RequestErrorKind::Malformed(Field::ClientCapabilities))?,
         ),
     };
-    let client_info = match as_object(info, Field::ClientInfo)? {
+    meta.client_info = match as_object(info, Field::ClientInfo)? {
         None => None,
         Some(o) => {
             // One walk for both members; each must be a unique string (any
@@ -839,7 +851,7 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
             }
         }
     };
-    let related_task = match as_object(related, Field::RelatedTask)? {
+    meta.related_task = match as_object(related, Field::RelatedTask)? {
         None => None,
         Some(o) => Some(
             o.get_unique("taskId")
@@ -849,14 +861,7 @@ fn parse_meta<'a>(raw: Object<'a>, required_keys: bool) -> Kinded<'a, RequestMet
                 .ok_or(RequestErrorKind::Malformed(Field::RelatedTask))?,
         ),
     };
-    Ok(RequestMeta {
-        raw,
-        protocol_version,
-        client_capabilities,
-        client_capabilities_raw: caps_raw,
-        client_info,
-        related_task,
-    })
+    Ok(())
 }
 
 /// Validates `inputResponses` as a map: bounded entry count, bounded keys,
@@ -932,11 +937,23 @@ fn parse_request<'a>(
         &mut found,
     )?;
     let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = &found;
-    req.meta = match as_object(meta, Field::Meta)? {
+    match as_object(meta, Field::Meta)? {
         None if needs_meta => return Err(RequestErrorKind::Missing(Field::Meta)),
-        None => None,
-        Some(m) => Some(parse_meta(m, needs_meta)?),
-    };
+        None => {}
+        Some(raw) => {
+            req.meta = Some(RequestMeta {
+                raw,
+                protocol_version: None,
+                client_capabilities: None,
+                client_capabilities_raw: None,
+                client_info: None,
+                related_task: None,
+            });
+            if let Some(meta) = &mut req.meta {
+                parse_meta(meta, raw, needs_meta)?;
+            }
+        }
+    }
     if named {
         req.name = Some(required(as_string(name, Field::Name)?, Field::Name)?);
         req.arguments = as_object(arguments, Field::Arguments)?;
@@ -955,7 +972,7 @@ fn parse_request<'a>(
         req.task_id = Some(required(as_string(task_id, Field::TaskId)?, Field::TaskId)?);
     }
     if method == Method::TasksInputResponse {
-        let related = req.meta.and_then(|m| m.related_task);
+        let related = req.meta.as_ref().and_then(|m| m.related_task);
         req.task_id = Some(required(related, Field::RelatedTask)?);
     }
     req.input_responses = match input_responses {
