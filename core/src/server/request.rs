@@ -784,6 +784,14 @@ fn as_object<'a>(v: &Option<Value<'a>>, field: Field) -> Kinded<'a, Option<Objec
     }
 }
 
+/// A member found by `get_unique_many` when it is there once and a string.
+fn unique_str<'a>(found: &Result<Option<Value<'a>>, json::Error>) -> Option<JsonStr<'a>> {
+    match found {
+        Ok(Some(v)) => v.as_str(),
+        _ => None,
+    }
+}
+
 fn required<'a, T>(v: Option<T>, field: Field) -> Kinded<'a, T> {
     v.ok_or(RequestErrorKind::Missing(field))
 }
@@ -838,10 +846,8 @@ fn parse_meta<'a>(
         Some(o) => {
             // One walk for both members; each must be a unique string (any
             // fault is the same error).
-            let [name, version] = o
-                .get_unique_many(["name", "version"])
-                .map(|found| found.ok().flatten().and_then(|v| v.as_str()));
-            match (name, version) {
+            let [name, version] = &o.get_unique_many(["name", "version"]);
+            match (unique_str(name), unique_str(version)) {
                 (Some(name), Some(version)) => Some(DeclaredClientInfo {
                     name,
                     version,
@@ -854,10 +860,7 @@ fn parse_meta<'a>(
     meta.related_task = match as_object(related, Field::RelatedTask)? {
         None => None,
         Some(o) => Some(
-            o.get_unique("taskId")
-                .ok()
-                .flatten()
-                .and_then(|v| v.as_str())
+            unique_str(&o.get_unique("taskId"))
                 .ok_or(RequestErrorKind::Malformed(Field::RelatedTask))?,
         ),
     };
