@@ -146,11 +146,6 @@ impl<'a> Method<'a> {
             _ => false,
         }
     }
-
-    /// Whether `inputResponses` and `requestState` are read from the params.
-    fn carries_answers(&self) -> bool {
-        self.allows_input_required() || matches!(self, Method::TasksInputResponse)
-    }
 }
 
 /// The client's self-description (`io.modelcontextprotocol/clientInfo`), as
@@ -900,6 +895,40 @@ fn input_keys_unique<'a>(ir: Option<InputResponses<'a>>, limits: &WireLimits) ->
     }
 }
 
+/// The members of `params` the server reads, in the order of the bits
+/// below (a method reads some of them: see `parse_request`).
+const PARAMS: [Field; 8] = [
+    Field::Meta,
+    Field::Name,
+    Field::Uri,
+    Field::Arguments,
+    Field::Task,
+    Field::InputResponses,
+    Field::RequestState,
+    Field::TaskId,
+];
+const META: u32 = 1;
+const NAME: u32 = 1 << 1;
+const URI: u32 = 1 << 2;
+const ARGUMENTS: u32 = 1 << 3;
+const TASK: u32 = 1 << 4;
+const INPUT_RESPONSES: u32 = 1 << 5;
+const REQUEST_STATE: u32 = 1 << 6;
+const TASK_ID: u32 = 1 << 7;
+
+/// The fields of `PARAMS` whose bits `bits` has, for [`collect`].
+const fn reads(bits: u32) -> [Option<Field>; 8] {
+    let mut out = [None; 8];
+    let mut i = 0;
+    while i < PARAMS.len() {
+        if bits >> i & 1 != 0 {
+            out[i] = Some(PARAMS[i]);
+        }
+        i += 1;
+    }
+    out
+}
+
 fn parse_request<'a>(
     req: &mut ServerRequest<'a>,
     limits: &WireLimits,
@@ -916,29 +945,22 @@ fn parse_request<'a>(
         };
     };
     // The members this method reads; others are carried, not judged.
-    let named = matches!(method, Method::ToolsCall | Method::PromptsGet);
-    let addressed = matches!(method, Method::ResourcesRead);
-    let by_task_id = matches!(
-        method,
-        Method::TasksGet | Method::TasksResult | Method::TasksCancel | Method::TasksUpdate
-    );
-    let answers = method.carries_answers() || matches!(method, Method::TasksUpdate);
-    let read = |yes: bool, f: Field| yes.then_some(f);
+    let fields: &[Option<Field>; 8] = match method {
+        Method::ToolsCall | Method::PromptsGet => {
+            &const { reads(META | NAME | ARGUMENTS | TASK | INPUT_RESPONSES | REQUEST_STATE) }
+        }
+        Method::ResourcesRead => {
+            &const { reads(META | URI | TASK | INPUT_RESPONSES | REQUEST_STATE) }
+        }
+        Method::TasksGet | Method::TasksCancel => &const { reads(META | TASK_ID) },
+        Method::TasksResult => &const { reads(META | TASK_ID | INPUT_RESPONSES | REQUEST_STATE) },
+        Method::TasksInputResponse => &const { reads(META | INPUT_RESPONSES | REQUEST_STATE) },
+        Method::TasksUpdate => &const { reads(META | TASK_ID | INPUT_RESPONSES) },
+        Method::Other(_) => &const { reads(META) },
+    };
+    let [_, named, addressed, _, _, _, _, by_task_id] = fields.map(|f| f.is_some());
     let mut found = [None; 8];
-    collect(
-        p,
-        &[
-            Some(Field::Meta),
-            read(named, Field::Name),
-            read(addressed, Field::Uri),
-            read(named, Field::Arguments),
-            read(named || addressed, Field::Task),
-            read(answers, Field::InputResponses),
-            read(method.carries_answers(), Field::RequestState),
-            read(by_task_id, Field::TaskId),
-        ],
-        &mut found,
-    )?;
+    collect(p, fields, &mut found)?;
     let [meta, name, uri, arguments, task, input_responses, request_state, task_id] = &found;
     match as_object(meta, Field::Meta)? {
         None if needs_meta => return Err(RequestErrorKind::Missing(Field::Meta)),
