@@ -130,6 +130,9 @@ pub fn parse_message_indexed<'a>(
         Some(s) if s.eq_str("2.0") => {}
         _ => return Err(EnvelopeError::BadVersion.into()),
     }
+    // The id read once, here; each kind of message judges it in its own
+    // order below (one reading in the image, not one per kind).
+    let read_id = id.map(Id::from_value);
     if let Some(m) = method {
         let method = m.as_str().ok_or(EnvelopeError::BadMethod)?;
         if result.is_some() || error.is_some() {
@@ -139,10 +142,10 @@ pub fn parse_message_indexed<'a>(
             None => None,
             Some(p) => Some(p.as_object().ok_or(EnvelopeError::BadParams)?),
         };
-        return Ok(match id {
+        return Ok(match read_id {
             None => Message::Notification { method, params },
             Some(id) => Message::Request {
-                id: Id::from_value(id)?,
+                id: id?,
                 method,
                 params,
             },
@@ -150,7 +153,7 @@ pub fn parse_message_indexed<'a>(
     }
     match (result, error) {
         (Some(r), None) => {
-            let id = Id::from_value(id.ok_or(EnvelopeError::BadId)?)?;
+            let id = read_id.ok_or(EnvelopeError::BadId)??;
             let result = r.as_object().ok_or(Violation::ResultNotObject)?;
             Ok(Message::Result { id, result })
         }
@@ -158,7 +161,7 @@ pub fn parse_message_indexed<'a>(
             let id = match id {
                 None => None,
                 Some(v) if v.is_null() => None,
-                Some(v) => Some(Id::from_value(v)?),
+                Some(_) => read_id.transpose()?,
             };
             let e = e.as_object().ok_or(EnvelopeError::BadErrorObject)?;
             let code = e
