@@ -163,26 +163,22 @@ pub fn parse_message_indexed<'a>(
                 Some(v) if v.is_null() => None,
                 Some(_) => read_id.transpose()?,
             };
-            let e = e.as_object().ok_or(EnvelopeError::BadErrorObject)?;
-            let code = e
-                .get_unique("code")
-                .map_err(|_| EnvelopeError::BadErrorObject)?
-                .and_then(|c| c.as_i64())
-                .ok_or(EnvelopeError::BadErrorObject)?;
-            let message = e
-                .get_unique("message")
-                .map_err(|_| EnvelopeError::BadErrorObject)?
-                .and_then(|m| m.as_str())
-                .ok_or(EnvelopeError::BadErrorObject)?;
-            let data = e
-                .get_unique("data")
-                .map_err(|_| EnvelopeError::BadErrorObject)?;
-            Ok(Message::Error {
-                id,
-                code,
-                message,
-                data,
-            })
+            // One walk for the three members; any fault is the same error.
+            let members = e
+                .as_object()
+                .map(|e| e.get_unique_many(["code", "message", "data"]));
+            let Some([Ok(Some(code)), Ok(Some(message)), Ok(data)]) = members else {
+                return Err(EnvelopeError::BadErrorObject.into());
+            };
+            match (code.as_i64(), message.as_str()) {
+                (Some(code), Some(message)) => Ok(Message::Error {
+                    id,
+                    code,
+                    message,
+                    data,
+                }),
+                _ => Err(EnvelopeError::BadErrorObject.into()),
+            }
         }
         _ => Err(EnvelopeError::ResultXorError.into()),
     }
