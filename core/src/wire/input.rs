@@ -129,19 +129,18 @@ impl<'a> InputRequest<'a> {
     /// Each object is walked once for all the members it needs.
     pub fn parse(v: Value<'a>) -> Result<Self, Violation> {
         let obj = v.as_object().ok_or(Violation::BadInputRequest)?;
-        let [method, params] = obj.get_unique_many(["method", "params"]);
-        let method = method
-            .map_err(|_| Violation::BadInputRequest)?
+        let [method, params] = &obj.get_unique_many(["method", "params"]);
+        let method = member(method)?
             .and_then(|m| m.as_str())
             .ok_or(Violation::UnknownInputMethod)?;
-        let params = match params.map_err(|_| Violation::BadInputRequest)? {
+        let params = match member(params)? {
             None => None,
             Some(p) => Some(p.as_object().ok_or(Violation::BadInputRequest)?),
         };
         if method.eq_str("elicitation/create") {
             let p = params.ok_or(Violation::BadInputRequest)?;
             let [mode, message, url, schema] =
-                p.get_unique_many(["mode", "message", "url", "requestedSchema"]);
+                &p.get_unique_many(["mode", "message", "url", "requestedSchema"]);
             let mode = match member(mode)? {
                 None => None,
                 Some(m) => Some(m.as_str().ok_or(Violation::BadElicitationMode)?),
@@ -216,7 +215,7 @@ impl<'a> InputRequest<'a> {
     pub fn parse_sampling_params(p: Object<'a>) -> Result<Self, Violation> {
         // One walk of the params for the five members (the conversation in
         // `messages` can be most of the message).
-        let [messages, max_tokens, system_prompt, tools, include_context] = p.get_unique_many([
+        let [messages, max_tokens, system_prompt, tools, include_context] = &p.get_unique_many([
             "messages",
             "maxTokens",
             "systemPrompt",
@@ -248,16 +247,19 @@ impl<'a> InputRequest<'a> {
 /// What `get_unique_many` found for a member of an input request: a
 /// duplicate is [`Violation::BadInputRequest`]. This and the two below are
 /// shared by every member read, not repeated inline at each.
-fn member(
-    found: Result<Option<Value<'_>>, crate::json::Error>,
-) -> Result<Option<Value<'_>>, Violation> {
-    found.map_err(|_| Violation::BadInputRequest)
+fn member<'a>(
+    found: &Result<Option<Value<'a>>, crate::json::Error>,
+) -> Result<Option<Value<'a>>, Violation> {
+    match found {
+        Ok(v) => Ok(*v),
+        Err(_) => Err(Violation::BadInputRequest),
+    }
 }
 
 /// An optional string member (see [`member`]).
-fn optional_str(
-    found: Result<Option<Value<'_>>, crate::json::Error>,
-) -> Result<Option<JsonStr<'_>>, Violation> {
+fn optional_str<'a>(
+    found: &Result<Option<Value<'a>>, crate::json::Error>,
+) -> Result<Option<JsonStr<'a>>, Violation> {
     match member(found)? {
         None => Ok(None),
         Some(v) => v.as_str().map(Some).ok_or(Violation::BadInputRequest),
@@ -265,9 +267,9 @@ fn optional_str(
 }
 
 /// A required string member (see [`member`]).
-fn required_str(
-    found: Result<Option<Value<'_>>, crate::json::Error>,
-) -> Result<JsonStr<'_>, Violation> {
+fn required_str<'a>(
+    found: &Result<Option<Value<'a>>, crate::json::Error>,
+) -> Result<JsonStr<'a>, Violation> {
     optional_str(found)?.ok_or(Violation::BadInputRequest)
 }
 
