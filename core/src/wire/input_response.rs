@@ -186,23 +186,26 @@ impl core::error::Error for ShapeError {}
 
 /// A member that must appear at most once.
 fn unique<'a>(o: Object<'a>, name: &'static str) -> Result<Option<Value<'a>>, ShapeError> {
-    once(o.get_unique(name), name)
+    once(&o.get_unique(name), name)
 }
 
 /// What [`Object::get_unique`] (or an entry of `get_unique_many`) found
 /// for `name`, its duplicate named: one small function for every member,
 /// not a mapping of the whole array per key count.
 fn once<'a>(
-    found: Result<Option<Value<'a>>, crate::json::Error>,
+    found: &Result<Option<Value<'a>>, crate::json::Error>,
     name: &'static str,
 ) -> Result<Option<Value<'a>>, ShapeError> {
-    found.map_err(|_| ShapeError::Duplicate(name))
+    match found {
+        Ok(v) => Ok(*v),
+        Err(_) => Err(ShapeError::Duplicate(name)),
+    }
 }
 
 /// An optional string member (see [`once`]): absent is `None`, present it
 /// must be a string.
 fn optional_str<'a>(
-    found: Result<Option<Value<'a>>, crate::json::Error>,
+    found: &Result<Option<Value<'a>>, crate::json::Error>,
     name: &'static str,
 ) -> Result<Option<JsonStr<'a>>, ShapeError> {
     match once(found, name)? {
@@ -213,7 +216,7 @@ fn optional_str<'a>(
 
 /// A required string member (see [`once`]).
 fn required_str<'a>(
-    found: Result<Option<Value<'a>>, crate::json::Error>,
+    found: &Result<Option<Value<'a>>, crate::json::Error>,
     name: &'static str,
 ) -> Result<JsonStr<'a>, ShapeError> {
     optional_str(found, name)?.ok_or(ShapeError::BadMember(name))
@@ -222,7 +225,7 @@ fn required_str<'a>(
 /// Reads an `ElicitResult`: `action` (accept, decline, cancel) and an
 /// optional `content` object.
 pub fn read_elicit_result(o: Object<'_>) -> Result<(ElicitAction, Option<Object<'_>>), ShapeError> {
-    let [action, content] = o.get_unique_many(["action", "content"]);
+    let [action, content] = &o.get_unique_many(["action", "content"]);
     let action = once(action, "action")?
         .and_then(|a| a.as_str())
         .and_then(|a| ElicitAction::parse(&a))
@@ -269,7 +272,7 @@ impl<'a> SamplingResult<'a> {
 pub fn read_sampling_result(o: Object<'_>) -> Result<SamplingResult<'_>, ShapeError> {
     // One walk for the four members; checked in the order they are listed.
     let [role, model, content, stop_reason] =
-        o.get_unique_many(["role", "model", "content", "stopReason"]);
+        &o.get_unique_many(["role", "model", "content", "stopReason"]);
     let role = required_str(role, "role")?;
     if !(role.eq_str("assistant") || role.eq_str("user")) {
         return Err(ShapeError::BadMember("role"));
@@ -301,7 +304,7 @@ pub struct RootEntry<'a> {
 /// string `name`, each at most once.
 pub fn read_root_entry(v: Value<'_>) -> Result<RootEntry<'_>, ShapeError> {
     let o = v.as_object().ok_or(ShapeError::BadMember("roots"))?;
-    let [uri, name] = o.get_unique_many(["uri", "name"]);
+    let [uri, name] = &o.get_unique_many(["uri", "name"]);
     let uri = required_str(uri, "uri")?;
     let name = optional_str(name, "name")?;
     Ok(RootEntry { uri, name })
