@@ -76,12 +76,12 @@ pub fn classify_result_from<'a>(
     revision: ServerRevision,
     limits: &WireLimits,
 ) -> Result<ResultOutcome<'a>, WireError> {
-    let dup = |_| Violation::DuplicateResultMember;
-    // One pass over the result for the three members.
-    let [rt, ir, rs] = result.get_unique_many(["resultType", "inputRequests", "requestState"]);
-    let rt = rt.map_err(dup)?;
-    let ir = ir.map_err(dup)?;
-    let rs = rs.map_err(dup)?;
+    // One pass over the result for the three members, read through
+    // references (no copy of the found array's entries).
+    let found = &result.get_unique_many(["resultType", "inputRequests", "requestState"]);
+    let [Ok(rt), Ok(ir), Ok(rs)] = found else {
+        return Err(Violation::DuplicateResultMember.into());
+    };
     let kind = match rt {
         None if revision == ServerRevision::Earlier => ResultKind::Complete,
         None => {
@@ -113,7 +113,7 @@ pub fn classify_result_from<'a>(
             let input_requests = match ir {
                 None => None,
                 Some(v) => {
-                    let m = InputRequests::parse(v, limits)?;
+                    let m = InputRequests::parse(*v, limits)?;
                     (!m.is_empty()).then_some(m)
                 }
             };
