@@ -235,7 +235,7 @@ pub type Call<'w> = FlowView<'w, CallFields>;
 /// Checks the caller's params; returns whether they ask for a (seed) task.
 fn check_params(params: Object<'_>, method: CallMethod) -> Result<bool, ParamsError> {
     // One walk of the params for the five members, checked in this order.
-    let [responses, state, meta, target, task] = params.get_unique_many([
+    let [responses, state, meta, target, task] = &params.get_unique_many([
         "inputResponses",
         "requestState",
         "_meta",
