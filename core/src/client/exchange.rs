@@ -992,24 +992,23 @@ pub(crate) fn render_answer(
                 ShapeError::BadMember("content") => AnswerError::NotAnObject,
                 ShapeError::BadMember(member) => AnswerError::BadMember { member },
             };
-            match got {
-                ResponseKind::Elicit => {
-                    let (action, content) = read_elicit_result(obj).map_err(shape)?;
-                    check_elicit(kind, action, content.is_some())?;
-                }
-                ResponseKind::Sampling => {
-                    read_sampling_result(obj).map_err(shape)?;
-                }
-                ResponseKind::Roots => {
-                    let roots = read_roots_result(obj).map_err(shape)?;
+            // The reader's error (the outer one) mapped at one place.
+            let read: Result<Result<(), AnswerError>, ShapeError> = match got {
+                ResponseKind::Elicit => read_elicit_result(obj)
+                    .map(|(action, content)| check_elicit(kind, action, content.is_some())),
+                ResponseKind::Sampling => read_sampling_result(obj).map(|_| Ok(())),
+                ResponseKind::Roots => read_roots_result(obj).and_then(|roots| {
                     for (index, r) in roots.iter().enumerate() {
                         // The decoded uri, as the server reads it.
-                        let entry = read_root_entry(r).map_err(shape)?;
-                        check_root_uri_json(&entry.uri)
-                            .map_err(|error| AnswerError::BadRoot { index, error })?;
+                        let entry = read_root_entry(r)?;
+                        if let Err(error) = check_root_uri_json(&entry.uri) {
+                            return Ok(Err(AnswerError::BadRoot { index, error }));
+                        }
                     }
-                }
-            }
+                    Ok(Ok(()))
+                }),
+            };
+            read.map_err(shape)??;
             w.raw(obj.raw());
         }
         Answer::Error { .. } => return Err(AnswerError::UnknownShape),
