@@ -600,11 +600,11 @@ impl<'w> Machine<'w> {
                 .feed(bytes)
                 .map(MachineEvent::Task),
             Inner::Call(st) => {
-                let ev = Call::attach_laid_out(st, self.buf, self.layout)?.feed(bytes)?;
-                if let Event::TaskCreated(h) = &ev {
+                let ev = Call::attach_laid_out(st, self.buf, self.layout)?.feed(bytes);
+                if let Ok(Event::TaskCreated(h)) = &ev {
                     self.follow(h.dialect, h.task.task_id, h.task.poll_interval_ms)?;
                 }
-                Ok(MachineEvent::Call(ev))
+                ev.map(MachineEvent::Call)
             }
         }
     }
