@@ -420,7 +420,7 @@ impl<'w> Call<'w> {
     /// to 256 slots, 4 KiB, on 64-bit targets; 32 slots, 256 bytes,
     /// elsewhere.
     pub fn feed<'a>(&mut self, bytes: &'a [u8]) -> Result<Event<'a>, CallError> {
-        self.feed_inner(bytes, None).map(|(e, _)| e)
+        self.feed_inner(bytes, None, &mut 0)
     }
 
     /// [`Call::feed`], and on completion also copies the result into
@@ -432,14 +432,20 @@ impl<'w> Call<'w> {
         bytes: &'a [u8],
         result_out: &mut [u8],
     ) -> Result<(Event<'a>, usize), CallError> {
-        self.feed_inner(bytes, Some(result_out))
+        let mut copied = 0;
+        let ev = self.feed_inner(bytes, Some(result_out), &mut copied)?;
+        Ok((ev, copied))
     }
 
+    /// The body of [`Call::feed`] and [`Call::feed_copy`]: the length of a
+    /// result copied into `copy` goes to `copied` (the event is returned on
+    /// its own, not in a pair each caller takes apart).
     fn feed_inner<'a>(
         &mut self,
         bytes: &'a [u8],
         copy: Option<&mut [u8]>,
-    ) -> Result<(Event<'a>, usize), CallError> {
+        copied: &mut usize,
+    ) -> Result<Event<'a>, CallError> {
         let ours = match (self.st.sh.phase, self.st.sh.ex.in_flight) {
             (Phase::Sent, Some(id)) => id,
             (p, _) => return Err(CallError::WrongState(p)),
@@ -452,17 +458,17 @@ impl<'w> Call<'w> {
             if let Some((result, indexed)) =
                 exchange::receive_result_indexed(bytes, &wire, ours, slots)
             {
-                return self.on_result(bytes, result, indexed, copy);
+                return self.on_result(bytes, result, indexed, copy, copied);
             }
             match exchange::receive(bytes, &wire, ours) {
                 Err(e) => Err(self.fail(e)),
-                Ok(Incoming::Unrelated(u)) => Ok((Event::Unrelated(u), 0)),
+                Ok(Incoming::Unrelated(u)) => Ok(Event::Unrelated(u)),
                 Ok(Incoming::Error(e)) => {
                     self.done();
-                    Ok((Event::RpcError(e), 0))
+                    Ok(Event::RpcError(e))
                 }
                 // A result of ours took the indexed way above.
-                Ok(Incoming::Result(r)) => self.on_result(bytes, r, r, copy),
+                Ok(Incoming::Result(r)) => self.on_result(bytes, r, r, copy, copied),
             }
         })
     }
@@ -476,7 +482,8 @@ impl<'w> Call<'w> {
         result: json::Object<'a>,
         indexed: json::Object<'_>,
         copy: Option<&mut [u8]>,
-    ) -> Result<(Event<'a>, usize), CallError> {
+        copied: &mut usize,
+    ) -> Result<Event<'a>, CallError> {
         let outcome =
             match classify_result(indexed, self.st.f.method.as_str(), &self.st.limits.wire) {
                 Ok(o) => o,
@@ -494,25 +501,22 @@ impl<'w> Call<'w> {
                                 dialect: TaskDialect::Seed,
                                 task,
                             };
-                            return Ok((Event::TaskCreated(handoff), 0));
+                            return Ok(Event::TaskCreated(handoff));
                         }
                         Ok(None) => {}
                     }
                 }
                 let raw = obj.raw();
-                let copied = match copy {
-                    None => 0,
-                    Some(out) => {
-                        let dst = out
-                            .get_mut(..raw.len())
-                            .ok_or(CallError::BufferTooSmall { needed: raw.len() })?;
-                        crate::bytes::copy(dst, raw);
-                        raw.len()
-                    }
-                };
+                if let Some(out) = copy {
+                    let dst = out
+                        .get_mut(..raw.len())
+                        .ok_or(CallError::BufferTooSmall { needed: raw.len() })?;
+                    crate::bytes::copy(dst, raw);
+                    *copied = raw.len();
+                }
                 self.st.sh.result = Some(ResultSpan::of(bytes, raw));
                 self.done();
-                Ok((Event::Complete(raw), copied))
+                Ok(Event::Complete(raw))
             }
             ResultOutcome::Task(_) => {
                 let obj = result;
@@ -526,7 +530,7 @@ impl<'w> Call<'w> {
                             dialect: TaskDialect::Extension,
                             task,
                         };
-                        Ok((Event::TaskCreated(handoff), 0))
+                        Ok(Event::TaskCreated(handoff))
                     }
                     Ok(None) => Err(self.fail(CallError::Protocol(Violation::BadTask))),
                     Err(v) => Err(self.fail(CallError::Protocol(v))),
@@ -564,12 +568,12 @@ impl<'w> Call<'w> {
                     Some(reqs) => {
                         self.st.f.state_only = 0;
                         self.st.sh.phase = Phase::Answering;
-                        Ok((Event::InputRequired(reqs.len()), 0))
+                        Ok(Event::InputRequired(reqs.len()))
                     }
                     None => {
                         self.st.sh.phase = Phase::Ready;
                         let ms = self.st.limits.backoff_ms(self.st.f.state_only);
-                        Ok((Event::RetryAfter(ms), 0))
+                        Ok(Event::RetryAfter(ms))
                     }
                 }
             }
