@@ -127,18 +127,18 @@ impl ClientCapabilities {
         }
         if let Some(s) = sampling {
             caps.sampling = true;
-            // The first `tools` and the first `context` (duplicates are not
-            // refused here), found in one walk.
+            // Whether the first `tools` and the first `context` (duplicates
+            // are not refused here) are objects, found in one walk.
             let (mut tools, mut context) = (None, None);
             for (k, v) in s.iter() {
                 if tools.is_none() && k.eq_str("tools") {
-                    tools = Some(v);
+                    tools = Some(v.as_object().is_some());
                 } else if context.is_none() && k.eq_str("context") {
-                    context = Some(v);
+                    context = Some(v.as_object().is_some());
                 }
             }
-            caps.sampling_tools = tools.is_some_and(|v| v.as_object().is_some());
-            caps.sampling_context = context.is_some_and(|v| v.as_object().is_some());
+            caps.sampling_tools = tools == Some(true);
+            caps.sampling_context = context == Some(true);
         }
         caps.roots = roots.is_some();
         if let Some(ext) = extensions {
