@@ -799,7 +799,8 @@ fn write_index(dst: &mut [u8], spare: &mut [u8], reqs: &InputRequests<'_>) -> Op
     let len = |s: &[u8]| u32::try_from(s.len()).ok();
     let facts = spare.len() >= reqs.len().saturating_mul(FACTS_ENTRY);
     for (i, (k, v)) in obj.iter().enumerate() {
-        let req = reqs.request_at(i, v)?;
+        let mut parsed = None;
+        let req = reqs.request_at(i, v, &mut parsed)?;
         let at = i.checked_mul(INDEX_ENTRY)?;
         let (key, value) = (k.raw_token(), v.raw());
         put_record(
@@ -824,8 +825,8 @@ fn write_index(dst: &mut [u8], spare: &mut [u8], reqs: &InputRequests<'_>) -> Op
             } => (
                 params.raw(),
                 system_prompt.map_or(&[][..], |s| s.raw_token()),
-                max_tokens,
-                u8::from(has_tools) | u8::from(wants_context) << 1,
+                *max_tokens,
+                u8::from(*has_tools) | u8::from(*wants_context) << 1,
             ),
             InputRequest::ElicitUrl { message, url } => {
                 (message.raw_token(), url.raw_token(), 0, 0)

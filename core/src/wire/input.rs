@@ -375,12 +375,21 @@ impl<'a> InputRequests<'a> {
     }
 
     /// Request `i`, whose value is `v` (the `i`th member of the map): as
-    /// validation read it when kept, else parsed again.
+    /// validation read it when kept, else parsed again. Read in place: a
+    /// kept request is not copied out, one parsed again is put in `parsed`.
     #[cfg_attr(not(feature = "client"), allow(dead_code))] // used by client::exchange
-    pub(crate) fn request_at(&self, i: usize, v: Value<'a>) -> Option<InputRequest<'a>> {
+    pub(crate) fn request_at<'s>(
+        &'s self,
+        i: usize,
+        v: Value<'a>,
+        parsed: &'s mut Option<InputRequest<'a>>,
+    ) -> Option<&'s InputRequest<'a>> {
         match self.kept.get(i) {
-            Some(Some((_, req))) => Some(*req),
-            _ => InputRequest::parse(v).ok(),
+            Some(Some((_, req))) => Some(req),
+            _ => {
+                *parsed = InputRequest::parse(v).ok();
+                parsed.as_ref()
+            }
         }
     }
 
