@@ -484,11 +484,13 @@ impl<'w> Call<'w> {
         copy: Option<&mut [u8]>,
         copied: &mut usize,
     ) -> Result<Event<'a>, CallError> {
-        let outcome =
-            match classify_result(indexed, self.st.f.method.as_str(), &self.st.limits.wire) {
-                Ok(o) => o,
-                Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
-            };
+        // Read through a reference: the outcome of a round carries its
+        // input requests, and matched by value it was copied whole.
+        let outcome = &classify_result(indexed, self.st.f.method.as_str(), &self.st.limits.wire);
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(e) => return Err(self.fail(exchange::wire_to_call(*e))),
+        };
         match outcome {
             ResultOutcome::Complete(_) => {
                 let obj = result;
