@@ -324,15 +324,23 @@ pub fn any_answer<'a>(
     };
     // Each kind's reader once. With no entry (absent, or present but not a
     // result object) it finds nothing or tells what is wrong.
+    // Each answer wrapped once, where it is read (not mapped through a
+    // Result, an Option and a pair, a copy at each step).
     let answer = match kind {
-        ResponseKind::Elicit => elicit_answer(responses, key).map(|a| a.map(AnyAnswer::Elicit)),
-        ResponseKind::Sampling => {
-            sampling_answer(responses, key).map(|a| a.map(AnyAnswer::Sampling))
-        }
-        ResponseKind::Roots => roots_answer(responses, key).map(|a| a.map(AnyAnswer::Roots)),
-    }
-    .map_err(known)?;
-    Ok(answer.zip(entry).map(|(answer, entry)| FoundAnswer {
+        ResponseKind::Elicit => elicit_answer(responses, key)
+            .map_err(known)?
+            .map(AnyAnswer::Elicit),
+        ResponseKind::Sampling => sampling_answer(responses, key)
+            .map_err(known)?
+            .map(AnyAnswer::Sampling),
+        ResponseKind::Roots => roots_answer(responses, key)
+            .map_err(known)?
+            .map(AnyAnswer::Roots),
+    };
+    let (Some(answer), Some(entry)) = (answer, entry) else {
+        return Ok(None);
+    };
+    Ok(Some(FoundAnswer {
         answer,
         result: entry.value.raw(),
         wrapped: entry.wrapped,
