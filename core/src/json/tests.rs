@@ -1,3 +1,4 @@
+use proptest::strategy::Strategy as _;
 use super::*;
 
 fn err(input: &str) -> ErrorKind {
@@ -376,6 +377,76 @@ fn every_two_byte_string_is_judged_as_std_judges_it() {
             };
             let got = parse(&doc).map(|v| v.raw().len());
             assert_eq!(got, want, "{lead:#x} {next:#x}");
+        }
+    }
+}
+
+/// What the reader must say of a string literal whose contents are `inner`
+/// (no quote, backslash or control byte in it): its length when std takes
+/// the bytes as UTF-8, else invalid UTF-8 at the first bad sequence's lead.
+fn judged_as_std(inner: &[u8]) -> Result<usize, Error> {
+    match core::str::from_utf8(inner) {
+        Ok(_) => Ok(inner.len() + 2),
+        Err(e) => Err(Error::new(ErrorKind::InvalidUtf8, 1 + e.valid_up_to())),
+    }
+}
+
+#[test]
+fn byte_pairs_inside_long_strings_are_judged_as_std_judges_them() {
+    // Each high byte before each byte of the continuation range and an
+    // ASCII one, at every offset of the eight-byte words the scan reads
+    // (after text long enough to leave the first fast loop), with a valid
+    // two-byte sequence (é) beside it in the same word or not: accepted
+    // exactly when std accepts, else refused at the first bad lead.
+    for pad in 0..10 {
+        for lead in 0x80u8..=0xFF {
+            for next in (0x80u8..=0xBF).step_by(7).chain([0xBF, b'a', 0xC3]) {
+                for before in [&b""[..], &[0xC3, 0xA9][..]] {
+                    let mut inner = std::vec![b'x'; 9];
+                    inner.extend_from_slice(before);
+                    inner.extend(core::iter::repeat_n(b'a', pad));
+                    inner.extend_from_slice(&[lead, next]);
+                    inner.extend_from_slice(b"bcd\xc3\xa9efghijklmnop");
+                    let mut doc = std::vec![b'"'];
+                    doc.extend_from_slice(&inner);
+                    doc.push(b'"');
+                    let got = parse(&doc).map(|v| v.raw().len());
+                    assert_eq!(got, judged_as_std(&inner), "{doc:x?}");
+                }
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    /// Strings of ASCII, two-byte sequences, longer ones and stray high
+    /// bytes, in any order: the reader accepts exactly what std accepts,
+    /// refuses at the first bad sequence, and decodes the accepted text
+    /// to the same characters.
+    #[test]
+    fn mixed_text_is_judged_and_decoded_as_std_does(
+        parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                4 => proptest::sample::select(std::vec![
+                    &b"a"[..], b" ", b"word", b"\xc3\xa9", b"\xd0\x96", b"\xdf\xbf",
+                    b"\xc2\x80", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80",
+                ]).prop_map(<[u8]>::to_vec),
+                1 => proptest::collection::vec(0x80u8..=0xFF, 1..3),
+            ],
+            0..40,
+        ),
+    ) {
+        let inner: std::vec::Vec<u8> = parts.concat();
+        let mut doc = std::vec![b'"'];
+        doc.extend_from_slice(&inner);
+        doc.push(b'"');
+        let want = judged_as_std(&inner);
+        let got = parse(&doc);
+        proptest::prop_assert_eq!(got.map(|v| v.raw().len()), want);
+        if let Ok(text) = core::str::from_utf8(&inner) {
+            let decoded: std::string::String =
+                parse(&doc).unwrap().as_str().unwrap().chars().collect();
+            proptest::prop_assert_eq!(decoded, text);
         }
     }
 }
