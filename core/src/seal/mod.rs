@@ -15,11 +15,13 @@
 //!                              || len(AD) as u16 LE || AD || plaintext )[0..24]
 //! ```
 //!
-//! The plaintext (the claims record below) carries the caller's nonce, so
-//! [`Sealer::unseal`] recomputes the synthetic nonce from what it decrypted
-//! and compares it with the token's in constant time: a token is accepted
-//! only if its nonce is the one its own claims give, that is, only for what
-//! was sealed. Forging one takes breaking both Poly1305 and HMAC-SHA-256.
+//! [`Sealer::unseal`] checks the Poly1305 tag under the encryption key and
+//! the nonce the token carries, then the claims; it does not recompute the
+//! synthetic nonce. The tag authenticates the key id, the nonce, the
+//! associated data and the ciphertext, so a token that passes was made by a
+//! holder of the key; forging one is a Poly1305 forgery. The synthetic
+//! nonce does its work when sealing (below); docs/ARCHITECTURE.md,
+//! "Sealing requestState", gives the argument in full.
 //!
 //! The nonce in the token is *synthetic* (the SIV construction): derived
 //! inside the library from a key of its own and from everything sealed, the
@@ -484,10 +486,9 @@ pub enum UnsealError {
     /// Sealed under a key id that is not in the key ring (a retired key, a
     /// sibling with other keys, or a forgery). No decryption was attempted.
     UnknownKey,
-    /// Authentication failed: the token was modified, or sealed for another
-    /// audience under the same key, or its nonce is not the synthetic nonce
-    /// its own claims give (a token only a key holder could make, but not
-    /// by sealing).
+    /// Authentication failed: the Poly1305 tag does not verify, so the token
+    /// was modified (any bit of its key id, nonce or ciphertext) or sealed
+    /// for another audience under the same key.
     Tampered,
     /// Past its expiry (plus the clock skew allowance).
     Expired,
