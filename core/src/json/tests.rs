@@ -1,5 +1,5 @@
-use proptest::strategy::Strategy as _;
 use super::*;
+use proptest::strategy::Strategy as _;
 
 fn err(input: &str) -> ErrorKind {
     parse(input.as_bytes()).expect_err(input).kind
