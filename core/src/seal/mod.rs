@@ -111,6 +111,7 @@
 //! ([`UnsealError::WIRE_CODE`], [`UnsealError::WIRE_MESSAGE`]) so the wire
 //! never reveals which check failed; [`UnsealError::reason`] is for the log.
 
+mod aead;
 mod base64;
 mod canon;
 
@@ -122,10 +123,8 @@ pub use canon::{
     MAX_CANON_OPEN_MEMBERS,
 };
 
-use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
 use core::ffi::CStr;
-use hmac::{Hmac, Mac};
+use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 use zeroize::Zeroize;
 
@@ -1133,9 +1132,7 @@ impl Sealer {
         let ad = ad.get(..ad_len).unwrap_or(&[]);
         let synthetic = synthetic_nonce(self.siv_mac.clone(), nonce, ad, plaintext);
         crate::bytes::copy(nonce_out, &synthetic);
-        let cipher = XChaCha20Poly1305::new(&key.enc.into());
-        let Ok(tag) = cipher.encrypt_inout_detached(&XNonce::from(synthetic), ad, plaintext.into())
-        else {
+        let Some(tag) = aead::seal(&key.enc, &synthetic, ad, plaintext) else {
             // Unreachable: XChaCha20 rejects only messages of 256 GiB and more.
             return Err(SealError::TooLarge {
                 needed: total,
@@ -1144,7 +1141,7 @@ impl Sealer {
         };
         // Both are TAG_BYTES long; a zip copies without a length-mismatch
         // panic path.
-        for (dst, src) in tag_out.iter_mut().zip(tag.as_slice()) {
+        for (dst, src) in tag_out.iter_mut().zip(&tag) {
             *dst = *src;
         }
 
@@ -1273,17 +1270,12 @@ impl Sealer {
             .ok_or(UnsealError::UnknownKey)?;
         let token_nonce: [u8; NONCE_BYTES] =
             nonce.try_into().map_err(|_| UnsealError::Malformed)?;
-        let nonce = XNonce::from(token_nonce);
-        let tag = Tag::try_from(&*tag).map_err(|_| UnsealError::Malformed)?;
+        let tag: [u8; aead::TAG] = (&*tag).try_into().map_err(|_| UnsealError::Malformed)?;
         let (ad, ad_len) = self.associated_data(&kid);
-        XChaCha20Poly1305::new(&key.enc.into())
-            .decrypt_inout_detached(
-                &nonce,
-                ad.get(..ad_len).unwrap_or(&[]),
-                ciphertext.into(),
-                &tag,
-            )
-            .map_err(|_| UnsealError::Tampered)?;
+        let ad = ad.get(..ad_len).unwrap_or(&[]);
+        if !aead::open(&key.enc, &token_nonce, ad, ciphertext, &tag) {
+            return Err(UnsealError::Tampered);
+        }
 
         let plain_end = bin_len.saturating_sub(TAG_BYTES);
         let plaintext = scratch

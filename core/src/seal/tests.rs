@@ -1,5 +1,7 @@
 use super::*;
 use crate::json;
+use chacha20poly1305::aead::AeadInOut;
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use proptest::prelude::*;
 use std::{format, println, string::String, string::ToString, vec, vec::Vec};
 
