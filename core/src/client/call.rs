@@ -540,8 +540,7 @@ impl<'w> Call<'w> {
             }
             ResultOutcome::InputRequired(ir) => {
                 self.st.sh.ex.in_flight = None;
-                let limits = self.st.limits.ex();
-                if let Err(e) = self.st.sh.ex.count_round(&limits) {
+                if let Err(e) = self.st.sh.ex.count_round(&self.st.limits) {
                     return Err(self.fail(e));
                 }
                 let reqs = ir.input_requests.as_ref();
@@ -558,7 +557,7 @@ impl<'w> Call<'w> {
                 let taken = sh.ex.take_round(
                     self.buf,
                     &self.layout,
-                    &limits,
+                    &self.st.limits,
                     &sh.caps,
                     reqs,
                     ir.request_state,
@@ -622,11 +621,11 @@ impl<'w> Call<'w> {
         let seed_task = checked.map_err(|_| bad_head)?;
         let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
         check_tasks_built(seed_task, &caps)?;
-        let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
+        let mut ex = persist::exchange_of(&s, buf, &layout, limits)?;
         // A call's request in flight with inputs in the round is the retry
         // that carries their answers.
         let phase = ex
-            .check_invariants(buf, &layout, &limits.ex(), &caps, phase, true)
+            .check_invariants(buf, &layout, limits, &caps, phase, true)
             .map_err(broken)?;
         // What only a call has: the state-only streak.
         if s.state_only > limits.max_state_only_rounds {

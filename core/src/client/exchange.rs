@@ -18,6 +18,7 @@
 use super::errors::{AnswerError, CallError, SaveInvariant, SaveRegion};
 use super::events::{Answer, Phase, RpcError, Unrelated};
 use super::ids::{check_id_range, id_after, MAX_SAFE_ID};
+use super::limits::CallLimits;
 use super::roots::{check_root_uri, check_root_uri_json};
 use crate::json::{self, JsonStr, Object, ParseLimits, Writer};
 use crate::wire::input_response::{
@@ -178,16 +179,6 @@ pub(crate) const fn check_wire_limits(wire: &WireLimits) -> Result<(), CallError
     Ok(())
 }
 
-/// Region sizes an exchange works with.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ExLimits {
-    pub wire: WireLimits,
-    pub max_inputs_bytes: usize,
-    pub max_state_bytes: usize,
-    pub max_answers_bytes: usize,
-    pub max_rounds: u32,
-}
-
 /// The per-round bookkeeping (plain data: lengths and counters only).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Exchange {
@@ -313,7 +304,7 @@ impl Exchange {
     }
 
     /// Counts one more `input_required` round against the cap.
-    pub fn count_round(&mut self, limits: &ExLimits) -> Result<(), CallError> {
+    pub fn count_round(&mut self, limits: &CallLimits) -> Result<(), CallError> {
         self.rounds = self.rounds.saturating_add(1);
         if self.rounds > limits.max_rounds {
             return Err(CallError::TooManyRounds {
@@ -329,7 +320,7 @@ impl Exchange {
         &mut self,
         buf: &mut [u8],
         layout: &Layout,
-        limits: &ExLimits,
+        limits: &CallLimits,
         caps: &ClientCapabilities,
         requests: Option<&InputRequests<'_>>,
         state: Option<JsonStr<'_>>,
@@ -493,7 +484,7 @@ impl Exchange {
         &mut self,
         buf: &mut [u8],
         layout: &Layout,
-        limits: &ExLimits,
+        limits: &CallLimits,
         (index, kind): (usize, InputKind),
         answer: &Answer<'_>,
     ) -> Result<(), CallError> {
@@ -589,7 +580,7 @@ impl Exchange {
         &mut self,
         buf: &mut [u8],
         layout: &Layout,
-        limits: &ExLimits,
+        limits: &CallLimits,
         caps: &ClientCapabilities,
         phase: Phase,
         answers_in_flight: bool,
@@ -619,7 +610,7 @@ impl Exchange {
         &mut self,
         buf: &mut [u8],
         layout: &Layout,
-        limits: &ExLimits,
+        limits: &CallLimits,
         caps: &ClientCapabilities,
     ) -> Result<(), SaveInvariant> {
         use SaveInvariant as I;

@@ -221,7 +221,6 @@ impl<F: Flavor> Slot<F> {
         if self.sh.phase != Phase::Answering {
             return Err(CallError::WrongState(self.sh.phase));
         }
-        let limits = self.limits.ex();
         let kind = self.sh.ex.open_input(buf, layout, index)?;
         if let Answer::Error { code } = answer {
             self.fail(CallError::AnsweredWithError { index, code });
@@ -229,7 +228,7 @@ impl<F: Flavor> Slot<F> {
         }
         let sh = &mut self.sh;
         sh.ex
-            .store_answer(buf, layout, &limits, (index, kind), &answer)?;
+            .store_answer(buf, layout, &self.limits, (index, kind), &answer)?;
         if sh.ex.all_answered() {
             sh.phase = Phase::Ready;
         }

@@ -2,7 +2,7 @@
 //! ([`CallLimits`], `mrtr_call_limits` in C), with their defaults.
 
 use super::errors::CallError;
-use super::exchange::{self, ExLimits, Layout};
+use super::exchange::{self, Layout};
 use crate::wire::WireLimits;
 
 /// Default bound of the rendered params (caller params + `_meta`): 16 KiB.
@@ -176,16 +176,6 @@ impl CallLimits {
         ) {
             Some(layout) => Ok(layout),
             None => Err(CallError::BadLimits),
-        }
-    }
-
-    pub(crate) fn ex(&self) -> ExLimits {
-        ExLimits {
-            wire: self.wire,
-            max_inputs_bytes: self.max_inputs_bytes,
-            max_state_bytes: self.max_state_bytes,
-            max_answers_bytes: self.max_answers_bytes,
-            max_rounds: self.max_rounds,
         }
     }
 

@@ -12,7 +12,7 @@
 
 use super::errors::{CallError, SaveError, SaveInvariant, SaveRegion};
 use super::events::Phase;
-use super::exchange::{ExLimits, Exchange, Layout};
+use super::exchange::{Exchange, Layout};
 use super::limits::CallLimits;
 use crate::json::Object;
 use crate::wire::{
@@ -323,7 +323,7 @@ pub(crate) fn exchange_of(
     s: &Saved<'_>,
     buf: &mut [u8],
     layout: &Layout,
-    limits: &ExLimits,
+    limits: &CallLimits,
 ) -> Result<Exchange, CallError> {
     for (region, bytes, area, limit) in [
         (SaveRegion::Head, s.head, layout.head, layout.head.len),

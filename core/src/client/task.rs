@@ -465,14 +465,14 @@ impl<'w> Task<'w> {
         reqs: InputRequests<'_>,
         state: Option<JsonStr<'_>>,
     ) -> Result<TaskEvent<'static>, CallError> {
-        let limits = self.st.limits.ex();
+        let limits = &self.st.limits;
         let layout = &self.layout;
         let caps = self.st.sh.caps;
-        let taken = self.st.sh.ex.count_round(&limits).and_then(|()| {
+        let taken = self.st.sh.ex.count_round(limits).and_then(|()| {
             self.st
                 .sh
                 .ex
-                .take_round(self.buf, layout, &limits, &caps, Some(&reqs), state)
+                .take_round(self.buf, layout, limits, &caps, Some(&reqs), state)
         });
         if let Err(e) = taken {
             return Err(self.fail(e));
@@ -662,14 +662,14 @@ impl<'w> Task<'w> {
         if dialect == TaskDialect::Extension && !caps.tasks {
             return Err(broken(SaveInvariant::TasksNotDeclared));
         }
-        let mut ex = persist::exchange_of(&s, buf, &layout, &limits.ex())?;
+        let mut ex = persist::exchange_of(&s, buf, &layout, limits)?;
         // The checks every machine shares (a task's answers travel with the
         // respond request), then the task's own.
         let phase = ex
             .check_invariants(
                 buf,
                 &layout,
-                &limits.ex(),
+                limits,
                 &caps,
                 phase,
                 next == TaskRequest::Respond,
