@@ -344,8 +344,22 @@ impl<'a> InputRequests<'a> {
     /// One walk of the map: the key check's (uniqueness, count) reads each
     /// entry as it passes. Its errors come first, then the first entry's
     /// in document order, as a check followed by a walk would give.
-    #[inline(never)]
     pub fn parse(v: Value<'a>, limits: &WireLimits) -> Result<Self, Violation> {
+        let mut out = None;
+        Self::parse_into(v, limits, &mut out)?;
+        // `parse_into` filled `out` when it returned `Ok`.
+        out.ok_or(Violation::BadInputRequests)
+    }
+
+    /// [`InputRequests::parse`] written into `out` (`Some` on success,
+    /// unchanged on error): the map, with its kept requests, is built where
+    /// the caller keeps it instead of being returned and copied there.
+    #[inline(never)]
+    pub(crate) fn parse_into(
+        v: Value<'a>,
+        limits: &WireLimits,
+        out: &mut Option<Self>,
+    ) -> Result<(), Violation> {
         let obj = v.as_object().ok_or(Violation::BadInputRequests)?;
         let mut read = EntriesRead {
             caps: ClientCapabilities::default(),
@@ -366,12 +380,13 @@ impl<'a> InputRequests<'a> {
         if let Some(e) = read.error {
             return Err(e);
         }
-        Ok(InputRequests {
+        *out = Some(InputRequests {
             obj,
             len,
             caps: read.caps,
             kept: read.kept,
-        })
+        });
+        Ok(())
     }
 
     /// Request `i`, whose value is `v` (the `i`th member of the map): as

@@ -110,13 +110,15 @@ pub fn classify_result_from<'a>(
             if !method_allows_input_required(method) {
                 return Err(Violation::InputRequiredNotAllowed.into());
             }
-            let input_requests = match ir {
-                None => None,
-                Some(v) => {
-                    let m = InputRequests::parse(*v, limits)?;
-                    (!m.is_empty()).then_some(m)
+            // Parsed in place (the map carries its first requests: returned
+            // by value it would be copied at each step), an empty map as none.
+            let mut input_requests = None;
+            if let Some(v) = ir {
+                InputRequests::parse_into(*v, limits, &mut input_requests)?;
+                if input_requests.as_ref().is_some_and(InputRequests::is_empty) {
+                    input_requests = None;
                 }
-            };
+            }
             let request_state = match rs {
                 None => None,
                 Some(v) => Some(v.as_str().ok_or(Violation::BadRequestState)?),
