@@ -673,7 +673,8 @@ unsafe fn ask(
     // SAFETY: caller contract (live handle); `input` is this frame's.
     result_of(unsafe { mrtr_call_input_at(call, step.index, input.as_mut_ptr()) })?;
     // SAFETY: written by `mrtr_call_input_at`, which returned `MRTR_OK`.
-    let input = unsafe { input.assume_init() };
+    // Read in place (a reference, not a copy of the record).
+    let input = unsafe { input.assume_init_ref() };
     use mrtr_input_kind as K;
     let f = match step.input_kind {
         K::MRTR_INPUT_ELICIT_FORM | K::MRTR_INPUT_ELICIT_URL => cb.elicit,
@@ -687,7 +688,7 @@ unsafe fn ask(
     };
     // SAFETY: a valid callback (caller contract); no Rust reference to the
     // call is live while it runs, so it may call mrtr_call_*.
-    let rc = unsafe { f(user, call, step.index, &input) };
+    let rc = unsafe { f(user, call, step.index, input) };
     // SAFETY: caller contract (live handle, live runner).
     result_of(unsafe { mrtr_runner_answered(r, call, step.index, rc) })
 }
