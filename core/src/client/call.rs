@@ -475,8 +475,26 @@ impl<'w> Call<'w> {
 
     /// [`Call::feed`] once a result of ours is in: classify `indexed` (the
     /// result with a skip index). What the event borrows comes from
-    /// `result` itself, the same object.
+    /// `result` itself, the same object. Every error ends the call (one
+    /// place for all of them) except a result too large for the caller's
+    /// copy buffer, after which the same bytes can be fed again.
     fn on_result<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        result: json::Object<'a>,
+        indexed: json::Object<'_>,
+        copy: Option<&mut [u8]>,
+        copied: &mut usize,
+    ) -> Result<Event<'a>, CallError> {
+        match self.read_result(bytes, result, indexed, copy, copied) {
+            Err(e) if !matches!(e, CallError::BufferTooSmall { .. }) => Err(self.fail(e)),
+            r => r,
+        }
+    }
+
+    /// The body of [`Call::on_result`], whose caller ends the call on its
+    /// errors.
+    fn read_result<'a>(
         &mut self,
         bytes: &'a [u8],
         result: json::Object<'a>,
@@ -489,14 +507,14 @@ impl<'w> Call<'w> {
         let outcome = &classify_result(indexed, self.st.f.method.as_str(), &self.st.limits.wire);
         let outcome = match outcome {
             Ok(o) => o,
-            Err(e) => return Err(self.fail(exchange::wire_to_call(*e))),
+            Err(e) => return Err(exchange::wire_to_call(*e)),
         };
         match outcome {
             ResultOutcome::Complete(_) => {
                 let obj = result;
                 if cfg!(feature = "tasks") && self.st.f.seed_task {
                     match created_task(obj, TaskDialect::Seed) {
-                        Err(v) => return Err(self.fail(CallError::Protocol(v))),
+                        Err(v) => return Err(CallError::Protocol(v)),
                         Ok(Some(task)) => {
                             self.done();
                             let handoff = TaskHandoff {
@@ -523,7 +541,7 @@ impl<'w> Call<'w> {
             ResultOutcome::Task(_) => {
                 let obj = result;
                 if !cfg!(feature = "tasks") || !self.st.sh.caps.tasks {
-                    return Err(self.fail(CallError::Protocol(Violation::UndeclaredCapability)));
+                    return Err(CallError::Protocol(Violation::UndeclaredCapability));
                 }
                 match created_task(obj, TaskDialect::Extension) {
                     Ok(Some(task)) => {
@@ -534,15 +552,13 @@ impl<'w> Call<'w> {
                         };
                         Ok(Event::TaskCreated(handoff))
                     }
-                    Ok(None) => Err(self.fail(CallError::Protocol(Violation::BadTask))),
-                    Err(v) => Err(self.fail(CallError::Protocol(v))),
+                    Ok(None) => Err(CallError::Protocol(Violation::BadTask)),
+                    Err(v) => Err(CallError::Protocol(v)),
                 }
             }
             ResultOutcome::InputRequired(ir) => {
                 self.st.sh.ex.in_flight = None;
-                if let Err(e) = self.st.sh.ex.count_round(&self.st.limits) {
-                    return Err(self.fail(e));
-                }
+                self.st.sh.ex.count_round(&self.st.limits)?;
                 let reqs = ir.input_requests.as_ref();
                 // A round without questions is state-only: capped before
                 // anything of it is kept.
@@ -550,21 +566,18 @@ impl<'w> Call<'w> {
                     self.st.f.state_only = self.st.f.state_only.saturating_add(1);
                     if self.st.f.state_only > self.st.limits.max_state_only_rounds {
                         let limit = self.st.limits.max_state_only_rounds;
-                        return Err(self.fail(CallError::TooManyStateOnlyRounds { limit }));
+                        return Err(CallError::TooManyStateOnlyRounds { limit });
                     }
                 }
                 let sh = &mut self.st.sh;
-                let taken = sh.ex.take_round(
+                sh.ex.take_round(
                     self.buf,
                     &self.layout,
                     &self.st.limits,
                     &sh.caps,
                     reqs,
                     ir.request_state,
-                );
-                if let Err(e) = taken {
-                    return Err(self.fail(e));
-                }
+                )?;
                 match reqs {
                     Some(reqs) => {
                         self.st.f.state_only = 0;
