@@ -99,38 +99,41 @@ pub fn write_complete(out: &mut [u8], id: &Id<'_>, result: &[u8]) -> Result<usiz
     let mut w = Writer::new(out);
     write_result_head(&mut w, id);
     if body.first() == Some(&b'{') {
-        let obj = json::parse_with(body, &APP_JSON_LIMITS)
-            .map_err(CompleteError::InvalidJson)?
-            .as_object()
-            .ok_or(CompleteError::ConflictingResultType)?;
-        write_complete_object(&mut w, &obj)?;
+        write_complete_object(&mut w, &app_object(body)?)?;
         w.byte(b'}');
-        return w
-            .finish()
-            .map_err(|e| CompleteError::BufferTooSmall { needed: e.needed });
-    }
-    let start = w.len();
-    w.byte(b'{').raw(RESULT_TYPE_COMPLETE);
-    if !body.is_empty() {
-        w.byte(b',').raw(body);
-    }
-    w.byte(b'}');
-    let end = w.len();
-    w.byte(b'}');
-    if let Some(written) = w.written() {
-        // The result span alone must be one object (this also rejects
-        // members that close the object early and smuggle envelope members).
-        let span = written.get(start..end).unwrap_or(&[]);
-        let obj = json::parse_with(span, &APP_JSON_LIMITS)
-            .map_err(CompleteError::InvalidJson)?
-            .as_object()
-            .ok_or(CompleteError::ConflictingResultType)?;
-        if obj.get_unique("resultType").is_err() {
-            return Err(CompleteError::ConflictingResultType);
+    } else {
+        let start = w.len();
+        w.byte(b'{').raw(RESULT_TYPE_COMPLETE);
+        if !body.is_empty() {
+            w.byte(b',').raw(body);
+        }
+        w.byte(b'}');
+        let end = w.len();
+        w.byte(b'}');
+        if let Some(written) = w.written() {
+            // The result span alone must be one object (this also rejects
+            // members that close the object early and smuggle envelope
+            // members).
+            let obj = app_object(written.get(start..end).unwrap_or(&[]))?;
+            if obj.get_unique("resultType").is_err() {
+                return Err(CompleteError::ConflictingResultType);
+            }
         }
     }
     w.finish()
         .map_err(|e| CompleteError::BufferTooSmall { needed: e.needed })
+}
+
+/// The app's result bytes read as one JSON object (with
+/// [`APP_JSON_LIMITS`]): the reader's error, or
+/// [`CompleteError::ConflictingResultType`] for any other value. Both forms
+/// of [`write_complete`] read through here.
+#[inline(always)]
+fn app_object(bytes: &[u8]) -> Result<json::Object<'_>, CompleteError> {
+    json::parse_with(bytes, &APP_JSON_LIMITS)
+        .map_err(CompleteError::InvalidJson)?
+        .as_object()
+        .ok_or(CompleteError::ConflictingResultType)
 }
 
 /// Writes the result object `obj` so that it carries `"resultType":
