@@ -202,9 +202,11 @@ fn raw(o: Option<Object<'_>>) -> mrtr_str {
 }
 
 fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
-    let (meta, method) = (req.meta, req.method);
-    let info = meta.and_then(|m| m.client_info);
-    let caps = meta.and_then(|m| m.client_capabilities);
+    // `_meta` and its members read in place (no copy of the request's
+    // `_meta`).
+    let (meta, method) = (req.meta.as_ref(), req.method);
+    let info = meta.and_then(|m| m.client_info.as_ref());
+    let has_caps = meta.is_some_and(|m| m.client_capabilities.is_some());
     mrtr_server_request {
         method: mrtr_server_method::of(method.code()),
         method_json: token(if let Method::Other(n) = method {
@@ -214,7 +216,7 @@ fn request_view(req: &ServerRequest<'_>) -> mrtr_server_request {
         }),
         id: mrtr_request_id::of(Some(&req.id)),
         flags: (u32::from(meta.is_some()) * MRTR_REQUEST_HAS_META)
-            | (u32::from(caps.is_some()) * MRTR_REQUEST_HAS_CAPS),
+            | (u32::from(has_caps) * MRTR_REQUEST_HAS_CAPS),
         client_caps: req.client_capabilities().bits(),
         params: raw(req.params),
         meta: raw(meta.map(|m| m.raw)),
@@ -273,8 +275,10 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
         // A skip index on the stack (256 B on 32-bit targets); the views
         // point into `msg`, never into the slots.
         let mut slots = [IndexSlot::EMPTY; SERVER_INDEX_SLOTS];
-        match ServerRequest::parse_indexed(bytes, &limits(), policy, &mut slots) {
-            Ok(Incoming::Request(req)) => out.write(request_view(&req)),
+        // Read through a reference: the request is not copied out of the
+        // result.
+        match &ServerRequest::parse_indexed(bytes, &limits(), policy, &mut slots) {
+            Ok(Incoming::Request(req)) => out.write(request_view(req)),
             Ok(Incoming::Notification(n)) => out.write(mrtr_server_request {
                 kind: mrtr_incoming_kind::MRTR_INCOMING_NOTIFICATION,
                 method_json: token(Some(n.method)),
