@@ -330,9 +330,11 @@ pub unsafe extern "C" fn mrtr_server_write_request_error(
         let (out_written, bytes) = unsafe { (a.out(out_written)?, a.bytes(msg, len)?) };
         // SAFETY: as above.
         let out = unsafe { a.out_buf(out, out_len) }?;
-        match ServerRequest::parse_with(bytes, &limits(), policy_of(flags)?) {
+        // Read through a reference: the error is not copied out of the
+        // result.
+        match &ServerRequest::parse_with(bytes, &limits(), policy_of(flags)?) {
             Ok(_) => Err(S::MRTR_ERR_WRONG_STATE),
-            Err(e) => finish_output(write_request_error(out, &e), out_written),
+            Err(e) => finish_output(write_request_error(out, e), out_written),
         }
     })
 }
@@ -436,26 +438,32 @@ pub unsafe extern "C" fn mrtr_server_input_response(
         // SAFETY: as above.
         let (map, key) = unsafe { (a.str(input_responses)?, a.str(key)?) };
         let expected = kind_of(expected)?;
-        let found = any_answer(responses_of(map)?, key, expected).map_err(|e| {
-            if let Some(o) = out_error {
-                let code = |k: Option<ResponseKind>| k.map_or(0, |k| k as u32);
-                let (error, found) = (e.error.number(), code(e.error.found()));
-                let expected = code(e.kind_known.then(|| e.error.expected()));
-                o.write(mrtr_answer_error {
-                    error,
-                    expected,
-                    found,
-                });
+        // The answer read through a reference (no copy of it out of the
+        // result, nor out of the option).
+        let read = any_answer(responses_of(map)?, key, expected);
+        let f = match &read {
+            Ok(Some(f)) => f,
+            Ok(None) => {
+                out.write(mrtr_server_answer::default());
+                return Ok(());
             }
-            S::MRTR_ERR_PROTOCOL_VIOLATION
-        })?;
-        let Some(f) = found else {
-            out.write(mrtr_server_answer::default());
-            return Ok(());
+            Err(e) => {
+                if let Some(o) = out_error {
+                    let code = |k: Option<ResponseKind>| k.map_or(0, |k| k as u32);
+                    let (error, found) = (e.error.number(), code(e.error.found()));
+                    let expected = code(e.kind_known.then(|| e.error.expected()));
+                    o.write(mrtr_answer_error {
+                        error,
+                        expected,
+                        found,
+                    });
+                }
+                return Err(S::MRTR_ERR_PROTOCOL_VIOLATION);
+            }
         };
         let (result, wrapped) = (mrtr_str::of_bytes(f.result), f.wrapped);
         // Each kind's view is written where it is built.
-        match f.answer {
+        match &f.answer {
             AnyAnswer::Elicit(e) => out.write(mrtr_server_answer {
                 kind: mrtr_answer_kind::of(ResponseKind::Elicit as u32),
                 action: e.action as u32,
