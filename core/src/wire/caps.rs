@@ -116,11 +116,12 @@ impl ClientCapabilities {
             &["elicitation", "sampling", "roots", "extensions"],
             &mut top,
         )?;
-        let [elicitation, sampling, roots, extensions] = top;
+        // The members read in place (bound by value, the four were copied).
+        let [elicitation, sampling, roots, extensions] = &top;
         if let Some(e) = elicitation {
             let mut modes = [None; 2];
-            objects_named(e, &["form", "url"], &mut modes)?;
-            let [form, url] = modes;
+            objects_named(*e, &["form", "url"], &mut modes)?;
+            let [form, url] = &modes;
             // No mode named is form mode (earlier revisions).
             caps.elicitation_form = form.is_some() || url.is_none();
             caps.elicitation_url = url.is_some();
