@@ -324,20 +324,27 @@ pub fn any_answer<'a>(
     };
     // Each kind's reader once. With no entry (absent, or present but not a
     // result object) it finds nothing or tells what is wrong.
-    // Each answer wrapped once, where it is read (not mapped through a
-    // Result, an Option and a pair, a copy at each step).
+    // Each answer wrapped once, where it is read: matched as it comes, not
+    // mapped through the reader's Result, an Option and a pair (a copy at
+    // each step). Nothing read is nothing found.
     let answer = match kind {
-        ResponseKind::Elicit => elicit_answer(responses, key)
-            .map_err(known)?
-            .map(AnyAnswer::Elicit),
-        ResponseKind::Sampling => sampling_answer(responses, key)
-            .map_err(known)?
-            .map(AnyAnswer::Sampling),
-        ResponseKind::Roots => roots_answer(responses, key)
-            .map_err(known)?
-            .map(AnyAnswer::Roots),
+        ResponseKind::Elicit => match elicit_answer(responses, key) {
+            Ok(Some(a)) => AnyAnswer::Elicit(a),
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(known(e)),
+        },
+        ResponseKind::Sampling => match sampling_answer(responses, key) {
+            Ok(Some(a)) => AnyAnswer::Sampling(a),
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(known(e)),
+        },
+        ResponseKind::Roots => match roots_answer(responses, key) {
+            Ok(Some(a)) => AnyAnswer::Roots(a),
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(known(e)),
+        },
     };
-    let (Some(answer), Some(entry)) = (answer, entry) else {
+    let Some(entry) = entry else {
         return Ok(None);
     };
     Ok(Some(FoundAnswer {
