@@ -341,17 +341,11 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
                     .ok()
                     .and_then(|v| v.as_object())
                     .ok_or(BuildError::InvalidSchema)?;
-                let is_object_type = schema
-                    .get_unique("type")
-                    .ok()
-                    .flatten()
-                    .and_then(|t| t.as_str())
-                    .is_some_and(|t| t.eq_str("object"));
-                let has_properties = schema
-                    .get_unique("properties")
-                    .ok()
-                    .flatten()
-                    .is_some_and(|p| p.as_object().is_some());
+                // Both members in one walk, each unique (read in place).
+                let [ty, properties] = &schema.get_unique_many(["type", "properties"]);
+                let is_object_type = matches!(ty, Ok(Some(t))
+                    if t.as_str().is_some_and(|t| t.eq_str("object")));
+                let has_properties = matches!(properties, Ok(Some(p)) if p.as_object().is_some());
                 if !(is_object_type && has_properties) {
                     return Err(BuildError::InvalidSchema);
                 }

@@ -580,3 +580,29 @@ fn input_by_kind_is_the_method_of_that_kind() {
         r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list","params":{}}}}}"#
     );
 }
+
+#[test]
+fn a_form_schema_names_its_type_and_properties_once_each_in_any_order() {
+    let caps = ClientCapabilities::ALL;
+    let form = |schema: &str| {
+        build(caps, |b| {
+            b.elicit_form("f", "m", schema.as_bytes()).map(drop)
+        })
+    };
+    for schema in [
+        r#"{"properties":{},"type":"object"}"#,
+        r#"{"x":1,"type":"object","y":[],"properties":{"a":{}}}"#,
+        r#"{"\u0074ype":"object","properties":{}}"#,
+    ] {
+        assert!(form(schema).is_ok(), "{schema}");
+    }
+    for schema in [
+        r#"{"type":"object","properties":{},"properties":{}}"#,
+        r#"{"properties":{},"type":"object","type":"object"}"#,
+        r#"{"type":1,"properties":{}}"#,
+        r#"{"type":"objects","properties":{}}"#,
+        r#"{"properties":{}}"#,
+    ] {
+        assert_eq!(form(schema), Err(BuildError::InvalidSchema), "{schema}");
+    }
+}
