@@ -364,15 +364,14 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
                     .ok()
                     .and_then(|v| v.as_object())
                     .ok_or(BuildError::InvalidSamplingParams)?;
-                let request = InputRequest::parse_sampling_params(obj)
-                    .map_err(|_| BuildError::InvalidSamplingParams)?;
                 // tools -> sampling.tools, includeContext other than none ->
-                // sampling.context
-                (
-                    InputKind::Sampling,
-                    request.required_capabilities(),
-                    obj.raw(),
-                )
+                // sampling.context (the request read in place, not copied
+                // out of its result)
+                let needed = match &InputRequest::parse_sampling_params(obj) {
+                    Ok(request) => request.required_capabilities(),
+                    Err(_) => return Err(BuildError::InvalidSamplingParams),
+                };
+                (InputKind::Sampling, needed, obj.raw())
             }
             // `params` is optional for `roots/list`, but the official Go SDK
             // (v1.7.0) decodes each input request's `params` as a JSON value
