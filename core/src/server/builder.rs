@@ -337,9 +337,7 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
                     max_depth: self.raw_limits.max_depth.saturating_sub(1),
                     ..self.raw_limits
                 };
-                let schema = json::parse_with(requested_schema, &schema_limits)
-                    .ok()
-                    .and_then(|v| v.as_object())
+                let schema = raw_object(requested_schema, &schema_limits)
                     .ok_or(BuildError::InvalidSchema)?;
                 // Both members in one walk, each unique (read in place).
                 let [ty, properties] = &schema.get_unique_many(["type", "properties"]);
@@ -360,9 +358,7 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
                 (kind, kind.required_capability(), &[][..])
             }
             Ask::Sampling { params } => {
-                let obj = json::parse_with(params, &self.raw_limits)
-                    .ok()
-                    .and_then(|v| v.as_object())
+                let obj = raw_object(params, &self.raw_limits)
                     .ok_or(BuildError::InvalidSamplingParams)?;
                 // tools -> sampling.tools, includeContext other than none ->
                 // sampling.context (the request read in place, not copied
@@ -415,6 +411,15 @@ impl<'o, 'k> RequestsWriter<'o, 'k> {
             .finish()
             .map_err(|e| BuildError::BufferTooSmall { needed: e.needed })
     }
+}
+
+/// Raw JSON handed to the builder (a form schema, sampling params) read
+/// under `limits` as one object; `None` for anything else. One body for
+/// both kinds.
+fn raw_object<'r>(bytes: &'r [u8], limits: &ParseLimits) -> Option<json::Object<'r>> {
+    json::parse_with(bytes, limits)
+        .ok()
+        .and_then(|v| v.as_object())
 }
 
 /// One input request as a server states it, for
