@@ -395,6 +395,10 @@ fn compare_keys(a: &[u8], b: &[u8]) -> Ordering {
     rest_a.cmp(rest_b)
 }
 
+/// The escape of each control character, by its code: the letter of its
+/// short form (`\b`, `\t`, `\n`, `\f`, `\r`) or `u` for `\u00XX`.
+const ESCAPES: &[u8; 32] = b"uuuuuuuubtnufruuuuuuuuuuuuuuuuuu";
+
 /// Writes a string in the one canonical escaping.
 fn put_string<S: Sink>(s: JsonStr<'_>, sink: &mut S) {
     sink.put(b"\"");
@@ -404,22 +408,20 @@ fn put_string<S: Sink>(s: JsonStr<'_>, sink: &mut S) {
         sink.put(s.raw_inner());
     } else {
         for c in s.chars() {
-            match c {
-                '"' => sink.put(b"\\\""),
-                '\\' => sink.put(b"\\\\"),
-                '\u{8}' => sink.put(b"\\b"),
-                '\u{c}' => sink.put(b"\\f"),
-                '\n' => sink.put(b"\\n"),
-                '\r' => sink.put(b"\\r"),
-                '\t' => sink.put(b"\\t"),
-                c if u32::from(c) < 0x20 => {
+            let escape = match c {
+                '"' | '\\' => Some(c as u8),
+                _ => ESCAPES.get(u32::from(c) as usize).copied(),
+            };
+            match escape {
+                Some(b'u') => {
                     const HEX: &[u8; 16] = b"0123456789abcdef";
                     let v = u32::from(c) as usize;
                     let hi = HEX.get(v >> 4).copied().unwrap_or(b'0');
                     let lo = HEX.get(v & 15).copied().unwrap_or(b'0');
                     sink.put(&[b'\\', b'u', b'0', b'0', hi, lo]);
                 }
-                c => {
+                Some(e) => sink.put(&[b'\\', e]),
+                None => {
                     let mut tmp = [0u8; 4];
                     sink.put(c.encode_utf8(&mut tmp).as_bytes());
                 }

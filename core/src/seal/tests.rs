@@ -2103,3 +2103,22 @@ fn the_scrubbed_frame_runs_the_operation_once() {
     in_own_frame_then_scrub(&mut || runs += 1);
     assert_eq!(runs, 1);
 }
+
+#[test]
+fn every_ascii_character_escaped_in_input_has_serde_json_s_canonical_spelling() {
+    // serde_json writes the same one escaping: `"`, `\` and the short
+    // forms `\b \t \n \f \r`, `\u00xx` (lowercase) for the other controls,
+    // everything else as itself.
+    for code in 0u32..0x80 {
+        let c = char::from_u32(code).unwrap();
+        let text = format!("\"\\u{code:04X}\"");
+        let want = serde_json::to_string(&c.to_string()).unwrap();
+        assert_eq!(canonical(&text).unwrap(), want, "U+{code:04X}");
+        let d = bind("tools/call", "t", Some(&format!("[{text}]")));
+        assert_eq!(
+            d,
+            bind("tools/call", "t", Some(&format!("[{want}]"))),
+            "U+{code:04X}"
+        );
+    }
+}
