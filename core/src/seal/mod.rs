@@ -1248,10 +1248,10 @@ impl Sealer {
             .split_at_checked(KID_BYTES)
             .ok_or(UnsealError::Malformed)?;
         let kid: [u8; KID_BYTES] = kid.try_into().map_err(|_| UnsealError::Malformed)?;
-        let mut token_id = [0u8; TOKEN_ID_BYTES];
-        for (dst, src) in token_id.iter_mut().zip(kid.iter().chain(nonce)) {
-            *dst = *src;
-        }
+        // The key id and the first 12 bytes of the nonce, as they lie.
+        let token_id = *header
+            .first_chunk::<TOKEN_ID_BYTES>()
+            .ok_or(UnsealError::Malformed)?;
         let key = self
             .keys
             .iter()
