@@ -178,15 +178,9 @@ impl StreamCipherClosure for Batches<'_> {
 fn authenticator(mut mac: Poly1305, ad: &[u8], ciphertext: &[u8]) -> Poly1305 {
     mac.update_padded(ad);
     mac.update_padded(ciphertext);
-    let mut lengths = [0u8; 16];
-    for (dst, src) in lengths.iter_mut().zip(
-        (ad.len() as u64)
-            .to_le_bytes()
-            .into_iter()
-            .chain((ciphertext.len() as u64).to_le_bytes()),
-    ) {
-        *dst = src;
-    }
+    // Both lengths, u64 little-endian each: one u128's bytes (the
+    // ciphertext's length above the AD's).
+    let lengths = (((ciphertext.len() as u128) << 64) | ad.len() as u128).to_le_bytes();
     mac.update(&[lengths.into()]);
     mac
 }
