@@ -941,29 +941,34 @@ impl Sealer {
             });
         }
         // Every key is checked, and the key ids compared, before `slot` is
-        // touched; the ring is derived here and moved into the sealer.
-        let mut ring: heapless::Vec<RingKey, MAX_KEYS> = heapless::Vec::new();
+        // touched; the keys are derived again when the ring is filled.
+        let mut ids = [[0u8; KID_BYTES]; MAX_KEYS];
+        let mut siv_key = [0u8; 32];
         for (index, input) in keys.iter().enumerate() {
             let key = derive_key(input, index)?;
-            if let Some(earlier) = ring.iter().position(|k| k.kid == key.kid) {
+            let earlier = ids.get(..index).unwrap_or(&[]);
+            if let Some(earlier) = earlier.iter().position(|k| *k == key.kid) {
                 return Err(KeyError::DuplicateKeyId { index, earlier });
             }
-            // Cannot fail: at most MAX_KEYS keys (checked above).
-            let _ = ring.push(key);
+            if let Some(id) = ids.get_mut(index) {
+                *id = key.kid;
+            }
+            if index == 0 {
+                siv_key = key.siv;
+            }
         }
         // HMAC takes keys of any length: this cannot fail.
-        let Some(Ok(siv_mac)) = ring
-            .first()
-            .map(|k| <Hmac<Sha256> as KeyInit>::new_from_slice(&k.siv))
-        else {
+        let keyed = <Hmac<Sha256> as KeyInit>::new_from_slice(&siv_key);
+        siv_key.zeroize();
+        let Ok(siv_mac) = keyed else {
             return Err(KeyError::NoKeys);
         };
-        // The sealer is written where it will live: the ring and a zeroed
-        // associated data buffer, filled in place (the old sealer, if
+        // The sealer is written where it will live: an empty ring and a
+        // zeroed associated data buffer, filled in place (the old sealer, if
         // any, drops and zeroizes first).
         *slot = None;
         let sealer = slot.insert(Sealer {
-            keys: ring,
+            keys: heapless::Vec::new(),
             associated_data: [0u8; AD_MAX_BYTES],
             associated_data_len: TOKEN_PREFIX.len() + KID_BYTES + audience.len(),
             audience_digest: sha256(&[audience]),
@@ -980,6 +985,12 @@ impl Sealer {
             .get_mut(TOKEN_PREFIX.len() + KID_BYTES..ad_len)
         {
             crate::bytes::copy(dst, audience);
+        }
+        // Cannot fail: at most MAX_KEYS keys, each checked above.
+        for (index, input) in keys.iter().enumerate() {
+            if let Ok(key) = derive_key(input, index) {
+                let _ = sealer.keys.push(key);
+            }
         }
         Ok(sealer)
     }
