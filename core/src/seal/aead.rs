@@ -87,9 +87,10 @@ fn run(
     let Some((head, tail)) = nonce.split_first_chunk::<16>() else {
         return false;
     };
+    // The IETF nonce: four zero bytes, then the nonce's last eight.
     let mut iv = [0u8; 12];
-    for (dst, src) in iv.iter_mut().skip(4).zip(tail) {
-        *dst = *src;
+    if let Some(low) = iv.get_mut(4..) {
+        crate::bytes::copy(low, tail);
     }
     // XChaCha20: ChaCha20 under the HChaCha20 subkey of the key and the
     // nonce's first 16 bytes, with its last 8 bytes as the IETF nonce.
