@@ -122,7 +122,9 @@ ensure_cargo_tool() {
         return 0
     fi
     log "cargo tool: installing $name $version into $MRTR_CARGO_TOOLS"
-    cargo install --locked --quiet --root "$MRTR_CARGO_TOOLS" \
+    # Under the install lock: a side-lane stage may install beside the main
+    # lane, and both would share the root and its build directory.
+    flock "$MRTR_INSTALL_LOCK" cargo install --locked --quiet --root "$MRTR_CARGO_TOOLS" \
         --target-dir "$MRTR_CARGO_TOOLS/build" --version "=$version" "$name"
 }
 
