@@ -1065,7 +1065,11 @@ impl<'a> Value<'a> {
                     let j = skip_ws(b, end);
                     // In validated JSON a string followed by a colon is a key
                     // of the innermost open container, an object.
-                    if at(b, j) == b':' && unframed == 0 {
+                    if at(b, j) != b':' {
+                        i = j;
+                        continue;
+                    }
+                    if unframed == 0 {
                         if let Some(top) = nopen.checked_sub(1).and_then(|t| open.get_mut(t)) {
                             if !top.full {
                                 let key = JsonStr {
@@ -1106,7 +1110,12 @@ impl<'a> Value<'a> {
                             }
                         }
                     }
-                    i = end;
+                    // The key's value: a string is skipped here, as it cannot
+                    // be a key (no colon test for it).
+                    i = skip_ws(b, j + 1);
+                    if at(b, i) == b'"' {
+                        i = skip_string(b, i).0;
+                    }
                 }
                 b'{' => {
                     match open.get_mut(nopen) {

@@ -851,6 +851,32 @@ fn a_key_repeated_at_any_depth_is_found_in_one_pass() {
 }
 
 #[test]
+fn string_values_are_never_read_as_keys_by_the_deep_check() {
+    // The deep check skips a member's string value right after its key:
+    // a value that spells a key (with a colon inside, escaped quotes,
+    // whitespace around the colon) is no key, in objects and in arrays.
+    let deep = |s: &str| {
+        let v = parse(s.as_bytes()).unwrap();
+        v.check_unique_keys_deep().map_err(|e| (e.kind, e.offset))
+    };
+    for ok in [
+        r#"{"a" : "a" , "b" :"b:","c": "\"c\":"}"#,
+        "{\n \"a\" :\t\"a\",\n \"b\": [\"a\", \"a\" , {\"a\": \"b\"}]\n}",
+        r#"{"k":"k","v":["k","k"],"w":{"k":"k"}}"#,
+    ] {
+        assert_eq!(deep(ok), Ok(()), "{ok}");
+    }
+    // A repeat after a string value, with whitespace around the colon.
+    let s = r#"{"a" : "x" , "b":"a", "a" :  "y"}"#;
+    assert_eq!(
+        deep(s),
+        Err((ErrorKind::DuplicateKey, s.find("\"y\"").unwrap()))
+    );
+    let s = "[\"a\", {\"a\":\"a\",\n\"a\"\t:\t{}}]";
+    assert_eq!(deep(s), Err((ErrorKind::DuplicateKey, s.len() - 4)));
+}
+
+#[test]
 fn keys_hash_equally_however_escaped_at_any_length() {
     // The key hash reads an unescaped key four bytes at a time and an
     // escaped one character by character: every length around a word
