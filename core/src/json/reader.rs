@@ -1039,7 +1039,30 @@ impl<'a> Value<'a> {
     /// have at most [`DEEP_MAX_MEMBERS`] members
     /// ([`ErrorKind::TooManyMembers`]). No allocation, no recursion.
     pub fn check_unique_keys_deep(&self) -> Result<(), Error> {
+        self.check_unique_keys_deep_past(None)
+    }
+
+    /// [`Value::check_unique_keys_deep`], told of one string `known` that a
+    /// member of an object in this value has as its value (a member the
+    /// caller has read already, such as a request's long `requestState`):
+    /// that value is stepped over by its length instead of scanned again.
+    /// The result is the same whatever `known` is; only a string at the
+    /// place of a member value in this value saves the scan.
+    pub(crate) fn check_unique_keys_deep_past(
+        &self,
+        known: Option<JsonStr<'_>>,
+    ) -> Result<(), Error> {
         let b = self.src;
+        // Where `known` starts in `b` (`usize::MAX`: not in `b`) and its
+        // length: a string that starts there is that very token.
+        let (known_at, known_len) = known.map_or((usize::MAX, 0), |k| {
+            let t = k.raw_token();
+            let at = (t.as_ptr() as usize).wrapping_sub(b.as_ptr() as usize);
+            match at.checked_add(t.len()).is_some_and(|end| end <= b.len()) {
+                true => (at, t.len()),
+                false => (usize::MAX, 0),
+            }
+        });
         let ix = self.ix;
         let mut keys = [(0u32, 0u32); DEEP_KEYS];
         let mut nkeys = 0usize;
@@ -1114,7 +1137,10 @@ impl<'a> Value<'a> {
                     // be a key (no colon test for it).
                     i = skip_ws(b, j + 1);
                     if at(b, i) == b'"' {
-                        i = skip_string(b, i).0;
+                        i = match i == known_at {
+                            true => i + known_len,
+                            false => skip_string(b, i).0,
+                        };
                     }
                 }
                 b'{' => {

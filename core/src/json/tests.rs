@@ -877,6 +877,46 @@ fn string_values_are_never_read_as_keys_by_the_deep_check() {
 }
 
 #[test]
+fn a_known_string_value_changes_no_result_of_the_deep_check() {
+    // The deep check told of a string it may step over answers as it does
+    // untold, whichever string it is told of: a member value (stepped
+    // over), a key, an array element, a string of another document.
+    let docs = [
+        r#"{"s":"x\"y","a":{"k":1,"k":2}}"#,
+        r#"{"a":{"k":1},"s" : "tok","k":[{"s":"tok"}],"s":"again"}"#,
+        r#"{"s":"tok","b":["tok",{"s":"tok","s":1}]}"#,
+        r#"{"s":"tok","t":"tok"}"#,
+    ];
+    let other = parse(br#""tok""#).unwrap().as_str().unwrap();
+    for doc in docs {
+        let v = parse(doc.as_bytes()).unwrap();
+        let unknown = v.check_unique_keys_deep().map_err(|e| (e.kind, e.offset));
+        let mut strings = std::vec![other];
+        let mut stack = std::vec![v];
+        while let Some(v) = stack.pop() {
+            if let Some(s) = v.as_str() {
+                strings.push(s);
+            } else if let Some(o) = v.as_object() {
+                for (k, v) in o.iter() {
+                    strings.push(k);
+                    stack.push(v);
+                }
+            } else if let Some(a) = v.as_array() {
+                stack.extend(a.iter());
+            }
+        }
+        for known in strings {
+            assert_eq!(
+                v.check_unique_keys_deep_past(Some(known))
+                    .map_err(|e| (e.kind, e.offset)),
+                unknown,
+                "{doc} knowing {known}"
+            );
+        }
+    }
+}
+
+#[test]
 fn keys_hash_equally_however_escaped_at_any_length() {
     // The key hash reads an unescaped key four bytes at a time and an
     // escaped one character by character: every length around a word

@@ -1008,9 +1008,10 @@ fn parse_request<'a>(
         required(req.input_responses, Field::InputResponses)?;
     }
     let state = as_string(request_state, Field::RequestState);
-    // A body that means two things is refused, at any depth (one pass).
+    // A body that means two things is refused, at any depth (one pass; the
+    // requestState token read above is stepped over, not scanned again).
     let deep = match state {
-        Ok(_) => p.as_value().check_unique_keys_deep(),
+        Ok(known) => p.as_value().check_unique_keys_deep_past(known),
         Err(_) => Ok(()),
     };
     if state.is_err() || deep.is_err() {
