@@ -1264,6 +1264,13 @@ impl<'a> Object<'a> {
         }
     }
 
+    /// The first member's key, its value not read (a walk of the members
+    /// skips each value to reach the next key).
+    pub(crate) fn first_key(&self) -> Option<JsonStr<'a>> {
+        let i = skip_ws(self.src, 1);
+        (at(self.src, i) == b'"').then(|| key_token_at(self.src, i))
+    }
+
     /// Whether the object has no members.
     pub fn is_empty(&self) -> bool {
         self.iter().next().is_none()

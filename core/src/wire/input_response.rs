@@ -116,15 +116,17 @@ impl<'a> InputResponse<'a> {
     /// entries unless they need that key).
     pub fn parse(v: Value<'a>) -> Option<Self> {
         let obj = v.as_object()?;
-        let mut it = obj.iter();
-        // The second member is looked for only after a first one named
-        // `result`: a bare answer's walk stops at its first member.
-        if let Some((k, inner)) = it.next() {
-            if k.eq_str("result") && it.next().is_none() {
-                return Some(InputResponse {
-                    value: inner.as_object()?,
-                    wrapped: true,
-                });
+        // The members are walked only after a first key named `result`: a
+        // bare answer's first key is read alone (its value not skipped).
+        if obj.first_key().is_some_and(|k| k.eq_str("result")) {
+            let mut it = obj.iter();
+            if let Some((_, inner)) = it.next() {
+                if it.next().is_none() {
+                    return Some(InputResponse {
+                        value: inner.as_object()?,
+                        wrapped: true,
+                    });
+                }
             }
         }
         Some(InputResponse {

@@ -469,3 +469,29 @@ fn input_response_is_wrapped_only_by_a_lone_result_member() {
     assert_eq!(read(br#"{}"#), Some((&b"{}"[..], false)));
     assert_eq!(read(br#"[]"#), None);
 }
+
+/// The first key of an answer is read on its own (its value not skipped)
+/// and compared by its decoded text: whitespace around it and an escaped
+/// spelling of `result` read as they do in a walk of the members.
+#[test]
+fn input_response_first_key_reads_as_in_a_walk() {
+    use crate::wire::InputResponse;
+    fn read(doc: &[u8]) -> Option<(&[u8], bool)> {
+        let v = crate::json::parse(doc).unwrap();
+        InputResponse::parse(v).map(|r| (r.value.raw(), r.wrapped))
+    }
+    let roots = &br#"{"roots":[]}"#[..];
+    assert_eq!(
+        read(b"{ \n\t\"result\" :\n {\"roots\":[]} \n}"),
+        Some((roots, true))
+    );
+    assert_eq!(
+        read(br#"{"res\u0075lt":{"roots":[]}}"#),
+        Some((roots, true))
+    );
+    assert_eq!(read(br#"{ "result" : 1 }"#), None);
+    let near = &br#"{"results":{"roots":[]}}"#[..];
+    assert_eq!(read(near), Some((near, false)));
+    let spaced = &b"{ \n }"[..];
+    assert_eq!(read(spaced), Some((spaced, false)));
+}
