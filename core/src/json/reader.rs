@@ -718,6 +718,10 @@ fn skip_value(b: &[u8], i: usize, ix: &[IndexSlot]) -> usize {
     match at(b, i) {
         b'"' => skip_string(b, i).0,
         b'{' | b'[' => {
+            // An empty one (`{}`, `[]`: capabilities, settings) ends at once.
+            if matches!(at(b, i + 1), b'}' | b']') {
+                return i + 2;
+            }
             if let Some(end) = indexed_end(b, i, ix) {
                 return end;
             }

@@ -1303,3 +1303,26 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn empty_containers_are_skipped_whole_in_a_walk() {
+    // `{}` and `[]` end right after their opening bracket; with whitespace
+    // inside, or followed by a sibling, they read as any container does.
+    let doc = br#"{"a":{},"b":[],"c":{ },"d":[ ],"e":[{},[]],"f":{"g":{}},"h":[]}"#;
+    let o = parse(doc).unwrap().as_object().unwrap();
+    let raw: std::vec::Vec<&[u8]> = o.iter().map(|(_, v)| v.raw()).collect();
+    assert_eq!(
+        raw,
+        [
+            &b"{}"[..],
+            b"[]",
+            b"{ }",
+            b"[ ]",
+            b"[{},[]]",
+            br#"{"g":{}}"#,
+            b"[]"
+        ]
+    );
+    let a = parse(b"[{},[],{ },[[]],{}]").unwrap().as_array().unwrap();
+    assert_eq!(a.iter().count(), 5);
+}
