@@ -73,9 +73,10 @@ use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Writer};
 use crate::wire::caps::write_request_meta_members;
 use crate::wire::envelope::write_request_head;
+use crate::wire::result::classify_result_into;
 use crate::wire::task::created_task;
 use crate::wire::{
-    classify_result, ClientCapabilities, ClientInfo, Id, ResultOutcome, TaskDialect, Violation,
+    ClientCapabilities, ClientInfo, Id, ResultOutcome, ServerRevision, TaskDialect, Violation,
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
 };
 
@@ -502,14 +503,19 @@ impl<'w> Call<'w> {
         copy: Option<&mut [u8]>,
         copied: &mut usize,
     ) -> Result<Event<'a>, CallError> {
-        // Read through a reference: the outcome of a round carries its
-        // input requests, and matched by value it was copied whole.
-        let outcome = &classify_result(indexed, self.st.f.method.as_str(), &self.st.limits.wire);
-        let outcome = match outcome {
-            Ok(o) => o,
-            Err(e) => return Err(exchange::wire_to_call(*e)),
-        };
-        match outcome {
+        // Classified in place and read through a reference: the outcome of
+        // a round carries its input requests, and moved it is copied whole.
+        let mut outcome = ResultOutcome::Complete(indexed);
+        if let Err(e) = classify_result_into(
+            indexed,
+            self.st.f.method.as_str(),
+            ServerRevision::Current,
+            &self.st.limits.wire,
+            &mut outcome,
+        ) {
+            return Err(exchange::wire_to_call(e));
+        }
+        match &outcome {
             ResultOutcome::Complete(_) => {
                 let obj = result;
                 if cfg!(feature = "tasks") && self.st.f.seed_task {

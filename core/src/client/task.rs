@@ -39,9 +39,10 @@ use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Writer};
 use crate::wire::caps::write_request_meta_members;
 use crate::wire::envelope::write_request_head;
+use crate::wire::result::classify_result_into;
 use crate::wire::task::{TaskError, META_RELATED_TASK};
 use crate::wire::{
-    classify_result, ClientCapabilities, ClientInfo, Id, InputRequests, ResultOutcome, TaskDialect,
+    ClientCapabilities, ClientInfo, Id, InputRequests, ResultOutcome, ServerRevision, TaskDialect,
     TaskRecord, TaskStatus, Violation,
 };
 
@@ -462,7 +463,7 @@ impl<'w> Task<'w> {
     /// Takes a round of questions (and state) into the workspace.
     fn take_inputs(
         &mut self,
-        reqs: InputRequests<'_>,
+        reqs: &InputRequests<'_>,
         state: Option<JsonStr<'_>>,
     ) -> Result<TaskEvent<'static>, CallError> {
         let limits = &self.st.limits;
@@ -472,7 +473,7 @@ impl<'w> Task<'w> {
             self.st
                 .sh
                 .ex
-                .take_round(self.buf, layout, limits, &caps, Some(&reqs), state)
+                .take_round(self.buf, layout, limits, &caps, Some(reqs), state)
         });
         if let Err(e) = taken {
             return Err(self.fail(e));
@@ -520,21 +521,25 @@ impl<'w> Task<'w> {
     ) -> Result<TaskEvent<'a>, CallError> {
         self.st.sh.ex.in_flight = None;
         let kind = self.st.f.next;
-        let outcome = match classify_result(
+        // Classified in place and read through a reference (see
+        // `Call::feed`).
+        let mut outcome = ResultOutcome::Complete(indexed);
+        if let Err(e) = classify_result_into(
             indexed,
             kind.method(self.st.f.dialect),
+            ServerRevision::Current,
             &self.st.limits.wire,
+            &mut outcome,
         ) {
-            Ok(o) => o,
-            Err(e) => return Err(self.fail(exchange::wire_to_call(e))),
-        };
-        match (kind, outcome) {
+            return Err(self.fail(exchange::wire_to_call(e)));
+        }
+        match (kind, &outcome) {
             (_, ResultOutcome::Task(_)) => {
                 Err(self.fail(CallError::Protocol(Violation::UnexpectedResultType)))
             }
             (TaskRequest::Get, ResultOutcome::Complete(_)) => self.on_status(bytes, result),
             (TaskRequest::Result, ResultOutcome::Complete(_)) => Ok(self.complete(bytes, result)),
-            (TaskRequest::Result, ResultOutcome::InputRequired(ir)) => match ir.input_requests {
+            (TaskRequest::Result, ResultOutcome::InputRequired(ir)) => match &ir.input_requests {
                 // The MRTR page: tasks/result MUST carry inputRequests.
                 None => Err(self.fail(CallError::Protocol(Violation::BadTask))),
                 Some(reqs) => self.take_inputs(reqs, ir.request_state),
@@ -591,7 +596,7 @@ impl<'w> Task<'w> {
                     .flatten()
                     .map(|v| InputRequests::parse(v, &self.st.limits.wire));
                 match reqs {
-                    Some(Ok(r)) if !r.is_empty() => self.take_inputs(r, None),
+                    Some(Ok(r)) if !r.is_empty() => self.take_inputs(&r, None),
                     Some(Err(v)) => Err(self.fail(CallError::Protocol(v))),
                     _ => Err(self.fail(bad)),
                 }

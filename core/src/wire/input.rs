@@ -296,17 +296,16 @@ pub struct InputRequests<'a> {
 }
 
 /// What [`InputRequests::parse`] gathers from the entries as the key
-/// check walks them: the union of their capabilities, the first
-/// [`INPUT_REQUESTS_KEPT`], how many were read, and the first error (no
-/// entry is read after it).
-struct EntriesRead<'a> {
-    caps: ClientCapabilities,
-    kept: [Option<(JsonStr<'a>, InputRequest<'a>)>; INPUT_REQUESTS_KEPT],
+/// check walks them: into the map being built (`map`), the union of their
+/// capabilities and the first [`INPUT_REQUESTS_KEPT`]; how many were read,
+/// and the first error (no entry is read after it).
+struct EntriesRead<'m, 'a> {
+    map: &'m mut InputRequests<'a>,
     next: usize,
     error: Option<Violation>,
 }
 
-impl<'a> EntriesRead<'a> {
+impl<'a> EntriesRead<'_, 'a> {
     /// Reads the entry `k: v`: its key's length, then its request.
     fn entry(&mut self, k: JsonStr<'a>, v: Value<'a>, limits: &WireLimits) {
         if self.error.is_some() {
@@ -320,11 +319,11 @@ impl<'a> EntriesRead<'a> {
         };
         match req {
             Ok(req) => {
-                if let Some(slot) = self.kept.get_mut(self.next) {
+                if let Some(slot) = self.map.kept.get_mut(self.next) {
                     *slot = Some((k, req));
                 }
                 let c = req.required_capabilities();
-                let caps = &mut self.caps;
+                let caps = &mut self.map.caps;
                 caps.elicitation_form |= c.elicitation_form;
                 caps.elicitation_url |= c.elicitation_url;
                 caps.sampling |= c.sampling;
@@ -352,7 +351,7 @@ impl<'a> InputRequests<'a> {
     }
 
     /// [`InputRequests::parse`] written into `out` (`Some` on success,
-    /// unchanged on error): the map, with its kept requests, is built where
+    /// `None` on error): the map, with its kept requests, is built where
     /// the caller keeps it instead of being returned and copied there.
     #[inline(never)]
     pub(crate) fn parse_into(
@@ -360,33 +359,41 @@ impl<'a> InputRequests<'a> {
         limits: &WireLimits,
         out: &mut Option<Self>,
     ) -> Result<(), Violation> {
-        let obj = v.as_object().ok_or(Violation::BadInputRequests)?;
+        let Some(obj) = v.as_object() else {
+            *out = None;
+            return Err(Violation::BadInputRequests);
+        };
         let mut read = EntriesRead {
-            caps: ClientCapabilities::default(),
-            kept: [None; INPUT_REQUESTS_KEPT],
+            map: out.insert(InputRequests {
+                obj,
+                len: 0,
+                caps: ClientCapabilities::default(),
+                kept: [None; INPUT_REQUESTS_KEPT],
+            }),
             next: 0,
             error: None,
         };
         // The closure holds `read` as one reference (its fields captured
         // one by one would be a pointer each to pass).
-        let len = obj
+        let checked = obj
             .check_unique_keys_visit(limits.max_input_requests, &mut |k, v| {
                 read.entry(k, v, limits)
             })
             .map_err(|e| match e.kind {
                 crate::json::ErrorKind::TooManyMembers => Violation::TooManyInputRequests,
                 _ => Violation::DuplicateInputKey,
-            })?;
-        if let Some(e) = read.error {
-            return Err(e);
+            });
+        let error = read.error;
+        match (checked, error) {
+            (Ok(len), None) => {
+                read.map.len = len;
+                Ok(())
+            }
+            (Err(e), _) | (Ok(_), Some(e)) => {
+                *out = None;
+                Err(e)
+            }
         }
-        *out = Some(InputRequests {
-            obj,
-            len,
-            caps: read.caps,
-            kept: read.kept,
-        });
-        Ok(())
     }
 
     /// Request `i`, whose value is `v` (the `i`th member of the map): as

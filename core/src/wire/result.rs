@@ -76,6 +76,22 @@ pub fn classify_result_from<'a>(
     revision: ServerRevision,
     limits: &WireLimits,
 ) -> Result<ResultOutcome<'a>, WireError> {
+    let mut out = ResultOutcome::Complete(result);
+    classify_result_into(result, method, revision, limits, &mut out)?;
+    Ok(out)
+}
+
+/// [`classify_result_from`] written into `out` (which holds nothing of
+/// use after an error): an `InputRequiredResult`'s requests are parsed
+/// where the caller keeps the outcome, not returned and copied there (with
+/// their kept requests they are most of the outcome's bytes).
+pub(crate) fn classify_result_into<'a>(
+    result: Object<'a>,
+    method: &str,
+    revision: ServerRevision,
+    limits: &WireLimits,
+    out: &mut ResultOutcome<'a>,
+) -> Result<(), WireError> {
     // One pass over the result for the three members, read through
     // references (no copy of the found array's entries).
     let found = &result.get_unique_many(["resultType", "inputRequests", "requestState"]);
@@ -104,32 +120,40 @@ pub fn classify_result_from<'a>(
         }
     };
     match kind {
-        ResultKind::Complete => Ok(ResultOutcome::Complete(result)),
-        ResultKind::Task => Ok(ResultOutcome::Task(result)),
+        ResultKind::Complete => *out = ResultOutcome::Complete(result),
+        ResultKind::Task => *out = ResultOutcome::Task(result),
         ResultKind::InputRequired => {
             if !method_allows_input_required(method) {
                 return Err(Violation::InputRequiredNotAllowed.into());
             }
-            // Parsed in place (the map carries its first requests: returned
-            // by value it would be copied at each step), an empty map as none.
-            let mut input_requests = None;
+            // Parsed in place, in the outcome (the map carries its first
+            // requests: built elsewhere it would be copied there), an
+            // empty map as none.
+            *out = ResultOutcome::InputRequired(InputRequiredResult {
+                input_requests: None,
+                request_state: None,
+            });
+            let ResultOutcome::InputRequired(found) = out else {
+                // Written just above.
+                return Ok(());
+            };
             if let Some(v) = ir {
-                InputRequests::parse_into(*v, limits, &mut input_requests)?;
-                if input_requests.as_ref().is_some_and(InputRequests::is_empty) {
-                    input_requests = None;
+                InputRequests::parse_into(*v, limits, &mut found.input_requests)?;
+                if found
+                    .input_requests
+                    .as_ref()
+                    .is_some_and(InputRequests::is_empty)
+                {
+                    found.input_requests = None;
                 }
             }
-            let request_state = match rs {
-                None => None,
-                Some(v) => Some(v.as_str().ok_or(Violation::BadRequestState)?),
-            };
-            if input_requests.is_none() && request_state.is_none() {
+            if let Some(v) = rs {
+                found.request_state = Some(v.as_str().ok_or(Violation::BadRequestState)?);
+            }
+            if found.input_requests.is_none() && found.request_state.is_none() {
                 return Err(Violation::InputRequiredWithoutFields.into());
             }
-            Ok(ResultOutcome::InputRequired(InputRequiredResult {
-                input_requests,
-                request_state,
-            }))
         }
     }
+    Ok(())
 }
