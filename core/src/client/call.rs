@@ -76,8 +76,8 @@ use crate::wire::envelope::write_request_head;
 use crate::wire::result::classify_result_into;
 use crate::wire::task::created_task;
 use crate::wire::{
-    ClientCapabilities, ClientInfo, Id, ResultOutcome, ServerRevision, TaskDialect, Violation,
-    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
+    ClientCapabilities, ClientInfo, Id, InputRequiredResult, ResultOutcome, ServerRevision,
+    TaskDialect, Violation, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION,
 };
 
 pub use super::errors::{
@@ -515,87 +515,86 @@ impl<'w> Call<'w> {
         ) {
             return Err(exchange::wire_to_call(e));
         }
-        match &outcome {
-            ResultOutcome::Complete(_) => {
-                let obj = result;
-                if cfg!(feature = "tasks") && self.st.f.seed_task {
-                    match created_task(obj, TaskDialect::Seed) {
-                        Err(v) => return Err(CallError::Protocol(v)),
-                        Ok(Some(task)) => {
-                            self.done();
-                            let handoff = TaskHandoff {
-                                dialect: TaskDialect::Seed,
-                                task,
-                            };
-                            return Ok(Event::TaskCreated(handoff));
-                        }
-                        Ok(None) => {}
-                    }
-                }
-                let raw = obj.raw();
-                if let Some(out) = copy {
-                    let dst = out
-                        .get_mut(..raw.len())
-                        .ok_or(CallError::BufferTooSmall { needed: raw.len() })?;
-                    crate::bytes::copy(dst, raw);
-                    *copied = raw.len();
-                }
-                self.st.sh.result = Some(ResultSpan::of(bytes, raw));
-                self.done();
-                Ok(Event::Complete(raw))
+        let dialect = match &outcome {
+            ResultOutcome::InputRequired(ir) => {
+                return self.take_input_required(ir);
             }
             ResultOutcome::Task(_) => {
-                let obj = result;
                 if !cfg!(feature = "tasks") || !self.st.sh.caps.tasks {
                     return Err(CallError::Protocol(Violation::UndeclaredCapability));
                 }
-                match created_task(obj, TaskDialect::Extension) {
-                    Ok(Some(task)) => {
-                        self.done();
-                        let handoff = TaskHandoff {
-                            dialect: TaskDialect::Extension,
-                            task,
-                        };
-                        Ok(Event::TaskCreated(handoff))
-                    }
-                    Ok(None) => Err(CallError::Protocol(Violation::BadTask)),
-                    Err(v) => Err(CallError::Protocol(v)),
-                }
+                Some(TaskDialect::Extension)
             }
-            ResultOutcome::InputRequired(ir) => {
-                self.st.sh.ex.in_flight = None;
-                self.st.sh.ex.count_round(&self.st.limits)?;
-                let reqs = ir.input_requests.as_ref();
-                // A round without questions is state-only: capped before
-                // anything of it is kept.
-                if reqs.is_none() {
-                    self.st.f.state_only = self.st.f.state_only.saturating_add(1);
-                    if self.st.f.state_only > self.st.limits.max_state_only_rounds {
-                        let limit = self.st.limits.max_state_only_rounds;
-                        return Err(CallError::TooManyStateOnlyRounds { limit });
-                    }
+            ResultOutcome::Complete(_) => {
+                (cfg!(feature = "tasks") && self.st.f.seed_task).then_some(TaskDialect::Seed)
+            }
+        };
+        // One read of the task record for both dialects: an extension's
+        // `CreateTaskResult` always holds one (or is refused); a seed
+        // result without a `task` member is the server answering directly.
+        if let Some(dialect) = dialect {
+            match created_task(result, dialect) {
+                Err(v) => return Err(CallError::Protocol(v)),
+                Ok(Some(task)) => {
+                    self.done();
+                    return Ok(Event::TaskCreated(TaskHandoff { dialect, task }));
                 }
-                let sh = &mut self.st.sh;
-                sh.ex.take_round(
-                    self.buf,
-                    &self.layout,
-                    &self.st.limits,
-                    &sh.caps,
-                    reqs,
-                    ir.request_state,
-                )?;
-                match reqs {
-                    Some(reqs) => {
-                        self.st.f.state_only = 0;
-                        self.st.sh.phase = Phase::Answering;
-                        Ok(Event::InputRequired(reqs.len()))
-                    }
-                    None => {
-                        self.st.sh.phase = Phase::Ready;
-                        let ms = self.st.limits.backoff_ms(self.st.f.state_only);
-                        Ok(Event::RetryAfter(ms))
-                    }
+                Ok(None) if dialect == TaskDialect::Extension => {
+                    return Err(CallError::Protocol(Violation::BadTask));
                 }
+                Ok(None) => {}
+            }
+        }
+        let raw = result.raw();
+        if let Some(out) = copy {
+            let dst = out
+                .get_mut(..raw.len())
+                .ok_or(CallError::BufferTooSmall { needed: raw.len() })?;
+            crate::bytes::copy(dst, raw);
+            *copied = raw.len();
+        }
+        self.st.sh.result = Some(ResultSpan::of(bytes, raw));
+        self.done();
+        Ok(Event::Complete(raw))
+    }
+
+    /// `read_result` for an `InputRequiredResult`: counts the
+    /// round, takes its questions and state into the workspace.
+    fn take_input_required<'a>(
+        &mut self,
+        ir: &InputRequiredResult<'_>,
+    ) -> Result<Event<'a>, CallError> {
+        self.st.sh.ex.in_flight = None;
+        self.st.sh.ex.count_round(&self.st.limits)?;
+        let reqs = ir.input_requests.as_ref();
+        // A round without questions is state-only: capped before
+        // anything of it is kept.
+        if reqs.is_none() {
+            self.st.f.state_only = self.st.f.state_only.saturating_add(1);
+            if self.st.f.state_only > self.st.limits.max_state_only_rounds {
+                let limit = self.st.limits.max_state_only_rounds;
+                return Err(CallError::TooManyStateOnlyRounds { limit });
+            }
+        }
+        let sh = &mut self.st.sh;
+        sh.ex.take_round(
+            self.buf,
+            &self.layout,
+            &self.st.limits,
+            &sh.caps,
+            reqs,
+            ir.request_state,
+        )?;
+        match reqs {
+            Some(reqs) => {
+                self.st.f.state_only = 0;
+                self.st.sh.phase = Phase::Answering;
+                Ok(Event::InputRequired(reqs.len()))
+            }
+            None => {
+                self.st.sh.phase = Phase::Ready;
+                let ms = self.st.limits.backoff_ms(self.st.f.state_only);
+                Ok(Event::RetryAfter(ms))
             }
         }
     }
