@@ -363,13 +363,20 @@ impl<'a> InputRequests<'a> {
             *out = None;
             return Err(Violation::BadInputRequests);
         };
+        // Written straight into `out`: `kept` spelled out entry by entry
+        // (one per `INPUT_REQUESTS_KEPT`), since a repeat expression
+        // `[None; N]` is built on the stack and then copied in.
+        *out = Some(InputRequests {
+            obj,
+            len: 0,
+            caps: ClientCapabilities::default(),
+            kept: [None, None],
+        });
+        let Some(map) = out else {
+            return Err(Violation::BadInputRequests);
+        };
         let mut read = EntriesRead {
-            map: out.insert(InputRequests {
-                obj,
-                len: 0,
-                caps: ClientCapabilities::default(),
-                kept: [None; INPUT_REQUESTS_KEPT],
-            }),
+            map,
             next: 0,
             error: None,
         };
