@@ -633,7 +633,12 @@ impl Exchange {
             let (lo, spare) = lo.split_at_mut(copy_end.min(lo.len()));
             let raw = layout.inputs.prefix(lo, self.inputs_len);
             let v = json::parse_with(raw, &wire.json).map_err(|_| I::BadInputs)?;
-            let reqs = InputRequests::parse(v, wire).map_err(|_| I::BadInputs)?;
+            // Parsed in place (the map carries its first requests).
+            let mut parsed = None;
+            let reqs = match InputRequests::parse_into(v, wire, &mut parsed) {
+                Ok(()) => parsed.as_ref().ok_or(I::BadInputs)?,
+                Err(_) => return Err(I::BadInputs),
+            };
             if reqs.is_empty() || v.raw().len() != raw.len() {
                 return Err(I::BadInputs);
             }
@@ -644,7 +649,7 @@ impl Exchange {
             let spare = spare
                 .get_mut(..layout.inputs.len.saturating_sub(self.inputs_len))
                 .ok_or(I::BadInputs)?;
-            write_index(index, spare, &reqs).ok_or(I::BadInputs)?;
+            write_index(index, spare, reqs).ok_or(I::BadInputs)?;
             self.input_count = reqs.len();
         }
         let buf: &[u8] = buf;

@@ -590,14 +590,15 @@ impl<'w> Task<'w> {
                 Ok(TaskEvent::Next)
             }
             (TaskDialect::Extension, TaskStatus::InputRequired) => {
-                let reqs = obj
-                    .get_unique("inputRequests")
-                    .ok()
-                    .flatten()
-                    .map(|v| InputRequests::parse(v, &self.st.limits.wire));
-                match reqs {
-                    Some(Ok(r)) if !r.is_empty() => self.take_inputs(&r, None),
-                    Some(Err(v)) => Err(self.fail(CallError::Protocol(v))),
+                // Parsed in place (see `classify_result_into`).
+                let mut reqs = None;
+                let parsed = match obj.get_unique("inputRequests") {
+                    Ok(Some(v)) => InputRequests::parse_into(v, &self.st.limits.wire, &mut reqs),
+                    _ => Ok(()),
+                };
+                match (parsed, &reqs) {
+                    (Err(v), _) => Err(self.fail(CallError::Protocol(v))),
+                    (Ok(()), Some(r)) if !r.is_empty() => self.take_inputs(r, None),
                     _ => Err(self.fail(bad)),
                 }
             }
