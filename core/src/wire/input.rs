@@ -145,18 +145,29 @@ impl<'a> InputRequest<'a> {
                 None => None,
                 Some(m) => Some(m.as_str().ok_or(Violation::BadElicitationMode)?),
             };
+            // Past the mode, every fault of the members a mode reads is the
+            // same error: a repeated one is refused at once with the others.
+            let bad = Violation::BadInputRequest;
             match mode {
-                Some(m) if m.eq_str("url") => Ok(InputRequest::ElicitUrl {
-                    message: required_str(message)?,
-                    url: required_str(url)?,
-                }),
+                Some(m) if m.eq_str("url") => {
+                    let (Ok(message), Ok(url)) = (message, url) else {
+                        return Err(bad);
+                    };
+                    Ok(InputRequest::ElicitUrl {
+                        message: required_str(message)?,
+                        url: required_str(url)?,
+                    })
+                }
                 Some(m) if !m.eq_str("form") => Err(Violation::BadElicitationMode),
-                _ => Ok(InputRequest::ElicitForm {
-                    message: required_str(message)?,
-                    requested_schema: member(schema)?
-                        .and_then(|s| s.as_object())
-                        .ok_or(Violation::BadInputRequest)?,
-                }),
+                _ => {
+                    let (Ok(message), Ok(schema)) = (message, schema) else {
+                        return Err(bad);
+                    };
+                    Ok(InputRequest::ElicitForm {
+                        message: required_str(message)?,
+                        requested_schema: schema.and_then(|s| s.as_object()).ok_or(bad)?,
+                    })
+                }
             }
         } else if method.eq_str("sampling/createMessage") {
             Self::parse_sampling_params(params.ok_or(Violation::BadInputRequest)?)
@@ -215,25 +226,32 @@ impl<'a> InputRequest<'a> {
     pub fn parse_sampling_params(p: Object<'a>) -> Result<Self, Violation> {
         // One walk of the params for the five members (the conversation in
         // `messages` can be most of the message).
-        let [messages, max_tokens, system_prompt, tools, include_context] = &p.get_unique_many([
+        let found = &p.get_unique_many([
             "messages",
             "maxTokens",
             "systemPrompt",
             "tools",
             "includeContext",
         ]);
-        member(messages)?
+        // Every fault of these params is the same error, whichever member
+        // shows it first: a repeated one is refused at once for all five.
+        let [Ok(messages), Ok(max_tokens), Ok(system_prompt), Ok(tools), Ok(include_context)] =
+            found
+        else {
+            return Err(Violation::BadInputRequest);
+        };
+        messages
             .and_then(|m| m.as_array())
             .ok_or(Violation::BadInputRequest)?;
-        let max_tokens = member(max_tokens)?
+        let max_tokens = max_tokens
             .and_then(|m| m.as_u64())
             .ok_or(Violation::BadInputRequest)?;
-        let system_prompt = optional_str(system_prompt)?;
-        let has_tools = match member(tools)? {
+        let system_prompt = string_or_none(system_prompt)?;
+        let has_tools = match tools {
             None => false,
             Some(t) => !t.as_array().ok_or(Violation::BadInputRequest)?.is_empty(),
         };
-        let wants_context = optional_str(include_context)?.is_some_and(|c| !c.eq_str("none"));
+        let wants_context = string_or_none(include_context)?.is_some_and(|c| !c.eq_str("none"));
         Ok(InputRequest::Sampling {
             params: p,
             system_prompt,
@@ -244,9 +262,12 @@ impl<'a> InputRequest<'a> {
     }
 }
 
-/// What `get_unique_many` found for a member of an input request: a
-/// duplicate is [`Violation::BadInputRequest`]. This and the two below are
-/// shared by every member read, not repeated inline at each.
+/// What `get_unique_many` found for a member of an input request whose
+/// faults are told apart from the other members' (`method`, `params`,
+/// `mode`): a duplicate is [`Violation::BadInputRequest`]. Members whose
+/// every fault is that same error are taken from the found array at once
+/// and read by the two below. All three are shared by every member read,
+/// not repeated inline at each.
 fn member<'a>(
     found: &Result<Option<Value<'a>>, crate::json::Error>,
 ) -> Result<Option<Value<'a>>, Violation> {
@@ -256,21 +277,20 @@ fn member<'a>(
     }
 }
 
-/// An optional string member (see [`member`]).
-fn optional_str<'a>(
-    found: &Result<Option<Value<'a>>, crate::json::Error>,
-) -> Result<Option<JsonStr<'a>>, Violation> {
-    match member(found)? {
+/// An optional string member, found once: absent is `None`, present it
+/// must be a string.
+fn string_or_none<'a>(found: &Option<Value<'a>>) -> Result<Option<JsonStr<'a>>, Violation> {
+    match found {
         None => Ok(None),
         Some(v) => v.as_str().map(Some).ok_or(Violation::BadInputRequest),
     }
 }
 
-/// A required string member (see [`member`]).
-fn required_str<'a>(
-    found: &Result<Option<Value<'a>>, crate::json::Error>,
-) -> Result<JsonStr<'a>, Violation> {
-    optional_str(found)?.ok_or(Violation::BadInputRequest)
+/// A required string member, found once.
+fn required_str<'a>(found: &Option<Value<'a>>) -> Result<JsonStr<'a>, Violation> {
+    found
+        .and_then(|v| v.as_str())
+        .ok_or(Violation::BadInputRequest)
 }
 
 /// How many of its first requests an [`InputRequests`] keeps as validation

@@ -193,6 +193,77 @@ fn result_type_rules() {
 }
 
 #[test]
+fn an_input_requests_repeated_members_are_judged_as_the_mode_reads_them() {
+    let parse = |req: &'static str| {
+        let v = crate::json::parse(req.as_bytes()).unwrap();
+        InputRequest::parse(v).map(|r| r.kind())
+    };
+    let bad = Err(Violation::BadInputRequest);
+    // A member a mode does not read may repeat; one it reads may not.
+    assert_eq!(
+        parse(
+            r#"{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"u","requestedSchema":1,"requestedSchema":2}}"#
+        ),
+        Ok(InputKind::ElicitUrl)
+    );
+    assert_eq!(
+        parse(
+            r#"{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"u","url":"v"}}"#
+        ),
+        bad
+    );
+    assert_eq!(
+        parse(
+            r#"{"method":"elicitation/create","params":{"message":"m","requestedSchema":{},"url":1,"url":2}}"#
+        ),
+        Ok(InputKind::ElicitForm)
+    );
+    assert_eq!(
+        parse(
+            r#"{"method":"elicitation/create","params":{"message":"m","message":"n","requestedSchema":{}}}"#
+        ),
+        bad
+    );
+    // The mode is judged before the members it would read.
+    assert_eq!(
+        parse(
+            r#"{"method":"elicitation/create","params":{"mode":"popup","message":"m","message":"n"}}"#
+        ),
+        Err(Violation::BadElicitationMode)
+    );
+    assert_eq!(
+        parse(
+            r#"{"method":"elicitation/create","params":{"mode":"url","mode":"url","message":"m","url":"u"}}"#
+        ),
+        bad
+    );
+    // Sampling: any repeated member, whatever else is wrong.
+    assert_eq!(
+        parse(
+            r#"{"method":"sampling/createMessage","params":{"maxTokens":1,"maxTokens":2,"messages":[]}}"#
+        ),
+        bad
+    );
+    assert_eq!(
+        parse(
+            r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1,"tools":[],"tools":[]}}"#
+        ),
+        bad
+    );
+    assert_eq!(
+        parse(
+            r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1,"includeContext":"none"}}"#
+        ),
+        Ok(InputKind::Sampling)
+    );
+    // The method is judged before a repeated params.
+    assert_eq!(
+        parse(r#"{"params":{},"params":{}}"#),
+        Err(Violation::UnknownInputMethod)
+    );
+}
+
+#[test]
 fn input_request_validation() {
     let case = |reqs: &str| {
         let msg = std::format!(
