@@ -114,19 +114,22 @@ impl<'a> TaskRecord<'a> {
     // One copy: the call's created-task check and the task's poll share it.
     #[inline(never)]
     pub fn parse(obj: Object<'a>, dialect: TaskDialect) -> Result<Self, Violation> {
-        let field = |k: &str| obj.get_unique(k).map_err(|_| Violation::BadTask);
-        let task_id = field("taskId")?
-            .and_then(|v| v.as_str())
-            .ok_or(Violation::BadTask)?;
-        let status = field("status")?
-            .and_then(|v| v.as_str())
-            .ok_or(Violation::BadTask)?;
-        let status = TaskStatus::parse(&status, dialect).ok_or(Violation::UnknownTaskStatus)?;
         let poll_key = match dialect {
             TaskDialect::Seed => "pollInterval",
             TaskDialect::Extension => "pollIntervalMs",
         };
-        let poll_interval_ms = match field(poll_key)? {
+        // One walk of the record for the four members, read through
+        // references and judged in this order.
+        let [task_id, status, poll, message] =
+            &obj.get_unique_many(["taskId", "status", poll_key, "statusMessage"]);
+        let task_id = field(task_id)?
+            .and_then(|v| v.as_str())
+            .ok_or(Violation::BadTask)?;
+        let status = field(status)?
+            .and_then(|v| v.as_str())
+            .ok_or(Violation::BadTask)?;
+        let status = TaskStatus::parse(&status, dialect).ok_or(Violation::UnknownTaskStatus)?;
+        let poll_interval_ms = match field(poll)? {
             None => None,
             Some(v) if v.is_null() => None,
             Some(v) => {
@@ -134,7 +137,7 @@ impl<'a> TaskRecord<'a> {
                 Some(u64::try_from(ms).unwrap_or(0))
             }
         };
-        let status_message = match field("statusMessage")? {
+        let status_message = match field(message)? {
             None => None,
             Some(v) => Some(v.as_str().ok_or(Violation::BadTask)?),
         };
@@ -144,6 +147,17 @@ impl<'a> TaskRecord<'a> {
             poll_interval_ms,
             status_message,
         })
+    }
+}
+
+/// What `get_unique_many` found for a member of a task record: a
+/// duplicate is [`Violation::BadTask`].
+fn field<'a>(
+    found: &Result<Option<Value<'a>>, crate::json::Error>,
+) -> Result<Option<Value<'a>>, Violation> {
+    match found {
+        Ok(v) => Ok(*v),
+        Err(_) => Err(Violation::BadTask),
     }
 }
 

@@ -193,6 +193,71 @@ fn result_type_rules() {
 }
 
 #[test]
+fn a_task_records_members_are_judged_in_order_a_repeated_one_bad() {
+    let parse = |rec: &'static str, dialect| {
+        let v = crate::json::parse(rec.as_bytes()).unwrap();
+        TaskRecord::parse(v.as_object().unwrap(), dialect).map(|r| {
+            (
+                r.task_id.raw_token().len(),
+                r.status,
+                r.poll_interval_ms,
+                r.status_message.is_some(),
+            )
+        })
+    };
+    let (seed, ext) = (TaskDialect::Seed, TaskDialect::Extension);
+    let bad = Err(Violation::BadTask);
+    assert_eq!(
+        parse(
+            r#"{"taskId":"t","status":"Working","pollInterval":-5,"statusMessage":"s"}"#,
+            seed
+        ),
+        Ok((3, TaskStatus::Working, Some(0), true))
+    );
+    assert_eq!(
+        parse(
+            r#"{"taskId":"t","status":"working","pollIntervalMs":null,"pollInterval":"x"}"#,
+            ext
+        ),
+        Ok((3, TaskStatus::Working, None, false))
+    );
+    assert_eq!(
+        parse(r#"{"taskId":"t","taskId":"t","status":"working"}"#, ext),
+        bad
+    );
+    assert_eq!(
+        parse(
+            r#"{"taskId":"t","status":"working","status":"working"}"#,
+            ext
+        ),
+        bad
+    );
+    assert_eq!(
+        parse(
+            r#"{"taskId":"t","status":"working","pollIntervalMs":1,"pollIntervalMs":1}"#,
+            ext
+        ),
+        bad
+    );
+    assert_eq!(
+        parse(
+            r#"{"taskId":"t","status":"working","statusMessage":"a","statusMessage":"b"}"#,
+            ext
+        ),
+        bad
+    );
+    // The status is judged before the members after it.
+    assert_eq!(
+        parse(
+            r#"{"taskId":"t","status":"sleeping","statusMessage":"a","statusMessage":"b"}"#,
+            ext
+        ),
+        Err(Violation::UnknownTaskStatus)
+    );
+    assert_eq!(parse(r#"{"taskId":1,"status":"sleeping"}"#, ext), bad);
+}
+
+#[test]
 fn an_input_requests_repeated_members_are_judged_as_the_mode_reads_them() {
     let parse = |req: &'static str| {
         let v = crate::json::parse(req.as_bytes()).unwrap();
