@@ -198,19 +198,23 @@ impl<'a> TaskError<'a> {
     /// Reads an error object `{code, message, data?}`.
     pub fn parse(v: Value<'a>) -> Result<Self, Violation> {
         let obj = v.as_object().ok_or(Violation::BadTask)?;
-        let field = |k: &str| obj.get_unique(k).map_err(|_| Violation::BadTask);
-        let code = field("code")?
-            .and_then(|c| c.as_i64())
-            .ok_or(Violation::BadTask)?;
-        let message = field("message")?
-            .and_then(|m| m.as_str())
-            .ok_or(Violation::BadTask)?;
-        let data = field("data")?;
-        Ok(TaskError {
-            code,
-            message,
-            data,
-        })
+        // One walk for the three members; every fault is the same error,
+        // so a repeated one is refused at once for all three.
+        let [Ok(code), Ok(message), Ok(data)] = obj.get_unique_many(["code", "message", "data"])
+        else {
+            return Err(Violation::BadTask);
+        };
+        match (
+            code.and_then(|c| c.as_i64()),
+            message.and_then(|m| m.as_str()),
+        ) {
+            (Some(code), Some(message)) => Ok(TaskError {
+                code,
+                message,
+                data,
+            }),
+            _ => Err(Violation::BadTask),
+        }
     }
 }
 

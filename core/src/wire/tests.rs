@@ -258,6 +258,27 @@ fn a_task_records_members_are_judged_in_order_a_repeated_one_bad() {
 }
 
 #[test]
+fn a_task_errors_members_are_read_once_each() {
+    use super::task::TaskError;
+    let parse = |e: &'static str| {
+        let v = crate::json::parse(e.as_bytes()).unwrap();
+        TaskError::parse(v).map(|e| (e.code, e.message.raw_token().len(), e.data.is_some()))
+    };
+    let bad = Err(Violation::BadTask);
+    assert_eq!(parse(r#"{"code":-1,"message":"m"}"#), Ok((-1, 3, false)));
+    assert_eq!(
+        parse(r#"{"data":null,"message":"m","code":2}"#),
+        Ok((2, 3, true))
+    );
+    assert_eq!(parse(r#"{"code":1,"message":"m","data":1,"data":2}"#), bad);
+    assert_eq!(parse(r#"{"code":1,"code":1,"message":"m"}"#), bad);
+    assert_eq!(parse(r#"{"code":1.5,"message":"m"}"#), bad);
+    assert_eq!(parse(r#"{"code":1,"message":7}"#), bad);
+    assert_eq!(parse(r#"{"message":"m"}"#), bad);
+    assert_eq!(parse(r#"[]"#), bad);
+}
+
+#[test]
 fn an_input_requests_repeated_members_are_judged_as_the_mode_reads_them() {
     let parse = |req: &'static str| {
         let v = crate::json::parse(req.as_bytes()).unwrap();
