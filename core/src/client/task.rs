@@ -440,7 +440,7 @@ impl<'w> Task<'w> {
     fn poll(&mut self) -> Result<TaskEvent<'static>, CallError> {
         if self.st.f.polls >= self.st.limits.max_polls {
             let limit = self.st.limits.max_polls;
-            return Err(self.fail(CallError::TooManyPolls { limit }));
+            return Err(CallError::TooManyPolls { limit });
         }
         self.st.sh.phase = Phase::Ready;
         self.st.f.next = TaskRequest::Get;
@@ -475,9 +475,7 @@ impl<'w> Task<'w> {
                 .ex
                 .take_round(self.buf, layout, limits, &caps, Some(reqs), state)
         });
-        if let Err(e) = taken {
-            return Err(self.fail(e));
-        }
+        taken?;
         self.st.sh.phase = Phase::Answering;
         self.st.f.next = TaskRequest::Respond;
         Ok(TaskEvent::InputRequired(reqs.len()))
@@ -512,8 +510,24 @@ impl<'w> Task<'w> {
 
     /// [`Task::feed`] once a result of ours is in: classify `indexed` (the
     /// result with a skip index); what the event borrows comes from
-    /// `result` itself, the same object.
+    /// `result` itself, the same object. Every error ends the task, at
+    /// this one place.
     fn on_result<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        result: json::Object<'a>,
+        indexed: json::Object<'_>,
+    ) -> Result<TaskEvent<'a>, CallError> {
+        match self.read_result(bytes, result, indexed) {
+            Err(e) => Err(self.fail(e)),
+            ok => ok,
+        }
+    }
+
+    /// The body of [`Task::on_result`], whose caller ends the task on its
+    /// errors (as on those of `on_status`, `take_inputs` and `poll`, which
+    /// only it calls).
+    fn read_result<'a>(
         &mut self,
         bytes: &'a [u8],
         result: json::Object<'a>,
@@ -531,17 +545,17 @@ impl<'w> Task<'w> {
             &self.st.limits.wire,
             &mut outcome,
         ) {
-            return Err(self.fail(exchange::wire_to_call(e)));
+            return Err(exchange::wire_to_call(e));
         }
         match (kind, &outcome) {
             (_, ResultOutcome::Task(_)) => {
-                Err(self.fail(CallError::Protocol(Violation::UnexpectedResultType)))
+                Err(CallError::Protocol(Violation::UnexpectedResultType))
             }
             (TaskRequest::Get, ResultOutcome::Complete(_)) => self.on_status(bytes, result),
             (TaskRequest::Result, ResultOutcome::Complete(_)) => Ok(self.complete(bytes, result)),
             (TaskRequest::Result, ResultOutcome::InputRequired(ir)) => match &ir.input_requests {
                 // The MRTR page: tasks/result MUST carry inputRequests.
-                None => Err(self.fail(CallError::Protocol(Violation::BadTask))),
+                None => Err(CallError::Protocol(Violation::BadTask)),
                 Some(reqs) => self.take_inputs(reqs, ir.request_state),
             },
             (TaskRequest::Respond, ResultOutcome::Complete(_)) => {
@@ -555,7 +569,7 @@ impl<'w> Task<'w> {
             }
             // classify_result refuses input_required for every other method.
             (_, ResultOutcome::InputRequired(_)) => {
-                Err(self.fail(CallError::Protocol(Violation::InputRequiredNotAllowed)))
+                Err(CallError::Protocol(Violation::InputRequiredNotAllowed))
             }
         }
     }
@@ -568,10 +582,10 @@ impl<'w> Task<'w> {
         let dialect = self.st.f.dialect;
         let rec = match TaskRecord::parse(obj, dialect) {
             Ok(r) => r,
-            Err(v) => return Err(self.fail(CallError::Protocol(v))),
+            Err(v) => return Err(CallError::Protocol(v)),
         };
         if !self.same_task(&rec.task_id) {
-            return Err(self.fail(CallError::Protocol(Violation::TaskIdMismatch)));
+            return Err(CallError::Protocol(Violation::TaskIdMismatch));
         }
         if let Some(hint) = rec.poll_interval_ms {
             self.st.f.poll_ms = self.st.limits.poll_interval(Some(hint));
@@ -597,9 +611,9 @@ impl<'w> Task<'w> {
                     _ => Ok(()),
                 };
                 match (parsed, &reqs) {
-                    (Err(v), _) => Err(self.fail(CallError::Protocol(v))),
+                    (Err(v), _) => Err(CallError::Protocol(v)),
                     (Ok(()), Some(r)) if !r.is_empty() => self.take_inputs(r, None),
-                    _ => Err(self.fail(bad)),
+                    _ => Err(bad),
                 }
             }
             (TaskDialect::Extension, TaskStatus::Completed) => {
@@ -610,7 +624,7 @@ impl<'w> Task<'w> {
                     .and_then(|v| v.as_object())
                 {
                     Some(r) => Ok(self.complete(fed, r)),
-                    None => Err(self.fail(bad)),
+                    None => Err(bad),
                 }
             }
             (TaskDialect::Extension, TaskStatus::Failed) => {
@@ -619,7 +633,7 @@ impl<'w> Task<'w> {
                         self.done();
                         Ok(TaskEvent::Failed(e))
                     }
-                    _ => Err(self.fail(bad)),
+                    _ => Err(bad),
                 }
             }
         }
