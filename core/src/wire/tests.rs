@@ -279,6 +279,27 @@ fn a_task_errors_members_are_read_once_each() {
 }
 
 #[test]
+fn an_input_maps_capabilities_are_the_union_of_its_requests() {
+    let maps = [
+        r#"{"a":{"method":"roots/list"}}"#,
+        r#"{"a":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{}}},"b":{"method":"roots/list"}}"#,
+        r#"{"u":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"u"}}}"#,
+        r#"{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1,"tools":[{}]}},"t":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1,"includeContext":"thisServer"}}}"#,
+        r#"{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1,"tools":[]}},"r":{"method":"roots/list"},"u":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"u"}}}"#,
+    ];
+    for map in maps {
+        let v = crate::json::parse(map.as_bytes()).unwrap();
+        let reqs = InputRequests::parse(v, &WireLimits::default()).unwrap();
+        let mut union = ClientCapabilities::default();
+        for (_, r) in reqs.iter() {
+            union = ClientCapabilities::from_bits(union.bits() | r.required_capabilities().bits())
+                .unwrap();
+        }
+        assert_eq!(reqs.required_capabilities().bits(), union.bits(), "{map}");
+    }
+}
+
+#[test]
 fn an_input_requests_repeated_members_are_judged_as_the_mode_reads_them() {
     let parse = |req: &'static str| {
         let v = crate::json::parse(req.as_bytes()).unwrap();
