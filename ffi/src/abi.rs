@@ -655,7 +655,12 @@ impl Args {
 
     fn claim(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
         let b = Bounds::of(s);
-        let overlap = self.read_clash(b) || write && (self.reads.hit(b) || self.in_lists(s));
+        // Before any argument was taken (a function's first one), only the
+        // workspace can clash: the lists are not walked.
+        let taken = self.reads.n | self.writes.n | self.n_lists;
+        let overlap = self.ws.meets(b)
+            || taken != 0
+                && (self.writes.hit(b) || write && (self.reads.hit(b) || self.in_lists(s)));
         if overlap {
             return Err(self.refuse(mrtr_status::MRTR_ERR_INVALID_ARGUMENT, OVERLAP));
         }
@@ -754,6 +759,11 @@ impl Args {
         ptr: *const u8,
         len: usize,
     ) -> Result<&'a [u8], mrtr_status> {
+        // The empty input (whatever `ptr` is) shares no byte with anything:
+        // there is nothing to claim.
+        if len == 0 {
+            return Ok(&[]);
+        }
         // SAFETY: forwarded contract.
         let b = self.ranged(unsafe { in_bytes(ptr, len) })?;
         self.claim(Span::of(b.as_ptr(), b.len()), false)?;
@@ -784,6 +794,10 @@ impl Args {
     /// # Safety
     /// As [`in_str`].
     pub(crate) unsafe fn str<'a>(&mut self, s: mrtr_str) -> Result<&'a str, mrtr_status> {
+        // The empty string, as `bytes` takes it (nothing to claim or check).
+        if s.len == 0 {
+            return Ok("");
+        }
         // SAFETY: forwarded contract.
         utf8(unsafe { self.bytes(s.ptr.cast::<u8>(), s.len) }?)
     }

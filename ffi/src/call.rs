@@ -206,8 +206,16 @@ pub struct mrtr_progress {
 /// The limits a caller passed (`None`: the defaults), refused when the
 /// core cannot lay them out.
 fn limits_from_c(l: Option<&mrtr_call_limits>) -> Result<CallLimits, mrtr_status> {
+    laid_out_from_c(l).map(|(limits, _)| limits)
+}
+
+/// [`limits_from_c`] with the bytes of the machine's region under them
+/// (derived once, for [`place`]).
+fn laid_out_from_c(l: Option<&mrtr_call_limits>) -> Result<(CallLimits, usize), mrtr_status> {
     let limits = l.map_or_else(CallLimits::default, limits_of_c);
-    workspace_for(&limits).map(|_| limits)
+    let region = Machine::workspace_size(&limits);
+    object::workspace_size::<MachineSlot>(region).ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
+    Ok((limits, region))
 }
 
 /// The workspace bytes (record + regions) a call needs under `limits`.
@@ -236,9 +244,11 @@ pub(crate) unsafe fn with_call<P: CallHandle, R>(
     let mut obj: Obj<'_, MachineSlot> = unsafe { object::attach(call.cast(), magic::CALL) }?;
     let mut args = Args::new(obj.span());
     let (slot, region) = obj.split();
-    let r = match Machine::attach(slot, region) {
-        Ok(mut m) => f(&mut m, &mut args),
-        Err(e) => Err(args.refused(e)),
+    // The machine is used where `attach` returned it (bound by reference,
+    // not moved out of the result first).
+    let r = match &mut Machine::attach(slot, region) {
+        Ok(m) => f(m, &mut args),
+        Err(e) => Err(args.refused(*e)),
     };
     match &r {
         Err(s) => obj.set_reason(args.reason(*s)),
@@ -331,8 +341,9 @@ unsafe fn write_call(
     }
 }
 
-/// Places a machine in `ws` with `start`; the needed size goes to
-/// `out_needed` on `MRTR_ERR_WORKSPACE_TOO_SMALL`.
+/// Places a machine in `ws` with `start`, its region `region` bytes (the
+/// machine's workspace size under `limits`, from [`laid_out_from_c`]); the
+/// needed size goes to `out_needed` on `MRTR_ERR_WORKSPACE_TOO_SMALL`.
 ///
 /// # Safety
 /// As `mrtr_call_init`; every argument was taken through `args`.
@@ -340,12 +351,11 @@ unsafe fn place(
     ws: *mut u8,
     len: usize,
     args: &Args,
-    limits: &CallLimits,
+    (limits, region): (&CallLimits, usize),
     out_needed: Option<Out<'_, usize>>,
     out_call: Out<'_, *mut mrtr_call>,
     start: impl FnOnce(&mut MachineSlot, &mut [u8]) -> Result<(), CallError>,
 ) -> Result<(), mrtr_status> {
-    let region = Machine::workspace_size(limits);
     // SAFETY: caller contract; overlaps with every argument refused.
     let placed = unsafe { object::init(ws, len, region, MachineSlot::default(), args) };
     let mut obj = match placed {
@@ -582,8 +592,8 @@ unsafe fn start(
             }),
             _ => None,
         };
-        let limits =
-            limits_from_c(args.reference_opt(cfg.limits)?).map_err(|_| bad(args, c"BadLimits"))?;
+        let (limits, region) = laid_out_from_c(args.reference_opt(cfg.limits)?)
+            .map_err(|_| bad(args, c"BadLimits"))?;
         let params = args.bytes(cfg.params.ptr.cast(), cfg.params.len)?;
         let id_text = args.str(cfg.task_id)?;
         let id_json = cfg.flags & MRTR_CALL_TASK_ID_JSON != 0;
@@ -620,11 +630,19 @@ unsafe fn start(
             first_id,
         };
         let (mut refusal, limits) = (None, &config.limits);
-        let placed = place(ws, len, args, limits, out_needed, out_call, |s, r| {
-            let started = Machine::init(s, r, &config).map(|_| ());
-            refusal = started.err();
-            started
-        });
+        let placed = place(
+            ws,
+            len,
+            args,
+            (limits, region),
+            out_needed,
+            out_call,
+            |s, r| {
+                let started = Machine::init(s, r, &config).map(|_| ());
+                refusal = started.err();
+                started
+            },
+        );
         placed.map_err(|st| match refusal {
             Some(e) => args.refuse(st, e.name()),
             None => st,
@@ -1048,11 +1066,11 @@ unsafe fn restore(
         let why = args.out_opt(out_reason)?;
         let r = (|| {
             let out_call = args.out(out_call)?;
-            let limits = limits_from_c(args.reference_opt(limits)?)
+            let (limits, region) = laid_out_from_c(args.reference_opt(limits)?)
                 .map_err(|s| args.refuse(s, c"BadLimits"))?;
             let saved = args.bytes(saved, saved_len)?;
             let mut refusal = None;
-            let placed = place(ws, len, &args, &limits, None, out_call, |s, r| {
+            let placed = place(ws, len, &args, (&limits, region), None, out_call, |s, r| {
                 let restored = Machine::restore(s, r, &limits, saved).map(|_| ());
                 refusal = restored.err();
                 restored

@@ -547,20 +547,42 @@ fn text_of<'m>(
 /// Input `index` as views into the machine's workspace.
 pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mrtr_status> {
     let (key, req) = m.input_at(index).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
-    let (mut t, mut escaped) = ([mrtr_str::EMPTY; 4], 0);
-    for (i, view) in t.iter_mut().enumerate() {
-        if let Some(s) = text_of(key, &req, 1 << i)? {
-            // The reader validated the text: the view is its bytes, which
-            // are the text itself unless the token has escapes.
-            escaped |= u32::from(s.has_escapes()) << i;
-            *view = mrtr_str::of_bytes(s.raw_inner());
+    let mut escaped = 0;
+    // The reader validated the text: the view is its bytes, which are the
+    // text itself unless the token has escapes (then `field` is noted).
+    let mut text = |field: u32, s: JsonStr<'_>| {
+        if s.has_escapes() {
+            escaped |= field;
         }
-    }
-    let (schema, sampling) = match req {
+        mrtr_str::of_bytes(s.raw_inner())
+    };
+    let mut v = mrtr_input {
+        kind: req.kind().into(),
+        key: text(MRTR_TEXT_KEY, key),
+        message: mrtr_str::EMPTY,
+        url: mrtr_str::EMPTY,
+        requested_schema: mrtr_str::EMPTY,
+        params: mrtr_str::EMPTY,
+        system_prompt: mrtr_str::EMPTY,
+        max_tokens: 0,
+        escaped: 0,
+        has_tools: false,
+        wants_context: false,
+        has_system_prompt: false,
+        answered: false,
+    };
+    match req {
         InputRequest::ElicitForm {
-            requested_schema: s,
-            ..
-        } => (mrtr_str::of_bytes(s.raw()), None),
+            message,
+            requested_schema,
+        } => {
+            v.message = text(MRTR_TEXT_MESSAGE, message);
+            v.requested_schema = mrtr_str::of_bytes(requested_schema.raw());
+        }
+        InputRequest::ElicitUrl { message, url } => {
+            v.message = text(MRTR_TEXT_MESSAGE, message);
+            v.url = text(MRTR_TEXT_URL, url);
+        }
         InputRequest::Sampling {
             params,
             system_prompt,
@@ -568,31 +590,20 @@ pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mr
             has_tools,
             wants_context,
         } => {
-            let p = mrtr_str::of_bytes(params.raw());
-            (
-                mrtr_str::EMPTY,
-                Some((p, max_tokens, has_tools, wants_context, system_prompt)),
-            )
+            v.params = mrtr_str::of_bytes(params.raw());
+            if let Some(p) = system_prompt {
+                v.system_prompt = text(MRTR_TEXT_SYSTEM_PROMPT, p);
+                v.has_system_prompt = true;
+            }
+            v.max_tokens = max_tokens;
+            v.has_tools = has_tools;
+            v.wants_context = wants_context;
         }
-        InputRequest::ElicitUrl { .. } | InputRequest::Roots => (mrtr_str::EMPTY, None),
-    };
-    let (params, max_tokens, has_tools, wants_context, prompt) =
-        sampling.unwrap_or((mrtr_str::EMPTY, 0, false, false, None));
-    Ok(mrtr_input {
-        kind: req.kind().into(),
-        key: t[0],
-        message: t[1],
-        url: t[2],
-        requested_schema: schema,
-        params,
-        system_prompt: t[3],
-        max_tokens,
-        escaped,
-        has_tools,
-        wants_context,
-        has_system_prompt: prompt.is_some(),
-        answered: m.answer_json(index).is_some(),
-    })
+        InputRequest::Roots => {}
+    }
+    v.escaped = escaped;
+    v.answered = m.answer_json(index).is_some();
+    Ok(v)
 }
 
 /// `mrtr_call_input_text`: decodes text `field` of input `index` into

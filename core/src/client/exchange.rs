@@ -160,6 +160,47 @@ impl Layout {
         })
     }
 
+    /// The layout [`Layout::new`] returns for sizes it accepted before (a
+    /// live slot's limits, checked when the slot was initialized or
+    /// restored), without checking them again: plain running sums, wrapping
+    /// instead of failing, so sizes that were never accepted give a
+    /// meaningless layout (whose regions are only ever read through `get`)
+    /// rather than a panic.
+    pub(crate) const fn new_accepted(
+        head: usize,
+        inputs: usize,
+        state: usize,
+        answers: usize,
+        max_inputs: usize,
+    ) -> Layout {
+        let answers = answers.wrapping_add(ANSWER_HEADER.wrapping_mul(max_inputs));
+        let index = INDEX_ENTRY.wrapping_mul(max_inputs);
+        let index_start = head.wrapping_add(inputs);
+        let state_start = index_start.wrapping_add(index);
+        Layout {
+            head: Region {
+                start: 0,
+                len: head,
+            },
+            inputs: Region {
+                start: head,
+                len: inputs,
+            },
+            index: Region {
+                start: index_start,
+                len: index,
+            },
+            state: Region {
+                start: state_start,
+                len: state,
+            },
+            answers: Region {
+                start: state_start.wrapping_add(state),
+                len: answers,
+            },
+        }
+    }
+
     /// Bytes of workspace the regions need (`new` checked the sum).
     pub const fn total(&self) -> usize {
         self.answers.start.saturating_add(self.answers.len)

@@ -203,6 +203,26 @@ impl CallLimits {
         }
     }
 
+    /// [`CallLimits::layout_in`] for limits a live slot holds (checked by
+    /// `layout` when the slot was initialized or restored): the layout is
+    /// derived without checking the limits again; only the workspace's
+    /// length is checked.
+    pub(crate) const fn accepted_layout_in(&self, buf_len: usize) -> Result<Layout, CallError> {
+        let layout = Layout::new_accepted(
+            self.max_params_bytes,
+            self.max_inputs_bytes,
+            self.max_state_bytes,
+            self.max_answers_bytes,
+            self.wire.max_input_requests,
+        );
+        if buf_len < layout.total() {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: layout.total(),
+            });
+        }
+        Ok(layout)
+    }
+
     /// The poll interval for a server hint (or none), clamped to
     /// `[min_poll_ms, max_poll_ms]`.
     pub fn poll_interval(&self, hint: Option<u64>) -> u64 {

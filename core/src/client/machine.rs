@@ -318,7 +318,8 @@ impl<'w> Machine<'w> {
         if slot.magic != MACHINE_MAGIC {
             return Err(CallError::NotInitialized);
         }
-        let layout = slot.limits.layout_in(buf.len())?;
+        // The magic says `init` or `restore` laid these limits out already.
+        let layout = slot.limits.accepted_layout_in(buf.len())?;
         Ok(Machine { slot, buf, layout })
     }
 
