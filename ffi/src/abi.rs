@@ -711,7 +711,22 @@ impl Args {
         if p as usize & align.wrapping_sub(1) != 0 {
             return Err(mrtr_status::MRTR_ERR_MISALIGNED);
         }
-        self.claim(Span::of(p, size), write)
+        self.claim_early(Span::of(p, size), write)
+    }
+
+    /// [`Args::claim`] with its most common case inlined where pointers
+    /// are taken: a function's first argument (an out-param, mostly), clear
+    /// of the workspace, is recorded without a call.
+    #[inline(always)]
+    fn claim_early(&mut self, s: Span, write: bool) -> Result<(), mrtr_status> {
+        let b = Bounds::of(s);
+        if self.reads.n | self.writes.n | self.n_lists == 0 && !self.ws.meets(b) {
+            return match write {
+                true => self.writes.push(b),
+                false => self.reads.push(b),
+            };
+        }
+        self.claim(s, write)
     }
 
     /// An in-out param: its value now, and the out-param to write it back
