@@ -602,7 +602,9 @@ pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mr
         InputRequest::Roots => {}
     }
     v.escaped = escaped;
-    v.answered = m.answer_json(index).is_some();
+    // No input of the round is answered yet (the first reads of a round):
+    // no answer to look up.
+    v.answered = m.answered_count() != 0 && m.answer_json(index).is_some();
     Ok(v)
 }
 
