@@ -112,52 +112,33 @@ impl Layout {
         let Some(answer_headers) = ANSWER_HEADER.checked_mul(max_inputs) else {
             return None;
         };
-        let Some(answers) = answers.checked_add(answer_headers) else {
+        let Some(all_answers) = answers.checked_add(answer_headers) else {
             return None;
         };
         let Some(index) = INDEX_ENTRY.checked_mul(max_inputs) else {
             return None;
         };
         let limit = u32::MAX as usize;
-        if head > limit || inputs > limit || state > limit || answers > limit {
+        if head > limit || inputs > limit || state > limit || all_answers > limit {
             return None;
         }
-        // Region starts are running sums; `checked_add` keeps each in range.
-        let inputs_start = head;
-        let Some(index_start) = inputs_start.checked_add(inputs) else {
+        // The regions end where their running sum does; `checked_add` keeps
+        // it in range, so the sums `new_accepted` takes cannot wrap.
+        let Some(end) = head.checked_add(inputs) else {
             return None;
         };
-        let Some(state_start) = index_start.checked_add(index) else {
+        let Some(end) = end.checked_add(index) else {
             return None;
         };
-        let Some(answers_start) = state_start.checked_add(state) else {
+        let Some(end) = end.checked_add(state) else {
             return None;
         };
-        if answers_start.checked_add(answers).is_none() {
+        if end.checked_add(all_answers).is_none() {
             return None;
         }
-        Some(Layout {
-            head: Region {
-                start: 0,
-                len: head,
-            },
-            inputs: Region {
-                start: inputs_start,
-                len: inputs,
-            },
-            index: Region {
-                start: index_start,
-                len: index,
-            },
-            state: Region {
-                start: state_start,
-                len: state,
-            },
-            answers: Region {
-                start: answers_start,
-                len: answers,
-            },
-        })
+        Some(Layout::new_accepted(
+            head, inputs, state, answers, max_inputs,
+        ))
     }
 
     /// The layout [`Layout::new`] returns for sizes it accepted before (a
