@@ -1,4 +1,5 @@
-//! Reading the client's answers out of `inputResponses`, by key and kind.
+//! Reading the client's answers out of `inputResponses`, by key and kind,
+//! and writing the error for an answer the server cannot use.
 //!
 //! The lookup returns `Ok(None)` when the key is absent: the natural next step
 //! is to ask again (the spec: a missing answer is re-requested, never an
@@ -9,12 +10,14 @@
 
 use core::fmt;
 
-use crate::json::{Array, Object, Value};
+use crate::json::{Array, BufferTooSmall, Object, Value};
 pub use crate::wire::input_response::RootEntry;
 use crate::wire::input_response::{
     read_elicit_result, read_root_entry, read_roots_result, read_sampling_result,
 };
-use crate::wire::{ElicitAction, ErrorCode, InputResponse, InputResponses, ResponseKind};
+use crate::wire::{ElicitAction, ErrorCode, Id, InputResponse, InputResponses, ResponseKind};
+
+use super::emit::write_error_parts;
 
 /// A present answer the server cannot use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -371,4 +374,30 @@ impl<'a> super::ServerRequest<'a> {
     pub fn roots_answer(&self, key: &str) -> Result<Option<RootsAnswer<'a>>, UnusableAnswer> {
         roots_answer(self.input_responses, key)
     }
+}
+
+/// `-32602` for an answer the server cannot use ([`UnusableAnswer`]), naming
+/// the key: `Invalid params: inputResponses["key"] is not an elicitation
+/// result` / `... is a malformed elicitation result`.
+pub fn write_answer_error(
+    out: &mut [u8],
+    id: &Id<'_>,
+    key: &str,
+    err: &UnusableAnswer,
+) -> Result<usize, BufferTooSmall> {
+    // What is wrong, by cause (wrong kind, malformed), and the expected
+    // kind (its number less one): composed, so each word is stored once
+    // ("not an" before "elicitation").
+    const CAUSE: [&str; 2] = ["\"] is not a", "\"] is a malformed"];
+    const KIND: [&str; 3] = [" elicitation result", " sampling result", " roots result"];
+    let c = (err.number() as usize).wrapping_sub(1);
+    let k = (err.expected() as usize).wrapping_sub(1);
+    let n = if c == 0 && k == 0 { "n" } else { "" };
+    // Both or neither (no words for an error outside the tables).
+    let (cause, kind) = CAUSE
+        .get(c)
+        .zip(KIND.get(k))
+        .map_or(("", ""), |(c, k)| (*c, *k));
+    let parts = ["Invalid params: inputResponses[\"", key, cause, n, kind];
+    write_error_parts(out, Some(id), err.code(), &parts)
 }

@@ -1,4 +1,6 @@
-//! Complete results and every error a server sends, into caller buffers.
+//! Complete results and the errors a server sends, into caller buffers
+//! (the error for an answer it cannot use is written beside the answers,
+//! in `answer`).
 //!
 //! Each writer emits one whole JSON-RPC message and returns its length, or
 //! the exact size needed when `out` is too small.
@@ -9,8 +11,6 @@ use crate::json::{self, BufferTooSmall, JsonStr, ParseLimits, Writer};
 use crate::wire::envelope::write_result_head;
 use crate::wire::reply as wire_error;
 use crate::wire::{ClientCapabilities, ErrorCode, Id};
-
-use super::answer::UnusableAnswer;
 
 /// Why a complete result was not written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -266,32 +266,6 @@ pub fn write_unsupported_version(
 pub fn write_invalid_request_state(out: &mut [u8], id: &Id<'_>) -> Result<usize, BufferTooSmall> {
     let parts = [crate::wire::error::INVALID_REQUEST_STATE_MESSAGE];
     write_error_parts(out, Some(id), ErrorCode::InvalidParams, &parts)
-}
-
-/// `-32602` for an answer the server cannot use ([`UnusableAnswer`]), naming
-/// the key: `Invalid params: inputResponses["key"] is not an elicitation
-/// result` / `... is a malformed elicitation result`.
-pub fn write_answer_error(
-    out: &mut [u8],
-    id: &Id<'_>,
-    key: &str,
-    err: &UnusableAnswer,
-) -> Result<usize, BufferTooSmall> {
-    // What is wrong, by cause (wrong kind, malformed), and the expected
-    // kind (its number less one): composed, so each word is stored once
-    // ("not an" before "elicitation").
-    const CAUSE: [&str; 2] = ["\"] is not a", "\"] is a malformed"];
-    const KIND: [&str; 3] = [" elicitation result", " sampling result", " roots result"];
-    let c = (err.number() as usize).wrapping_sub(1);
-    let k = (err.expected() as usize).wrapping_sub(1);
-    let n = if c == 0 && k == 0 { "n" } else { "" };
-    // Both or neither (no words for an error outside the tables).
-    let (cause, kind) = CAUSE
-        .get(c)
-        .zip(KIND.get(k))
-        .map_or(("", ""), |(c, k)| (*c, *k));
-    let parts = ["Invalid params: inputResponses[\"", key, cause, n, kind];
-    write_error_parts(out, Some(id), err.code(), &parts)
 }
 
 /// Writes the error response `code` whose message is `parts` in order (one

@@ -27,17 +27,17 @@ mod request;
 pub mod task;
 
 pub use answer::{
-    any_answer, elicit_answer, roots_answer, sampling_answer, AnyAnswer, AnyAnswerError,
-    ElicitAnswer, FoundAnswer, RootEntry, RootsAnswer, SamplingAnswer, UnusableAnswer,
+    any_answer, elicit_answer, roots_answer, sampling_answer, write_answer_error, AnyAnswer,
+    AnyAnswerError, ElicitAnswer, FoundAnswer, RootEntry, RootsAnswer, SamplingAnswer,
+    UnusableAnswer,
 };
 pub use builder::{
     write_build_error, Ask, BuildError, InputRequiredBuilder, MAX_INPUT_REQUESTS_CAPACITY,
 };
 pub use emit::{
-    write_answer_error, write_complete, write_header_mismatch, write_internal_error,
-    write_invalid_params, write_invalid_request, write_invalid_request_state,
-    write_method_not_found, write_missing_capability, write_parse_error, write_unsupported_version,
-    CompleteError,
+    write_complete, write_header_mismatch, write_internal_error, write_invalid_params,
+    write_invalid_request, write_invalid_request_state, write_method_not_found,
+    write_missing_capability, write_parse_error, write_unsupported_version, CompleteError,
 };
 pub use request::{
     write_request_error, DeclaredClientInfo, Field, Incoming, MetaPolicy, Method, RequestErrorKind,
