@@ -1054,6 +1054,11 @@ pub(crate) enum Incoming<'a> {
 /// another id, and a transport failure (the `Err`) when it names none or
 /// cannot be read as JSON at all: the transport handed these bytes to this
 /// request, and nobody else can claim them.
+///
+/// Kept out of line: `Call::feed` and `Task::feed` share one body (a
+/// firmware with both, through `Machine::feed`, carried it twice), and
+/// results of ours, the hot path, are read by [`receive_result_indexed`].
+#[inline(never)]
 pub(crate) fn receive<'a>(
     bytes: &'a [u8],
     wire: &WireLimits,
@@ -1068,19 +1073,20 @@ pub(crate) fn receive<'a>(
             }
         }
     };
-    Ok(match msg {
-        Message::Result { id, result } if id.is_number(ours) => Incoming::Result(result),
+    // Matched by reference: only an unrelated message is moved out whole.
+    Ok(match &msg {
+        Message::Result { id, result } if id.is_number(ours) => Incoming::Result(*result),
         Message::Error {
             id: Some(id),
             code,
             message,
             data,
         } if id.is_number(ours) => Incoming::Error(RpcError {
-            code,
-            message,
-            data,
+            code: *code,
+            message: *message,
+            data: *data,
         }),
-        other => Incoming::Unrelated(Unrelated::Message(other)),
+        _ => Incoming::Unrelated(Unrelated::Message(msg)),
     })
 }
 
