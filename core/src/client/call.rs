@@ -67,8 +67,9 @@
 //! the connection is broken; an app that multiplexes many requests over one
 //! stream routes by id before feeding.
 
-use super::exchange::{self, Exchange, Incoming, Layout, ResultSpan};
+use super::exchange::{self, Exchange, Incoming, ResultSpan};
 use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
+use super::layout::Layout;
 use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Writer};
 use crate::wire::caps::write_request_meta_members;
@@ -84,8 +85,8 @@ pub use super::errors::{
     AnswerError, CallError, ParamsError, SaveError, SaveInvariant, SaveRegion,
 };
 pub use super::events::{Answer, Event, Phase, RpcError, TaskHandoff, Unrelated};
-pub use super::exchange::MAX_INPUT_REQUESTS_LIMIT;
 pub use super::ids::{check_id_range, id_after, Counter, IdSource, MAX_SAFE_ID};
+pub use super::layout::MAX_INPUT_REQUESTS_LIMIT;
 pub use super::limits::*;
 
 /// The methods that carry multi round-trip requests.

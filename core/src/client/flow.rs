@@ -6,7 +6,8 @@
 
 use super::errors::CallError;
 use super::events::{Answer, Phase};
-use super::exchange::{Exchange, Layout, ResultSpan};
+use super::exchange::{Exchange, ResultSpan};
+use super::layout::Layout;
 use super::limits::CallLimits;
 use super::persist::{self, Saved};
 use crate::json::JsonStr;

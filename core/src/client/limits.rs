@@ -2,7 +2,7 @@
 //! ([`CallLimits`], `mrtr_call_limits` in C), with their defaults.
 
 use super::errors::CallError;
-use super::exchange::{self, Layout};
+use super::layout::{self, Layout};
 use crate::wire::WireLimits;
 
 /// Default bound of the rendered params (caller params + `_meta`): 16 KiB.
@@ -161,7 +161,7 @@ impl CallLimits {
     }
 
     pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
-        if let Err(e) = exchange::check_wire_limits(&self.wire) {
+        if let Err(e) = layout::check_wire_limits(&self.wire) {
             return Err(e);
         }
         if self.min_poll_ms > self.max_poll_ms {

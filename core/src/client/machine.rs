@@ -25,8 +25,8 @@ use super::call::{
     Event, Phase,
 };
 use super::events::{EventKind, EventRecord};
-use super::exchange::Layout;
 use super::flow::{save_slot, Common, Flavor, Shared, Slot};
+use super::layout::Layout;
 use super::persist;
 use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};

@@ -23,6 +23,7 @@ pub mod tools;
 pub mod url;
 
 mod exchange;
+mod layout;
 mod persist;
 
 pub use call::{Call, CallConfig, CallFields, CallMethod, CallSlot};

@@ -12,7 +12,8 @@
 
 use super::errors::{CallError, SaveError, SaveInvariant, SaveRegion};
 use super::events::Phase;
-use super::exchange::{Exchange, Layout};
+use super::exchange::Exchange;
+use super::layout::Layout;
 use super::limits::CallLimits;
 use crate::json::Object;
 use crate::wire::{

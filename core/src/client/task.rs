@@ -32,8 +32,9 @@
 
 use super::errors::{CallError, ParamsError, SaveInvariant};
 use super::events::{Phase, RpcError, TaskHandoff, Unrelated};
-use super::exchange::{self, Exchange, Incoming, Layout, ResultSpan};
+use super::exchange::{self, Exchange, Incoming, ResultSpan};
 use super::flow::{Flavor, FlowView, SaveFields, Shared, Slot};
+use super::layout::Layout;
 use super::limits::CallLimits;
 use super::persist::{self};
 use crate::json::{self, JsonStr, Object, Writer};
