@@ -106,7 +106,7 @@ pub unsafe extern "C" fn mrtr_json_decode_string(
                 a.out_buf(out, out_len)?,
             )
         };
-        let s = json::parse(input)?.as_str();
+        let s = json::parse_str(input)?;
         decode_json_str(&s.ok_or(mrtr_status::MRTR_ERR_JSON)?, out, out_written)
     })
 }

@@ -45,9 +45,9 @@ mod writer;
 #[cfg(feature = "form")]
 pub(crate) use reader::integer_literal_i64;
 pub use reader::{
-    parse, parse_indexed, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind, Members,
-    Object, Value, DEEP_DIRECT_KEYS, DEEP_KEYS, DEEP_MAX_MEMBERS, DEEP_OBJECTS, INDEX_MIN_LEN,
-    UNIQUE_KEYS_BLOCK,
+    parse, parse_indexed, parse_str, parse_with, Array, Chars, Elements, IndexSlot, JsonStr, Kind,
+    Members, Object, Value, DEEP_DIRECT_KEYS, DEEP_KEYS, DEEP_MAX_MEMBERS, DEEP_OBJECTS,
+    INDEX_MIN_LEN, UNIQUE_KEYS_BLOCK,
 };
 #[cfg(feature = "client")]
 pub(crate) use reader::{parse_value_at, validated_array};

@@ -486,6 +486,25 @@ pub fn parse(input: &[u8]) -> Result<Value<'_>, Error> {
     parse_with(input, &ParseLimits::default())
 }
 
+/// [`parse`] for a document meant to be one string: the string, `None` for
+/// a valid document of another kind, and otherwise the error `parse` gives.
+/// A document that is one string token and nothing else (no whitespace
+/// around it) is scanned where it stands, its escapes noted as it is read;
+/// any other document, and any fault, goes through [`parse`].
+pub fn parse_str(input: &[u8]) -> Result<Option<JsonStr<'_>>, Error> {
+    if at(input, 0) == b'"' && input.len() <= ParseLimits::default().max_bytes {
+        if let Ok((end, escaped)) = scan_string_full(input, 1) {
+            if end == input.len() {
+                return Ok(Some(JsonStr {
+                    token: input,
+                    escaped,
+                }));
+            }
+        }
+    }
+    parse(input).map(|v| v.as_str())
+}
+
 /// Parses and validates a whole document: exactly one value, surrounded by
 /// optional whitespace. The size limit is checked before reading.
 pub fn parse_with<'a>(input: &'a [u8], limits: &ParseLimits) -> Result<Value<'a>, Error> {
@@ -2131,5 +2150,45 @@ mod index_tests {
         let mut slots = [IndexSlot::EMPTY; 4];
         let e = parse_indexed(br#"{"a":[1,2}"#, &ParseLimits::default(), &mut slots).unwrap_err();
         assert_eq!(e, Error::new(ErrorKind::UnexpectedByte, 9));
+    }
+
+    #[test]
+    fn parse_str_answers_what_parse_and_as_str_answer() {
+        let mut big = std::vec![b'"'];
+        big.resize(crate::json::ParseLimits::default().max_bytes, b'a');
+        big.push(b'"');
+        let docs: &[&[u8]] = &[
+            br#""""#,
+            br#""plain""#,
+            br#""caf\u00e9 \"q\"""#,
+            br#" "spaced" "#,
+            br#""a" "#,
+            br#""a"x"#,
+            br#""a""b""#,
+            br#""unterminated"#,
+            br#""bad \x escape""#,
+            b"\"ctl \x01\"",
+            b"\"bad utf8 \xff\"",
+            b"\"",
+            b"",
+            b"   ",
+            b"1",
+            b"[\"a\"]",
+            b"{\"a\":1}",
+            b"[\"\xff\"]",
+            &big,
+        ];
+        for doc in docs {
+            let want = parse(doc).map(|v| v.as_str());
+            assert_eq!(
+                parse_str(doc),
+                want,
+                "{:?}",
+                std::string::String::from_utf8_lossy(doc)
+            );
+        }
+        let s = parse_str(br#""a\nb""#).unwrap().unwrap();
+        assert!(s.has_escapes());
+        assert!(!parse_str(br#""ab""#).unwrap().unwrap().has_escapes());
     }
 }
