@@ -167,6 +167,21 @@ pub enum Violation {
     UnexpectedResultType,
 }
 
+impl Violation {
+    /// What `get_unique_many` found for one member, a repeat of it refused
+    /// as `self` (the error its reader gives for every fault of that
+    /// member). One body for every reader that tells members apart.
+    pub(crate) fn or_if_repeated<'a>(
+        self,
+        found: &Result<Option<json::Value<'a>>, json::Error>,
+    ) -> Result<Option<json::Value<'a>>, Violation> {
+        match found {
+            Ok(v) => Ok(*v),
+            Err(_) => Err(self),
+        }
+    }
+}
+
 impl core::fmt::Display for WireError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

@@ -132,10 +132,11 @@ impl<'a> InputRequest<'a> {
     pub fn parse(v: Value<'a>) -> Result<Self, Violation> {
         let obj = v.as_object().ok_or(Violation::BadInputRequest)?;
         let [method, params] = &obj.get_unique_many(["method", "params"]);
-        let method = member(method)?
+        let method = Violation::BadInputRequest
+            .or_if_repeated(method)?
             .and_then(|m| m.as_str())
             .ok_or(Violation::UnknownInputMethod)?;
-        let params = match member(params)? {
+        let params = match Violation::BadInputRequest.or_if_repeated(params)? {
             None => None,
             Some(p) => Some(p.as_object().ok_or(Violation::BadInputRequest)?),
         };
@@ -143,7 +144,7 @@ impl<'a> InputRequest<'a> {
             let p = params.ok_or(Violation::BadInputRequest)?;
             let [mode, message, url, schema] =
                 &p.get_unique_many(["mode", "message", "url", "requestedSchema"]);
-            let mode = match member(mode)? {
+            let mode = match Violation::BadInputRequest.or_if_repeated(mode)? {
                 None => None,
                 Some(m) => Some(m.as_str().ok_or(Violation::BadElicitationMode)?),
             };
@@ -264,20 +265,9 @@ impl<'a> InputRequest<'a> {
     }
 }
 
-/// What `get_unique_many` found for a member of an input request whose
-/// faults are told apart from the other members' (`method`, `params`,
-/// `mode`): a duplicate is [`Violation::BadInputRequest`]. Members whose
-/// every fault is that same error are taken from the found array at once
-/// and read by the two below. All three are shared by every member read,
-/// not repeated inline at each.
-fn member<'a>(
-    found: &Result<Option<Value<'a>>, crate::json::Error>,
-) -> Result<Option<Value<'a>>, Violation> {
-    match found {
-        Ok(v) => Ok(*v),
-        Err(_) => Err(Violation::BadInputRequest),
-    }
-}
+// The members of an input request whose every fault is BadInputRequest
+// are taken from the found array at once and read by the two below (the
+// others, `method`, `params` and `mode`, through `or_if_repeated`).
 
 /// An optional string member, found once: absent is `None`, present it
 /// must be a string.

@@ -122,14 +122,16 @@ impl<'a> TaskRecord<'a> {
         // references and judged in this order.
         let [task_id, status, poll, message] =
             &obj.get_unique_many(["taskId", "status", poll_key, "statusMessage"]);
-        let task_id = field(task_id)?
+        let task_id = Violation::BadTask
+            .or_if_repeated(task_id)?
             .and_then(|v| v.as_str())
             .ok_or(Violation::BadTask)?;
-        let status = field(status)?
+        let status = Violation::BadTask
+            .or_if_repeated(status)?
             .and_then(|v| v.as_str())
             .ok_or(Violation::BadTask)?;
         let status = TaskStatus::parse(&status, dialect).ok_or(Violation::UnknownTaskStatus)?;
-        let poll_interval_ms = match field(poll)? {
+        let poll_interval_ms = match Violation::BadTask.or_if_repeated(poll)? {
             None => None,
             Some(v) if v.is_null() => None,
             Some(v) => {
@@ -137,7 +139,7 @@ impl<'a> TaskRecord<'a> {
                 Some(u64::try_from(ms).unwrap_or(0))
             }
         };
-        let status_message = match field(message)? {
+        let status_message = match Violation::BadTask.or_if_repeated(message)? {
             None => None,
             Some(v) => Some(v.as_str().ok_or(Violation::BadTask)?),
         };
@@ -147,17 +149,6 @@ impl<'a> TaskRecord<'a> {
             poll_interval_ms,
             status_message,
         })
-    }
-}
-
-/// What `get_unique_many` found for a member of a task record: a
-/// duplicate is [`Violation::BadTask`].
-fn field<'a>(
-    found: &Result<Option<Value<'a>>, crate::json::Error>,
-) -> Result<Option<Value<'a>>, Violation> {
-    match found {
-        Ok(v) => Ok(*v),
-        Err(_) => Err(Violation::BadTask),
     }
 }
 
