@@ -25,7 +25,7 @@
 //! unambiguous. An encoded value longer than [`MAX_HEADER_VALUE_BYTES`] is
 //! refused with [`HttpError::ValueTooLong`] rather than sent truncated.
 
-use crate::json::{JsonStr, Object};
+use crate::json::{Chars, JsonStr, Object};
 use crate::param_headers::DesignationError;
 use crate::wire::{parse_message, Message, WireError, WireLimits, PROTOCOL_VERSION};
 
@@ -146,33 +146,74 @@ enum Text<'a> {
     Json(JsonStr<'a>),
 }
 
-impl Text<'_> {
-    fn bytes(&self) -> impl Iterator<Item = u8> + Clone + '_ {
-        let (s, j) = match self {
-            Text::Str(s) => (Some(s.bytes()), None),
-            Text::Json(j) => (None, Some(json_bytes(*j))),
-        };
-        s.into_iter().flatten().chain(j.into_iter().flatten())
+impl<'a> Text<'a> {
+    fn bytes(&self) -> TextBytes<'a> {
+        match *self {
+            Text::Str(s) => TextBytes::raw(s.as_bytes()),
+            Text::Json(j) => TextBytes::json(j),
+        }
     }
 }
 
-/// The UTF-8 bytes of a JSON string token, escapes decoded.
-pub(super) fn json_bytes(j: JsonStr<'_>) -> impl Iterator<Item = u8> + Clone + '_ {
-    j.chars().flat_map(utf8_bytes)
+/// The UTF-8 bytes of a header's text: raw bytes (a Rust string, a JSON
+/// literal, digits), then the decoded bytes of a JSON string token when
+/// there is one. Every text a header is made of is read through this one
+/// type, so the value encoder below is compiled once.
+#[derive(Debug, Clone)]
+pub(super) struct TextBytes<'a> {
+    raw: core::slice::Iter<'a, u8>,
+    chars: Option<Chars<'a>>,
+    /// The bytes of the last decoded character not yet returned, first in
+    /// the low byte.
+    pending: u32,
+    /// How many bytes `pending` holds.
+    pending_len: u8,
 }
 
-fn utf8_bytes(c: char) -> impl Iterator<Item = u8> + Clone {
-    let mut tmp = [0u8; 4];
-    let len = c.encode_utf8(&mut tmp).len();
-    // Not `tmp.into_iter().take(len)`: cloning an array iterator leaves its
-    // unused slots uninitialized, and the optimized count over such clones
-    // makes valgrind report branches on uninitialized stack memory (a false
-    // positive, but it would hide real ones in the C tests).
-    (0..len).filter_map(move |i| tmp.get(i).copied())
+impl<'a> TextBytes<'a> {
+    /// The bytes themselves.
+    pub(super) fn raw(raw: &'a [u8]) -> Self {
+        TextBytes::raw_then(raw, None)
+    }
+
+    /// The UTF-8 bytes of a JSON string token, escapes decoded.
+    pub(super) fn json(j: JsonStr<'a>) -> Self {
+        TextBytes::raw_then(&[], Some(j))
+    }
+
+    /// `raw`, then the decoded bytes of `json`.
+    pub(super) fn raw_then(raw: &'a [u8], json: Option<JsonStr<'a>>) -> Self {
+        TextBytes {
+            raw: raw.iter(),
+            chars: json.map(|j| j.chars()),
+            pending: 0,
+            pending_len: 0,
+        }
+    }
+}
+
+impl Iterator for TextBytes<'_> {
+    type Item = u8;
+
+    fn next(&mut self) -> Option<u8> {
+        if let Some(&b) = self.raw.next() {
+            return Some(b);
+        }
+        if self.pending_len == 0 {
+            let c = self.chars.as_mut()?.next()?;
+            let mut tmp = [0u8; 4];
+            self.pending_len = c.encode_utf8(&mut tmp).len() as u8;
+            self.pending = u32::from_le_bytes(tmp);
+        }
+        let b = self.pending as u8;
+        self.pending >>= 8;
+        self.pending_len -= 1;
+        Some(b)
+    }
 }
 
 /// Whether `bytes` must be sent base64-encoded (see the module docs).
-fn must_encode(bytes: impl Iterator<Item = u8> + Clone) -> bool {
+fn must_encode(bytes: TextBytes<'_>) -> bool {
     let mut n = 0usize;
     let mut last = 0u8;
     for b in bytes.clone() {
@@ -190,7 +231,7 @@ fn must_encode(bytes: impl Iterator<Item = u8> + Clone) -> bool {
 }
 
 /// The length of the header value for `bytes`, encoded if it must be.
-pub(super) fn value_len(bytes: impl Iterator<Item = u8> + Clone) -> usize {
+pub(super) fn value_len(bytes: TextBytes<'_>) -> usize {
     let n = bytes.clone().count();
     if must_encode(bytes) {
         let groups = n.div_ceil(3);
@@ -206,7 +247,7 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 /// Writes the header value for `bytes` into `out` (which has exactly
 /// `value_len(bytes)` bytes).
-pub(super) fn write_value(bytes: impl Iterator<Item = u8> + Clone, out: &mut [u8]) {
+pub(super) fn write_value(bytes: TextBytes<'_>, out: &mut [u8]) {
     let mut put = Cursor { out, at: 0 };
     if !must_encode(bytes.clone()) {
         bytes.for_each(|b| put.byte(b));
@@ -251,12 +292,12 @@ impl Cursor<'_> {
 
 /// Whether `value` would be sent base64-encoded in a header.
 pub fn needs_encoding(value: &str) -> bool {
-    must_encode(value.bytes())
+    must_encode(TextBytes::raw(value.as_bytes()))
 }
 
 /// The exact length of the header value for `value`.
 pub fn encoded_len(value: &str) -> usize {
-    value_len(value.bytes())
+    value_len(TextBytes::raw(value.as_bytes()))
 }
 
 /// Encodes one header value by the rule in the module docs (for
@@ -269,7 +310,7 @@ pub fn encode_value<'b>(value: &str, out: &'b mut [u8]) -> Result<&'b str, HttpE
     let dst = out
         .get_mut(..len)
         .ok_or(HttpError::BufferTooSmall { needed: len })?;
-    write_value(value.bytes(), dst);
+    write_value(TextBytes::raw(value.as_bytes()), dst);
     // Only ASCII was written.
     core::str::from_utf8(dst).map_err(|_| HttpError::BufferTooSmall { needed: len })
 }

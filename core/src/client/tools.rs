@@ -39,7 +39,7 @@ pub use crate::param_headers::{
     MAX_SCHEMA_DEPTH, MCP_PARAM_PREFIX, X_MCP_HEADER,
 };
 
-use super::http::{HttpError, MAX_HEADER_VALUE_BYTES};
+use super::http::{HttpError, TextBytes, MAX_HEADER_VALUE_BYTES};
 
 /// The value text of one mirrored argument, before encoding.
 #[derive(Debug, Clone, Copy)]
@@ -50,14 +50,13 @@ enum ParamText<'a> {
     Integer([u8; 20], usize),
 }
 
-impl ParamText<'_> {
-    fn bytes(&self) -> impl Iterator<Item = u8> + Clone + '_ {
-        let (s, j) = match self {
-            ParamText::Raw(s) => (Some(s.iter().copied()), None),
-            ParamText::Integer(b, n) => (Some(b.get(..*n).unwrap_or(&[]).iter().copied()), None),
-            ParamText::Json(j) => (None, Some(super::http::json_bytes(*j))),
-        };
-        s.into_iter().flatten().chain(j.into_iter().flatten())
+impl<'a> ParamText<'a> {
+    fn bytes(&self) -> TextBytes<'_> {
+        match self {
+            ParamText::Raw(s) => TextBytes::raw(s),
+            ParamText::Integer(b, n) => TextBytes::raw(b.get(..*n).unwrap_or(&[])),
+            ParamText::Json(j) => TextBytes::json(*j),
+        }
     }
 }
 
@@ -171,11 +170,10 @@ impl<'a> ParamHeaders<'a> {
             let (value, r) = r.split_at_mut_checked(value_len).ok_or(too_small)?;
             rest = r;
             // The header is a validated token: ASCII, one byte a char.
-            for (dst, b) in name.iter_mut().zip(
-                MCP_PARAM_PREFIX
-                    .bytes()
-                    .chain(super::http::json_bytes(d.header)),
-            ) {
+            for (dst, b) in name.iter_mut().zip(TextBytes::raw_then(
+                MCP_PARAM_PREFIX.as_bytes(),
+                Some(d.header),
+            )) {
                 *dst = b;
             }
             super::http::write_value(text.bytes(), value);
