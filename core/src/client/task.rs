@@ -653,7 +653,13 @@ impl<'w> Task<'w> {
         limits: &CallLimits,
         saved: &[u8],
     ) -> Result<Self, CallError> {
-        let (layout, s, phase) = persist::open(limits, buf.len(), saved, persist::KIND_TASK)?;
+        // The save read through a reference: `?` would copy its fields out
+        // of the result whole.
+        let opened = persist::open(limits, buf.len(), saved, persist::KIND_TASK);
+        let (layout, s, phase) = match &opened {
+            Ok((layout, s, phase)) => (layout, s, *phase),
+            Err(e) => return Err(*e),
+        };
         let broken = persist::broken;
         let dialect = match s.variant {
             1 => TaskDialect::Seed,
@@ -683,13 +689,13 @@ impl<'w> Task<'w> {
         if dialect == TaskDialect::Extension && !caps.tasks {
             return Err(broken(SaveInvariant::TasksNotDeclared));
         }
-        let mut ex = persist::exchange_of(&s, buf, &layout, limits)?;
+        let mut ex = persist::exchange_of(s, buf, layout, limits)?;
         // The checks every machine shares (a task's answers travel with the
         // respond request), then the task's own.
         let phase = ex
             .check_invariants(
                 buf,
-                &layout,
+                layout,
                 limits,
                 &caps,
                 phase,
@@ -734,7 +740,7 @@ impl<'w> Task<'w> {
         Ok(Task {
             st: state,
             buf,
-            layout,
+            layout: *layout,
         })
     }
 }
