@@ -162,6 +162,17 @@ pub struct ErrorRecord<'a> {
     pub data: Option<&'a [u8]>,
 }
 
+impl<'a> ErrorRecord<'a> {
+    /// The record of an error with these parts.
+    pub(crate) fn of(code: i64, message: JsonStr<'a>, data: Option<Value<'a>>) -> Self {
+        ErrorRecord {
+            code,
+            message,
+            data: data.map(|d| d.raw()),
+        }
+    }
+}
+
 /// What a fed message meant, in either flow, as one flat record: what a
 /// C caller or a binding reads. Fields the kind does not use are zero or
 /// `None`; byte slices borrow from the fed message.
@@ -191,43 +202,6 @@ impl<'a> EventRecord<'a> {
             result: None,
             error: None,
             task: None,
-        }
-    }
-
-    pub(crate) fn error(
-        kind: EventKind,
-        code: i64,
-        message: JsonStr<'a>,
-        data: Option<Value<'a>>,
-    ) -> Self {
-        EventRecord {
-            error: Some(ErrorRecord {
-                code,
-                message,
-                data: data.map(|d| d.raw()),
-            }),
-            ..EventRecord::of(kind)
-        }
-    }
-
-    pub(crate) fn inputs(n: usize) -> Self {
-        EventRecord {
-            input_count: n,
-            ..EventRecord::of(EventKind::InputRequired)
-        }
-    }
-
-    pub(crate) fn complete(r: &'a [u8]) -> Self {
-        EventRecord {
-            result: Some(r),
-            ..EventRecord::of(EventKind::Complete)
-        }
-    }
-
-    pub(crate) fn wait(kind: EventKind, ms: u64) -> Self {
-        EventRecord {
-            wait_ms: ms,
-            ..EventRecord::of(kind)
         }
     }
 }

@@ -24,7 +24,7 @@ use super::call::{
     check_id_range, is_owned_meta_key, Answer, Call, CallError, CallLimits, CallMethod, CallSlot,
     Event, Phase,
 };
-use super::events::{EventKind, EventRecord};
+use super::events::{ErrorRecord, EventKind, EventRecord};
 use super::flow::{save_slot, Common, Flavor, Shared, Slot};
 use super::layout::Layout;
 use super::persist;
@@ -170,35 +170,51 @@ impl<'a> MachineEvent<'a> {
 
 impl<'a> From<&Event<'a>> for EventRecord<'a> {
     fn from(ev: &Event<'a>) -> Self {
+        use EventKind as K;
+        // One record of the event's kind, then the one field it sets.
+        let mut r = EventRecord::of(match ev {
+            Event::Complete(_) => K::Complete,
+            Event::InputRequired(_) => K::InputRequired,
+            Event::RetryAfter(_) => K::RetryAfter,
+            Event::RpcError(_) => K::RpcError,
+            Event::TaskCreated(_) => K::TaskCreated,
+            Event::Unrelated(_) => K::Unrelated,
+        });
         match *ev {
-            Event::Complete(r) => EventRecord::complete(r),
-            Event::InputRequired(n) => EventRecord::inputs(n),
-            Event::RetryAfter(ms) => EventRecord::wait(EventKind::RetryAfter, u64::from(ms)),
-            Event::RpcError(r) => {
-                EventRecord::error(EventKind::RpcError, r.code, r.message, r.data)
-            }
-            Event::TaskCreated(h) => EventRecord {
-                task: Some(h),
-                ..EventRecord::of(EventKind::TaskCreated)
-            },
-            Event::Unrelated(_) => EventRecord::of(EventKind::Unrelated),
+            Event::Complete(x) => r.result = Some(x),
+            Event::InputRequired(n) => r.input_count = n,
+            Event::RetryAfter(ms) => r.wait_ms = u64::from(ms),
+            Event::RpcError(e) => r.error = Some(ErrorRecord::of(e.code, e.message, e.data)),
+            Event::TaskCreated(h) => r.task = Some(h),
+            Event::Unrelated(_) => {}
         }
+        r
     }
 }
 
 impl<'a> From<&TaskEvent<'a>> for EventRecord<'a> {
     fn from(ev: &TaskEvent<'a>) -> Self {
         use EventKind as K;
+        // One record of the event's kind, then the one field it sets.
+        let mut r = EventRecord::of(match ev {
+            TaskEvent::Poll(_) => K::TaskPoll,
+            TaskEvent::Next => K::TaskNext,
+            TaskEvent::InputRequired(_) => K::InputRequired,
+            TaskEvent::Complete(_) => K::Complete,
+            TaskEvent::Failed(_) => K::TaskFailed,
+            TaskEvent::Cancelled => K::TaskCancelled,
+            TaskEvent::RpcError(_) => K::RpcError,
+            TaskEvent::Unrelated(_) => K::Unrelated,
+        });
         match *ev {
-            TaskEvent::Poll(ms) => EventRecord::wait(K::TaskPoll, ms),
-            TaskEvent::Next => EventRecord::of(K::TaskNext),
-            TaskEvent::InputRequired(n) => EventRecord::inputs(n),
-            TaskEvent::Complete(r) => EventRecord::complete(r),
-            TaskEvent::Failed(t) => EventRecord::error(K::TaskFailed, t.code, t.message, t.data),
-            TaskEvent::Cancelled => EventRecord::of(K::TaskCancelled),
-            TaskEvent::RpcError(r) => EventRecord::error(K::RpcError, r.code, r.message, r.data),
-            TaskEvent::Unrelated(_) => EventRecord::of(K::Unrelated),
+            TaskEvent::Poll(ms) => r.wait_ms = ms,
+            TaskEvent::InputRequired(n) => r.input_count = n,
+            TaskEvent::Complete(x) => r.result = Some(x),
+            TaskEvent::Failed(t) => r.error = Some(ErrorRecord::of(t.code, t.message, t.data)),
+            TaskEvent::RpcError(e) => r.error = Some(ErrorRecord::of(e.code, e.message, e.data)),
+            TaskEvent::Next | TaskEvent::Cancelled | TaskEvent::Unrelated(_) => {}
         }
+        r
     }
 }
 
