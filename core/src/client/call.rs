@@ -616,7 +616,13 @@ impl<'w> Call<'w> {
         limits: &CallLimits,
         saved: &[u8],
     ) -> Result<Self, CallError> {
-        let (layout, s, phase) = persist::open(limits, buf.len(), saved, persist::KIND_CALL)?;
+        // The save's fields read through a reference (`?` would copy them
+        // out of the result whole); the layout is copied.
+        let opened = persist::open(limits, buf.len(), saved, persist::KIND_CALL);
+        let (layout, s, phase) = match &opened {
+            Ok((layout, s, phase)) => (*layout, s, *phase),
+            Err(e) => return Err(*e),
+        };
         let broken = persist::broken;
         let method = CallMethod::from_code(s.variant)
             .ok_or(broken(SaveInvariant::UnknownVariant(s.variant)))?;
@@ -640,7 +646,7 @@ impl<'w> Call<'w> {
         let seed_task = checked.map_err(|_| bad_head)?;
         let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
         check_tasks_built(seed_task, &caps)?;
-        let mut ex = persist::exchange_of(&s, buf, &layout, limits)?;
+        let mut ex = persist::exchange_of(s, buf, &layout, limits)?;
         // A call's request in flight with inputs in the round is the retry
         // that carries their answers.
         let phase = ex
