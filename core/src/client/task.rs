@@ -581,9 +581,11 @@ impl<'w> Task<'w> {
         obj: Object<'a>,
     ) -> Result<TaskEvent<'a>, CallError> {
         let dialect = self.st.f.dialect;
-        let rec = match TaskRecord::parse(obj, dialect) {
+        // Read through a reference: moved, the record is copied whole.
+        let parsed = TaskRecord::parse(obj, dialect);
+        let rec = match &parsed {
             Ok(r) => r,
-            Err(v) => return Err(CallError::Protocol(v)),
+            Err(v) => return Err(CallError::Protocol(*v)),
         };
         if !self.same_task(&rec.task_id) {
             return Err(CallError::Protocol(Violation::TaskIdMismatch));
