@@ -224,7 +224,9 @@ impl CallLimits {
     }
 
     /// The poll interval for a server hint (or none), clamped to
-    /// `[min_poll_ms, max_poll_ms]`.
+    /// `[min_poll_ms, max_poll_ms]`. Out of line: a task inlined it at
+    /// each of its three callers (init, a status, a restore).
+    #[inline(never)]
     pub fn poll_interval(&self, hint: Option<u64>) -> u64 {
         hint.unwrap_or(self.default_poll_ms)
             .clamp(self.min_poll_ms, self.max_poll_ms.max(self.min_poll_ms))
