@@ -250,30 +250,32 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 pub(super) fn write_value(bytes: TextBytes<'_>, out: &mut [u8]) {
     let mut put = Cursor { out, at: 0 };
     if !must_encode(bytes.clone()) {
-        bytes.for_each(|b| put.byte(b));
+        for b in bytes {
+            put.byte(b);
+        }
         return;
     }
-    BASE64_PREFIX.bytes().for_each(|b| put.byte(b));
+    put.bytes(BASE64_PREFIX.as_bytes());
     let mut it = bytes;
     while let Some(a) = it.next() {
+        // Past the text's end the source stays at its end: `c` is `None`
+        // whenever `b` is.
         let (b, c) = (it.next(), it.next());
         let n = u32::from(a) << 16 | u32::from(b.unwrap_or(0)) << 8 | u32::from(c.unwrap_or(0));
-        // `n >> shift & 63` is below 64, so the lookup always succeeds.
-        let sextet = |shift: u32| ALPHABET.get(((n >> shift) & 63) as usize).copied();
-        let pad = |present: bool, shift| if present { sextet(shift) } else { Some(b'=') };
-        for out in [
-            sextet(18),
-            sextet(12),
-            pad(b.is_some(), 6),
-            pad(c.is_some(), 0),
-        ] {
-            put.byte(out.unwrap_or(b'='));
+        // The sextets the group's bytes reach (two for one byte, three for
+        // two, four for three), then `=` padding to four.
+        let shown = 2 + usize::from(b.is_some()) + usize::from(c.is_some());
+        for k in 0..4 {
+            let shift = 18 - 6 * k as u32;
+            // `n >> shift & 63` is below 64, so the lookup always succeeds.
+            let sextet = ALPHABET.get(((n >> shift) & 63) as usize).copied();
+            put.byte(sextet.filter(|_| k < shown).unwrap_or(b'='));
         }
         if c.is_none() {
             break; // padding written: the input is exhausted
         }
     }
-    BASE64_SUFFIX.bytes().for_each(|b| put.byte(b));
+    put.bytes(BASE64_SUFFIX.as_bytes());
 }
 
 struct Cursor<'o> {
@@ -287,6 +289,12 @@ impl Cursor<'_> {
             *d = b;
         }
         self.at = self.at.saturating_add(1);
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.byte(b);
+        }
     }
 }
 
