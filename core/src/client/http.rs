@@ -212,34 +212,41 @@ impl Iterator for TextBytes<'_> {
     }
 }
 
-/// Whether `bytes` must be sent base64-encoded (see the module docs).
-fn must_encode(bytes: TextBytes<'_>) -> bool {
+/// The length of `bytes` and whether they must be sent base64-encoded (see
+/// the module docs), in one pass.
+fn scan(bytes: TextBytes<'_>) -> (usize, bool) {
     let mut n = 0usize;
     let mut last = 0u8;
-    for b in bytes.clone() {
+    let mut unsafe_byte = false;
+    // Whether the bytes so far match the marker's (case-insensitively).
+    let mut marker = true;
+    for b in bytes {
         if !(0x20..=0x7E).contains(&b) || (n == 0 && b == b' ') {
-            return true;
+            unsafe_byte = true;
+        }
+        if let Some(m) = BASE64_PREFIX.as_bytes().get(n) {
+            marker &= b.eq_ignore_ascii_case(m);
         }
         n += 1;
         last = b;
     }
-    last == b' '
-        || (n >= BASE64_PREFIX.len()
-            && bytes
-                .zip(BASE64_PREFIX.bytes())
-                .all(|(a, b)| a.eq_ignore_ascii_case(&b)))
+    let encode = unsafe_byte || last == b' ' || (n >= BASE64_PREFIX.len() && marker);
+    (n, encode)
+}
+
+/// Whether `bytes` must be sent base64-encoded (see the module docs).
+fn must_encode(bytes: TextBytes<'_>) -> bool {
+    scan(bytes).1
 }
 
 /// The length of the header value for `bytes`, encoded if it must be.
 pub(super) fn value_len(bytes: TextBytes<'_>) -> usize {
-    let n = bytes.clone().count();
-    if must_encode(bytes) {
-        let groups = n.div_ceil(3);
-        groups
+    match scan(bytes) {
+        (n, true) => n
+            .div_ceil(3)
             .saturating_mul(4)
-            .saturating_add(BASE64_PREFIX.len() + BASE64_SUFFIX.len())
-    } else {
-        n
+            .saturating_add(BASE64_PREFIX.len() + BASE64_SUFFIX.len()),
+        (n, false) => n,
     }
 }
 
