@@ -646,7 +646,8 @@ impl<'w> Call<'w> {
         let seed_task = checked.map_err(|_| bad_head)?;
         let caps = persist::caps_of_meta(meta).ok_or(bad_head)?;
         check_tasks_built(seed_task, &caps)?;
-        let mut ex = persist::exchange_of(s, buf, &layout, limits)?;
+        persist::copy_regions(s, buf, &layout, limits)?;
+        let mut ex = persist::exchange_of(s);
         // A call's request in flight with inputs in the round is the retry
         // that carries their answers.
         let phase = ex

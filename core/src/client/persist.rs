@@ -316,16 +316,15 @@ pub(crate) fn caps_of_meta(meta: Object<'_>) -> Option<ClientCapabilities> {
         .and_then(|c| ClientCapabilities::parse(c).ok())
 }
 
-/// Copies the regions of a save into the workspace `buf` and returns the
-/// exchange they describe (counts not yet derived: the owner runs
-/// [`Exchange::check_invariants`] next). A region larger than its
-/// workspace region is [`SaveInvariant::TooLarge`].
-pub(crate) fn exchange_of(
+/// Copies the regions of a save into the workspace `buf` (then
+/// [`exchange_of`] describes them). A region larger than its workspace
+/// region is [`SaveInvariant::TooLarge`].
+pub(crate) fn copy_regions(
     s: &Saved<'_>,
     buf: &mut [u8],
     layout: &Layout,
     limits: &CallLimits,
-) -> Result<Exchange, CallError> {
+) -> Result<(), CallError> {
     for (region, bytes, area, limit) in [
         (SaveRegion::Head, s.head, layout.head, layout.head.len),
         (
@@ -361,7 +360,15 @@ pub(crate) fn exchange_of(
             .ok_or(too_large)?;
         crate::bytes::copy(dst, bytes);
     }
-    Ok(Exchange {
+    Ok(())
+}
+
+/// The exchange the regions of a save describe, once [`copy_regions`]
+/// placed them (counts not yet derived: the owner runs
+/// [`Exchange::check_invariants`] next). Infallible, so it is built where
+/// it is used rather than copied out of a result.
+pub(crate) fn exchange_of(s: &Saved<'_>) -> Exchange {
+    Exchange {
         inputs_len: s.inputs.len(),
         state_len: s.state.len(),
         answers_len: s.answers.len(),
@@ -369,7 +376,7 @@ pub(crate) fn exchange_of(
         last_id: s.last_id,
         in_flight: s.in_flight,
         ..Exchange::default()
-    })
+    }
 }
 
 #[cfg(test)]

@@ -691,7 +691,8 @@ impl<'w> Task<'w> {
         if dialect == TaskDialect::Extension && !caps.tasks {
             return Err(broken(SaveInvariant::TasksNotDeclared));
         }
-        let mut ex = persist::exchange_of(s, buf, layout, limits)?;
+        persist::copy_regions(s, buf, layout, limits)?;
+        let mut ex = persist::exchange_of(s);
         // The checks every machine shares (a task's answers travel with the
         // respond request), then the task's own.
         let phase = ex
