@@ -28,7 +28,7 @@ pub(crate) const KIND_CALL: u8 = 1;
 /// Save of a [`super::task::Task`].
 pub(crate) const KIND_TASK: u8 = 2;
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(test, derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Saved<'a> {
     pub magic: [u8; 4],
@@ -284,7 +284,12 @@ pub(crate) fn open<'s>(
     kind: u8,
 ) -> Result<(Layout, Saved<'s>, Phase), CallError> {
     let layout = limits.layout_in(buf_len)?;
-    let s = load(saved, kind)?;
+    // Read through a reference: the save is copied once, into the result.
+    let loaded = load(saved, kind);
+    let s = match &loaded {
+        Ok(s) => s,
+        Err(e) => return Err(*e),
+    };
     let phase = phase_of(s.phase)?;
     if s.head.len() > limits.max_params_bytes {
         return Err(broken(SaveInvariant::TooLarge {
@@ -293,7 +298,7 @@ pub(crate) fn open<'s>(
             limit: limits.max_params_bytes,
         }));
     }
-    Ok((layout, s, phase))
+    Ok((layout, *s, phase))
 }
 
 /// Checks that a saved `_meta` object names [`PROTOCOL_VERSION`], once:
