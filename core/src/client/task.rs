@@ -315,7 +315,8 @@ impl<'w> Task<'w> {
         meta: Option<usize>,
         last_id: Option<i64>,
     ) -> Result<Self, CallError> {
-        let limits = config.limits;
+        // By reference: the limits are copied once, into the slot.
+        let limits = &config.limits;
         let layout = limits.layout_in(buf.len())?;
         if config.dialect == TaskDialect::Extension && !config.caps.tasks {
             return Err(CallError::BadParams(ParamsError::TasksNotDeclared));
@@ -364,7 +365,7 @@ impl<'w> Task<'w> {
         };
         *state = TaskSlot {
             sh: Shared::ready(TASK_MAGIC, config.caps, ex),
-            limits,
+            limits: *limits,
             f: TaskFields {
                 dialect: config.dialect,
                 next: TaskRequest::Get,
