@@ -183,9 +183,10 @@ pub enum mrtr_phase {
 
 /// The kind of an input request.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum mrtr_input_kind {
     /// Form elicitation: show `requested_schema` (`mrtr_form_*`), `mrtr_call_answer_elicit`.
+    #[default]
     MRTR_INPUT_ELICIT_FORM = 1,
     /// URL elicitation: consent to open `url` (`mrtr_url_consent`), answer without content.
     MRTR_INPUT_ELICIT_URL = 2,
@@ -209,7 +210,7 @@ pub const MRTR_TEXT_SYSTEM_PROMPT: u32 = 1 << 3;
 /// `MRTR_TEXT_*` bit in `escaped` (decode: `mrtr_call_input_text`).
 /// Absent fields are {NULL, 0}.
 #[repr(C)]
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct mrtr_input {
     /// What is asked.
     pub kind: mrtr_input_kind,
@@ -559,17 +560,7 @@ pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mr
     let mut v = mrtr_input {
         kind: req.kind().into(),
         key: text(MRTR_TEXT_KEY, key),
-        message: mrtr_str::EMPTY,
-        url: mrtr_str::EMPTY,
-        requested_schema: mrtr_str::EMPTY,
-        params: mrtr_str::EMPTY,
-        system_prompt: mrtr_str::EMPTY,
-        max_tokens: 0,
-        escaped: 0,
-        has_tools: false,
-        wants_context: false,
-        has_system_prompt: false,
-        answered: false,
+        ..Default::default()
     };
     match req {
         InputRequest::ElicitForm {

@@ -27,9 +27,10 @@ same! { MRTR_FORM_MAX_FIELDS => MAX_FORM_FIELDS }
 
 /// What kind of input a field takes.
 #[repr(C)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub enum mrtr_field_kind {
     /// Free text (`min_length`, `max_length`, `format`).
+    #[default]
     MRTR_FIELD_TEXT = 1,
     /// A number (`minimum_json`, `maximum_json`).
     MRTR_FIELD_NUMBER = 2,
@@ -45,9 +46,10 @@ pub enum mrtr_field_kind {
 
 /// The required syntax of a text field.
 #[repr(C)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub enum mrtr_string_format {
     /// Any text.
+    #[default]
     MRTR_FORMAT_NONE = 0,
     /// An email address.
     MRTR_FORMAT_EMAIL = 1,
@@ -80,7 +82,7 @@ pub const MRTR_FORM_TEXT_OPTION_TITLE: u32 = 1 << 4;
 /// flag is set; number bounds are exact JSON text, empty when absent
 /// (`strtod` a copy for a `double`).
 #[repr(C)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct mrtr_form_field {
     /// The property name: the key of the answer.
     pub name: mrtr_str,
@@ -310,24 +312,11 @@ pub unsafe extern "C" fn mrtr_form_field_at(
             escaped,
             index: f.index,
             kind: mrtr_field_kind::of(f.kind.code()),
-            format: mrtr_string_format::MRTR_FORMAT_NONE,
             required: f.required,
-            has_min_length: false,
-            has_max_length: false,
-            has_minimum: false,
-            has_maximum: false,
-            has_min_items: false,
-            has_max_items: false,
-            min_length: 0,
-            max_length: 0,
-            min_items: 0,
-            max_items: 0,
-            option_count: 0,
             default_json: f
                 .default
                 .map_or(mrtr_str::EMPTY, |d| mrtr_str::of_bytes(d.raw())),
-            minimum_json: mrtr_str::EMPTY,
-            maximum_json: mrtr_str::EMPTY,
+            ..Default::default()
         };
         // One match on the kind: each kind sets its own members.
         match f.kind {

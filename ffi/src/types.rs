@@ -130,7 +130,7 @@ impl mrtr_str {
     }
 }
 
-#[cfg(feature = "server")]
+#[cfg(any(feature = "client", feature = "server"))]
 impl Default for mrtr_str {
     fn default() -> Self {
         mrtr_str::EMPTY
