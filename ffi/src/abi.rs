@@ -566,7 +566,7 @@ impl Args {
     ///
     /// # Safety
     /// `out_reason` must be NULL or valid for a write of a `const char *`.
-    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    #[cfg_attr(not(any(feature = "client", feature = "seal")), allow(dead_code))]
     pub(crate) unsafe fn told(
         &mut self,
         out_reason: *mut *const core::ffi::c_char,

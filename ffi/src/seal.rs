@@ -227,41 +227,38 @@ pub unsafe extern "C" fn mrtr_sealer_init(
     out_reason: *mut *const c_char,
 ) -> mrtr_status {
     scrubbed(&mut || {
-        let mut a = Args::free();
-        // SAFETY: caller contract; every pointer is checked as it is taken.
-        let why = unsafe { a.out_opt(out_reason) }?;
-        let r = (|| {
-            // SAFETY: caller contract; every pointer is checked as it is taken.
-            let (out, given) = unsafe { (a.out(out)?, a.array(keys, nkeys)?) };
-            let mut ring: [&[u8]; MAX_KEYS] = [&[]; MAX_KEYS];
-            for (slot, k) in ring.iter_mut().zip(given) {
-                // SAFETY: caller contract.
-                *slot = unsafe { a.bytes(k.ptr, k.len) }?;
-            }
-            let keys = ring
-                .get(..given.len())
-                .ok_or_else(|| a.refuse(S::MRTR_ERR_KEY_ERROR, c"TooManyKeys"))?;
-            // SAFETY: caller contract.
-            let audience = unsafe { a.str(audience) }?;
-            let config = SealConfig::or_defaults(ttl_seconds, skew_seconds, max_token);
-            let mut slot = None;
-            Sealer::new_in(&mut slot, keys, audience.as_bytes(), config).map_err(|e| {
-                let st = if e.is_about_keys() {
-                    S::MRTR_ERR_KEY_ERROR
-                } else {
-                    S::MRTR_ERR_INVALID_ARGUMENT
-                };
-                a.refuse(st, e.name())
-            })?;
-            let sealer = slot.ok_or(S::MRTR_ERR_INTERNAL)?;
-            let ws = mem.cast::<u8>();
-            // SAFETY: caller contract; overlaps refused.
-            let mut obj = unsafe { object::init::<Sealer>(ws, len, 0, sealer, &a) }?;
-            obj.activate(magic::SEALER);
-            out.write(ws.cast());
-            Ok(())
-        })();
-        a.tell(r, why)
+        // SAFETY: caller contract; every pointer is checked as it is taken
+        // (`out_reason` first).
+        unsafe {
+            Args::free().told(out_reason, |a| {
+                let (out, given) = (a.out(out)?, a.array(keys, nkeys)?);
+                let mut ring: [&[u8]; MAX_KEYS] = [&[]; MAX_KEYS];
+                for (slot, k) in ring.iter_mut().zip(given) {
+                    *slot = a.bytes(k.ptr, k.len)?;
+                }
+                let keys = ring
+                    .get(..given.len())
+                    .ok_or_else(|| a.refuse(S::MRTR_ERR_KEY_ERROR, c"TooManyKeys"))?;
+                let audience = a.str(audience)?;
+                let config = SealConfig::or_defaults(ttl_seconds, skew_seconds, max_token);
+                let mut slot = None;
+                Sealer::new_in(&mut slot, keys, audience.as_bytes(), config).map_err(|e| {
+                    let st = if e.is_about_keys() {
+                        S::MRTR_ERR_KEY_ERROR
+                    } else {
+                        S::MRTR_ERR_INVALID_ARGUMENT
+                    };
+                    a.refuse(st, e.name())
+                })?;
+                let sealer = slot.ok_or(S::MRTR_ERR_INTERNAL)?;
+                let ws = mem.cast::<u8>();
+                // Overlaps with every argument taken refused.
+                let mut obj = object::init::<Sealer>(ws, len, 0, sealer, a)?;
+                obj.activate(magic::SEALER);
+                out.write(ws.cast());
+                Ok(())
+            })
+        }
     })
 }
 
@@ -313,17 +310,14 @@ pub unsafe extern "C" fn mrtr_binding_digest(
     out: *mut u8,
     out_reason: *mut *const c_char,
 ) -> mrtr_status {
-    run(|a| {
-        // SAFETY: caller contract; every pointer is checked as it is taken
-        // (`out` with its length of 32: NULL and overlaps refused).
-        let why = unsafe { a.out_opt(out_reason) }?;
-        let r = (|| {
-            // SAFETY: as above.
-            let (method, target) = unsafe { (a.str(method)?, a.str(target)?) };
-            // SAFETY: as above.
-            let args = unsafe { a.bytes_opt(arguments, arguments_len) }?;
-            // SAFETY: as above.
-            let out = unsafe { a.out_buf(out, MRTR_BINDING_BYTES) }?;
+    // SAFETY: caller contract; every pointer is checked as it is taken
+    // (`out_reason` first; `out` with its length of 32: NULL and overlaps
+    // refused).
+    run(|a| unsafe {
+        a.told(out_reason, |a| {
+            let (method, target) = (a.str(method)?, a.str(target)?);
+            let args = a.bytes_opt(arguments, arguments_len)?;
+            let out = a.out_buf(out, MRTR_BINDING_BYTES)?;
             let value = match args {
                 Some(v) => Some(
                     json::parse_with(v, &ParseLimits::default())
@@ -340,8 +334,7 @@ pub unsafe extern "C" fn mrtr_binding_digest(
             })?;
             out.copy_from_slice(&digest);
             Ok(())
-        })();
-        a.tell(r, why)
+        })
     })
 }
 
