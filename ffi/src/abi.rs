@@ -208,35 +208,6 @@ pub(crate) struct Out<'a, T> {
 }
 
 impl<'a, T: Copy> Out<'a, T> {
-    /// Checks a required out-param alone, outside a collector (functions
-    /// take theirs through [`Args::out`], which checks the same).
-    ///
-    /// # Safety
-    /// When not NULL, `ptr` must be valid for a write of one `T` during `'a`
-    /// (it may point to uninitialised memory).
-    #[cfg(test)]
-    unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
-        let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
-        if !ptr.as_ptr().is_aligned() {
-            return Err(mrtr_status::MRTR_ERR_MISALIGNED);
-        }
-        // SAFETY: non-NULL and aligned (checked); the caller's contract.
-        Ok(unsafe { Out::at(ptr) })
-    }
-
-    /// Checks an optional out-param alone: NULL means "not wanted".
-    ///
-    /// # Safety
-    /// As [`Out::required`].
-    #[cfg(test)]
-    unsafe fn optional(ptr: *mut T) -> Result<Option<Self>, mrtr_status> {
-        if ptr.is_null() {
-            return Ok(None);
-        }
-        // SAFETY: forwarded contract.
-        unsafe { Out::required(ptr) }.map(Some)
-    }
-
     /// The out-param at `ptr`, already checked.
     ///
     /// # Safety
@@ -1063,6 +1034,37 @@ pub(crate) fn finish_output(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Out-params checked alone, outside a collector, for the tests of
+    /// `Out` (functions take theirs through [`Args::out`], which checks the
+    /// same).
+    impl<T: Copy> Out<'_, T> {
+        /// Checks a required out-param alone.
+        ///
+        /// # Safety
+        /// When not NULL, `ptr` must be valid for a write of one `T` while
+        /// the `Out` lives (it may point to uninitialised memory).
+        unsafe fn required(ptr: *mut T) -> Result<Self, mrtr_status> {
+            let ptr = NonNull::new(ptr).ok_or(mrtr_status::MRTR_ERR_NULL_POINTER)?;
+            if !ptr.as_ptr().is_aligned() {
+                return Err(mrtr_status::MRTR_ERR_MISALIGNED);
+            }
+            // SAFETY: non-NULL and aligned (checked); the caller's contract.
+            Ok(unsafe { Out::at(ptr) })
+        }
+
+        /// Checks an optional out-param alone: NULL means "not wanted".
+        ///
+        /// # Safety
+        /// As [`Out::required`].
+        unsafe fn optional(ptr: *mut T) -> Result<Option<Self>, mrtr_status> {
+            if ptr.is_null() {
+                return Ok(None);
+            }
+            // SAFETY: forwarded contract.
+            unsafe { Out::required(ptr) }.map(Some)
+        }
+    }
 
     /// Every pair of spans from edge starts and lengths (both ends of the
     /// address space, neighbours, empty spans), the ranges `check_range`
