@@ -231,14 +231,7 @@ pub unsafe extern "C" fn mrtr_runner_init(
     id_step: i64,
     max_unrelated: u32,
 ) -> mrtr_status {
-    let config = RunConfig {
-        first_id: (first_id != 0).then_some(first_id),
-        id_step: if id_step == 0 { 1 } else { id_step },
-        max_unrelated: match max_unrelated {
-            0 => MRTR_RUN_DEFAULT_MAX_UNRELATED,
-            n => n,
-        },
-    };
+    let config = RunConfig::or_defaults(first_id, id_step, max_unrelated);
     // SAFETY: caller contract (live call; `runner` lent for the run); the
     // runner's memory is checked against the call's before it is written.
     status_of(unsafe {

@@ -42,6 +42,26 @@ impl Default for RunConfig {
     }
 }
 
+impl RunConfig {
+    /// A configuration given as plain numbers, where 0 selects each
+    /// default (the C API's `mrtr_runner_init`, `mrtr_run_callbacks`):
+    /// `first_id` 0 is the machine's next id, `id_step` 0 is 1,
+    /// `max_unrelated` 0 is [`DEFAULT_MAX_UNRELATED`]. Other values are
+    /// taken as given ([`Runner::new`] checks them).
+    pub fn or_defaults(first_id: i64, id_step: i64, max_unrelated: u32) -> Self {
+        let d = RunConfig::default();
+        RunConfig {
+            first_id: (first_id != 0).then_some(first_id),
+            id_step: if id_step == 0 { d.id_step } else { id_step },
+            max_unrelated: if max_unrelated == 0 {
+                d.max_unrelated
+            } else {
+                max_unrelated
+            },
+        }
+    }
+}
+
 /// What to do next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {

@@ -273,3 +273,19 @@ fn ids_follow_the_config_and_stop_at_the_top() {
     // Nothing was written with a wrapped id: one request went out.
     assert_eq!((t.sent.len(), m.phase()), (1, Phase::Ready));
 }
+
+#[test]
+fn zero_selects_each_default_of_a_numeric_config() {
+    assert_eq!(RunConfig::or_defaults(0, 0, 0), RunConfig::default());
+    assert_eq!(
+        RunConfig::or_defaults(7, 2, 3),
+        RunConfig {
+            first_id: Some(7),
+            id_step: 2,
+            max_unrelated: 3,
+        }
+    );
+    // Other values are taken as given, for `Runner::new` to check.
+    let bad = RunConfig::or_defaults(-5, -1, 1);
+    assert_eq!((bad.first_id, bad.id_step), (Some(-5), -1));
+}
