@@ -39,16 +39,9 @@ pub unsafe extern "C" fn mrtr_json_validate(
     // SAFETY: caller contract; every pointer is checked as it is taken.
     run(|a| unsafe {
         let (error_offset, input) = (a.out_opt(error_offset)?, a.bytes(json, len)?);
-        let max_depth = match max_depth {
-            0 => MRTR_JSON_DEFAULT_MAX_DEPTH,
-            d if d <= MRTR_JSON_MAX_DEPTH => d,
-            _ => return Err(mrtr_status::MRTR_ERR_INVALID_ARGUMENT),
-        };
         // The caller chose `len`; `in_bytes` has bounded it by isize::MAX.
-        let limits = ParseLimits {
-            max_depth,
-            max_bytes: usize::MAX,
-        };
+        let limits =
+            ParseLimits::depth_only(max_depth).ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
         json::parse_with(input, &limits).map(drop).map_err(|e| {
             error_offset.put(e.offset);
             e.into()

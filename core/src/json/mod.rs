@@ -85,6 +85,24 @@ impl Default for ParseLimits {
     }
 }
 
+impl ParseLimits {
+    /// Limits on depth alone, for a document whose size its caller already
+    /// chose (the C API's `mrtr_json_validate`): no bound on bytes, and
+    /// `max_depth` 0 selects [`DEFAULT_MAX_DEPTH`]. `None` for a depth over
+    /// [`MAX_DEPTH_LIMIT`].
+    pub fn depth_only(max_depth: usize) -> Option<Self> {
+        let max_depth = match max_depth {
+            0 => DEFAULT_MAX_DEPTH,
+            d if d <= MAX_DEPTH_LIMIT => d,
+            _ => return None,
+        };
+        Some(ParseLimits {
+            max_depth,
+            max_bytes: usize::MAX,
+        })
+    }
+}
+
 /// What went wrong while reading or unescaping JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {

@@ -1326,3 +1326,12 @@ fn empty_containers_are_skipped_whole_in_a_walk() {
     let a = parse(b"[{},[],{ },[[]],{}]").unwrap().as_array().unwrap();
     assert_eq!(a.iter().count(), 5);
 }
+
+#[test]
+fn depth_only_limits_default_zero_and_refuse_past_the_limit() {
+    let at = |d| ParseLimits::depth_only(d).map(|l| (l.max_depth, l.max_bytes));
+    assert_eq!(at(0), Some((DEFAULT_MAX_DEPTH, usize::MAX)));
+    assert_eq!(at(1), Some((1, usize::MAX)));
+    assert_eq!(at(MAX_DEPTH_LIMIT), Some((MAX_DEPTH_LIMIT, usize::MAX)));
+    assert_eq!(at(MAX_DEPTH_LIMIT + 1), None);
+}
