@@ -3,7 +3,6 @@
 //! mapping of the core's `CallError` onto statuses. Every C enum here
 //! mirrors a core enum whose discriminants it repeats; one `mirror!` list
 //! per enum asserts that and converts.
-#![allow(non_camel_case_types)]
 
 use core::ffi::c_char;
 

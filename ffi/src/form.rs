@@ -6,8 +6,6 @@
 //! bytes and stay valid while the caller keeps them. A form has at most
 //! `MRTR_FORM_MAX_FIELDS` fields, so reading field by field stays cheap.
 
-#![allow(non_camel_case_types)]
-
 use core::ffi::{c_char, CStr};
 
 use mrtr_core::client::form::{

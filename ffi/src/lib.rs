@@ -26,8 +26,10 @@
 //!   panicking, and the panic handler of the C libraries aborts.
 //!
 //! Rust names of exported types and constants are their C names, so the
-//! header, the Rust code and `mrtr_status_str` spell everything alike.
+//! header, the Rust code and `mrtr_status_str` spell everything alike: the
+//! type names are C's lowercase ones, allowed once here for the crate.
 #![no_std]
+#![allow(non_camel_case_types)]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]

@@ -54,7 +54,6 @@ type InputFn = unsafe extern "C" fn(
 /// The application side of `mrtr_run`. Zero-initialize, then set.
 #[repr(C)]
 #[derive(Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_run_callbacks {
     /// Required: sends `req[0..req_len)` (NULL, 0: send nothing, the last
     /// message was unrelated) and writes the next message received, at most
@@ -119,7 +118,6 @@ pub struct mrtr_run_callbacks {
 /// A run of one call in caller memory: `mrtr_runner r;` then
 /// `mrtr_runner_init(&r, call, ...)`. Opaque; do not move or copy it.
 #[repr(C, align(8))]
-#[allow(non_camel_case_types)]
 pub struct mrtr_runner {
     _opaque: [u64; 14],
 }
@@ -136,7 +134,6 @@ const _: () = assert!(record_size::<Bound>() <= size_of::<mrtr_runner>());
 /// What `mrtr_runner_next` says to do.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
 pub enum mrtr_step_kind {
     /// Send `out[0..len)`, then pass each message received to
     /// `mrtr_runner_received` until it says `again` false.
@@ -153,7 +150,6 @@ pub enum mrtr_step_kind {
 /// One step of a run. Fields a kind does not use are zero.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_step {
     /// What to do.
     pub kind: mrtr_step_kind,

@@ -24,7 +24,6 @@ use crate::status::status_of;
 use crate::types::{c_enum, mrtr_bytes, mrtr_str, same};
 
 /// A sealer living in caller memory (opaque).
-#[allow(non_camel_case_types)]
 pub struct mrtr_sealer {
     _opaque: [u8; 0],
 }
@@ -83,7 +82,7 @@ const WIRE_MESSAGE: &CStr = c"Invalid or expired requestState";
 /// `mrtr_unseal_reason_str` says each in words).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub enum mrtr_unseal_reason {
     MRTR_UNSEAL_MALFORMED = 1,
     MRTR_UNSEAL_TOO_LARGE = 2,
@@ -104,7 +103,7 @@ MRTR_UNSEAL_WRONG_REQUEST MRTR_UNSEAL_WRONG_PRINCIPAL MRTR_UNSEAL_CLOCK_OUT_OF_R
 /// under re-escaping) and `expires_at`, its last valid unix second.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_unsealed_info {
     pub token_id: [u8; MRTR_SEAL_TOKEN_ID_BYTES],
     pub expires_at: u64,

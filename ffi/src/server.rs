@@ -51,7 +51,7 @@ pub const MRTR_ID_STRING: u32 = 2;
 /// (`number`) or `MRTR_ID_STRING` (`token`, its JSON token).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_request_id {
     pub kind: u32,
     pub number: i64,
@@ -99,7 +99,7 @@ impl mrtr_request_id {
 /// `TASKS_RESULT` may be answered with `input_required`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub enum mrtr_server_method {
     #[default]
     MRTR_SERVER_METHOD_OTHER = 0,
@@ -125,7 +125,7 @@ pub const MRTR_SERVER_META_OPTIONAL: u32 = 1;
 /// `params`) or a response; the last two get no answer (HTTP `202`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub enum mrtr_incoming_kind {
     #[default]
     MRTR_INCOMING_REQUEST = 1,
@@ -146,7 +146,7 @@ pub const MRTR_REQUEST_HAS_CAPS: u32 = 1 << 1;
 /// is `"2026-07-28"` (an HTTP `MCP-Protocol-Version` that differs is `-32020`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_server_request {
     pub kind: mrtr_incoming_kind,
     pub method: mrtr_server_method,
@@ -174,7 +174,7 @@ pub struct mrtr_server_request {
 /// the cause (`reason`) and of the member at fault (`field`, or `""`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_server_error {
     pub code: i32,
     pub id: mrtr_request_id,
@@ -344,7 +344,7 @@ pub unsafe extern "C" fn mrtr_server_write_request_error(
 /// The kind of an input response (`NONE`: nothing under the key: ask).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub enum mrtr_answer_kind {
     #[default]
     MRTR_ANSWER_NONE = 0,
@@ -360,7 +360,7 @@ c_enum! { mrtr_answer_kind: MRTR_ANSWER_NONE MRTR_ANSWER_ELICIT MRTR_ANSWER_SAMP
 /// `wrapped` true for the SEP draft's `{"result": ..}`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_server_answer {
     pub kind: mrtr_answer_kind,
     pub action: u32,
@@ -379,7 +379,7 @@ pub struct mrtr_server_answer {
 /// (`NONE` when unknown). Kinds are `mrtr_answer_kind` values.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_answer_error {
     pub error: u32,
     pub expected: u32,
@@ -498,7 +498,7 @@ pub unsafe extern "C" fn mrtr_server_input_response(
 /// One root of a roots answer: `uri` and `name` (when sent), JSON tokens.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_server_root {
     pub uri: mrtr_str,
     pub name: mrtr_str,
@@ -542,7 +542,7 @@ pub unsafe extern "C" fn mrtr_server_root_at(
 /// sampling `params` (raw JSON); roots nothing.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_input_spec {
     pub kind: u32,
     pub key: mrtr_str,
@@ -558,7 +558,7 @@ pub struct mrtr_input_spec {
 /// `related_task` (SEP task dialect), `{NULL, 0}` for none.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_input_required {
     pub id: mrtr_request_id,
     pub method: u32,
@@ -575,7 +575,7 @@ pub struct mrtr_input_required {
 /// the cause's static name (`reason`, for every failure).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_build_error {
     pub index: usize,
     pub missing_caps: u32,
@@ -989,7 +989,7 @@ impl Views for mrtr_http_header {
 /// `input_schema`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types, missing_docs)]
+#[allow(missing_docs)]
 pub struct mrtr_param_header_error {
     pub reason: u32,
     pub header: mrtr_str,

@@ -8,8 +8,6 @@
 //! be moved or copied while in use (handles of a moved workspace are
 //! refused).
 
-#![allow(non_camel_case_types)]
-
 use core::ffi::{c_char, c_void};
 
 use mrtr_core::client::sse::SseDecoder;

@@ -17,7 +17,6 @@ use mrtr_core::{json, names};
 /// a call's end, sealing) and never change meaning.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
 pub enum mrtr_status {
     /// Success.
     MRTR_OK = 0,

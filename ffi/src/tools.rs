@@ -2,8 +2,6 @@
 //! with each tool's SEP-2243 `x-mcp-header` designations checked, so a
 //! client offers only the tools it may call.
 
-#![allow(non_camel_case_types)]
-
 use core::ffi::c_char;
 
 use mrtr_core::client::tools::{

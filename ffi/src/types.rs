@@ -8,7 +8,6 @@ use core::ffi::c_char;
 /// data, and say in each function's documentation how long they stay valid.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_str {
     /// The first byte, or NULL for the empty string.
     pub ptr: *const c_char,
@@ -35,7 +34,6 @@ impl mrtr_str {
 /// `=?base64?...?=`); to `mrtr_server_check_param_headers` as received.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_http_header {
     /// The header name.
     pub name: mrtr_str,
@@ -47,7 +45,6 @@ pub struct mrtr_http_header {
 /// at `ptr`. `ptr` may be NULL only when `len` is 0.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_bytes {
     /// The first byte, or NULL when empty.
     pub ptr: *const u8,
@@ -61,7 +58,6 @@ pub struct mrtr_bytes {
 /// with `mrtr_json_decode_string`); spans of other values are the raw JSON.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
 pub struct mrtr_span {
     /// Offset of the first byte.
     pub offset: usize,

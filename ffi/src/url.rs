@@ -1,8 +1,6 @@
 //! `mrtr_url_consent`: the facts a consent screen shows before the user
 //! opens a URL-mode elicitation's link.
 
-#![allow(non_camel_case_types)]
-
 use core::ffi::c_char;
 
 use mrtr_core::client::url::{UrlConsent, Warnings as W};
