@@ -16,7 +16,7 @@ use mrtr_core::seal::{
     SCRUB_STACK_BYTES, TOKEN_ID_BYTES,
 };
 
-use crate::abi::{finish_output, run, Args};
+use crate::abi::{finish_output, run, Args, Put};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::object::{self, magic, Obj};
@@ -455,13 +455,11 @@ pub unsafe extern "C" fn mrtr_unseal(
                 ptr: u.state.as_ptr(),
                 len: u.state.len(),
             });
-            if let Some(info) = out_info {
-                let (token_id, expires_at) = (u.token_id, u.expires_at);
-                info.write(mrtr_unsealed_info {
-                    token_id,
-                    expires_at,
-                });
-            }
+            let (token_id, expires_at) = (u.token_id, u.expires_at);
+            out_info.put(mrtr_unsealed_info {
+                token_id,
+                expires_at,
+            });
             Ok(())
         })
     })

@@ -19,7 +19,7 @@ use mrtr_core::wire::{
     ClientCapabilities, Id, InputKind, InputResponses, ResponseKind, WireLimits, PROTOCOL_VERSION,
 };
 
-use crate::abi::{finish_output, run, Args, Out, Take, Views};
+use crate::abi::{finish_output, run, Args, Out, Put, Take, Views};
 use crate::mrtr_status;
 use crate::mrtr_status as S;
 use crate::types::{c_enum, mrtr_http_header, mrtr_str, same};
@@ -291,14 +291,12 @@ pub unsafe extern "C" fn mrtr_server_parse_request(
             }),
             Err(e) => {
                 let reason = e.kind.name();
-                if let Some(o) = out_error {
-                    o.write(mrtr_server_error {
-                        code: e.code().code(),
-                        id: mrtr_request_id::of(e.id.as_ref()),
-                        reason: reason.as_ptr(),
-                        field: e.kind.field().map_or(c"", Field::c_name).as_ptr(),
-                    });
-                }
+                out_error.put(mrtr_server_error {
+                    code: e.code().code(),
+                    id: mrtr_request_id::of(e.id.as_ref()),
+                    reason: reason.as_ptr(),
+                    field: e.kind.field().map_or(c"", Field::c_name).as_ptr(),
+                });
                 return Err(request_error_status(&e.kind));
             }
         }
@@ -448,16 +446,14 @@ pub unsafe extern "C" fn mrtr_server_input_response(
                 return Ok(());
             }
             Err(e) => {
-                if let Some(o) = out_error {
-                    let code = |k: Option<ResponseKind>| k.map_or(0, |k| k as u32);
-                    let (error, found) = (e.error.number(), code(e.error.found()));
-                    let expected = code(e.kind_known.then(|| e.error.expected()));
-                    o.write(mrtr_answer_error {
-                        error,
-                        expected,
-                        found,
-                    });
-                }
+                let code = |k: Option<ResponseKind>| k.map_or(0, |k| k as u32);
+                let (error, found) = (e.error.number(), code(e.error.found()));
+                let expected = code(e.kind_known.then(|| e.error.expected()));
+                out_error.put(mrtr_answer_error {
+                    error,
+                    expected,
+                    found,
+                });
                 return Err(S::MRTR_ERR_PROTOCOL_VIOLATION);
             }
         };
@@ -1032,10 +1028,8 @@ pub unsafe extern "C" fn mrtr_server_check_param_headers(
         };
         let list = headers.iter().filter_map(Result::ok);
         check_param_header_list(&designations, arguments, list).map_err(|(why, d)| {
-            if let Some(o) = out_error {
-                let (reason, header) = (why as u32, mrtr_str::of_bytes(d.header.raw_inner()));
-                o.write(mrtr_param_header_error { reason, header });
-            }
+            let (reason, header) = (why as u32, mrtr_str::of_bytes(d.header.raw_inner()));
+            out_error.put(mrtr_param_header_error { reason, header });
             S::MRTR_ERR_INVALID_VALUE
         })
     })
