@@ -266,36 +266,17 @@ pub unsafe extern "C" fn mrtr_runner_next(
     out_step: *mut mrtr_step,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    unsafe {
-        runner_step(
-            runner,
-            call,
-            Op::Next {
-                out,
-                out_len,
-                out_step,
-            },
-        )
-    }
+    unsafe { runner_step(runner, call, Op::Next(out, out_len, out_step)) }
 }
 
 /// What a runner step export asks of [`runner_step`].
 enum Op {
-    /// `mrtr_runner_next`.
-    Next {
-        out: *mut u8,
-        out_len: usize,
-        out_step: *mut mrtr_step,
-    },
-    /// `mrtr_runner_received`.
-    Received {
-        msg: *const u8,
-        len: usize,
-        out_event: *mut mrtr_event,
-        out_again: *mut bool,
-    },
-    /// `mrtr_runner_answered`.
-    Answered { index: usize, reply: Reply },
+    /// `mrtr_runner_next`: `out`, `out_len`, `out_step`.
+    Next(*mut u8, usize, *mut mrtr_step),
+    /// `mrtr_runner_received`: `msg`, `len`, `out_event`, `out_again`.
+    Received(*const u8, usize, *mut mrtr_event, *mut bool),
+    /// `mrtr_runner_answered`: `index`, `reply`.
+    Answered(usize, Reply),
 }
 
 /// The one body of the runner's step exports: the runner and its call
@@ -307,11 +288,7 @@ unsafe fn runner_step(runner: *mut mrtr_runner, call: *mut mrtr_call, op: Op) ->
     // SAFETY: caller contract; every pointer goes through `a`.
     status_of(unsafe {
         with_runner(runner, call, |r, m, a| match op {
-            Op::Next {
-                out,
-                out_len,
-                out_step,
-            } => {
+            Op::Next(out, out_len, out_step) => {
                 let out_step = a.out(out_step)?;
                 let out = a.out_buf(out, out_len)?;
                 let step = match r.next(m, out) {
@@ -328,12 +305,7 @@ unsafe fn runner_step(runner: *mut mrtr_runner, call: *mut mrtr_call, op: Op) ->
                 out_step.write(step_of(step));
                 Ok(())
             }
-            Op::Received {
-                msg,
-                len,
-                out_event,
-                out_again,
-            } => {
+            Op::Received(msg, len, out_event, out_again) => {
                 let msg = a.bytes(msg, len)?;
                 let out_event = a.out(out_event)?;
                 let out_again = a.out(out_again)?;
@@ -342,7 +314,7 @@ unsafe fn runner_step(runner: *mut mrtr_runner, call: *mut mrtr_call, op: Op) ->
                 out_again.write(again);
                 Ok(())
             }
-            Op::Answered { index, reply } => {
+            Op::Answered(index, reply) => {
                 r.answered(m, index, reply).map_err(|e| run_refused(a, e))
             }
         })
@@ -395,18 +367,7 @@ pub unsafe extern "C" fn mrtr_runner_received(
     out_again: *mut bool,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    unsafe {
-        runner_step(
-            runner,
-            call,
-            Op::Received {
-                msg,
-                len,
-                out_event,
-                out_again,
-            },
-        )
-    }
+    unsafe { runner_step(runner, call, Op::Received(msg, len, out_event, out_again)) }
 }
 
 /// Reports what the app did about input `index` after `ASK`: `reply` is a
@@ -431,7 +392,7 @@ pub unsafe extern "C" fn mrtr_runner_answered(
         _ => Reply::Abort,
     };
     // SAFETY: forwarded contract.
-    unsafe { runner_step(runner, call, Op::Answered { index, reply }) }
+    unsafe { runner_step(runner, call, Op::Answered(index, reply)) }
 }
 
 /// Runs `call` to its end over the `mrtr_runner_*` steps: each request is
