@@ -438,20 +438,18 @@ pub unsafe extern "C" fn mrtr_run(
                 Ok((out_event, cb, transport, needed))
             })
         }?;
-        let mut need = 0usize;
         let mut last = mrtr_event::empty(mrtr_event_kind::MRTR_EVENT_UNRELATED);
-        // SAFETY: forwarded contract; every pointer was checked above.
-        let res = unsafe {
-            drive(
-                call,
-                &cb,
-                transport,
-                user,
-                (buf, buf_len),
-                &mut need,
-                &mut last,
-            )
+        let mut run = Run {
+            call,
+            cb: &cb,
+            transport,
+            user,
+            buf: (buf, buf_len),
+            need: 0,
+            last: &mut last,
         };
+        // SAFETY: forwarded contract; every pointer was checked above.
+        let (res, need) = (unsafe { run.drive() }, run.need);
         match res {
             Ok(st) => {
                 out_event.write(last);
@@ -476,62 +474,125 @@ pub unsafe extern "C" fn mrtr_run(
     })())
 }
 
-/// The loop of [`mrtr_run`]: returns the `DONE` step's status, the last
-/// message's event in `*last`, or the first error (with
-/// `MRTR_ERR_BUFFER_TOO_SMALL`, the buffer length needed in `*need`; `*last`
-/// is then of no use).
-///
-/// # Safety
-/// As [`mrtr_run`], every pointer checked.
-unsafe fn drive(
+/// A blocking run ([`mrtr_run`]): its arguments, checked, and what it
+/// reports: with `MRTR_ERR_BUFFER_TOO_SMALL`, the buffer length needed
+/// (`need`); at its end, the last message's event (`last`).
+struct Run<'c> {
     call: *mut mrtr_call,
-    cb: &mrtr_run_callbacks,
+    cb: &'c mrtr_run_callbacks,
     transport: TransportFn,
     user: *mut c_void,
-    (buf, buf_len): (*mut u8, usize),
-    need: &mut usize,
-    last: &mut mrtr_event,
-) -> Result<mrtr_status, mrtr_status> {
-    let mut r = mrtr_runner { _opaque: [0; 14] };
-    let r = &raw mut r;
-    // SAFETY: `r` is this frame's; the call is live (caller contract).
-    let st = unsafe { mrtr_runner_init(r, call, cb.first_id, cb.id_step, cb.max_unrelated) };
-    result_of(st)?;
-    loop {
-        let mut step = mrtr_step::of(mrtr_step_kind::MRTR_STEP_DONE);
-        // SAFETY: `buf` was checked against the call; nothing borrows it.
-        let st = unsafe { mrtr_runner_next(r, call, buf, buf_len, &mut step) };
-        if st == mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL {
-            *need = step.len;
-        }
+    buf: (*mut u8, usize),
+    need: usize,
+    last: &'c mut mrtr_event,
+}
+
+impl Run<'_> {
+    /// The loop of [`mrtr_run`]: returns the `DONE` step's status, or the
+    /// first error (`last` is then of no use).
+    ///
+    /// # Safety
+    /// As [`mrtr_run`], every pointer checked.
+    unsafe fn drive(&mut self) -> Result<mrtr_status, mrtr_status> {
+        let (call, cb, (buf, buf_len)) = (self.call, self.cb, self.buf);
+        let mut r = mrtr_runner { _opaque: [0; 14] };
+        let r = &raw mut r;
+        // SAFETY: `r` is this frame's; the call is live (caller contract).
+        let st = unsafe { mrtr_runner_init(r, call, cb.first_id, cb.id_step, cb.max_unrelated) };
         result_of(st)?;
-        match step.kind {
-            mrtr_step_kind::MRTR_STEP_SEND => {
+        loop {
+            let mut step = mrtr_step::of(mrtr_step_kind::MRTR_STEP_DONE);
+            // SAFETY: `buf` was checked against the call; nothing borrows it.
+            let st = unsafe { mrtr_runner_next(r, call, buf, buf_len, &mut step) };
+            if st == mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL {
+                self.need = step.len;
+            }
+            result_of(st)?;
+            match step.kind {
                 // SAFETY: caller contract (transport, buffer, live handle).
-                unsafe {
-                    exchange(
-                        r,
-                        call,
-                        transport,
-                        user,
-                        (buf, buf_len, step.len),
-                        need,
-                        last,
-                    )
-                }?;
-            }
-            mrtr_step_kind::MRTR_STEP_ASK => {
+                mrtr_step_kind::MRTR_STEP_SEND => unsafe { self.exchange(r, step.len) }?,
                 // SAFETY: caller contract (live handle, callbacks).
-                unsafe { ask(r, call, cb, user, step) }?;
-            }
-            mrtr_step_kind::MRTR_STEP_WAIT => {
-                if let Some(sleep) = cb.sleep_ms {
-                    // SAFETY: a valid callback (caller contract).
-                    unsafe { sleep(user, step.wait_ms) };
+                mrtr_step_kind::MRTR_STEP_ASK => unsafe { self.ask(r, step) }?,
+                mrtr_step_kind::MRTR_STEP_WAIT => {
+                    if let Some(sleep) = cb.sleep_ms {
+                        // SAFETY: a valid callback (caller contract).
+                        unsafe { sleep(self.user, step.wait_ms) };
+                    }
                 }
+                mrtr_step_kind::MRTR_STEP_DONE => return Ok(step.status),
             }
-            mrtr_step_kind::MRTR_STEP_DONE => return Ok(step.status),
         }
+    }
+
+    /// Sends the request at the start of `buf` (its first `n` bytes) and
+    /// passes what comes back to the runner until it is not unrelated; that
+    /// event (spans into `buf`) goes to `last`.
+    ///
+    /// # Safety
+    /// As [`mrtr_run`]; `n <= buf_len`; `r` a live runner of the call.
+    unsafe fn exchange(&mut self, r: *mut mrtr_runner, n: usize) -> Result<(), mrtr_status> {
+        let (call, (buf, buf_len)) = (self.call, self.buf);
+        let resp = buf.wrapping_add(n);
+        let cap = buf_len.saturating_sub(n);
+        let (mut req, mut req_len) = (buf.cast_const(), n);
+        loop {
+            let mut resp_len = 0usize;
+            // SAFETY: a valid callback (caller contract); `req` and `resp` are
+            // disjoint parts of `buf`, not borrowed by Rust during the call.
+            let rc = unsafe { (self.transport)(self.user, req, req_len, resp, cap, &mut resp_len) };
+            (req, req_len) = (core::ptr::null(), 0);
+            if rc != 0 {
+                // SAFETY: caller contract (live handle).
+                unsafe { note_reason(call, c"Transport") };
+                return Err(mrtr_status::MRTR_ERR_ABORTED);
+            }
+            if resp_len > cap {
+                // The message did not fit: the transport says how long it is.
+                self.need = n.saturating_add(resp_len);
+                // SAFETY: caller contract (live handle).
+                unsafe { note_reason(call, c"MessageTooLarge") };
+                return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
+            }
+            let (mut again, ev) = (false, &mut *self.last);
+            // SAFETY: `resp[..resp_len]` lies within `buf` (checked length).
+            let st = unsafe { mrtr_runner_received(r, call, resp, resp_len, ev, &mut again) };
+            result_of(st)?;
+            if !again {
+                ev.shift(n);
+                return Ok(());
+            }
+        }
+    }
+
+    /// Asks the app's callback about the input of an `ASK` step and
+    /// reports its reply.
+    ///
+    /// # Safety
+    /// As [`mrtr_run`]; `r` a live runner of the call.
+    unsafe fn ask(&self, r: *mut mrtr_runner, step: mrtr_step) -> Result<(), mrtr_status> {
+        let (call, cb) = (self.call, self.cb);
+        let mut input = core::mem::MaybeUninit::<mrtr_input>::uninit();
+        // SAFETY: caller contract (live handle); `input` is this frame's.
+        result_of(unsafe { mrtr_call_input_at(call, step.index, input.as_mut_ptr()) })?;
+        // SAFETY: written by `mrtr_call_input_at`, which returned `MRTR_OK`.
+        // Read in place (a reference, not a copy of the record).
+        let input = unsafe { input.assume_init_ref() };
+        use mrtr_input_kind as K;
+        let f = match step.input_kind {
+            K::MRTR_INPUT_ELICIT_FORM | K::MRTR_INPUT_ELICIT_URL => cb.elicit,
+            K::MRTR_INPUT_SAMPLING => cb.sampling,
+            K::MRTR_INPUT_ROOTS => cb.roots,
+        };
+        let Some(f): Option<InputFn> = f else {
+            // SAFETY: caller contract (live handle).
+            unsafe { note_reason(call, c"NoCallback") };
+            return Err(mrtr_status::MRTR_ERR_UNANSWERED_INPUT);
+        };
+        // SAFETY: a valid callback (caller contract); no Rust reference to
+        // the call is live while it runs, so it may call mrtr_call_*.
+        let rc = unsafe { f(self.user, call, step.index, input) };
+        // SAFETY: caller contract (live handle, live runner).
+        result_of(unsafe { mrtr_runner_answered(r, call, step.index, rc) })
     }
 }
 
@@ -558,89 +619,6 @@ fn run_status(e: &RunError) -> mrtr_status {
         RunError::Aborted | RunError::Transport(_) => mrtr_status::MRTR_ERR_ABORTED,
         RunError::Unanswered { .. } => mrtr_status::MRTR_ERR_UNANSWERED_INPUT,
     }
-}
-
-/// Sends the request at the start of `buf` (its first `n` of `buf_len`
-/// bytes) and passes what comes back to the runner until it is not
-/// unrelated; that event (spans into `buf`) goes to `*ev`.
-///
-/// # Safety
-/// As `mrtr_run`; `n <= buf_len`; `r` a live runner of `call`.
-unsafe fn exchange(
-    r: *mut mrtr_runner,
-    call: *mut mrtr_call,
-    transport: TransportFn,
-    user: *mut c_void,
-    (buf, buf_len, n): (*mut u8, usize, usize),
-    need: &mut usize,
-    ev: &mut mrtr_event,
-) -> Result<(), mrtr_status> {
-    let resp = buf.wrapping_add(n);
-    let cap = buf_len.saturating_sub(n);
-    let (mut req, mut req_len) = (buf.cast_const(), n);
-    loop {
-        let mut resp_len = 0usize;
-        // SAFETY: a valid callback (caller contract); `req` and `resp` are
-        // disjoint parts of `buf`, not borrowed by Rust during the call.
-        let rc = unsafe { transport(user, req, req_len, resp, cap, &mut resp_len) };
-        (req, req_len) = (core::ptr::null(), 0);
-        if rc != 0 {
-            // SAFETY: caller contract (live handle).
-            unsafe { note_reason(call, c"Transport") };
-            return Err(mrtr_status::MRTR_ERR_ABORTED);
-        }
-        if resp_len > cap {
-            // The message did not fit: the transport says how long it is.
-            *need = n.saturating_add(resp_len);
-            // SAFETY: caller contract (live handle).
-            unsafe { note_reason(call, c"MessageTooLarge") };
-            return Err(mrtr_status::MRTR_ERR_BUFFER_TOO_SMALL);
-        }
-        let mut again = false;
-        // SAFETY: `resp[..resp_len]` lies within `buf` (checked length).
-        let st = unsafe { mrtr_runner_received(r, call, resp, resp_len, ev, &mut again) };
-        result_of(st)?;
-        if !again {
-            ev.shift(n);
-            return Ok(());
-        }
-    }
-}
-
-/// Asks the app's callback about the input of an `ASK` step and reports
-/// its reply.
-///
-/// # Safety
-/// As `mrtr_run`; `r` a live runner of `call`.
-unsafe fn ask(
-    r: *mut mrtr_runner,
-    call: *mut mrtr_call,
-    cb: &mrtr_run_callbacks,
-    user: *mut c_void,
-    step: mrtr_step,
-) -> Result<(), mrtr_status> {
-    let mut input = core::mem::MaybeUninit::<mrtr_input>::uninit();
-    // SAFETY: caller contract (live handle); `input` is this frame's.
-    result_of(unsafe { mrtr_call_input_at(call, step.index, input.as_mut_ptr()) })?;
-    // SAFETY: written by `mrtr_call_input_at`, which returned `MRTR_OK`.
-    // Read in place (a reference, not a copy of the record).
-    let input = unsafe { input.assume_init_ref() };
-    use mrtr_input_kind as K;
-    let f = match step.input_kind {
-        K::MRTR_INPUT_ELICIT_FORM | K::MRTR_INPUT_ELICIT_URL => cb.elicit,
-        K::MRTR_INPUT_SAMPLING => cb.sampling,
-        K::MRTR_INPUT_ROOTS => cb.roots,
-    };
-    let Some(f): Option<InputFn> = f else {
-        // SAFETY: caller contract (live handle).
-        unsafe { note_reason(call, c"NoCallback") };
-        return Err(mrtr_status::MRTR_ERR_UNANSWERED_INPUT);
-    };
-    // SAFETY: a valid callback (caller contract); no Rust reference to the
-    // call is live while it runs, so it may call mrtr_call_*.
-    let rc = unsafe { f(user, call, step.index, input) };
-    // SAFETY: caller contract (live handle, live runner).
-    result_of(unsafe { mrtr_runner_answered(r, call, step.index, rc) })
 }
 
 #[cfg(test)]
