@@ -548,14 +548,7 @@ fn text_of<'m>(
 pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mrtr_status> {
     let (key, req) = m.input_at(index).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
     let mut escaped = 0;
-    // The reader validated the text: the view is its bytes, which are the
-    // text itself unless the token has escapes (then `field` is noted).
-    let mut text = |field: u32, s: JsonStr<'_>| {
-        if s.has_escapes() {
-            escaped |= field;
-        }
-        mrtr_str::of_bytes(s.raw_inner())
-    };
+    let mut text = |field: u32, s: JsonStr<'_>| mrtr_str::json(Some(s), &mut escaped, field);
     let mut v = mrtr_input {
         kind: req.kind().into(),
         key: text(MRTR_TEXT_KEY, key),

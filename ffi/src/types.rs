@@ -107,22 +107,22 @@ impl mrtr_str {
         s.map_or(mrtr_str::EMPTY, mrtr_str::from_str)
     }
 
-    /// A view of an optional JSON string: its text when it has no escapes,
-    /// else its escaped form and `escaped` (or-ed with `bit`); empty for none.
+    /// A view of an optional JSON string: the bytes between its quotes,
+    /// which the reader validated, so they are its text unless the token
+    /// has escapes (then `bit` is or-ed into `escaped`); empty for none.
     #[cfg(feature = "client")]
     pub(crate) fn json(
         s: Option<mrtr_core::json::JsonStr<'_>>,
         escaped: &mut u32,
         bit: u32,
     ) -> mrtr_str {
-        match s.map(|s| (s.as_borrowed(), s)) {
-            None => mrtr_str::EMPTY,
-            Some((Some(t), _)) => mrtr_str::from_str(t),
-            Some((None, s)) => {
-                *escaped |= bit;
-                mrtr_str::of_bytes(s.raw_inner())
-            }
+        let Some(s) = s else {
+            return mrtr_str::EMPTY;
+        };
+        if s.has_escapes() {
+            *escaped |= bit;
         }
+        mrtr_str::of_bytes(s.raw_inner())
     }
 }
 
