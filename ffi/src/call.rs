@@ -30,12 +30,12 @@
 
 use core::ffi::c_void;
 use core::ffi::{c_char, CStr};
-use core::mem::size_of;
+use core::mem::{size_of, MaybeUninit};
 
 use mrtr_core::client::call::{check_id_range, CallMethod};
 use mrtr_core::client::task::TaskIdRef;
 use mrtr_core::client::{
-    Answer, CallError, CallLimits, Machine, MachineConfig, MachineSlot, Start,
+    Answer, CallError, CallLimits, CheckedLimits, Machine, MachineSlot, Start,
 };
 use mrtr_core::json::BufferTooSmall;
 use mrtr_core::wire::{ClientInfo, ElicitAction, TaskDialect};
@@ -203,25 +203,19 @@ pub struct mrtr_progress {
     pub has_next_id: bool,
 }
 
-/// The limits a caller passed (`None`: the defaults), refused when the
-/// core cannot lay them out.
-fn limits_from_c(l: Option<&mrtr_call_limits>) -> Result<CallLimits, mrtr_status> {
-    laid_out_from_c(l).map(|(limits, _)| limits)
+/// The limits a caller passed (`None`: the defaults), converted once.
+fn limits_from_c(l: Option<&mrtr_call_limits>) -> CallLimits {
+    l.map_or_else(CallLimits::default, limits_of_c)
 }
 
-/// [`limits_from_c`] with the bytes of the machine's region under them
-/// (derived once, for [`place`]).
-fn laid_out_from_c(l: Option<&mrtr_call_limits>) -> Result<(CallLimits, usize), mrtr_status> {
-    let limits = l.map_or_else(CallLimits::default, limits_of_c);
-    let region = Machine::workspace_size(&limits);
-    object::workspace_size::<MachineSlot>(region).ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)?;
-    Ok((limits, region))
-}
-
-/// The workspace bytes (record + regions) a call needs under `limits`.
-fn workspace_for(limits: &CallLimits) -> Result<usize, mrtr_status> {
-    object::workspace_size::<MachineSlot>(Machine::workspace_size(limits))
-        .ok_or(mrtr_status::MRTR_ERR_INVALID_ARGUMENT)
+/// `limits` checked once, by the core's rule, with the workspace bytes
+/// (record + regions) a call needs under them; refused when the core
+/// cannot lay them out or the workspace would be too large to describe.
+fn checked(limits: &CallLimits) -> Result<(CheckedLimits<'_>, usize), mrtr_status> {
+    let bad = mrtr_status::MRTR_ERR_INVALID_ARGUMENT;
+    let checked = limits.checked().map_err(|_| bad)?;
+    let size = object::workspace_size::<MachineSlot>(checked.workspace_size()).ok_or(bad)?;
+    Ok((checked, size))
 }
 
 /// Runs `f` on the live machine behind `call`, with the arguments
@@ -341,9 +335,11 @@ unsafe fn write_call(
     }
 }
 
-/// Places a machine in `ws` with `start`, its region `region` bytes (the
-/// machine's workspace size under `limits`, from [`laid_out_from_c`]); the
-/// needed size goes to `out_needed` on `MRTR_ERR_WORKSPACE_TOO_SMALL`.
+/// Places a machine in `ws` with `start`, under `limits` and the workspace
+/// size `needed` they ask for (both from [`checked`]); `needed` goes to
+/// `out_needed` on `MRTR_ERR_WORKSPACE_TOO_SMALL`. The record's slot is
+/// left uninitialized for `start` to write whole: the call is activated
+/// (and its slot ever read) only once `start` succeeded.
 ///
 /// # Safety
 /// As `mrtr_call_init`; every argument was taken through `args`.
@@ -351,17 +347,18 @@ unsafe fn place(
     ws: *mut u8,
     len: usize,
     args: &Args,
-    (limits, region): (&CallLimits, usize),
+    (limits, needed): (CheckedLimits<'_>, usize),
     out_needed: Option<Out<'_, usize>>,
     out_call: Out<'_, *mut mrtr_call>,
-    start: impl FnOnce(&mut MachineSlot, &mut [u8]) -> Result<(), CallError>,
+    start: impl FnOnce(&mut MaybeUninit<MachineSlot>, &mut [u8]) -> Result<(), CallError>,
 ) -> Result<(), mrtr_status> {
+    let region = limits.workspace_size();
     // SAFETY: caller contract; overlaps with every argument refused.
-    let placed = unsafe { object::init(ws, len, region, MachineSlot::default(), args) };
+    let placed = unsafe { object::init(ws, len, region, MaybeUninit::uninit(), args) };
     let mut obj = match placed {
         Err(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL) => {
-            if let (Some(o), Ok(n)) = (out_needed, workspace_for(limits)) {
-                o.write(n);
+            if let Some(o) = out_needed {
+                o.write(needed);
             }
             return Err(mrtr_status::MRTR_ERR_WORKSPACE_TOO_SMALL);
         }
@@ -403,24 +400,27 @@ pub unsafe extern "C" fn mrtr_call_workspace_size(
     out_size: *mut usize,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    unsafe { size_under(limits, out_size, workspace_for) }
+    unsafe { size_under(limits, out_size, |_, needed| Ok(needed)) }
 }
 
-/// Writes `size(limits)` (NULL limits: the defaults) to `*out_size`.
+/// Writes `size(limits, needed)` (NULL limits: the defaults; `needed`:
+/// the workspace bytes a call needs under them) to `*out_size`, once the
+/// limits passed their check.
 ///
 /// # Safety
 /// As [`mrtr_call_workspace_size`].
 unsafe fn size_under(
     limits: *const mrtr_call_limits,
     out_size: *mut usize,
-    size: impl FnOnce(&CallLimits) -> Result<usize, mrtr_status>,
+    size: impl FnOnce(&CallLimits, usize) -> Result<usize, mrtr_status>,
 ) -> mrtr_status {
     let mut args = Args::free();
     // SAFETY: caller contract.
     status_of_result(unsafe { args.out(out_size) }.and_then(|out| {
         // SAFETY: caller contract.
-        let limits = limits_from_c(unsafe { args.reference_opt(limits) }?)?;
-        out.done(size(&limits)?)
+        let limits = limits_from_c(unsafe { args.reference_opt(limits) }?);
+        let (_, needed) = checked(&limits)?;
+        out.done(size(&limits, needed)?)
     }))
 }
 
@@ -440,7 +440,7 @@ pub unsafe extern "C" fn mrtr_call_request_size_max(
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
     unsafe {
-        size_under(limits, out_size, |l| {
+        size_under(limits, out_size, |l, _| {
             l.max_request_bytes()
                 .map_err(|_| mrtr_status::MRTR_ERR_INVALID_ARGUMENT)
         })
@@ -592,8 +592,8 @@ unsafe fn start(
             }),
             _ => None,
         };
-        let (limits, region) = laid_out_from_c(args.reference_opt(cfg.limits)?)
-            .map_err(|_| bad(args, c"BadLimits"))?;
+        let converted = limits_from_c(args.reference_opt(cfg.limits)?);
+        let (limits, needed) = checked(&converted).map_err(|_| bad(args, c"BadLimits"))?;
         let params = args.bytes(cfg.params.ptr.cast(), cfg.params.len)?;
         let id_text = args.str(cfg.task_id)?;
         let id_json = cfg.flags & MRTR_CALL_TASK_ID_JSON != 0;
@@ -622,23 +622,18 @@ unsafe fn start(
         };
         let first_id = if cfg.first_id == 0 { 1 } else { cfg.first_id };
         check_id_range(first_id).map_err(|_| bad(args, c"IdOutOfRange"))?;
-        let config = MachineConfig {
-            start,
-            caps,
-            client_info,
-            limits,
-            first_id,
-        };
-        let (mut refusal, limits) = (None, &config.limits);
+        let mut refusal = None;
         let placed = place(
             ws,
             len,
             args,
-            (limits, region),
+            (limits, needed),
             out_needed,
             out_call,
             |s, r| {
-                let started = Machine::init(s, r, &config).map(|_| ());
+                let info = client_info.as_ref();
+                let started =
+                    Machine::init_checked(s, r, start, &caps, info, limits, first_id).map(|_| ());
                 refusal = started.err();
                 started
             },
@@ -1066,11 +1061,12 @@ unsafe fn restore(
         let why = args.out_opt(out_reason)?;
         let r = (|| {
             let out_call = args.out(out_call)?;
-            let (limits, region) = laid_out_from_c(args.reference_opt(limits)?)
-                .map_err(|s| args.refuse(s, c"BadLimits"))?;
+            let limits = limits_from_c(args.reference_opt(limits)?);
+            let (checked, needed) = checked(&limits).map_err(|s| args.refuse(s, c"BadLimits"))?;
             let saved = args.bytes(saved, saved_len)?;
             let mut refusal = None;
-            let placed = place(ws, len, &args, (&limits, region), None, out_call, |s, r| {
+            let placed = place(ws, len, &args, (checked, needed), None, out_call, |s, r| {
+                let s = s.write(MachineSlot::default());
                 let restored = Machine::restore(s, r, &limits, saved).map(|_| ());
                 refusal = restored.err();
                 restored

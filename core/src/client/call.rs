@@ -190,6 +190,18 @@ pub struct CallFields {
 /// [`Call::restore`] it together with a workspace.
 pub type CallSlot = Slot<CallFields>;
 
+impl CallSlot {
+    /// The slot of a call [`Call::prepare`] started: `Ready`, no round yet.
+    #[inline]
+    pub(crate) fn ready(caps: &ClientCapabilities, limits: &CallLimits, f: CallFields) -> Self {
+        CallSlot {
+            sh: Shared::ready(CALL_MAGIC, *caps, Exchange::default()),
+            limits: *limits,
+            f,
+        }
+    }
+}
+
 impl super::flow::sealed::Sealed for CallFields {}
 
 impl Flavor for CallFields {
@@ -347,6 +359,27 @@ impl<'w> Call<'w> {
         client_info: Option<&ClientInfo<'_>>,
         limits: &CallLimits,
     ) -> Result<Self, CallError> {
+        let f = Self::prepare(buf, layout, (method, params), caps, client_info, limits)?;
+        *state = CallSlot::ready(caps, limits, f);
+        Ok(Call {
+            st: state,
+            buf,
+            layout,
+        })
+    }
+
+    /// The work of [`Call::start`] that can fail: validates the params and
+    /// renders them into the workspace's head; the call's own fields for
+    /// [`CallSlot::ready`]. Writes no slot, so a caller builds its slot
+    /// once, where it keeps it.
+    pub(crate) fn prepare(
+        buf: &mut [u8],
+        layout: Layout,
+        (method, params): (CallMethod, &[u8]),
+        caps: &ClientCapabilities,
+        client_info: Option<&ClientInfo<'_>>,
+        limits: &CallLimits,
+    ) -> Result<CallFields, CallError> {
         let doc = json::parse_with(params, &limits.wire.json)
             .map_err(|e| CallError::BadParams(ParamsError::NotJson(e)))?;
         let params = doc
@@ -360,20 +393,11 @@ impl<'w> Call<'w> {
             needed: e.needed,
             limit: limits.max_params_bytes,
         })?;
-        *state = CallSlot {
-            sh: Shared::ready(CALL_MAGIC, *caps, Exchange::default()),
-            limits: *limits,
-            f: CallFields {
-                method,
-                seed_task,
-                params_len,
-                state_only: 0,
-            },
-        };
-        Ok(Call {
-            st: state,
-            buf,
-            layout,
+        Ok(CallFields {
+            method,
+            seed_task,
+            params_len,
+            state_only: 0,
         })
     }
 

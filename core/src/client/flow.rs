@@ -57,14 +57,6 @@ impl Default for Shared {
     }
 }
 
-/// A slot's shared part with its layout, read without a view (for
-/// [`super::machine::Machine`]'s `&self` accessors).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Common<'s> {
-    pub ex: &'s Exchange,
-    pub layout: Layout,
-}
-
 pub(crate) mod sealed {
     /// Only this crate's flows.
     pub trait Sealed {}

@@ -160,6 +160,19 @@ impl CallLimits {
         Ok(total)
     }
 
+    /// These limits checked as a call checks them, once: the
+    /// [`CheckedLimits`] an init takes without checking them again, or
+    /// [`CallError::BadLimits`] (or the wire-limit error) for limits a call
+    /// refuses.
+    pub const fn checked(&self) -> Result<CheckedLimits<'_>, CallError> {
+        match self.layout() {
+            Ok(_) => Ok(CheckedLimits(self)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The one check of the limits: the wire limits, the poll bounds and
+    /// the layout of the regions.
     pub(crate) const fn layout(&self) -> Result<Layout, CallError> {
         if let Err(e) = layout::check_wire_limits(&self.wire) {
             return Err(e);
@@ -208,19 +221,25 @@ impl CallLimits {
     /// derived without checking the limits again; only the workspace's
     /// length is checked.
     pub(crate) const fn accepted_layout_in(&self, buf_len: usize) -> Result<Layout, CallError> {
-        let layout = Layout::new_accepted(
-            self.max_params_bytes,
-            self.max_inputs_bytes,
-            self.max_state_bytes,
-            self.max_answers_bytes,
-            self.wire.max_input_requests,
-        );
+        let layout = self.accepted_layout();
         if buf_len < layout.total() {
             return Err(CallError::WorkspaceTooSmall {
                 needed: layout.total(),
             });
         }
         Ok(layout)
+    }
+
+    /// The layout of limits `layout` accepted before, derived without
+    /// checking them again ([`Layout::new_accepted`]).
+    const fn accepted_layout(&self) -> Layout {
+        Layout::new_accepted(
+            self.max_params_bytes,
+            self.max_inputs_bytes,
+            self.max_state_bytes,
+            self.max_answers_bytes,
+            self.wire.max_input_requests,
+        )
     }
 
     /// The poll interval for a server hint (or none), clamped to
@@ -239,5 +258,31 @@ impl CallLimits {
         self.backoff_initial_ms
             .saturating_mul(factor)
             .min(self.backoff_max_ms)
+    }
+}
+
+/// Limits that passed [`CallLimits::checked`]: what
+/// [`Machine::init_checked`](super::Machine::init_checked) takes, so that
+/// limits checked once (as the C ABI checks them before it places a call)
+/// are not checked again. Only `checked` makes one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckedLimits<'a>(&'a CallLimits);
+
+impl<'a> CheckedLimits<'a> {
+    /// The limits.
+    pub const fn limits(&self) -> &'a CallLimits {
+        self.0
+    }
+
+    /// Bytes of workspace a call or task with these limits needs (as
+    /// [`CallLimits::workspace_size`]).
+    pub const fn workspace_size(&self) -> usize {
+        self.0.accepted_layout().total()
+    }
+
+    /// The layout over a workspace of `buf_len` bytes (derived without
+    /// checking the limits again), or [`CallError::WorkspaceTooSmall`].
+    pub(crate) const fn layout_in(&self, buf_len: usize) -> Result<Layout, CallError> {
+        self.0.accepted_layout_in(buf_len)
     }
 }

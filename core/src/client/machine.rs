@@ -20,13 +20,16 @@
 //! task keeps the call's `_meta` (protocol version, capabilities, client
 //! info, byte for byte) and its ids continue after the call's.
 
+use core::mem::MaybeUninit;
+
 use super::call::{
     check_id_range, is_owned_meta_key, Answer, Call, CallError, CallLimits, CallMethod, CallSlot,
     Event, Phase,
 };
 use super::events::{ErrorRecord, EventKind, EventRecord};
-use super::flow::{save_slot, Common, Flavor, Shared, Slot};
+use super::flow::{save_slot, Flavor, Shared, Slot};
 use super::layout::Layout;
+use super::limits::CheckedLimits;
 use super::persist;
 use super::task::{Task, TaskConfig, TaskEvent, TaskIdRef, TaskRequest, TaskSlot};
 use crate::json::{self, JsonStr};
@@ -128,7 +131,8 @@ const MACHINE_MAGIC: u32 = 0x4D52_4D31; // "MRM1"
 
 /// The plain data of a machine (no references): place it anywhere with
 /// `MachineSlot::default()`, then [`Machine::init`] or
-/// [`Machine::restore`] it together with a workspace.
+/// [`Machine::restore`] it together with a workspace (or leave it
+/// uninitialized for [`Machine::init_checked`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MachineSlot {
     magic: u32,
@@ -269,35 +273,56 @@ impl<'w> Machine<'w> {
         buf: &'w mut [u8],
         config: &MachineConfig<'_>,
     ) -> Result<Self, CallError> {
-        let limits = &config.limits;
+        let limits = config.limits.checked()?;
+        let parts = (config.start, &config.caps, config.client_info.as_ref());
+        Self::start(buf, parts, limits, config.first_id, |v| {
+            *slot = v;
+            slot
+        })
+    }
+
+    /// [`Machine::init`] into a slot not initialized yet, under limits
+    /// checked already ([`CallLimits::checked`]): the config's parts by
+    /// reference, the limits neither checked nor copied again but into the
+    /// slot, and the slot written once, whole, on success; the errors, and
+    /// which comes first, as `init`'s. On error nothing is written to `slot`.
+    pub fn init_checked(
+        slot: &'w mut MaybeUninit<MachineSlot>,
+        buf: &'w mut [u8],
+        start: Start<'_>,
+        caps: &ClientCapabilities,
+        client_info: Option<&ClientInfo<'_>>,
+        limits: CheckedLimits<'_>,
+        first_id: i64,
+    ) -> Result<Self, CallError> {
+        Self::start(buf, (start, caps, client_info), limits, first_id, |v| {
+            slot.write(v)
+        })
+    }
+
+    /// The body of both inits: checks the workspace's size and `first_id`,
+    /// starts the flow in `buf`, then hands the finished slot to `put`
+    /// (nothing is put on error). Each flow builds the slot where `put`
+    /// writes it, so no slot is built and then copied.
+    fn start(
+        buf: &'w mut [u8],
+        (start, caps, client_info): (Start<'_>, &ClientCapabilities, Option<&ClientInfo<'_>>),
+        limits: CheckedLimits<'_>,
+        first_id: i64,
+        put: impl FnOnce(MachineSlot) -> &'w mut MachineSlot,
+    ) -> Result<Self, CallError> {
         let layout = limits.layout_in(buf.len())?;
-        let first_id = check_id_range(config.first_id)?;
-        // The flow's slot is initialized in place when the slot already
-        // holds one of its kind (a fresh `MachineSlot::default()` holds a
-        // call), so no slot is built and then copied. A flow's init leaves
-        // its slot unchanged on error, so `slot` is unchanged on error
-        // either way.
-        match config.start {
+        let first_id = check_id_range(first_id)?;
+        let limits = limits.limits();
+        let slot = match start {
             Start::Call { method, params } => {
-                let start = |st, buf| {
-                    Call::start(
-                        st,
-                        buf,
-                        layout,
-                        (method, params),
-                        &config.caps,
-                        config.client_info.as_ref(),
-                        limits,
-                    )
-                    .map(|_| ())
-                };
-                if let Inner::Call(st) = &mut slot.inner {
-                    start(st, buf)?;
-                } else {
-                    let mut st = CallSlot::default();
-                    start(&mut st, buf)?;
-                    slot.inner = Inner::Call(st);
-                }
+                let f = Call::prepare(buf, layout, (method, params), caps, client_info, limits)?;
+                put(MachineSlot {
+                    inner: Inner::Call(CallSlot::ready(caps, limits, f)),
+                    magic: MACHINE_MAGIC,
+                    limits: *limits,
+                    first_id,
+                })
             }
             Start::Task {
                 dialect,
@@ -307,24 +332,22 @@ impl<'w> Machine<'w> {
                 let cfg = TaskConfig {
                     dialect,
                     task_id,
-                    caps: config.caps,
-                    client_info: config.client_info,
+                    caps: *caps,
+                    client_info: client_info.copied(),
                     limits: *limits,
                     poll_ms,
                 };
                 let tasks = Tasks::built()?;
-                if let Inner::Task(st, _) = &mut slot.inner {
-                    Task::init_with(st, buf, &cfg, None, None)?;
-                } else {
-                    let mut st = TaskSlot::default();
-                    Task::init_with(&mut st, buf, &cfg, None, None)?;
-                    slot.inner = Inner::Task(st, tasks);
-                }
+                let mut st = TaskSlot::default();
+                Task::init_with(&mut st, buf, &cfg, None, None)?;
+                put(MachineSlot {
+                    magic: MACHINE_MAGIC,
+                    limits: *limits,
+                    first_id,
+                    inner: Inner::Task(st, tasks),
+                })
             }
-        }
-        slot.magic = MACHINE_MAGIC;
-        slot.limits = *limits;
-        slot.first_id = first_id;
+        };
         Ok(Machine { slot, buf, layout })
     }
 
@@ -373,19 +396,12 @@ impl<'w> Machine<'w> {
         Ok(Machine { slot, buf, layout })
     }
 
-    /// The shared part alone: what an accessor reads when it needs
-    /// neither the layout nor the JSON limits [`Self::common`] derives.
+    /// The live flow's shared part (its exchange: rounds, ids, the inputs
+    /// and answers), read beside the machine's own layout.
     fn shared(&self) -> &Shared {
         match &self.slot.inner {
             Inner::Call(st) => &st.sh,
             Inner::Task(st, _) => &st.sh,
-        }
-    }
-
-    fn common(&self) -> Common<'_> {
-        Common {
-            ex: &self.shared().ex,
-            layout: self.layout,
         }
     }
 
@@ -480,8 +496,7 @@ impl<'w> Machine<'w> {
 
     /// The input request at `index` (server order): key token and request.
     pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
-        let c = self.common();
-        c.ex.input_at(self.buf, &c.layout, index)
+        self.shared().ex.input_at(self.buf, &self.layout, index)
     }
 
     /// The current round's input requests.
@@ -491,26 +506,23 @@ impl<'w> Machine<'w> {
 
     /// The current round's `inputRequests` object exactly as received.
     pub fn inputs_json(&self) -> Option<&[u8]> {
-        let c = self.common();
-        (c.ex.input_count > 0).then(|| c.layout.inputs.prefix(self.buf, c.ex.inputs_len))
+        let ex = &self.shared().ex;
+        (ex.input_count > 0).then(|| self.layout.inputs.prefix(self.buf, ex.inputs_len))
     }
 
     /// The index of the input whose key decodes to `key`.
     pub fn index_of(&self, key: &str) -> Result<usize, CallError> {
-        let c = self.common();
-        c.ex.index_of(self.buf, &c.layout, key)
+        self.shared().ex.index_of(self.buf, &self.layout, key)
     }
 
     /// The stored answer to input `index`, as it will be sent.
     pub fn answer_json(&self, index: usize) -> Option<&[u8]> {
-        let c = self.common();
-        c.ex.answer_of(self.buf, &c.layout, index)
+        self.shared().ex.answer_of(self.buf, &self.layout, index)
     }
 
     /// The `requestState` the next request echoes, as its raw token.
     pub fn request_state(&self) -> Option<&[u8]> {
-        let c = self.common();
-        c.ex.request_state(self.buf, &c.layout)
+        self.shared().ex.request_state(self.buf, &self.layout)
     }
 
     /// The last JSON-RPC id used (the call's ids count for its task).

@@ -34,7 +34,7 @@ pub use events::{
 };
 pub use flow::{Flavor, FlowView, Slot};
 pub use ids::{Counter, IdSource};
-pub use limits::{CallLimits, REQUEST_SYNTAX_BYTES};
+pub use limits::{CallLimits, CheckedLimits, REQUEST_SYNTAX_BYTES};
 pub use machine::{Flow, Machine, MachineConfig, MachineEvent, MachineSlot, Start};
 pub use task::{Task, TaskConfig, TaskEvent, TaskFields, TaskRequest, TaskSlot};
 
