@@ -495,6 +495,7 @@ impl<'w> Machine<'w> {
     }
 
     /// The input request at `index` (server order): key token and request.
+    #[inline]
     pub fn input_at(&self, index: usize) -> Option<(JsonStr<'_>, InputRequest<'_>)> {
         self.shared().ex.input_at(self.buf, &self.layout, index)
     }
