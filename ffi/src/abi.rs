@@ -229,6 +229,18 @@ impl<'a, T: Copy> Out<'a, T> {
         unsafe { self.ptr.as_ptr().write(value) }
     }
 
+    /// Stores `value` and lends the stored record, to finish filling it in
+    /// place.
+    #[cfg(feature = "client")]
+    pub(crate) fn put(self, value: T) -> &'a mut T {
+        // SAFETY: as in `write`; after the write the memory holds a valid
+        // `T`, which the constructor's contract lends for `'a`.
+        unsafe {
+            self.ptr.as_ptr().write(value);
+            &mut *self.ptr.as_ptr()
+        }
+    }
+
     /// Stores `value` as the last step of a function that succeeded.
     #[cfg(feature = "client")]
     pub(crate) fn done(self, value: T) -> Result<(), mrtr_status> {

@@ -739,10 +739,12 @@ pub unsafe extern "C" fn mrtr_call_feed(
     unsafe {
         call_out(call, out_event, |m, a| {
             let bytes = a.bytes(msg, len)?;
-            Ok(machine_event(
-                bytes,
-                &m.feed(bytes).map_err(|e| a.refused(e))?,
-            ))
+            // The event is read where `feed` returned it (matched by
+            // reference, not moved out of the result first).
+            match &m.feed(bytes) {
+                Ok(ev) => Ok(machine_event(bytes, ev)),
+                Err(e) => Err(a.refused(*e)),
+            }
         })
     }
 }
@@ -804,7 +806,7 @@ pub unsafe extern "C" fn mrtr_call_input_at(
     out: *mut mrtr_input,
 ) -> mrtr_status {
     // SAFETY: forwarded contract.
-    unsafe { call_out(call, out, |m, _| input_view(m, index)) }
+    unsafe { on_call(call, |m, a| input_view(m, index, a.out(out)?)) }
 }
 
 /// Writes to `*out_index` the index of the input whose key decodes to

@@ -544,16 +544,22 @@ fn text_of<'m>(
     })
 }
 
-/// Input `index` as views into the machine's workspace.
-pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mrtr_status> {
+/// Writes input `index` to `out` as views into the machine's workspace
+/// (filled in place: the record's defaults, then the kind's fields);
+/// `out` is untouched when there is no such input.
+pub(crate) fn input_view(
+    m: &Machine<'_>,
+    index: usize,
+    out: Out<'_, mrtr_input>,
+) -> Result<(), mrtr_status> {
     let (key, req) = m.input_at(index).ok_or(mrtr_status::MRTR_ERR_NOT_FOUND)?;
     let mut escaped = 0;
     let mut text = |field: u32, s: JsonStr<'_>| mrtr_str::json(Some(s), &mut escaped, field);
-    let mut v = mrtr_input {
+    let v = out.put(mrtr_input {
         kind: req.kind().into(),
         key: text(MRTR_TEXT_KEY, key),
         ..Default::default()
-    };
+    });
     match req {
         InputRequest::ElicitForm {
             message,
@@ -588,7 +594,7 @@ pub(crate) fn input_view(m: &Machine<'_>, index: usize) -> Result<mrtr_input, mr
     // No input of the round is answered yet (the first reads of a round):
     // no answer to look up.
     v.answered = m.answered_count() != 0 && m.answer_json(index).is_some();
-    Ok(v)
+    Ok(())
 }
 
 /// `mrtr_call_input_text`: decodes text `field` of input `index` into
