@@ -751,6 +751,12 @@ pub unsafe extern "C" fn mrtr_call_feed(
 
 /// Where `m` is.
 fn progress_of(m: &Machine<'_>) -> mrtr_progress {
+    // The two views first: they are out-of-line calls, and nothing read
+    // before them has to be kept across them.
+    let request_state = m
+        .request_state()
+        .map_or(mrtr_str::EMPTY, mrtr_str::of_bytes);
+    let task_id = m.task_id().map_or(mrtr_str::EMPTY, mrtr_str::of_bytes);
     let next_id = m.next_id().ok();
     mrtr_progress {
         phase: m.phase().into(),
@@ -768,10 +774,8 @@ fn progress_of(m: &Machine<'_>) -> mrtr_progress {
         last_id: m.last_id().unwrap_or(0),
         next_id: next_id.unwrap_or(0),
         poll_ms: m.poll_ms(),
-        request_state: m
-            .request_state()
-            .map_or(mrtr_str::EMPTY, mrtr_str::of_bytes),
-        task_id: m.task_id().map_or(mrtr_str::EMPTY, mrtr_str::of_bytes),
+        request_state,
+        task_id,
         has_last_id: m.last_id().is_some(),
         has_next_id: next_id.is_some(),
     }
