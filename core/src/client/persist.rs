@@ -283,7 +283,12 @@ pub(crate) fn open<'s>(
     saved: &'s [u8],
     kind: u8,
 ) -> Result<(Layout, Saved<'s>, Phase), CallError> {
-    let layout = limits.layout_in(buf_len)?;
+    // Both results read through a reference: `?` would copy each out whole.
+    let laid = limits.layout_in(buf_len);
+    let layout = match &laid {
+        Ok(layout) => layout,
+        Err(e) => return Err(*e),
+    };
     // Read through a reference: the save is copied once, into the result.
     let loaded = load(saved, kind);
     let s = match &loaded {
@@ -298,7 +303,7 @@ pub(crate) fn open<'s>(
             limit: limits.max_params_bytes,
         }));
     }
-    Ok((layout, *s, phase))
+    Ok((*layout, *s, phase))
 }
 
 /// Checks that a saved `_meta` object names [`PROTOCOL_VERSION`], once:
