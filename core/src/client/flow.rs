@@ -263,8 +263,15 @@ impl<'w, F: Flavor> FlowView<'w, F> {
         if st.sh.magic != F::MAGIC {
             return Err(CallError::NotInitialized);
         }
-        let layout = st.limits.layout_in(buf.len())?;
-        Ok(FlowView { st, buf, layout })
+        // Read through a reference: `?` would copy the layout out whole.
+        match &st.limits.layout_in(buf.len()) {
+            Ok(layout) => Ok(FlowView {
+                layout: *layout,
+                st,
+                buf,
+            }),
+            Err(e) => Err(*e),
+        }
     }
 
     /// [`FlowView::attach`] for the machine, which derived `layout` when it
