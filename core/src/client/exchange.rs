@@ -904,17 +904,18 @@ pub(crate) fn receive<'a>(
     wire: &WireLimits,
     ours: i64,
 ) -> Result<Incoming<'a>, CallError> {
-    let msg = match parse_message(bytes, wire) {
+    // Matched by reference: only an unrelated message is copied out whole.
+    let parsed = parse_message(bytes, wire);
+    let msg = match &parsed {
         Ok(m) => m,
         Err(e) => {
             return match attribute(bytes, &wire.json, ours) {
-                Attribution::Other => Ok(Incoming::Unrelated(Unrelated::Invalid(e))),
-                Attribution::Ours | Attribution::Unknown => Err(wire_to_call(e)),
+                Attribution::Other => Ok(Incoming::Unrelated(Unrelated::Invalid(*e))),
+                Attribution::Ours | Attribution::Unknown => Err(wire_to_call(*e)),
             }
         }
     };
-    // Matched by reference: only an unrelated message is moved out whole.
-    Ok(match &msg {
+    Ok(match msg {
         Message::Result { id, result } if id.is_number(ours) => Incoming::Result(*result),
         Message::Error {
             id: Some(id),
@@ -926,7 +927,7 @@ pub(crate) fn receive<'a>(
             message: *message,
             data: *data,
         }),
-        _ => Incoming::Unrelated(Unrelated::Message(msg)),
+        _ => Incoming::Unrelated(Unrelated::Message(*msg)),
     })
 }
 
@@ -941,7 +942,9 @@ pub(crate) fn receive_result_indexed<'a: 's, 's>(
     ours: i64,
     slots: &'s mut [json::IndexSlot],
 ) -> Option<(Object<'a>, Object<'s>)> {
-    let Ok(Message::Result { id, result }) = parse_message_indexed(bytes, wire, slots) else {
+    // Matched by reference: the message is not copied out of the result.
+    let parsed = parse_message_indexed(bytes, wire, slots);
+    let Ok(Message::Result { id, result }) = &parsed else {
         return None;
     };
     if !id.is_number(ours) {
@@ -953,7 +956,7 @@ pub(crate) fn receive_result_indexed<'a: 's, 's>(
     let at = (raw.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
     let span = bytes.get(at..at.checked_add(raw.len())?)?;
     let plain = json::Value::of_validated(span).as_object()?;
-    Some((plain, result))
+    Some((plain, *result))
 }
 
 enum Attribution {
