@@ -364,11 +364,13 @@ impl<'a> RequestHeaders<'a> {
     /// bytes about to be sent): the method and, for the methods above,
     /// `params.name`, `params.uri` or `params.taskId`, escapes decoded.
     pub fn for_message(body: &'a [u8], limits: &WireLimits) -> Result<Self, HttpError> {
-        let (method, params) = match parse_message(body, limits).map_err(HttpError::Wire)? {
-            Message::Request { method, params, .. } | Message::Notification { method, params } => {
-                (method, params)
-            }
-            _ => return Err(HttpError::NotARequest),
+        // Matched by reference: the message is not copied out of the result.
+        let (method, params) = match &parse_message(body, limits) {
+            Ok(
+                Message::Request { method, params, .. } | Message::Notification { method, params },
+            ) => (*method, *params),
+            Ok(_) => return Err(HttpError::NotARequest),
+            Err(e) => return Err(HttpError::Wire(*e)),
         };
         let param = NAMED
             .iter()
