@@ -476,17 +476,16 @@ impl<'w> Call<'w> {
             (Phase::Sent, Some(id)) => id,
             (p, _) => return Err(CallError::WrongState(p)),
         };
-        let wire = self.st.limits.wire;
         // Classification and the input requests walk the result level by
         // level: the message is parsed with a skip index (on the stack) so
         // those walks skip nested values without rescanning them.
         exchange::with_feed_slots(bytes.len(), |slots| {
             if let Some((result, indexed)) =
-                exchange::receive_result_indexed(bytes, &wire, ours, slots)
+                exchange::receive_result_indexed(bytes, &self.st.limits.wire, ours, slots)
             {
                 return self.on_result(bytes, result, indexed, copy, copied);
             }
-            match exchange::receive(bytes, &wire, ours) {
+            match exchange::receive(bytes, &self.st.limits.wire, ours) {
                 Err(e) => Err(self.fail(e)),
                 Ok(Incoming::Unrelated(u)) => Ok(Event::Unrelated(u)),
                 Ok(Incoming::Error(e)) => {

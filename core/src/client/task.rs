@@ -489,15 +489,14 @@ impl<'w> Task<'w> {
             (Phase::Sent, Some(id)) => id,
             (p, _) => return Err(CallError::WrongState(p)),
         };
-        let wire = self.st.limits.wire;
         // As in `Call::feed`: parse with a skip index on the stack.
         exchange::with_feed_slots(bytes.len(), |slots| {
             if let Some((result, indexed)) =
-                exchange::receive_result_indexed(bytes, &wire, ours, slots)
+                exchange::receive_result_indexed(bytes, &self.st.limits.wire, ours, slots)
             {
                 return self.on_result(bytes, result, indexed);
             }
-            match exchange::receive(bytes, &wire, ours) {
+            match exchange::receive(bytes, &self.st.limits.wire, ours) {
                 Err(e) => Err(self.fail(e)),
                 Ok(Incoming::Unrelated(u)) => Ok(TaskEvent::Unrelated(u)),
                 Ok(Incoming::Error(e)) => {
