@@ -157,6 +157,17 @@ impl Layout {
     pub const fn total(&self) -> usize {
         self.answers.start.saturating_add(self.answers.len)
     }
+
+    /// This layout over a workspace of `buf_len` bytes, or
+    /// [`CallError::WorkspaceTooSmall`] with the bytes it needs.
+    pub(crate) const fn within(self, buf_len: usize) -> Result<Layout, CallError> {
+        if buf_len < self.total() {
+            return Err(CallError::WorkspaceTooSmall {
+                needed: self.total(),
+            });
+        }
+        Ok(self)
+    }
 }
 
 /// Checks the wire limits a call depends on.

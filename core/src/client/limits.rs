@@ -209,10 +209,8 @@ impl CallLimits {
     /// [`CallError::BadLimits`] or [`CallError::WorkspaceTooSmall`].
     pub(crate) const fn layout_in(&self, buf_len: usize) -> Result<Layout, CallError> {
         match self.layout() {
-            Ok(layout) if buf_len < layout.total() => Err(CallError::WorkspaceTooSmall {
-                needed: layout.total(),
-            }),
-            other => other,
+            Ok(layout) => layout.within(buf_len),
+            Err(e) => Err(e),
         }
     }
 
@@ -221,13 +219,7 @@ impl CallLimits {
     /// derived without checking the limits again; only the workspace's
     /// length is checked.
     pub(crate) const fn accepted_layout_in(&self, buf_len: usize) -> Result<Layout, CallError> {
-        let layout = self.accepted_layout();
-        if buf_len < layout.total() {
-            return Err(CallError::WorkspaceTooSmall {
-                needed: layout.total(),
-            });
-        }
-        Ok(layout)
+        self.accepted_layout().within(buf_len)
     }
 
     /// The layout of limits `layout` accepted before, derived without
